@@ -1,0 +1,294 @@
+package bblock
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/jrpcld/jrpcld/internal/shared"
+)
+
+const goodMeta = `{"name": "X", "status": "stable", "dateTimeAddition": "2025-06-12T00:00:00Z",
+ "itemClass": "schema", "version": "1.0"%s}`
+
+func TestParseMetadata(t *testing.T) {
+	tests := []struct {
+		name     string
+		doc      string
+		errs     []string // substrings, one per expected error, in order
+		warnings []string
+	}{
+		{name: "minimal", doc: strings.Replace(goodMeta, "%s", "", 1)},
+		{name: "optional members", doc: strings.Replace(goodMeta, "%s",
+			`, "dependsOn": ["a.b"], "dateOfLastChange": "2025-06-13", "sources": [{"title": "t", "link": "https://x"}], "highlighted": true`, 1)},
+		{name: "fractional seconds and offset", doc: `{"name": "X", "status": "stable", "dateTimeAddition": "2025-06-12T00:00:00.123+02:00", "itemClass": "model", "version": "1"}`},
+		{name: "missing required", doc: `{"name": "X", "status": "stable"}`,
+			errs: []string{`"dateTimeAddition" is missing`, `"itemClass" is missing`, `"version" is missing`}},
+		{name: "bad status", doc: `{"name": "X", "status": "draft", "dateTimeAddition": "2025-06-12T00:00:00Z", "itemClass": "schema", "version": "1"}`,
+			errs: []string{`status "draft" is not one of`}},
+		{name: "bad itemClass", doc: `{"name": "X", "status": "stable", "dateTimeAddition": "2025-06-12T00:00:00Z", "itemClass": "thing", "version": "1"}`,
+			errs: []string{`itemClass "thing" is not one of`}},
+		{name: "date only in dateTimeAddition", doc: `{"name": "X", "status": "stable", "dateTimeAddition": "2025-06-12", "itemClass": "schema", "version": "1"}`,
+			errs: []string{`"dateTimeAddition" must be a date-time`}},
+		{name: "bad dateOfLastChange", doc: strings.Replace(goodMeta, "%s", `, "dateOfLastChange": "12/06/2025"`, 1),
+			errs: []string{`"dateOfLastChange" must be a date YYYY-MM-DD`}},
+		{name: "wrong type", doc: strings.Replace(goodMeta, "%s", `, "dependsOn": "a.b"`, 1),
+			errs: []string{`"dependsOn" must be array, got string`}},
+		{name: "version as number", doc: `{"name": "X", "status": "stable", "dateTimeAddition": "2025-06-12T00:00:00Z", "itemClass": "schema", "version": 1}`,
+			errs: []string{`"version" must be string, got number`}},
+		{name: "unknown members warned", doc: strings.Replace(goodMeta, "%s", `, "title": "T", "rules": []`, 1),
+			warnings: []string{`unknown member "title"`, `unknown member "rules"`}},
+		{name: "duplicate member", doc: strings.Replace(goodMeta, "%s", `, "name": "Y"`, 1),
+			errs: []string{`member "name" appears twice`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, probs, err := ParseMetadata("bblock.json", []byte(tt.doc))
+			if err != nil {
+				t.Fatalf("ParseMetadata: %v", err)
+			}
+			checkProblems(t, Problems(probs).Errors(), tt.errs)
+			checkProblems(t, Problems(probs).Warnings(), tt.warnings)
+			if m.Name == "" {
+				t.Errorf("name not decoded")
+			}
+			var fromFields map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(tt.doc), &fromFields); err != nil {
+				t.Fatal(err)
+			}
+			keys := map[string]bool{}
+			for _, f := range m.Fields {
+				keys[f.Key] = true
+			}
+			if len(keys) != len(fromFields) {
+				t.Errorf("Fields keeps %d distinct members, document has %d", len(keys), len(fromFields))
+			}
+		})
+	}
+}
+
+func TestParseMetadataNotAnObject(t *testing.T) {
+	for _, doc := range []string{`[]`, `"x"`, `{"name": `, `{} {}`, ``} {
+		if _, _, err := ParseMetadata("bblock.json", []byte(doc)); err == nil || !strings.Contains(err.Error(), "bblock.json") {
+			t.Errorf("ParseMetadata(%q): error %v, want one naming the file", doc, err)
+		}
+	}
+}
+
+func TestParseMetadataKeepsOrder(t *testing.T) {
+	m, _, err := ParseMetadata("bblock.json", []byte(`{"version": "1", "name": "X", "zeta": 1, "status": "stable", "itemClass": "schema", "dateTimeAddition": "2025-06-12T00:00:00Z"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range m.Fields {
+		got = append(got, f.Key)
+	}
+	if want := "version name zeta status itemClass dateTimeAddition"; strings.Join(got, " ") != want {
+		t.Errorf("field order %v, want %s", got, want)
+	}
+}
+
+func checkProblems(t *testing.T, got Problems, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("got %d problems, want %d:\n%v", len(got), len(want), got)
+		return
+	}
+	for i := range want {
+		if !strings.Contains(got[i].Message, want[i]) {
+			t.Errorf("problem %d = %q, want it to contain %q", i, got[i].Message, want[i])
+		}
+	}
+}
+
+func TestParseExamples(t *testing.T) {
+	tests := []struct {
+		name      string
+		doc       string
+		examples  int
+		snippets  []int
+		prefixes  int
+		problems  []string
+		wantError string
+	}{
+		{name: "bare list", doc: "- title: a\n  snippets:\n    - language: json\n      code: '{}'\n", examples: 1, snippets: []int{1}},
+		{name: "object form", doc: "prefixes:\n  ex: http://example.com/\nexamples:\n  - title: a\n    content: text\n  - title: b\n    snippets:\n      - language: json\n        ref: a.json\n        schema-ref: '#Request'\n      - language: turtle\n        code: '<a> <b> <c> .'\n",
+			examples: 2, snippets: []int{0, 2}, prefixes: 1},
+		{name: "code and ref", doc: "- title: a\n  snippets:\n    - language: json\n      code: '{}'\n      ref: a.json\n", examples: 1, snippets: []int{1},
+			problems: []string{"line 3: example 1 snippet 1: has both code and ref"}},
+		{name: "neither code nor ref", doc: "- snippets:\n    - language: json\n", examples: 1, snippets: []int{1},
+			problems: []string{"has neither code nor ref"}},
+		{name: "no language", doc: "- snippets:\n    - code: x\n", examples: 1, snippets: []int{1},
+			problems: []string{"language is required"}},
+		{name: "empty example", doc: "- title: a\n", examples: 1, snippets: []int{0},
+			problems: []string{"has neither content nor snippets"}},
+		{name: "object without examples", doc: "prefixes: {}\n", wantError: "needs an \"examples\" list"},
+		{name: "not a list", doc: "examples: 3\n", wantError: "must be a list"},
+		{name: "not YAML", doc: "- [\n", wantError: "not YAML"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex, probs, err := ParseExamples("examples.yaml", []byte(tt.doc))
+			if tt.wantError != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantError) || !strings.Contains(err.Error(), "examples.yaml") {
+					t.Fatalf("error %v, want %q naming the file", err, tt.wantError)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ex.Examples) != tt.examples || len(ex.Prefixes) != tt.prefixes {
+				t.Fatalf("%d examples, %d prefixes; want %d, %d", len(ex.Examples), len(ex.Prefixes), tt.examples, tt.prefixes)
+			}
+			for i, n := range tt.snippets {
+				if len(ex.Examples[i].Snippets) != n {
+					t.Errorf("example %d: %d snippets, want %d", i, len(ex.Examples[i].Snippets), n)
+				}
+			}
+			checkProblems(t, probs, tt.problems)
+		})
+	}
+}
+
+func meta(extra string) *fstest.MapFile {
+	return &fstest.MapFile{Data: []byte(strings.Replace(goodMeta, "%s", extra, 1))}
+}
+
+func TestLoadRegister(t *testing.T) {
+	fsys := fstest.MapFS{
+		"bblocks-config.yaml":               {Data: []byte("name: Test\nidentifier-prefix: t\nimports: []\n")},
+		"_sources/base/bblock.json":         meta(""),
+		"_sources/base/schema.yaml":         {Data: []byte("$defs:\n  A:\n    $anchor: A\n    type: object\n")},
+		"_sources/_group/top/bblock.json":   meta(""),
+		"_sources/_group/top/schema.json":   {Data: []byte(`{"allOf": [{"$ref": "part.json"}]}`)},
+		"_sources/_group/top/part.json":     {Data: []byte(`{"$ref": "bblocks://t.base#A"}`)},
+		"_sources/_group/top/examples.yaml": {Data: []byte("- snippets:\n    - language: json\n      ref: ex/a.json\n")},
+		"_sources/_group/top/ex/a.json":     {Data: []byte(`{"a": 1}`)},
+		"_sources/aa/bblock.json":           meta(`, "dependsOn": ["t.top"]`),
+		"_sources/aa/nested/bblock.json":    meta(`, "dependsOn": ["t.nowhere"]`),
+		"_sources/aa/nested/schema.yaml":    {Data: []byte("type: object\n")},
+		"_sources/aa/nested/schema.json":    {Data: []byte("{}")},
+	}
+	r, err := LoadRegister(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(r.IDs(), " "), "t.base t.top t.aa t.aa.nested"; got != want {
+		t.Errorf("ids in dependency order = %q, want %q", got, want)
+	}
+	top := r.Block("t.top")
+	if top == nil || strings.Join(top.Deps, " ") != "t.base" {
+		t.Fatalf("t.top deps = %v, want the bblocks:// reference found through part.json", top.Deps)
+	}
+	code, err := top.SnippetCode(top.Examples.Examples[0].Snippets[0])
+	if err != nil || string(code) != `{"a": 1}` {
+		t.Errorf("SnippetCode = %q, %v", code, err)
+	}
+	if err := top.Err(); err != nil {
+		t.Errorf("t.top has errors: %v", err)
+	}
+	nested := r.Block("t.aa.nested")
+	errs := nested.Problems.Errors().Error()
+	for _, want := range []string{`depends on "t.nowhere"`, "two schema files (schema.yaml and schema.json)"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("t.aa.nested errors %q lack %q", errs, want)
+		}
+	}
+	if r.Block("nowhere") != nil {
+		t.Error("Block of an unknown id is not nil")
+	}
+}
+
+func TestLoadRegisterCycle(t *testing.T) {
+	fsys := fstest.MapFS{
+		"bblocks-config.yaml":    {Data: []byte("identifier-prefix: c.\n")},
+		"_sources/a/bblock.json": meta(`, "dependsOn": ["c.b"]`),
+		"_sources/b/bblock.json": meta(`, "dependsOn": ["c.a"]`),
+		"_sources/z/bblock.json": meta(""),
+	}
+	r, err := LoadRegister(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.IDs(), " "); got != "c.b c.a c.z" {
+		t.Errorf("order %q, want c.b c.a c.z (depth first from c.a)", got)
+	}
+	w := r.Problems.Warnings().Error()
+	if !strings.Contains(w, "dependency cycle c.a -> c.b -> c.a") {
+		t.Errorf("warnings %q lack the cycle", w)
+	}
+	if !strings.Contains(w, `import "default" is not resolved`) {
+		t.Errorf("a config without imports imports the default register; warnings %q", w)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	if _, err := LoadRegister(fstest.MapFS{}); err == nil || !strings.Contains(err.Error(), "bblocks-config.yaml") {
+		t.Errorf("empty tree: %v", err)
+	}
+	if _, err := Load(fstest.MapFS{"x": {}}, "x"); err == nil || !strings.Contains(err.Error(), "no bblock.json") {
+		t.Errorf("folder without bblock.json: %v", err)
+	}
+	b, err := Load(fstest.MapFS{"bblock.json": meta("")}, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"../secret", "/etc/passwd", "a/../../b"} {
+		if _, err := b.ReadFile(name); err == nil {
+			t.Errorf("ReadFile(%q) succeeded, want it refused", name)
+		}
+	}
+	if _, err := b.SnippetCode(Snippet{Ref: "http://169.254.169.254/latest"}); err == nil {
+		t.Error("SnippetCode of a URL ref succeeded")
+	}
+}
+
+// TestOGCRegister loads the real source tree of ../shared as it is.
+func TestOGCRegister(t *testing.T) {
+	dir := shared.Dir(t, "reference", "ogc-mcp-bblocks")
+	r, err := LoadRegisterDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.IDs(), " "); got != "mcp.json-rpc mcp.mcp" {
+		t.Fatalf("ids %q, want mcp.json-rpc mcp.mcp", got)
+	}
+	rpc, mcp := r.Block("mcp.json-rpc"), r.Block("mcp.mcp")
+	if strings.Join(mcp.Deps, " ") != "mcp.json-rpc" || len(rpc.Deps) != 0 {
+		t.Errorf("deps: json-rpc %v, mcp %v; want mcp to depend on json-rpc only", rpc.Deps, mcp.Deps)
+	}
+	for _, b := range r.Blocks {
+		if err := b.Err(); err != nil {
+			t.Errorf("%s: %v", b.ID, err)
+		}
+		// Both bblock.json files carry "title" and "rules", which the schema does not define.
+		if w := b.Problems.Warnings().Error(); !strings.Contains(w, `"title"`) || !strings.Contains(w, `"rules"`) {
+			t.Errorf("%s: warnings %q, want title and rules named", b.ID, w)
+		}
+	}
+	if n := len(rpc.Examples.Examples); n != 3 {
+		t.Errorf("json-rpc has %d examples, want 3", n)
+	}
+	if n := len(mcp.Examples.Examples); n != 20 {
+		t.Errorf("mcp has %d examples, want 20", n)
+	}
+	for _, ex := range mcp.Examples.Examples {
+		for _, s := range ex.Snippets {
+			code, err := mcp.SnippetCode(s)
+			if err != nil {
+				t.Errorf("%s: %v", ex.Title, err)
+				continue
+			}
+			var v any
+			if err := json.Unmarshal(code, &v); err != nil {
+				t.Errorf("%s: snippet is not JSON: %v", ex.Title, err)
+			}
+		}
+	}
+	if mcp.Files.Schema != "schema.json" || len(mcp.Files.Ontology) != 1 || mcp.Files.Ontology[0] != "ontology/mcp.ttl" {
+		t.Errorf("mcp files: %+v", mcp.Files)
+	}
+}

@@ -1,0 +1,351 @@
+package bblock
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Block is one building block: its metadata and the files of its folder.
+type Block struct {
+	ID   string // identifier, e.g. "mcp.json-rpc"
+	Path string // slash-separated folder below the register's sources root; "." for a lone block
+	Dir  string // the folder on disk, or "" for an embedded block
+	FS   fs.FS  // the block's folder
+
+	Meta     *Metadata
+	Files    Files
+	Examples *Examples // nil when the block has no examples file
+
+	// Deps lists the ids this block depends on: dependsOn, then the
+	// bblocks:// references of its schema, without repeats.
+	Deps []string
+
+	// Problems found while loading: errors make the block fail, warnings do not.
+	Problems Problems
+}
+
+// Files names a block's files, relative to its folder; "" when absent.
+type Files struct {
+	Metadata    string   // bblock.json
+	Description string   // description.md
+	Schema      string   // schema.yaml, schema.yml or schema.json
+	Context     string   // context.jsonld
+	Ontology    []string // ontology.ttl or ontology.owl, or the files of an ontology/ folder
+	Examples    string   // examples.yaml
+	Shapes      string   // shapes.shacl (or the legacy rules.shacl)
+	Tests       []string // files in tests/; a name with "-fail." must fail validation
+	TestsConfig string   // tests.yaml
+}
+
+// Err returns the block's errors as a Problems error, or nil when it has none.
+func (b *Block) Err() error {
+	if errs := b.Problems.Errors(); len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// ReadFile reads a file of the block by its slash-separated name relative to
+// the block's folder. Names that leave the folder are refused.
+func (b *Block) ReadFile(name string) ([]byte, error) {
+	clean := path.Clean(strings.TrimPrefix(name, "./"))
+	if !fs.ValidPath(clean) {
+		return nil, fmt.Errorf("block %s: %q is outside the block's folder", b.ID, name)
+	}
+	data, err := fs.ReadFile(b.FS, clean)
+	if err != nil {
+		return nil, fmt.Errorf("block %s: %w", b.ID, err)
+	}
+	return data, nil
+}
+
+// SnippetCode returns a snippet's code: its inline code, or the content of
+// the file it refers to, relative to the examples file.
+func (b *Block) SnippetCode(s Snippet) ([]byte, error) {
+	if s.Ref == "" {
+		return []byte(s.Code), nil
+	}
+	if strings.Contains(s.Ref, "://") {
+		return nil, fmt.Errorf("block %s: snippet ref %q is a URL; jrpcld reads only files of the block", b.ID, s.Ref)
+	}
+	return b.ReadFile(path.Join(path.Dir(b.Files.Examples), s.Ref))
+}
+
+// SchemaDoc decodes the block's schema file (YAML or JSON) into plain Go
+// values: map[string]any, []any, string, float64 or int, bool and nil.
+func (b *Block) SchemaDoc() (any, error) {
+	if b.Files.Schema == "" {
+		return nil, fmt.Errorf("block %s has no schema file", b.ID)
+	}
+	return b.decodeFile(b.Files.Schema)
+}
+
+// DecodeFile decodes a YAML or JSON file of the block (chosen by extension).
+func (b *Block) decodeFile(name string) (any, error) {
+	data, err := b.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	v, err := DecodeDoc(name, data)
+	if err != nil {
+		return nil, fmt.Errorf("block %s: %w", b.ID, err)
+	}
+	return v, nil
+}
+
+// DecodeDoc decodes a schema or context document: JSON when name ends in
+// .json or .jsonld, YAML otherwise. JSON numbers are kept as json.Number.
+func DecodeDoc(name string, data []byte) (any, error) {
+	var v any
+	switch path.Ext(name) {
+	case ".json", ".jsonld":
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s: not JSON: %w", name, err)
+		}
+		if dec.More() {
+			return nil, fmt.Errorf("%s: not JSON: data after the document", name)
+		}
+	default:
+		if err := yaml.Unmarshal(data, &v); err != nil {
+			return nil, fmt.Errorf("%s: not YAML: %w", name, err)
+		}
+		var err error
+		if v, err = plainYAML(v); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return v, nil
+}
+
+// plainYAML turns what yaml.v3 decodes into JSON-shaped values: maps with
+// non-string keys are refused.
+func plainYAML(v any) (any, error) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			p, err := plainYAML(e)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = p
+		}
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			ks, ok := k.(string)
+			if !ok {
+				return nil, fmt.Errorf("map key %v is not a string", k)
+			}
+			p, err := plainYAML(e)
+			if err != nil {
+				return nil, err
+			}
+			m[ks] = p
+		}
+		return m, nil
+	case []any:
+		for i, e := range x {
+			p, err := plainYAML(e)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = p
+		}
+	}
+	return v, nil
+}
+
+// LoadDir loads the block in the folder dir. Its id is the folder's name.
+func LoadDir(dir string) (*Block, error) {
+	b, err := Load(os.DirFS(dir), path.Base(strings.ReplaceAll(dir, `\`, "/")))
+	if err != nil {
+		return nil, err
+	}
+	b.Dir = dir
+	return b, nil
+}
+
+// Load loads the block whose folder is fsys and gives it the id id. Problems
+// in its files are recorded in the block's Problems; the error is non-nil
+// only when there is no block to speak of (no readable bblock.json).
+func Load(fsys fs.FS, id string) (*Block, error) {
+	b := &Block{ID: id, Path: ".", FS: fsys}
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("block %s: %w", id, err)
+	}
+	names := map[string]bool{} // name -> is a regular file
+	for _, e := range entries {
+		names[e.Name()] = !e.IsDir()
+	}
+	if !names["bblock.json"] {
+		return nil, fmt.Errorf("block %s: no bblock.json in its folder", id)
+	}
+	b.Files.Metadata = "bblock.json"
+	data, err := fs.ReadFile(fsys, "bblock.json")
+	if err != nil {
+		return nil, fmt.Errorf("block %s: %w", id, err)
+	}
+	meta, probs, err := ParseMetadata("bblock.json", data)
+	if err != nil {
+		return nil, fmt.Errorf("block %s: %w", id, err)
+	}
+	b.Meta = meta
+	b.Problems = append(b.Problems, probs...)
+
+	one := func(role string, candidates ...string) string {
+		var found []string
+		for _, c := range candidates {
+			if names[c] {
+				found = append(found, c)
+			}
+		}
+		if len(found) > 1 {
+			b.Problems = append(b.Problems, Problem{File: found[0],
+				Message: fmt.Sprintf("two %s files (%s): keep one", role, strings.Join(found, " and "))})
+		}
+		if len(found) == 0 {
+			return ""
+		}
+		return found[0]
+	}
+	b.Files.Description = one("description", "description.md")
+	b.Files.Schema = one("schema", "schema.yaml", "schema.yml", "schema.json")
+	b.Files.Context = one("context", "context.jsonld")
+	b.Files.Examples = one("examples", "examples.yaml", "examples.yml")
+	b.Files.Shapes = one("SHACL shapes", "shapes.shacl", "rules.shacl")
+	b.Files.TestsConfig = one("tests", "tests.yaml", "tests.yml")
+	if o := one("ontology", "ontology.ttl", "ontology.owl"); o != "" {
+		b.Files.Ontology = []string{o}
+	} else if isFile, ok := names["ontology"]; ok && !isFile {
+		b.Files.Ontology = listFiles(fsys, "ontology", ".ttl", ".owl")
+	}
+	if isFile, ok := names["tests"]; ok && !isFile {
+		b.Files.Tests = listFiles(fsys, "tests", "")
+	}
+
+	if b.Files.Examples != "" {
+		data, err := fs.ReadFile(fsys, b.Files.Examples)
+		if err == nil {
+			var probs []Problem
+			b.Examples, probs, err = ParseExamples(b.Files.Examples, data)
+			b.Problems = append(b.Problems, probs...)
+		}
+		if err != nil {
+			b.Problems = append(b.Problems, Problem{File: b.Files.Examples, Message: err.Error()})
+		}
+	}
+
+	b.Deps = append(b.Deps, meta.DependsOn...)
+	if b.Files.Schema != "" {
+		refs, err := b.blockRefs()
+		if err != nil {
+			b.Problems = append(b.Problems, Problem{File: b.Files.Schema, Message: err.Error()})
+		}
+		for _, r := range refs {
+			if !contains(b.Deps, r) {
+				b.Deps = append(b.Deps, r)
+			}
+		}
+	}
+	return b, nil
+}
+
+// listFiles lists the regular files below dir (recursively) whose extension
+// is ext, or all when ext is "", sorted.
+func listFiles(fsys fs.FS, dir string, exts ...string) []string {
+	var out []string
+	fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		for _, e := range exts {
+			if e == "" || path.Ext(p) == e {
+				out = append(out, p)
+				break
+			}
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// BlockRefPrefix starts a $ref that points into another block of the register.
+const BlockRefPrefix = "bblocks://"
+
+// blockRefs returns the ids of the blocks that the block's schema files
+// refer to with bblocks:// references, in order of first appearance. It
+// follows references to the block's other schema files.
+func (b *Block) blockRefs() ([]string, error) {
+	var ids []string
+	visited := map[string]bool{}
+	var errs []error
+	var visitFile func(name string)
+	visitFile = func(name string) {
+		if visited[name] {
+			return
+		}
+		visited[name] = true
+		doc, err := b.decodeFile(name)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		walkRefs(doc, func(ref string) {
+			switch {
+			case strings.HasPrefix(ref, BlockRefPrefix):
+				id := strings.TrimPrefix(ref, BlockRefPrefix)
+				if i := strings.IndexAny(id, "#/"); i >= 0 {
+					id = id[:i]
+				}
+				if id != "" && !contains(ids, id) {
+					ids = append(ids, id)
+				}
+			case strings.HasPrefix(ref, "#") || strings.Contains(ref, ":"):
+				// local pointer, anchor, or another scheme: not a file of the block
+			default:
+				file := ref
+				if i := strings.IndexByte(file, '#'); i >= 0 {
+					file = file[:i]
+				}
+				file = path.Clean(path.Join(path.Dir(name), file))
+				if fs.ValidPath(file) {
+					if _, err := fs.Stat(b.FS, file); err == nil {
+						visitFile(file)
+					}
+				}
+			}
+		})
+	}
+	visitFile(b.Files.Schema)
+	return ids, errors.Join(errs...)
+}
+
+// walkRefs calls fn for every "$ref" string in a decoded document.
+func walkRefs(v any, fn func(string)) {
+	switch x := v.(type) {
+	case map[string]any:
+		if r, ok := x["$ref"].(string); ok {
+			fn(r)
+		}
+		for _, k := range sortedKeys(x) {
+			walkRefs(x[k], fn)
+		}
+	case []any:
+		for _, e := range x {
+			walkRefs(e, fn)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package bblock
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Examples is the content of a block's examples.yaml.
+type Examples struct {
+	Prefixes map[string]string // prefixes for every example
+	Examples []Example
+}
+
+// Example is one example of a block: prose and code snippets.
+type Example struct {
+	Title              string            `yaml:"title"`
+	Content            string            `yaml:"content"`
+	BaseURI            string            `yaml:"base-uri"`
+	BaseOutputFilename string            `yaml:"base-output-filename"`
+	Prefixes           map[string]string `yaml:"prefixes"`
+	Snippets           []Snippet         `yaml:"snippets"`
+	Line               int               `yaml:"-"` // line of the example in examples.yaml
+}
+
+// Snippet is one code snippet of an example: inline code or a file
+// reference, in some language, optionally checked against a schema reference.
+type Snippet struct {
+	Language  string            `yaml:"language"`
+	Code      string            `yaml:"code"`
+	Ref       string            `yaml:"ref"`
+	SchemaRef string            `yaml:"schema-ref"`
+	BaseURI   string            `yaml:"base-uri"`
+	Prefixes  map[string]string `yaml:"prefixes"`
+	Line      int               `yaml:"-"` // line of the snippet in examples.yaml
+}
+
+// IsJSON reports whether the snippet's language is JSON (json or a JSON media type).
+func (s Snippet) IsJSON() bool {
+	l := strings.ToLower(s.Language)
+	return l == "json" || l == "application/json" || strings.HasSuffix(l, "+json")
+}
+
+// ParseExamples decodes examples.yaml, in either of its forms: a bare list of
+// examples, or an object with "prefixes" and "examples". Problems name the
+// file and line.
+func ParseExamples(file string, data []byte) (*Examples, []Problem, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, nil, fmt.Errorf("%s: not YAML: %w", file, err)
+	}
+	out := &Examples{}
+	if root.Kind == 0 || len(root.Content) == 0 {
+		return out, []Problem{{File: file, Message: "examples file is empty", Warning: true}}, nil
+	}
+	doc := root.Content[0]
+	list := doc
+	if doc.Kind == yaml.MappingNode {
+		list = nil
+		for i := 0; i+1 < len(doc.Content); i += 2 {
+			switch doc.Content[i].Value {
+			case "prefixes":
+				if err := doc.Content[i+1].Decode(&out.Prefixes); err != nil {
+					return nil, nil, fmt.Errorf("%s:%d: prefixes must map names to IRIs: %w", file, doc.Content[i+1].Line, err)
+				}
+			case "examples":
+				list = doc.Content[i+1]
+			}
+		}
+		if list == nil {
+			return nil, nil, fmt.Errorf("%s:%d: an object form needs an \"examples\" list", file, doc.Line)
+		}
+	}
+	if list.Kind != yaml.SequenceNode {
+		return nil, nil, fmt.Errorf("%s:%d: examples must be a list, or an object with \"examples\"", file, list.Line)
+	}
+	var probs []Problem
+	for i, n := range list.Content {
+		var ex Example
+		if err := n.Decode(&ex); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: example %d: %w", file, n.Line, i+1, err)
+		}
+		ex.Line = n.Line
+		if ex.Content == "" && len(ex.Snippets) == 0 {
+			probs = append(probs, Problem{File: file, Message: fmt.Sprintf("line %d: example %d has neither content nor snippets", n.Line, i+1)})
+		}
+		snips := mappingValue(n, "snippets")
+		for j := range ex.Snippets {
+			s := &ex.Snippets[j]
+			if snips != nil && j < len(snips.Content) {
+				s.Line = snips.Content[j].Line
+			}
+			where := fmt.Sprintf("line %d: example %d snippet %d", s.Line, i+1, j+1)
+			switch {
+			case s.Language == "":
+				probs = append(probs, Problem{File: file, Message: where + ": language is required"})
+			case s.Code != "" && s.Ref != "":
+				probs = append(probs, Problem{File: file, Message: where + ": has both code and ref; give exactly one"})
+			case s.Code == "" && s.Ref == "":
+				probs = append(probs, Problem{File: file, Message: where + ": has neither code nor ref; give exactly one"})
+			}
+		}
+		out.Examples = append(out.Examples, ex)
+	}
+	return out, probs, nil
+}
+
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}

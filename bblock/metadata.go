@@ -1,0 +1,307 @@
+package bblock
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Metadata is the content of a block's bblock.json. The fields jrpcld uses
+// are decoded; every member, known or not, is kept in Fields in file order so
+// that a register can republish it unchanged.
+type Metadata struct {
+	Name             string
+	Status           string
+	ItemClass        string
+	Version          string
+	DateTimeAddition string
+	DateOfLastChange string
+	ItemIdentifier   string
+	Abstract         string
+	Description      string
+	DependsOn        []string
+	Highlighted      bool
+	Tags             []string
+	Sources          []Source
+
+	// Fields holds every member of bblock.json in file order.
+	Fields []Field
+}
+
+// Source is one entry of a block's "sources" list.
+type Source struct {
+	Title string `json:"title"`
+	Link  string `json:"link,omitempty"`
+}
+
+// Field is one member of a JSON object, kept with its raw value.
+type Field struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// statuses lists the values bblock.json allows for "status".
+var statuses = []string{"retired", "superseded", "experimental", "stable", "under-development", "invalid", "reserved", "submitted"}
+
+// itemClasses lists the values bblock.json allows for "itemClass".
+var itemClasses = []string{"schema", "datatype", "path", "parameter", "header", "cookie", "response", "api", "model",
+	"requirements-class", "clause", "terms", "references"}
+
+var (
+	dateTimeRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?$`)
+	dateRE     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+)
+
+// knownKeys are the members bblock.json's schema defines, with the JSON type
+// each must have ("string", "boolean", "array", "object", "string-or-array",
+// "string-or-object" or "" for any).
+var knownKeys = map[string]string{
+	"itemIdentifier": "string", "name": "string", "abstract": "string", "description": "string",
+	"status": "string", "dateTimeAddition": "string", "dateTimeSupersession": "string",
+	"dateTimeRetirement": "string", "dateTimeInvalidation": "string", "itemClass": "string",
+	"register": "string", "version": "string", "dateOfLastChange": "string", "sources": "array",
+	"link": "string", "links": "array", "tags": "array", "concept": "array", "rdfType": "array",
+	"schema": "string", "openAPIDocument": "string", "ldContext": "string", "ontology": "string",
+	"examples": "array", "predecessor": "string", "successor": "string", "isProfileOf": "string-or-array",
+	"dependsOn": "array", "seeAlso": "array", "requirementClasses": "array", "superBBlock": "boolean",
+	"group": "string", "shaclShapes": "array", "shaclRules": "array", "shaclClosures": "array",
+	"extends": "string-or-object", "highlighted": "boolean", "conformanceClasses": "array",
+	"semanticUplift": "", "resources": "array",
+}
+
+// ParseMetadata decodes and checks the bytes of a bblock.json. It returns
+// the metadata with the problems found (errors and warnings), each naming
+// file and the JSON pointer of the member concerned. A document that is not a
+// JSON object is an error.
+func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
+	fields, err := objectFields(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	m := &Metadata{Fields: fields}
+	var probs []Problem
+	add := func(warn bool, key, format string, args ...any) {
+		probs = append(probs, Problem{File: file, Pointer: "/" + key, Message: fmt.Sprintf(format, args...), Warning: warn})
+	}
+	seen := map[string]bool{}
+	for _, f := range fields {
+		if seen[f.Key] {
+			add(false, f.Key, "member %q appears twice", f.Key)
+		}
+		seen[f.Key] = true
+		want, known := knownKeys[f.Key]
+		if !known {
+			add(true, f.Key, "unknown member %q (not defined by the bblock.json schema; kept as is)", f.Key)
+			continue
+		}
+		if got := jsonKind(f.Value); !kindMatches(want, got) {
+			add(false, f.Key, "%q must be %s, got %s", f.Key, strings.ReplaceAll(want, "-or-", " or "), got)
+			continue
+		}
+		var err error
+		switch f.Key {
+		case "name":
+			err = json.Unmarshal(f.Value, &m.Name)
+		case "status":
+			err = json.Unmarshal(f.Value, &m.Status)
+		case "itemClass":
+			err = json.Unmarshal(f.Value, &m.ItemClass)
+		case "version":
+			err = json.Unmarshal(f.Value, &m.Version)
+		case "dateTimeAddition":
+			err = json.Unmarshal(f.Value, &m.DateTimeAddition)
+		case "dateOfLastChange":
+			err = json.Unmarshal(f.Value, &m.DateOfLastChange)
+		case "itemIdentifier":
+			err = json.Unmarshal(f.Value, &m.ItemIdentifier)
+		case "abstract":
+			err = json.Unmarshal(f.Value, &m.Abstract)
+		case "description":
+			err = json.Unmarshal(f.Value, &m.Description)
+		case "highlighted":
+			err = json.Unmarshal(f.Value, &m.Highlighted)
+		case "dependsOn":
+			err = json.Unmarshal(f.Value, &m.DependsOn)
+		case "tags":
+			err = json.Unmarshal(f.Value, &m.Tags)
+		case "sources":
+			err = json.Unmarshal(f.Value, &m.Sources)
+		case "semanticUplift":
+			add(true, f.Key, "%q is deprecated: move its settings to semantic-uplift.yaml", f.Key)
+		}
+		if err != nil {
+			add(false, f.Key, "%q has the wrong shape: %v", f.Key, err)
+		}
+	}
+	for _, key := range []string{"name", "status", "dateTimeAddition", "itemClass", "version"} {
+		if !seen[key] {
+			probs = append(probs, Problem{File: file, Message: fmt.Sprintf("required member %q is missing", key)})
+		}
+	}
+	if seen["status"] && m.Status != "" && !contains(statuses, m.Status) {
+		add(false, "status", "status %q is not one of %s", m.Status, strings.Join(statuses, ", "))
+	}
+	if seen["itemClass"] && m.ItemClass != "" && !contains(itemClasses, m.ItemClass) {
+		add(false, "itemClass", "itemClass %q is not one of %s", m.ItemClass, strings.Join(itemClasses, ", "))
+	}
+	for _, f := range fields {
+		if !strings.HasPrefix(f.Key, "dateTime") && f.Key != "dateOfLastChange" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(f.Value, &s) != nil {
+			continue // reported above as a type error
+		}
+		if f.Key == "dateOfLastChange" {
+			if !dateRE.MatchString(s) {
+				add(false, f.Key, "%q must be a date YYYY-MM-DD, got %q", f.Key, s)
+			}
+		} else if _, known := knownKeys[f.Key]; known && !dateTimeRE.MatchString(s) {
+			add(false, f.Key, "%q must be a date-time YYYY-MM-DDTHH:MM:SS[.frac][Z|+hh:mm], got %q", f.Key, s)
+		}
+	}
+	return m, probs, nil
+}
+
+// objectFields decodes a JSON object into its members in document order.
+func objectFields(data []byte) ([]Field, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("must be a JSON object")
+	}
+	var fields []Field
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("not JSON: %w", err)
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("not JSON (member %q): %w", key, err)
+		}
+		fields = append(fields, Field{Key: key, Value: raw})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, fmt.Errorf("not JSON: data after the object")
+	}
+	return fields, nil
+}
+
+func jsonKind(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+func kindMatches(want, got string) bool {
+	if want == "" || want == got {
+		return true
+	}
+	for _, w := range strings.Split(want, "-or-") {
+		if w == got {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Problem is something wrong, or worth a warning, in a block's files.
+type Problem struct {
+	File    string // path of the file, relative to the block or register
+	Pointer string // JSON pointer inside the file, when known
+	Message string
+	Warning bool // a warning does not make the block fail
+}
+
+func (p Problem) Error() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	b.WriteString(": ")
+	if p.Warning {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(p.Message)
+	if p.Pointer != "" {
+		b.WriteString(" (at ")
+		b.WriteString(p.Pointer)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Problems is a list of problems; as an error it reports the errors among them.
+type Problems []Problem
+
+// Errors returns the problems that are not warnings.
+func (ps Problems) Errors() Problems {
+	var out Problems
+	for _, p := range ps {
+		if !p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Warnings returns the problems that are warnings.
+func (ps Problems) Warnings() Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (ps Problems) Error() string {
+	var msgs []string
+	for _, p := range ps {
+		msgs = append(msgs, p.Error())
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

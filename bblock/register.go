@@ -1,0 +1,223 @@
+package bblock
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigFile is the name of a register source tree's configuration file.
+const ConfigFile = "bblocks-config.yaml"
+
+// SourcesDir is the folder of a register source tree that holds the blocks.
+const SourcesDir = "_sources"
+
+// Config is the content of bblocks-config.yaml.
+type Config struct {
+	Name             string   `yaml:"name"`
+	Abstract         string   `yaml:"abstract"`
+	Description      string   `yaml:"description"`
+	IdentifierPrefix string   `yaml:"identifier-prefix"`
+	Imports          []string `yaml:"imports"`
+}
+
+// Register is a building-block register source tree: its configuration and
+// its blocks in dependency order.
+type Register struct {
+	Dir    string // the tree on disk, or "" when loaded from an fs.FS
+	FS     fs.FS
+	Config Config
+	// Blocks in dependency order: a block comes after those it depends on
+	// (except within a cycle, which is warned about).
+	Blocks []*Block
+	// Problems of the register as a whole (configuration, dependencies).
+	Problems Problems
+}
+
+// Block returns the block with the given id, or nil.
+func (r *Register) Block(id string) *Block {
+	for _, b := range r.Blocks {
+		if b.ID == id {
+			return b
+		}
+	}
+	return nil
+}
+
+// IDs returns the ids of the register's blocks, in dependency order.
+func (r *Register) IDs() []string {
+	ids := make([]string, len(r.Blocks))
+	for i, b := range r.Blocks {
+		ids[i] = b.ID
+	}
+	return ids
+}
+
+// LoadRegisterDir loads the register source tree in the folder dir.
+func LoadRegisterDir(dir string) (*Register, error) {
+	r, err := LoadRegister(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	r.Dir = dir
+	return r, nil
+}
+
+// LoadRegister loads a register source tree: bblocks-config.yaml and every
+// folder below _sources that holds a bblock.json. The error is non-nil only
+// when the tree cannot be read at all; problems of single blocks are in
+// their Problems, and those of the whole in the register's.
+func LoadRegister(fsys fs.FS) (*Register, error) {
+	r := &Register{FS: fsys}
+	data, err := fs.ReadFile(fsys, ConfigFile)
+	if err != nil {
+		return nil, fmt.Errorf("not a building-block source tree: %w", err)
+	}
+	var raw map[string]any
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("%s: not YAML: %w", ConfigFile, err)
+	}
+	if err := yaml.Unmarshal(data, &r.Config); err != nil {
+		return nil, fmt.Errorf("%s: %w", ConfigFile, err)
+	}
+	if _, ok := raw["imports"]; !ok {
+		// The tool chain imports the main OGC register when the key is absent.
+		r.Config.Imports = []string{"default"}
+	}
+	for _, imp := range r.Config.Imports {
+		r.Problems = append(r.Problems, Problem{File: ConfigFile, Warning: true,
+			Message: fmt.Sprintf("import %q is not resolved: jrpcld works offline; a reference into it is an error", imp)})
+	}
+	prefix := r.Config.IdentifierPrefix
+	if prefix != "" && !strings.HasSuffix(prefix, ".") {
+		prefix += "."
+	}
+
+	var dirs []string
+	err = fs.WalkDir(fsys, SourcesDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && d.Name() == "bblock.json" {
+			dirs = append(dirs, path.Dir(p))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", SourcesDir, err)
+	}
+	sort.Strings(dirs)
+	var blocks []*Block
+	for _, dir := range dirs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(dir, SourcesDir), "/")
+		var parts []string
+		for _, p := range strings.Split(rel, "/") {
+			if p != "" && !strings.HasPrefix(p, "_") {
+				parts = append(parts, p)
+			}
+		}
+		id := prefix + strings.Join(parts, ".")
+		sub, err := fs.Sub(fsys, dir)
+		if err != nil {
+			return nil, err
+		}
+		b, err := Load(sub, id)
+		if err != nil {
+			r.Problems = append(r.Problems, Problem{File: dir, Message: err.Error()})
+			continue
+		}
+		b.Path = rel
+		blocks = append(blocks, b)
+	}
+	seen := map[string]string{}
+	for _, b := range blocks {
+		if other, dup := seen[b.ID]; dup {
+			r.Problems = append(r.Problems, Problem{File: path.Join(SourcesDir, b.Path),
+				Message: fmt.Sprintf("block id %q is also the id of %s", b.ID, other)})
+		}
+		seen[b.ID] = path.Join(SourcesDir, b.Path)
+	}
+	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Problems)
+	return r, nil
+}
+
+// ErrUnknownBlock is wrapped by errors that name a block id the register
+// does not have.
+var ErrUnknownBlock = errors.New("unknown building block")
+
+// orderBlocks sorts blocks so that each comes after its dependencies, keeping
+// the given order where there is a choice. A dependency on an id the
+// register does not have is an error of the depending block; a cycle is a
+// warning.
+func orderBlocks(blocks []*Block, imports []string, probs Problems) ([]*Block, Problems) {
+	byID := map[string]*Block{}
+	for _, b := range blocks {
+		byID[b.ID] = b
+	}
+	for _, b := range blocks {
+		for _, d := range b.Deps {
+			if byID[d] == nil {
+				msg := fmt.Sprintf("depends on %q: %v", d, ErrUnknownBlock)
+				if len(imports) > 0 {
+					msg += fmt.Sprintf(" (it may be in the import %s, which jrpcld cannot resolve offline)", strings.Join(quoteAll(imports), ", "))
+				}
+				b.Problems = append(b.Problems, Problem{File: "bblock.json", Message: msg})
+			}
+		}
+	}
+	// Depth-first: each block is placed right after its dependencies, which
+	// are placed first in folder order.
+	const (
+		unseen = iota
+		visiting
+		placed
+	)
+	state := map[string]int{}
+	var out []*Block
+	var cycles [][]string
+	var visit func(b *Block, stack []string)
+	visit = func(b *Block, stack []string) {
+		switch state[b.ID] {
+		case placed:
+			return
+		case visiting:
+			for i, id := range stack {
+				if id == b.ID {
+					cycles = append(cycles, append([]string(nil), stack[i:]...))
+				}
+			}
+			return
+		}
+		state[b.ID] = visiting
+		stack = append(stack, b.ID)
+		for _, d := range b.Deps {
+			if dep := byID[d]; dep != nil {
+				visit(dep, stack)
+			}
+		}
+		state[b.ID] = placed
+		out = append(out, b)
+	}
+	for _, b := range blocks {
+		visit(b, nil)
+	}
+	for _, c := range cycles {
+		probs = append(probs, Problem{File: ConfigFile, Warning: true,
+			Message: fmt.Sprintf("dependency cycle %s -> %s: the order among them is arbitrary", strings.Join(c, " -> "), c[0])})
+	}
+	return out, probs
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
