@@ -292,3 +292,21 @@ func TestOGCRegister(t *testing.T) {
 		t.Errorf("mcp files: %+v", mcp.Files)
 	}
 }
+
+// TestDefault checks the embedded block loads without problems and has what
+// every command relies on.
+func TestDefault(t *testing.T) {
+	b := Default()
+	if len(b.Problems) > 0 {
+		t.Fatalf("embedded block has problems:\n%v", b.Problems)
+	}
+	if b.Files.Schema == "" || b.Files.Context == "" || len(b.Files.Ontology) != 1 || b.Files.Description == "" || b.Examples == nil {
+		t.Fatalf("embedded block lacks a file: %+v", b.Files)
+	}
+	if b.ID != DefaultID || b.Meta.Name == "" {
+		t.Errorf("id %q name %q", b.ID, b.Meta.Name)
+	}
+	if len(b.Examples.Examples) == 0 {
+		t.Error("embedded block has no examples")
+	}
+}

@@ -1,0 +1,235 @@
+package schema
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// dispatch picks, for MCP-style schemas, the definition a message is checked
+// against: a request or notification by its method (the definition whose
+// "method" is a const equal to it), a response by the request it answers.
+type dispatch struct {
+	// methods maps a method to the definitions with its constant; where a
+	// schema has several (2026-07-28 defines notifications/cancelled twice),
+	// a message must match one of them, and those named like a request or
+	// notification come first.
+	methods map[string][]*methodDef
+
+	// Definitions for messages without a method definition, or nil.
+	request, notification, resultResponse, errorResponse *def
+	// serverResult answers requests of the client, clientResult those of
+	// the server; either may be nil.
+	serverResult, clientResult *def
+}
+
+type methodDef struct {
+	def
+	result *def // nil when no definition is named after the request
+}
+
+// def is one compiled definition. message says whether it describes a
+// whole message (true) or only the value of "result" (false).
+type def struct {
+	name    string
+	sch     *jsonschema.Schema
+	message bool
+}
+
+// newDispatch scans the schema's definitions ($defs or definitions) for
+// method constants. It returns nil when there are none: the schema is then
+// applied whole to every message.
+func newDispatch(s *Schema, doc any) (*dispatch, error) {
+	root, _ := doc.(map[string]any)
+	defsKey := ""
+	var defs map[string]any
+	for _, k := range []string{"$defs", "definitions"} {
+		if m, ok := root[k].(map[string]any); ok {
+			defsKey, defs = k, m
+			break
+		}
+	}
+	d := &dispatch{methods: map[string][]*methodDef{}}
+	get := func(names ...string) (*def, error) {
+		for _, n := range names {
+			if _, ok := defs[n]; !ok {
+				continue
+			}
+			sch, err := s.compileURL(s.url + "#/" + defsKey + "/" + escapePointer(n))
+			if err != nil {
+				return nil, err
+			}
+			return &def{name: n, sch: sch, message: describesMessage(sch, 0)}, nil
+		}
+		return nil, nil
+	}
+	names := make([]string, 0, len(defs))
+	for n := range defs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		m, _ := defs[n].(map[string]any)
+		props, _ := m["properties"].(map[string]any)
+		meth, _ := props["method"].(map[string]any)
+		c, ok := meth["const"].(string)
+		if !ok {
+			continue
+		}
+		md, err := get(n)
+		if err != nil {
+			return nil, err
+		}
+		res, err := get(strings.TrimSuffix(n, "Request") + "Result")
+		if err != nil {
+			return nil, err
+		}
+		if !strings.HasSuffix(n, "Request") {
+			res = nil
+		}
+		d.methods[c] = append(d.methods[c], &methodDef{def: *md, result: res})
+	}
+	for _, list := range d.methods {
+		sort.SliceStable(list, func(i, j int) bool { return conventional(list[i].name) && !conventional(list[j].name) })
+	}
+	if len(d.methods) == 0 {
+		return nil, nil
+	}
+	var err error
+	for _, x := range []struct {
+		p     **def
+		names []string
+	}{
+		{&d.request, []string{"JSONRPCRequest"}},
+		{&d.notification, []string{"JSONRPCNotification"}},
+		{&d.resultResponse, []string{"JSONRPCResultResponse", "JSONRPCResponse"}},
+		{&d.errorResponse, []string{"JSONRPCErrorResponse", "JSONRPCError"}},
+		{&d.serverResult, []string{"ServerResult"}},
+		{&d.clientResult, []string{"ClientResult"}},
+	} {
+		if *x.p, err = get(x.names...); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func conventional(name string) bool {
+	return strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Notification")
+}
+
+// describesMessage reports whether a definition describes a whole JSON-RPC
+// message (it names "jsonrpc", "id" or "result", itself or through allOf and
+// $ref) rather than the value of a result.
+func describesMessage(sch *jsonschema.Schema, depth int) bool {
+	if sch == nil || depth > 16 {
+		return false
+	}
+	for _, k := range []string{"jsonrpc", "result", "method"} {
+		if _, ok := sch.Properties[k]; ok {
+			return true
+		}
+		for _, r := range sch.Required {
+			if r == k {
+				return true
+			}
+		}
+	}
+	if describesMessage(sch.Ref, depth+1) {
+		return true
+	}
+	for _, a := range sch.AllOf {
+		if describesMessage(a, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// check validates one message v (not a batch) of classification m. dir is
+// the message's direction ("c2s", "s2c" or ""); answers is the method of the
+// request a response answers, or "" when the log does not show it.
+func (d *dispatch) check(s *Schema, m Message, v any, dir, answers, prefix string) []Problem {
+	switch m.Kind {
+	case KindRequest, KindNotification:
+		if mds := d.methods[m.Method]; len(mds) > 0 {
+			var first []Problem
+			for i, md := range mds {
+				probs := s.validateWith(md.sch, v, prefix)
+				if len(probs) == 0 {
+					return nil
+				}
+				if i == 0 {
+					first = probs
+				}
+			}
+			return first
+		}
+		p := Problem{Pointer: prefix + "/method", Code: CodeMethodNotFound, Severity: SeverityWarning,
+			Message: fmt.Sprintf("method %q is not defined by schema %s; checked as a generic %s", m.Method, s.name, m.Kind)}
+		generic := d.request
+		if m.Kind == KindNotification {
+			generic = d.notification
+		}
+		return append([]Problem{p}, d.validate(s, generic, v, prefix)...)
+	case KindResponse:
+		if mds := d.methods[answers]; len(mds) > 0 && mds[0].result != nil {
+			return d.validateResult(s, mds[0].result, v, prefix)
+		}
+		// The request is not in the log, or has no result definition: the
+		// result must be one of those the answering side may send.
+		var cands []*def
+		switch dir {
+		case "s2c":
+			cands = []*def{d.serverResult}
+		case "c2s":
+			cands = []*def{d.clientResult}
+		default:
+			cands = []*def{d.serverResult, d.clientResult}
+		}
+		var best []Problem
+		tried := false
+		for _, c := range cands {
+			if c == nil {
+				continue
+			}
+			probs := d.validateResult(s, c, v, prefix)
+			if len(probs) == 0 {
+				return nil
+			}
+			if !tried || len(probs) < len(best) {
+				best = probs
+			}
+			tried = true
+		}
+		if !tried {
+			return d.validate(s, d.resultResponse, v, prefix)
+		}
+		return best
+	case KindErrorResponse:
+		return d.validate(s, d.errorResponse, v, prefix)
+	}
+	return nil
+}
+
+// validate checks v against df, or against the whole schema when df is nil.
+func (d *dispatch) validate(s *Schema, df *def, v any, prefix string) []Problem {
+	if df == nil {
+		return s.validateWith(s.root, v, prefix)
+	}
+	return s.validateWith(df.sch, v, prefix)
+}
+
+// validateResult checks a success response against a result definition: the
+// whole message when the definition describes one, or else the message
+// against the generic response definition and its "result" against df.
+func (d *dispatch) validateResult(s *Schema, df *def, v any, prefix string) []Problem {
+	if df.message {
+		return s.validateWith(df.sch, v, prefix)
+	}
+	probs := d.validate(s, d.resultResponse, v, prefix)
+	obj, _ := v.(map[string]any)
+	return append(probs, s.validateWith(df.sch, obj["result"], prefix+"/result")...)
+}

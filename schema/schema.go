@@ -1,0 +1,274 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Schema is a compiled building-block schema, with its definitions ready
+// to validate against by name. It is safe for concurrent use.
+type Schema struct {
+	url   string // the root document's URL
+	name  string // how messages name the schema: a block id or a file path
+	store *store
+	c     *jsonschema.Compiler
+
+	mu   sync.Mutex
+	byID map[string]*jsonschema.Schema // compiled schemas by URL#pointer
+
+	root     *jsonschema.Schema
+	dispatch *dispatch
+}
+
+// Compile compiles the schema of block b. reg, which may be nil, resolves
+// bblocks:// references into the other blocks of b's register.
+func Compile(b *bblock.Block, reg *bblock.Register) (*Schema, error) {
+	if b.Files.Schema == "" {
+		return nil, fmt.Errorf("block %s has no schema file", b.ID)
+	}
+	st := newStore()
+	st.blocks[b.ID] = b
+	if reg != nil {
+		for _, rb := range reg.Blocks {
+			if _, ok := st.blocks[rb.ID]; !ok {
+				st.blocks[rb.ID] = rb
+			}
+		}
+		st.imports = reg.Config.Imports
+	}
+	return compile(st, blockURL(b.ID, b.Files.Schema), b.ID)
+}
+
+// CompileFile compiles a schema file (JSON or YAML) on its own. It may refer
+// to files in its folder and below, nothing else.
+func CompileFile(file string) (*Schema, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	st := newStore()
+	st.fileDir = filepath.Dir(abs)
+	return compile(st, fileURL(abs), file)
+}
+
+func compile(st *store, u, name string) (*Schema, error) {
+	doc, err := st.doc(u)
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(st)
+	s := &Schema{url: u, name: name, store: st, c: c, byID: map[string]*jsonschema.Schema{}}
+	if s.root, err = s.compileURL(u + "#"); err != nil {
+		return nil, err
+	}
+	if s.dispatch, err = newDispatch(s, doc); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	return s, nil
+}
+
+// Name returns the block id or file the schema was compiled from.
+func (s *Schema) Name() string { return s.name }
+
+func (s *Schema) compileURL(u string) (*jsonschema.Schema, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sch, ok := s.byID[u]; ok {
+		return sch, nil
+	}
+	sch, err := s.c.Compile(u)
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %s: %w", s.name, s.store.display(u), err)
+	}
+	s.byID[u] = sch
+	return sch, nil
+}
+
+// ErrNoDefinition is wrapped by errors for a definition the schema lacks.
+var ErrNoDefinition = errors.New("no such definition")
+
+// Resolve turns a reference to a part of the schema into an absolute
+// location. A reference may be an anchor ("#Request" or "Request"), a JSON
+// pointer with or without its leading slash ("#/$defs/Request",
+// "#definitions/Request"), the name of a definition ("Request", looked up in
+// $defs and definitions), a sibling file ("other.yaml#/x") or another block
+// ("bblocks://id#Name").
+func (s *Schema) Resolve(ref string) (string, error) {
+	doc, err := s.store.doc(s.url)
+	if err != nil {
+		return "", err
+	}
+	if !strings.ContainsAny(ref, "#/:.") {
+		for _, defs := range []string{"$defs", "definitions"} {
+			if m, ok := doc.(map[string]any)[defs].(map[string]any); ok {
+				if _, ok := m[ref]; ok {
+					return s.url + "#/" + defs + "/" + escapePointer(ref), nil
+				}
+			}
+		}
+		if ptr, ok := findAnchor(doc, ref); ok {
+			return s.url + "#" + ptr, nil
+		}
+		return "", fmt.Errorf("schema %s: %q: %w (not in $defs or definitions, and no such $anchor)", s.name, ref, ErrNoDefinition)
+	}
+	u, err := s.store.resolveRef(s.url, doc, ref)
+	if err != nil {
+		return "", fmt.Errorf("schema %s: %w", s.name, err)
+	}
+	return u, nil
+}
+
+// Validate checks v, a decoded JSON value, against the whole schema.
+func (s *Schema) Validate(v any) []Problem {
+	return s.validateWith(s.root, v, "")
+}
+
+// ValidateRef checks v against the part of the schema ref names (see
+// Resolve).
+func (s *Schema) ValidateRef(ref string, v any) ([]Problem, error) {
+	sch, err := s.definition(ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.validateWith(sch, v, ""), nil
+}
+
+func (s *Schema) definition(ref string) (*jsonschema.Schema, error) {
+	u, err := s.Resolve(ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.compileURL(u)
+}
+
+// validateWith validates v and turns the error tree into problems whose
+// pointers are prefixed with prefix.
+func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []Problem {
+	err := sch.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Problem{{Pointer: prefix, Code: CodeInvalidRequest, Severity: SeverityError, Message: err.Error()}}
+	}
+	var out []Problem
+	for _, leaf := range relevantCauses(ve) {
+		out = append(out, s.leafProblem(leaf, prefix))
+	}
+	return out
+}
+
+var printer = message.NewPrinter(language.English)
+
+func (s *Schema) leafProblem(e *jsonschema.ValidationError, prefix string) Problem {
+	ptr := prefix
+	for _, tok := range e.InstanceLocation {
+		ptr += "/" + escapePointer(tok)
+	}
+	loc := s.store.display(e.SchemaURL)
+	if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
+		for _, k := range kp {
+			loc += "/" + escapePointer(k)
+		}
+	}
+	msg := describe(e)
+	code := CodeInvalidRequest
+	if ptr == "/params" || strings.HasPrefix(ptr, "/params/") {
+		code = CodeInvalidParams
+	}
+	return Problem{Pointer: ptr, Code: code, Severity: SeverityError, Message: msg, SchemaLocation: loc}
+}
+
+// describe says what is wrong in one relevant cause, in words a user can act
+// on: the alternatives of an anyOf or oneOf are listed, a false schema names
+// the member it forbids.
+func describe(e *jsonschema.ValidationError) string {
+	switch k := e.ErrorKind.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+		if o, ok := k.(*kind.OneOf); ok && len(o.Subschemas) > 1 {
+			return fmt.Sprintf("matches alternatives %d and %d, but exactly one is allowed", o.Subschemas[0], o.Subschemas[1])
+		}
+		var alts []string
+		for _, c := range e.Causes {
+			for _, l := range relevantCauses(c) {
+				m := describe(l)
+				if !slices.Contains(alts, m) {
+					alts = append(alts, m)
+				}
+			}
+		}
+		if len(alts) > 0 {
+			return "matches none of the alternatives: " + strings.Join(alts, "; or ")
+		}
+	case *kind.FalseSchema:
+		if n := len(e.InstanceLocation); n > 0 {
+			return fmt.Sprintf("member %q is not allowed here", e.InstanceLocation[n-1])
+		}
+		return "no value is allowed here"
+	case *kind.AdditionalProperties:
+		return fmt.Sprintf("member(s) not allowed here: %s", strings.Join(quoteEach(k.Properties), ", "))
+	}
+	return e.ErrorKind.LocalizedString(printer)
+}
+
+func quoteEach(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// relevantCauses returns the leaf errors that explain e. Where a value fails
+// every branch of an anyOf or oneOf, the branch that got furthest into the
+// value (its failures lie deepest) is taken to be the one the author meant,
+// and only its causes are reported.
+func relevantCauses(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(e.Causes) == 0 {
+		return []*jsonschema.ValidationError{e}
+	}
+	switch e.ErrorKind.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+		var best []*jsonschema.ValidationError
+		bestDepth := -1
+		for _, c := range e.Causes {
+			leaves := relevantCauses(c)
+			d := 0
+			for _, l := range leaves {
+				if len(l.InstanceLocation) > d {
+					d = len(l.InstanceLocation)
+				}
+			}
+			if d > bestDepth || (d == bestDepth && len(leaves) < len(best)) {
+				best, bestDepth = leaves, d
+			}
+		}
+		if bestDepth <= len(e.InstanceLocation) {
+			// No branch got into the value: the value itself is of none of
+			// the alternatives. Report the alternatives together.
+			return []*jsonschema.ValidationError{e}
+		}
+		return best
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range e.Causes {
+		out = append(out, relevantCauses(c)...)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return strings.Join(out[i].InstanceLocation, "\x00") < strings.Join(out[j].InstanceLocation, "\x00")
+	})
+	return out
+}

@@ -1,0 +1,323 @@
+package schema
+
+// This file serves schema documents to the validator offline: a block's own
+// files, other blocks of its register through bblocks:// ids, and a plain
+// schema file's siblings. References are rewritten where the validator would
+// not resolve them as building-block authors mean them.
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/jrpcld/jrpcld/bblock"
+)
+
+// ErrNotLocal is wrapped by errors for references jrpcld will not follow
+// because they point to the network or outside the schema's own files.
+var ErrNotLocal = errors.New("not a local reference")
+
+// store loads and rewrites schema documents by URL. Block documents have
+// URLs bblocks://ID/FILE; plain files have file:// URLs and may refer only to
+// files in their own folder and below.
+type store struct {
+	blocks  map[string]*bblock.Block
+	imports []string // unresolved register imports, named in errors
+	fileDir string   // folder a plain schema file may read below, or ""
+
+	mu   sync.Mutex
+	docs map[string]any // URL without fragment -> rewritten document
+}
+
+func newStore() *store {
+	return &store{blocks: map[string]*bblock.Block{}, docs: map[string]any{}}
+}
+
+// blockURL returns the URL of file in block id.
+func blockURL(id, file string) string {
+	return bblock.BlockRefPrefix + id + "/" + file
+}
+
+// Load implements jsonschema.URLLoader.
+func (s *store) Load(u string) (any, error) {
+	return s.doc(u)
+}
+
+// doc returns the rewritten document at u (a URL without fragment).
+func (s *store) doc(u string) (any, error) {
+	s.mu.Lock()
+	d, ok := s.docs[u]
+	s.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	raw, err := s.read(u)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.rewrite(u, raw); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.docs[u] = raw
+	s.mu.Unlock()
+	return raw, nil
+}
+
+// read decodes the document at u without rewriting it.
+func (s *store) read(u string) (any, error) {
+	switch {
+	case strings.HasPrefix(u, bblock.BlockRefPrefix):
+		rest := strings.TrimPrefix(u, bblock.BlockRefPrefix)
+		id, file, _ := strings.Cut(rest, "/")
+		b := s.blocks[id]
+		if b == nil {
+			return nil, s.unknownBlock(id)
+		}
+		if file == "" {
+			if b.Files.Schema == "" {
+				return nil, fmt.Errorf("block %s has no schema", id)
+			}
+			file = b.Files.Schema
+		}
+		data, err := b.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		return bblock.DecodeDoc(file, data)
+	case strings.HasPrefix(u, "file://") && s.fileDir != "":
+		p, err := fileURLPath(u)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(s.fileDir, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("%s is outside the schema's folder %s: %w", p, s.fileDir, ErrNotLocal)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		return bblock.DecodeDoc(p, data)
+	}
+	return nil, fmt.Errorf("%s: jrpcld does not fetch schemas; save it locally and refer to the file instead: %w", u, ErrNotLocal)
+}
+
+func (s *store) unknownBlock(id string) error {
+	msg := fmt.Sprintf("bblocks://%s: %v %q", id, bblock.ErrUnknownBlock, id)
+	if len(s.imports) > 0 {
+		msg += fmt.Sprintf(" (it may be in the import %s, which jrpcld cannot resolve offline)", strings.Join(s.imports, ", "))
+	}
+	return errors.New(msg)
+}
+
+func fileURL(p string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
+
+func fileURLPath(u string) (string, error) {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return "", err
+	}
+	return filepath.FromSlash(pu.Path), nil
+}
+
+// isMetaSchema reports whether u is one of the JSON Schema meta-schemas,
+// which the validator carries with it.
+func isMetaSchema(u string) bool {
+	return strings.HasPrefix(u, "http://json-schema.org/") || strings.HasPrefix(u, "https://json-schema.org/")
+}
+
+// rewrite rewrites, in place, the references of the document doc at u:
+//   - "#definitions/X" (no leading slash) becomes "#/definitions/X";
+//   - "#Name" becomes a JSON pointer to the subschema with $anchor Name (or a
+//     draft-07 "$id": "#Name"), since draft-07 validators ignore $anchor;
+//   - "bblocks://ID#frag" becomes the URL of block ID's schema file;
+//   - a reference to the network or outside the local files is an error.
+func (s *store) rewrite(u string, doc any) error {
+	var errs []error
+	walkSchemas(doc, func(m map[string]any) {
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return
+		}
+		target, err := s.resolveRef(u, doc, ref)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		m["$ref"] = target
+	})
+	return errors.Join(errs...)
+}
+
+// resolveRef returns the absolute URL with a JSON-pointer fragment that ref,
+// found in the document doc at u, means.
+func (s *store) resolveRef(u string, doc any, ref string) (string, error) {
+	base, frag, _ := strings.Cut(ref, "#")
+	var docURL string
+	var target any
+	switch {
+	case base == "":
+		docURL, target = u, doc
+	case strings.HasPrefix(base, bblock.BlockRefPrefix):
+		id := strings.TrimPrefix(base, bblock.BlockRefPrefix)
+		id, file, _ := strings.Cut(id, "/")
+		b := s.blocks[id]
+		if b == nil {
+			return "", fmt.Errorf("$ref %q: %w", ref, s.unknownBlock(id))
+		}
+		if file == "" {
+			file = b.Files.Schema
+		}
+		docURL = blockURL(id, file)
+	case isMetaSchema(base):
+		return ref, nil
+	default:
+		pu, err := url.Parse(base)
+		if err != nil {
+			return "", fmt.Errorf("$ref %q: %w", ref, err)
+		}
+		if pu.Scheme != "" || strings.HasPrefix(base, "/") {
+			return "", fmt.Errorf("$ref %q: jrpcld does not fetch schemas from outside the block; save the schema beside this one and refer to it by a relative path: %w", ref, ErrNotLocal)
+		}
+		bu, err := url.Parse(u)
+		if err != nil {
+			return "", err
+		}
+		if p := path.Join(path.Dir(strings.TrimPrefix(bu.Path, "/")), pu.Path); p == ".." || strings.HasPrefix(p, "../") {
+			return "", fmt.Errorf("$ref %q leaves the block's folder: %w", ref, ErrNotLocal)
+		}
+		resolved := bu.ResolveReference(pu)
+		docURL = resolved.String()
+	}
+	if frag == "" || strings.HasPrefix(frag, "/") {
+		return docURL + "#" + frag, nil
+	}
+	if strings.Contains(frag, "/") {
+		// "#definitions/X": a pointer missing its leading slash.
+		return docURL + "#/" + frag, nil
+	}
+	if target == nil {
+		d, err := s.doc(docURL)
+		if err != nil {
+			return "", fmt.Errorf("$ref %q: %w", ref, err)
+		}
+		target = d
+	}
+	ptr, ok := findAnchor(target, frag)
+	if !ok {
+		return "", fmt.Errorf("$ref %q: no $anchor %q in %s", ref, frag, s.display(docURL))
+	}
+	return docURL + "#" + ptr, nil
+}
+
+// findAnchor returns the JSON pointer of the subschema of doc that declares
+// the anchor name, with "$anchor" or a draft-07 "$id": "#name".
+func findAnchor(doc any, name string) (string, bool) {
+	var found string
+	var ok bool
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		if ok {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			if a, _ := x["$anchor"].(string); a == name {
+				found, ok = ptr, true
+				return
+			}
+			if id, _ := x["$id"].(string); id == "#"+name {
+				found, ok = ptr, true
+				return
+			}
+			for _, k := range sortedKeys(x) {
+				if isDataKeyword(k) {
+					continue
+				}
+				walk(x[k], ptr+"/"+escapePointer(k))
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, fmt.Sprintf("%s/%d", ptr, i))
+			}
+		}
+	}
+	walk(doc, "")
+	return found, ok
+}
+
+// isDataKeyword reports whether the value of keyword k is instance data
+// rather than schemas, so references inside it are not references.
+func isDataKeyword(k string) bool {
+	switch k {
+	case "const", "enum", "examples", "default":
+		return true
+	}
+	return false
+}
+
+// walkSchemas calls fn for every object of a schema document, skipping
+// instance data (const, enum, examples, default).
+func walkSchemas(v any, fn func(map[string]any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		fn(x)
+		for k, e := range x {
+			if !isDataKeyword(k) {
+				walkSchemas(e, fn)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			walkSchemas(e, fn)
+		}
+	}
+}
+
+// display shortens a document URL for messages: a block's file shows as
+// ID/FILE, a local file as its path relative to the schema's folder.
+func (s *store) display(u string) string {
+	doc, frag, hasFrag := strings.Cut(u, "#")
+	switch {
+	case strings.HasPrefix(doc, bblock.BlockRefPrefix):
+		doc = strings.TrimPrefix(doc, bblock.BlockRefPrefix)
+	case strings.HasPrefix(doc, "file://"):
+		if p, err := fileURLPath(doc); err == nil {
+			doc = p
+			if rel, err := filepath.Rel(s.fileDir, p); err == nil && s.fileDir != "" {
+				doc = filepath.ToSlash(rel)
+			}
+		}
+	}
+	if hasFrag {
+		return doc + "#" + frag
+	}
+	return doc
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+
+// escapePointer escapes a member name as a JSON pointer token (RFC 6901).
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
