@@ -313,7 +313,6 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-
 // escapePointer escapes a member name as a JSON pointer token (RFC 6901).
 func escapePointer(s string) string {
 	if !strings.ContainsAny(s, "~/") {
