@@ -220,7 +220,7 @@ func rpcClassifyObject(obj map[string]any) Message {
 	switch {
 	case hasMethod && (hasResult || hasError):
 		m.errorf("", `a message cannot have both "method" and "result" or "error": a request has "method", a response has "result" or "error"`)
-		m.checkID(false)
+		m.checkID("a message")
 	case hasMethod:
 		kind = KindNotification
 		if m.HasID {
@@ -244,7 +244,7 @@ func rpcClassifyObject(obj map[string]any) Message {
 		if m.HasID && m.ID == nil {
 			m.warnf("/id", `"id" is null: the spec discourages null ids in requests because a response with id null means the id could not be read; use a string or a number`)
 		}
-		m.checkID(true)
+		m.checkID("a request")
 	case hasResult || hasError:
 		kind = KindResponse
 		if hasError {
@@ -258,13 +258,13 @@ func rpcClassifyObject(obj map[string]any) Message {
 		} else if m.ID == nil && !hasError {
 			m.warnf("/id", `"id" is null in a success response: it should carry the id of the request it answers`)
 		}
-		m.checkID(false)
+		m.checkID("a response")
 		if hasError {
 			m.checkErrorObject(errv)
 		}
 	default:
 		m.errorf("", `neither a request nor a response: a request needs "method", a response needs "result" or "error"`)
-		m.checkID(false)
+		m.checkID("a message")
 	}
 
 	m.Kind = kind
@@ -277,15 +277,16 @@ func rpcClassifyObject(obj map[string]any) Message {
 	return m
 }
 
-// checkID checks the type of m.ID when the message has one. The null-id rules
-// depend on the kind of message and are checked by the caller.
+// checkID checks the type of m.ID when the message has one; in names the kind
+// of message for the warning. The null-id rules depend on the kind of message
+// and are checked by the caller.
 //
 // An id number is judged by its value, not its spelling: 1.0 and 1e2 are
 // integers and draw no warning. JSON gives 1.0 and 1 the same value, many
 // encoders write one for the other, and the spec's advice is about fractional
 // parts (decimal fractions that binary floating point cannot hold exactly),
 // which 1.0 does not have.
-func (m *Message) checkID(request bool) {
+func (m *Message) checkID(in string) {
 	if !m.HasID {
 		return
 	}
@@ -300,11 +301,7 @@ func (m *Message) checkID(request bool) {
 	case !n.valid:
 		m.errorf("/id", `"id" is not a valid JSON number: `+rpcShow(m.ID))
 	case !n.integer:
-		what := "a response"
-		if request {
-			what = "a request"
-		}
-		m.warnf("/id", `"id" `+rpcShow(m.ID)+` in `+what+` has a fractional part, which the spec discourages; use an integer or a string`)
+		m.warnf("/id", `"id" `+rpcShow(m.ID)+` in `+in+` has a fractional part, which the spec discourages; use an integer or a string`)
 	}
 }
 
