@@ -310,3 +310,32 @@ func TestDefault(t *testing.T) {
 		t.Error("embedded block has no examples")
 	}
 }
+
+func TestOpen(t *testing.T) {
+	b, reg, err := Open("", "")
+	if err != nil || b.ID != DefaultID || reg != nil {
+		t.Fatalf("Open default: %v %v %v", b, reg, err)
+	}
+	if _, _, err := Open("", "x.y"); err == nil || !strings.Contains(err.Error(), "--bblock") {
+		t.Errorf("an id without a folder: %v", err)
+	}
+	dir := shared.Dir(t, "reference", "ogc-mcp-bblocks")
+	if _, _, err := Open(dir, ""); err == nil || !strings.Contains(err.Error(), "mcp.json-rpc, mcp.mcp") {
+		t.Errorf("a register of two blocks without --id: %v", err)
+	}
+	if _, _, err := Open(dir, "mcp.nope"); err == nil || !strings.Contains(err.Error(), `"mcp.nope"`) {
+		t.Errorf("unknown id: %v", err)
+	}
+	b, reg, err = Open(dir, "mcp.mcp")
+	if err != nil || b.ID != "mcp.mcp" || reg == nil {
+		t.Fatalf("Open register with id: %v", err)
+	}
+	// A block folder inside a register tree gets its register id and register.
+	b, reg, err = Open(dir+"/_sources/mcp", "")
+	if err != nil || b.ID != "mcp.mcp" || reg == nil || reg.Block("mcp.json-rpc") == nil {
+		t.Fatalf("Open block folder: %v %v", b, err)
+	}
+	if _, _, err := Open(dir+"/_sources", ""); err == nil {
+		t.Error("a folder that is neither a block nor a register opened")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -66,6 +67,9 @@ func LoadRegisterDir(dir string) (*Register, error) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	r.Dir = dir
+	for _, b := range r.Blocks {
+		b.Dir = filepath.Join(dir, SourcesDir, filepath.FromSlash(b.Path))
+	}
 	return r, nil
 }
 
