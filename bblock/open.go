@@ -82,4 +82,3 @@ func pick(reg *Register, id, dir string) (*Block, error) {
 	}
 	return nil, fmt.Errorf("%w %q in %s; it has %s", ErrUnknownBlock, id, dir, strings.Join(reg.IDs(), ", "))
 }
-
