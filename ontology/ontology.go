@@ -1,0 +1,724 @@
+package ontology
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/knakk/rdf"
+)
+
+// Format is the serialisation of an ontology file.
+type Format int
+
+// The formats Parse reads.
+const (
+	Turtle Format = iota // Turtle (.ttl)
+	RDFXML               // RDF/XML (.owl, .rdf)
+)
+
+// String returns the name of the format.
+func (f Format) String() string {
+	switch f {
+	case Turtle:
+		return "Turtle"
+	case RDFXML:
+		return "RDF/XML"
+	}
+	return "Format(" + strconv.Itoa(int(f)) + ")"
+}
+
+// Well-known namespaces.
+const (
+	nsRDF  = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+	nsRDFS = "http://www.w3.org/2000/01/rdf-schema#"
+	nsOWL  = "http://www.w3.org/2002/07/owl#"
+	nsXSD  = "http://www.w3.org/2001/XMLSchema#"
+)
+
+// wellKnown lists the vocabularies whose terms are declared elsewhere; Undeclared ignores them.
+var wellKnown = []string{nsRDF, nsRDFS, nsOWL, nsXSD}
+
+// propertyKinds maps a property declaration type to the Kind it gives, in order of precedence.
+var propertyKinds = []struct{ typ, kind string }{
+	{nsOWL + "ObjectProperty", "object"},
+	{nsOWL + "DatatypeProperty", "datatype"},
+	{nsOWL + "AnnotationProperty", "annotation"},
+	{nsRDF + "Property", "property"},
+}
+
+// Class is a named class the ontology declares (owl:Class or rdfs:Class).
+type Class struct {
+	IRI        string
+	Label      string   // rdfs:label, preferring one without a language tag, then English
+	Comment    string   // rdfs:comment, chosen like Label
+	SubClassOf []string // named superclasses, sorted; restrictions and other blank nodes are left out
+}
+
+// Property is a property the ontology declares.
+type Property struct {
+	IRI     string
+	Kind    string // "object", "datatype", "annotation" or "property" (rdf:Property)
+	Label   string
+	Comment string
+	Domain  []string // named classes, sorted; an owl:unionOf list in a blank-node domain expands to its members
+	Range   []string // likewise (datatypes such as xsd:string included)
+}
+
+// Ontology is what an ontology file declares.
+type Ontology struct {
+	triples     []triple
+	prefixes    map[string]string
+	classes     map[string]*Class
+	props       map[string]*Property
+	individuals map[string]bool
+}
+
+// ParseError is a syntax error in an ontology file.
+type ParseError struct {
+	File string // the file name, when known
+	Line int    // 1-based line of the error, 0 when the decoder does not tell
+	Msg  string // what is wrong
+}
+
+// Error returns "file:line: message", leaving out the parts that are unknown.
+func (e *ParseError) Error() string {
+	var where string
+	switch {
+	case e.File != "" && e.Line > 0:
+		where = e.File + ":" + strconv.Itoa(e.Line)
+	case e.File != "":
+		where = e.File
+	case e.Line > 0:
+		where = "line " + strconv.Itoa(e.Line)
+	default:
+		where = "ontology"
+	}
+	return where + ": " + e.Msg
+}
+
+// termKind tells the kind of an RDF term.
+type termKind uint8
+
+const (
+	iriTerm termKind = iota
+	blankTerm
+	literalTerm
+)
+
+// term is an RDF term: an IRI, a blank node label or a literal's lexical form with its language.
+type term struct {
+	kind  termKind
+	value string
+	lang  string
+}
+
+// triple is a statement; its predicate is always an IRI.
+type triple struct {
+	s term
+	p string
+	o term
+}
+
+// ParseFile reads the ontology in path, choosing the format from the extension: .ttl is Turtle,
+// .owl and .rdf are RDF/XML. Relative IRIs are left unresolved. Parse errors carry the file name.
+func ParseFile(path string) (*Ontology, error) {
+	var format Format
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".ttl":
+		format = Turtle
+	case ".owl", ".rdf":
+		format = RDFXML
+	default:
+		return nil, fmt.Errorf("ontology %s: unknown extension (want .ttl, .owl or .rdf)", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("ontology: %w", err)
+	}
+	defer f.Close()
+	o, err := Parse(f, format, "")
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			pe.File = path
+			return nil, pe
+		}
+		return nil, fmt.Errorf("ontology %s: %w", path, err)
+	}
+	return o, nil
+}
+
+// Parse reads an ontology in the given format, resolving relative IRIs against base (when not empty).
+// Syntax errors are returned as *ParseError. An empty Turtle document is an empty ontology.
+func Parse(r io.Reader, format Format, base string) (*Ontology, error) {
+	if format != Turtle && format != RDFXML {
+		return nil, fmt.Errorf("ontology: unsupported format %v", format)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("ontology: read: %w", err)
+	}
+	if format == RDFXML {
+		ts, prefixes, err := parseRDFXML(data, base)
+		if err != nil {
+			return nil, err
+		}
+		return build(ts, prefixes), nil
+	}
+	ts, err := decodeTurtle(data, base)
+	if err != nil {
+		pe := toParseError(err)
+		if pe.Line == 0 {
+			pe.Line = locate(data, base, pe.Msg)
+		}
+		return nil, pe
+	}
+	return build(ts, turtlePrefixes(data)), nil
+}
+
+// decodeTurtle runs knakk's Turtle decoder over data. On an error it drains the decoder so that the
+// lexer goroutine behind it ends, and it turns a decoder panic into an error.
+func decodeTurtle(data []byte, base string) ([]triple, error) {
+	d := rdf.NewTripleDecoder(bytes.NewReader(spaceAfterNumbers(data)), rdf.Turtle)
+	if base != "" {
+		iri, err := rdf.NewIRI(base)
+		if err != nil {
+			return nil, fmt.Errorf("base %q: %w", base, err)
+		}
+		if err := d.SetOption(rdf.Base, iri); err != nil {
+			return nil, fmt.Errorf("base %q: %w", base, err)
+		}
+	}
+	var ts []triple
+	for {
+		t, err := next(d)
+		if err == io.EOF {
+			return ts, nil
+		}
+		if err != nil {
+			// The lexer goroutine blocks until its tokens are read: drain them. Each call consumes at
+			// least one token, so len(data)+1 calls reach the end of the input.
+			for i := 0; i <= len(data); i++ {
+				if _, derr := next(d); derr == io.EOF {
+					break
+				}
+			}
+			return nil, err
+		}
+		ts = append(ts, convert(t))
+	}
+}
+
+// spaceAfterNumbers works around a bug in knakk's Turtle lexer, which rejects a number directly followed
+// by a tab, a carriage return or a newline ("owl:cardinality 1" at the end of a line). It puts a space
+// before such a character, outside strings, IRIs and comments. Line numbers do not change.
+func spaceAfterNumbers(data []byte) []byte {
+	out := make([]byte, 0, len(data)+len(data)/32)
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		end := i + 1
+		switch {
+		case c == '#': // a comment runs to the end of the line
+			end = indexFrom(data, i, "\n")
+		case c == '<': // an IRI
+			end = min(indexFrom(data, i, ">")+1, indexFrom(data, i, "\n"), len(data))
+		case c == '"' || c == '\'':
+			end = stringEnd(data, i)
+		case c == '\\': // an escape in a local name
+			end = min(i+2, len(data))
+		case (c == '\t' || c == '\r' || c == '\n') && i > 0 && data[i-1] >= '0' && data[i-1] <= '9':
+			out = append(out, ' ')
+		}
+		out = append(out, data[i:end]...)
+		i = end - 1
+	}
+	return out
+}
+
+// indexFrom returns the index of the first sep in data after position i, or len(data).
+func indexFrom(data []byte, i int, sep string) int {
+	if j := bytes.Index(data[i+1:], []byte(sep)); j >= 0 {
+		return i + 1 + j
+	}
+	return len(data)
+}
+
+// stringEnd returns the index just after the string literal that starts at data[i]: a short one ends at
+// its closing quote (or, unterminated, before the end of the line), a long one at its closing triple quote.
+func stringEnd(data []byte, i int) int {
+	q := data[i]
+	long := i+2 < len(data) && data[i+1] == q && data[i+2] == q
+	j := i + 1
+	if long {
+		j = i + 3
+	}
+	for j < len(data) {
+		switch {
+		case data[j] == '\\':
+			j += 2
+			continue
+		case !long && data[j] == '\n':
+			return j
+		case !long && data[j] == q:
+			return j + 1
+		case long && j+2 < len(data) && data[j] == q && data[j+1] == q && data[j+2] == q:
+			for j+3 < len(data) && data[j+3] == q { // quotes before the closing ones belong to the string
+				j++
+			}
+			return j + 3
+		}
+		j++
+	}
+	return len(data)
+}
+
+// next returns the decoder's next triple, turning a panic into an error.
+func next(d rdf.TripleDecoder) (t rdf.Triple, err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = fmt.Errorf("decoder failure: %v", e)
+		}
+	}()
+	return d.Decode()
+}
+
+// convert turns a knakk triple into the package's own form.
+func convert(t rdf.Triple) triple {
+	return triple{s: convertTerm(t.Subj), p: t.Pred.String(), o: convertTerm(t.Obj)}
+}
+
+func convertTerm(t rdf.Term) term {
+	switch v := t.(type) {
+	case rdf.IRI:
+		return term{kind: iriTerm, value: v.String()}
+	case rdf.Blank:
+		return term{kind: blankTerm, value: v.String()}
+	case rdf.Literal:
+		return term{kind: literalTerm, value: v.String(), lang: v.Lang()}
+	}
+	return term{kind: literalTerm, value: fmt.Sprint(t)}
+}
+
+// knakkPos matches the "line:col" prefix of knakk's Turtle error messages.
+var knakkPos = regexp.MustCompile(`^(\d+):(\d+):? *`)
+
+// knakkToken matches a token type knakk prints as a number.
+var knakkToken = regexp.MustCompile(`\b(unexpected|got) (\d+)\b`)
+
+// tokenNames names knakk's Turtle token types, in the order of its enumeration.
+var tokenNames = []string{
+	"end of input", "end of line", "illegal token", "IRI", "relative IRI", "blank node", "literal",
+	"long literal", "integer", "double", "decimal", "boolean", "'@'", "language tag", "'^^'", "'.'",
+	"';'", "','", "'a'", "@prefix", "prefix label", "prefixed name", "@base", "PREFIX", "BASE", "'[]'",
+	"'['", "']'", "'('", "')'",
+}
+
+// toParseError splits knakk's Turtle error message into line and text and names the tokens it prints as numbers.
+func toParseError(err error) *ParseError {
+	msg := err.Error()
+	pe := &ParseError{}
+	if m := knakkPos.FindStringSubmatch(msg); m != nil {
+		pe.Line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+	}
+	pe.Msg = knakkToken.ReplaceAllStringFunc(msg, func(s string) string {
+		m := knakkToken.FindStringSubmatch(s)
+		if n, err := strconv.Atoi(m[2]); err == nil && n < len(tokenNames) {
+			return m[1] + " " + tokenNames[n]
+		}
+		return s
+	})
+	return pe
+}
+
+// locate finds the line of a Turtle error whose message has no position: the smallest number of leading
+// lines that, parsed alone, fails with the same message. Parsing is line by line, so the answer is the
+// line of the offending token. It returns 0 when the error cannot be reproduced.
+func locate(data []byte, base, msg string) int {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	fails := func(k int) bool {
+		_, err := decodeTurtle(bytes.Join(lines[:k], nil), base)
+		return err != nil && toParseError(err).Msg == msg
+	}
+	if !fails(len(lines)) {
+		return 0
+	}
+	return sort.Search(len(lines), func(k int) bool { return fails(k + 1) }) + 1
+}
+
+// prefixDirective matches one @prefix or PREFIX directive with an absolute IRI at the start of s.
+var prefixDirective = regexp.MustCompile(`^\s*(?:@prefix|(?i:prefix))\s+([A-Za-z][\w.-]*)?:\s*<([A-Za-z][A-Za-z0-9+.-]*:[^>\s]*)>\s*\.?`)
+
+// turtlePrefixes collects the prefixes a Turtle document declares at the start of its lines.
+// Declarations with relative IRIs are left out.
+func turtlePrefixes(data []byte) map[string]string {
+	prefixes := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		for {
+			m := prefixDirective.FindStringSubmatch(line)
+			if m == nil {
+				break
+			}
+			prefixes[m[1]] = m[2]
+			line = line[len(m[0]):]
+		}
+	}
+	return prefixes
+}
+
+// build indexes the declarations in ts.
+func build(ts []triple, prefixes map[string]string) *Ontology {
+	o := &Ontology{
+		triples:     ts,
+		prefixes:    prefixes,
+		classes:     map[string]*Class{},
+		props:       map[string]*Property{},
+		individuals: map[string]bool{},
+	}
+	objects := map[term]map[string][]term{} // subject -> predicate -> objects, in document order
+	for _, t := range ts {
+		ps := objects[t.s]
+		if ps == nil {
+			ps = map[string][]term{}
+			objects[t.s] = ps
+		}
+		ps[t.p] = append(ps[t.p], t.o)
+	}
+	isType := func(s term, typ string) bool {
+		for _, o := range objects[s][nsRDF+"type"] {
+			if o.kind == iriTerm && o.value == typ {
+				return true
+			}
+		}
+		return false
+	}
+	for s, ps := range objects {
+		if s.kind != iriTerm {
+			continue
+		}
+		if isType(s, nsOWL+"Class") || isType(s, nsRDFS+"Class") {
+			o.classes[s.value] = &Class{
+				IRI:        s.value,
+				Label:      pickLiteral(ps[nsRDFS+"label"]),
+				Comment:    pickLiteral(ps[nsRDFS+"comment"]),
+				SubClassOf: named(ps[nsRDFS+"subClassOf"], nil),
+			}
+		}
+		for _, pk := range propertyKinds {
+			if isType(s, pk.typ) {
+				o.props[s.value] = &Property{
+					IRI:     s.value,
+					Kind:    pk.kind,
+					Label:   pickLiteral(ps[nsRDFS+"label"]),
+					Comment: pickLiteral(ps[nsRDFS+"comment"]),
+					Domain:  named(ps[nsRDFS+"domain"], objects),
+					Range:   named(ps[nsRDFS+"range"], objects),
+				}
+				break
+			}
+		}
+	}
+	for s, ps := range objects {
+		if s.kind != iriTerm {
+			continue
+		}
+		for _, typ := range ps[nsRDF+"type"] {
+			if typ.kind == iriTerm && (typ.value == nsOWL+"NamedIndividual" || o.classes[typ.value] != nil) {
+				o.individuals[s.value] = true
+			}
+		}
+	}
+	return o
+}
+
+// pickLiteral returns the first literal without a language tag, else the first English one, else the
+// first one.
+func pickLiteral(ts []term) string {
+	var en, any *term
+	for i := range ts {
+		t := &ts[i]
+		if t.kind != literalTerm {
+			continue
+		}
+		if t.lang == "" {
+			return t.value
+		}
+		if en == nil && strings.EqualFold(strings.SplitN(t.lang, "-", 2)[0], "en") {
+			en = t
+		}
+		if any == nil {
+			any = t
+		}
+	}
+	if en != nil {
+		return en.value
+	}
+	if any != nil {
+		return any.value
+	}
+	return ""
+}
+
+// named returns the IRIs among ts, sorted and without duplicates. With objects given, a blank node with
+// an owl:unionOf list contributes the IRIs in that list.
+func named(ts []term, objects map[term]map[string][]term) []string {
+	var out []string
+	for _, t := range ts {
+		switch {
+		case t.kind == iriTerm:
+			out = append(out, t.value)
+		case t.kind == blankTerm && objects != nil:
+			for _, list := range objects[t][nsOWL+"unionOf"] {
+				out = append(out, listIRIs(list, objects)...)
+			}
+		}
+	}
+	return sortUnique(out)
+}
+
+// listIRIs returns the IRI members of the RDF list starting at head, stopping at a cycle.
+func listIRIs(head term, objects map[term]map[string][]term) []string {
+	var out []string
+	seen := map[term]bool{}
+	for head.kind == blankTerm && !seen[head] {
+		seen[head] = true
+		ps := objects[head]
+		for _, m := range ps[nsRDF+"first"] {
+			if m.kind == iriTerm {
+				out = append(out, m.value)
+			}
+		}
+		rest := ps[nsRDF+"rest"]
+		if len(rest) == 0 {
+			break
+		}
+		head = rest[0]
+	}
+	return out
+}
+
+// sortUnique sorts ss and removes duplicates; it returns nil for an empty result.
+func sortUnique(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	sort.Strings(ss)
+	out := ss[:1]
+	for _, s := range ss[1:] {
+		if s != out[len(out)-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Prefixes returns a copy of the namespace prefixes the ontology file declared (for Turtle, the
+// @prefix and PREFIX directives with absolute IRIs; for RDF/XML, the root element's xmlns attributes).
+func (o *Ontology) Prefixes() map[string]string {
+	out := make(map[string]string, len(o.prefixes))
+	for k, v := range o.prefixes {
+		out[k] = v
+	}
+	return out
+}
+
+// Classes returns the named classes the ontology declares, sorted by IRI.
+func (o *Ontology) Classes() []Class {
+	out := make([]Class, 0, len(o.classes))
+	for _, c := range o.classes {
+		c2 := *c
+		c2.SubClassOf = append([]string(nil), c.SubClassOf...)
+		out = append(out, c2)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].IRI < out[j].IRI })
+	return out
+}
+
+// Properties returns the properties the ontology declares, sorted by IRI. A property declared with more
+// than one kind gets the first of object, datatype, annotation, property.
+func (o *Ontology) Properties() []Property {
+	out := make([]Property, 0, len(o.props))
+	for _, p := range o.props {
+		p2 := *p
+		p2.Domain = append([]string(nil), p.Domain...)
+		p2.Range = append([]string(nil), p.Range...)
+		out = append(out, p2)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].IRI < out[j].IRI })
+	return out
+}
+
+// Individuals returns the named individuals, sorted: IRIs typed owl:NamedIndividual or typed with a
+// class the ontology declares.
+func (o *Ontology) Individuals() []string {
+	out := make([]string, 0, len(o.individuals))
+	for iri := range o.individuals {
+		out = append(out, iri)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Declares reports whether iri is declared: a class (owl:Class, rdfs:Class), a property
+// (owl:ObjectProperty, owl:DatatypeProperty, owl:AnnotationProperty, rdf:Property), or a named individual.
+func (o *Ontology) Declares(iri string) bool {
+	return o.classes[iri] != nil || o.props[iri] != nil || o.individuals[iri]
+}
+
+// Undeclared returns, sorted and without duplicates, the IRIs in iris that the ontology does not declare,
+// ignoring IRIs in the rdf, rdfs, xsd and owl namespaces, which are declared elsewhere.
+func (o *Ontology) Undeclared(iris []string) []string {
+	var out []string
+	for _, iri := range iris {
+		if !o.Declares(iri) && !inWellKnown(iri) {
+			out = append(out, iri)
+		}
+	}
+	return sortUnique(out)
+}
+
+func inWellKnown(iri string) bool {
+	for _, ns := range wellKnown {
+		if strings.HasPrefix(iri, ns) {
+			return true
+		}
+	}
+	return false
+}
+
+// Merge returns an ontology with the declarations of all of os (nil ones are skipped). Blank nodes stay
+// apart; where two ontologies bind the same prefix, the first one wins.
+func Merge(os ...*Ontology) *Ontology {
+	var ts []triple
+	prefixes := map[string]string{}
+	for i, o := range os {
+		if o == nil {
+			continue
+		}
+		tag := strconv.Itoa(i) + "."
+		for _, t := range o.triples {
+			if t.s.kind == blankTerm {
+				t.s.value = tag + t.s.value
+			}
+			if t.o.kind == blankTerm {
+				t.o.value = tag + t.o.value
+			}
+			ts = append(ts, t)
+		}
+		for k, v := range o.prefixes {
+			if _, ok := prefixes[k]; !ok {
+				prefixes[k] = v
+			}
+		}
+	}
+	return build(ts, prefixes)
+}
+
+// localName matches a local part that can follow "prefix:" in Turtle without escapes.
+var localName = regexp.MustCompile(`^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$`)
+
+// compact writes iri as prefix:local with the declared prefix of the longest namespace (a named prefix
+// before the empty one, then alphabetically), or as <iri> when no prefix fits.
+func (o *Ontology) compact(iri string) string {
+	var cands []string
+	for p, ns := range o.prefixes {
+		if ns != "" && strings.HasPrefix(iri, ns) && localName.MatchString(iri[len(ns):]) {
+			cands = append(cands, p)
+		}
+	}
+	if len(cands) == 0 {
+		return "<" + iri + ">"
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if la, lb := len(o.prefixes[a]), len(o.prefixes[b]); la != lb {
+			return la > lb
+		}
+		if (a == "") != (b == "") {
+			return b == ""
+		}
+		return a < b
+	})
+	return cands[0] + ":" + iri[len(o.prefixes[cands[0]]):]
+}
+
+// listed returns "name a b c" with the IRIs compacted, or "" when there are none.
+func (o *Ontology) listed(name string, iris []string) string {
+	if len(iris) == 0 {
+		return ""
+	}
+	out := make([]string, len(iris))
+	for i, iri := range iris {
+		out[i] = o.compact(iri)
+	}
+	return name + " " + strings.Join(out, " ")
+}
+
+// WriteSummary writes a readable listing to w: the prefixes, the classes with labels and superclasses,
+// the properties with kind, domain and range, and the individuals, using prefixed names where a prefix is
+// known.
+func (o *Ontology) WriteSummary(w io.Writer) error {
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	var err error
+	printf := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(tw, format, args...)
+		}
+	}
+	names := make([]string, 0, len(o.prefixes))
+	for p := range o.prefixes {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	printf("Prefixes (%d)\n", len(names))
+	for _, p := range names {
+		printf("  %s:\t<%s>\n", p, o.prefixes[p])
+	}
+	classes := o.Classes()
+	printf("\nClasses (%d)\n", len(classes))
+	for _, c := range classes {
+		printf("  %s\t%s\t%s\n", o.compact(c.IRI), quoteLabel(c.Label), o.listed("subClassOf", c.SubClassOf))
+	}
+	props := o.Properties()
+	printf("\nProperties (%d)\n", len(props))
+	for _, p := range props {
+		printf("  %s\t%s\t%s\t%s\t%s\n", o.compact(p.IRI), p.Kind, quoteLabel(p.Label),
+			o.listed("domain", p.Domain), o.listed("range", p.Range))
+	}
+	inds := o.Individuals()
+	printf("\nIndividuals (%d)\n", len(inds))
+	for _, iri := range inds {
+		printf("  %s\n", o.compact(iri))
+	}
+	if err == nil {
+		err = tw.Flush()
+	}
+	// Empty trailing cells leave padding behind: trim it.
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		if err == nil && line != "" {
+			_, err = io.WriteString(w, strings.TrimRight(line, " \n")+"\n")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("ontology summary: %w", err)
+	}
+	return nil
+}
+
+// quoteLabel quotes a label for the summary, or returns "-" when there is none.
+func quoteLabel(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,478 @@
+package ontology
+
+// An RDF/XML reader on encoding/xml. knakk/rdf's RDF/XML decoder cannot read nested typed node elements
+// such as <rdfs:subClassOf><owl:Restriction>…, which nearly every OWL file uses, and it loses rdf:nodeID on
+// typed nodes, so this package reads RDF/XML itself. It follows the RDF/XML grammar
+// (https://www.w3.org/TR/rdf-syntax-grammar/) except that XML literals keep their source text instead of
+// being canonicalised, and the obsolete rdf:bagID, rdf:aboutEach and rdf:aboutEachPrefix are rejected.
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+const nsXML = "http://www.w3.org/XML/1998/namespace"
+
+// entityDecl matches a general entity declaration in a DOCTYPE.
+var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%"']+)\s+(?:"([^"]*)"|'([^']*)')`)
+
+// xmlScope is what an element inherits: the base IRI and the language.
+type xmlScope struct {
+	base, lang string
+}
+
+type xmlReader struct {
+	data    []byte
+	d       *xml.Decoder
+	triples []triple
+	blanks  int
+}
+
+// parseRDFXML reads an RDF/XML document and returns its triples and the prefixes its root element declares.
+func parseRDFXML(data []byte, base string) (ts []triple, prefixes map[string]string, err error) {
+	r := &xmlReader{data: data, d: xml.NewDecoder(bytes.NewReader(data))}
+	root, err := r.next()
+	for err == nil && !isStart(root) {
+		switch t := root.(type) {
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) > 0 {
+				return nil, nil, r.errorf("text before the root element")
+			}
+		case xml.Directive:
+			// OWL files often declare entities for namespaces: <!ENTITY owl "http://...#">.
+			for _, m := range entityDecl.FindAllSubmatch(t, -1) {
+				if r.d.Entity == nil {
+					r.d.Entity = map[string]string{}
+				}
+				r.d.Entity[string(m[1])] = string(m[2]) + string(m[3])
+			}
+		}
+		root, err = r.next()
+	}
+	if err == io.EOF {
+		return nil, nil, &ParseError{Msg: "no XML root element"}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	el := root.(xml.StartElement)
+	prefixes = map[string]string{}
+	for _, a := range el.Attr {
+		switch {
+		case a.Name.Space == "xmlns":
+			prefixes[a.Name.Local] = a.Value
+		case a.Name.Space == "" && a.Name.Local == "xmlns":
+			prefixes[""] = a.Value
+		}
+	}
+	scope := r.scope(xmlScope{base: base}, el)
+	if el.Name.Space == nsRDF && el.Name.Local == "RDF" {
+		err = r.nodeElements(scope)
+	} else {
+		_, err = r.nodeElement(el, scope)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for {
+		tok, err := r.next()
+		if err == io.EOF {
+			return r.triples, prefixes, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if isStart(tok) {
+			return nil, nil, r.errorf("a second root element")
+		}
+	}
+}
+
+// next returns the next token, turning XML syntax errors into *ParseError.
+func (r *xmlReader) next() (xml.Token, error) {
+	tok, err := r.d.Token()
+	if err == nil || err == io.EOF {
+		return tok, err
+	}
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		return nil, &ParseError{Line: se.Line, Msg: "XML syntax error: " + se.Msg}
+	}
+	return nil, r.errorf("%v", err)
+}
+
+// errorf returns a *ParseError at the decoder's current line.
+func (r *xmlReader) errorf(format string, args ...any) error {
+	line, _ := r.d.InputPos()
+	return &ParseError{Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+func isStart(tok xml.Token) bool {
+	_, ok := tok.(xml.StartElement)
+	return ok
+}
+
+// scope applies the xml:base and xml:lang of el to the inherited scope.
+func (r *xmlReader) scope(s xmlScope, el xml.StartElement) xmlScope {
+	for _, a := range el.Attr {
+		if a.Name.Space != nsXML {
+			continue
+		}
+		switch a.Name.Local {
+		case "base":
+			s.base = resolveIRI(s.base, a.Value)
+		case "lang":
+			s.lang = a.Value
+		}
+	}
+	return s
+}
+
+// resolveIRI resolves ref against base; it returns ref unchanged when either does not parse.
+func resolveIRI(base, ref string) string {
+	if base == "" {
+		return ref
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return ref
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return b.ResolveReference(u).String()
+}
+
+func (r *xmlReader) newBlank() term {
+	r.blanks++
+	return term{kind: blankTerm, value: "g" + strconv.Itoa(r.blanks)}
+}
+
+func (r *xmlReader) emit(s term, p string, o term) {
+	r.triples = append(r.triples, triple{s: s, p: p, o: o})
+}
+
+// rdfAttr returns the value of the rdf:name attribute of el.
+func rdfAttr(el xml.StartElement, name string) (string, bool) {
+	for _, a := range el.Attr {
+		if a.Name.Space == nsRDF && a.Name.Local == name {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// nodeElements reads node elements up to the end of the enclosing element.
+func (r *xmlReader) nodeElements(scope xmlScope) error {
+	for {
+		tok, err := r.next()
+		if err != nil {
+			return unexpectedEOF(r, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if _, err := r.nodeElement(t, scope); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			return nil
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) > 0 {
+				return r.errorf("text %q where a node element belongs", strings.TrimSpace(string(t)))
+			}
+		}
+	}
+}
+
+func unexpectedEOF(r *xmlReader, err error) error {
+	if err == io.EOF {
+		return r.errorf("unexpected end of document")
+	}
+	return err
+}
+
+// syntaxNames are the rdf: names that are attributes or structure, never node or property elements.
+var syntaxNames = map[string]bool{
+	"RDF": true, "ID": true, "about": true, "parseType": true, "resource": true, "nodeID": true,
+	"datatype": true, "bagID": true, "aboutEach": true, "aboutEachPrefix": true,
+}
+
+// nodeElement reads the node element el (its start already read) and returns its subject.
+func (r *xmlReader) nodeElement(el xml.StartElement, scope xmlScope) (term, error) {
+	scope = r.scope(scope, el)
+	if el.Name.Space == nsRDF && (syntaxNames[el.Name.Local] || el.Name.Local == "li") {
+		return term{}, r.errorf("rdf:%s is not allowed as a node element", el.Name.Local)
+	}
+	var subj term
+	ids := 0
+	if v, ok := rdfAttr(el, "about"); ok {
+		subj, ids = term{kind: iriTerm, value: resolveIRI(scope.base, v)}, ids+1
+	}
+	if v, ok := rdfAttr(el, "ID"); ok {
+		subj, ids = term{kind: iriTerm, value: resolveIRI(scope.base, "#"+v)}, ids+1
+	}
+	if v, ok := rdfAttr(el, "nodeID"); ok {
+		subj, ids = term{kind: blankTerm, value: "n" + v}, ids+1
+	}
+	switch ids {
+	case 0:
+		subj = r.newBlank()
+	case 1:
+	default:
+		return term{}, r.errorf("a node element has at most one of rdf:about, rdf:ID and rdf:nodeID")
+	}
+	if !(el.Name.Space == nsRDF && el.Name.Local == "Description") {
+		r.emit(subj, nsRDF+"type", term{kind: iriTerm, value: el.Name.Space + el.Name.Local})
+	}
+	for _, a := range el.Attr {
+		switch {
+		case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXML:
+		case a.Name.Space == nsRDF && (a.Name.Local == "about" || a.Name.Local == "ID" || a.Name.Local == "nodeID"):
+		case a.Name.Space == nsRDF && a.Name.Local == "type":
+			r.emit(subj, nsRDF+"type", term{kind: iriTerm, value: resolveIRI(scope.base, a.Value)})
+		case a.Name.Space == nsRDF && (syntaxNames[a.Name.Local] || a.Name.Local == "li"):
+			return term{}, r.errorf("rdf:%s is not allowed on a node element", a.Name.Local)
+		case a.Name.Space == "":
+			return term{}, r.errorf("attribute %q has no namespace", a.Name.Local)
+		default:
+			r.emit(subj, a.Name.Space+a.Name.Local, term{kind: literalTerm, value: a.Value, lang: scope.lang})
+		}
+	}
+	return subj, r.propertyElements(subj, scope)
+}
+
+// propertyElements reads the property elements of subj up to the end of the enclosing element.
+func (r *xmlReader) propertyElements(subj term, scope xmlScope) error {
+	li := 0
+	for {
+		tok, err := r.next()
+		if err != nil {
+			return unexpectedEOF(r, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if err := r.propertyElement(t, subj, scope, &li); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			return nil
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) > 0 {
+				return r.errorf("text %q where a property element belongs", strings.TrimSpace(string(t)))
+			}
+		}
+	}
+}
+
+// propertyElement reads the property element el of subj.
+func (r *xmlReader) propertyElement(el xml.StartElement, subj term, scope xmlScope, li *int) error {
+	start := r.d.InputOffset()
+	scope = r.scope(scope, el)
+	pred := el.Name.Space + el.Name.Local
+	if el.Name.Space == nsRDF {
+		switch {
+		case el.Name.Local == "li":
+			*li++
+			pred = nsRDF + "_" + strconv.Itoa(*li)
+		case syntaxNames[el.Name.Local] || el.Name.Local == "Description":
+			return r.errorf("rdf:%s is not allowed as a property element", el.Name.Local)
+		}
+	}
+	var (
+		reify, parseType, datatype string
+		object                     *term
+		props                      []xml.Attr
+	)
+	for _, a := range el.Attr {
+		switch {
+		case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXML:
+		case a.Name.Space == nsRDF && a.Name.Local == "ID":
+			reify = resolveIRI(scope.base, "#"+a.Value)
+		case a.Name.Space == nsRDF && a.Name.Local == "parseType":
+			parseType = a.Value
+		case a.Name.Space == nsRDF && a.Name.Local == "datatype":
+			datatype = resolveIRI(scope.base, a.Value)
+		case a.Name.Space == nsRDF && (a.Name.Local == "resource" || a.Name.Local == "nodeID"):
+			if object != nil {
+				return r.errorf("a property element has at most one of rdf:resource and rdf:nodeID")
+			}
+			o := term{kind: iriTerm, value: resolveIRI(scope.base, a.Value)}
+			if a.Name.Local == "nodeID" {
+				o = term{kind: blankTerm, value: "n" + a.Value}
+			}
+			object = &o
+		case a.Name.Space == nsRDF && (syntaxNames[a.Name.Local] || a.Name.Local == "li" || a.Name.Local == "Description"):
+			return r.errorf("rdf:%s is not allowed on a property element", a.Name.Local)
+		case a.Name.Space == "":
+			return r.errorf("attribute %q has no namespace", a.Name.Local)
+		default:
+			props = append(props, a)
+		}
+	}
+	if parseType != "" && (object != nil || datatype != "" || len(props) > 0) {
+		return r.errorf("rdf:parseType cannot be combined with rdf:resource, rdf:nodeID, rdf:datatype or property attributes")
+	}
+	var obj term
+	switch parseType {
+	case "":
+		o, err := r.propertyContent(scope, object, datatype, props)
+		if err != nil {
+			return err
+		}
+		obj = o
+	case "Resource":
+		obj = r.newBlank()
+		r.emit(subj, pred, obj)
+		r.reify(reify, subj, pred, obj)
+		return r.propertyElements(obj, scope)
+	case "Collection":
+		o, err := r.collection(scope)
+		if err != nil {
+			return err
+		}
+		obj = o
+	default: // "Literal" and any other value: the element's content as an XML literal
+		end, err := r.skipElement()
+		if err != nil {
+			return err
+		}
+		obj = term{kind: literalTerm, value: string(r.data[start:end])}
+	}
+	r.emit(subj, pred, obj)
+	r.reify(reify, subj, pred, obj)
+	return nil
+}
+
+// reify records the statement (s, p, o) under the IRI id, when id is not empty.
+func (r *xmlReader) reify(id string, s term, p string, o term) {
+	if id == "" {
+		return
+	}
+	st := term{kind: iriTerm, value: id}
+	r.emit(st, nsRDF+"type", term{kind: iriTerm, value: nsRDF + "Statement"})
+	r.emit(st, nsRDF+"subject", s)
+	r.emit(st, nsRDF+"predicate", term{kind: iriTerm, value: p})
+	r.emit(st, nsRDF+"object", o)
+}
+
+// propertyContent reads the content of a property element without rdf:parseType: a node element, text, or
+// nothing (then the object is rdf:resource, rdf:nodeID, or a blank node carrying the property attributes).
+func (r *xmlReader) propertyContent(scope xmlScope, object *term, datatype string, props []xml.Attr) (term, error) {
+	var text strings.Builder
+	var node *term
+	for {
+		tok, err := r.next()
+		if err != nil {
+			return term{}, unexpectedEOF(r, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if node != nil || strings.TrimSpace(text.String()) != "" {
+				return term{}, r.errorf("a property element holds one node element or text, not both or more")
+			}
+			if object != nil || datatype != "" || len(props) > 0 {
+				return term{}, r.errorf("a property element with a node element inside cannot have rdf:resource, rdf:nodeID, rdf:datatype or property attributes")
+			}
+			n, err := r.nodeElement(t, scope)
+			if err != nil {
+				return term{}, err
+			}
+			node = &n
+		case xml.CharData:
+			if node != nil && len(bytes.TrimSpace(t)) > 0 {
+				return term{}, r.errorf("a property element holds one node element or text, not both")
+			}
+			text.Write(t)
+		case xml.EndElement:
+			switch {
+			case node != nil:
+				return *node, nil
+			case object != nil || len(props) > 0:
+				if strings.TrimSpace(text.String()) != "" {
+					return term{}, r.errorf("a property element with rdf:resource, rdf:nodeID or property attributes must be empty")
+				}
+				if datatype != "" {
+					return term{}, r.errorf("rdf:datatype on an empty property element")
+				}
+				o := r.newBlank()
+				if object != nil {
+					o = *object
+				}
+				for _, a := range props {
+					if a.Name.Space == nsRDF && a.Name.Local == "type" {
+						r.emit(o, nsRDF+"type", term{kind: iriTerm, value: resolveIRI(scope.base, a.Value)})
+					} else {
+						r.emit(o, a.Name.Space+a.Name.Local, term{kind: literalTerm, value: a.Value, lang: scope.lang})
+					}
+				}
+				return o, nil
+			case datatype != "":
+				return term{kind: literalTerm, value: text.String()}, nil
+			default:
+				return term{kind: literalTerm, value: text.String(), lang: scope.lang}, nil
+			}
+		}
+	}
+}
+
+// collection reads the node elements of an rdf:parseType="Collection" property and returns the head of
+// the RDF list they form.
+func (r *xmlReader) collection(scope xmlScope) (term, error) {
+	var items []term
+	for {
+		tok, err := r.next()
+		if err != nil {
+			return term{}, unexpectedEOF(r, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			n, err := r.nodeElement(t, scope)
+			if err != nil {
+				return term{}, err
+			}
+			items = append(items, n)
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) > 0 {
+				return term{}, r.errorf("text %q in a collection", strings.TrimSpace(string(t)))
+			}
+		case xml.EndElement:
+			head := term{kind: iriTerm, value: nsRDF + "nil"}
+			for i := len(items) - 1; i >= 0; i-- {
+				cell := r.newBlank()
+				r.emit(cell, nsRDF+"first", items[i])
+				r.emit(cell, nsRDF+"rest", head)
+				head = cell
+			}
+			return head, nil
+		}
+	}
+}
+
+// skipElement reads up to the end of the current element and returns the offset where its end tag starts.
+func (r *xmlReader) skipElement() (int64, error) {
+	depth := 0
+	for {
+		off := r.d.InputOffset()
+		tok, err := r.next()
+		if err != nil {
+			return 0, unexpectedEOF(r, err)
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+		case xml.EndElement:
+			if depth == 0 {
+				return off, nil
+			}
+			depth--
+		}
+	}
+}
