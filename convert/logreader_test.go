@@ -1,0 +1,609 @@
+package convert
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/jrpcld/jrpcld/internal/shared"
+)
+
+// lrGot is a Record copied out of the Reader (Raw is only valid until Next).
+type lrGot struct {
+	line    int
+	raw     string
+	value   any
+	dir, ts string
+	err     *ReadError
+}
+
+// lrReadAll reads every record of input and returns them with the final
+// error from Next (nil when the input ended with io.EOF).
+func lrReadAll(t testing.TB, input []byte, opts ReaderOptions) ([]lrGot, *Reader, error) {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(input), "in.jsonl", opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []lrGot
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return out, r, nil
+		}
+		if err != nil {
+			return out, r, err
+		}
+		g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir, ts: rec.TS}
+		if rec.Err != nil {
+			var re *ReadError
+			if !errors.As(rec.Err, &re) {
+				t.Fatalf("record error %v is not a *ReadError", rec.Err)
+			}
+			g.err = re
+		}
+		out = append(out, g)
+		if len(out) > len(input)+1 {
+			t.Fatalf("more records than input bytes: the reader does not advance")
+		}
+	}
+}
+
+// lrDecodeStd decodes JSON text with encoding/json and UseNumber: the
+// independent reference for the values the reader must produce.
+func lrDecodeStd(t testing.TB, text string) any {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(text))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("reference decode of %q: %v", text, err)
+	}
+	return v
+}
+
+// lrWant is one expected record: a message (raw set) or an error (code set).
+type lrWant struct {
+	line    int
+	raw     string // the message text; its value is checked against encoding/json
+	dir, ts string
+	col     int    // error column
+	code    int    // error code; 0 for a message
+	msg     string // substring of the error message
+}
+
+func lrMsg(line int, raw string) lrWant { return lrWant{line: line, raw: raw} }
+
+func lrEnv(line int, dir, ts, raw string) lrWant {
+	return lrWant{line: line, raw: raw, dir: dir, ts: ts}
+}
+
+func lrBad(line, col, code int, msg string) lrWant {
+	return lrWant{line: line, col: col, code: code, msg: msg}
+}
+
+func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
+	t.Helper()
+	if len(gots) != len(wants) {
+		for _, g := range gots {
+			t.Logf("got line %d raw %q err %v", g.line, g.raw, g.err)
+		}
+		t.Fatalf("got %d records, want %d", len(gots), len(wants))
+	}
+	for i, w := range wants {
+		g := gots[i]
+		if g.line != w.line {
+			t.Errorf("record %d: line %d, want %d", i, g.line, w.line)
+		}
+		if w.code != 0 {
+			if g.err == nil {
+				t.Errorf("record %d: no error, want code %d %q (value %v)", i, w.code, w.msg, g.value)
+				continue
+			}
+			if g.value != nil {
+				t.Errorf("record %d: error record has a value %v", i, g.value)
+			}
+			e := g.err
+			if e.Code != w.code || e.Line != w.line || e.Column != w.col || !strings.Contains(e.Msg, w.msg) || e.File != "in.jsonl" {
+				t.Errorf("record %d: error %+v, want line %d col %d code %d msg containing %q", i, e, w.line, w.col, w.code, w.msg)
+			}
+			continue
+		}
+		if g.err != nil {
+			t.Errorf("record %d: unexpected error %v", i, g.err)
+			continue
+		}
+		if g.raw != w.raw {
+			t.Errorf("record %d: raw %q, want %q", i, g.raw, w.raw)
+		}
+		if wv := lrDecodeStd(t, w.raw); !reflect.DeepEqual(g.value, wv) {
+			t.Errorf("record %d: value %#v, want %#v", i, g.value, wv)
+		}
+		if g.dir != w.dir || g.ts != w.ts {
+			t.Errorf("record %d: dir %q ts %q, want %q %q", i, g.dir, g.ts, w.dir, w.ts)
+		}
+	}
+}
+
+func lrGzip(t testing.TB, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+const (
+	lrPE = codeParseError
+	lrIE = codeInvalidMessage
+)
+
+var lrCases = []struct {
+	name    string
+	in      string
+	opts    ReaderOptions
+	partial bool // reading stops before the end of the input
+	want    []lrWant
+}{
+	{name: "empty", in: ""},
+	{name: "only blank lines", in: "\n  \r\n\t\n\n"},
+	{name: "single object without newline",
+		in:   `{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		want: []lrWant{lrMsg(1, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)}},
+	{name: "pretty-printed object",
+		in:   "\n{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"method\": \"ping\"\n}\n",
+		want: []lrWant{lrMsg(2, "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"method\": \"ping\"\n}")}},
+	{name: "pretty-printed array is one batch",
+		in:   "[\n  {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"a\"},\n  {\"jsonrpc\": \"2.0\", \"method\": \"b\"}\n]\n",
+		want: []lrWant{lrMsg(1, "[\n  {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"a\"},\n  {\"jsonrpc\": \"2.0\", \"method\": \"b\"}\n]")}},
+	{name: "stream of documents",
+		in:   "{\n \"a\": 1\n}\n\n[\n 2\n] {\"b\":\n3}\n\"s\"",
+		want: []lrWant{lrMsg(1, "{\n \"a\": 1\n}"), lrMsg(5, "[\n 2\n]"), lrMsg(7, "{\"b\":\n3}"), lrMsg(9, `"s"`)}},
+	{name: "jsonl with a batch line",
+		in:   "{\"a\":1}\n[{\"b\":2},{\"c\":3}]\n{\"d\":4}\n",
+		want: []lrWant{lrMsg(1, `{"a":1}`), lrMsg(2, `[{"b":2},{"c":3}]`), lrMsg(3, `{"d":4}`)}},
+	{name: "envelopes",
+		in: `{"dir":"c2s","ts":"2026-01-02T03:04:05Z","msg":{"jsonrpc":"2.0","id":0,"method":"ping"}}` + "\n" +
+			`{"dir":"s2c","ts":"2026-01-02T03:04:06.5Z","msg":{"jsonrpc":"2.0","id":0,"result":{}}}` + "\n",
+		want: []lrWant{
+			lrEnv(1, "c2s", "2026-01-02T03:04:05Z", `{"jsonrpc":"2.0","id":0,"method":"ping"}`),
+			lrEnv(2, "s2c", "2026-01-02T03:04:06.5Z", `{"jsonrpc":"2.0","id":0,"result":{}}`)}},
+	{name: "envelopes and bare lines mixed",
+		in: `{"dir":"c2s", "msg" : {"id": 1,"method":"a"} , "ts":"t1"}` + "\n" +
+			`{"jsonrpc":"2.0","method":"b","msg":"not an envelope"}` + "\n" +
+			`{"msg":[{"jsonrpc":"2.0","method":"c"}]}` + "\n" +
+			`{"m\u0073g":{"x":1},"extra":true}` + "\n" +
+			`{"a":{"msg":1}}` + "\n",
+		want: []lrWant{
+			lrEnv(1, "c2s", "t1", `{"id": 1,"method":"a"}`),
+			lrMsg(2, `{"jsonrpc":"2.0","method":"b","msg":"not an envelope"}`),
+			lrMsg(3, `[{"jsonrpc":"2.0","method":"c"}]`),
+			lrMsg(4, `{"x":1}`),
+			lrMsg(5, `{"a":{"msg":1}}`)}},
+	{name: "blank lines",
+		in:   "\n\n{\"a\":1}\n   \n\t\n{\"b\":2}\n\n",
+		want: []lrWant{lrMsg(3, `{"a":1}`), lrMsg(6, `{"b":2}`)}},
+	{name: "CRLF jsonl",
+		in:   "{\"a\":1}\r\n\r\n{\"b\":2}\r\n",
+		want: []lrWant{lrMsg(1, `{"a":1}`), lrMsg(3, `{"b":2}`)}},
+	{name: "CRLF documents",
+		in:   "{\r\n  \"a\": 1\r\n}\r\n\r\n{\r\n \"b\": 2\r\n}\r\n",
+		want: []lrWant{lrMsg(1, "{\r\n  \"a\": 1\r\n}"), lrMsg(5, "{\r\n \"b\": 2\r\n}")}},
+	{name: "bad lines in the middle",
+		in:   "{\"a\":1}\n{\"a\":\nhello\n{\"b\":2}\n",
+		want: []lrWant{lrMsg(1, `{"a":1}`), lrBad(2, 6, lrPE, "unexpected end"), lrBad(3, 1, lrPE, "invalid character 'h'"), lrMsg(4, `{"b":2}`)}},
+	{name: "trailing garbage",
+		in:   "{\"a\":1}\n{\"a\":1} x\n{\"a\":1}{\"b\":2}\n{\"b\":2}",
+		want: []lrWant{lrMsg(1, `{"a":1}`), lrBad(2, 9, lrPE, "after top-level value"), lrBad(3, 8, lrPE, "after top-level value"), lrMsg(4, `{"b":2}`)}},
+	{name: "bad first line keeps reading lines",
+		in:   "{\"a\":1} x\n{\"b\":2}\n",
+		want: []lrWant{lrBad(1, 9, lrPE, "after top-level value"), lrMsg(2, `{"b":2}`)}},
+	{name: "syntax error in document mode ends the input",
+		in:      "{\n  \"a\": 1\n}\n{\n  \"b\": x\n}\n{\"c\": 3}\n",
+		partial: true,
+		want:    []lrWant{lrMsg(1, "{\n  \"a\": 1\n}"), lrBad(5, 8, lrPE, "invalid character 'x'")}},
+	{name: "truncated document",
+		in:   "[\n {\"a\": 1},\n {\"b\":\n",
+		want: []lrWant{lrBad(4, 1, lrPE, "unexpected end")}},
+	{name: "syntax error on a later line of a document stream",
+		in:      "[1,\n 2]\n[3,\n 4,,\n 5]\n",
+		partial: true,
+		want:    []lrWant{lrMsg(1, "[1,\n 2]"), lrBad(4, 4, lrPE, "invalid character ','")}},
+	{name: "line over MaxLineBytes is skipped",
+		in:   "{\"a\":1}\n{\"long\":\"xxxxxxxxxxxxxxxxxxxxxxx\"}\n{\"b\":\"12345678\"}\r\n{\"c\":\"123456789\"}\n{\"d\":2}",
+		opts: ReaderOptions{MaxLineBytes: 16},
+		want: []lrWant{lrMsg(1, `{"a":1}`), lrBad(2, 0, lrPE, "longer than 16 bytes"), lrMsg(3, `{"b":"12345678"}`),
+			lrBad(4, 0, lrPE, "longer than 16 bytes"), lrMsg(5, `{"d":2}`)}},
+	{name: "first line over MaxLineBytes",
+		in:   "{\"long\":\"xxxxxxxxxxxxxxxxxxxxxxx\"}\n{\"a\":1}\n",
+		opts: ReaderOptions{MaxLineBytes: 16},
+		want: []lrWant{lrBad(1, 0, lrPE, "longer than 16 bytes"), lrMsg(2, `{"a":1}`)}},
+	{name: "document over MaxLineBytes",
+		in:      "{\n \"a\": 1,\n \"b\": 2,\n \"c\": 3\n}\n{\"d\":4}\n",
+		opts:    ReaderOptions{MaxLineBytes: 16},
+		partial: true,
+		want:    []lrWant{lrBad(1, 0, lrPE, "document longer than 16 bytes")}},
+	{name: "lines longer than the read buffer",
+		in: `{"s":"` + strings.Repeat("x", readBufferSize+100) + `"}` + "\n" +
+			`{"s":"` + strings.Repeat("y", 2*readBufferSize) + `"}` + "\n" +
+			`{"b":2}` + "\n",
+		opts: ReaderOptions{MaxLineBytes: readBufferSize + 200},
+		want: []lrWant{lrMsg(1, `{"s":"`+strings.Repeat("x", readBufferSize+100)+`"}`),
+			lrBad(2, 0, lrPE, "longer than"), lrMsg(3, `{"b":2}`)}},
+	{name: "100000 opening brackets",
+		in:   strings.Repeat("[", 100000) + "\n{\"b\":2}\n" + strings.Repeat("{\"a\":", 100000) + "\n[3]\n",
+		want: []lrWant{lrBad(1, 513, lrPE, "nesting deeper than 512"), lrMsg(2, `{"b":2}`), lrBad(3, 5*512+1, lrPE, "nesting deeper than 512"), lrMsg(4, `[3]`)}},
+	{name: "MaxDepth boundary",
+		in:   "[[[1]]]\n[[[[1]]]]\n{\"a\":{\"b\":{\"c\":[]}}}\n{\"a\":{\"b\":[{}]}}\n",
+		opts: ReaderOptions{MaxDepth: 3},
+		want: []lrWant{lrMsg(1, `[[[1]]]`), lrBad(2, 4, lrPE, "nesting deeper than 3"), lrBad(3, 16, lrPE, "nesting deeper than 3"), lrBad(4, 12, lrPE, "nesting deeper than 3")}},
+	{name: "lone surrogates",
+		in: `{"s":"\ud800"}` + "\n" + `{"s":"\udc00"}` + "\n" + `{"s":"ab\ud800\u0041"}` + "\n" +
+			`{"s":"\uDBFFx"}` + "\n" + `{"\udfff":1}` + "\n" + `{"s":"\ud800\ud800"}` + "\n" +
+			`{"s":"\ud83d\ude00 \u00e9\uD834\uDD1E"}` + "\n",
+		want: []lrWant{lrBad(1, 7, lrPE, `lone UTF-16 surrogate \ud800`), lrBad(2, 7, lrPE, "lone UTF-16 surrogate"),
+			lrBad(3, 9, lrPE, "lone UTF-16 surrogate"), lrBad(4, 7, lrPE, "lone UTF-16 surrogate"),
+			lrBad(5, 3, lrPE, "lone UTF-16 surrogate"), lrBad(6, 7, lrPE, "lone UTF-16 surrogate"),
+			lrMsg(7, `{"s":"\ud83d\ude00 \u00e9\uD834\uDD1E"}`)}},
+	{name: "invalid UTF-8",
+		in: "{\"s\":\"\xff\"}\n{\"s\":\"a\\n\xc3\"}\n{\"s\":\"\xed\xa0\x80\"}\n{\"s\":1}\xfe\n{\"s\":\"é€😀\"}\n",
+		want: []lrWant{lrBad(1, 7, lrPE, "invalid UTF-8 byte 0xff"), lrBad(2, 10, lrPE, "invalid UTF-8"),
+			lrBad(3, 7, lrPE, "invalid UTF-8"), lrBad(4, 8, lrPE, "invalid character"), lrMsg(5, "{\"s\":\"é€😀\"}")}},
+	{name: "strings, escapes and control characters",
+		in: `{"s":"a\"b\\c\/d\b\f\n\r\t\u00e9\u0000"}` + "\n" + "{\"s\":\"a\tb\"}\n" + `{"s":"\x"}` + "\n" +
+			`{"s":"\u12G4"}` + "\n" + `{"a":1,"a":2}` + "\n",
+		want: []lrWant{lrMsg(1, `{"s":"a\"b\\c\/d\b\f\n\r\t\u00e9\u0000"}`), lrBad(2, 8, lrPE, "in string literal"),
+			lrBad(3, 8, lrPE, "escape"), lrBad(4, 11, lrPE, "hexadecimal"), lrMsg(5, `{"a":1,"a":2}`)}},
+	{name: "numbers and literals",
+		in: "[0,-0,1.5e+10,-12.5E-3,12345678901234567890123,1E2,true,false,null]\n" +
+			"[01]\n[1.]\n[-]\n[1e]\n[.5]\n[tru]\n[nul\n\"str\"\n42\ntrue\n",
+		want: []lrWant{lrMsg(1, `[0,-0,1.5e+10,-12.5E-3,12345678901234567890123,1E2,true,false,null]`),
+			lrBad(2, 3, lrPE, "after array element"), lrBad(3, 4, lrPE, "decimal point"), lrBad(4, 3, lrPE, "numeric literal"),
+			lrBad(5, 4, lrPE, "exponent"), lrBad(6, 2, lrPE, "beginning of value"), lrBad(7, 5, lrPE, "literal true"),
+			lrBad(8, 5, lrPE, "unexpected end"), lrMsg(9, `"str"`), lrMsg(10, `42`), lrMsg(11, `true`)}},
+	{name: "bad envelopes",
+		in: `{"dir":"x","msg":{}}` + "\n" + `{"dir":5,"msg":{}}` + "\n" + `{"dir":"","ts":"t","msg":{}}` + "\n" +
+			`{"ts":1,"msg":{}}` + "\n" + `{"dir":"c2s","msg":null}` + "\n" + "null\n" +
+			`{"dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":1}}` + "\n",
+		want: []lrWant{lrBad(1, 0, lrIE, `envelope "dir" must be "c2s" or "s2c", not "x"`), lrBad(2, 0, lrIE, "not 5"),
+			lrBad(3, 0, lrIE, `not ""`), lrBad(4, 0, lrIE, `envelope "ts" must be a string, not 1`),
+			lrBad(5, 0, lrIE, `"msg" is null`), lrBad(6, 0, lrIE, "message is null"),
+			lrEnv(7, "s2c", "", `{"jsonrpc":"2.0","id":1,"result":1}`)}},
+	{name: "pretty-printed envelope",
+		in:   "{\n  \"dir\": \"s2c\",\n  \"ts\": \"t\",\n  \"msg\": {\n    \"id\": 2\n  }\n}\n",
+		want: []lrWant{lrEnv(1, "s2c", "t", "{\n    \"id\": 2\n  }")}},
+}
+
+func TestReader(t *testing.T) {
+	for _, tc := range lrCases {
+		for _, compressed := range []bool{false, true} {
+			name := tc.name
+			in := []byte(tc.in)
+			if compressed {
+				name += "/gzip"
+				in = lrGzip(t, in)
+			}
+			t.Run(name, func(t *testing.T) {
+				gots, r, err := lrReadAll(t, in, tc.opts)
+				if err != nil {
+					t.Fatalf("read: %v", err)
+				}
+				lrCheck(t, gots, tc.want)
+				if n := r.BytesRead(); !tc.partial && n != int64(len(tc.in)) {
+					t.Errorf("BytesRead %d, want %d", n, len(tc.in))
+				}
+				if _, err := r.Next(); err != io.EOF {
+					t.Errorf("Next after the end: %v, want io.EOF", err)
+				}
+			})
+		}
+	}
+}
+
+func TestReadErrorString(t *testing.T) {
+	tests := []struct {
+		err  ReadError
+		want string
+	}{
+		{ReadError{File: "a.jsonl", Line: 3, Column: 7, Code: lrPE, Msg: "bad"}, "a.jsonl:3:7: bad"},
+		{ReadError{File: "-", Line: 12, Code: lrIE, Msg: "worse"}, "-:12: worse"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// lrFailingReader returns its data, then err.
+type lrFailingReader struct {
+	data []byte
+	err  error
+}
+
+func (f *lrFailingReader) Read(p []byte) (int, error) {
+	if len(f.data) == 0 {
+		return 0, f.err
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+func TestReaderIOErrors(t *testing.T) {
+	boom := errors.New("disk on fire")
+	plain := []byte("{\"a\":1}\n{\"b\":2}\n{\"c\":")
+	zipped := lrGzip(t, []byte(strings.Repeat("{\"a\":1}\n", 1000)))
+	tests := []struct {
+		name    string
+		r       io.Reader
+		minRecs int
+		want    error
+	}{
+		{"read error", &lrFailingReader{data: plain, err: boom}, 2, boom},
+		{"truncated gzip", bytes.NewReader(zipped[:len(zipped)-10]), 0, io.ErrUnexpectedEOF},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := NewReader(tt.r, "x", ReaderOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for {
+				rec, err := r.Next()
+				if err == nil {
+					if rec.Err != nil {
+						t.Fatalf("record %d: %v", n, rec.Err)
+					}
+					n++
+					continue
+				}
+				if err == io.EOF || !errors.Is(err, tt.want) {
+					t.Fatalf("Next: %v, want %v", err, tt.want)
+				}
+				break
+			}
+			if n < tt.minRecs {
+				t.Errorf("got %d records before the error, want at least %d", n, tt.minRecs)
+			}
+		})
+	}
+	if _, err := NewReader(bytes.NewReader([]byte{0x1f, 0x8b, 0}), "x", ReaderOptions{}); err == nil {
+		t.Error("NewReader accepted a broken gzip header")
+	}
+}
+
+// lrCorpusLines returns the non-empty lines of a corpus file.
+func lrCorpusLines(t testing.TB, path string) [][]byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines [][]byte
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+func TestReaderCorpus(t *testing.T) {
+	dir := shared.Dir(t, "corpus", "mcp-sessions")
+	sessions := []struct {
+		name string
+		n    int
+	}{{"everything-stdio", 76}, {"filesystem-stdio", 23}, {"memory-stdio", 13}}
+	for _, s := range sessions {
+		t.Run(s.name, func(t *testing.T) {
+			barePath := filepath.Join(dir, s.name+".jsonl")
+			envPath := filepath.Join(dir, s.name+".dir.jsonl")
+			bareData, err := os.ReadFile(barePath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			envData, err := os.ReadFile(envPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bare, _, err := lrReadAll(t, bareData, ReaderOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			envs, _, err := lrReadAll(t, lrGzip(t, envData), ReaderOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(bare) != s.n || len(envs) != s.n {
+				t.Fatalf("got %d bare and %d enveloped messages, want %d", len(bare), len(envs), s.n)
+			}
+			bareLines, envLines := lrCorpusLines(t, barePath), lrCorpusLines(t, envPath)
+			for i := range bare {
+				b, e := bare[i], envs[i]
+				if b.err != nil || e.err != nil {
+					t.Fatalf("message %d: errors %v / %v", i, b.err, e.err)
+				}
+				if b.line != i+1 || e.line != i+1 {
+					t.Errorf("message %d: lines %d / %d", i, b.line, e.line)
+				}
+				if b.raw != string(bareLines[i]) || b.dir != "" || b.ts != "" {
+					t.Errorf("message %d: bare raw/dir/ts differ from the line", i)
+				}
+				// Independent reading of the envelope with encoding/json.
+				var ref struct {
+					Dir string          `json:"dir"`
+					TS  string          `json:"ts"`
+					Msg json.RawMessage `json:"msg"`
+				}
+				if err := json.Unmarshal(envLines[i], &ref); err != nil {
+					t.Fatal(err)
+				}
+				if e.dir != ref.Dir || e.ts != ref.TS || e.raw != string(ref.Msg) {
+					t.Errorf("message %d: dir %q ts %q raw %.40q, want %q %q %.40q", i, e.dir, e.ts, e.raw, ref.Dir, ref.TS, ref.Msg)
+				}
+				if e.dir != "c2s" && e.dir != "s2c" || e.ts == "" {
+					t.Errorf("message %d: envelope dir %q ts %q", i, e.dir, e.ts)
+				}
+				want := lrDecodeStd(t, string(bareLines[i]))
+				if !reflect.DeepEqual(b.value, want) || !reflect.DeepEqual(e.value, want) {
+					t.Errorf("message %d: values differ from encoding/json", i)
+				}
+			}
+		})
+	}
+}
+
+// lrCycle reads data over and over.
+type lrCycle struct {
+	data []byte
+	off  int
+}
+
+func (c *lrCycle) Read(p []byte) (int, error) {
+	n := copy(p, c.data[c.off:])
+	c.off = (c.off + n) % len(c.data)
+	return n, nil
+}
+
+func BenchmarkReader(b *testing.B) {
+	dir := shared.Dir(b, "corpus", "mcp-sessions")
+	paths, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil || len(paths) == 0 {
+		b.Fatalf("no corpus files: %v", err)
+	}
+	var data []byte
+	msgs := 0
+	for _, p := range paths {
+		for _, l := range lrCorpusLines(b, p) {
+			data = append(append(data, l...), '\n')
+			msgs++
+		}
+	}
+	r, err := NewReader(&lrCycle{data: data}, "corpus", ReaderOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data) / msgs))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec, err := r.Next()
+		if err != nil || rec.Err != nil {
+			b.Fatalf("message %d: %v %v", i, err, rec.Err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// lrSurrogateEscape matches a \u escape of a UTF-16 surrogate.
+var lrSurrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F]`)
+
+func FuzzReader(f *testing.F) {
+	for _, tc := range lrCases {
+		if len(tc.in) < 4096 {
+			f.Add([]byte(tc.in))
+		}
+	}
+	f.Add(lrGzip(f, []byte("{\"a\":1}\n{\n\"b\":2}\n")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewReader(bytes.NewReader(data), "fuzz", ReaderOptions{MaxLineBytes: 1 << 12, MaxDepth: 32})
+		if err != nil {
+			return // a broken gzip header
+		}
+		gz := len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
+		lastLine := 0
+		for n := 0; ; n++ {
+			if !gz && n > len(data)+1 {
+				t.Fatal("more records than input bytes")
+			}
+			rec, err := r.Next()
+			if err != nil {
+				if !gz && err != io.EOF {
+					t.Fatalf("I/O error on in-memory input: %v", err)
+				}
+				break
+			}
+			if (rec.Value == nil) == (rec.Err == nil) {
+				t.Fatalf("record %d: value %v and error %v", n, rec.Value, rec.Err)
+			}
+			if rec.Line < lastLine || rec.Line < 1 {
+				t.Fatalf("record %d: line %d after line %d", n, rec.Line, lastLine)
+			}
+			lastLine = rec.Line
+			if rec.Err != nil {
+				var re *ReadError
+				if !errors.As(rec.Err, &re) || re.Line != rec.Line || re.File != "fuzz" ||
+					(re.Code != codeParseError && re.Code != codeInvalidMessage) {
+					t.Fatalf("record %d: lrBad error %#v", n, rec.Err)
+				}
+				continue
+			}
+			if rec.Dir != "" && rec.Dir != "c2s" && rec.Dir != "s2c" {
+				t.Fatalf("record %d: dir %q", n, rec.Dir)
+			}
+			// The value must be what encoding/json makes of the raw text.
+			if !json.Valid(rec.Raw) || !utf8.Valid(rec.Raw) {
+				t.Fatalf("record %d: raw text %q is not valid JSON", n, rec.Raw)
+			}
+			if want := lrDecodeStd(t, string(rec.Raw)); !reflect.DeepEqual(rec.Value, want) {
+				t.Fatalf("record %d: value %#v, encoding/json gives %#v", n, rec.Value, want)
+			}
+		}
+		if !gz && r.BytesRead() > int64(len(data)) {
+			t.Fatalf("BytesRead %d > %d", r.BytesRead(), len(data))
+		}
+	})
+}
+
+// FuzzParser checks the parser against encoding/json: it accepts what
+// encoding/json accepts, with the same value, and refuses only what
+// encoding/json refuses or would silently alter (invalid UTF-8, lone
+// surrogate escapes).
+func FuzzParser(f *testing.F) {
+	for _, tc := range lrCases {
+		for _, l := range strings.Split(tc.in, "\n") {
+			if len(l) < 4096 {
+				f.Add([]byte(l))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := jsonParser{maxDepth: 10000} // encoding/json's own limit
+		v, perr := p.parse(data)
+		valid := json.Valid(data)
+		if perr != nil {
+			if valid && utf8.Valid(data) && !lrSurrogateEscape.Match(data) {
+				t.Fatalf("parser refuses %q (%s at %d), encoding/json accepts it", data, perr.msg, perr.off)
+			}
+			if perr.off < 0 || perr.off > len(data) {
+				t.Fatalf("error offset %d outside the input", perr.off)
+			}
+			return
+		}
+		if !valid || !utf8.Valid(data) {
+			t.Fatalf("parser accepts %q, encoding/json refuses it or it is not UTF-8", data)
+		}
+		if want := lrDecodeStd(t, string(data)); !reflect.DeepEqual(v, want) {
+			t.Fatalf("value %#v, encoding/json gives %#v", v, want)
+		}
+		if !json.Valid(data[p.start:p.end]) {
+			t.Fatalf("value span %d:%d is not the value", p.start, p.end)
+		}
+	})
+}
