@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"math/big"
 	"sort"
 	"strconv"
 
@@ -15,7 +16,7 @@ import (
 type Checker struct {
 	schema  *Schema
 	def     *jsonschema.Schema // the --definition, or nil
-	tracker *Tracker
+	tracker *Tracker[Pending]
 }
 
 // NewChecker returns a Checker for s, which may be nil to check the JSON-RPC
@@ -23,7 +24,7 @@ type Checker struct {
 // is checked against (see Schema.Resolve); otherwise MCP-style schemas
 // dispatch by method and others apply whole.
 func NewChecker(s *Schema, definition string) (*Checker, error) {
-	c := &Checker{schema: s, tracker: NewTracker(0)}
+	c := &Checker{schema: s, tracker: NewTracker[Pending](0)}
 	if definition != "" && s != nil {
 		sch, err := s.definition(definition)
 		if err != nil {
@@ -73,7 +74,7 @@ func (c *Checker) checkOne(r *Result, m Message, v any, dir string, index int, p
 	var answers string
 	switch m.Kind {
 	case KindRequest:
-		c.tracker.Request(dir, m.ID, m.Method, index)
+		c.tracker.Request(dir, m.ID, Pending{Method: m.Method, Dir: dir, ID: m.ID, Index: index})
 	case KindResponse, KindErrorResponse:
 		if p, ok := c.tracker.Answer(dir, m.ID); ok {
 			answers = p.Method
@@ -100,7 +101,7 @@ func (c *Checker) checkOne(r *Result, m Message, v any, dir string, index int, p
 // log order.
 func (c *Checker) Open() []Pending { return c.tracker.Open() }
 
-// Pending is a request waiting for its response.
+// Pending is a request waiting for its response, as a Checker remembers it.
 type Pending struct {
 	Method string
 	Dir    string // the request's direction
@@ -109,14 +110,22 @@ type Pending struct {
 }
 
 // Tracker pairs responses with the requests they answer, following a log in
-// order: a response answers the latest open request with the same id sent
-// the opposite way (or, in a log without directions, sent at all). Ids are
-// compared by type and value, so "1" and 1 differ.
-type Tracker struct {
-	open  map[pairKey][]Pending
+// order, and remembers a value of type T for each open request. A response
+// answers the latest open request with the same id sent the opposite way
+// (or, in a log without directions, sent at all). Ids are compared by type
+// and value, so "1" and 1 differ. Memory is bounded: beyond a limit, the
+// oldest open requests are forgotten.
+type Tracker[T any] struct {
+	open  map[pairKey][]tracked[T]
+	order []pairKey // keys in the order requests were made, for eviction
 	n     int
 	limit int
 	seq   int
+}
+
+type tracked[T any] struct {
+	seq int
+	v   T
 }
 
 type pairKey struct {
@@ -128,12 +137,12 @@ type pairKey struct {
 const DefaultOpenLimit = 1 << 16
 
 // NewTracker returns a Tracker remembering at most limit open requests
-// (DefaultOpenLimit when limit <= 0); beyond it the oldest is forgotten.
-func NewTracker(limit int) *Tracker {
+// (DefaultOpenLimit when limit <= 0).
+func NewTracker[T any](limit int) *Tracker[T] {
 	if limit <= 0 {
 		limit = DefaultOpenLimit
 	}
-	return &Tracker{open: map[pairKey][]Pending{}, limit: limit}
+	return &Tracker[T]{open: map[pairKey][]tracked[T]{}, limit: limit}
 }
 
 // IDKey returns a string that identifies a JSON-RPC id by type and value:
@@ -149,11 +158,14 @@ func IDKey(id any) string {
 		if i, err := x.Int64(); err == nil {
 			return "n" + strconv.FormatInt(i, 10)
 		}
-		if f, err := x.Float64(); err == nil {
-			return "n" + strconv.FormatFloat(f, 'g', -1, 64)
+		if r, ok := new(big.Rat).SetString(string(x)); ok {
+			return "n" + r.RatString()
 		}
 		return "n" + string(x)
 	case float64:
+		if r := new(big.Rat).SetFloat64(x); r != nil {
+			return "n" + r.RatString()
+		}
 		return "n" + strconv.FormatFloat(x, 'g', -1, 64)
 	case int:
 		return "n" + strconv.Itoa(x)
@@ -163,23 +175,29 @@ func IDKey(id any) string {
 	return "?"
 }
 
-// Request records a request sent in direction dir.
-func (t *Tracker) Request(dir string, id any, method string, index int) {
+// Request records a request with the given id sent in direction dir.
+func (t *Tracker[T]) Request(dir string, id any, v T) {
 	k := pairKey{dir, IDKey(id)}
-	t.open[k] = append(t.open[k], Pending{Method: method, Dir: dir, ID: id, Index: index})
+	t.seq++
+	t.open[k] = append(t.open[k], tracked[T]{seq: t.seq, v: v})
+	t.order = append(t.order, k)
 	t.n++
-	if t.n > t.limit {
+	for t.n > t.limit {
 		t.dropOldest()
+	}
+	if len(t.order) > 2*t.limit+16 {
+		t.compact()
 	}
 }
 
-// Answer finds and forgets the request that a response sent in direction dir
-// with the given id answers.
-func (t *Tracker) Answer(dir string, id any) (Pending, bool) {
+// Answer finds and forgets the request that a response with the given id,
+// sent in direction dir, answers.
+func (t *Tracker[T]) Answer(dir string, id any) (T, bool) {
 	k := pairKey{opposite(dir), IDKey(id)}
 	list := t.open[k]
 	if len(list) == 0 {
-		return Pending{}, false
+		var zero T
+		return zero, false
 	}
 	p := list[len(list)-1]
 	if len(list) == 1 {
@@ -188,37 +206,66 @@ func (t *Tracker) Answer(dir string, id any) (Pending, bool) {
 		t.open[k] = list[:len(list)-1]
 	}
 	t.n--
-	return p, true
+	return p.v, true
 }
 
-// Open returns the open requests in log order.
-func (t *Tracker) Open() []Pending {
-	var out []Pending
+// Len returns the number of open requests.
+func (t *Tracker[T]) Len() int { return t.n }
+
+// Open returns the values of the open requests in the order they were made.
+func (t *Tracker[T]) Open() []T {
+	var all []tracked[T]
 	for _, l := range t.open {
-		out = append(out, l...)
+		all = append(all, l...)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
+	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	out := make([]T, len(all))
+	for i, x := range all {
+		out[i] = x.v
+	}
 	return out
 }
 
-func (t *Tracker) dropOldest() {
-	var oldest pairKey
-	best := -1
-	for k, l := range t.open {
-		if best < 0 || l[0].Index < best {
-			oldest, best = k, l[0].Index
+// dropOldest forgets the oldest open request.
+func (t *Tracker[T]) dropOldest() {
+	for len(t.order) > 0 {
+		k := t.order[0]
+		t.order = t.order[1:]
+		list := t.open[k]
+		if len(list) == 0 {
+			continue // answered since
 		}
-	}
-	if best < 0 {
+		// The oldest request under k is the first of its list.
+		if len(list) == 1 {
+			delete(t.open, k)
+		} else {
+			t.open[k] = list[1:]
+		}
+		t.n--
 		return
 	}
-	l := t.open[oldest]
-	if len(l) == 1 {
-		delete(t.open, oldest)
-	} else {
-		t.open[oldest] = l[1:]
+}
+
+// compact drops from order the keys with no open request left, so that it
+// does not grow with the log.
+func (t *Tracker[T]) compact() {
+	count := map[pairKey]int{}
+	for k, l := range t.open {
+		count[k] = len(l)
 	}
-	t.n--
+	// Keep, for each key, as many of its latest entries as it has open requests.
+	kept := make([]pairKey, 0, t.n)
+	for i := len(t.order) - 1; i >= 0; i-- {
+		k := t.order[i]
+		if count[k] > 0 {
+			count[k]--
+			kept = append(kept, k)
+		}
+	}
+	for i, j := 0, len(kept)-1; i < j; i, j = i+1, j-1 {
+		kept[i], kept[j] = kept[j], kept[i]
+	}
+	t.order = kept
 }
 
 func opposite(dir string) string {

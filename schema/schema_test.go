@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -341,6 +342,26 @@ func TestDispatch(t *testing.T) {
 	}
 }
 
+// TestTrackerFlood: a stream of unique unanswered ids keeps memory bounded,
+// and answered ones are still paired.
+func TestTrackerFlood(t *testing.T) {
+	tr := NewTracker[int](100)
+	for i := 0; i < 100000; i++ {
+		tr.Request("c2s", json.Number(strconv.Itoa(i)), i)
+		if i%2 == 0 {
+			if v, ok := tr.Answer("s2c", json.Number(strconv.Itoa(i))); !ok || v != i {
+				t.Fatalf("request %d not answered: %v %v", i, v, ok)
+			}
+		}
+	}
+	if tr.Len() != 100 || len(tr.order) > 2*100+16 || len(tr.open) != 100 {
+		t.Errorf("open %d, order %d, keys %d", tr.Len(), len(tr.order), len(tr.open))
+	}
+	if open := tr.Open(); open[0] != 99801 || open[99] != 99999 {
+		t.Errorf("open from %d to %d, want the last 100 odd ones", open[0], open[99])
+	}
+}
+
 func TestIDKey(t *testing.T) {
 	same := [][2]any{{json.Number("1"), json.Number("1.0")}, {json.Number("1"), 1.0}, {json.Number("10"), json.Number("1e1")}, {"a", "a"}, {nil, nil}}
 	for _, p := range same {
@@ -357,18 +378,18 @@ func TestIDKey(t *testing.T) {
 }
 
 func TestTrackerLimit(t *testing.T) {
-	tr := NewTracker(3)
+	tr := NewTracker[int](3)
 	for i := 0; i < 5; i++ {
-		tr.Request("c2s", json.Number(string(rune('0'+i))), "m", i)
+		tr.Request("c2s", json.Number(string(rune('0'+i))), i)
 	}
 	open := tr.Open()
-	if len(open) != 3 || open[0].Index != 2 {
+	if len(open) != 3 || open[0] != 2 || tr.Len() != 3 {
 		t.Errorf("open %+v, want the last three", open)
 	}
 	if _, ok := tr.Answer("s2c", json.Number("0")); ok {
 		t.Error("a forgotten request was answered")
 	}
-	if p, ok := tr.Answer("s2c", json.Number("4")); !ok || p.Index != 4 {
+	if p, ok := tr.Answer("s2c", json.Number("4")); !ok || p != 4 {
 		t.Errorf("Answer = %+v, %v", p, ok)
 	}
 	if _, ok := tr.Answer("c2s", json.Number("3")); ok {
