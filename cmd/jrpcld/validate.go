@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/schema"
+)
+
+func validateCommand() command {
+	c := command{name: "validate", args: "[--bblock DIR [--id ID]] [--schema FILE] [--definition NAME] [--format text|json] [FILE...|-]",
+		summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
+	c.run = func(e *env, args []string) int { return runValidate(e, &c, args) }
+	return c
+}
+
+const validateHelp = `
+Checks every message of each FILE (standard input when there is none, or
+for "-") against the JSON-RPC 2.0 rules and a building block's schema: the
+embedded JSON-RPC 2.0 block by default, another block with --bblock, or a
+schema file with --schema (an MCP schema.json checks each request against
+its method's definition, and each response against the result of the request
+it answers).
+
+A FILE may hold one JSON message or batch, JSON lines, or envelope lines
+{"dir":"c2s"|"s2c","ts":...,"msg":{...}}, optionally gzip-compressed.
+
+Each problem is printed as FILE:LINE: CODE KIND: message (at /pointer), with
+the schema location when a schema found it, then a summary; --format json
+prints one JSON object per problem and a summary object. Exit status: 0 when every message is valid, 1 when some are not,
+2 on a usage or I/O error.`
+
+func runValidate(e *env, c *command, args []string) int {
+	fs := newFlags(e, c, validateHelp)
+	dir := fs.String("bblock", "", "building block `DIR`, or a register source tree (with --id)")
+	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
+	schemaFile := fs.String("schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
+	definition := fs.String("definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
+	format := fs.String("format", "text", "output `format`: text or json")
+	files, code, ok := parse(fs, args)
+	if !ok {
+		return code
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(e.stderr, "jrpcld validate: --format must be text or json, not %q\n", *format)
+		return exitUsage
+	}
+	if *schemaFile != "" && (*dir != "" || *id != "") {
+		fmt.Fprintln(e.stderr, "jrpcld validate: give --schema or --bblock, not both")
+		return exitUsage
+	}
+
+	var s *schema.Schema
+	var err error
+	if *schemaFile != "" {
+		s, err = schema.CompileFile(*schemaFile)
+	} else {
+		var b *bblock.Block
+		var reg *bblock.Register
+		if b, reg, err = bblock.Open(*dir, *id); err == nil {
+			for _, p := range b.Problems {
+				fmt.Fprintf(e.stderr, "jrpcld validate: %s: %v\n", b.ID, p)
+			}
+			if b.Files.Schema != "" {
+				s, err = schema.Compile(b, reg)
+			} else if *definition != "" {
+				err = fmt.Errorf("block %s has no schema, so no definition %q", b.ID, *definition)
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld validate: %v\n", err)
+		return exitUsage
+	}
+
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	emit := func(f convert.Finding) {
+		if *format == "json" {
+			enc.Encode(findingJSON(f))
+			return
+		}
+		sev := ""
+		if f.Severity == schema.SeverityWarning {
+			sev = "warning: "
+		}
+		fmt.Fprintf(out, "%s:%d: %d %s: %s%s", f.File, f.Line, f.Code, f.Kind, sev, f.Message)
+		switch {
+		case f.Pointer != "" && f.SchemaLocation != "":
+			fmt.Fprintf(out, " (at %s; schema %s)", f.Pointer, f.SchemaLocation)
+		case f.Pointer != "":
+			fmt.Fprintf(out, " (at %s)", f.Pointer)
+		case f.SchemaLocation != "":
+			fmt.Fprintf(out, " (schema %s)", f.SchemaLocation)
+		}
+		out.WriteByte('\n')
+	}
+
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var total convert.Summary
+	ioFailed := false
+	for _, name := range files {
+		sum, err := validateFile(e, s, *definition, name, emit)
+		total.Add(sum)
+		if err != nil {
+			out.Flush()
+			fmt.Fprintf(e.stderr, "jrpcld validate: %v\n", err)
+			ioFailed = true
+		}
+	}
+	if *format == "json" {
+		enc.Encode(map[string]any{"summary": summaryJSON(len(files), total)})
+	} else {
+		writeSummary(out, len(files), total)
+	}
+	switch {
+	case ioFailed:
+		return exitUsage
+	case total.InvalidCount() > 0:
+		return exitInvalid
+	}
+	return exitOK
+}
+
+func validateFile(e *env, s *schema.Schema, definition, name string, emit func(convert.Finding)) (convert.Summary, error) {
+	var in io.Reader = e.stdin
+	display := name
+	if name == "-" {
+		display = "stdin"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return convert.Summary{}, err
+		}
+		defer f.Close()
+		in = f
+	}
+	r, err := convert.NewReader(in, display, convert.ReaderOptions{})
+	if err != nil {
+		return convert.Summary{}, fmt.Errorf("%s: %w", display, err)
+	}
+	checker, err := schema.NewChecker(s, definition)
+	if err != nil {
+		return convert.Summary{}, err
+	}
+	sum, err := convert.ValidateLog(r, checker, display, emit)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", display, err)
+	}
+	return sum, err
+}
+
+func findingJSON(f convert.Finding) map[string]any {
+	m := map[string]any{
+		"file": f.File, "line": f.Line, "index": f.Index, "code": f.Code, "kind": f.Kind.String(),
+		"severity": f.Severity.String(), "message": f.Message, "pointer": f.Pointer,
+	}
+	if f.SchemaLocation != "" {
+		m["schemaLocation"] = f.SchemaLocation
+	}
+	return m
+}
+
+func summaryJSON(files int, s convert.Summary) map[string]any {
+	kinds, invalid := s.Kinds, s.Invalid
+	if kinds == nil {
+		kinds = map[string]int{}
+	}
+	if invalid == nil {
+		invalid = map[string]int{}
+	}
+	return map[string]any{"files": files, "messages": s.Messages, "valid": s.Valid, "invalid": s.InvalidCount(),
+		"warnings": s.Warnings, "kinds": kinds, "invalidByKind": invalid}
+}
+
+func writeSummary(w io.Writer, files int, s convert.Summary) {
+	plural := func(n int, word string) string {
+		if n == 1 {
+			return fmt.Sprintf("%d %s", n, word)
+		}
+		return fmt.Sprintf("%d %ss", n, word)
+	}
+	fmt.Fprintf(w, "%s, %s: %d valid, %d invalid", plural(files, "file"), plural(s.Messages, "message"), s.Valid, s.InvalidCount())
+	if len(s.Invalid) > 0 {
+		fmt.Fprintf(w, " (%s)", countsByKind(s.Invalid))
+	}
+	if s.Warnings > 0 {
+		fmt.Fprintf(w, ", %s", plural(s.Warnings, "warning"))
+	}
+	fmt.Fprintln(w)
+	if len(s.Kinds) > 0 {
+		fmt.Fprintf(w, "kinds: %s\n", countsByKind(s.Kinds))
+	}
+}
+
+// countsByKind lists counts as "request 3, response 2", in the order of the
+// JSON-RPC kinds.
+func countsByKind(m map[string]int) string {
+	order := map[string]int{"request": 0, "notification": 1, "response": 2, "error-response": 3, "batch": 4, "invalid": 5}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return order[keys[i]] < order[keys[j]] })
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}

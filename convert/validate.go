@@ -1,0 +1,121 @@
+package convert
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/schema"
+)
+
+// Finding is one problem found in a log: where, in which kind of message,
+// and what.
+type Finding struct {
+	File  string
+	Line  int
+	Index int         // position of the message in the log, from 0
+	Kind  schema.Kind // of the message, or of the batch member the problem is in
+	schema.Problem
+}
+
+// Summary counts what ValidateLog saw.
+type Summary struct {
+	Messages int            // records read, readable or not
+	Valid    int            // messages with no error (warnings allowed)
+	Warnings int            // warnings found in valid and invalid messages alike
+	Kinds    map[string]int // messages by kind
+	Invalid  map[string]int // invalid messages by kind ("invalid" for unreadable or shapeless ones)
+}
+
+// Add adds the counts of o to s.
+func (s *Summary) Add(o Summary) {
+	s.Messages += o.Messages
+	s.Valid += o.Valid
+	s.Warnings += o.Warnings
+	for k, n := range o.Kinds {
+		s.kinds()[k] += n
+	}
+	for k, n := range o.Invalid {
+		s.invalid()[k] += n
+	}
+}
+
+// InvalidCount returns the number of invalid messages.
+func (s *Summary) InvalidCount() int { return s.Messages - s.Valid }
+
+func (s *Summary) kinds() map[string]int {
+	if s.Kinds == nil {
+		s.Kinds = map[string]int{}
+	}
+	return s.Kinds
+}
+
+func (s *Summary) invalid() map[string]int {
+	if s.Invalid == nil {
+		s.Invalid = map[string]int{}
+	}
+	return s.Invalid
+}
+
+// ValidateLog checks every message r reads with c, calling emit for each
+// problem in log order. An unreadable part of the log is a finding too, and
+// the rest is still checked. The error is an I/O error that ended the log.
+func ValidateLog(r *Reader, c *schema.Checker, file string, emit func(Finding)) (Summary, error) {
+	var sum Summary
+	for index := 0; ; index++ {
+		rec, err := r.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return sum, nil
+			}
+			return sum, err
+		}
+		sum.Messages++
+		if rec.Err != nil {
+			var re *ReadError
+			p := schema.Problem{Code: schema.CodeParseError, Severity: schema.SeverityError, Message: rec.Err.Error()}
+			if errors.As(rec.Err, &re) {
+				p.Code, p.Message = re.Code, re.Msg
+				if re.Column > 0 {
+					p.Message = "column " + strconv.Itoa(re.Column) + ": " + re.Msg
+				}
+				if re.Code == schema.CodeParseError {
+					p.Message = "not JSON: " + p.Message
+				}
+			}
+			sum.kinds()[schema.KindInvalid.String()]++
+			sum.invalid()[schema.KindInvalid.String()]++
+			emit(Finding{File: file, Line: rec.Line, Index: index, Kind: schema.KindInvalid, Problem: p})
+			continue
+		}
+		res := c.Check(rec.Value, rec.Dir, index)
+		kind := res.Message.Kind.String()
+		sum.kinds()[kind]++
+		if res.Valid() {
+			sum.Valid++
+		} else {
+			sum.invalid()[kind]++
+		}
+		for _, p := range res.Problems {
+			if p.Severity == schema.SeverityWarning {
+				sum.Warnings++
+			}
+			emit(Finding{File: file, Line: rec.Line, Index: index, Kind: memberKind(res.Message, p.Pointer), Problem: p})
+		}
+	}
+}
+
+// memberKind returns the kind of the batch member a pointer points into, or
+// the message's own kind.
+func memberKind(m schema.Message, ptr string) schema.Kind {
+	if m.Kind != schema.KindBatch || !strings.HasPrefix(ptr, "/") {
+		return m.Kind
+	}
+	tok, _, _ := strings.Cut(ptr[1:], "/")
+	i, err := strconv.Atoi(tok)
+	if err != nil || i < 0 || i >= len(m.Members) {
+		return m.Kind
+	}
+	return m.Members[i].Kind
+}
