@@ -219,13 +219,16 @@ func decodeTurtle(data []byte, base string) ([]triple, error) {
 }
 
 // spaceAfterNumbers works around a bug in knakk's Turtle lexer, which rejects a number directly followed
-// by a tab, a carriage return or a newline ("owl:cardinality 1" at the end of a line). It puts a space
-// before such a character, outside strings, IRIs and comments. Line numbers do not change.
+// by a tab, a carriage return, a newline or a comment ("owl:cardinality 1" at the end of a line). It puts
+// a space before such a character, outside strings, IRIs and comments. Line numbers do not change.
 func spaceAfterNumbers(data []byte) []byte {
 	out := make([]byte, 0, len(data)+len(data)/32)
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		end := i + 1
+		if i > 0 && data[i-1] >= '0' && data[i-1] <= '9' && (c == '\t' || c == '\r' || c == '\n' || c == '#') {
+			out = append(out, ' ')
+		}
 		switch {
 		case c == '#': // a comment runs to the end of the line
 			end = indexFrom(data, i, "\n")
@@ -235,8 +238,6 @@ func spaceAfterNumbers(data []byte) []byte {
 			end = stringEnd(data, i)
 		case c == '\\': // an escape in a local name
 			end = min(i+2, len(data))
-		case (c == '\t' || c == '\r' || c == '\n') && i > 0 && data[i-1] >= '0' && data[i-1] <= '9':
-			out = append(out, ' ')
 		}
 		out = append(out, data[i:end]...)
 		i = end - 1

@@ -206,6 +206,7 @@ func TestParseTurtleVariants(t *testing.T) {
 	}{
 		{"number then newline", head + "ex:A a owl:Class ; owl:cardinality 1\n.\n", "", iris(zoo, "A")},
 		{"number then tab", head + "ex:A a owl:Class ; owl:cardinality 1\t.\n", "", iris(zoo, "A")},
+		{"number then comment", head + "ex:A a owl:Class ; owl:cardinality 1# one\n.\n", "", iris(zoo, "A")},
 		{"CRLF line ends", strings.ReplaceAll(head+"ex:A a owl:Class ;\n owl:cardinality 1\n.\n", "\n", "\r\n"), "", iris(zoo, "A")},
 		{"relative IRIs resolve against base", "<#A> a <http://www.w3.org/2002/07/owl#Class> .\n", "http://example.org/zoo", iris(zoo, "A")},
 		{"comments and strings with quotes", head + "# it's a comment with \"quotes\" 1\nex:A a owl:Class ; ex:n \"x#1\" , 'y' .\n", "", iris(zoo, "A")},
@@ -239,6 +240,7 @@ func TestSpaceAfterNumbers(t *testing.T) {
 		{"ex:a ex:b \"esc \\\" 1\t\" .", "ex:a ex:b \"esc \\\" 1\t\" ."},
 		{"ex:a ex:b <http://x/1> .", "ex:a ex:b <http://x/1> ."},
 		{"# comment \"open\n1\n", "# comment \"open\n1 \n"},
+		{"ex:a ex:b 7# comment 8\n", "ex:a ex:b 7 # comment 8 \n"},
 		{"\"unterminated 1\n2\n", "\"unterminated 1 \n2 \n"}, // an error for the decoder anyway
 	}
 	for _, tt := range tests {
