@@ -30,8 +30,11 @@ const (
 // Each call to Reader.Next returns a new Record; only Raw points into the
 // Reader's buffers.
 type Record struct {
-	Line  int    // 1-based line where the message starts
-	Raw   []byte // the message's JSON text (for an envelope: the "msg" value's text), or the unreadable text when Err is set; valid until the next call to Next
+	Line int // 1-based line where the message starts
+	// Raw is the message's JSON text (for an envelope: the "msg" value's
+	// text), or the unreadable text when Err is set (nil for an over-long
+	// line). It is valid until the next call to Next.
+	Raw   []byte
 	Value any    // the decoded message, as encoding/json with UseNumber decodes it; nil when Err != nil
 	Dir   string // "c2s", "s2c" or "" when the input has no envelope
 	TS    string // the envelope's "ts" as written, or ""
@@ -78,12 +81,12 @@ type Reader struct {
 	br      *bufio.Reader
 	p       jsonParser
 	mode    int
-	n       int64 // bytes consumed
-	line    int   // number of the last line read
-	eof     bool  // no line is left
-	done    bool  // document mode met an error it cannot recover from
-	long    []byte
-	lineNL  bool // the last line read ended with "\n"
+	n       int64  // bytes consumed
+	line    int    // number of the last line read
+	eof     bool   // no line is left
+	done    bool   // document mode met an error it cannot recover from
+	long    []byte // holds a line longer than the bufio buffer
+	lineNL  bool   // the last line read ended with "\n"
 
 	// Document mode: doc holds the text from the current document's start
 	// on; pos is where reading continues, on line posLine, which starts at
@@ -306,7 +309,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		for err == bufio.ErrBufferFull {
 			b, err = r.br.ReadSlice('\n')
 			r.n += int64(len(b))
-			if !over && len(r.long)+len(b) <= r.maxLine+2 {
+			if !over && len(r.long)+len(b)-2 <= r.maxLine {
 				r.long = append(r.long, b...)
 			} else {
 				over = true
@@ -497,6 +500,7 @@ type jsonParser struct {
 	// the top-level object's "msg" member value (-1 when there is none).
 	start, end       int
 	msgStart, msgEnd int
+	inMsg            bool // reading the top-level object's "msg" value
 }
 
 // jsonFrame is an open array or object.
@@ -521,14 +525,19 @@ func jsonErrEOF(off int) *jsonSyntaxError {
 	return &jsonSyntaxError{off: off, msg: "unexpected end of JSON input", eof: true}
 }
 
+// jsonErrStringEOF reports text that ends inside a string. A string cannot
+// go on to the next line, so this is not a truncated document: eof is false.
+func jsonErrStringEOF(off int) *jsonSyntaxError {
+	return &jsonSyntaxError{off: off, msg: "unexpected end of JSON input in a string"}
+}
+
 // parse decodes the JSON value that data holds, with optional whitespace
 // around it.
 func (p *jsonParser) parse(data []byte) (any, *jsonSyntaxError) {
 	clear(p.vals)
 	clear(p.keys)
 	p.stack, p.vals, p.keys = p.stack[:0], p.vals[:0], p.keys[:0]
-	p.msgStart, p.msgEnd = -1, -1
-	inMsg := false // reading the value of the top-level object's "msg" member
+	p.msgStart, p.msgEnd, p.inMsg = -1, -1, false
 	i := skipJSONSpace(data, 0)
 	p.start = i
 	var perr *jsonSyntaxError
@@ -554,9 +563,6 @@ value:
 			if c == '{' {
 				if i, perr = p.key(data, i); perr != nil {
 					return nil, perr
-				}
-				if len(p.stack) == 1 && p.keys[len(p.keys)-1] == "msg" {
-					inMsg, p.msgStart = true, i
 				}
 			}
 			continue value
@@ -597,8 +603,8 @@ value:
 				}
 				return v, nil
 			}
-			if inMsg && len(p.stack) == 1 {
-				inMsg, p.msgEnd = false, i
+			if p.inMsg && len(p.stack) == 1 {
+				p.inMsg, p.msgEnd = false, i
 			}
 			p.vals = append(p.vals, v)
 			top := p.stack[len(p.stack)-1]
@@ -611,9 +617,6 @@ value:
 				if top.obj {
 					if i, perr = p.key(data, i); perr != nil {
 						return nil, perr
-					}
-					if len(p.stack) == 1 && p.keys[len(p.keys)-1] == "msg" {
-						inMsg, p.msgStart = true, i
 					}
 				}
 				continue value
@@ -655,7 +658,7 @@ func (p *jsonParser) close() any {
 }
 
 // key reads an object key and its colon at i, and returns the offset of the
-// member's value.
+// member's value. It notes where the top-level object's "msg" value starts.
 func (p *jsonParser) key(data []byte, i int) (int, *jsonSyntaxError) {
 	if i >= len(data) {
 		return i, jsonErrEOF(i)
@@ -674,7 +677,11 @@ func (p *jsonParser) key(data []byte, i int) (int, *jsonSyntaxError) {
 		return i, jsonErrAt(i, "invalid character %s after object key", quoteJSONChar(data[i]))
 	}
 	p.keys = append(p.keys, k)
-	return skipJSONSpace(data, i+1), nil
+	i = skipJSONSpace(data, i+1)
+	if len(p.stack) == 1 && k == "msg" {
+		p.inMsg, p.msgStart = true, i
+	}
+	return i, nil
 }
 
 // str reads the string whose opening quote is at i and returns it with the
@@ -687,7 +694,7 @@ func (p *jsonParser) str(data []byte, i int, key bool) (string, int, *jsonSyntax
 			j++
 		}
 		if j >= len(data) {
-			return "", j, jsonErrEOF(j)
+			return "", j, jsonErrStringEOF(j)
 		}
 		c := data[j]
 		if c == '"' {
@@ -717,7 +724,7 @@ func (p *jsonParser) str(data []byte, i int, key bool) (string, int, *jsonSyntax
 		}
 		if j >= len(data) {
 			p.buf = buf
-			return "", j, jsonErrEOF(j)
+			return "", j, jsonErrStringEOF(j)
 		}
 		switch c := data[j]; {
 		case c == '"':
@@ -775,7 +782,7 @@ func jsonRuneLen(data []byte, j int) (int, *jsonSyntaxError) {
 // surrogate must pair a high with a low one.
 func appendUnescaped(buf, data []byte, j int) ([]byte, int, *jsonSyntaxError) {
 	if j+1 >= len(data) {
-		return buf, j + 1, jsonErrEOF(j + 1)
+		return buf, j + 1, jsonErrStringEOF(j + 1)
 	}
 	switch c := data[j+1]; c {
 	case '"', '\\', '/':
@@ -821,7 +828,7 @@ func parseHex4(data []byte, i int) (rune, *jsonSyntaxError) {
 	var r rune
 	for k := i; k < i+4; k++ {
 		if k >= len(data) {
-			return 0, jsonErrEOF(k)
+			return 0, jsonErrStringEOF(k)
 		}
 		c := data[k]
 		switch {

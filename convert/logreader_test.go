@@ -81,6 +81,8 @@ type lrWant struct {
 	msg     string // substring of the error message
 }
 
+// lrMsg, lrEnv and lrBad build expected records: a bare message, an
+// envelope, an error.
 func lrMsg(line int, raw string) lrWant { return lrWant{line: line, raw: raw} }
 
 func lrEnv(line int, dir, ts, raw string) lrWant {
@@ -91,6 +93,8 @@ func lrBad(line, col, code int, msg string) lrWant {
 	return lrWant{line: line, col: col, code: code, msg: msg}
 }
 
+// lrCheck compares records with the expected ones; message values are
+// compared with what encoding/json makes of the expected text.
 func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
 	t.Helper()
 	if len(gots) != len(wants) {
@@ -134,6 +138,7 @@ func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
 	}
 }
 
+// lrGzip returns data gzip-compressed.
 func lrGzip(t testing.TB, data []byte) []byte {
 	t.Helper()
 	var b bytes.Buffer
@@ -173,6 +178,12 @@ var lrCases = []struct {
 	{name: "stream of documents",
 		in:   "{\n \"a\": 1\n}\n\n[\n 2\n] {\"b\":\n3}\n\"s\"",
 		want: []lrWant{lrMsg(1, "{\n \"a\": 1\n}"), lrMsg(5, "[\n 2\n]"), lrMsg(7, "{\"b\":\n3}"), lrMsg(9, `"s"`)}},
+	{name: "number at the end of a document stream",
+		in:   "[\n1\n]\n42",
+		want: []lrWant{lrMsg(1, "[\n1\n]"), lrMsg(4, "42")}},
+	{name: "first line cut inside a string is read as JSONL",
+		in:   "{\"a\":\"abc\n{\"b\":1}\n",
+		want: []lrWant{lrBad(1, 10, lrPE, "end of JSON input in a string"), lrMsg(2, `{"b":1}`)}},
 	{name: "jsonl with a batch line",
 		in:   "{\"a\":1}\n[{\"b\":2},{\"c\":3}]\n{\"d\":4}\n",
 		want: []lrWant{lrMsg(1, `{"a":1}`), lrMsg(2, `[{"b":2},{"c":3}]`), lrMsg(3, `{"d":4}`)}},
