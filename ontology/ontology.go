@@ -188,7 +188,7 @@ func Parse(r io.Reader, format Format, base string) (*Ontology, error) {
 // decodeTurtle runs knakk's Turtle decoder over data. On an error it drains the decoder so that the
 // lexer goroutine behind it ends, and it turns a decoder panic into an error.
 func decodeTurtle(data []byte, base string) ([]triple, error) {
-	d := rdf.NewTripleDecoder(bytes.NewReader(spaceAfterNumbers(data)), rdf.Turtle)
+	d := rdf.NewTripleDecoder(bytes.NewReader(prepareTurtle(data)), rdf.Turtle)
 	if base != "" {
 		iri, err := rdf.NewIRI(base)
 		if err != nil {
@@ -218,10 +218,13 @@ func decodeTurtle(data []byte, base string) ([]triple, error) {
 	}
 }
 
-// spaceAfterNumbers works around a bug in knakk's Turtle lexer, which rejects a number directly followed
-// by a tab, a carriage return, a newline or a comment ("owl:cardinality 1" at the end of a line). It puts
-// a space before such a character, outside strings, IRIs and comments. Line numbers do not change.
-func spaceAfterNumbers(data []byte) []byte {
+// prepareTurtle works around two bugs in knakk's Turtle decoder, outside strings, IRIs and comments and
+// without changing line numbers:
+//   - its lexer rejects a number directly followed by a tab, a carriage return, a newline or a comment
+//     ("owl:cardinality 1" at the end of a line): a space goes before such a character;
+//   - it names anonymous blank nodes b1, b2, … and so conflates them with labels such as _:b1 in the
+//     file: labels get a "u" in front (_:b1 becomes _:ub1).
+func prepareTurtle(data []byte) []byte {
 	out := make([]byte, 0, len(data)+len(data)/32)
 	for i := 0; i < len(data); i++ {
 		c := data[i]
@@ -238,6 +241,11 @@ func spaceAfterNumbers(data []byte) []byte {
 			end = stringEnd(data, i)
 		case c == '\\': // an escape in a local name
 			end = min(i+2, len(data))
+		case c == '_' && i+1 < len(data) && data[i+1] == ':' && (i == 0 || bytes.IndexByte([]byte(" \t\r\n([,;"), data[i-1]) >= 0):
+			out = append(out, "_:u"...)
+			end = i + 2
+			i = end - 1
+			continue
 		}
 		out = append(out, data[i:end]...)
 		i = end - 1

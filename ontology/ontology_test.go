@@ -229,7 +229,26 @@ func TestParseTurtleVariants(t *testing.T) {
 	}
 }
 
-func TestSpaceAfterNumbers(t *testing.T) {
+// TestBlankLabels checks that a blank node label in the file such as _:b1 stays apart from the blank
+// nodes knakk makes for [] (which it also calls b1, b2, …).
+func TestBlankLabels(t *testing.T) {
+	o := mustParse(t, `@prefix ex: <http://example.org/zoo#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:p a owl:ObjectProperty ; rdfs:domain [ owl:unionOf ( ex:A ) ] .
+ex:q a owl:ObjectProperty ; rdfs:domain _:b1 .
+_:b1 owl:unionOf ( ex:C ) .
+`)
+	want := []Property{
+		{IRI: zoo + "p", Kind: "object", Domain: iris(zoo, "A")},
+		{IRI: zoo + "q", Kind: "object", Domain: iris(zoo, "C")},
+	}
+	if got := o.Properties(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Properties:\n got  %+v\n want %+v", got, want)
+	}
+}
+
+func TestPrepareTurtle(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"ex:a ex:b 1\n.", "ex:a ex:b 1 \n."},
 		{"ex:a ex:b 1.5e3\t.", "ex:a ex:b 1.5e3 \t."},
@@ -241,11 +260,13 @@ func TestSpaceAfterNumbers(t *testing.T) {
 		{"ex:a ex:b <http://x/1> .", "ex:a ex:b <http://x/1> ."},
 		{"# comment \"open\n1\n", "# comment \"open\n1 \n"},
 		{"ex:a ex:b 7# comment 8\n", "ex:a ex:b 7 # comment 8 \n"},
+		{"_:b1 ex:p (_:b2 _:x),_:y;ex:q [ex:r _:z] .", "_:ub1 ex:p (_:ub2 _:ux),_:uy;ex:q [ex:r _:uz] ."},
+		{"ex:a_:b ex:p \"_:b\" . # _:c", "ex:a_:b ex:p \"_:b\" . # _:c"},
 		{"\"unterminated 1\n2\n", "\"unterminated 1 \n2 \n"}, // an error for the decoder anyway
 	}
 	for _, tt := range tests {
-		if got := string(spaceAfterNumbers([]byte(tt.in))); got != tt.want {
-			t.Errorf("spaceAfterNumbers(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := string(prepareTurtle([]byte(tt.in))); got != tt.want {
+			t.Errorf("prepareTurtle(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
