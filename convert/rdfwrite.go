@@ -1,0 +1,1013 @@
+package convert
+
+// RDF serialisers: Turtle, N-Triples and N-Quads.
+//
+// Every writer formats a whole group of statements into its own buffer
+// before any of it can reach the underlying io.Writer, and drops the group
+// again when a term cannot be written, so an error never leaves a partial
+// statement behind. The buffer is written out whenever it holds 64 KiB and
+// by Flush and Close; the io.Writer itself is neither flushed nor closed.
+//
+// What is refused (errors wrapping ErrInvalidTerm) rather than rewritten:
+//   - strings, IRIs, labels or language tags that are not valid UTF-8;
+//   - IRIs that are empty, relative (no scheme) or hold a character that
+//     IRIREF forbids (U+0000-U+0020, <>"{}|^`\) or a control character
+//     (U+007F-U+009F, which RFC 3987 excludes): IRIREF does not allow the
+//     former even as \u escapes, and rapper and serdi refuse them;
+//   - blank node labels that are not a valid BLANK_NODE_LABEL (renaming them
+//     could merge two nodes, since the caller picks labels);
+//   - language tags that do not match [a-zA-Z]+('-'[a-zA-Z0-9]+)*, and
+//     rdf:langString literals without one.
+//
+// Literal strings are always written in short quotes with the canonical
+// N-Triples escapes (RDF 1.2): \b \t \n \f \r \" \\ as ECHAR, the other
+// characters U+0000-U+001F and U+007F as \u00XX, everything else as UTF-8.
+// A literal with an empty datatype and no language tag is an xsd:string.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/knakk/rdf"
+)
+
+// ErrInvalidTerm is wrapped by the errors of the RDF writers for a term that
+// has no valid serialisation: invalid UTF-8, an IRI that is not absolute or
+// holds characters IRIs forbid, a bad blank node label or language tag, or a
+// nil term.
+var ErrInvalidTerm = errors.New("RDF term cannot be written")
+
+// errClosed is returned when writing to a closed writer.
+var errClosed = errors.New("convert: RDF writer is closed")
+
+const (
+	rdfType       = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+	rdfLangString = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+	xsdNS         = "http://www.w3.org/2001/XMLSchema#"
+	xsdString     = xsdNS + "string"
+	xsdInteger    = xsdNS + "integer"
+	xsdDecimal    = xsdNS + "decimal"
+	xsdDouble     = xsdNS + "double"
+	xsdBoolean    = xsdNS + "boolean"
+
+	// flushSize is the buffer size at which formatted groups are written out.
+	flushSize = 64 << 10
+	// maxNest is the deepest nesting of [ ... ] in Turtle; deeper blank
+	// nodes are written with their labels as statements of their own.
+	maxNest = 16
+)
+
+// Prefix maps a short name to an IRI namespace for Turtle output.
+type Prefix struct{ Name, IRI string }
+
+// output is the buffer shared by the writers.
+type output struct {
+	w      io.Writer
+	buf    []byte
+	err    error // sticky write error
+	closed bool
+}
+
+// ready reports the error that stops further groups, if any.
+func (o *output) ready() error {
+	if o.err != nil {
+		return o.err
+	}
+	if o.closed {
+		return errClosed
+	}
+	return nil
+}
+
+// commit writes the buffer out once it is large enough.
+func (o *output) commit() error {
+	if len(o.buf) >= flushSize {
+		return o.flush()
+	}
+	return nil
+}
+
+func (o *output) flush() error {
+	if o.err != nil {
+		return o.err
+	}
+	if len(o.buf) == 0 {
+		return nil
+	}
+	_, err := o.w.Write(o.buf)
+	o.buf = o.buf[:0]
+	if err != nil {
+		o.err = fmt.Errorf("convert: writing RDF: %w", err)
+	}
+	return o.err
+}
+
+func (o *output) close() error {
+	if o.closed {
+		return o.err
+	}
+	err := o.flush()
+	o.closed = true
+	return err
+}
+
+// invalid builds an error wrapping ErrInvalidTerm.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidTerm}, args...)...)
+}
+
+// badUTF8 returns the byte offset of the first invalid UTF-8 sequence in s,
+// or -1.
+func badUTF8(s string) int {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// iriForbidden marks the ASCII characters IRIREF does not allow.
+var iriForbidden = func() (t [utf8.RuneSelf]bool) {
+	for c := 0; c <= 0x20; c++ {
+		t[c] = true
+	}
+	for _, c := range "<>\"{}|^`\\\x7f" {
+		t[c] = true
+	}
+	return t
+}()
+
+// checkIRI reports why iri cannot be written as an absolute IRIREF.
+func checkIRI(iri string) error {
+	if iri == "" {
+		return invalid("empty IRI")
+	}
+	colon := strings.IndexByte(iri, ':')
+	if colon <= 0 || !isAlpha(iri[0]) {
+		return invalid("IRI %.200q is not absolute (no scheme)", iri)
+	}
+	for i := 1; i < colon; i++ {
+		if c := iri[i]; !isAlpha(c) && !isDigit(c) && c != '+' && c != '-' && c != '.' {
+			return invalid("IRI %.200q is not absolute (no scheme)", iri)
+		}
+	}
+	for i := 0; i < len(iri); {
+		c := iri[i]
+		if c < utf8.RuneSelf {
+			if iriForbidden[c] {
+				return invalid("IRI %.200q holds %q at byte %d, which IRIs cannot contain", iri, c, i)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(iri[i:])
+		if r == utf8.RuneError && n == 1 {
+			return invalid("IRI %.200q is not valid UTF-8 at byte %d", iri, i)
+		}
+		if r <= 0x9F {
+			return invalid("IRI %.200q holds the control character %U at byte %d", iri, r, i)
+		}
+		i += n
+	}
+	return nil
+}
+
+// appendIRIRef appends <iri>.
+func appendIRIRef(dst []byte, iri string) ([]byte, error) {
+	if err := checkIRI(iri); err != nil {
+		return dst, err
+	}
+	dst = append(dst, '<')
+	dst = append(dst, iri...)
+	return append(dst, '>'), nil
+}
+
+// blankLabel returns the label of b without the "_:" that knakk/rdf keeps.
+func blankLabel(b rdf.Blank) string {
+	return strings.TrimPrefix(b.Serialize(rdf.NTriples), "_:")
+}
+
+// checkBlank checks that label is a valid BLANK_NODE_LABEL:
+// (PN_CHARS_U | [0-9]) ((PN_CHARS | '.')* PN_CHARS)?.
+func checkBlank(label string) error {
+	if label == "" {
+		return invalid("empty blank node label")
+	}
+	for i, r := range label {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(label[i:], "\uFFFD"):
+			return invalid("blank node label %.200q is not valid UTF-8 at byte %d", label, i)
+		case i == 0 && (isPNCharsU(r) || r >= '0' && r <= '9'):
+		case i > 0 && isPNChars(r):
+		case i > 0 && r == '.' && i < len(label)-1:
+		default:
+			return invalid("blank node label %.200q: %q at byte %d is not allowed there", label, r, i)
+		}
+	}
+	return nil
+}
+
+// appendBlank appends _:label after checking label.
+func appendBlank(dst []byte, label string) ([]byte, error) {
+	if err := checkBlank(label); err != nil {
+		return dst, err
+	}
+	dst = append(dst, '_', ':')
+	return append(dst, label...), nil
+}
+
+// echar holds the escape letter of the ASCII characters written as ECHAR,
+// 'u' for the other control characters, 0 for the rest.
+var echar = func() (t [utf8.RuneSelf]byte) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = 'u'
+	}
+	t[0x7f] = 'u'
+	t['\b'], t['\t'], t['\n'], t['\f'], t['\r'] = 'b', 't', 'n', 'f', 'r'
+	t['"'], t['\\'] = '"', '\\'
+	return t
+}()
+
+// appendString appends s in double quotes with the canonical escapes.
+func appendString(dst []byte, s string) ([]byte, error) {
+	if i := badUTF8(s); i >= 0 {
+		return dst, invalid("string %.80q is not valid UTF-8 at byte %d", s, i)
+	}
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || echar[c] == 0 {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		start = i + 1
+		if e := echar[c]; e != 'u' {
+			dst = append(dst, '\\', e)
+			continue
+		}
+		const hex = "0123456789ABCDEF"
+		dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"'), nil
+}
+
+// checkLang reports whether lang matches LANGTAG: [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*.
+func checkLang(lang string) error {
+	first, n := true, 0
+	for i := 0; i < len(lang); i++ {
+		switch c := lang[i]; {
+		case isAlpha(c) || (!first && isDigit(c)):
+			n++
+		case c == '-' && n > 0:
+			first, n = false, 0
+		default:
+			return invalid("language tag %.80q is not [a-zA-Z]+('-'[a-zA-Z0-9]+)*", lang)
+		}
+	}
+	if n == 0 {
+		return invalid("language tag %.80q is not [a-zA-Z]+('-'[a-zA-Z0-9]+)*", lang)
+	}
+	return nil
+}
+
+// literalParts returns the lexical form, language tag and datatype IRI of l,
+// with an empty datatype read as xsd:string.
+func literalParts(l rdf.Literal) (lex, lang, dt string, err error) {
+	lex, lang, dt = l.String(), l.Lang(), l.DataType.String()
+	switch {
+	case lang != "":
+		if err := checkLang(lang); err != nil {
+			return "", "", "", err
+		}
+		dt = rdfLangString
+	case dt == rdfLangString:
+		return "", "", "", invalid("rdf:langString literal %.80q without a language tag", lex)
+	case dt == "":
+		dt = xsdString
+	}
+	return lex, lang, dt, nil
+}
+
+// appendNTTerm appends an N-Triples term: <iri>, _:label or a literal.
+func appendNTTerm(dst []byte, t rdf.Term) ([]byte, error) {
+	switch v := t.(type) {
+	case rdf.IRI:
+		return appendIRIRef(dst, v.String())
+	case rdf.Blank:
+		return appendBlank(dst, blankLabel(v))
+	case rdf.Literal:
+		lex, lang, dt, err := literalParts(v)
+		if err != nil {
+			return dst, err
+		}
+		if dst, err = appendString(dst, lex); err != nil {
+			return dst, err
+		}
+		switch {
+		case lang != "":
+			dst = append(dst, '@')
+			return append(dst, lang...), nil
+		case dt != xsdString:
+			dst = append(dst, '^', '^')
+			return appendIRIRef(dst, dt)
+		}
+		return dst, nil
+	case nil:
+		return dst, invalid("nil term")
+	}
+	return dst, invalid("unsupported term type %T", t)
+}
+
+// appendNTStatement appends "s p o[ g] .\n"; g may be nil.
+func appendNTStatement(dst []byte, t rdf.Triple, g []byte) ([]byte, error) {
+	var err error
+	if dst, err = appendNTTerm(dst, t.Subj); err != nil {
+		return dst, fmt.Errorf("subject: %w", err)
+	}
+	dst = append(dst, ' ')
+	if dst, err = appendNTTerm(dst, t.Pred); err != nil {
+		return dst, fmt.Errorf("predicate: %w", err)
+	}
+	dst = append(dst, ' ')
+	if dst, err = appendNTTerm(dst, t.Obj); err != nil {
+		return dst, fmt.Errorf("object: %w", err)
+	}
+	if g != nil {
+		dst = append(dst, ' ')
+		dst = append(dst, g...)
+	}
+	return append(dst, ' ', '.', '\n'), nil
+}
+
+// NTriplesWriter writes N-Triples, one line per triple, with the canonical
+// escapes. Output is buffered: call Flush or Close at the end.
+type NTriplesWriter struct {
+	out output
+}
+
+// NewNTriplesWriter returns a writer of N-Triples to w.
+func NewNTriplesWriter(w io.Writer) *NTriplesWriter {
+	return &NTriplesWriter{out: output{w: w}}
+}
+
+// WriteGroup writes the triples; on error none of them is written.
+func (n *NTriplesWriter) WriteGroup(triples []rdf.Triple) error {
+	if err := n.out.ready(); err != nil {
+		return err
+	}
+	start := len(n.out.buf)
+	for i, t := range triples {
+		var err error
+		if n.out.buf, err = appendNTStatement(n.out.buf, t, nil); err != nil {
+			n.out.buf = n.out.buf[:start]
+			return fmt.Errorf("convert: N-Triples: triple %d: %w", i, err)
+		}
+	}
+	return n.out.commit()
+}
+
+// Flush writes the buffered output to the underlying writer.
+func (n *NTriplesWriter) Flush() error { return n.out.flush() }
+
+// Close flushes; the writer accepts no more groups afterwards. It does not
+// close the underlying writer.
+func (n *NTriplesWriter) Close() error { return n.out.close() }
+
+// NQuadsWriter writes N-Quads, one line per quad, with the canonical
+// escapes. Output is buffered: call Flush or Close at the end.
+type NQuadsWriter struct {
+	out   output
+	graph []byte // scratch for the graph term
+}
+
+// NewNQuadsWriter returns a writer of N-Quads to w.
+func NewNQuadsWriter(w io.Writer) *NQuadsWriter {
+	return &NQuadsWriter{out: output{w: w}}
+}
+
+// WriteGroup writes the triples into graph, an IRI or a blank node, or
+// into the default graph when graph is nil; on error none is written.
+func (n *NQuadsWriter) WriteGroup(graph rdf.Context, triples []rdf.Triple) error {
+	if err := n.out.ready(); err != nil {
+		return err
+	}
+	var g []byte
+	if graph != nil {
+		var err error
+		if n.graph, err = appendNTTerm(n.graph[:0], graph); err != nil {
+			return fmt.Errorf("convert: N-Quads: graph name: %w", err)
+		}
+		g = n.graph
+	}
+	start := len(n.out.buf)
+	for i, t := range triples {
+		var err error
+		if n.out.buf, err = appendNTStatement(n.out.buf, t, g); err != nil {
+			n.out.buf = n.out.buf[:start]
+			return fmt.Errorf("convert: N-Quads: triple %d: %w", i, err)
+		}
+	}
+	return n.out.commit()
+}
+
+// Flush writes the buffered output to the underlying writer.
+func (n *NQuadsWriter) Flush() error { return n.out.flush() }
+
+// Close flushes; the writer accepts no more groups afterwards. It does not
+// close the underlying writer.
+func (n *NQuadsWriter) Close() error { return n.out.close() }
+
+// TurtleWriter writes Turtle in chunks: the prefix block first, then each
+// group of triples as complete statements. Output is buffered: call Flush
+// or Close at the end.
+//
+// Blank node labels are kept as given, except for the blank nodes that
+// WriteGroup nests as [ ... ]: those lose their label, so a blank node must
+// not be shared between groups (the caller chooses labels unique per group).
+type TurtleWriter struct {
+	out      output
+	decl     []Prefix // as given, for the prefix block
+	prefixes []Prefix // longest namespace first, for matching
+	err      error    // invalid prefix declarations
+	started  bool     // prefix block written
+	plan     turtlePlan
+}
+
+// NewTurtleWriter returns a writer of Turtle to w that abbreviates IRIs with
+// prefixes. Invalid prefixes (a name that is not a PN_PREFIX, an IRI that
+// cannot be written, a repeated name) make every later call fail.
+func NewTurtleWriter(w io.Writer, prefixes []Prefix) *TurtleWriter {
+	t := &TurtleWriter{out: output{w: w}, decl: slices.Clone(prefixes), prefixes: slices.Clone(prefixes)}
+	seen := make(map[string]bool)
+	for _, p := range prefixes {
+		if err := checkPrefixName(p.Name); err != nil {
+			t.err = fmt.Errorf("convert: Turtle prefix %q: %w", p.Name, err)
+			break
+		}
+		if err := checkIRI(p.IRI); err != nil {
+			t.err = fmt.Errorf("convert: Turtle prefix %q: %w", p.Name, err)
+			break
+		}
+		if seen[p.Name] {
+			t.err = fmt.Errorf("convert: Turtle prefix %q declared twice", p.Name)
+			break
+		}
+		seen[p.Name] = true
+	}
+	slices.SortStableFunc(t.prefixes, func(a, b Prefix) int { return len(b.IRI) - len(a.IRI) })
+	return t
+}
+
+// checkPrefixName checks PN_PREFIX: PN_CHARS_BASE ((PN_CHARS | '.')* PN_CHARS)?
+// (or empty).
+func checkPrefixName(name string) error {
+	for i, r := range name {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(name[i:], "\uFFFD"):
+			return invalid("prefix name is not valid UTF-8")
+		case i == 0 && isPNCharsBase(r):
+		case i > 0 && isPNChars(r):
+		case i > 0 && r == '.' && i < len(name)-1:
+		default:
+			return invalid("%q at byte %d is not allowed in a prefix name", r, i)
+		}
+	}
+	return nil
+}
+
+// start writes the prefix block once.
+func (t *TurtleWriter) start() {
+	if t.started {
+		return
+	}
+	t.started = true
+	for _, p := range t.decl {
+		t.out.buf = append(t.out.buf, "@prefix "...)
+		t.out.buf = append(t.out.buf, p.Name...)
+		t.out.buf = append(t.out.buf, ": <"...)
+		t.out.buf = append(t.out.buf, p.IRI...)
+		t.out.buf = append(t.out.buf, "> .\n"...)
+	}
+	if len(t.prefixes) > 0 {
+		t.out.buf = append(t.out.buf, '\n')
+	}
+}
+
+// WriteGroup writes one group of triples (e.g. one message's triples).
+// Within a group, triples are grouped by subject (subject order = first
+// appearance) with ';' and ','; a blank node that is the object of exactly
+// one triple in the group is nested as [ ... ] under that triple
+// (recursively, up to 16 levels, cycles broken at the first node met); an
+// unreferenced blank subject is written as [ ... ] . Output of a group is
+// written only once the whole group is formatted, so an error never leaves
+// a half-written statement.
+func (t *TurtleWriter) WriteGroup(triples []rdf.Triple) error {
+	if t.err != nil {
+		return t.err
+	}
+	if err := t.out.ready(); err != nil {
+		return err
+	}
+	t.start()
+	if len(triples) == 0 {
+		return t.out.commit()
+	}
+	start := len(t.out.buf)
+	if err := t.plan.build(triples); err != nil {
+		return fmt.Errorf("convert: Turtle: %w", err)
+	}
+	var err error
+	for _, r := range t.plan.roots {
+		if t.out.buf, err = t.appendRoot(t.out.buf, r); err != nil {
+			t.out.buf = t.out.buf[:start]
+			return fmt.Errorf("convert: Turtle: %w", err)
+		}
+	}
+	t.out.buf = append(t.out.buf, '\n')
+	return t.out.commit()
+}
+
+// Flush writes the buffered output to the underlying writer.
+func (t *TurtleWriter) Flush() error { return t.out.flush() }
+
+// Close writes the prefix block if no group was written, then flushes; the
+// writer accepts no more groups afterwards. It does not close the
+// underlying writer.
+func (t *TurtleWriter) Close() error {
+	if t.err != nil {
+		return t.err
+	}
+	if t.out.ready() == nil {
+		t.start()
+	}
+	return t.out.close()
+}
+
+// Planning a Turtle group.
+
+// termKey identifies a subject: an IRI or a blank node label.
+type termKey struct {
+	blank bool
+	s     string
+}
+
+// Subject states in a plan.
+const (
+	unplanned  uint8 = iota
+	planRoot         // written as a statement of its own
+	planNested       // written as [ ... ] where it is the object
+)
+
+type turtleSubject struct {
+	term       rdf.Subject
+	label      string // blank node label, "" for an IRI
+	first, end int    // its triples: plan.order[first:end]
+	refs       int32  // times it is the object of a triple in the group
+	state      uint8
+}
+
+// turtlePlan is the reusable scratch state for one group.
+type turtlePlan struct {
+	triples  []rdf.Triple
+	subjects []turtleSubject
+	subjIdx  map[termKey]int32
+	predIdx  map[string]int32
+	refs     map[string]int32 // blank node label -> times it is an object
+	tsubj    []int32          // per triple: subject index
+	tpred    []int32          // per triple: predicate index
+	order    []int32          // triple indices by subject, then predicate
+	roots    []int32          // subjects written as statements, in order
+}
+
+func (p *turtlePlan) reset(triples []rdf.Triple) {
+	if p.subjIdx == nil {
+		p.subjIdx = make(map[termKey]int32)
+		p.predIdx = make(map[string]int32)
+		p.refs = make(map[string]int32)
+	}
+	clear(p.subjIdx)
+	clear(p.predIdx)
+	clear(p.refs)
+	p.triples = triples
+	p.subjects = p.subjects[:0]
+	p.tsubj = p.tsubj[:0]
+	p.tpred = p.tpred[:0]
+	p.order = p.order[:0]
+	p.roots = p.roots[:0]
+}
+
+// build indexes the group and decides which blank nodes are nested.
+func (p *turtlePlan) build(triples []rdf.Triple) error {
+	p.reset(triples)
+	for i, t := range triples {
+		var k termKey
+		switch s := t.Subj.(type) {
+		case rdf.IRI:
+			k = termKey{s: s.String()}
+		case rdf.Blank:
+			k = termKey{blank: true, s: blankLabel(s)}
+			if err := checkBlank(k.s); err != nil {
+				return fmt.Errorf("triple %d: subject: %w", i, err)
+			}
+		default:
+			return fmt.Errorf("triple %d: subject: %w", i, invalid("subject of type %T", t.Subj))
+		}
+		si, ok := p.subjIdx[k]
+		if !ok {
+			si = int32(len(p.subjects))
+			p.subjIdx[k] = si
+			lbl := ""
+			if k.blank {
+				lbl = k.s
+			}
+			p.subjects = append(p.subjects, turtleSubject{term: t.Subj, label: lbl})
+		}
+		pr, ok := t.Pred.(rdf.IRI)
+		if !ok {
+			return fmt.Errorf("triple %d: predicate: %w", i, invalid("predicate of type %T", t.Pred))
+		}
+		pi, ok := p.predIdx[pr.String()]
+		if !ok {
+			pi = int32(len(p.predIdx))
+			p.predIdx[pr.String()] = pi
+		}
+		if t.Obj == nil {
+			return fmt.Errorf("triple %d: object: %w", i, invalid("nil term"))
+		}
+		if b, ok := t.Obj.(rdf.Blank); ok {
+			lbl := blankLabel(b)
+			if err := checkBlank(lbl); err != nil {
+				return fmt.Errorf("triple %d: object: %w", i, err)
+			}
+			p.refs[lbl]++
+		}
+		p.tsubj = append(p.tsubj, si)
+		p.tpred = append(p.tpred, pi)
+		p.order = append(p.order, int32(i))
+	}
+	slices.SortFunc(p.order, func(a, b int32) int {
+		if d := p.tsubj[a] - p.tsubj[b]; d != 0 {
+			return int(d)
+		}
+		if d := p.tpred[a] - p.tpred[b]; d != 0 {
+			return int(d)
+		}
+		return int(a - b)
+	})
+	for k, ti := range p.order {
+		s := &p.subjects[p.tsubj[ti]]
+		if k == 0 || p.tsubj[p.order[k-1]] != p.tsubj[ti] {
+			s.first = k
+		}
+		s.end = k + 1
+	}
+	// Roots: every subject that is not a blank node referenced exactly once.
+	for i := range p.subjects {
+		s := &p.subjects[i]
+		if s.label != "" {
+			s.refs = p.refs[s.label]
+		}
+		if s.label == "" || s.refs != 1 {
+			s.state = planRoot
+			p.roots = append(p.roots, int32(i))
+		}
+	}
+	q := p.planQueue(0)
+	// Whatever is left lies on cycles of singly referenced blank nodes:
+	// break each cycle at its first subject.
+	for i := range p.subjects {
+		if p.subjects[i].state == unplanned {
+			p.subjects[i].state = planRoot
+			p.roots = append(p.roots, int32(i))
+			q = p.planQueue(q)
+		}
+	}
+	slices.Sort(p.roots)
+	return nil
+}
+
+// planQueue plans the roots from index q on (planning may add roots) and
+// returns the new end of the queue.
+func (p *turtlePlan) planQueue(q int) int {
+	for ; q < len(p.roots); q++ {
+		p.nest(p.roots[q], 0)
+	}
+	return q
+}
+
+// nest marks the blank objects of subject s that can be nested under it.
+func (p *turtlePlan) nest(s int32, depth int) {
+	sub := p.subjects[s]
+	for _, ti := range p.order[sub.first:sub.end] {
+		j, ok := p.nestedSubject(p.triples[ti].Obj)
+		if !ok || p.subjects[j].state != unplanned {
+			continue
+		}
+		if depth+1 >= maxNest {
+			p.subjects[j].state = planRoot
+			p.roots = append(p.roots, j)
+			continue
+		}
+		p.subjects[j].state = planNested
+		p.nest(j, depth+1)
+	}
+}
+
+// nestedSubject returns the subject index of o when o is a blank node that
+// is the object of exactly one triple and has triples of its own.
+func (p *turtlePlan) nestedSubject(o rdf.Object) (int32, bool) {
+	b, ok := o.(rdf.Blank)
+	if !ok {
+		return 0, false
+	}
+	lbl := blankLabel(b)
+	if p.refs[lbl] != 1 {
+		return 0, false
+	}
+	j, ok := p.subjIdx[termKey{blank: true, s: lbl}]
+	return j, ok
+}
+
+// Writing a Turtle group.
+
+// indent holds enough spaces for the deepest nesting.
+var indent = strings.Repeat(" ", 4*(maxNest+1))
+
+// appendRoot appends the statement of root subject r.
+func (t *TurtleWriter) appendRoot(dst []byte, r int32) ([]byte, error) {
+	s := &t.plan.subjects[r]
+	var err error
+	switch {
+	case s.label != "" && s.refs == 0:
+		dst = append(dst, '[', ' ')
+		if dst, err = t.appendBody(dst, r, 1); err != nil {
+			return dst, err
+		}
+		return append(dst, " ] .\n"...), nil
+	case s.label != "":
+		dst, err = appendBlank(dst, s.label)
+	default:
+		dst, err = t.appendIRI(dst, s.term.(rdf.IRI).String())
+	}
+	if err != nil {
+		return dst, fmt.Errorf("triple %d: subject: %w", t.plan.order[s.first], err)
+	}
+	dst = append(dst, ' ')
+	if dst, err = t.appendBody(dst, r, 1); err != nil {
+		return dst, err
+	}
+	return append(dst, " .\n"...), nil
+}
+
+// appendBody appends the predicate-object list of subject s; level is the
+// indentation of continuation lines.
+func (t *TurtleWriter) appendBody(dst []byte, s int32, level int) ([]byte, error) {
+	p := &t.plan
+	sub := p.subjects[s]
+	var err error
+	for k := sub.first; k < sub.end; k++ {
+		ti := p.order[k]
+		tr := p.triples[ti]
+		if k > sub.first && p.tpred[ti] == p.tpred[p.order[k-1]] {
+			dst = append(dst, ' ', ',', ' ')
+		} else {
+			if k > sub.first {
+				dst = append(dst, " ;\n"...)
+				dst = append(dst, indent[:4*level]...)
+			}
+			if pr := tr.Pred.(rdf.IRI).String(); pr == rdfType {
+				dst = append(dst, 'a')
+			} else if dst, err = t.appendIRI(dst, pr); err != nil {
+				return dst, fmt.Errorf("triple %d: predicate: %w", ti, err)
+			}
+			dst = append(dst, ' ')
+		}
+		if j, ok := p.nestedSubject(tr.Obj); ok && p.subjects[j].state == planNested {
+			dst = append(dst, '[', ' ')
+			if dst, err = t.appendBody(dst, j, level+1); err != nil {
+				return dst, err
+			}
+			dst = append(dst, ' ', ']')
+			continue
+		}
+		if dst, err = t.appendObject(dst, tr.Obj); err != nil {
+			return dst, fmt.Errorf("triple %d: object: %w", ti, err)
+		}
+	}
+	return dst, nil
+}
+
+// appendObject appends an object that is not nested.
+func (t *TurtleWriter) appendObject(dst []byte, o rdf.Object) ([]byte, error) {
+	switch v := o.(type) {
+	case rdf.IRI:
+		return t.appendIRI(dst, v.String())
+	case rdf.Blank:
+		lbl := blankLabel(v)
+		if t.plan.refs[lbl] == 1 {
+			if _, ok := t.plan.subjIdx[termKey{blank: true, s: lbl}]; !ok {
+				return append(dst, '[', ']'), nil // only here, no properties
+			}
+		}
+		return appendBlank(dst, lbl)
+	case rdf.Literal:
+		return t.appendLiteral(dst, v)
+	}
+	return dst, invalid("unsupported term type %T", o)
+}
+
+// appendLiteral appends a literal, bare when its datatype and lexical form
+// allow it, otherwise quoted with its language tag or datatype.
+func (t *TurtleWriter) appendLiteral(dst []byte, l rdf.Literal) ([]byte, error) {
+	lex, lang, dt, err := literalParts(l)
+	if err != nil {
+		return dst, err
+	}
+	bare := false
+	switch dt {
+	case xsdInteger:
+		bare = isTurtleInteger(lex)
+	case xsdDecimal:
+		bare = isTurtleDecimal(lex)
+	case xsdDouble:
+		bare = isTurtleDouble(lex)
+	case xsdBoolean:
+		bare = lex == "true" || lex == "false"
+	}
+	if bare {
+		return append(dst, lex...), nil
+	}
+	if dst, err = appendString(dst, lex); err != nil {
+		return dst, err
+	}
+	switch {
+	case lang != "":
+		dst = append(dst, '@')
+		return append(dst, lang...), nil
+	case dt != xsdString:
+		dst = append(dst, '^', '^')
+		return t.appendIRI(dst, dt)
+	}
+	return dst, nil
+}
+
+// appendIRI appends iri as a prefixed name when a prefix matches and the
+// rest is a valid PN_LOCAL (after escaping), else as <iri>.
+func (t *TurtleWriter) appendIRI(dst []byte, iri string) ([]byte, error) {
+	for _, p := range t.prefixes {
+		if !strings.HasPrefix(iri, p.IRI) {
+			continue
+		}
+		n := len(dst)
+		dst = append(dst, p.Name...)
+		dst = append(dst, ':')
+		if d, ok := appendLocal(dst, iri[len(p.IRI):]); ok {
+			return d, nil
+		}
+		dst = dst[:n]
+	}
+	return appendIRIRef(dst, iri)
+}
+
+// appendLocal appends local as a PN_LOCAL:
+//
+//	(PN_CHARS_U | ':' | [0-9] | PLX) ((PN_CHARS | '.' | ':' | PLX)* (PN_CHARS | ':' | PLX))?
+//
+// escaping with '\' the reserved characters that PN_LOCAL_ESC allows where
+// they are not allowed bare. It reports false when local cannot be written
+// so; dst may then hold a partial name.
+func appendLocal(dst []byte, local string) ([]byte, bool) {
+	for i, r := range local {
+		first, last := i == 0, i+utf8.RuneLen(r) == len(local)
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(local[i:], "\uFFFD"):
+			return dst, false
+		case isPNCharsU(r) || r == ':' || isDigit(byte(r)) && r < utf8.RuneSelf:
+			dst = utf8.AppendRune(dst, r)
+		case r == '-':
+			if first {
+				dst = append(dst, '\\')
+			}
+			dst = append(dst, '-')
+		case isPNChars(r): // U+00B7, combining marks: not allowed first, no escape
+			if first {
+				return dst, false
+			}
+			dst = utf8.AppendRune(dst, r)
+		case r == '.':
+			if first || last {
+				dst = append(dst, '\\')
+			}
+			dst = append(dst, '.')
+		case r == '%':
+			if i+2 < len(local) && isHex(local[i+1]) && isHex(local[i+2]) {
+				dst = append(dst, '%') // PERCENT: kept as is in the IRI
+			} else {
+				dst = append(dst, '\\', '%')
+			}
+		case strings.ContainsRune("~!$&'()*+,;=/?#@", r):
+			dst = append(dst, '\\', byte(r))
+		default:
+			return dst, false
+		}
+	}
+	return dst, true
+}
+
+// Numeric literals are written bare only in forms every Turtle reader
+// handles: a subset of the INTEGER, DECIMAL and DOUBLE productions that
+// requires digits on both sides of a '.'.
+
+// isTurtleInteger matches [+-]?[0-9]+.
+func isTurtleInteger(s string) bool {
+	s = trimSign(s)
+	return s != "" && digits(s) == len(s)
+}
+
+// isTurtleDecimal matches [+-]?[0-9]+ '.' [0-9]+.
+func isTurtleDecimal(s string) bool {
+	s = trimSign(s)
+	n := digits(s)
+	if n == 0 || n == len(s) || s[n] != '.' {
+		return false
+	}
+	s = s[n+1:]
+	return s != "" && digits(s) == len(s)
+}
+
+// isTurtleDouble matches [+-]?[0-9]+ ('.' [0-9]+)? [eE] [+-]?[0-9]+.
+func isTurtleDouble(s string) bool {
+	s = trimSign(s)
+	n := digits(s)
+	if n == 0 {
+		return false
+	}
+	s = s[n:]
+	if s != "" && s[0] == '.' {
+		m := digits(s[1:])
+		if m == 0 {
+			return false
+		}
+		s = s[1+m:]
+	}
+	if s == "" || (s[0] != 'e' && s[0] != 'E') {
+		return false
+	}
+	return isTurtleInteger(s[1:])
+}
+
+func trimSign(s string) string {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		return s[1:]
+	}
+	return s
+}
+
+// digits returns the length of the run of ASCII digits at the start of s.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isHex(c byte) bool   { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// isPNCharsBase reports PN_CHARS_BASE.
+func isPNCharsBase(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return isAlpha(byte(r))
+	case r >= 0xC0 && r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF,
+		r >= 0x370 && r <= 0x37D, r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D,
+		r >= 0x2070 && r <= 0x218F, r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF,
+		r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
+		return true
+	}
+	return false
+}
+
+// isPNCharsU reports PN_CHARS_U: PN_CHARS_BASE or '_'.
+func isPNCharsU(r rune) bool { return r == '_' || isPNCharsBase(r) }
+
+// isPNChars reports PN_CHARS.
+func isPNChars(r rune) bool {
+	return isPNCharsU(r) || r == '-' || r >= '0' && r <= '9' || r == 0xB7 ||
+		r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
+}
