@@ -1,28 +1,7 @@
 package convert
 
-// RDF serialisers: Turtle, N-Triples and N-Quads.
-//
-// Every writer formats a whole group of statements into its own buffer
-// before any of it can reach the underlying io.Writer, and drops the group
-// again when a term cannot be written, so an error never leaves a partial
-// statement behind. The buffer is written out whenever it holds 64 KiB and
-// by Flush and Close; the io.Writer itself is neither flushed nor closed.
-//
-// What is refused (errors wrapping ErrInvalidTerm) rather than rewritten:
-//   - strings, IRIs, labels or language tags that are not valid UTF-8;
-//   - IRIs that are empty, relative (no scheme) or hold a character that
-//     IRIREF forbids (U+0000-U+0020, <>"{}|^`\) or a control character
-//     (U+007F-U+009F, which RFC 3987 excludes): IRIREF does not allow the
-//     former even as \u escapes, and rapper and serdi refuse them;
-//   - blank node labels that are not a valid BLANK_NODE_LABEL (renaming them
-//     could merge two nodes, since the caller picks labels);
-//   - language tags that do not match [a-zA-Z]+('-'[a-zA-Z0-9]+)*, and
-//     rdf:langString literals without one.
-//
-// Literal strings are always written in short quotes with the canonical
-// N-Triples escapes (RDF 1.2): \b \t \n \f \r \" \\ as ECHAR, the other
-// characters U+0000-U+001F and U+007F as \u00XX, everything else as UTF-8.
-// A literal with an empty datatype and no language tag is an xsd:string.
+// RDF serialisers: Turtle, N-Triples and N-Quads, writing knakk/rdf terms
+// (whose own Turtle encoder writes invalid Turtle).
 
 import (
 	"errors"
@@ -36,9 +15,17 @@ import (
 )
 
 // ErrInvalidTerm is wrapped by the errors of the RDF writers for a term that
-// has no valid serialisation: invalid UTF-8, an IRI that is not absolute or
-// holds characters IRIs forbid, a bad blank node label or language tag, or a
-// nil term.
+// has no valid serialisation. Such terms are refused, never rewritten:
+//   - strings, IRIs, labels or language tags that are not valid UTF-8;
+//   - IRIs that are empty, relative (no scheme) or hold a character that
+//     IRIREF forbids (U+0000-U+0020, <>"{}|^`\) or a control character
+//     (U+007F-U+009F, which RFC 3987 excludes): IRIREF does not allow the
+//     former even as \u escapes, and rapper and serdi refuse them;
+//   - blank node labels that are not a valid BLANK_NODE_LABEL (renaming them
+//     could merge two nodes, since the caller picks the labels);
+//   - language tags that do not match [a-zA-Z]+('-'[a-zA-Z0-9]+)*, and
+//     rdf:langString literals without one;
+//   - nil terms.
 var ErrInvalidTerm = errors.New("RDF term cannot be written")
 
 // errClosed is returned when writing to a closed writer.
@@ -352,8 +339,16 @@ func appendNTStatement(dst []byte, t rdf.Triple, g []byte) ([]byte, error) {
 	return append(dst, ' ', '.', '\n'), nil
 }
 
-// NTriplesWriter writes N-Triples, one line per triple, with the canonical
-// escapes. Output is buffered: call Flush or Close at the end.
+// NTriplesWriter writes N-Triples, one line per triple, in canonical form
+// (RDF 1.2): literals in double quotes with \b \t \n \f \r \" \\ as ECHAR,
+// the other characters U+0000-U+001F and U+007F as \u00XX and everything
+// else as UTF-8; no datatype for xsd:string. A literal with an empty
+// datatype and no language tag is an xsd:string.
+//
+// WriteGroup formats a whole group before any of it can reach the
+// underlying writer and drops it on error, so an error never leaves a
+// partial statement behind. Output is buffered: it is written out in chunks
+// of about 64 KiB and by Flush and Close.
 type NTriplesWriter struct {
 	out output
 }
@@ -386,8 +381,8 @@ func (n *NTriplesWriter) Flush() error { return n.out.flush() }
 // close the underlying writer.
 func (n *NTriplesWriter) Close() error { return n.out.close() }
 
-// NQuadsWriter writes N-Quads, one line per quad, with the canonical
-// escapes. Output is buffered: call Flush or Close at the end.
+// NQuadsWriter writes N-Quads, one line per quad, with the terms written as
+// by NTriplesWriter, and the same all-or-nothing groups and buffering.
 type NQuadsWriter struct {
 	out   output
 	graph []byte // scratch for the graph term
@@ -431,8 +426,17 @@ func (n *NQuadsWriter) Flush() error { return n.out.flush() }
 func (n *NQuadsWriter) Close() error { return n.out.close() }
 
 // TurtleWriter writes Turtle in chunks: the prefix block first, then each
-// group of triples as complete statements. Output is buffered: call Flush
-// or Close at the end.
+// group of triples as complete statements. Groups are all-or-nothing and
+// output is buffered as for NTriplesWriter.
+//
+// Literals are written bare only in forms that even knakk/rdf reads back
+// unchanged (subsets of the Turtle number productions): xsd:integer matching [+-]?[0-9]+, xsd:decimal matching
+// [+-]?[0-9]+.[0-9]+, xsd:double matching [+-]?[0-9]+(.[0-9]+)?[eE][+-]?[0-9]+,
+// xsd:boolean true or false. Any other literal is quoted, escaped as in
+// N-Triples, with its language tag or datatype (a prefixed name when one
+// fits). IRIs are prefixed names when a prefix matches and the rest is a
+// valid PN_LOCAL once the reserved characters are escaped with '\';
+// otherwise <IRI>. rdf:type is written as a.
 //
 // Blank node labels are kept as given, except for the blank nodes that
 // WriteGroup nests as [ ... ]: those lose their label, so a blank node must

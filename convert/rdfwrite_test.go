@@ -535,6 +535,40 @@ func TestTurtlePrefixBlockOnly(t *testing.T) {
 	}
 }
 
+func TestTurtleEmptyPrefix(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewTurtleWriter(&buf, []Prefix{{"", exNS}, {"long", exNS + "long/"}})
+	g := []rdf.Triple{
+		triple(exIRI("s"), "p", exIRI("long/x.y")),
+		triple(exIRI("long/"), "p", exIRI("")),
+		triple(exIRI("long/\u00b7"), "p", exIRI("\u00b7")), // not a PN_LOCAL under either prefix
+	}
+	if err := w.WriteGroup(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := `@prefix : <http://example.org/> .
+@prefix long: <http://example.org/long/> .
+
+:s :p long:x.y .
+long: :p : .
+:long\/· :p <http://example.org/·> .
+
+`
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+	got, err := rdftest.ParseTurtle(buf.Bytes(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameGraph(t, "knakk", got, g, buf.Bytes())
+	sameGraph(t, "rapper", rdftest.Rapper(t, buf.Bytes(), ""), g, buf.Bytes())
+	sameGraph(t, "serdi", quadTriples(rdftest.ParseWith(t, "serdi", "turtle", buf.Bytes(), "")), g, buf.Bytes())
+}
+
 func TestTurtleBadPrefixes(t *testing.T) {
 	for _, ps := range [][]Prefix{
 		{{"1ex", exNS}},

@@ -200,10 +200,12 @@ func newGraph(qs []quad) *graph {
 		g.consts = append(g.consts, cs)
 	}
 	g.nbrs = make([][]int32, len(g.labels))
+	mark := make([]int, len(g.labels)) // b+1 once x is a neighbour of b
 	for b, occs := range g.occ {
 		for _, o := range occs {
 			for _, x := range g.slots[o.quad] {
-				if x >= 0 && int(x) != b && !slices.Contains(g.nbrs[b], x) {
+				if x >= 0 && int(x) != b && mark[x] != b+1 {
+					mark[x] = b + 1
 					g.nbrs[b] = append(g.nbrs[b], x)
 				}
 			}
