@@ -1,0 +1,344 @@
+package context
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/bblock"
+)
+
+// Context is a processed JSON-LD context: its term definitions with every
+// compact IRI expanded to a full IRI. A Context is read-only once returned.
+type Context struct {
+	// Terms maps each term to its definition.
+	Terms map[string]*Term
+	// Base is the @base IRI, or "" when there is none.
+	Base string
+	// Vocab is the @vocab IRI, or "" when there is none.
+	Vocab string
+	// Reset reports that a scoped context starts with null: terms of the
+	// enclosing contexts do not apply under it.
+	Reset bool
+
+	setBase, setVocab bool     // a scoped context sets @base / @vocab
+	src               []source // the context values applied, in order
+}
+
+// source is one context value as found under "@context", with the name of
+// the document it came from.
+type source struct {
+	name  string
+	value any
+}
+
+// Term is the definition of one term.
+type Term struct {
+	// ID is the term's full IRI, blank node identifier or keyword; "" for
+	// a term mapped to null. For a reverse property it is the IRI of the
+	// property the term is the reverse of.
+	ID string
+	// Reverse reports a reverse property (@reverse).
+	Reverse bool
+	// Type is the coercion: a full IRI, or "@id", "@json", "@vocab",
+	// "@none"; "" when absent.
+	Type string
+	// Container lists the @container values, as written.
+	Container []string
+	// Scoped is the property-scoped context (@context), holding only the
+	// terms it defines; nil when absent.
+	Scoped *Context
+	// Prefix reports that the term may be the prefix of compact IRIs.
+	Prefix bool
+	// Protected reports a protected term.
+	Protected bool
+	// Extra holds the other keywords of the definition as written
+	// (@language, @direction, @index, @nest, @prefix).
+	Extra map[string]any
+
+	simple    bool   // defined by a plain string
+	scopedRaw any    // the @context value, processed by finalize
+	hasScoped bool   // the definition has an @context entry
+	origin    string // the document that defined the term
+	group     string // the top-level document origin was applied under
+}
+
+// Warning is a problem that does not stop the work: a dubious construct in a
+// context or an annotated schema.
+type Warning struct {
+	File    string // the document concerned, e.g. "mcp.mcp/context.jsonld"; "" when unknown
+	Message string
+}
+
+func (w Warning) String() string {
+	if w.File == "" {
+		return w.Message
+	}
+	return w.File + ": " + w.Message
+}
+
+// Options maps context references to local sources. A string in "@context"
+// or "@import" (a remote or relative context reference) resolves only
+// through these maps: nothing is ever fetched or read otherwise.
+type Options struct {
+	// Files maps a reference, exactly as written, to a local file holding a
+	// JSON-LD context document ({"@context": ...}).
+	Files map[string]string
+	// Contexts maps a reference, exactly as written, to a context already
+	// loaded.
+	Contexts map[string]*Context
+}
+
+// ErrNoContext is wrapped by Load's error for a block without context.jsonld.
+var ErrNoContext = errors.New("block has no context.jsonld")
+
+// UnmappedError reports a context reference that no local mapping resolves.
+type UnmappedError struct {
+	Ref string // the reference as written
+	In  string // the document that holds it
+}
+
+func (e *UnmappedError) Error() string {
+	if isAbsIRI(e.Ref) && !strings.HasPrefix(e.Ref, "file:") {
+		return fmt.Sprintf("%s: context %s is remote; jrpcld does not fetch: save it and map it with --context-map %s=FILE", e.In, e.Ref, e.Ref)
+	}
+	return fmt.Sprintf("%s: context reference %q is not mapped; jrpcld does not read it by itself: map it with --context-map %s=FILE", e.In, e.Ref, e.Ref)
+}
+
+// Parse processes a JSON-LD context document (a decoded {"@context": ...},
+// numbers as float64 or json.Number) named name in messages.
+func Parse(name string, doc any, opts *Options) (*Context, []Warning, error) {
+	value, err := contextValue(name, doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := newProc(opts)
+	p.group = name
+	c, _, err := p.apply(newContext(), name, value, false)
+	if err != nil {
+		return nil, p.warnings, err
+	}
+	if err := p.finalize(c, c, 0); err != nil {
+		return nil, p.warnings, err
+	}
+	return c, p.warnings, nil
+}
+
+// Load reads and processes block b's own context.jsonld. An error wraps
+// ErrNoContext when the block has none.
+func Load(b *bblock.Block, opts *Options) (*Context, []Warning, error) {
+	if b.Files.Context == "" {
+		return nil, nil, fmt.Errorf("block %s: %w", b.ID, ErrNoContext)
+	}
+	name, value, err := blockContext(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Parse(name, map[string]any{"@context": value}, opts)
+}
+
+// Stack returns the effective source context of block b in register reg
+// (which may be nil): the contexts of the blocks it depends on, recursively
+// and in dependency order, followed by its own, merged as one JSON-LD
+// context array. Blocks without context.jsonld contribute nothing.
+func Stack(b *bblock.Block, reg *bblock.Register, opts *Options) (*Context, []Warning, error) {
+	blocks, warns, err := depOrder(b, reg)
+	if err != nil {
+		return nil, warns, err
+	}
+	p := newProc(opts)
+	p.warnings = warns
+	c := newContext()
+	for _, blk := range blocks {
+		if blk.Files.Context == "" {
+			continue
+		}
+		name, value, err := blockContext(blk)
+		if err != nil {
+			return nil, p.warnings, err
+		}
+		p.group = name
+		if c, _, err = p.apply(c, name, value, false); err != nil {
+			return nil, p.warnings, err
+		}
+	}
+	if err := p.finalize(c, c, 0); err != nil {
+		return nil, p.warnings, err
+	}
+	return c, p.warnings, nil
+}
+
+// blockContext reads block b's context.jsonld and returns its name for
+// messages and its "@context" value.
+func blockContext(b *bblock.Block) (string, any, error) {
+	name := b.ID + "/" + b.Files.Context
+	data, err := b.ReadFile(b.Files.Context)
+	if err != nil {
+		return name, nil, err
+	}
+	doc, err := bblock.DecodeDoc(b.Files.Context, data)
+	if err != nil {
+		return name, nil, fmt.Errorf("block %s: %w", b.ID, err)
+	}
+	value, err := contextValue(name, doc)
+	return name, value, err
+}
+
+// contextValue returns the "@context" member of a context document.
+func contextValue(name string, doc any) (any, error) {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: a context document is a JSON object with an \"@context\" member", name)
+	}
+	v, ok := m["@context"]
+	if !ok {
+		return nil, fmt.Errorf("%s: no \"@context\" member", name)
+	}
+	return v, nil
+}
+
+// depOrder returns the blocks b depends on, recursively, in the register's
+// dependency order, followed by b.
+func depOrder(b *bblock.Block, reg *bblock.Register) ([]*bblock.Block, []Warning, error) {
+	need := map[string]bool{}
+	var warns []Warning
+	var visit func(blk *bblock.Block, path []string) error
+	visit = func(blk *bblock.Block, path []string) error {
+		for _, id := range blk.Deps {
+			if contains(path, id) {
+				warns = append(warns, Warning{Message: fmt.Sprintf("dependency cycle: %s -> %s", strings.Join(path, " -> "), id)})
+				continue
+			}
+			if need[id] {
+				continue
+			}
+			var dep *bblock.Block
+			if reg != nil {
+				dep = reg.Block(id)
+			}
+			if dep == nil {
+				return fmt.Errorf("block %s depends on %q: %w", blk.ID, id, bblock.ErrUnknownBlock)
+			}
+			need[id] = true
+			if err := visit(dep, append(path, id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := visit(b, []string{b.ID}); err != nil {
+		return nil, warns, err
+	}
+	var out []*bblock.Block
+	if reg != nil {
+		for _, rb := range reg.Blocks {
+			if need[rb.ID] && rb.ID != b.ID {
+				out = append(out, rb)
+			}
+		}
+	}
+	return append(out, b), warns, nil
+}
+
+// readMapped returns the context value a reference maps to, through opts.
+// A mapped Context is returned as its sources.
+func (p *proc) readMapped(ref, in string) ([]source, error) {
+	if p.opts != nil {
+		if c, ok := p.opts.Contexts[ref]; ok && c != nil {
+			return c.src, nil
+		}
+		if file, ok := p.opts.Files[ref]; ok {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				return nil, fmt.Errorf("%s: context %s mapped to %s: %w", in, ref, file, err)
+			}
+			doc, err := bblock.DecodeDoc(file, data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: context %s mapped to %s: %w", in, ref, file, err)
+			}
+			v, err := contextValue(file, doc)
+			if err != nil {
+				return nil, fmt.Errorf("%s: context %s: %w", in, ref, err)
+			}
+			return []source{{name: file, value: v}}, nil
+		}
+	}
+	return nil, &UnmappedError{Ref: ref, In: in}
+}
+
+// Expand expands a term, a compact IRI or a vocabulary-relative string to a
+// full IRI as the context would for a property name; a string it cannot
+// expand is returned unchanged, and a term mapped to null gives "".
+func (c *Context) Expand(s string) string {
+	p := newProc(nil)
+	e, err := p.expandIRI(c, nil, s, false, true)
+	if err != nil {
+		return s
+	}
+	return e
+}
+
+// IRIs returns every full IRI the context can produce, sorted: the IRIs of
+// its terms and of their type coercions, those of scoped contexts included.
+// Keywords, blank node identifiers and prefix definitions are left out, as
+// are IRIs that @vocab would make from keys the context does not define.
+func (c *Context) IRIs() []string {
+	set := map[string]bool{}
+	var walk func(c *Context)
+	walk = func(c *Context) {
+		for _, t := range c.Terms {
+			if !t.Prefix && t.ID != "" && !isKeyword(t.ID) && !isBlank(t.ID) {
+				set[t.ID] = true
+			}
+			if t.Type != "" && !isKeyword(t.Type) {
+				set[t.Type] = true
+			}
+			if t.Scoped != nil {
+				walk(t.Scoped)
+			}
+		}
+	}
+	walk(c)
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func newContext() *Context {
+	return &Context{Terms: map[string]*Term{}}
+}
+
+// clone returns a copy of c whose term map may be changed; the terms are
+// shared.
+func (c *Context) clone() *Context {
+	n := *c
+	n.Terms = make(map[string]*Term, len(c.Terms))
+	for k, t := range c.Terms {
+		n.Terms[k] = t
+	}
+	n.src = append([]source(nil), c.src...)
+	return &n
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
