@@ -291,7 +291,11 @@ func (a *annotator) annotateRoot(d *adoc) {
 			extra[name] = termAnnotations(t, true)
 		}
 	}
-	for kw, add := range map[string]map[string]any{annPrefixes: prefixes, annExtraTerms: extra} {
+	for _, kv := range []struct {
+		kw  string
+		add map[string]any
+	}{{annExtraTerms, extra}, {annPrefixes, prefixes}} {
+		kw, add := kv.kw, kv.add
 		if len(add) == 0 {
 			continue
 		}

@@ -72,6 +72,7 @@ type Warning struct {
 	Message string
 }
 
+// String formats the warning as "FILE: MESSAGE".
 func (w Warning) String() string {
 	if w.File == "" {
 		return w.Message
@@ -100,6 +101,7 @@ type UnmappedError struct {
 	In  string // the document that holds it
 }
 
+// Error names the reference, where it is, and how to map it.
 func (e *UnmappedError) Error() string {
 	if isAbsIRI(e.Ref) && !strings.HasPrefix(e.Ref, "file:") {
 		return fmt.Sprintf("%s: context %s is remote; jrpcld does not fetch: save it and map it with --context-map %s=FILE", e.In, e.Ref, e.Ref)

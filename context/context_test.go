@@ -367,3 +367,32 @@ func TestExpandAndIRIs(t *testing.T) {
 		t.Errorf("IRIs() = %v\nwant %v", got, wantIRIs)
 	}
 }
+
+// FuzzParse checks that no context document makes Parse panic, and that
+// what it accepts gives sorted, keyword-free IRIs.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{"@context": {"ex": "http://example.org/ns#", "a": {"@id": "ex:a", "@type": "@id", "@context": {"b": "ex:b"}}}}`,
+		`{"@context": [{"@vocab": "http://v/"}, null, {"t": {"@reverse": "http://x/p"}}]}`,
+		`{"@context": {"a": {"@id": "b:x"}, "b": {"@id": "a:y"}}}`,
+		`{"@context": {"@base": "../x", "x@vocab": "y:", "c:d": {"@container": ["@set"]}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, err := bblock.DecodeDoc("fuzz.jsonld", data)
+		if err != nil {
+			return
+		}
+		c, _, err := Parse("fuzz.jsonld", doc, nil)
+		if err != nil {
+			return
+		}
+		iris := c.IRIs()
+		for i, iri := range iris {
+			if isKeyword(iri) || (i > 0 && iris[i-1] >= iri) {
+				t.Fatalf("IRIs() = %v", iris)
+			}
+		}
+	})
+}
