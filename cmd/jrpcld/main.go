@@ -39,6 +39,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		validateCommand(),
+		rdfCommand(),
+		turtleCommand(),
 	}
 }
 

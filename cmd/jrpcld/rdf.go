@@ -1,0 +1,208 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/convert"
+	"github.com/knakk/rdf"
+)
+
+func rdfCommand() command {
+	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [-o FILE] [--strict] [-q] [FILE...|-]",
+		summary: "turn messages and logs into RDF"}
+	c.run = func(e *env, args []string) int { return runRDF(e, &c, args, "") }
+	return c
+}
+
+func turtleCommand() command {
+	c := command{name: "turtle", args: "[--bblock DIR [--id ID]] [--base IRI] [-o FILE] [--strict] [-q] [FILE...|-]",
+		summary: "turn messages and logs into Turtle (rdf --format turtle)"}
+	c.run = func(e *env, args []string) int { return runRDF(e, &c, args, "turtle") }
+	return c
+}
+
+const rdfHelp = `
+Turns each FILE (standard input when there is none, or for "-") into RDF: every
+message is expanded with the building block's JSON-LD context (the embedded
+JSON-RPC 2.0 block by default), and each log becomes one connected graph.
+
+A message is a node with a stable IRI made of the log's IRI, its direction and
+its position (LOG#c2s-5); it is typed jrpc:Request, jrpc:Notification,
+jrpc:Response or jrpc:ErrorResponse and carries its position, direction,
+timestamp and id with the log terms of https://jrpcld.github.io/ns/log#. Each
+response is linked to the request it answers (jlog:answers); requests nobody
+answered and responses that answer nothing are typed jlog:UnansweredRequest and
+jlog:OrphanResponse.
+
+The log's IRI is the file: URL of the file unless --base gives one; with several
+files, --base is a prefix to which each file's name is added.
+
+A line that is not JSON, or not a JSON-RPC message, is reported on standard
+error and skipped; with --strict it stops the run (exit 1), and what was written
+before stays complete. Keys of a message that start with "@" are data, never
+JSON-LD instructions: they are reported and left out. Nothing is fetched.`
+
+func runRDF(e *env, c *command, args []string, fixedFormat string) int {
+	fs := newFlags(e, c, rdfHelp)
+	format := fixedFormat
+	if fixedFormat == "" {
+		fs.StringVar(&format, "format", "turtle", "output `format`: turtle, ntriples, nquads, jsonld (compacted) or jsonld-expanded")
+	}
+	dir := fs.String("bblock", "", "building block `DIR`, or a register source tree (with --id)")
+	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
+	base := fs.String("base", "", "the log's `IRI` (default: the file: URL of the file)")
+	outPath := fs.String("o", "", "write to `FILE` (atomically: replaced only when complete)")
+	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
+	quiet := fs.Bool("q", false, "no progress bar")
+	files, code, ok := parse(fs, args)
+	if !ok {
+		return code
+	}
+	f, err := convert.ParseFormat(format)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		return exitUsage
+	}
+	if *base != "" {
+		if _, err := rdf.NewIRI(*base); err != nil || !strings.Contains(*base, ":") {
+			fmt.Fprintf(e.stderr, "jrpcld %s: --base %q is not an absolute IRI\n", c.name, *base)
+			return exitUsage
+		}
+	}
+	b, reg, err := bblock.Open(*dir, *id)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		return exitUsage
+	}
+	ctx, warns, err := convert.BlockContext(b, reg)
+	for _, w := range warns {
+		fmt.Fprintf(e.stderr, "jrpcld %s: warning: %s\n", c.name, w)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		return exitUsage
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+
+	out, err := openOutput(e, *outPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		return exitUsage
+	}
+	conv := convert.NewConverter(ctx)
+	conv.Strict = *strict
+	skipped := 0
+	conv.Report = func(i convert.Issue) {
+		if i.Skipped {
+			skipped++
+		}
+		fmt.Fprintf(e.stderr, "%s\n", i)
+	}
+	var logs []convert.Log
+	var sizes []int64
+	var closers []io.Closer
+	defer func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}()
+	for _, name := range files {
+		in, display, size, err := openInput(e, name)
+		if err != nil {
+			out.finish(false)
+			fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+			return exitUsage
+		}
+		if cl, ok := in.(io.Closer); ok {
+			closers = append(closers, cl)
+		}
+		r, err := convert.NewReader(in, display, convert.ReaderOptions{})
+		if err != nil {
+			out.finish(false)
+			fmt.Fprintf(e.stderr, "jrpcld %s: %s: %v\n", c.name, display, err)
+			return exitUsage
+		}
+		logs = append(logs, convert.Log{Reader: r, File: display, IRI: logIRI(*base, name, len(files))})
+		sizes = append(sizes, size)
+	}
+	// One progress bar per input: a new one starts when the bytes read
+	// fall back, at the start of the next input.
+	var bar *progress
+	current, lastDone := -1, int64(-1)
+	conv.Progress = func(done int64) {
+		if bar == nil || done < lastDone {
+			if bar != nil {
+				bar.done()
+			}
+			current++
+			bar = newProgress(e, *quiet, sizes[min(current, len(sizes)-1)])
+		}
+		lastDone = done
+		bar.update(done)
+	}
+	err = conv.Convert(out, f, logs)
+	if bar != nil {
+		bar.done()
+	}
+	if err != nil {
+		out.finish(false)
+		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		if errors.Is(err, convert.ErrStrict) {
+			return exitInvalid
+		}
+		return exitUsage
+	}
+	if err := out.finish(true); err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		return exitUsage
+	}
+	if skipped > 0 {
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// openInput opens a named input: a file, or standard input for "-". It
+// returns the reader, the name to show in messages and the size when known.
+func openInput(e *env, name string) (io.Reader, string, int64, error) {
+	if name == "-" {
+		return e.stdin, "stdin", 0, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	return f, name, size, nil
+}
+
+// logIRI returns the IRI of the log read from file: --base itself for a
+// single input, --base with the file's name added for several, and the
+// file's URL without --base.
+func logIRI(base, file string, inputs int) string {
+	if base == "" {
+		return convert.DefaultLogIRI(file)
+	}
+	if inputs == 1 {
+		return base
+	}
+	name := filepath.Base(file)
+	if file == "-" {
+		name = "stdin"
+	}
+	if !strings.HasSuffix(base, "/") && !strings.HasSuffix(base, "#") {
+		base += "/"
+	}
+	return base + name
+}

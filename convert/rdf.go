@@ -1,0 +1,328 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/knakk/rdf"
+)
+
+// Format is an RDF serialisation jrpcld writes.
+type Format int
+
+// The formats of Convert.
+const (
+	Turtle         Format = iota
+	NTriples              // one triple per line
+	NQuads                // one named graph per log
+	JSONLD                // compacted with the block's context
+	JSONLDExpanded        // expanded: full IRIs, no context
+)
+
+var formatNames = []string{"turtle", "ntriples", "nquads", "jsonld", "jsonld-expanded"}
+
+func (f Format) String() string {
+	if int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("Format(%d)", int(f))
+}
+
+// ParseFormat returns the format named s: turtle (or ttl), ntriples (nt),
+// nquads (nq), jsonld, or jsonld-expanded.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "ttl":
+		return Turtle, nil
+	case "nt":
+		return NTriples, nil
+	case "nq":
+		return NQuads, nil
+	}
+	for i, n := range formatNames {
+		if strings.EqualFold(s, n) {
+			return Format(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown RDF format %q: use %s", s, strings.Join(formatNames, ", "))
+}
+
+// BlockContext returns the JSON-LD context (the value of "@context") that
+// maps the messages of block b: the context built from its annotated schema,
+// as the building-block tool chain builds it, or, for a block without a
+// schema, its own context.jsonld. reg may be nil.
+func BlockContext(b *bblock.Block, reg *bblock.Register) (any, []context.Warning, error) {
+	if b.Files.Context == "" {
+		return nil, nil, fmt.Errorf("block %s has no context.jsonld: it cannot be turned into RDF", b.ID)
+	}
+	if b.Files.Schema != "" {
+		doc, warns, err := context.Build(b, reg, nil)
+		if err != nil {
+			return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
+		}
+		return doc["@context"], warns, nil
+	}
+	data, err := b.ReadFile(b.Files.Context)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := bblock.DecodeDoc(b.Files.Context, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, ok := doc.(map[string]any)
+	if !ok || m["@context"] == nil {
+		return nil, nil, fmt.Errorf("block %s: %s has no \"@context\"", b.ID, b.Files.Context)
+	}
+	return m["@context"], nil, nil
+}
+
+var prefixNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// ContextPrefixes returns the prefixes a Turtle output uses: rdf, xsd, jrpc
+// and jlog, and those the context defines (terms whose IRI ends in '#', '/'
+// or ':'), sorted by name.
+func ContextPrefixes(ctx any) []Prefix {
+	byName := map[string]string{"rdf": RDFNS, "xsd": XSDNS, "jrpc": JRPCNS, "jlog": LogNS}
+	var visit func(v any)
+	visit = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				visit(e)
+			}
+		case map[string]any:
+			for k, e := range x {
+				s, ok := e.(string)
+				if !ok {
+					if m, ok := e.(map[string]any); ok {
+						s, _ = m["@id"].(string)
+					}
+				}
+				if !prefixNameRE.MatchString(k) || !strings.Contains(s, "://") || !strings.ContainsAny(s[len(s)-1:], "#/:") {
+					continue
+				}
+				if _, taken := byName[k]; !taken {
+					byName[k] = s
+				}
+			}
+		}
+	}
+	visit(ctx)
+	out := make([]Prefix, 0, len(byName))
+	for n, i := range byName {
+		out = append(out, Prefix{Name: n, IRI: i})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Issue is something a conversion tells the user about one message: a
+// notice about data the mapping cannot carry, or a message it skipped.
+type Issue struct {
+	File    string
+	Line    int
+	Pointer string
+	Message string
+	Skipped bool // the message, or part of it, is not in the output
+}
+
+func (i Issue) String() string {
+	s := fmt.Sprintf("%s:%d: ", i.File, i.Line)
+	if i.Skipped {
+		s += "skipped: "
+	}
+	s += i.Message
+	if i.Pointer != "" {
+		s += " (at " + i.Pointer + ")"
+	}
+	return s
+}
+
+// ErrStrict is wrapped by the error that stops a strict conversion at the
+// first message it cannot convert.
+var ErrStrict = errors.New("stopped at a message that cannot be converted (strict mode)")
+
+// Converter turns message logs into RDF with one block's context.
+type Converter struct {
+	context  any
+	prefixes []Prefix
+
+	// Strict stops a conversion at the first message it cannot convert,
+	// instead of reporting and skipping it.
+	Strict bool
+	// Report, when set, receives every Issue.
+	Report func(Issue)
+	// Progress, when set, is called after each message with the bytes of
+	// the current log read so far.
+	Progress func(bytesRead int64)
+}
+
+// NewConverter returns a Converter that maps messages with context (the
+// value of a block's "@context").
+func NewConverter(context any) *Converter {
+	return &Converter{context: context, prefixes: ContextPrefixes(context)}
+}
+
+// Log is one input of a conversion.
+type Log struct {
+	Reader *Reader
+	File   string // for messages
+	IRI    string // the log's IRI; see DefaultLogIRI
+}
+
+// Convert writes the RDF of logs to w in format f, log after log. Messages
+// that cannot be converted are reported and skipped (or stop the run with
+// an error wrapping ErrStrict). Whatever was written before an error is
+// complete: no statement is ever cut in half.
+func (c *Converter) Convert(w io.Writer, f Format, logs []Log) error {
+	prefixes := c.prefixes
+	for i, l := range logs {
+		if _, err := rdf.NewIRI(l.IRI); err != nil || !strings.Contains(l.IRI, ":") {
+			return fmt.Errorf("%s: log IRI %q is not an absolute IRI", l.File, l.IRI)
+		}
+		name := "log"
+		if len(logs) > 1 {
+			name += strconv.Itoa(i + 1)
+		}
+		prefixes = append(prefixes, Prefix{Name: name, IRI: l.IRI + "#"})
+	}
+	out, err := c.newSink(w, f, prefixes)
+	if err != nil {
+		return err
+	}
+	for _, l := range logs {
+		if err := c.convertLog(out, l); err != nil {
+			out.Close()
+			return err
+		}
+	}
+	return out.Close()
+}
+
+func (c *Converter) report(i Issue) {
+	if c.Report != nil {
+		c.Report(i)
+	}
+}
+
+func (c *Converter) convertLog(out sink, l Log) error {
+	m, err := NewMapping(c.context, docBase(l.IRI))
+	if err != nil {
+		return err
+	}
+	g := NewLogGraph(l.IRI, m)
+	if err := out.StartLog(l.IRI); err != nil {
+		return err
+	}
+	for pos := 1; ; pos++ {
+		rec, err := l.Reader.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", l.File, err)
+		}
+		if rec.Err != nil {
+			c.report(Issue{File: l.File, Line: rec.Line, Message: rec.Err.Error(), Skipped: true})
+			if c.Strict {
+				return fmt.Errorf("%s:%d: %w", l.File, rec.Line, ErrStrict)
+			}
+			continue
+		}
+		triples, notices, err := g.Message(rec, pos)
+		for _, n := range notices {
+			c.report(Issue{File: l.File, Line: rec.Line, Pointer: n.Pointer, Message: n.Message})
+		}
+		if err != nil {
+			c.report(Issue{File: l.File, Line: rec.Line, Message: err.Error(), Skipped: true})
+			if c.Strict {
+				return fmt.Errorf("%s:%d: %w", l.File, rec.Line, ErrStrict)
+			}
+		}
+		if err := out.Write(triples); err != nil {
+			return fmt.Errorf("%s:%d: %w", l.File, rec.Line, err)
+		}
+		if c.Progress != nil {
+			c.Progress(l.Reader.BytesRead())
+		}
+	}
+	if err := out.Write(g.Close()); err != nil {
+		return err
+	}
+	return out.EndLog()
+}
+
+// docBase is the base IRI a log's messages are read against: the log IRI
+// as a folder, so that a relative id "a" becomes LOG/a and the ids of
+// different logs stay apart.
+func docBase(logIRI string) string {
+	if strings.HasSuffix(logIRI, "/") {
+		return logIRI
+	}
+	return logIRI + "/"
+}
+
+// sink is where a conversion writes the triples of each message.
+type sink interface {
+	StartLog(iri string) error
+	Write(triples []rdf.Triple) error
+	EndLog() error
+	Close() error
+}
+
+func (c *Converter) newSink(w io.Writer, f Format, prefixes []Prefix) (sink, error) {
+	switch f {
+	case Turtle:
+		return &groupSink{w: NewTurtleWriter(w, prefixes)}, nil
+	case NTriples:
+		return &groupSink{w: NewNTriplesWriter(w)}, nil
+	case NQuads:
+		return &quadSink{w: NewNQuadsWriter(w)}, nil
+	case JSONLD, JSONLDExpanded:
+		return newJSONLDSink(w, c.context, prefixes, f == JSONLDExpanded)
+	}
+	return nil, fmt.Errorf("unknown format %v", f)
+}
+
+type groupWriter interface {
+	WriteGroup([]rdf.Triple) error
+	Close() error
+}
+
+type groupSink struct{ w groupWriter }
+
+func (s *groupSink) StartLog(string) error { return nil }
+func (s *groupSink) EndLog() error         { return nil }
+func (s *groupSink) Close() error          { return s.w.Close() }
+func (s *groupSink) Write(t []rdf.Triple) error {
+	if len(t) == 0 {
+		return nil
+	}
+	return s.w.WriteGroup(t)
+}
+
+type quadSink struct {
+	w     *NQuadsWriter
+	graph rdf.Context
+}
+
+func (s *quadSink) StartLog(g string) error {
+	s.graph = iri(g)
+	return nil
+}
+func (s *quadSink) EndLog() error { return nil }
+func (s *quadSink) Close() error  { return s.w.Close() }
+func (s *quadSink) Write(t []rdf.Triple) error {
+	if len(t) == 0 {
+		return nil
+	}
+	return s.w.WriteGroup(s.graph, t)
+}
