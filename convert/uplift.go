@@ -27,6 +27,10 @@ const (
 	XSDDTime = XSDNS + "dateTime"
 )
 
+// jsonMarker types the canonical text of a JSON literal while json-gold
+// handles it; it never appears in output.
+const jsonMarker = "urn:jrpcld:canonical-json"
+
 // ErrRemoteContext is wrapped by errors for a context that names another
 // context by URL: jrpcld never fetches one.
 var ErrRemoteContext = errors.New("remote context")
@@ -143,9 +147,11 @@ func (m *Mapping) Triples(msg map[string]any, node, bnodePrefix string) ([]rdf.T
 }
 
 // canonicalJSONValues replaces, in an expanded JSON-LD document, every @json
-// value by its RFC 8785 canonical text typed rdf:JSON. json-gold's own
-// canonicalisation only handles objects (see LIBRARIES.md); done here, every
-// JSON value becomes the literal JSON-LD 1.1 specifies. It returns the
+// value by its RFC 8785 canonical text, typed with jsonMarker. json-gold's
+// own canonicalisation handles only objects and arrays and writes an error
+// text for the rest (see LIBRARIES.md), and it would run again on an
+// rdf:JSON string; under the marker type json-gold leaves the text alone and
+// termOf makes it the rdf:JSON literal JSON-LD 1.1 specifies. It returns the
 // numbers whose value canonical form changes.
 func canonicalJSONValues(v any, ptr string) ([]jcs.Change, error) {
 	var changes []jcs.Change
@@ -161,7 +167,7 @@ func canonicalJSONValues(v any, ptr string) ([]jcs.Change, error) {
 					}
 					changes = append(changes, ch...)
 					x["@value"] = s
-					x["@type"] = RDFJSON
+					x["@type"] = jsonMarker
 					return nil
 				}
 			}
@@ -226,8 +232,17 @@ func termOf(n ld.Node, bnodePrefix string) (rdf.Term, error) {
 			return rdf.NewLangLiteral(x.Value, x.Language)
 		}
 		dt := x.Datatype
-		if dt == "" {
+		switch dt {
+		case "":
 			dt = XSDStr
+		case jsonMarker:
+			dt = RDFJSON
+		case RDFJSON:
+			// json-gold's own canonicalisation writes its failures as the
+			// literal's text; never pass one on as data.
+			if strings.HasPrefix(x.Value, "JSON Canonicalization error") || strings.HasPrefix(x.Value, "JSON Marshal error") {
+				return nil, fmt.Errorf("rdf:JSON literal: %s", x.Value)
+			}
 		}
 		dti, err := rdf.NewIRI(dt)
 		if err != nil {

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/internal/atomicfile"
+)
+
+func examplesCommand() command {
+	c := command{name: "examples", args: "[--bblock DIR [--id ID]] [-o DIR]",
+		summary: "uplift a block's example snippets to JSON-LD and Turtle"}
+	c.run = func(e *env, args []string) int { return runExamples(e, &c, args) }
+	return c
+}
+
+const examplesHelp = `
+Uplifts every JSON example snippet of a building block (the embedded JSON-RPC
+2.0 block by default) as the building-block tool chain does: the snippet gets
+"@context": [the example's prefixes, the block's built context, the snippet's
+own context], is read with the snippet's base-uri (a @base in the context
+wins), and becomes a graph. An empty graph is a failure.
+
+With -o DIR, each snippet is written as DIR/example_I_J.jsonld and .ttl (I the
+example, J the snippet, from 1); without it, the Turtle of each snippet is
+printed after a comment naming it. Exit status 1 when a snippet fails.`
+
+func runExamples(e *env, c *command, args []string) int {
+	fs := newFlags(e, c, examplesHelp)
+	dir := fs.String("bblock", "", "building block `DIR`, or a register source tree (with --id)")
+	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
+	outDir := fs.String("o", "", "write example_I_J.jsonld and .ttl files into `DIR`")
+	rest, code, ok := parse(fs, args)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(e.stderr, "jrpcld examples: unexpected argument %q\n", rest[0])
+		return exitUsage
+	}
+	b, reg, err := bblock.Open(*dir, *id)
+	if err == nil && b.Examples == nil {
+		err = fmt.Errorf("block %s has no examples file", b.ID)
+	}
+	var ctx any
+	if err == nil {
+		var warns []jsonld.Warning
+		ctx, warns, err = convert.BlockContext(b, reg)
+		for _, w := range warns {
+			fmt.Fprintf(e.stderr, "jrpcld examples: warning: %s\n", w)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld examples: %v\n", err)
+		return exitUsage
+	}
+	if *outDir != "" {
+		if err := os.MkdirAll(*outDir, 0o755); err != nil {
+			fmt.Fprintf(e.stderr, "jrpcld examples: %v\n", err)
+			return exitUsage
+		}
+	}
+	failed := 0
+	for i, ex := range b.Examples.Examples {
+		for j, sn := range ex.Snippets {
+			if !sn.IsJSON() {
+				continue
+			}
+			name := fmt.Sprintf("example_%d_%d", i+1, j+1)
+			if err := upliftOne(e, b, ctx, ex, sn, name, *outDir); err != nil {
+				fmt.Fprintf(e.stderr, "%s: %s (%q): %v\n", b.ID, name, ex.Title, err)
+				failed++
+			}
+		}
+	}
+	if failed > 0 {
+		return exitInvalid
+	}
+	return exitOK
+}
+
+func upliftOne(e *env, b *bblock.Block, ctx any, ex bblock.Example, sn bblock.Snippet, name, outDir string) error {
+	code, err := b.SnippetCode(sn)
+	if err != nil {
+		return err
+	}
+	up, err := convert.UpliftSnippet(code, ctx, b.Examples.Prefixes, ex, sn, name+"b")
+	if err != nil {
+		return err
+	}
+	for _, n := range up.Notices {
+		fmt.Fprintf(e.stderr, "%s: %s: %s (at %s)\n", b.ID, name, n.Message, n.Pointer)
+	}
+	if len(up.Triples) == 0 {
+		return fmt.Errorf("the uplift gives an empty graph: the context maps none of its members")
+	}
+	var ttl bytes.Buffer
+	w := convert.NewTurtleWriter(&ttl, up.Prefixes)
+	if err := w.WriteGroup(up.Triples); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if outDir == "" {
+		fmt.Fprintf(e.stdout, "# %s %s: %s\n%s\n", b.ID, name, ex.Title, ttl.String())
+		return nil
+	}
+	var js bytes.Buffer
+	if err := jsonld.WriteJSON(&js, up.JSONLD); err != nil {
+		return err
+	}
+	for ext, data := range map[string][]byte{".jsonld": js.Bytes(), ".ttl": ttl.Bytes()} {
+		f, err := atomicfile.Create(filepath.Join(outDir, name+ext))
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Abort()
+			return err
+		}
+		if err := f.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

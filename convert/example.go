@@ -1,0 +1,144 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/knakk/rdf"
+	"github.com/piprate/json-gold/ld"
+)
+
+// Uplift is the semantic uplift of one JSON example snippet, as the
+// building-block tool chain defines it: the snippet with a JSON-LD context
+// attached, and the graph it means.
+type Uplift struct {
+	// JSONLD is the snippet as a JSON-LD document: "@context" is the list
+	// [the example's prefixes, the block's context, the snippet's own
+	// context]; a snippet that is an array becomes "@graph".
+	JSONLD map[string]any
+	// Triples is the graph; it is empty when the context maps nothing.
+	Triples []rdf.Triple
+	// Prefixes are those of the example and the context, for Turtle.
+	Prefixes []Prefix
+	// Notices name numbers the rdf:JSON canonical form changes.
+	Notices []Notice
+}
+
+// UpliftSnippet uplifts the JSON snippet code of example ex of a block whose
+// context (the value of "@context", see BlockContext) is ctx. prefixes are
+// the examples file's global prefixes. The base IRI is the snippet's
+// base-uri, or else the example's; a @base in the context wins over both.
+// blank prefixes the labels of blank nodes.
+func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.Example, sn bblock.Snippet, blank string) (*Uplift, error) {
+	d := json.NewDecoder(bytes.NewReader(code))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, fmt.Errorf("snippet is not JSON: %w", err)
+	}
+	if d.More() {
+		return nil, fmt.Errorf("snippet is not JSON: data after the value")
+	}
+	pm := map[string]any{}
+	for _, m := range []map[string]string{prefixes, ex.Prefixes, sn.Prefixes} {
+		for k, iri := range m {
+			pm[k] = iri
+		}
+	}
+	contexts := []any{pm, ctx}
+	doc := map[string]any{}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			doc[k] = e
+		}
+		if own, ok := x["@context"]; ok {
+			contexts = append(contexts, own)
+		}
+	case []any:
+		doc["@graph"] = x
+	default:
+		return nil, fmt.Errorf("snippet is a JSON %T, not an object or an array", v)
+	}
+	doc["@context"] = contexts
+
+	base := sn.BaseURI
+	if base == "" {
+		base = ex.BaseURI
+	}
+	opts := ld.NewJsonLdOptions(base)
+	opts.DocumentLoader = refusingLoader{}
+	opts.ProcessingMode = ld.JsonLd_1_1
+	expanded, err := expandExact(doc, opts)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := canonicalJSONValues(expanded, "")
+	if err != nil {
+		return nil, err
+	}
+	ds, err := ld.NewJsonLdApi().ToRDF(expanded, opts)
+	if err != nil {
+		return nil, fmt.Errorf("JSON-LD to RDF: %w", err)
+	}
+	up := &Uplift{JSONLD: doc}
+	for _, c := range changes {
+		up.Notices = append(up.Notices, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
+	}
+	for _, q := range ds.GetQuads("@default") {
+		t, err := tripleOf(q, blank)
+		if err != nil {
+			return nil, err
+		}
+		up.Triples = append(up.Triples, t)
+	}
+	seen := map[string]bool{}
+	for _, p := range ContextPrefixes(ctx) {
+		seen[p.Name] = true
+		up.Prefixes = append(up.Prefixes, p)
+	}
+	for k, iri := range pm {
+		if s, ok := iri.(string); ok && !seen[k] && prefixNameRE.MatchString(k) {
+			up.Prefixes = append(up.Prefixes, Prefix{Name: k, IRI: s})
+		}
+	}
+	sort.Slice(up.Prefixes, func(i, j int) bool { return up.Prefixes[i].Name < up.Prefixes[j].Name })
+	return up, nil
+}
+
+// expandExact expands doc with its context processed from float numbers
+// (json-gold needs "@version": 1.1 as a double) while the data keeps its
+// json.Number values.
+func expandExact(doc map[string]any, opts *ld.JsonLdOptions) (any, error) {
+	ctx := floatNumbers(doc["@context"])
+	active, err := ld.NewContext(nil, opts).Parse(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	body := make(map[string]any, len(doc))
+	for k, v := range doc {
+		if k != "@context" {
+			body[k] = v
+		}
+	}
+	expanded, err := ld.NewJsonLdApi().Expand(active, "", body, opts, false, nil)
+	if err != nil {
+		return nil, fmt.Errorf("JSON-LD expansion: %w", err)
+	}
+	// Like the processor's Expand, return a list at the top.
+	switch x := expanded.(type) {
+	case []any:
+		return x, nil
+	case nil:
+		return []any{}, nil
+	case map[string]any:
+		if g, ok := x["@graph"]; ok && len(x) == 1 {
+			return g, nil
+		}
+		return []any{x}, nil
+	}
+	return expanded, nil
+}
