@@ -64,5 +64,5 @@ func ExampleOntology_WriteSummary() {
 func ExampleParse_error() {
 	_, err := ontology.Parse(strings.NewReader("@prefix ex: <http://example.org/> .\n\nex:a ex:b ex:c ;\n  ex:d <no closing .\n"), ontology.Turtle, "")
 	fmt.Println(err)
-	// Output: line 4: syntax error: bad IRI: disallowed character ' '
+	// Output: line 4: character ' ' is not allowed in an IRI
 }

@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/knakk/rdf"
 )
 
 // Format is the serialisation of an ontology file.
@@ -85,7 +83,7 @@ type Ontology struct {
 // ParseError is a syntax error in an ontology file.
 type ParseError struct {
 	File string // the file name, when known
-	Line int    // 1-based line of the error, 0 when the decoder does not tell
+	Line int    // 1-based line of the error, 0 when there is none (an empty RDF/XML document)
 	Msg  string // what is wrong
 }
 
@@ -174,214 +172,11 @@ func Parse(r io.Reader, format Format, base string) (*Ontology, error) {
 		}
 		return build(ts, prefixes), nil
 	}
-	ts, err := decodeTurtle(data, base)
+	ts, prefixes, err := parseTurtle(data, base)
 	if err != nil {
-		pe := toParseError(err)
-		if pe.Line == 0 {
-			pe.Line = locate(data, base, pe.Msg)
-		}
-		return nil, pe
+		return nil, err
 	}
-	return build(ts, turtlePrefixes(data)), nil
-}
-
-// decodeTurtle runs knakk's Turtle decoder over data. On an error it drains the decoder so that the
-// lexer goroutine behind it ends, and it turns a decoder panic into an error.
-func decodeTurtle(data []byte, base string) ([]triple, error) {
-	d := rdf.NewTripleDecoder(bytes.NewReader(prepareTurtle(data)), rdf.Turtle)
-	if base != "" {
-		iri, err := rdf.NewIRI(base)
-		if err != nil {
-			return nil, fmt.Errorf("base %q: %w", base, err)
-		}
-		if err := d.SetOption(rdf.Base, iri); err != nil {
-			return nil, fmt.Errorf("base %q: %w", base, err)
-		}
-	}
-	var ts []triple
-	for {
-		t, err := next(d)
-		if err == io.EOF {
-			return ts, nil
-		}
-		if err != nil {
-			// The lexer goroutine blocks until its tokens are read: drain them. Each call consumes at
-			// least one token, so len(data)+1 calls reach the end of the input.
-			for i := 0; i <= len(data); i++ {
-				if _, derr := next(d); derr == io.EOF {
-					break
-				}
-			}
-			return nil, err
-		}
-		ts = append(ts, convert(t))
-	}
-}
-
-// prepareTurtle works around two bugs in knakk's Turtle decoder, outside strings, IRIs and comments and
-// without changing line numbers:
-//   - its lexer rejects a number directly followed by a tab, a carriage return, a newline or a comment
-//     ("owl:cardinality 1" at the end of a line): a space goes before such a character;
-//   - it names anonymous blank nodes b1, b2, … and so conflates them with labels such as _:b1 in the
-//     file: labels get a "u" in front (_:b1 becomes _:ub1).
-func prepareTurtle(data []byte) []byte {
-	out := make([]byte, 0, len(data)+len(data)/32)
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		end := i + 1
-		if i > 0 && data[i-1] >= '0' && data[i-1] <= '9' && (c == '\t' || c == '\r' || c == '\n' || c == '#') {
-			out = append(out, ' ')
-		}
-		switch {
-		case c == '#': // a comment runs to the end of the line
-			end = indexFrom(data, i, "\n")
-		case c == '<': // an IRI
-			end = min(indexFrom(data, i, ">")+1, indexFrom(data, i, "\n"), len(data))
-		case c == '"' || c == '\'':
-			end = stringEnd(data, i)
-		case c == '\\': // an escape in a local name
-			end = min(i+2, len(data))
-		case c == '_' && i+1 < len(data) && data[i+1] == ':' && (i == 0 || bytes.IndexByte([]byte(" \t\r\n([,;"), data[i-1]) >= 0):
-			out = append(out, "_:u"...)
-			end = i + 2
-			i = end - 1
-			continue
-		}
-		out = append(out, data[i:end]...)
-		i = end - 1
-	}
-	return out
-}
-
-// indexFrom returns the index of the first sep in data after position i, or len(data).
-func indexFrom(data []byte, i int, sep string) int {
-	if j := bytes.Index(data[i+1:], []byte(sep)); j >= 0 {
-		return i + 1 + j
-	}
-	return len(data)
-}
-
-// stringEnd returns the index just after the string literal that starts at data[i]: a short one ends at
-// its closing quote (or, unterminated, before the end of the line), a long one at its closing triple quote.
-func stringEnd(data []byte, i int) int {
-	q := data[i]
-	long := i+2 < len(data) && data[i+1] == q && data[i+2] == q
-	j := i + 1
-	if long {
-		j = i + 3
-	}
-	for j < len(data) {
-		switch {
-		case data[j] == '\\':
-			j += 2
-			continue
-		case !long && data[j] == '\n':
-			return j
-		case !long && data[j] == q:
-			return j + 1
-		case long && j+2 < len(data) && data[j] == q && data[j+1] == q && data[j+2] == q:
-			for j+3 < len(data) && data[j+3] == q { // quotes before the closing ones belong to the string
-				j++
-			}
-			return j + 3
-		}
-		j++
-	}
-	return len(data)
-}
-
-// next returns the decoder's next triple, turning a panic into an error.
-func next(d rdf.TripleDecoder) (t rdf.Triple, err error) {
-	defer func() {
-		if e := recover(); e != nil {
-			err = fmt.Errorf("decoder failure: %v", e)
-		}
-	}()
-	return d.Decode()
-}
-
-// convert turns a knakk triple into the package's own form.
-func convert(t rdf.Triple) triple {
-	return triple{s: convertTerm(t.Subj), p: t.Pred.String(), o: convertTerm(t.Obj)}
-}
-
-func convertTerm(t rdf.Term) term {
-	switch v := t.(type) {
-	case rdf.IRI:
-		return term{kind: iriTerm, value: v.String()}
-	case rdf.Blank:
-		return term{kind: blankTerm, value: v.String()}
-	case rdf.Literal:
-		return term{kind: literalTerm, value: v.String(), lang: v.Lang()}
-	}
-	return term{kind: literalTerm, value: fmt.Sprint(t)}
-}
-
-// knakkPos matches the "line:col" prefix of knakk's Turtle error messages.
-var knakkPos = regexp.MustCompile(`^(\d+):(\d+):? *`)
-
-// knakkToken matches a token type knakk prints as a number.
-var knakkToken = regexp.MustCompile(`\b(unexpected|got) (\d+)\b`)
-
-// tokenNames names knakk's Turtle token types, in the order of its enumeration.
-var tokenNames = []string{
-	"end of input", "end of line", "illegal token", "IRI", "relative IRI", "blank node", "literal",
-	"long literal", "integer", "double", "decimal", "boolean", "'@'", "language tag", "'^^'", "'.'",
-	"';'", "','", "'a'", "@prefix", "prefix label", "prefixed name", "@base", "PREFIX", "BASE", "'[]'",
-	"'['", "']'", "'('", "')'",
-}
-
-// toParseError splits knakk's Turtle error message into line and text and names the tokens it prints as numbers.
-func toParseError(err error) *ParseError {
-	msg := err.Error()
-	pe := &ParseError{}
-	if m := knakkPos.FindStringSubmatch(msg); m != nil {
-		pe.Line, _ = strconv.Atoi(m[1])
-		msg = msg[len(m[0]):]
-	}
-	pe.Msg = knakkToken.ReplaceAllStringFunc(msg, func(s string) string {
-		m := knakkToken.FindStringSubmatch(s)
-		if n, err := strconv.Atoi(m[2]); err == nil && n < len(tokenNames) {
-			return m[1] + " " + tokenNames[n]
-		}
-		return s
-	})
-	return pe
-}
-
-// locate finds the line of a Turtle error whose message has no position: the smallest number of leading
-// lines that, parsed alone, fails with the same message. Parsing is line by line, so the answer is the
-// line of the offending token. It returns 0 when the error cannot be reproduced.
-func locate(data []byte, base, msg string) int {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	fails := func(k int) bool {
-		_, err := decodeTurtle(bytes.Join(lines[:k], nil), base)
-		return err != nil && toParseError(err).Msg == msg
-	}
-	if !fails(len(lines)) {
-		return 0
-	}
-	return sort.Search(len(lines), func(k int) bool { return fails(k + 1) }) + 1
-}
-
-// prefixDirective matches one @prefix or PREFIX directive with an absolute IRI at the start of s.
-var prefixDirective = regexp.MustCompile(`^\s*(?:@prefix|(?i:prefix))\s+([A-Za-z][\w.-]*)?:\s*<([A-Za-z][A-Za-z0-9+.-]*:[^>\s]*)>\s*\.?`)
-
-// turtlePrefixes collects the prefixes a Turtle document declares at the start of its lines.
-// Declarations with relative IRIs are left out.
-func turtlePrefixes(data []byte) map[string]string {
-	prefixes := map[string]string{}
-	for _, line := range strings.Split(string(data), "\n") {
-		for {
-			m := prefixDirective.FindStringSubmatch(line)
-			if m == nil {
-				break
-			}
-			prefixes[m[1]] = m[2]
-			line = line[len(m[0]):]
-		}
-	}
-	return prefixes
+	return build(ts, prefixes), nil
 }
 
 // build indexes the declarations in ts.
