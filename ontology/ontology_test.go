@@ -230,7 +230,7 @@ func TestParseTurtleVariants(t *testing.T) {
 }
 
 // TestBlankLabels checks that a blank node label in the file such as _:b1 stays apart from the blank
-// nodes knakk makes for [] (which it also calls b1, b2, …).
+// nodes the reader makes for [] (knakk/rdf called both b1, b2, …).
 func TestBlankLabels(t *testing.T) {
 	o := mustParse(t, `@prefix ex: <http://example.org/zoo#> .
 @prefix owl: <http://www.w3.org/2002/07/owl#> .
