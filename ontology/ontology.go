@@ -325,8 +325,9 @@ func sortUnique(ss []string) []string {
 	return out
 }
 
-// Prefixes returns a copy of the namespace prefixes the ontology file declared (for Turtle, the
-// @prefix and PREFIX directives with absolute IRIs; for RDF/XML, the root element's xmlns attributes).
+// Prefixes returns a copy of the namespace prefixes the ontology file declared (for Turtle, the last
+// @prefix or PREFIX for each name, resolved against the base; for RDF/XML, the root element's xmlns
+// attributes).
 func (o *Ontology) Prefixes() map[string]string {
 	out := make(map[string]string, len(o.prefixes))
 	for k, v := range o.prefixes {
