@@ -15,7 +15,7 @@ import (
 // "title/snippet".
 func upliftAll(t *testing.T, b *bblock.Block, reg *bblock.Register) map[string]*Uplift {
 	t.Helper()
-	ctx, _, err := BlockContext(b, reg)
+	ctx, _, err := BlockContext(b, reg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

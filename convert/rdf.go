@@ -57,13 +57,14 @@ func ParseFormat(s string) (Format, error) {
 // BlockContext returns the JSON-LD context (the value of "@context") that
 // maps the messages of block b: the context built from its annotated schema,
 // as the building-block tool chain builds it, or, for a block without a
-// schema, its own context.jsonld. reg may be nil.
-func BlockContext(b *bblock.Block, reg *bblock.Register) (any, []context.Warning, error) {
+// schema, its own context.jsonld. reg and opts (which maps remote context
+// references to local files) may be nil.
+func BlockContext(b *bblock.Block, reg *bblock.Register, opts *context.Options) (any, []context.Warning, error) {
 	if b.Files.Context == "" {
 		return nil, nil, fmt.Errorf("block %s has no context.jsonld: it cannot be turned into RDF", b.ID)
 	}
 	if b.Files.Schema != "" {
-		doc, warns, err := context.Build(b, reg, nil)
+		doc, warns, err := context.Build(b, reg, opts)
 		if err != nil {
 			return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 		}

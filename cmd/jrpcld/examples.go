@@ -32,8 +32,7 @@ printed after a comment naming it. Exit status 1 when a snippet fails.`
 
 func runExamples(e *env, c *command, args []string) int {
 	fs := newFlags(e, c, examplesHelp)
-	dir := fs.String("bblock", "", "building block `DIR`, or a register source tree (with --id)")
-	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
+	bf := addBlockFlags(fs)
 	outDir := fs.String("o", "", "write example_I_J.jsonld and .ttl files into `DIR`")
 	rest, code, ok := parse(fs, args)
 	if !ok {
@@ -43,17 +42,15 @@ func runExamples(e *env, c *command, args []string) int {
 		fmt.Fprintf(e.stderr, "jrpcld examples: unexpected argument %q\n", rest[0])
 		return exitUsage
 	}
-	b, reg, err := bblock.Open(*dir, *id)
+	b, reg, err := bf.open(e, c.name)
 	if err == nil && b.Examples == nil {
 		err = fmt.Errorf("block %s has no examples file", b.ID)
 	}
 	var ctx any
 	if err == nil {
 		var warns []jsonld.Warning
-		ctx, warns, err = convert.BlockContext(b, reg)
-		for _, w := range warns {
-			fmt.Fprintf(e.stderr, "jrpcld examples: warning: %s\n", w)
-		}
+		ctx, warns, err = convert.BlockContext(b, reg, bf.ctxMap.options())
+		warn(e, c.name, warns)
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld examples: %v\n", err)

@@ -42,6 +42,9 @@ func commands() []command {
 		rdfCommand(),
 		turtleCommand(),
 		examplesCommand(),
+		contextCommand(),
+		annotateCommand(),
+		ontologyCommand(),
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/knakk/rdf"
 )
@@ -54,8 +53,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	if fixedFormat == "" {
 		fs.StringVar(&format, "format", "turtle", "output `format`: turtle, ntriples, nquads, jsonld (compacted) or jsonld-expanded")
 	}
-	dir := fs.String("bblock", "", "building block `DIR`, or a register source tree (with --id)")
-	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
+	bf := addBlockFlags(fs)
 	base := fs.String("base", "", "the log's `IRI` (default: the file: URL of the file)")
 	outPath := fs.String("o", "", "write to `FILE` (atomically: replaced only when complete)")
 	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
@@ -75,15 +73,13 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 			return exitUsage
 		}
 	}
-	b, reg, err := bblock.Open(*dir, *id)
+	b, reg, err := bf.open(e, c.name)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 		return exitUsage
 	}
-	ctx, warns, err := convert.BlockContext(b, reg)
-	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "jrpcld %s: warning: %s\n", c.name, w)
-	}
+	ctx, warns, err := convert.BlockContext(b, reg, bf.ctxMap.options())
+	warn(e, c.name, warns)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 		return exitUsage

@@ -32,6 +32,9 @@ it answers).
 A FILE may hold one JSON message or batch, JSON lines, or envelope lines
 {"dir":"c2s"|"s2c","ts":...,"msg":{...}}, optionally gzip-compressed.
 
+With --bblock, the IRIs the block's context produces and its ontology does
+not declare are reported as warnings on standard error.
+
 Each problem is printed as FILE:LINE: CODE KIND: message (at /pointer), with
 the schema location when a schema found it, then a summary; --format json
 prints one JSON object per problem and a summary object. Exit status: 0 when every message is valid, 1 when some are not,
@@ -39,8 +42,7 @@ prints one JSON object per problem and a summary object. Exit status: 0 when eve
 
 func runValidate(e *env, c *command, args []string) int {
 	fs := newFlags(e, c, validateHelp)
-	dir := fs.String("bblock", "", "building block `DIR`, or a register source tree (with --id)")
-	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
+	bf := addBlockFlags(fs)
 	schemaFile := fs.String("schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
 	definition := fs.String("definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
 	format := fs.String("format", "text", "output `format`: text or json")
@@ -52,7 +54,7 @@ func runValidate(e *env, c *command, args []string) int {
 		fmt.Fprintf(e.stderr, "jrpcld validate: --format must be text or json, not %q\n", *format)
 		return exitUsage
 	}
-	if *schemaFile != "" && (*dir != "" || *id != "") {
+	if *schemaFile != "" && (bf.dir != "" || bf.id != "") {
 		fmt.Fprintln(e.stderr, "jrpcld validate: give --schema or --bblock, not both")
 		return exitUsage
 	}
@@ -64,9 +66,9 @@ func runValidate(e *env, c *command, args []string) int {
 	} else {
 		var b *bblock.Block
 		var reg *bblock.Register
-		if b, reg, err = bblock.Open(*dir, *id); err == nil {
-			for _, p := range b.Problems {
-				fmt.Fprintf(e.stderr, "jrpcld validate: %s: %v\n", b.ID, p)
+		if b, reg, err = bf.open(e, c.name); err == nil {
+			if bf.dir != "" {
+				reportOntology(e, c.name, b, reg, bf.ctxMap.options())
 			}
 			if b.Files.Schema != "" {
 				s, err = schema.Compile(b, reg)

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	jsonld "github.com/jrpcld/jrpcld/context"
+)
+
+// contextMap is the repeatable --context-map URL=FILE flag: the only way a
+// context that names another context by URL or path gets it.
+type contextMap map[string]string
+
+func (m contextMap) String() string {
+	var parts []string
+	for k, v := range m {
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (m contextMap) Set(s string) error {
+	url, file, ok := strings.Cut(s, "=")
+	if !ok || url == "" || file == "" {
+		return fmt.Errorf("want URL=FILE, got %q", s)
+	}
+	m[url] = file
+	return nil
+}
+
+// options returns the mapping as context options, or nil when empty.
+func (m contextMap) options() *jsonld.Options {
+	if len(m) == 0 {
+		return nil
+	}
+	return &jsonld.Options{Files: m}
+}
+
+// blockFlags are the flags that choose a building block.
+type blockFlags struct {
+	dir, id string
+	ctxMap  contextMap
+}
+
+func addBlockFlags(fs *flag.FlagSet) *blockFlags {
+	b := &blockFlags{ctxMap: contextMap{}}
+	fs.StringVar(&b.dir, "bblock", "", "building block `DIR`, or a register source tree (with --id); default: the embedded JSON-RPC 2.0 block")
+	fs.StringVar(&b.id, "id", "", "the block's `ID` within the register given by --bblock")
+	fs.Var(b.ctxMap, "context-map", "map a context the block's context names to a local file: `URL=FILE` (repeatable)")
+	return b
+}
+
+// open loads the chosen block and prints its problems as warnings.
+func (b *blockFlags) open(e *env, cmd string) (*bblock.Block, *bblock.Register, error) {
+	blk, reg, err := bblock.Open(b.dir, b.id)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range blk.Problems {
+		fmt.Fprintf(e.stderr, "jrpcld %s: %s: %v\n", cmd, blk.ID, p)
+	}
+	return blk, reg, nil
+}
+
+// warn prints context warnings.
+func warn(e *env, cmd string, warns []jsonld.Warning) {
+	for _, w := range warns {
+		fmt.Fprintf(e.stderr, "jrpcld %s: warning: %s\n", cmd, w)
+	}
+}

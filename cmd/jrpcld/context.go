@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/ontology"
+)
+
+func contextCommand() command {
+	c := command{name: "context", args: "[--bblock DIR [--id ID]] [--context-map URL=FILE]",
+		summary: "print the JSON-LD context built from a block's annotated schema"}
+	c.run = func(e *env, args []string) int { return runContext(e, &c, args) }
+	return c
+}
+
+func annotateCommand() command {
+	c := command{name: "annotate", args: "[--bblock DIR [--id ID]] [--format yaml|json] [--context-map URL=FILE]",
+		summary: "print a block's schema annotated from its JSON-LD context"}
+	c.run = func(e *env, args []string) int { return runAnnotate(e, &c, args) }
+	return c
+}
+
+func ontologyCommand() command {
+	c := command{name: "ontology", args: "[--bblock DIR [--id ID]] [--check] [--context-map URL=FILE]",
+		summary: "list a block's ontology, or check its context's IRIs against it"}
+	c.run = func(e *env, args []string) int { return runOntology(e, &c, args) }
+	return c
+}
+
+const contextHelp = `
+Builds the JSON-LD context of a building block as the OGC tool chain does:
+the block's schema is annotated from its context.jsonld (merged after the
+contexts of the blocks it depends on), and the context is built back from the
+annotated schema. This is the context jrpcld uses to turn messages into RDF.
+The output is deterministic JSON.`
+
+const annotateHelp = `
+Annotates a building block's schema from its JSON-LD context (merged after the
+contexts of the blocks it depends on): each property the context has a term
+for gets x-jsonld-id, x-jsonld-type, ...; the root gets x-jsonld-extra-terms,
+x-jsonld-prefixes, x-jsonld-base and x-jsonld-vocab. Output in YAML (default)
+or JSON, deterministic.`
+
+const ontologyHelp = `
+Lists the classes, properties (with domains and ranges) and individuals of a
+building block's ontology, merged with those of the blocks it depends on.
+With --check, prints instead every IRI the block's context can produce that
+the ontology does not declare, one per line, and exits 1 when there is any.`
+
+// noArgs reports an unexpected positional argument.
+func noArgs(e *env, cmd string, rest []string) bool {
+	if len(rest) > 0 {
+		fmt.Fprintf(e.stderr, "jrpcld %s: unexpected argument %q\n", cmd, rest[0])
+		return false
+	}
+	return true
+}
+
+func runContext(e *env, c *command, args []string) int {
+	fs := newFlags(e, c, contextHelp)
+	bf := addBlockFlags(fs)
+	rest, code, ok := parse(fs, args)
+	if !ok {
+		return code
+	}
+	if !noArgs(e, c.name, rest) {
+		return exitUsage
+	}
+	b, reg, err := bf.open(e, c.name)
+	var doc map[string]any
+	if err == nil {
+		var warns []jsonld.Warning
+		doc, warns, err = jsonld.Build(b, reg, bf.ctxMap.options())
+		warn(e, c.name, warns)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld context: %v\n", err)
+		return exitUsage
+	}
+	return writeDoc(e, c.name, doc, "json")
+}
+
+func runAnnotate(e *env, c *command, args []string) int {
+	fs := newFlags(e, c, annotateHelp)
+	bf := addBlockFlags(fs)
+	format := fs.String("format", "yaml", "output `format`: yaml or json")
+	rest, code, ok := parse(fs, args)
+	if !ok {
+		return code
+	}
+	if !noArgs(e, c.name, rest) {
+		return exitUsage
+	}
+	if *format != "yaml" && *format != "json" {
+		fmt.Fprintf(e.stderr, "jrpcld annotate: --format must be yaml or json, not %q\n", *format)
+		return exitUsage
+	}
+	b, reg, err := bf.open(e, c.name)
+	var doc any
+	if err == nil {
+		var warns []jsonld.Warning
+		doc, warns, err = jsonld.Annotate(b, reg, bf.ctxMap.options())
+		warn(e, c.name, warns)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld annotate: %v\n", err)
+		return exitUsage
+	}
+	return writeDoc(e, c.name, doc, *format)
+}
+
+func writeDoc(e *env, cmd string, doc any, format string) int {
+	w := bufio.NewWriter(e.stdout)
+	var err error
+	if format == "yaml" {
+		err = jsonld.WriteYAML(w, doc)
+	} else {
+		err = jsonld.WriteJSON(w, doc)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", cmd, err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+func runOntology(e *env, c *command, args []string) int {
+	fs := newFlags(e, c, ontologyHelp)
+	bf := addBlockFlags(fs)
+	check := fs.Bool("check", false, "print the context's IRIs the ontology does not declare")
+	rest, code, ok := parse(fs, args)
+	if !ok {
+		return code
+	}
+	if !noArgs(e, c.name, rest) {
+		return exitUsage
+	}
+	b, reg, err := bf.open(e, c.name)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld ontology: %v\n", err)
+		return exitUsage
+	}
+	if *check {
+		undeclared, ok, err := ontology.CheckBlock(b, reg, bf.ctxMap.options())
+		if err != nil {
+			fmt.Fprintf(e.stderr, "jrpcld ontology: %v\n", err)
+			return exitUsage
+		}
+		if !ok {
+			fmt.Fprintf(e.stderr, "jrpcld ontology: block %s has no context or no ontology to check\n", b.ID)
+			return exitUsage
+		}
+		for _, iri := range undeclared {
+			fmt.Fprintln(e.stdout, iri)
+		}
+		if len(undeclared) > 0 {
+			fmt.Fprintf(e.stderr, "jrpcld ontology: %d IRIs of %s's context are not declared by its ontology\n", len(undeclared), b.ID)
+			return exitInvalid
+		}
+		return exitOK
+	}
+	o, err := ontology.LoadBlock(b, reg)
+	if err == nil && o == nil {
+		err = fmt.Errorf("block %s has no ontology", b.ID)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld ontology: %v\n", err)
+		return exitUsage
+	}
+	w := bufio.NewWriter(e.stdout)
+	if err := o.WriteSummary(w); err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld ontology: %v\n", err)
+		return exitUsage
+	}
+	w.Flush()
+	return exitOK
+}
+
+// reportOntology prints, as warnings, the IRIs of block b's context that its
+// ontology does not declare.
+func reportOntology(e *env, cmd string, b *bblock.Block, reg *bblock.Register, opts *jsonld.Options) {
+	undeclared, ok, err := ontology.CheckBlock(b, reg, opts)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld %s: warning: %s: ontology check: %v\n", cmd, b.ID, err)
+		return
+	}
+	if !ok {
+		return
+	}
+	for _, iri := range undeclared {
+		fmt.Fprintf(e.stderr, "jrpcld %s: warning: %s: the context produces %s, which the ontology does not declare\n", cmd, b.ID, iri)
+	}
+}
