@@ -1,0 +1,522 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/knakk/rdf"
+	"github.com/piprate/json-gold/ld"
+)
+
+// defaultContext returns the context the embedded block maps messages with.
+func defaultContext(t testing.TB) any {
+	t.Helper()
+	ctx, _, err := BlockContext(bblock.Default(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// convertString converts log text in format f with the default block.
+func convertString(t testing.TB, log string, f Format, iri string) (string, []Issue) {
+	t.Helper()
+	out, issues, err := convertLogs(t, f, map[string]string{iri: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, issues
+}
+
+func convertLogs(t testing.TB, f Format, logs map[string]string) (string, []Issue, error) {
+	t.Helper()
+	c := NewConverter(defaultContext(t))
+	var issues []Issue
+	c.Report = func(i Issue) { issues = append(issues, i) }
+	var ls []Log
+	for _, iri := range sortedKeys(logs) {
+		r, err := NewReader(strings.NewReader(logs[iri]), iri, ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, Log{Reader: r, File: iri, IRI: iri})
+	}
+	var buf bytes.Buffer
+	err := c.Convert(&buf, f, ls)
+	return buf.String(), issues, err
+}
+
+func sortedKeys(m map[string]string) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			if keys[j] < keys[i] {
+				keys[i], keys[j] = keys[j], keys[i]
+			}
+		}
+	}
+	return keys
+}
+
+func corpusFiles(t testing.TB) []string {
+	files, err := filepath.Glob(filepath.Join(shared.Dir(t, "corpus", "mcp-sessions"), "*.jsonl"))
+	if err != nil || len(files) != 6 {
+		t.Fatalf("corpus: %v %v", files, err)
+	}
+	return files
+}
+
+// TestCorpusTurtle: the Turtle of every corpus log reads back, with rapper, to
+// the same graph as its N-Triples read by knakk.
+func TestCorpusTurtle(t *testing.T) {
+	for _, file := range corpusFiles(t) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		iri := "http://example.com/logs/" + filepath.Base(file)
+		ttl, issues := convertString(t, string(data), Turtle, iri)
+		nt, _ := convertString(t, string(data), NTriples, iri)
+		if len(issues) > 0 {
+			t.Errorf("%s: issues %v", file, issues)
+		}
+		fromTurtle := rdftest.Rapper(t, []byte(ttl), "")
+		fromNT, err := rdftest.ParseNTriples([]byte(nt))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, diff := rdftest.Isomorphic(fromTurtle, fromNT); !ok {
+			t.Errorf("%s: Turtle and N-Triples differ:\n%s", filepath.Base(file), diff)
+		}
+		if n := strings.Count(string(data), "\n"); countType(fromNT, JRPCNS+"Request")+countType(fromNT, JRPCNS+"Notification")+
+			countType(fromNT, JRPCNS+"Response")+countType(fromNT, JRPCNS+"ErrorResponse") != n {
+			t.Errorf("%s: not one typed node per message (%d lines)", file, n)
+		}
+	}
+}
+
+func countType(ts []rdf.Triple, class string) int {
+	n := 0
+	for _, t := range ts {
+		if t.Pred.String() == RDFType && t.Obj.String() == class {
+			n++
+		}
+	}
+	return n
+}
+
+// TestMappingMatchesJSONGold: for every corpus message, the mapping's triples
+// are isomorphic to what json-gold alone makes of the same context and
+// message. Where json-gold writes an error text for an @json value (arrays,
+// strings, null; see LIBRARIES.md), the mapping's literal must be the same
+// JSON value as the message member, in canonical form.
+func TestMappingMatchesJSONGold(t *testing.T) {
+	ctx := defaultContext(t)
+	const base = "http://example.com/log/"
+	m, err := NewMapping(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonMembers := map[string]func(map[string]any) any{
+		JRPCNS + "hasParameters": func(o map[string]any) any { return o["params"] },
+		JRPCNS + "hasResult":     func(o map[string]any) any { return o["result"] },
+		JRPCNS + "hasErrorData": func(o map[string]any) any {
+			e, _ := o["error"].(map[string]any)
+			return e["data"]
+		},
+	}
+	// Besides the corpus, whose params and results are all objects, the
+	// values json-gold cannot canonicalise.
+	extra := `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":1}
+{"jsonrpc":"2.0","result":null,"id":1}
+{"jsonrpc":"2.0","result":"text","id":"a"}
+{"jsonrpc":"2.0","result":[],"id":2}
+{"jsonrpc":"2.0","result":0,"id":2}
+{"jsonrpc":"2.0","result":false,"id":2}
+{"jsonrpc":"2.0","error":{"code":-32000,"message":"m","data":["x",1]},"id":null}
+`
+	inputs := append(corpusFiles(t), "extra")
+	n, patched := 0, 0
+	for _, file := range inputs {
+		var f *os.File
+		var src io.Reader = strings.NewReader(extra)
+		if file != "extra" {
+			if f, err = os.Open(file); err != nil {
+				t.Fatal(err)
+			}
+			src = f
+		}
+		r, _ := NewReader(src, file, ReaderOptions{})
+		for {
+			rec, err := r.Next()
+			if err != nil {
+				break
+			}
+			msg := rec.Value.(map[string]any)
+			node := fmt.Sprintf("%sm%d", base, n)
+			n++
+			ours, _, err := m.Triples(msg, node, "x")
+			if err != nil {
+				t.Fatalf("%s:%d: %v", file, rec.Line, err)
+			}
+			gold := jsonGoldAlone(t, ctx, msg, node, base)
+			for i, g := range gold {
+				lit, ok := g.Obj.(rdf.Literal)
+				if !ok || !strings.HasPrefix(lit.String(), "JSON Canonicalization error") {
+					continue
+				}
+				get := jsonMembers[g.Pred.String()]
+				if get == nil {
+					t.Fatalf("json-gold error literal on %s", g.Pred)
+				}
+				for _, o := range ours {
+					_, ob := o.Subj.(rdf.Blank)
+					_, gb := g.Subj.(rdf.Blank)
+					if o.Pred == g.Pred && (o.Subj == g.Subj || ob && gb) {
+						var v any
+						d := json.NewDecoder(strings.NewReader(o.Obj.String()))
+						d.UseNumber()
+						if err := d.Decode(&v); err != nil || !jsonEqual(v, get(msg)) {
+							t.Errorf("%s:%d: %s literal %s is not the member's value", file, rec.Line, o.Pred, o.Obj)
+						}
+						gold[i].Obj = o.Obj
+						patched++
+					}
+				}
+			}
+			if ok, diff := rdftest.Isomorphic(ours, gold); !ok {
+				t.Errorf("%s:%d: differs from json-gold:\n%s", file, rec.Line, diff)
+			}
+		}
+		if f != nil {
+			f.Close()
+		}
+	}
+	if n != 224+7 || patched < 4 {
+		t.Errorf("%d messages, %d patched; want 231 and at least 4", n, patched)
+	}
+	t.Logf("%d messages compared; %d json-gold error literals checked by value", n, patched)
+}
+
+// jsonGoldAlone runs json-gold's own ToRDF on {"@context": ctx, "@id": node, ...msg}.
+func jsonGoldAlone(t *testing.T, ctx any, msg map[string]any, node, base string) []rdf.Triple {
+	t.Helper()
+	doc := map[string]any{"@context": floatNumbers(ctx), "@id": node}
+	for k, v := range msg {
+		doc[k] = v
+	}
+	opts := ld.NewJsonLdOptions(base)
+	opts.DocumentLoader = refusingLoader{}
+	opts.Format = "application/n-quads"
+	out, err := ld.NewJsonLdProcessor().ToRDF(doc, opts)
+	if err != nil {
+		t.Fatalf("json-gold: %v", err)
+	}
+	ts, err := rdftest.ParseNTriples([]byte(out.(string)))
+	if err != nil {
+		t.Fatalf("json-gold output: %v\n%s", err, out)
+	}
+	return ts
+}
+
+func jsonEqual(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	var va, vb any
+	json.Unmarshal(ja, &va)
+	json.Unmarshal(jb, &vb)
+	return reflect.DeepEqual(va, vb)
+}
+
+// graphOf parses N-Triples output.
+func graphOf(t *testing.T, nt string) []rdf.Triple {
+	t.Helper()
+	ts, err := rdftest.ParseNTriples([]byte(nt))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, nt)
+	}
+	return ts
+}
+
+// objects returns the objects of (s, p).
+func objects(ts []rdf.Triple, s, p string) []string {
+	var out []string
+	for _, t := range ts {
+		if t.Subj.String() == s && t.Pred.String() == p {
+			out = append(out, t.Obj.String())
+		}
+	}
+	return out
+}
+
+// TestPairing: responses are linked to the request they answer by id and
+// opposite direction, even when the server reuses the client's ids; an
+// unanswered request and an orphan response are typed as such.
+func TestPairing(t *testing.T) {
+	const L = "http://example.com/l"
+	log := strings.Join([]string{
+		`{"dir":"c2s","ts":"2026-01-01T00:00:00Z","msg":{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{}}}`,
+		`{"dir":"s2c","ts":"2026-01-01T00:00:01Z","msg":{"jsonrpc":"2.0","id":0,"method":"roots/list"}}`,
+		`{"dir":"c2s","ts":"2026-01-01T00:00:02Z","msg":{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}}`,
+		`{"dir":"s2c","ts":"2026-01-01T00:00:03Z","msg":{"jsonrpc":"2.0","id":0,"result":{}}}`,
+		`{"dir":"c2s","ts":"not a time","msg":{"jsonrpc":"2.0","id":"q","method":"ping"}}`,
+		`{"dir":"s2c","msg":{"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"no"}}}`,
+		`{"dir":"c2s","msg":{"jsonrpc":"2.0","id":"1","method":"a"}}`,
+		`{"dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":true}}`,
+	}, "\n")
+	nt, issues := convertString(t, log, NTriples, L)
+	if len(issues) > 0 {
+		t.Fatalf("issues %v", issues)
+	}
+	g := graphOf(t, nt)
+	want := map[string]string{
+		L + "#c2s-3": L + "#s2c-2", // the client answers the server's roots/list
+		L + "#s2c-4": L + "#c2s-1", // the server answers the client's tools/call
+	}
+	for resp, req := range want {
+		if got := objects(g, resp, LogAnswers); len(got) != 1 || got[0] != req {
+			t.Errorf("%s answers %v, want %s", resp, got, req)
+		}
+	}
+	for node, class := range map[string]string{
+		L + "#c2s-5": LogUnanswered, // ping never answered
+		L + "#s2c-6": LogOrphan,     // id 9 was never asked
+		L + "#c2s-7": LogUnanswered, // id "1" is not id 1
+		L + "#s2c-8": LogOrphan,
+	} {
+		if !contains(objects(g, node, RDFType), class) {
+			t.Errorf("%s is not a %s: %v", node, class, objects(g, node, RDFType))
+		}
+	}
+	if got := objects(g, L+"#c2s-5", LogTimestamp); len(got) != 1 || got[0] != "not a time" {
+		t.Errorf("timestamp %v", got)
+	}
+	if got := objects(g, L+"#c2s-7", LogID); len(got) != 1 || got[0] != "1" {
+		t.Errorf("jlog:id of a string id %v", got)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCorpusPairing checks every jlog:answers link of the corpus against an
+// independent reading of the envelopes: same id, opposite direction, earlier.
+func TestCorpusPairing(t *testing.T) {
+	for _, file := range corpusFiles(t) {
+		if !strings.HasSuffix(file, ".dir.jsonl") {
+			continue
+		}
+		data, _ := os.ReadFile(file)
+		type env struct {
+			Dir string
+			Msg map[string]any
+		}
+		var msgs []env
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var e env
+			if err := json.Unmarshal([]byte(line), &e); err != nil {
+				t.Fatal(err)
+			}
+			msgs = append(msgs, e)
+		}
+		const L = "http://example.com/c"
+		nt, _ := convertString(t, string(data), NTriples, L)
+		g := graphOf(t, nt)
+		links := 0
+		for i, m := range msgs {
+			_, isResp := m.Msg["result"]
+			_, isErr := m.Msg["error"]
+			if !isResp && !isErr {
+				continue
+			}
+			node := fmt.Sprintf("%s#%s-%d", L, m.Dir, i+1)
+			got := objects(g, node, LogAnswers)
+			if len(got) != 1 {
+				t.Errorf("%s: response %s answers %v", filepath.Base(file), node, got)
+				continue
+			}
+			var j int
+			var dir string
+			fmt.Sscanf(strings.TrimPrefix(got[0], L+"#"), "%3s-%d", &dir, &j)
+			req := msgs[j-1]
+			if j-1 >= i || req.Dir == m.Dir || fmt.Sprint(req.Msg["id"]) != fmt.Sprint(m.Msg["id"]) || req.Msg["method"] == nil {
+				t.Errorf("%s: %s answers %s, which is not an earlier request with its id the other way", filepath.Base(file), node, got[0])
+			}
+			links++
+		}
+		if links == 0 {
+			t.Errorf("%s: no responses", file)
+		}
+	}
+}
+
+// TestBatchGraph: a batch is a node linking its members, each typed, in order.
+func TestBatchGraph(t *testing.T) {
+	const L = "http://example.com/b"
+	nt, issues := convertString(t, `[{"jsonrpc":"2.0","method":"a","id":1},{"jsonrpc":"2.0","method":"n"},5]`, NTriples, L)
+	if len(issues) != 1 || !strings.Contains(issues[0].Message, "member 2") {
+		t.Errorf("issues %v, want one about member 2", issues)
+	}
+	g := graphOf(t, nt)
+	node := L + "#m1"
+	if !contains(objects(g, node, RDFType), LogBatch) || len(objects(g, node, LogMember)) != 2 {
+		t.Fatalf("batch node: %s", nt)
+	}
+	if !contains(objects(g, node+".0", RDFType), JRPCNS+"Request") || !contains(objects(g, node+".1", RDFType), JRPCNS+"Notification") {
+		t.Errorf("member types: %s", nt)
+	}
+	if got := objects(g, node+".1", LogMemberIndex); len(got) != 1 || got[0] != "1" {
+		t.Errorf("member index %v", got)
+	}
+}
+
+// TestBlankLabelsDoNotCollide: the N-Triples of two logs, concatenated, keep
+// their blank nodes apart.
+func TestBlankLabelsDoNotCollide(t *testing.T) {
+	log := `{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"x"}}` + "\n" + `{"jsonrpc":"2.0","id":2,"error":{"code":-2,"message":"y"}}` + "\n"
+	a, _ := convertString(t, log, NTriples, "http://example.com/a")
+	b, _ := convertString(t, log, NTriples, "http://example.com/b")
+	g := graphOf(t, a+b)
+	blanks := map[string]bool{}
+	for _, tr := range g {
+		if bl, ok := tr.Obj.(rdf.Blank); ok {
+			blanks[bl.String()] = true
+		}
+	}
+	if len(blanks) != 4 {
+		t.Errorf("%d distinct blank nodes, want 4 (2 per log)", len(blanks))
+	}
+}
+
+// TestBadLines: a line that is not JSON or not a message is reported with its
+// line and skipped; "@" keys are data, reported and left out.
+func TestBadLines(t *testing.T) {
+	log := "not json\n" + `{"jsonrpc":"2.0","method":1}` + "\n" +
+		`{"jsonrpc":"2.0","method":"m","@context":{"x":"http://evil.example/"},"@id":"http://evil.example/me","x":1}` + "\n"
+	nt, issues := convertString(t, log, NTriples, "http://example.com/bad")
+	var got []string
+	for _, i := range issues {
+		got = append(got, i.String())
+	}
+	want := []string{"http://example.com/bad:1: skipped:", "http://example.com/bad:2: skipped: not a JSON-RPC 2.0 message", `http://example.com/bad:3: member "@context" is data`, `http://example.com/bad:3: member "@id" is data`}
+	if len(got) != len(want) {
+		t.Fatalf("issues %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("issue %d = %q, want prefix %q", i, got[i], want[i])
+		}
+	}
+	if strings.Contains(nt, "evil") {
+		t.Errorf("a message's own @context or @id reached the processor:\n%s", nt)
+	}
+	if !strings.Contains(nt, "<http://example.com/bad#m3> <"+JRPCNS+"hasMethod> \"m\"") {
+		t.Errorf("the valid part of line 3 is missing:\n%s", nt)
+	}
+}
+
+// TestStrict: --strict stops at the first bad message; what was written
+// before is complete Turtle.
+func TestStrict(t *testing.T) {
+	c := NewConverter(defaultContext(t))
+	c.Strict = true
+	log := `{"jsonrpc":"2.0","method":"a"}` + "\n" + "garbage\n" + `{"jsonrpc":"2.0","method":"b"}` + "\n"
+	r, _ := NewReader(strings.NewReader(log), "s", ReaderOptions{})
+	var buf bytes.Buffer
+	err := c.Convert(&buf, Turtle, []Log{{Reader: r, File: "s", IRI: "http://example.com/s"}})
+	if err == nil || !strings.Contains(err.Error(), "s:2") {
+		t.Fatalf("error %v, want one naming s:2", err)
+	}
+	g := rdftest.Rapper(t, buf.Bytes(), "")
+	if countType(g, JRPCNS+"Notification") != 1 || strings.Contains(buf.String(), `"b"`) {
+		t.Errorf("output before the stop:\n%s", buf.String())
+	}
+}
+
+// TestFormatsAgree: N-Quads (a graph per log), JSON-LD compacted and
+// expanded all hold the graph the N-Triples hold.
+func TestFormatsAgree(t *testing.T) {
+	data, err := os.ReadFile("../examples/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := map[string]string{"http://example.com/one": string(data), "http://example.com/two": string(data)}
+	nt, _, err := convertLogs(t, NTriples, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := graphOf(t, nt)
+
+	nq, _, err := convertLogs(t, NQuads, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quads, err := rdftest.ParseNQuads([]byte(nq))
+	if err != nil {
+		t.Fatal(err)
+	}
+	graphs := map[string]int{}
+	var merged []rdf.Triple
+	for _, q := range quads {
+		graphs[q.Ctx.String()]++
+		merged = append(merged, q.Triple)
+	}
+	if len(graphs) != 2 || graphs["http://example.com/one"] == 0 || graphs["http://example.com/two"] == 0 {
+		t.Errorf("graphs %v, want one per log", graphs)
+	}
+	if ok, diff := rdftest.Isomorphic(merged, want); !ok {
+		t.Errorf("N-Quads differ:\n%s", diff)
+	}
+
+	for _, f := range []Format{JSONLD, JSONLDExpanded} {
+		out, _, err := convertLogs(t, f, logs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc any
+		d := json.NewDecoder(strings.NewReader(out))
+		d.UseNumber()
+		if err := d.Decode(&doc); err != nil {
+			t.Fatalf("%v: not JSON: %v", f, err)
+		}
+		opts := ld.NewJsonLdOptions("")
+		opts.DocumentLoader = refusingLoader{}
+		opts.Format = "application/n-quads"
+		back, err := ld.NewJsonLdProcessor().ToRDF(floatNumbers(doc), opts)
+		if err != nil {
+			t.Fatalf("%v: json-gold cannot read it: %v", f, err)
+		}
+		got := graphOf(t, back.(string))
+		// json-gold re-canonicalises rdf:JSON literals itself; compare
+		// after checking it did not turn any into its error text.
+		if strings.Contains(back.(string), "JSON Canonicalization error") {
+			t.Logf("%v: json-gold failed on a JSON literal when reading back (known limitation)", f)
+			continue
+		}
+		if ok, diff := rdftest.Isomorphic(got, want); !ok {
+			t.Errorf("%v reads back differently:\n%s", f, diff)
+		}
+	}
+}
