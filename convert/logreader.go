@@ -62,7 +62,11 @@ func (e *ReadError) Error() string {
 type ReaderOptions struct {
 	MaxLineBytes int // longest line (and, for a pretty-printed input, longest document) accepted; default 64 MiB
 	MaxDepth     int // deepest nesting of arrays and objects accepted; default 512
+	MaxBatch     int // most messages in one batch; default 100000
 }
+
+// DefaultMaxBatch is the default of ReaderOptions.MaxBatch.
+const DefaultMaxBatch = 100000
 
 // Input forms, decided from the first non-blank line.
 const (
@@ -76,17 +80,18 @@ const (
 // Memory stays bounded by the longest line (or document) whatever the size
 // of the log.
 type Reader struct {
-	name    string
-	maxLine int
-	br      *bufio.Reader
-	p       jsonParser
-	mode    int
-	n       int64  // bytes consumed
-	line    int    // number of the last line read
-	eof     bool   // no line is left
-	done    bool   // document mode met an error it cannot recover from
-	long    []byte // holds a line longer than the bufio buffer
-	lineNL  bool   // the last line read ended with "\n"
+	name     string
+	maxLine  int
+	maxBatch int
+	br       *bufio.Reader
+	p        jsonParser
+	mode     int
+	n        int64  // bytes consumed
+	line     int    // number of the last line read
+	eof      bool   // no line is left
+	done     bool   // document mode met an error it cannot recover from
+	long     []byte // holds a line longer than the bufio buffer
+	lineNL   bool   // the last line read ended with "\n"
 
 	// Document mode: doc holds the text from the current document's start
 	// on; pos is where reading continues, on line posLine, which starts at
@@ -108,6 +113,9 @@ func NewReader(r io.Reader, name string, opts ReaderOptions) (*Reader, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = defaultMaxDepth
 	}
+	if opts.MaxBatch <= 0 {
+		opts.MaxBatch = DefaultMaxBatch
+	}
 	br := bufio.NewReaderSize(r, readBufferSize)
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
@@ -121,10 +129,11 @@ func NewReader(r io.Reader, name string, opts ReaderOptions) (*Reader, error) {
 		br = bufio.NewReaderSize(zr, readBufferSize)
 	}
 	return &Reader{
-		name:    name,
-		maxLine: opts.MaxLineBytes,
-		br:      br,
-		p:       jsonParser{maxDepth: opts.MaxDepth},
+		name:     name,
+		maxBatch: opts.MaxBatch,
+		maxLine:  opts.MaxLineBytes,
+		br:       br,
+		p:        jsonParser{maxDepth: opts.MaxDepth},
 	}, nil
 }
 
@@ -353,7 +362,7 @@ func (r *Reader) record(v any, perr *jsonSyntaxError, text []byte, line, col int
 		if v == nil {
 			return r.errRecord(raw, line, 0, codeInvalidMessage, "message is null")
 		}
-		return &Record{Line: line, Raw: raw, Value: v}
+		return r.checkBatch(&Record{Line: line, Raw: raw, Value: v})
 	}
 	if _, ok := m["jsonrpc"]; ok {
 		return &Record{Line: line, Raw: raw, Value: v}
@@ -381,6 +390,15 @@ func (r *Reader) record(v any, perr *jsonSyntaxError, text []byte, line, col int
 	if rec.Value == nil {
 		return r.errRecord(raw, line, 0, codeInvalidMessage, `envelope "msg" is null`)
 	}
+	return r.checkBatch(rec)
+}
+
+// checkBatch refuses a batch with more members than the limit.
+func (r *Reader) checkBatch(rec *Record) *Record {
+	if a, ok := rec.Value.([]any); ok && len(a) > r.maxBatch {
+		return r.errRecord(rec.Raw, rec.Line, 0, codeInvalidMessage,
+			fmt.Sprintf("a batch of %d messages is more than the limit of %d (raise it with --max-batch)", len(a), r.maxBatch))
+	}
 	return rec
 }
 
@@ -391,7 +409,7 @@ func (r *Reader) errRecord(text []byte, line, col, code int, msg string) *Record
 
 // tooLong returns the record for a line or document over the limit.
 func (r *Reader) tooLong(line int, what string) *Record {
-	return r.errRecord(nil, line, 0, codeParseError, fmt.Sprintf("%s longer than %d bytes", what, r.maxLine))
+	return r.errRecord(nil, line, 0, codeParseError, fmt.Sprintf("%s longer than %d bytes (raise the limit with --max-line-bytes)", what, r.maxLine))
 }
 
 // describeJSON returns v as short JSON text for an error message.
@@ -551,7 +569,7 @@ value:
 		switch c := data[i]; c {
 		case '{', '[':
 			if len(p.stack) >= p.maxDepth {
-				return nil, jsonErrAt(i, "nesting deeper than %d levels", p.maxDepth)
+				return nil, jsonErrAt(i, "nesting deeper than %d levels (raise the limit with --max-depth)", p.maxDepth)
 			}
 			p.stack = append(p.stack, jsonFrame{obj: c == '{', vals: len(p.vals), keys: len(p.keys)})
 			i = skipJSONSpace(data, i+1)

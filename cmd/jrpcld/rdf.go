@@ -58,9 +58,14 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	outPath := fs.String("o", "", "write to `FILE` (atomically: replaced only when complete)")
 	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
 	quiet := fs.Bool("q", false, "no progress bar")
+	limits := addLimitFlags(fs)
 	files, code, ok := parse(fs, args)
 	if !ok {
 		return code
+	}
+	if err := limits.check(); err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		return exitUsage
 	}
 	f, err := convert.ParseFormat(format)
 	if err != nil {
@@ -96,11 +101,13 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	conv := convert.NewConverter(ctx)
 	conv.Strict = *strict
 	skipped := 0
+	printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
+	defer printer.summary(c.name)
 	conv.Report = func(i convert.Issue) {
 		if i.Skipped {
 			skipped++
 		}
-		fmt.Fprintf(e.stderr, "%s\n", i)
+		printer.print("%s\n", i)
 	}
 	var logs []convert.Log
 	var sizes []int64
@@ -120,7 +127,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		if cl, ok := in.(io.Closer); ok {
 			closers = append(closers, cl)
 		}
-		r, err := convert.NewReader(in, display, convert.ReaderOptions{})
+		r, err := convert.NewReader(in, display, limits.readerOptions())
 		if err != nil {
 			out.finish(false)
 			fmt.Fprintf(e.stderr, "jrpcld %s: %s: %v\n", c.name, display, err)

@@ -46,9 +46,14 @@ func runValidate(e *env, c *command, args []string) int {
 	schemaFile := fs.String("schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
 	definition := fs.String("definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
 	format := fs.String("format", "text", "output `format`: text or json")
+	limits := addLimitFlags(fs)
 	files, code, ok := parse(fs, args)
 	if !ok {
 		return code
+	}
+	if err := limits.check(); err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld validate: %v\n", err)
+		return exitUsage
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(e.stderr, "jrpcld validate: --format must be text or json, not %q\n", *format)
@@ -84,26 +89,27 @@ func runValidate(e *env, c *command, args []string) int {
 
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
-	enc := json.NewEncoder(out)
+	printer := &errorPrinter{w: out, limit: limits.maxErrors}
 	emit := func(f convert.Finding) {
 		if *format == "json" {
-			enc.Encode(findingJSON(f))
+			line, _ := json.Marshal(findingJSON(f))
+			printer.print("%s\n", line)
 			return
 		}
 		sev := ""
 		if f.Severity == schema.SeverityWarning {
 			sev = "warning: "
 		}
-		fmt.Fprintf(out, "%s:%d: %d %s: %s%s", f.File, f.Line, f.Code, f.Kind, sev, f.Message)
+		where := ""
 		switch {
 		case f.Pointer != "" && f.SchemaLocation != "":
-			fmt.Fprintf(out, " (at %s; schema %s)", f.Pointer, f.SchemaLocation)
+			where = fmt.Sprintf(" (at %s; schema %s)", f.Pointer, f.SchemaLocation)
 		case f.Pointer != "":
-			fmt.Fprintf(out, " (at %s)", f.Pointer)
+			where = fmt.Sprintf(" (at %s)", f.Pointer)
 		case f.SchemaLocation != "":
-			fmt.Fprintf(out, " (schema %s)", f.SchemaLocation)
+			where = fmt.Sprintf(" (schema %s)", f.SchemaLocation)
 		}
-		out.WriteByte('\n')
+		printer.print("%s:%d: %d %s: %s%s%s\n", f.File, f.Line, f.Code, f.Kind, sev, f.Message, where)
 	}
 
 	if len(files) == 0 {
@@ -112,7 +118,7 @@ func runValidate(e *env, c *command, args []string) int {
 	var total convert.Summary
 	ioFailed := false
 	for _, name := range files {
-		sum, err := validateFile(e, s, *definition, name, emit)
+		sum, err := validateFile(e, s, *definition, name, limits.readerOptions(), emit)
 		total.Add(sum)
 		if err != nil {
 			out.Flush()
@@ -121,8 +127,12 @@ func runValidate(e *env, c *command, args []string) int {
 		}
 	}
 	if *format == "json" {
-		enc.Encode(map[string]any{"summary": summaryJSON(len(files), total)})
+		sum := summaryJSON(len(files), total)
+		sum["notPrinted"] = printer.dropped
+		line, _ := json.Marshal(map[string]any{"summary": sum})
+		fmt.Fprintf(out, "%s\n", line)
 	} else {
+		printer.summary(c.name)
 		writeSummary(out, len(files), total)
 	}
 	switch {
@@ -134,7 +144,7 @@ func runValidate(e *env, c *command, args []string) int {
 	return exitOK
 }
 
-func validateFile(e *env, s *schema.Schema, definition, name string, emit func(convert.Finding)) (convert.Summary, error) {
+func validateFile(e *env, s *schema.Schema, definition, name string, opts convert.ReaderOptions, emit func(convert.Finding)) (convert.Summary, error) {
 	var in io.Reader = e.stdin
 	display := name
 	if name == "-" {
@@ -147,7 +157,7 @@ func validateFile(e *env, s *schema.Schema, definition, name string, emit func(c
 		defer f.Close()
 		in = f
 	}
-	r, err := convert.NewReader(in, display, convert.ReaderOptions{})
+	r, err := convert.NewReader(in, display, opts)
 	if err != nil {
 		return convert.Summary{}, fmt.Errorf("%s: %w", display, err)
 	}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/jrpcld/jrpcld/convert"
+)
+
+// limitFlags bound what a command accepts from its input, each with a sane
+// default, so that hostile input gets a clear error instead of exhausting
+// memory.
+type limitFlags struct {
+	maxLine, maxDepth, maxBatch, maxErrors int
+}
+
+// defaultMaxErrors is how many problems a command prints before it only
+// counts them.
+const defaultMaxErrors = 1000
+
+func addLimitFlags(fs *flag.FlagSet) *limitFlags {
+	l := &limitFlags{}
+	fs.IntVar(&l.maxLine, "max-line-bytes", 64<<20, "longest line (or pretty-printed document) read, in `bytes`; a longer one is an error for that line")
+	fs.IntVar(&l.maxDepth, "max-depth", 512, "deepest nesting of arrays and objects in a message (`levels`)")
+	fs.IntVar(&l.maxBatch, "max-batch", convert.DefaultMaxBatch, "most `messages` in one batch")
+	fs.IntVar(&l.maxErrors, "max-errors", defaultMaxErrors, "print at most `N` problems; the rest are only counted")
+	return l
+}
+
+// check reports a limit that is not positive.
+func (l *limitFlags) check() error {
+	for name, v := range map[string]int{"--max-line-bytes": l.maxLine, "--max-depth": l.maxDepth, "--max-batch": l.maxBatch, "--max-errors": l.maxErrors} {
+		if v <= 0 {
+			return fmt.Errorf("%s must be positive, not %d", name, v)
+		}
+	}
+	return nil
+}
+
+func (l *limitFlags) readerOptions() convert.ReaderOptions {
+	return convert.ReaderOptions{MaxLineBytes: l.maxLine, MaxDepth: l.maxDepth, MaxBatch: l.maxBatch}
+}
+
+// errorPrinter prints problems up to a limit and counts the rest.
+type errorPrinter struct {
+	w       io.Writer
+	limit   int
+	printed int
+	dropped int
+}
+
+// print prints one problem line, or counts it once the limit is reached.
+func (p *errorPrinter) print(format string, args ...any) {
+	if p.printed >= p.limit {
+		p.dropped++
+		return
+	}
+	p.printed++
+	fmt.Fprintf(p.w, format, args...)
+}
+
+// summary says how many problems were not printed, if any.
+func (p *errorPrinter) summary(cmd string) {
+	if p.dropped > 0 {
+		fmt.Fprintf(p.w, "jrpcld %s: %d more problems not printed (--max-errors %d)\n", cmd, p.dropped, p.limit)
+	}
+}
