@@ -64,7 +64,9 @@ type SyntaxError struct {
 }
 
 // Error returns "line:col: message".
-func (e *SyntaxError) Error() string { return strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg }
+func (e *SyntaxError) Error() string {
+	return strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
+}
 
 // Namespaces and datatypes the reader itself assigns.
 const (
