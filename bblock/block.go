@@ -31,7 +31,13 @@ type Block struct {
 
 	// Problems found while loading: errors make the block fail, warnings do not.
 	Problems Problems
+
+	embedded bool // the block is the embedded default, as Default returns it
 }
+
+// Embedded reports whether b is the embedded JSON-RPC 2.0 block, loaded by
+// Default and therefore unchanged.
+func (b *Block) Embedded() bool { return b.embedded }
 
 // Files names a block's files, relative to its folder; "" when absent.
 type Files struct {

@@ -27,5 +27,6 @@ func Default() *Block {
 	if err != nil {
 		panic("bblock: embedded default block: " + err.Error())
 	}
+	b.embedded = true
 	return b
 }

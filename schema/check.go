@@ -92,6 +92,8 @@ func (c *Checker) checkOne(r *Result, m Message, v any, dir string, index int, p
 		r.Problems = append(r.Problems, c.schema.validateWith(c.def, v, prefix)...)
 	case c.schema.dispatch != nil:
 		r.Problems = append(r.Problems, c.schema.dispatch.check(c.schema, m, v, dir, answers, prefix)...)
+	case c.schema.rulesSuffice:
+		// The embedded schema says no more than the rules just applied.
 	default:
 		r.Problems = append(r.Problems, c.schema.validateWith(c.schema.root, v, prefix)...)
 	}

@@ -29,6 +29,12 @@ type Schema struct {
 
 	root     *jsonschema.Schema
 	dispatch *dispatch
+
+	// rulesSuffice is set for the embedded block's schema, which accepts
+	// exactly what the JSON-RPC rules accept (TestDefaultSchemaEqualsRules
+	// and its fuzz target prove it): a Checker that applied the rules need
+	// not run the validator again.
+	rulesSuffice bool
 }
 
 // Compile compiles the schema of block b. reg, which may be nil, resolves
@@ -47,7 +53,12 @@ func Compile(b *bblock.Block, reg *bblock.Register) (*Schema, error) {
 		}
 		st.imports = reg.Config.Imports
 	}
-	return compile(st, blockURL(b.ID, b.Files.Schema), b.ID)
+	s, err := compile(st, blockURL(b.ID, b.Files.Schema), b.ID)
+	if err != nil {
+		return nil, err
+	}
+	s.rulesSuffice = b.Embedded()
+	return s, nil
 }
 
 // CompileFile compiles a schema file (JSON or YAML) on its own. It may refer
