@@ -42,9 +42,13 @@ func commands() []command {
 		rdfCommand(),
 		turtleCommand(),
 		examplesCommand(),
+		statsCommand(),
 		contextCommand(),
 		annotateCommand(),
 		ontologyCommand(),
+		genCommand(),
+		buildCommand(),
+		serveCommand(),
 	}
 }
 

@@ -1,0 +1,47 @@
+package convert
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/schema"
+)
+
+// TestGenerator: a generated log has the template's mix, only valid
+// messages, fresh ids per cycle, and the same pairing as the template.
+func TestGenerator(t *testing.T) {
+	data, err := os.ReadFile("../examples/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := NewReader(bytes.NewReader(data), "session", ReaderOptions{})
+	g, err := NewGenerator(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	const n = 13 * 40
+	if err := g.Generate(&out, n); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(out.String(), "\n"); lines != n {
+		t.Fatalf("%d lines, want %d", lines, n)
+	}
+	gr, _ := NewReader(bytes.NewReader(out.Bytes()), "gen", ReaderOptions{})
+	c, _ := schema.NewChecker(nil, "")
+	sum, err := ValidateLog(gr, c, "gen", func(f Finding) { t.Errorf("%+v", f) })
+	if err != nil || sum.Valid != n {
+		t.Fatalf("%v: %d valid of %d", err, sum.Valid, n)
+	}
+	// The template leaves one request (the ping) unanswered and answers the
+	// rest; every cycle must do the same, so ids did not collide.
+	if open := c.Open(); len(open) != 40 {
+		t.Errorf("%d open requests, want one per cycle (40)", len(open))
+	}
+	// Timestamps grow from cycle to cycle.
+	if !strings.Contains(out.String(), `"ts":"2026-11-20T09:00:04.000Z"`) {
+		t.Errorf("the second cycle does not start after the first:\n%.600s", out.String()[len(data):])
+	}
+}
