@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/internal/atomicfile"
+	"github.com/jrpcld/jrpcld/schema"
+	"github.com/jrpcld/jrpcld/stats"
+)
+
+func statsCommand() command {
+	c := command{name: "stats", args: "[--bblock DIR [--id ID]] [--schema FILE] [--format text|json] [--html FILE] [LOG...|-]",
+		summary: "count messages, methods, pairing, errors, tools and latency in logs"}
+	c.run = func(e *env, args []string) int { return runStats(e, &c, args) }
+	return c
+}
+
+const statsHelp = `
+Summarises each LOG (standard input when there is none, or for "-") and all
+of them together: messages by kind and direction, requests and notifications
+per method, how requests were answered (answered, unanswered, ids reused
+while a request was open, orphan responses), error responses by code and
+method, MCP tools/call calls and isError results per tool, latency per
+method (count, p50, p90, p99, max in milliseconds, nearest rank) when the log
+has timestamps, and the problems validation found.
+
+A LOG is a message log in any form validate reads, or a graph jrpcld wrote
+(Turtle, N-Triples or N-Quads: by the extension .ttl, .nt or .nq, or by its
+content). The JSON-RPC 2.0 rules always run; a schema runs too with --bblock
+or --schema.
+
+--format json prints one JSON object, described in docs/stats.md. --html
+writes a self-contained report page (summary, charts, a timeline of each
+session). Exit status: 0 when every message is valid, 1 when some are not,
+2 on a usage or I/O error.`
+
+// timelineLimit is how many messages of each log the HTML timeline shows.
+const timelineLimit = 2000
+
+func runStats(e *env, c *command, args []string) int {
+	fs := newFlags(e, c, statsHelp)
+	dir := fs.String("bblock", "", "validate with building block `DIR`, or a register source tree (with --id)")
+	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
+	schemaFile := fs.String("schema", "", "validate with this schema `FILE` (JSON or YAML)")
+	format := fs.String("format", "text", "output `format`: text or json")
+	htmlFile := fs.String("html", "", "also write an HTML report to `FILE`")
+	files, code, ok := parse(fs, args)
+	if !ok {
+		return code
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(e.stderr, "jrpcld stats: %v\n", err)
+		return exitUsage
+	}
+	if *format != "text" && *format != "json" {
+		return fail(fmt.Errorf("--format must be text or json, not %q", *format))
+	}
+	if *schemaFile != "" && (*dir != "" || *id != "") {
+		return fail(fmt.Errorf("give --schema or --bblock, not both"))
+	}
+	if *id != "" && *dir == "" {
+		return fail(fmt.Errorf("--id needs --bblock"))
+	}
+	var s *schema.Schema
+	var err error
+	switch {
+	case *schemaFile != "":
+		s, err = schema.CompileFile(*schemaFile)
+	case *dir != "":
+		var b *bblock.Block
+		var reg *bblock.Register
+		if b, reg, err = bblock.Open(*dir, *id); err == nil {
+			if b.Files.Schema == "" {
+				err = fmt.Errorf("block %s has no schema to validate with", b.ID)
+			} else {
+				s, err = schema.Compile(b, reg)
+			}
+		}
+	}
+	if err != nil {
+		return fail(err)
+	}
+	timeline := 0
+	if *htmlFile != "" {
+		timeline = timelineLimit
+	}
+	newCollector := func() *stats.Collector {
+		opts := stats.Options{Timeline: timeline}
+		if s != nil {
+			opts.Checker, _ = schema.NewChecker(s, "") // cannot fail without a definition
+			opts.Schema = s.Name()
+		}
+		return stats.NewCollector(opts)
+	}
+
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	report := stats.NewReport()
+	ioFailed := false
+	for _, name := range files {
+		logs, err := statsFile(e, name, newCollector)
+		for _, l := range logs {
+			report.Add(l)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "jrpcld stats: %v\n", err)
+			ioFailed = true
+		}
+	}
+	if *format == "json" {
+		err = report.WriteJSON(e.stdout)
+	} else {
+		err = report.WriteText(e.stdout)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if *htmlFile != "" {
+		if err := writeHTMLReport(*htmlFile, report); err != nil {
+			return fail(err)
+		}
+	}
+	switch {
+	case ioFailed:
+		return exitUsage
+	case report.Total.InvalidMessages() > 0:
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// statsFile reads one LOG: a message log or a graph.
+func statsFile(e *env, name string, newCollector func() *stats.Collector) ([]*stats.LogStats, error) {
+	var in io.Reader = e.stdin
+	display := name
+	if name == "-" {
+		display = "stdin"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		in = f
+	}
+	br := bufio.NewReaderSize(in, 64<<10)
+	head, _ := br.Peek(64)
+	if stats.IsGraph(display, head) {
+		return stats.ReadGraph(br, display, func(string) *stats.Collector { return newCollector() })
+	}
+	r, err := convert.NewReader(br, display, convert.ReaderOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", display, err)
+	}
+	c := newCollector()
+	err = stats.ReadLog(r, c)
+	l := &stats.LogStats{File: display, Stats: c.Stats(), Events: c.Timeline()}
+	if err != nil {
+		err = fmt.Errorf("%s: %w", display, err)
+	}
+	return []*stats.LogStats{l}, err
+}
+
+func writeHTMLReport(path string, r *stats.Report) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := r.WriteHTML(f); err != nil {
+		f.Abort()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Commit()
+}
