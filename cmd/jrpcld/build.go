@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/register"
+)
+
+func buildCommand() command {
+	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--filter ID] [--date YYYY-MM-DD] [--serve [--addr HOST:PORT]]",
+		summary: "build a building-block register and its HTML pages, offline"}
+	c.run = func(e *env, args []string) int { return runBuild(e, &c, args) }
+	return c
+}
+
+const buildHelp = `
+Builds the building-block register in SOURCES, a tree with bblocks-config.yaml
+and _sources/, as the OGC building-block tool chain does, without the network.
+Without SOURCES it builds the embedded JSON-RPC 2.0 block on its own, as block
+jrpcld.json-rpc.
+
+For each block, in dependency order, DIR receives:
+  annotated/PATH/schema.yaml, schema.json   the schema annotated from the
+                                            context, $refs pointing at the
+                                            built files (or below --base-url)
+  annotated/PATH/context.jsonld             the context built from it
+  annotated/PATH/ontology.ttl               the block's Turtle ontology
+  tests/PATH/example_I_J.json, .jsonld, .ttl
+                                            each example snippet, validated
+                                            against its schema-ref and uplifted
+  tests/PATH/NAME.*                         each file of tests/ (and entry of
+                                            tests.yaml), validated: a name with
+                                            "-fail." must fail validation
+  tests/PATH/*.validation_passed.txt|.validation_failed.txt, _report.json
+  generateddocs/markdown/PATH/index.md, generateddocs/json-full/PATH/index.json
+and DIR/register.json lists them all. DIR/index.html and DIR/bblock/ID.html
+are a plain HTML site (no script, nothing loaded from the network): serve it
+with --serve, or later with "jrpcld serve DIR".
+
+Imports of bblocks-config.yaml are never fetched: each one is warned about
+once, and a reference into one is an error of the block that makes it,
+naming the import. register.json's source* members name files relative to
+the source tree.
+
+The output depends only on the input: dates come from the blocks' metadata
+(the latest dateOfLastChange or dateTimeAddition) or from --date.
+
+A failing block does not stop the others. The run ends with a line per block.
+Exit status: 0 when every block passed, 1 when one failed, 2 on a usage or
+I/O error.`
+
+func runBuild(e *env, c *command, args []string) int {
+	fs := newFlags(e, c, buildHelp)
+	out := fs.String("o", "build-local", "write the register into `DIR`")
+	baseURL := fs.String("base-url", "", "the `URL` DIR will be published at; links become absolute below it")
+	filter := fs.String("filter", "", "build only the block with this `ID`")
+	date := fs.String("date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
+	serve := fs.Bool("serve", false, "serve DIR on localhost after the build, until interrupted")
+	addr := fs.String("addr", defaultAddr, "with --serve, listen on `HOST:PORT`")
+	pos, code, ok := parse(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 1 {
+		fmt.Fprintf(e.stderr, "jrpcld build: one SOURCES folder at most, got %d arguments\n", len(pos))
+		return exitUsage
+	}
+	var reg *bblock.Register
+	var err error
+	if len(pos) == 0 {
+		reg, err = register.DefaultRegister()
+	} else {
+		reg, err = bblock.LoadRegisterDir(pos[0])
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld build: %v\n", err)
+		return exitUsage
+	}
+	res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, Filter: *filter, Date: *date})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld build: %v\n", err)
+		return exitUsage
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(e.stderr, "jrpcld build: warning: %s\n", w)
+	}
+	for _, msg := range res.Errors {
+		fmt.Fprintf(e.stderr, "jrpcld build: error: %s\n", msg)
+	}
+	for _, b := range res.Blocks {
+		for _, w := range b.Warnings {
+			fmt.Fprintf(e.stderr, "jrpcld build: %s: warning: %s\n", b.ID, w)
+		}
+		for _, msg := range b.Errors {
+			fmt.Fprintf(e.stderr, "jrpcld build: %s: error: %s\n", b.ID, msg)
+		}
+	}
+	fmt.Fprintf(e.stdout, "%s: %d block%s built into %s\n", registerName(res), len(res.Blocks), plural(len(res.Blocks)), *out)
+	for _, b := range res.Blocks {
+		verdict := "passed"
+		if !b.Passed {
+			verdict = "FAILED"
+		}
+		fmt.Fprintf(e.stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, b.ID,
+			b.Examples.Passed, b.Examples.Passed+b.Examples.Failed, b.Tests.Passed, b.Tests.Passed+b.Tests.Failed)
+	}
+	status := exitOK
+	if res.Failed() {
+		status = exitInvalid
+	}
+	if *serve {
+		if code := serveDir(e, *out, *addr, nil, nil); code != exitOK {
+			return code
+		}
+	}
+	return status
+}
+
+func registerName(res *register.Result) string {
+	if res.Name == "" {
+		return "register"
+	}
+	return res.Name
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

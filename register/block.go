@@ -1,0 +1,434 @@
+package register
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/ontology"
+	"github.com/jrpcld/jrpcld/schema"
+)
+
+// blockOut is what the build made of one block, for register.json, the
+// documentation and the pages.
+type blockOut struct {
+	b   *bblock.Block
+	res BlockResult
+
+	annotated string // annotated/<path>
+	tests     string // tests/<path>
+
+	schemaYAML   []byte // the annotated schema as written, nil when none
+	schemaJSON   []byte
+	context      []byte // the built context.jsonld, nil when none
+	ctx          any    // its "@context" value
+	ontology     []byte // ontology.ttl as written, nil when none
+	description  string // description.md
+	examples     []*exampleOut
+	testItems    []*item
+	report       *report
+	ontologyNote string // why no ontology.ttl was written, when there is an ontology
+}
+
+// exampleOut is one example of a block with its checked snippets.
+type exampleOut struct {
+	Title, Content string
+	Snippets       []*item
+}
+
+func (o *blockOut) errorf(format string, args ...any) {
+	o.res.Errors = append(o.res.Errors, fmt.Sprintf(format, args...))
+}
+
+func (o *blockOut) warnf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	for _, w := range o.res.Warnings {
+		if w == msg {
+			return
+		}
+	}
+	o.res.Warnings = append(o.res.Warnings, msg)
+}
+
+// buildBlock builds the outputs of block b.
+func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
+	o := &blockOut{b: b, res: BlockResult{ID: b.ID, Name: b.Meta.Name}}
+	o.annotated = path.Join("annotated", blockPath(b))
+	o.tests = path.Join("tests", blockPath(b))
+	o.report = &report{
+		Title:        fmt.Sprintf("Validation report for %s - %s", b.ID, b.Meta.Name),
+		BBlockName:   b.Meta.Name,
+		BBlockID:     b.ID,
+		Generated:    bd.generated(),
+		Items:        []reportItem{},
+		GlobalErrors: map[string][]entry{},
+	}
+	global := func(section, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		o.report.GlobalErrors[section] = append(o.report.GlobalErrors[section], entry{Op: "build", IsError: true, Message: msg})
+		o.errorf("%s", msg)
+	}
+	for _, p := range b.Problems {
+		if p.Warning {
+			o.warnf("%s", problemText(p))
+		} else {
+			global(sectionGeneral, "%s", problemText(p))
+		}
+	}
+	if b.Files.Description != "" {
+		if data, err := b.ReadFile(b.Files.Description); err != nil {
+			global(sectionFiles, "%v", err)
+		} else {
+			o.description = string(data)
+		}
+	}
+
+	// The annotated schema, its sibling files, the context and the ontology.
+	var sch *schema.Schema
+	if b.Files.Schema != "" {
+		if err := bd.writeSchemas(o); err != nil {
+			global(sectionJSONSchema, "annotated schema: %v", err)
+		}
+		var err error
+		if sch, err = schema.Compile(b, bd.reg); err != nil {
+			global(sectionJSONSchema, "compiling the schema: %v", err)
+		}
+	}
+	if b.Files.Context != "" {
+		ctx, warns, err := convert.BlockContext(b, bd.reg, nil)
+		for _, w := range warns {
+			o.warnf("%s", w)
+		}
+		if err != nil {
+			global(sectionJSONLD, "JSON-LD context: %v", err)
+		} else {
+			o.ctx = ctx
+			var buf bytes.Buffer
+			if err := jsonld.WriteJSON(&buf, map[string]any{"@context": ctx}); err != nil {
+				global(sectionJSONLD, "JSON-LD context: %v", err)
+			} else {
+				o.context = withNewline(buf.Bytes())
+				bd.put(path.Join(o.annotated, "context.jsonld"), o.context)
+			}
+		}
+		if undeclared, ok, err := ontology.CheckBlock(b, bd.reg, nil); err == nil && ok && len(undeclared) > 0 {
+			o.warnf("%s", undeclaredWarning(undeclared))
+		}
+	}
+	bd.writeOntology(o, global)
+
+	// Examples, then test resources.
+	if b.Examples != nil {
+		for i, ex := range b.Examples.Examples {
+			eo := &exampleOut{Title: ex.Title, Content: ex.Content}
+			names := map[string]bool{}
+			for j, sn := range ex.Snippets {
+				it := &item{Type: "EXAMPLE", ExampleIndex: i + 1, SnippetIndex: j + 1, Language: sn.Language,
+					Title: ex.Title, SchemaRef: sn.SchemaRef}
+				it.Base = fmt.Sprintf("example_%d_%d", i+1, j+1)
+				if ex.BaseOutputFilename != "" {
+					base := strings.TrimSuffix(path.Base(ex.BaseOutputFilename), path.Ext(ex.BaseOutputFilename))
+					if len(ex.Snippets) > 1 {
+						base = fmt.Sprintf("%s_%d", base, j+1)
+					}
+					if base != "" && base != "." && !names[base] {
+						it.Base = base
+					}
+				}
+				names[it.Base] = true
+				code, err := b.SnippetCode(sn)
+				where := fmt.Sprintf("%s line %d", b.Files.Examples, sn.Line)
+				if sn.Ref != "" {
+					where += fmt.Sprintf(", file %s", sn.Ref)
+				}
+				if err != nil {
+					it.add(sectionFiles, "read", true, "reading the snippet (%s): %v", where, err)
+				} else {
+					it.add(sectionFiles, "read", false, "snippet of example %d %q (%s)", i+1, ex.Title, where)
+				}
+				bd.check(o, it, code, err == nil, sch, ex, sn)
+				eo.Snippets = append(eo.Snippets, it)
+			}
+			o.examples = append(o.examples, eo)
+		}
+	}
+	for _, t := range bd.testResources(o) {
+		it := &item{Type: "TEST_RESOURCE", RequireFail: t.requireFail, Title: t.ref}
+		it.File = t.out
+		it.Base = strings.TrimSuffix(t.out, path.Ext(t.out))
+		it.Language = languageOfFile(t.ref)
+		var code []byte
+		ok := false
+		if t.err != nil {
+			it.add(sectionFiles, "read", true, "%v", t.err)
+		} else {
+			data, err := b.ReadFile(t.ref)
+			if err != nil {
+				it.add(sectionFiles, "read", true, "reading %s: %v", t.ref, err)
+			} else {
+				code, ok = data, true
+				how := "a resource that must pass validation"
+				if t.requireFail {
+					how = "a resource that must fail validation"
+				}
+				it.add(sectionFiles, "read", false, "test resource %s, %s", t.ref, how)
+			}
+		}
+		sn := bblock.Snippet{Language: it.Language}
+		bd.check(o, it, code, ok, sch, bblock.Example{}, sn)
+		o.testItems = append(o.testItems, it)
+	}
+
+	// The report.
+	all := o.items()
+	for _, it := range all {
+		o.report.Items = append(o.report.Items, it.reportItem())
+		c := &o.res.Examples
+		if it.Type != "EXAMPLE" {
+			c = &o.res.Tests
+		}
+		if it.Passed {
+			c.Passed++
+		} else {
+			c.Failed++
+			o.errorf("%s: %s", it.label(), it.firstError())
+		}
+	}
+	o.report.Counts = counts{Total: len(all), Passed: o.res.Examples.Passed + o.res.Tests.Passed,
+		Failed: o.res.Examples.Failed + o.res.Tests.Failed}
+	o.report.Result = o.report.Counts.Failed == 0 && len(o.report.GlobalErrors) == 0
+	o.res.Passed = o.report.Result && len(o.res.Errors) == 0
+	if b.Files.Shapes != "" {
+		o.warnf("%s: SHACL shapes are not checked (jrpcld has no SHACL engine)", b.Files.Shapes)
+	}
+	data, err := marshalIndent(o.report)
+	if err != nil {
+		o.errorf("writing _report.json: %v", err)
+	} else {
+		bd.put(path.Join(o.tests, "_report.json"), data)
+	}
+	return o
+}
+
+// problemText formats a loading problem without its severity, which the
+// list it goes into gives.
+func problemText(p bblock.Problem) string {
+	msg := p.Message
+	if p.File != "" {
+		msg = p.File + ": " + msg
+	}
+	if p.Pointer != "" {
+		msg += " (at " + p.Pointer + ")"
+	}
+	return msg
+}
+
+// undeclaredWarning words the warning about IRIs of a block's context that
+// its ontologies do not declare, naming a few of them.
+func undeclaredWarning(iris []string) string {
+	const shown = 6
+	if len(iris) == 1 {
+		return "the context produces an IRI that no ontology of the block or its dependencies declares: " + iris[0]
+	}
+	msg := fmt.Sprintf("the context produces %d IRIs that no ontology of the block or its dependencies declares: ", len(iris))
+	if len(iris) <= shown {
+		return msg + strings.Join(iris, ", ")
+	}
+	return msg + strings.Join(iris[:shown], ", ") + fmt.Sprintf(" and %d more (\"jrpcld ontology --check\" lists them)", len(iris)-shown)
+}
+
+// items returns the checked snippets and test resources in report order.
+func (o *blockOut) items() []*item {
+	var all []*item
+	for _, e := range o.examples {
+		all = append(all, e.Snippets...)
+	}
+	return append(all, o.testItems...)
+}
+
+// writeOntology writes ontology.ttl: the block's Turtle ontology, checked.
+func (bd *builder) writeOntology(o *blockOut, global func(section, format string, args ...any)) {
+	files := o.b.Files.Ontology
+	if len(files) == 0 {
+		return
+	}
+	if len(files) > 1 || path.Ext(files[0]) != ".ttl" {
+		o.ontologyNote = fmt.Sprintf("ontology.ttl is not written: the ontology is %s, and jrpcld writes only a block's single Turtle file", strings.Join(files, ", "))
+		o.warnf("%s", o.ontologyNote)
+		return
+	}
+	data, err := o.b.ReadFile(files[0])
+	if err == nil {
+		_, err = ontology.Parse(bytes.NewReader(data), ontology.Turtle, "")
+	}
+	if err != nil {
+		global(sectionTurtle, "ontology %s: %v", files[0], err)
+		return
+	}
+	o.ontology = withNewline(data)
+	bd.put(path.Join(o.annotated, "ontology.ttl"), o.ontology)
+}
+
+// testResource is one test resource of a block: a file of tests/ or an
+// entry of tests.yaml.
+type testResource struct {
+	ref         string // file in the block's folder
+	out         string // output file name, relative to the block's tests folder
+	requireFail bool
+	err         error // the entry cannot be used
+}
+
+// testResources lists the block's test resources: the files of tests/
+// (those with "-fail." in their name must fail), then the entries of
+// tests.yaml, whose settings win for a file of tests/ they name.
+func (bd *builder) testResources(o *blockOut) []testResource {
+	b := o.b
+	var out []testResource
+	index := map[string]int{}
+	for _, f := range b.Files.Tests {
+		index[f] = len(out)
+		out = append(out, testResource{ref: f, out: strings.TrimPrefix(f, "tests/"),
+			requireFail: strings.Contains(path.Base(f), "-fail.")})
+	}
+	if b.Files.TestsConfig == "" {
+		return out
+	}
+	entries, err := parseTestsConfig(b)
+	if err != nil {
+		o.errorf("%v", err)
+		o.report.GlobalErrors[sectionFiles] = append(o.report.GlobalErrors[sectionFiles], entry{Op: "build", IsError: true, Message: err.Error()})
+		return out
+	}
+	for _, e := range entries {
+		t := testResource{ref: path.Clean(e.Ref), requireFail: e.RequireFail}
+		if strings.Contains(e.Ref, "://") {
+			t.err = fmt.Errorf("%s: test resource %q is a URL: jrpcld works offline and does not fetch it", b.Files.TestsConfig, e.Ref)
+			t.ref = e.Ref
+		}
+		t.out = strings.TrimPrefix(t.ref, "tests/")
+		if t.err != nil {
+			t.out = path.Base(e.Ref)
+		}
+		if e.OutputFilename != "" {
+			t.out = path.Base(e.OutputFilename)
+		}
+		if i, ok := index[t.ref]; ok {
+			out[i] = t
+			continue
+		}
+		index[t.ref] = len(out)
+		out = append(out, t)
+	}
+	return out
+}
+
+// testsEntry is one entry of tests.yaml.
+type testsEntry struct {
+	Ref            string `yaml:"ref"`
+	RequireFail    bool   `yaml:"require-fail"`
+	OutputFilename string `yaml:"output-filename"`
+}
+
+func parseTestsConfig(b *bblock.Block) ([]testsEntry, error) {
+	data, err := b.ReadFile(b.Files.TestsConfig)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := bblock.DecodeDoc(b.Files.TestsConfig, data)
+	if err != nil {
+		return nil, err
+	}
+	list, ok := doc.([]any)
+	if doc != nil && !ok {
+		return nil, fmt.Errorf("%s: not a list of test resources", b.Files.TestsConfig)
+	}
+	var out []testsEntry
+	for i, e := range list {
+		m, ok := e.(map[string]any)
+		ref, _ := m["ref"].(string)
+		if !ok || ref == "" {
+			return nil, fmt.Errorf("%s: entry %d has no \"ref\"", b.Files.TestsConfig, i+1)
+		}
+		t := testsEntry{Ref: ref}
+		if v, present := m["require-fail"]; present {
+			if t.RequireFail, ok = v.(bool); !ok {
+				return nil, fmt.Errorf("%s: entry %d: \"require-fail\" must be true or false", b.Files.TestsConfig, i+1)
+			}
+		}
+		t.OutputFilename, _ = m["output-filename"].(string)
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// languageOfFile returns the language of a test resource by its extension.
+func languageOfFile(name string) string {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".json":
+		return "json"
+	case ".jsonld":
+		return "jsonld"
+	case ".ttl":
+		return "turtle"
+	case ".yaml", ".yml":
+		return "yaml"
+	}
+	return strings.TrimPrefix(path.Ext(name), ".")
+}
+
+// kinds of snippet language the build knows.
+const (
+	langJSON   = "json"
+	langJSONLD = "jsonld"
+	langTurtle = "turtle"
+	langYAML   = "yaml"
+)
+
+// languageKind maps a snippet language (a name or a media type) to one of
+// the kinds above, or "" for a language the build does not check.
+func languageKind(l string) string {
+	switch l = strings.ToLower(strings.TrimSpace(l)); l {
+	case "json", "application/json":
+		return langJSON
+	case "jsonld", "json-ld", "application/ld+json":
+		return langJSONLD
+	case "ttl", "turtle", "text/turtle":
+		return langTurtle
+	case "yaml", "yml", "application/yaml", "application/x-yaml", "text/yaml":
+		return langYAML
+	}
+	if strings.HasSuffix(l, "+json") {
+		return langJSON
+	}
+	return ""
+}
+
+// extension returns the file extension of a language kind.
+func extension(kind, language string) string {
+	switch kind {
+	case langJSON:
+		return ".json"
+	case langJSONLD:
+		return ".jsonld"
+	case langTurtle:
+		return ".ttl"
+	case langYAML:
+		return ".yaml"
+	}
+	return ".txt"
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

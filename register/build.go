@@ -1,0 +1,318 @@
+package register
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing/fstest"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/atomicfile"
+)
+
+// Options control a build.
+type Options struct {
+	// BaseURL is the URL the output folder will be published at. The links
+	// of register.json, of the built schemas and of the uplifted examples
+	// are absolute URLs below it; when it is empty they are relative, so the
+	// folder works wherever it is served from. The HTML pages always link
+	// relatively.
+	BaseURL string
+	// Filter, when not empty, is the id of the only block to build; the
+	// blocks it depends on are read but not built.
+	Filter string
+	// Date (YYYY-MM-DD) stamps register.json ("modified") and the validation
+	// reports ("generated"). When empty, the latest date found in the built
+	// blocks' metadata (dateOfLastChange, else dateTimeAddition) is used, so
+	// that the same sources always give the same output.
+	Date string
+}
+
+// Result is the outcome of a build.
+type Result struct {
+	Name     string        // the register's name
+	Blocks   []BlockResult // the blocks built, in dependency order
+	Warnings []string      // about the register as a whole, each given once
+	Errors   []string      // about the register as a whole
+}
+
+// Failed reports whether a block failed or the register has errors.
+func (r *Result) Failed() bool {
+	if len(r.Errors) > 0 {
+		return true
+	}
+	for _, b := range r.Blocks {
+		if !b.Passed {
+			return true
+		}
+	}
+	return false
+}
+
+// BlockResult is the outcome of building one block.
+type BlockResult struct {
+	ID, Name string
+	// Passed reports that the block has no errors and that every example
+	// and test resource gave the expected result.
+	Passed   bool
+	Examples Count // example snippets
+	Tests    Count // files of tests/ and entries of tests.yaml
+	Errors   []string
+	Warnings []string
+}
+
+// Count counts the checked resources that gave the expected result and
+// those that did not.
+type Count struct{ Passed, Failed int }
+
+// ErrUsage is wrapped by the errors of Build for options it cannot use.
+var ErrUsage = errors.New("bad build options")
+
+var dateOptRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// Build builds register reg into the folder out, which it creates when
+// needed: the layout of the building-block tool chain (register.json,
+// annotated/, tests/, generateddocs/) and an HTML site (index.html and
+// bblock/ID.html). Files are replaced atomically; files of earlier builds
+// that this one does not write are left alone.
+//
+// A block's problems do not stop the others: they are in the result. The
+// error is non-nil only for bad options (wrapping ErrUsage) and for files
+// that cannot be written.
+func Build(reg *bblock.Register, out string, opts Options) (*Result, error) {
+	files, res, err := build(reg, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeTree(out, files); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// build builds the register in memory: the output files by slash-separated
+// path below the output folder.
+func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, error) {
+	if opts.Date != "" && !dateOptRE.MatchString(opts.Date) {
+		return nil, nil, fmt.Errorf("%w: date %q is not YYYY-MM-DD", ErrUsage, opts.Date)
+	}
+	if opts.BaseURL != "" {
+		u, err := url.Parse(opts.BaseURL)
+		if err != nil || !u.IsAbs() || u.Host == "" {
+			return nil, nil, fmt.Errorf("%w: base URL %q is not an absolute URL", ErrUsage, opts.BaseURL)
+		}
+		if !strings.HasSuffix(opts.BaseURL, "/") {
+			opts.BaseURL += "/"
+		}
+	}
+	if opts.Filter != "" && reg.Block(opts.Filter) == nil {
+		return nil, nil, fmt.Errorf("%w: %w %q; the register has %s", ErrUsage, bblock.ErrUnknownBlock, opts.Filter, strings.Join(reg.IDs(), ", "))
+	}
+	bd := &builder{reg: reg, opts: opts, files: map[string][]byte{}, docs: map[string]any{}, built: map[string]*blockOut{}}
+	res := &Result{Name: reg.Config.Name}
+	seen := map[string]bool{}
+	for _, p := range reg.Problems {
+		msg := problemText(p)
+		if seen[msg] {
+			continue
+		}
+		seen[msg] = true
+		if p.Warning {
+			res.Warnings = append(res.Warnings, msg)
+		} else {
+			res.Errors = append(res.Errors, msg)
+		}
+	}
+	var chosen []*bblock.Block
+	for _, b := range reg.Blocks {
+		if opts.Filter == "" || b.ID == opts.Filter {
+			chosen = append(chosen, b)
+		}
+	}
+	bd.date = opts.Date
+	if bd.date == "" {
+		bd.date = latestDate(chosen)
+	}
+	for _, b := range chosen {
+		o := bd.buildBlock(b)
+		bd.blocks = append(bd.blocks, o)
+		bd.built[b.ID] = o
+		res.Blocks = append(res.Blocks, o.res)
+	}
+	if err := bd.writeRegister(res); err != nil {
+		return nil, nil, err
+	}
+	if err := bd.writeDocs(); err != nil {
+		return nil, nil, err
+	}
+	if err := bd.writePages(res); err != nil {
+		return nil, nil, err
+	}
+	return bd.files, res, nil
+}
+
+// builder holds the state of one build.
+type builder struct {
+	reg    *bblock.Register
+	opts   Options
+	date   string               // YYYY-MM-DD, or "" when nothing gives one
+	files  map[string][]byte    // output files by path below the output folder
+	docs   map[string]any       // decoded source schema documents by "ID FILE"
+	blocks []*blockOut          // built blocks in order
+	built  map[string]*blockOut // built blocks by id
+}
+
+// latestDate returns the latest date of the blocks' metadata, or "".
+func latestDate(blocks []*bblock.Block) string {
+	latest := ""
+	for _, b := range blocks {
+		for _, d := range []string{b.Meta.DateOfLastChange, b.Meta.DateTimeAddition} {
+			if len(d) >= 10 && dateOptRE.MatchString(d[:10]) && d[:10] > latest {
+				latest = d[:10]
+			}
+		}
+	}
+	return latest
+}
+
+// generated returns the timestamp of the reports.
+func (bd *builder) generated() string {
+	if bd.date == "" {
+		return ""
+	}
+	return bd.date + "T00:00:00Z"
+}
+
+// put records an output file.
+func (bd *builder) put(name string, data []byte) {
+	bd.files[name] = data
+}
+
+// blockPath returns the folder of block b below annotated/, tests/ and the
+// documentation folders.
+func blockPath(b *bblock.Block) string {
+	if b.Path == "" {
+		return "."
+	}
+	return b.Path
+}
+
+// link returns the URL of the output file to, as written in the output file
+// from: below the base URL when there is one, else relative.
+func (bd *builder) link(from, to string) string {
+	if bd.opts.BaseURL != "" {
+		return bd.opts.BaseURL + escapePath(to)
+	}
+	return relLink(from, to)
+}
+
+// relLink returns the relative URL of the output file to from the output
+// file from.
+func relLink(from, to string) string {
+	f := strings.Split(path.Dir(from), "/")
+	if path.Dir(from) == "." {
+		f = nil
+	}
+	t := strings.Split(to, "/")
+	i := 0
+	for i < len(f) && i < len(t)-1 && f[i] == t[i] {
+		i++
+	}
+	rel := strings.Repeat("../", len(f)-i) + strings.Join(t[i:], "/")
+	if strings.HasSuffix(to, "/") && !strings.HasSuffix(rel, "/") {
+		rel += "/"
+	}
+	if rel == "" {
+		rel = "./"
+	}
+	return escapePath(rel)
+}
+
+// escapePath percent-encodes the characters of a slash-separated path that
+// a URL path cannot hold as they are.
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = url.PathEscape(s)
+	}
+	return strings.Join(parts, "/")
+}
+
+// writeTree writes the files below the folder out.
+func writeTree(out string, files map[string][]byte) error {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	made := map[string]bool{}
+	for _, n := range names {
+		p := filepath.Join(out, filepath.FromSlash(n))
+		if dir := filepath.Dir(p); !made[dir] {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("writing the register: %w", err)
+			}
+			made[dir] = true
+		}
+		f, err := atomicfile.Create(p)
+		if err != nil {
+			return fmt.Errorf("writing the register: %w", err)
+		}
+		if _, err := f.Write(files[n]); err != nil {
+			f.Abort()
+			return fmt.Errorf("writing %s: %w", p, err)
+		}
+		if err := f.Commit(); err != nil {
+			return fmt.Errorf("writing %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// defaultConfig is the configuration of the register that holds the
+// embedded block alone.
+const defaultConfig = `name: JSON-RPC 2.0 (embedded in jrpcld)
+abstract: The JSON-RPC 2.0 building block that jrpcld embeds, built on its own.
+identifier-prefix: jrpcld.
+imports: []
+`
+
+// DefaultRegister returns a register that holds the embedded JSON-RPC 2.0
+// block alone, as block jrpcld.json-rpc in the folder json-rpc, with no
+// imports.
+func DefaultRegister() (*bblock.Register, error) {
+	// An in-memory copy of the tree: the configuration, and the embedded
+	// block's files below _sources/json-rpc.
+	tree := fstest.MapFS{bblock.ConfigFile: &fstest.MapFile{Data: []byte(defaultConfig)}}
+	src := bblock.DefaultFS()
+	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, p)
+		if err != nil {
+			return err
+		}
+		tree[path.Join(bblock.SourcesDir, "json-rpc", p)] = &fstest.MapFile{Data: data}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded block: %w", err)
+	}
+	return bblock.LoadRegister(tree)
+}
+
+// withNewline returns b ending with a newline.
+func withNewline(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		return append(b, '\n')
+	}
+	return b
+}
