@@ -158,7 +158,7 @@ func (p *rdfParser) keyword(word string) bool {
 	if end > len(p.data) || !strings.EqualFold(string(p.data[p.pos:end]), word) {
 		return false
 	}
-	if end < len(p.data) && (isNameByte(p.data[end]) || p.data[end] == ':') {
+	if end < len(p.data) && (isNameByte(p.data[end]) && p.data[end] != '.' || p.data[end] == ':') {
 		return false
 	}
 	p.pos = end
