@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -12,6 +13,7 @@ import (
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/ontology"
 	"github.com/jrpcld/jrpcld/schema"
+	"github.com/knakk/rdf"
 )
 
 // Sections of a validation report item, as the tool chain names them.
@@ -345,7 +347,7 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 		it.add(sectionJSONLD, "write", true, "writing the JSON-LD: %v", err)
 		return
 	}
-	it.JSONLD = withNewline(buf.Bytes())
+	it.JSONLD = withNewline(bytes.Clone(buf.Bytes()))
 	bd.put(path.Join(o.tests, it.Base+".jsonld"), it.JSONLD)
 	if len(up.Triples) == 0 {
 		it.add(sectionJSONLD, "uplift", true, "the uplift gives an empty graph: the context maps none of its members")
@@ -354,14 +356,14 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 	it.add(sectionJSONLD, "uplift", false, "uplifted to %s.jsonld", it.Base)
 	buf.Reset()
 	w := convert.NewTurtleWriter(&buf, up.Prefixes)
-	if err = w.WriteGroup(up.Triples); err == nil {
+	if err = w.WriteGroup(sortTriples(up.Triples)); err == nil {
 		err = w.Close()
 	}
 	if err != nil {
 		it.add(sectionTurtle, "write", true, "writing the Turtle: %v", err)
 		return
 	}
-	it.Turtle = buf.Bytes()
+	it.Turtle = bytes.Clone(buf.Bytes())
 	bd.put(path.Join(o.tests, it.Base+".ttl"), it.Turtle)
 	it.add(sectionTurtle, "write", false, "%d triple%s in %s.ttl", len(up.Triples), plural(len(up.Triples)), it.Base)
 }
@@ -385,4 +387,63 @@ func marshalIndent(v any) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// sortTriples returns the triples in a fixed order, by subject, predicate
+// and object, numbers in blank node labels compared by value: the JSON-LD
+// processor does not always give the triples of a snippet in the same order.
+func sortTriples(ts []rdf.Triple) []rdf.Triple {
+	type keyed struct {
+		k [3]string
+		t rdf.Triple
+	}
+	ks := make([]keyed, len(ts))
+	for i, t := range ts {
+		ks[i] = keyed{[3]string{t.Subj.Serialize(rdf.NTriples), t.Pred.Serialize(rdf.NTriples), t.Obj.Serialize(rdf.NTriples)}, t}
+	}
+	sort.SliceStable(ks, func(i, j int) bool {
+		for n := range 3 {
+			if ks[i].k[n] != ks[j].k[n] {
+				return naturalLess(ks[i].k[n], ks[j].k[n])
+			}
+		}
+		return false
+	})
+	out := make([]rdf.Triple, len(ts))
+	for i, k := range ks {
+		out[i] = k.t
+	}
+	return out
+}
+
+// naturalLess compares strings with runs of digits compared by value, so
+// that _:b2 comes before _:b10.
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }

@@ -1,0 +1,801 @@
+package register
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/schema"
+	"github.com/knakk/rdf"
+	"github.com/piprate/json-gold/ld"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+const fixtureDir = "testdata/fixture"
+
+// buildDir loads the register source tree src and builds it into a new
+// temporary folder, which it returns with the result.
+func buildDir(t testing.TB, src string, opts Options) (string, *Result) {
+	t.Helper()
+	reg, err := bblock.LoadRegisterDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buildReg(t, reg, opts)
+}
+
+func buildReg(t testing.TB, reg *bblock.Register, opts Options) (string, *Result) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out")
+	res, err := Build(reg, out, opts)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	return out, res
+}
+
+func readFile(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func readJSON(t testing.TB, name string) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(readFile(t, name), &v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return v
+}
+
+// firstKey returns the first member name of the JSON object data.
+func firstKey(t *testing.T, data []byte) string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", data)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := tok.(string)
+	return k
+}
+
+// tree lists the files below dir, as slash paths.
+func tree(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// reportItems returns the items of a _report.json by their file name.
+func reportItems(t *testing.T, rep map[string]any) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	items, _ := rep["items"].([]any)
+	for _, i := range items {
+		m := i.(map[string]any)
+		src := m["source"].(map[string]any)
+		out[src["filename"].(string)] = m
+	}
+	return out
+}
+
+// TestBuildOGC builds the published MCP register and checks the layout the
+// OGC tool chain writes, that all 23 example snippets pass, what
+// register.json holds, and that the built files work on their own: the
+// examples validate against the built schemas with a validator that knows
+// nothing of jrpcld, and each .jsonld, read with the built context file it
+// names, means the same graph as its .ttl read by rapper.
+func TestBuildOGC(t *testing.T) {
+	src := shared.Dir(t, "reference", "ogc-mcp-bblocks")
+	out, res := buildDir(t, src, Options{})
+	if res.Failed() {
+		t.Fatalf("build failed: %+v", res)
+	}
+	examples := map[string]int{"json-rpc": 3, "mcp": 20}
+
+	// The layout, from BBLOCKS.md.
+	want := []string{"register.json", "index.html", "bblock/mcp.json-rpc.html", "bblock/mcp.mcp.html"}
+	for p, n := range examples {
+		for _, f := range []string{"schema.yaml", "schema.json", "context.jsonld", "ontology.ttl"} {
+			want = append(want, "annotated/"+p+"/"+f)
+		}
+		want = append(want, "tests/"+p+"/_report.json", "generateddocs/markdown/"+p+"/index.md", "generateddocs/json-full/"+p+"/index.json")
+		for i := 1; i <= n; i++ {
+			for _, ext := range []string{".json", ".jsonld", ".ttl", ".validation_passed.txt"} {
+				want = append(want, fmt.Sprintf("tests/%s/example_%d_1%s", p, i, ext))
+			}
+		}
+	}
+	files := tree(t, out)
+	for _, w := range want {
+		if _, ok := files[w]; !ok {
+			t.Errorf("missing %s", w)
+		}
+	}
+	for f := range files {
+		if strings.HasSuffix(f, ".validation_failed.txt") {
+			t.Errorf("%s: a snippet failed:\n%s", f, files[f])
+		}
+	}
+
+	// All 23 examples pass, by the reports.
+	passed := 0
+	for p := range examples {
+		rep := readJSON(t, filepath.Join(out, "tests", p, "_report.json"))
+		for name, it := range reportItems(t, rep) {
+			src := it["source"].(map[string]any)
+			if src["type"] == "EXAMPLE" && it["result"] == true {
+				passed++
+			} else {
+				t.Errorf("%s/%s: %v", p, name, it)
+			}
+		}
+		counts := rep["counts"].(map[string]any)
+		if counts["total"] != float64(examples[p]) || counts["passed"] != float64(examples[p]) || rep["result"] != true {
+			t.Errorf("%s: counts %v, result %v", p, counts, rep["result"])
+		}
+		for _, k := range []string{"title", "bblockName", "bblockId", "generated", "result", "items", "globalErrors", "counts"} {
+			if _, ok := rep[k]; !ok {
+				t.Errorf("%s/_report.json lacks %q", p, k)
+			}
+		}
+	}
+	if passed != 23 {
+		t.Errorf("%d examples passed, want 23", passed)
+	}
+	if got := res.Blocks; len(got) != 2 || got[0].ID != "mcp.json-rpc" || got[1].ID != "mcp.mcp" ||
+		got[0].Examples != (Count{3, 0}) || got[1].Examples != (Count{20, 0}) {
+		t.Errorf("results %+v", got)
+	}
+
+	checkRegisterJSON(t, src, out)
+	checkSchemasStandAlone(t, src, out)
+	checkUplift(t, src, out)
+}
+
+// checkRegisterJSON checks register.json against BBLOCKS.md and the source
+// metadata, and that each link it holds names a file of the build.
+func checkRegisterJSON(t *testing.T, src, out string) {
+	data := readFile(t, filepath.Join(out, "register.json"))
+	reg := readJSON(t, filepath.Join(out, "register.json"))
+	for _, k := range []string{"name", "abstract", "description", "modified", "baseURL", "imports", "bblocks"} {
+		if _, ok := reg[k]; !ok {
+			t.Errorf("register.json lacks %q", k)
+		}
+	}
+	if reg["name"] != "Model Context Protocol (MCP) Building Blocks" || reg["modified"] != "2025-06-12" {
+		t.Errorf("name %v, modified %v", reg["name"], reg["modified"])
+	}
+	var raw struct{ BBlocks []json.RawMessage }
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	blocks := reg["bblocks"].([]any)
+	if len(blocks) != 2 || len(raw.BBlocks) != 2 {
+		t.Fatalf("%d blocks", len(blocks))
+	}
+	for i, folder := range []string{"json-rpc", "mcp"} {
+		b := blocks[i].(map[string]any)
+		if k := firstKey(t, raw.BBlocks[i]); k != "itemIdentifier" {
+			t.Errorf("block %d starts with %q", i, k)
+		}
+		if b["itemIdentifier"] != "mcp."+folder {
+			t.Errorf("block %d is %v", i, b["itemIdentifier"])
+		}
+		// Every member of bblock.json, unchanged (dependsOn aside).
+		var meta map[string]any
+		if err := json.Unmarshal(readFile(t, filepath.Join(src, "_sources", folder, "bblock.json")), &meta); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range meta {
+			if k != "dependsOn" && !reflect.DeepEqual(b[k], v) {
+				t.Errorf("%s: %s = %v, want %v", folder, k, b[k], v)
+			}
+		}
+		for _, k := range []string{"sourceSchema", "sourceLdContext", "sourceFiles", "validationPassed"} {
+			if _, ok := b[k]; !ok {
+				t.Errorf("%s lacks %q", folder, k)
+			}
+		}
+		if b["validationPassed"] != true {
+			t.Errorf("%s: validationPassed %v", folder, b["validationPassed"])
+		}
+		links := map[string]string{}
+		sch, _ := b["schema"].(map[string]any)
+		links["application/yaml"], _ = sch["application/yaml"].(string)
+		links["application/json"], _ = sch["application/json"].(string)
+		links["ldContext"], _ = b["ldContext"].(string)
+		links["ontology"], _ = b["ontology"].(string)
+		links["testOutputs"], _ = b["testOutputs"].(string)
+		doc, _ := b["documentation"].(map[string]any)
+		for _, kind := range []string{"markdown", "json-full"} {
+			d, _ := doc[kind].(map[string]any)
+			links[kind], _ = d["url"].(string)
+			if d["mediatype"] == nil {
+				t.Errorf("%s: documentation %s has no mediatype", folder, kind)
+			}
+		}
+		for k, l := range links {
+			if l == "" {
+				t.Errorf("%s: no %s link", folder, k)
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(l))); err != nil {
+				t.Errorf("%s: %s link %q: %v", folder, k, l, err)
+			}
+		}
+	}
+	if deps := blocks[1].(map[string]any)["dependsOn"]; !reflect.DeepEqual(deps, []any{"mcp.json-rpc"}) {
+		t.Errorf("mcp.mcp dependsOn %v", deps)
+	}
+}
+
+// checkSchemasStandAlone validates every example snippet against the built
+// schema.json files with the jsonschema library alone: the references
+// between the built files must resolve without jrpcld.
+func checkSchemasStandAlone(t *testing.T, src, out string) {
+	c := jsonschema.NewCompiler()
+	for _, p := range []string{"json-rpc", "mcp"} {
+		for _, f := range []string{"schema.json"} {
+			file := filepath.Join(out, "annotated", p, f)
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(readFile(t, file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.AddResource(fileURL(file), doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The anchors of the JSON-RPC block's source schema, read by hand.
+	anchors := map[string]string{"#Request": "#/$defs/Request", "#Response": "#/$defs/Response", "#Notification": "#/$defs/Notification"}
+	checked := 0
+	for _, p := range []string{"json-rpc", "mcp"} {
+		b, err := bblock.LoadDir(filepath.Join(src, "_sources", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ex := range b.Examples.Examples {
+			ref := ex.Snippets[0].SchemaRef
+			if a, ok := anchors[ref]; ok {
+				ref = a
+			} else {
+				ref = "#/" + strings.TrimPrefix(ref, "#")
+			}
+			sch, err := c.Compile(fileURL(filepath.Join(out, "annotated", p, "schema.json")) + ref)
+			if err != nil {
+				t.Errorf("%s example %d: %v", p, i+1, err)
+				continue
+			}
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(readFile(t, filepath.Join(out, "tests", p, fmt.Sprintf("example_%d_1.json", i+1)))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sch.Validate(inst); err != nil {
+				t.Errorf("%s example %d: %v", p, i+1, err)
+			}
+			checked++
+		}
+	}
+	if checked != 23 {
+		t.Errorf("%d examples validated, want 23", checked)
+	}
+	// The references the mcp schema makes into the JSON-RPC block now
+	// point at the built files, in the same form.
+	y := string(readFile(t, filepath.Join(out, "annotated", "mcp", "schema.yaml")))
+	j := string(readFile(t, filepath.Join(out, "annotated", "mcp", "schema.json")))
+	if strings.Contains(y+j, "bblocks://") || !strings.Contains(y, "$ref: ../json-rpc/schema.yaml#/$defs/Request") ||
+		!strings.Contains(j, `"$ref": "../json-rpc/schema.json#/$defs/Request"`) {
+		t.Errorf("references not rewritten")
+	}
+	if !strings.Contains(y, "x-jsonld-id:") {
+		t.Errorf("schema.yaml is not annotated")
+	}
+}
+
+func fileURL(p string) string {
+	abs, _ := filepath.Abs(p)
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// checkUplift reads each .jsonld with the context file it names, with
+// json-gold, and compares the graph with the .ttl read by rapper.
+func checkUplift(t *testing.T, src, out string) {
+	for _, p := range []string{"json-rpc", "mcp"} {
+		b, err := bblock.LoadDir(filepath.Join(src, "_sources", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ex := range b.Examples.Examples {
+			base := filepath.Join(out, "tests", p, fmt.Sprintf("example_%d_1", i+1))
+			got := jsonldGraph(t, base+".jsonld", ex.BaseURI)
+			want := rdftest.Rapper(t, readFile(t, base+".ttl"), ex.BaseURI)
+			if len(want) == 0 {
+				t.Errorf("%s: empty graph", base)
+			}
+			if ok, diff := rdftest.Isomorphic(got, want); !ok {
+				t.Errorf("%s: .jsonld and .ttl differ:\n%s", base, diff)
+			}
+		}
+	}
+}
+
+type noLoader struct{}
+
+func (noLoader) LoadDocument(u string) (*ld.RemoteDocument, error) {
+	return nil, fmt.Errorf("test: refusing to load %s", u)
+}
+
+// jsonldGraph reads the JSON-LD file name with json-gold, the relative
+// context references in it replaced by the files they name.
+func jsonldGraph(t *testing.T, name, base string) []rdf.Triple {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(readFile(t, name), &doc); err != nil {
+		t.Fatal(err)
+	}
+	resolve := func(v any) any {
+		s, ok := v.(string)
+		if !ok {
+			return v
+		}
+		ctx := readJSON(t, filepath.Join(filepath.Dir(name), filepath.FromSlash(s)))
+		return ctx["@context"]
+	}
+	switch c := doc["@context"].(type) {
+	case []any:
+		for i := range c {
+			c[i] = resolve(c[i])
+		}
+	default:
+		doc["@context"] = resolve(c)
+	}
+	opts := ld.NewJsonLdOptions(base)
+	opts.DocumentLoader = noLoader{}
+	opts.Format = "application/n-quads"
+	nq, err := ld.NewJsonLdProcessor().ToRDF(doc, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	ts, err := rdftest.ParseNTriples([]byte(nq.(string)))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return ts
+}
+
+// TestBuildFixture builds a register made for the purpose, whose outcomes
+// are known by construction: examples and test resources that pass, fail,
+// fail as they must, and pass or fail wrongly; a block building on another;
+// a block referring into an import.
+func TestBuildFixture(t *testing.T) {
+	out, res := buildDir(t, fixtureDir, Options{})
+	if !res.Failed() {
+		t.Error("the build did not fail")
+	}
+	byID := map[string]BlockResult{}
+	for _, b := range res.Blocks {
+		byID[b.ID] = b
+	}
+	tests := []struct {
+		id              string
+		passed          bool
+		examples, tests Count
+	}{
+		{"fx.point", false, Count{1, 1}, Count{2, 2}},
+		{"fx.labelled-point", true, Count{2, 0}, Count{2, 0}},
+		{"fx.remote", false, Count{}, Count{}},
+	}
+	for _, tt := range tests {
+		b := byID[tt.id]
+		if b.Passed != tt.passed || b.Examples != tt.examples || b.Tests != tt.tests {
+			t.Errorf("%s: passed %v, examples %v, tests %v; want %v, %v, %v", tt.id, b.Passed, b.Examples, b.Tests, tt.passed, tt.examples, tt.tests)
+		}
+	}
+	if ids := []string{res.Blocks[0].ID, res.Blocks[1].ID}; ids[0] != "fx.point" || ids[1] != "fx.labelled-point" {
+		t.Errorf("order %v: a block must follow the block it depends on", ids)
+	}
+
+	// Each resource's outcome, in its text file and in _report.json.
+	items := []struct {
+		block, file string
+		passed      bool
+		requireFail bool
+	}{
+		{"point", "example_1_1.json", true, false},
+		{"point", "example_2_1.json", false, false},
+		{"point", "good.json", true, false},
+		{"point", "missing-y-fail.json", true, true},
+		{"point", "wrongly-invalid.json", false, false},
+		{"point", "wrongly-valid-fail.json", false, true},
+		{"labelled-point", "example_1_1.json", true, false},
+		{"labelled-point", "example_2_1.ttl", true, false},
+		{"labelled-point", "labelled.json", true, false},
+		{"labelled-point", "truncated-fail.ttl", true, true},
+	}
+	reports := map[string]map[string]map[string]any{}
+	for _, it := range items {
+		if reports[it.block] == nil {
+			reports[it.block] = reportItems(t, readJSON(t, filepath.Join(out, "tests", it.block, "_report.json")))
+		}
+		stem := strings.TrimSuffix(it.file, path.Ext(it.file))
+		passedTxt := filepath.Join(out, "tests", it.block, stem+".validation_passed.txt")
+		failedTxt := filepath.Join(out, "tests", it.block, stem+".validation_failed.txt")
+		_, errP := os.Stat(passedTxt)
+		_, errF := os.Stat(failedTxt)
+		if (errP == nil) != it.passed || (errF == nil) == it.passed {
+			t.Errorf("%s/%s: passed.txt %v, failed.txt %v; want passed %v", it.block, it.file, errP == nil, errF == nil, it.passed)
+		}
+		rep := reports[it.block][it.file]
+		if rep == nil {
+			t.Errorf("%s/%s: not in _report.json", it.block, it.file)
+			continue
+		}
+		src := rep["source"].(map[string]any)
+		if rep["result"] != it.passed || src["requireFail"] != it.requireFail {
+			t.Errorf("%s/%s: report result %v, requireFail %v", it.block, it.file, rep["result"], src["requireFail"])
+		}
+		if _, err := os.Stat(filepath.Join(out, "tests", it.block, it.file)); err != nil {
+			t.Errorf("%s/%s: the resource is not in the output: %v", it.block, it.file, err)
+		}
+	}
+	pointRep := readJSON(t, filepath.Join(out, "tests", "point", "_report.json"))
+	if c := pointRep["counts"].(map[string]any); c["total"] != 6.0 || c["passed"] != 3.0 || c["failed"] != 3.0 || pointRep["result"] != false {
+		t.Errorf("point counts %v, result %v", c, pointRep["result"])
+	}
+
+	// The labelled point gets the point's terms through its reference into
+	// the point block.
+	ts := rdftest.Rapper(t, readFile(t, filepath.Join(out, "tests", "labelled-point", "example_1_1.ttl")), "")
+	preds := map[string]string{}
+	for _, tr := range ts {
+		preds[tr.Pred.String()] = tr.Obj.String()
+	}
+	wantPreds := map[string]string{"http://example.org/geo#x": "10", "http://example.org/geo#y": "20", "http://www.w3.org/2000/01/rdf-schema#label": "home"}
+	if len(ts) != 3 || !reflect.DeepEqual(preds, wantPreds) {
+		t.Errorf("labelled point graph: %v", ts)
+	}
+	y := string(readFile(t, filepath.Join(out, "annotated", "labelled-point", "schema.yaml")))
+	if !strings.Contains(y, "$ref: ../point/schema.yaml#/$defs/Point") {
+		t.Errorf("labelled point schema:\n%s", y)
+	}
+
+	// Offline: the import is warned about once, and the reference into it
+	// is an error that names it.
+	imp := "https://example.org/elsewhere/register.json"
+	n := 0
+	for _, w := range res.Warnings {
+		n += strings.Count(w, imp)
+	}
+	if n != 1 {
+		t.Errorf("the import is named %d times in the warnings %q; want once", n, res.Warnings)
+	}
+	remote := byID["fx.remote"]
+	if len(remote.Errors) == 0 || !strings.Contains(remote.Errors[0], imp) || !strings.Contains(remote.Errors[0], "ogc.geo.features.feature") {
+		t.Errorf("remote errors %q: the first must name the import and the block", remote.Errors)
+	}
+}
+
+// TestBuildDefault builds the embedded JSON-RPC 2.0 block: every example
+// passes, and each test resource fails validation exactly when the
+// JSON-RPC 2.0 rules (checked by schema.Classify, which shares no code
+// with schema validation) find it invalid, or it is not JSON.
+func TestBuildDefault(t *testing.T) {
+	reg, err := DefaultRegister()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := reg.IDs(); len(ids) != 1 || ids[0] != bblock.DefaultID {
+		t.Fatalf("ids %v", ids)
+	}
+	out, res := buildReg(t, reg, Options{})
+	if res.Failed() || len(res.Warnings) != 0 || len(res.Errors) != 0 {
+		t.Fatalf("%+v", res)
+	}
+	b := res.Blocks[0]
+	if b.Examples.Failed != 0 || b.Examples.Passed != len(reg.Blocks[0].Examples.Examples) || b.Tests.Failed != 0 || b.Tests.Passed < 10 {
+		t.Errorf("%+v", b)
+	}
+	rep := reportItems(t, readJSON(t, filepath.Join(out, "tests", "json-rpc", "_report.json")))
+	fails := 0
+	for _, f := range reg.Blocks[0].Files.Tests {
+		data, err := fs.ReadFile(bblock.DefaultFS(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		valid := dec.Decode(&v) == nil && schema.Classify(v).Valid()
+		mustFail := strings.Contains(f, "-fail.")
+		if valid == mustFail {
+			t.Errorf("%s: valid by the JSON-RPC rules: %v", f, valid)
+		}
+		if mustFail {
+			fails++
+		}
+		if it := rep[path.Base(f)]; it == nil || it["result"] != true {
+			t.Errorf("%s: report %v", f, it)
+		}
+	}
+	if fails < 5 {
+		t.Errorf("%d resources must fail; the spec's invalid messages are missing", fails)
+	}
+}
+
+// TestDeterministic builds each register twice into different folders and
+// compares the trees byte by byte; no output holds an absolute path.
+func TestDeterministic(t *testing.T) {
+	regs := map[string]func() (*bblock.Register, error){
+		"fixture": func() (*bblock.Register, error) { return bblock.LoadRegisterDir(fixtureDir) },
+		"default": DefaultRegister,
+	}
+	if dir := ogcDir(t); dir != "" {
+		regs["ogc"] = func() (*bblock.Register, error) { return bblock.LoadRegisterDir(dir) }
+	}
+	wd, _ := os.Getwd()
+	for name, load := range regs {
+		t.Run(name, func(t *testing.T) {
+			var trees []map[string][]byte
+			var outs []string
+			for range 2 {
+				reg, err := load()
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, _ := buildReg(t, reg, Options{})
+				trees = append(trees, tree(t, out))
+				outs = append(outs, out)
+			}
+			if len(trees[0]) != len(trees[1]) {
+				t.Errorf("%d files, then %d", len(trees[0]), len(trees[1]))
+			}
+			for f, data := range trees[0] {
+				if !bytes.Equal(data, trees[1][f]) {
+					t.Errorf("%s differs between two builds", f)
+				}
+				for _, abs := range []string{outs[0], filepath.Dir(wd), os.TempDir()} {
+					if bytes.Contains(data, []byte(abs)) {
+						t.Errorf("%s holds the absolute path %s", f, abs)
+					}
+				}
+			}
+		})
+	}
+}
+
+// ogcDir returns the OGC tree, or "" when ../shared is absent (and not
+// required).
+func ogcDir(t *testing.T) string {
+	var dir string
+	t.Run("shared", func(t *testing.T) { dir = shared.Dir(t, "reference", "ogc-mcp-bblocks") })
+	return dir
+}
+
+// TestOptions checks the base URL, the filter and the date.
+func TestOptions(t *testing.T) {
+	t.Run("base URL", func(t *testing.T) {
+		out, _ := buildDir(t, fixtureDir, Options{BaseURL: "https://example.org/reg"})
+		reg := readJSON(t, filepath.Join(out, "register.json"))
+		if reg["baseURL"] != "https://example.org/reg/" {
+			t.Errorf("baseURL %v", reg["baseURL"])
+		}
+		b := reg["bblocks"].([]any)[1].(map[string]any)
+		if b["ldContext"] != "https://example.org/reg/annotated/labelled-point/context.jsonld" {
+			t.Errorf("ldContext %v", b["ldContext"])
+		}
+		y := string(readFile(t, filepath.Join(out, "annotated", "labelled-point", "schema.yaml")))
+		if !strings.Contains(y, "$ref: https://example.org/reg/annotated/point/schema.yaml#/$defs/Point") {
+			t.Errorf("schema:\n%s", y)
+		}
+		j := readJSON(t, filepath.Join(out, "tests", "point", "example_1_1.jsonld"))
+		if c := j["@context"].([]any); c[1] != "https://example.org/reg/annotated/point/context.jsonld" {
+			t.Errorf("@context %v", c)
+		}
+		page := string(readFile(t, filepath.Join(out, "bblock", "fx.point.html")))
+		if !strings.Contains(page, `href="../annotated/point/schema.yaml"`) {
+			t.Errorf("the page does not link relatively")
+		}
+	})
+	t.Run("filter and date", func(t *testing.T) {
+		out, res := buildDir(t, fixtureDir, Options{Filter: "fx.labelled-point", Date: "2030-01-02"})
+		if len(res.Blocks) != 1 || res.Blocks[0].ID != "fx.labelled-point" || !res.Blocks[0].Passed {
+			t.Errorf("%+v", res.Blocks)
+		}
+		files := tree(t, out)
+		for f := range files {
+			if strings.Contains(f, "/point/") || strings.Contains(f, "remote") {
+				t.Errorf("%s built, but the filter excludes it", f)
+			}
+		}
+		reg := readJSON(t, filepath.Join(out, "register.json"))
+		if reg["modified"] != "2030-01-02" || len(reg["bblocks"].([]any)) != 1 {
+			t.Errorf("modified %v, %d blocks", reg["modified"], len(reg["bblocks"].([]any)))
+		}
+		rep := readJSON(t, filepath.Join(out, "tests", "labelled-point", "_report.json"))
+		if rep["generated"] != "2030-01-02T00:00:00Z" {
+			t.Errorf("generated %v", rep["generated"])
+		}
+	})
+	t.Run("dates from the metadata", func(t *testing.T) {
+		out, _ := buildDir(t, fixtureDir, Options{})
+		// The latest date of the fixture's metadata: fx.remote's addition.
+		if reg := readJSON(t, filepath.Join(out, "register.json")); reg["modified"] != "2026-03-01" {
+			t.Errorf("modified %v", reg["modified"])
+		}
+	})
+	reg, err := bblock.LoadRegisterDir(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{{Date: "2030-1-2"}, {Filter: "fx.nope"}, {BaseURL: "example.org/x"}} {
+		if _, err := Build(reg, t.TempDir(), o); !errors.Is(err, ErrUsage) {
+			t.Errorf("%+v: error %v, want ErrUsage", o, err)
+		}
+	}
+}
+
+// TestSchemaFiles checks the rewriting of references between the schema
+// files of a block and into another block: anchors become pointers,
+// pointers get their slash, sibling files are written beside the schema in
+// both forms.
+func TestSchemaFiles(t *testing.T) {
+	meta := `{"name": "N", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1"}`
+	fsys := fstest.MapFS{
+		"bblocks-config.yaml":         {Data: []byte("name: T\nidentifier-prefix: t.\nimports: []\n")},
+		"_sources/a/bblock.json":      {Data: []byte(meta)},
+		"_sources/a/schema.json":      {Data: []byte(`{"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"A": {"$anchor": "A", "type": "string"}, "Old": {"$id": "#Old", "type": "number"}}}`)},
+		"_sources/b/bblock.json":      {Data: []byte(meta)},
+		"_sources/b/schema.yaml":      {Data: []byte("properties:\n  a: {$ref: 'bblocks://t.a#A'}\n  old: {$ref: 'bblocks://t.a#Old'}\n  c: {$ref: 'common/defs.yaml#C'}\n  d: {$ref: '#definitions/D'}\n  g: {$ref: 'bblocks://t.a'}\ndefinitions:\n  D: {type: integer}\n")},
+		"_sources/b/common/defs.yaml": {Data: []byte("$defs:\n  C:\n    $anchor: C\n    $ref: '../schema.yaml#/definitions/D'\n")},
+	}
+	reg, err := bblock.LoadRegister(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, res := buildReg(t, reg, Options{})
+	if res.Failed() {
+		t.Errorf("%+v", res)
+	}
+	var got struct {
+		Properties map[string]struct {
+			Ref string `json:"$ref"`
+		}
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join(out, "annotated", "b", "schema.json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"a":   "../a/schema.json#/definitions/A",
+		"old": "../a/schema.json#/definitions/Old",
+		"c":   "common/defs.json#/$defs/C",
+		"d":   "#/definitions/D",
+		"g":   "../a/schema.json",
+	}
+	for k, w := range want {
+		if got.Properties[k].Ref != w {
+			t.Errorf("%s: $ref %q, want %q", k, got.Properties[k].Ref, w)
+		}
+	}
+	defs := string(readFile(t, filepath.Join(out, "annotated", "b", "common", "defs.yaml")))
+	if !strings.Contains(defs, "$ref: ../schema.yaml#/definitions/D") {
+		t.Errorf("defs.yaml:\n%s", defs)
+	}
+	defsJSON := string(readFile(t, filepath.Join(out, "annotated", "b", "common", "defs.json")))
+	if !strings.Contains(defsJSON, `"$ref": "../schema.json#/definitions/D"`) {
+		t.Errorf("defs.json:\n%s", defsJSON)
+	}
+}
+
+func TestRelLink(t *testing.T) {
+	tests := []struct{ from, to, want string }{
+		{"register.json", "annotated/a/schema.yaml", "annotated/a/schema.yaml"},
+		{"annotated/a/schema.yaml", "annotated/b/schema.yaml", "../b/schema.yaml"},
+		{"annotated/a/b/schema.yaml", "annotated/a/schema.yaml", "../schema.yaml"},
+		{"tests/a/x.jsonld", "annotated/a/context.jsonld", "../../annotated/a/context.jsonld"},
+		{"bblock/x.html", "tests/a/", "../tests/a/"},
+		{"annotated/a/schema.yaml", "annotated/a/schema.yaml", "schema.yaml"},
+		{"bblock/x.html", "tests/a b/x#1.json", "../tests/a%20b/x%231.json"},
+	}
+	for _, tt := range tests {
+		if got := relLink(tt.from, tt.to); got != tt.want {
+			t.Errorf("relLink(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
+
+// TestBrokenBlocks checks that bad input gives errors of the block
+// concerned, never a panic, and that the other blocks still build.
+func TestBrokenBlocks(t *testing.T) {
+	meta := `{"name": "N", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1"}`
+	good := fstest.MapFS{
+		"_sources/ok/bblock.json": {Data: []byte(meta)},
+		"_sources/ok/schema.yaml": {Data: []byte("type: object\n")},
+	}
+	cases := map[string]fstest.MapFS{
+		"schema not YAML":     {"_sources/x/bblock.json": {Data: []byte(meta)}, "_sources/x/schema.yaml": {Data: []byte("a: [\n")}},
+		"context not JSON":    {"_sources/x/bblock.json": {Data: []byte(meta)}, "_sources/x/schema.yaml": {Data: []byte("type: object\n")}, "_sources/x/context.jsonld": {Data: []byte("{")}},
+		"ontology not Turtle": {"_sources/x/bblock.json": {Data: []byte(meta)}, "_sources/x/ontology.ttl": {Data: []byte("<a> <b> .\n")}},
+		"examples not YAML":   {"_sources/x/bblock.json": {Data: []byte(meta)}, "_sources/x/examples.yaml": {Data: []byte("- [\n")}},
+		"snippet ref missing": {"_sources/x/bblock.json": {Data: []byte(meta)}, "_sources/x/examples.yaml": {Data: []byte("- title: t\n  snippets:\n    - language: json\n      ref: nope.json\n")}},
+		"bad schema-ref":      {"_sources/x/bblock.json": {Data: []byte(meta)}, "_sources/x/schema.yaml": {Data: []byte("type: object\n")}, "_sources/x/examples.yaml": {Data: []byte("- title: t\n  snippets:\n    - language: json\n      schema-ref: '#Nope'\n      code: '{}'\n")}},
+		"tests.yaml URL":      {"_sources/x/bblock.json": {Data: []byte(meta)}, "_sources/x/tests.yaml": {Data: []byte("- ref: https://example.org/t.json\n")}},
+		"tests.yaml bad":      {"_sources/x/bblock.json": {Data: []byte(meta)}, "_sources/x/tests.yaml": {Data: []byte("ref: x\n")}},
+		"bad metadata":        {"_sources/x/bblock.json": {Data: []byte(`{"name": 3}`)}},
+	}
+	for name, files := range cases {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{"bblocks-config.yaml": {Data: []byte("name: T\nidentifier-prefix: t.\nimports: []\n")}}
+			for k, v := range good {
+				fsys[k] = v
+			}
+			for k, v := range files {
+				fsys[k] = v
+			}
+			reg, err := bblock.LoadRegister(fsys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, res := buildReg(t, reg, Options{})
+			var x, ok BlockResult
+			for _, b := range res.Blocks {
+				switch b.ID {
+				case "t.x":
+					x = b
+				case "t.ok":
+					ok = b
+				}
+			}
+			if x.Passed || len(x.Errors) == 0 {
+				t.Errorf("t.x passed: %+v", x)
+			}
+			if !ok.Passed {
+				t.Errorf("t.ok failed: %+v", ok)
+			}
+			t.Logf("%q", x.Errors)
+		})
+	}
+}
+
+// sortedFiles is for messages.
+func sortedFiles(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
