@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/internal/jcs"
+	"github.com/jrpcld/jrpcld/internal/turtle"
 	"github.com/jrpcld/jrpcld/schema"
 	"github.com/knakk/rdf"
 )
@@ -178,14 +180,84 @@ func (g *LogGraph) message(out []rdf.Triple, node, dir string, pos int, m schema
 			out = append(out, g.triple(node, RDFType, iri(LogOrphan)))
 		}
 	}
+	var idTriple []rdf.Triple
 	if m.HasID {
-		out = append(out, g.triple(node, LogID, idLiteral(m.ID)))
+		idTriple = []rdf.Triple{g.triple(node, LogID, idLiteral(m.ID))}
+		out = append(out, idTriple...)
 	}
-	triples, notices, err := g.mapping.Triples(obj, node, blank)
+	triples, left, changes, err := g.mapping.mapTriples(obj, node, blank)
 	if err != nil {
-		return out, notices, err
+		return out, noticesOf(left, changes), err
 	}
-	return append(out, triples...), notices, nil
+	out = append(out, triples...)
+	patch, err := g.mapping.patch(obj, node, triples, idTriple)
+	if err != nil {
+		return out, noticesOf(left, changes), err
+	}
+	if patch != "" {
+		out = append(out, g.triple(node, LogPatch, typed(patch, XSDStr)))
+	}
+	// What the mapping leaves out or changes, jlog:id and jlog:patch keep
+	// exactly: nothing to tell, but that members named like JSON-LD
+	// keywords were taken as data.
+	var notices []Notice
+	for _, l := range left {
+		if l.atKey {
+			l.Message += " (jlog:patch keeps it)"
+			notices = append(notices, l.Notice)
+		}
+	}
+	return out, notices, nil
+}
+
+// noticesOf returns all the notices of a message the patch does not carry.
+func noticesOf(left []leftOut, changes []jcs.Change) []Notice {
+	var out []Notice
+	for _, l := range left {
+		out = append(out, l.Notice)
+	}
+	for _, c := range changes {
+		out = append(out, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
+	}
+	return out
+}
+
+// patch returns the JSON text of the JSON Patch that turns what the way
+// back makes of the message's triples (and its jlog:id) into obj, the
+// message as sent; "" when they are the same. Whatever the mapping loses,
+// the patch carries exactly, so there is nothing more to tell the user.
+func (m *Mapping) patch(obj map[string]any, node string, triples, id []rdf.Triple) (string, error) {
+	quads := make([]turtle.Quad, 0, len(triples)+len(id))
+	for _, ts := range [][]rdf.Triple{triples, id} {
+		for _, t := range ts {
+			quads = append(quads, turtle.Quad{S: readTerm(t.Subj), P: t.Pred.String(), O: readTerm(t.Obj)})
+		}
+	}
+	back, _ := m.scope.message(newGraph(quads), turtle.Term{Kind: turtle.IRI, Value: node})
+	ops := diffJSON(nil, "", obj, back)
+	if len(ops) == 0 {
+		return "", nil
+	}
+	b, err := appendPatch(nil, ops)
+	if err != nil {
+		return "", fmt.Errorf("jlog:patch: %w", err)
+	}
+	return string(b), nil
+}
+
+// readTerm turns a term into the form the way back reads.
+func readTerm(t rdf.Term) turtle.Term {
+	switch x := t.(type) {
+	case rdf.Blank:
+		return turtle.Term{Kind: turtle.Blank, Value: blankLabel(x)}
+	case rdf.Literal:
+		dt := x.DataType.String()
+		if x.Lang() != "" {
+			dt = RDFNS + "langString"
+		}
+		return turtle.Term{Kind: turtle.Literal, Value: x.String(), Datatype: dt, Lang: x.Lang()}
+	}
+	return turtle.Term{Kind: turtle.IRI, Value: t.String()}
 }
 
 // kindClass returns the jrpc class of a message kind.

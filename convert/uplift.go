@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
@@ -49,6 +50,7 @@ func (refusingLoader) LoadDocument(u string) (*ld.RemoteDocument, error) {
 type Mapping struct {
 	active *ld.Context
 	opts   *ld.JsonLdOptions
+	scope  *scope // the same context, for what json-gold must not see and for the way back
 }
 
 // NewMapping processes context, the value of a block's "@context", for
@@ -64,7 +66,11 @@ func NewMapping(context any, base string) (*Mapping, error) {
 	// Computing the inverse context once makes the parsed context safe to
 	// share between goroutines.
 	active.GetInverse()
-	return &Mapping{active: active, opts: opts}, nil
+	sc, err := newRootScope(context)
+	if err != nil {
+		return nil, err
+	}
+	return &Mapping{active: active, opts: opts, scope: sc}, nil
 }
 
 // floatNumbers returns a copy of a decoded JSON value with json.Number
@@ -103,47 +109,115 @@ type Notice struct {
 // Triples maps msg, a decoded message object, to triples. The message's
 // node is the IRI node, or a blank node when node is empty; blank nodes are
 // labelled with the given prefix so that labels of different messages never
-// collide. Keys starting with "@" are data, not JSON-LD keywords: they are
-// left out, with a notice.
+// collide. Keys starting with "@" are data, not JSON-LD keywords, at any
+// depth outside @json values: they are left out, with a notice, as are
+// numbers beyond the range of a double and @json values that have no
+// canonical form. The notices also name numbers whose value the canonical
+// form of an rdf:JSON literal changes.
 func (m *Mapping) Triples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []Notice, error) {
-	doc := make(map[string]any, len(msg)+1)
+	triples, left, changes, err := m.mapTriples(msg, node, bnodePrefix)
 	var notices []Notice
-	for k, v := range msg {
-		if strings.HasPrefix(k, "@") {
-			notices = append(notices, Notice{Pointer: "/" + k, Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)})
-			continue
-		}
-		doc[k] = v
-	}
-	if node != "" {
-		doc["@id"] = node
-	}
-	api := ld.NewJsonLdApi()
-	expanded, err := api.Expand(m.active, "", doc, m.opts, false, nil)
-	if err != nil {
-		return nil, notices, fmt.Errorf("JSON-LD expansion: %w", err)
-	}
-	changes, err := canonicalJSONValues(expanded, "")
-	if err != nil {
-		return nil, notices, err
+	for _, l := range left {
+		notices = append(notices, l.Notice)
 	}
 	for _, c := range changes {
 		notices = append(notices, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
 	}
+	return triples, notices, err
+}
+
+// mapTriples maps msg as Triples does, and returns apart the notices for
+// what it left out of the mapping and the numbers canonical form changes.
+func (m *Mapping) mapTriples(msg map[string]any, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, err error) {
+	doc := m.prepare(msg, m.scope, "", &left)
+	if node != "" {
+		doc["@id"] = node
+	}
+	defer func() {
+		if e := recover(); e != nil {
+			// json-gold asserts types deep inside; never let one of its
+			// panics stop a run.
+			out, err = nil, fmt.Errorf("JSON-LD processor failed: %v", e)
+		}
+	}()
+	api := ld.NewJsonLdApi()
+	expanded, err := api.Expand(m.active, "", doc, m.opts, false, nil)
+	if err != nil {
+		return nil, left, nil, fmt.Errorf("JSON-LD expansion: %w", err)
+	}
+	changes, err = canonicalJSONValues(expanded, "")
+	if err != nil {
+		return nil, left, changes, err
+	}
 	ds, err := api.ToRDF(expanded, m.opts)
 	if err != nil {
-		return nil, notices, fmt.Errorf("JSON-LD to RDF: %w", err)
+		return nil, left, changes, fmt.Errorf("JSON-LD to RDF: %w", err)
 	}
 	quads := ds.GetQuads("@default")
-	out := make([]rdf.Triple, 0, len(quads))
+	out = make([]rdf.Triple, 0, len(quads))
 	for _, q := range quads {
 		t, err := tripleOf(q, bnodePrefix)
 		if err != nil {
-			return nil, notices, err
+			return nil, left, changes, err
 		}
 		out = append(out, t)
 	}
-	return out, notices, nil
+	return out, left, changes, nil
+}
+
+// leftOut is a notice for something the mapping leaves out; atKey marks a
+// member whose name starts with "@".
+type leftOut struct {
+	Notice
+	atKey bool
+}
+
+// prepare returns the document json-gold gets for the object obj at
+// pointer ptr, whose terms are those of s: obj without the members json-gold
+// must not see, which it reports in left. Values of @json terms are data
+// and go through whole, when they have a canonical form.
+func (m *Mapping) prepare(obj map[string]any, s *scope, ptr string, left *[]leftOut) map[string]any {
+	doc := make(map[string]any, len(obj)+1)
+	for k, v := range obj {
+		p := ptr + "/" + escapePointer(k)
+		if strings.HasPrefix(k, "@") {
+			*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true})
+			continue
+		}
+		if t := s.term(k); t != nil && t.Type == "@json" {
+			if _, _, err := jcs.Append(nil, v); err != nil {
+				*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false})
+				continue
+			}
+			doc[k] = v
+			continue
+		}
+		if nv, ok := m.prepareValue(v, s.child(k), p, left); ok {
+			doc[k] = nv
+		}
+	}
+	return doc
+}
+
+func (m *Mapping) prepareValue(v any, s *scope, ptr string, left *[]leftOut) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		return m.prepare(x, s, ptr, left), true
+	case []any:
+		out := make([]any, 0, len(x))
+		for i, e := range x {
+			if ne, ok := m.prepareValue(e, s, ptr+"/"+strconv.Itoa(i), left); ok {
+				out = append(out, ne)
+			}
+		}
+		return out, true
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(x), 64); err != nil {
+			*left = append(*left, leftOut{Notice{Pointer: ptr, Message: fmt.Sprintf("number %s is beyond the range of a double; it is not mapped to RDF", x)}, false})
+			return nil, false
+		}
+	}
+	return v, true
 }
 
 // canonicalJSONValues replaces, in an expanded JSON-LD document, every @json

@@ -1,0 +1,521 @@
+package convert
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/internal/turtle"
+	"github.com/jrpcld/jrpcld/schema"
+)
+
+// LogPatch is the log term that carries what the block's context cannot:
+// an RFC 6902 JSON Patch (its JSON text, an xsd:string) that turns the
+// message the way back makes from a node's mapped properties into the
+// message exactly as it was sent. See ontology/log.ttl.
+const LogPatch = LogNS + "patch"
+
+// maxNodeDepth bounds how deep blank nodes nest in a message read back, so
+// that a hostile graph cannot exhaust the stack.
+const maxNodeDepth = 512
+
+// Reverse turns graphs that jrpcld made from logs back into the wire
+// messages they came from. It is the direct inverse of a block's context:
+// each property a term maps becomes the term's member, an rdf:JSON literal
+// the JSON value it holds, a literal of a numeric or boolean datatype a
+// JSON number or boolean, any other literal or IRI a string, and a blank
+// node an object read with the term's scoped context. The message's id
+// comes from jlog:id and whatever the context could not carry from
+// jlog:patch. A Reverse is safe for concurrent use.
+type Reverse struct {
+	root *scope
+}
+
+// NewReverse returns a Reverse for messages mapped with context, the value
+// of a block's "@context" (see BlockContext).
+func NewReverse(context any) (*Reverse, error) {
+	s, err := newRootScope(context)
+	if err != nil {
+		return nil, err
+	}
+	return &Reverse{root: s}, nil
+}
+
+// WireLog is one log read back from a graph.
+type WireLog struct {
+	IRI      string // the log's IRI (jlog:inLog), or the named graph holding it
+	Messages []WireMessage
+}
+
+// WireMessage is one message of a log read back from a graph.
+type WireMessage struct {
+	Node     string // the IRI of the message's node
+	Position int64  // jlog:position
+	Dir      string // "c2s", "s2c" or ""
+	TS       string // the timestamp as the log wrote it, or ""
+	JSON     []byte // the message as compact JSON
+}
+
+// AppendJSONL appends the message as one line of JSON: the message itself,
+// or with envelope the {"dir","ts","msg"} form (without "dir" or "ts" when
+// the log did not record them).
+func (m *WireMessage) AppendJSONL(dst []byte, envelope bool) []byte {
+	if !envelope {
+		return append(append(dst, m.JSON...), '\n')
+	}
+	dst = append(dst, '{')
+	if m.Dir != "" {
+		dst = append(append(append(dst, `"dir":"`...), m.Dir...), `",`...)
+	}
+	if m.TS != "" {
+		dst = append(dst, `"ts":`...)
+		dst, _ = appendJSON(dst, m.TS) // TS comes from a parsed literal: valid UTF-8
+		dst = append(dst, ',')
+	}
+	dst = append(append(dst, `"msg":`...), m.JSON...)
+	return append(dst, "}\n"...)
+}
+
+// WriteJSONL writes the messages as JSON lines; see AppendJSONL.
+func WriteJSONL(w io.Writer, msgs []WireMessage, envelope bool) error {
+	var buf []byte
+	for i := range msgs {
+		buf = msgs[i].AppendJSONL(buf, envelope)
+		if len(buf) > 64<<10 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// Problem is something in a graph that keeps it from being a JSON-RPC log
+// as jrpcld writes one. Node names the node concerned ("" for the graph).
+type Problem struct {
+	Node    string
+	Message string
+}
+
+func (p Problem) String() string {
+	if p.Node == "" {
+		return p.Message
+	}
+	return "<" + p.Node + ">: " + p.Message
+}
+
+// edge is one property of a node.
+type edge struct {
+	p string
+	o turtle.Term
+}
+
+// graph indexes statements by subject; the graphs of a dataset are merged
+// (jrpcld writes each log to a named graph of its own, and its node IRIs
+// and blank node labels never meet across logs).
+type graph struct {
+	out map[turtle.Term][]edge
+}
+
+func newGraph(quads []turtle.Quad) *graph {
+	g := &graph{out: make(map[turtle.Term][]edge, len(quads)/8)}
+	for _, q := range quads {
+		g.out[q.S] = append(g.out[q.S], edge{q.P, q.O})
+	}
+	return g
+}
+
+// objects returns the distinct objects of (s, p).
+func (g *graph) objects(s turtle.Term, p string) []turtle.Term {
+	var out []turtle.Term
+	for _, e := range g.out[s] {
+		if e.p == p && !containsTerm(out, e.o) {
+			out = append(out, e.o)
+		}
+	}
+	return out
+}
+
+func containsTerm(ts []turtle.Term, t turtle.Term) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Logs returns the logs of a dataset in the order they first appear, each
+// with its messages in log order (jlog:position), and the problems that
+// keep parts of it from being read back. Every message that can be read
+// back is, whatever the problems with others.
+func (rv *Reverse) Logs(d *Dataset) ([]WireLog, []Problem) {
+	g := newGraph(d.quads)
+	r := &reading{rv: rv, g: g}
+	type placed struct {
+		node turtle.Term
+		pos  int64
+	}
+	var order []string
+	byLog := map[string][]placed{}
+	seen := map[turtle.Term]bool{}
+	for _, q := range d.quads {
+		if q.P != LogPosition || seen[q.S] {
+			continue
+		}
+		seen[q.S] = true
+		node := q.S
+		pos, ok := r.position(node)
+		if !ok {
+			continue
+		}
+		log := q.G.Value
+		if logs := g.objects(node, LogInLog); len(logs) == 1 && logs[0].Kind == turtle.IRI {
+			log = logs[0].Value
+		} else if len(logs) > 1 {
+			r.problem(node, "it is in %d logs (jlog:inLog)", len(logs))
+		}
+		if _, ok := byLog[log]; !ok {
+			order = append(order, log)
+		}
+		byLog[log] = append(byLog[log], placed{node, pos})
+	}
+	r.unplaced(seen)
+	var logs []WireLog
+	for _, iri := range order {
+		ms := byLog[iri]
+		sort.SliceStable(ms, func(i, j int) bool {
+			if ms[i].pos != ms[j].pos {
+				return ms[i].pos < ms[j].pos
+			}
+			return ms[i].node.Value < ms[j].node.Value
+		})
+		l := WireLog{IRI: iri}
+		for i, m := range ms {
+			if i > 0 && ms[i-1].pos == m.pos {
+				r.problem(m.node, "position %d is also the position of <%s>", m.pos, ms[i-1].node.Value)
+			}
+			if wm, ok := r.wireMessage(m.node, m.pos); ok {
+				l.Messages = append(l.Messages, wm)
+			}
+		}
+		logs = append(logs, l)
+	}
+	if len(logs) == 0 && len(r.problems) == 0 {
+		r.problem(turtle.Term{}, "no JSON-RPC messages: no node has a jlog:position")
+	}
+	return logs, r.problems
+}
+
+// reading is the state of one Logs call.
+type reading struct {
+	rv       *Reverse
+	g        *graph
+	problems []Problem
+}
+
+func (r *reading) problem(node turtle.Term, format string, args ...any) {
+	name := node.Value
+	if node.Kind == turtle.Blank {
+		name = "_:" + strings.TrimPrefix(name, "#")
+	}
+	r.problems = append(r.problems, Problem{Node: name, Message: fmt.Sprintf(format, args...)})
+}
+
+// one returns the single object of (node, p); ok is false when there is
+// none, and a problem is recorded when there are several.
+func (r *reading) one(node turtle.Term, p string) (turtle.Term, bool) {
+	os := r.g.objects(node, p)
+	switch len(os) {
+	case 0:
+		return turtle.Term{}, false
+	case 1:
+		return os[0], true
+	}
+	r.problem(node, "it has %d values of %s, want one", len(os), p)
+	return turtle.Term{}, false
+}
+
+// integer reads the single integer value of (node, p).
+func (r *reading) integer(node turtle.Term, p string) (int64, bool) {
+	o, ok := r.one(node, p)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(o.Value, 10, 64)
+	if o.Kind != turtle.Literal || err != nil {
+		r.problem(node, "%s %q is not an integer", p, o.Value)
+		return 0, false
+	}
+	return n, true
+}
+
+func (r *reading) position(node turtle.Term) (int64, bool) {
+	return r.integer(node, LogPosition)
+}
+
+// unplaced names the nodes typed as messages or batches that neither have
+// a position nor are members of a batch: nothing says where they belong.
+func (r *reading) unplaced(placed map[turtle.Term]bool) {
+	members := map[turtle.Term]bool{}
+	var typed []turtle.Term
+	for s, es := range r.g.out {
+		for _, e := range es {
+			switch {
+			case e.p == LogMember:
+				members[e.o] = true
+			case e.p == RDFType && e.o.Kind == turtle.IRI && isMessageClass(e.o.Value) && !placed[s]:
+				if !containsTerm(typed, s) {
+					typed = append(typed, s)
+				}
+			}
+		}
+	}
+	sort.Slice(typed, func(i, j int) bool { return typed[i].Value < typed[j].Value })
+	for _, s := range typed {
+		if !members[s] {
+			r.problem(s, "it is typed as a message but has no jlog:position and is no batch's jlog:member")
+		}
+	}
+}
+
+func isMessageClass(c string) bool {
+	switch c {
+	case jrpcRequest, jrpcNotification, jrpcResponse, jrpcErrorResp, LogBatch:
+		return true
+	}
+	return false
+}
+
+// wireMessage reads back the message (or batch) at node.
+func (r *reading) wireMessage(node turtle.Term, pos int64) (WireMessage, bool) {
+	wm := WireMessage{Node: node.Value, Position: pos}
+	if d, ok := r.one(node, LogDirection); ok {
+		switch d.Value {
+		case LogClientServer:
+			wm.Dir = "c2s"
+		case LogServerClient:
+			wm.Dir = "s2c"
+		default:
+			r.problem(node, "direction %s is neither jlog:ClientToServer nor jlog:ServerToClient", d.Value)
+		}
+	}
+	if ts, ok := r.one(node, LogTimestamp); ok {
+		wm.TS = ts.Value
+	}
+	var msg any
+	if containsTerm(r.g.objects(node, RDFType), turtle.Term{Kind: turtle.IRI, Value: LogBatch}) {
+		batch, ok := r.batch(node)
+		if !ok {
+			return wm, false
+		}
+		msg = batch
+	} else {
+		m, ok := r.message(node)
+		if !ok {
+			return wm, false
+		}
+		msg = m
+	}
+	b, err := appendMessage(nil, msg)
+	if err != nil {
+		r.problem(node, "%v", err)
+		return wm, false
+	}
+	wm.JSON = b
+	return wm, true
+}
+
+// batch reads back the members of the batch at node, in order.
+func (r *reading) batch(node turtle.Term) ([]any, bool) {
+	type member struct {
+		node  turtle.Term
+		index int64
+	}
+	var ms []member
+	for _, m := range r.g.objects(node, LogMember) {
+		i, ok := r.integer(m, LogMemberIndex)
+		if !ok {
+			if len(r.g.objects(m, LogMemberIndex)) == 0 {
+				r.problem(m, "batch member without a jlog:memberIndex")
+			}
+			continue
+		}
+		ms = append(ms, member{m, i})
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].index < ms[j].index })
+	var out []any
+	for i, m := range ms {
+		if i > 0 && ms[i-1].index == m.index {
+			r.problem(m.node, "member index %d is also the index of <%s>", m.index, ms[i-1].node.Value)
+		}
+		if v, ok := r.message(m.node); ok {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		r.problem(node, "batch without members that can be read back")
+		return nil, false
+	}
+	return out, true
+}
+
+// message reads back the message at node and checks that it is one.
+func (r *reading) message(node turtle.Term) (map[string]any, bool) {
+	obj, probs := r.rv.root.message(r.g, node)
+	for _, p := range probs {
+		r.problem(node, "%s", p)
+	}
+	if m := schema.Classify(obj); m.Kind == schema.KindInvalid {
+		r.problem(node, "not a JSON-RPC 2.0 message: %s", firstError(m))
+		return nil, false
+	}
+	return obj, true
+}
+
+// message reads back the message at node of g: the properties its terms
+// map, the id from jlog:id, then jlog:patch applied. It returns what it
+// could not read as problems.
+func (s *scope) message(g *graph, node turtle.Term) (map[string]any, []string) {
+	var probs []string
+	obj := s.object(g, node, 0, &probs)
+	if ids := g.objects(node, LogID); len(ids) == 1 {
+		if v, ok := wireID(ids[0]); ok {
+			obj["id"] = v
+		} else {
+			probs = append(probs, fmt.Sprintf("jlog:id %q is not a JSON-RPC id", ids[0].Value))
+		}
+	} else if len(ids) > 1 {
+		probs = append(probs, fmt.Sprintf("%d values of jlog:id, want one", len(ids)))
+	}
+	patches := g.objects(node, LogPatch)
+	if len(patches) > 1 {
+		return obj, append(probs, fmt.Sprintf("%d values of jlog:patch, want one", len(patches)))
+	}
+	if len(patches) == 1 {
+		ops, err := parsePatch(patches[0].Value)
+		if err == nil {
+			var v any
+			v, err = applyPatch(obj, ops)
+			if m, ok := v.(map[string]any); ok && err == nil {
+				obj = m
+			} else if err == nil {
+				err = fmt.Errorf("it makes the message %s", describeJSON(v))
+			}
+		}
+		if err != nil {
+			probs = append(probs, fmt.Sprintf("jlog:patch: %v", err))
+		}
+	}
+	return obj, probs
+}
+
+// object reads back the node at depth as an object with the terms of s.
+// A member whose property has several values becomes a setValue.
+func (s *scope) object(g *graph, node turtle.Term, depth int, probs *[]string) map[string]any {
+	obj := map[string]any{}
+	edges := g.out[node]
+	for i, e := range edges {
+		if e.p == RDFType || strings.HasPrefix(e.p, LogNS) {
+			continue
+		}
+		name := s.name(e.p, e.o)
+		if name == "" {
+			continue
+		}
+		prev, ok := obj[name]
+		if ok && stated(edges[:i], e) {
+			continue // the same statement twice is one statement
+		}
+		v := s.child(name).value(g, e.o, depth+1, probs)
+		switch set, isSet := prev.(setValue); {
+		case !ok:
+			obj[name] = v
+		case isSet:
+			obj[name] = append(set, v)
+		default:
+			obj[name] = setValue{prev, v}
+		}
+	}
+	return obj
+}
+
+// stated reports whether e is among edges.
+func stated(edges []edge, e edge) bool {
+	for _, x := range edges {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+// value reads back one object of a property whose member has scope s.
+func (s *scope) value(g *graph, o turtle.Term, depth int, probs *[]string) any {
+	switch o.Kind {
+	case turtle.IRI:
+		return o.Value
+	case turtle.Blank:
+		if depth > maxNodeDepth {
+			*probs = append(*probs, fmt.Sprintf("blank nodes nested more than %d deep", maxNodeDepth))
+			return nil
+		}
+		return s.object(g, o, depth, probs)
+	}
+	return literalValue(o, probs)
+}
+
+// literalValue turns a literal into the JSON value it stands for.
+func literalValue(o turtle.Term, probs *[]string) any {
+	switch {
+	case o.Datatype == RDFJSON:
+		if !json.Valid([]byte(o.Value)) {
+			*probs = append(*probs, fmt.Sprintf("rdf:JSON literal %q is not JSON", o.Value))
+			return o.Value
+		}
+		return rawJSON(o.Value)
+	case o.Datatype == XSDBool:
+		switch o.Value {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+	case numericTypes[o.Datatype]:
+		if isJSONNumber(o.Value) {
+			return json.Number(o.Value)
+		}
+	}
+	return o.Value
+}
+
+// numericTypes are the XSD datatypes whose literals become JSON numbers.
+var numericTypes = map[string]bool{
+	XSDInt: true, XSDDec: true, XSDDbl: true, XSDNS + "float": true,
+	XSDNS + "long": true, XSDNS + "int": true, XSDNS + "short": true, XSDNS + "byte": true,
+	XSDNS + "nonNegativeInteger": true, XSDNS + "positiveInteger": true,
+	XSDNS + "nonPositiveInteger": true, XSDNS + "negativeInteger": true,
+	XSDNS + "unsignedLong": true, XSDNS + "unsignedInt": true, XSDNS + "unsignedShort": true, XSDNS + "unsignedByte": true,
+}
+
+// wireID turns a jlog:id literal back into the id as sent.
+func wireID(o turtle.Term) (any, bool) {
+	if o.Kind != turtle.Literal {
+		return nil, false
+	}
+	switch o.Datatype {
+	case XSDStr:
+		return o.Value, true
+	case RDFJSON:
+		return nil, o.Value == "null"
+	}
+	if numericTypes[o.Datatype] && isJSONNumber(o.Value) {
+		return json.Number(o.Value), true
+	}
+	return nil, false
+}
