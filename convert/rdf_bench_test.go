@@ -1,0 +1,69 @@
+package convert
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/piprate/json-gold/ld"
+)
+
+// benchConvert converts the cycled corpus in format f: one op is one message.
+func benchConvert(b *testing.B, f Format) {
+	log, n := corpusLog(b)
+	c := NewConverter(defaultContext(b))
+	b.SetBytes(int64(len(log) / n))
+	b.ReportAllocs()
+	r, err := NewReader(newCycleReader(log, b.N), "corpus", ReaderOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	if err := c.Convert(io.Discard, f, []Log{{Reader: r, File: "corpus", IRI: "http://example.com/corpus"}}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// BenchmarkConvertNTriples: log -> N-Triples with the embedded block.
+func BenchmarkConvertNTriples(b *testing.B) { benchConvert(b, NTriples) }
+
+// BenchmarkConvertTurtle: log -> Turtle with the embedded block.
+func BenchmarkConvertTurtle(b *testing.B) { benchConvert(b, Turtle) }
+
+// BenchmarkJSONGoldToRDF is the reference: json-gold's plain ToRDF of each
+// corpus message with the embedded block's context attached, as a JSON-LD
+// user would call it (the context processed for every document).
+func BenchmarkJSONGoldToRDF(b *testing.B) {
+	log, n := corpusLog(b)
+	ctx := floatNumbers(defaultContext(b))
+	r, _ := NewReader(bytes.NewReader(log), "corpus", ReaderOptions{})
+	var docs []map[string]any
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		doc := map[string]any{"@context": ctx}
+		for k, v := range rec.Value.(map[string]any) {
+			doc[k] = v
+		}
+		docs = append(docs, doc)
+	}
+	if len(docs) != n {
+		b.Fatalf("%d docs of %d", len(docs), n)
+	}
+	opts := ld.NewJsonLdOptions("http://example.com/corpus/")
+	opts.DocumentLoader = refusingLoader{}
+	opts.Format = "application/n-quads"
+	proc := ld.NewJsonLdProcessor()
+	b.SetBytes(int64(len(log) / n))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := proc.ToRDF(docs[i%len(docs)], opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
