@@ -30,9 +30,9 @@ h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding
 h3 { font-size: 15px; margin: 18px 0 6px; }
 p.note { color: #666; font-size: 13px; margin: 4px 0; }
 table { border-collapse: collapse; font-size: 13px; }
-th, td { padding: 3px 10px; border-bottom: 1px solid #e4e4e4; text-align: right; white-space: nowrap; }
+th, td { padding: 3px 6px; border-bottom: 1px solid #e4e4e4; text-align: right; white-space: nowrap; }
 th { background: #f4f4f4; font-weight: 600; white-space: normal; vertical-align: bottom; }
-td.name { white-space: normal; word-break: break-all; text-align: left; min-width: 200px; }
+td.name { white-space: normal; word-break: break-all; text-align: left; min-width: 140px; }
 .wide { overflow-x: auto; }
 th:first-child, td:first-child { text-align: left; }
 tr.total td { font-weight: 600; border-top: 1px solid #999; }
@@ -277,6 +277,7 @@ func timeline(p printer, l *LogStats) {
 		p(`<marker id="arrow-%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`, k, colour(k))
 	}
 	p("</defs>\n")
+	p(`<text class="small" x="%d" y="18">position, time (UTC)</text>`, left)
 	p(`<text x="%d" y="18" text-anchor="middle" font-weight="600">client</text><text x="%d" y="18" text-anchor="middle" font-weight="600">server</text>`+"\n", client, server)
 	p(`<line x1="%d" y1="26" x2="%d" y2="%d" stroke="#bbb" stroke-width="2"/><line x1="%d" y1="26" x2="%d" y2="%d" stroke="#bbb" stroke-width="2"/>`+"\n",
 		client, client, height-8, server, server, height-8)
@@ -317,13 +318,13 @@ func timeline(p printer, l *LogStats) {
 	p("</svg></div>\n")
 }
 
-// clock returns the time of day of an RFC 3339 timestamp, or "".
+// clock returns the time of day (UTC) of an RFC 3339 timestamp, or "".
 func clock(ts string) string {
 	t, ok := parseTime(ts)
 	if !ok {
 		return ""
 	}
-	return t.Format("15:04:05.000")
+	return t.UTC().Format("15:04:05.000")
 }
 
 func truncate(s string, n int) string {
