@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/internal/shared"
+)
+
+const statsPairing = "../../stats/testdata/pairing.jsonl"
+
+func TestStatsUsage(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.ttl")
+	os.WriteFile(bad, []byte("<http://s> <http://p> .\n"), 0o644)
+	tests := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"stats", "-h"}, exitOK, "Usage: jrpcld stats"},
+		{[]string{"stats", "--format", "xml"}, exitUsage, "--format must be text or json"},
+		{[]string{"stats", "--schema", "a.json", "--bblock", "b"}, exitUsage, "not both"},
+		{[]string{"stats", "--id", "x"}, exitUsage, "--id needs --bblock"},
+		{[]string{"stats", "no-such-file.jsonl"}, exitUsage, "no-such-file.jsonl"},
+		{[]string{"stats", "--schema", "no-such-schema.json"}, exitUsage, "no-such-schema.json"},
+		{[]string{"stats", bad}, exitUsage, "bad.ttl:1: expected a term"},
+		{[]string{"stats", "--html", filepath.Join(dir, "no", "such", "dir", "r.html"), statsPairing}, exitUsage, "r.html"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, errOut := jrpcld(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.err) || strings.Contains(errOut, "panic") {
+				t.Errorf("exit %d, stderr %q; want %d, %q", code, errOut, tt.code, tt.err)
+			}
+		})
+	}
+}
+
+// statsJSON runs stats --format json and decodes its one JSON object.
+func statsJSON(t *testing.T, stdin string, args ...string) (int, map[string]any) {
+	t.Helper()
+	code, out, errOut := jrpcld(t, stdin, append([]string{"stats", "--format", "json"}, args...)...)
+	dec := json.NewDecoder(strings.NewReader(out))
+	var v map[string]any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("stdout is not a JSON object: %v\n%s\nstderr: %s", err, out, errOut)
+	}
+	if dec.More() {
+		t.Fatalf("more than one JSON value on stdout:\n%s", out)
+	}
+	return code, v
+}
+
+func get(v any, path ...string) any {
+	for _, p := range path {
+		m, _ := v.(map[string]any)
+		v = m[p]
+	}
+	return v
+}
+
+func TestStatsText(t *testing.T) {
+	code, out, errOut := jrpcld(t, "", "stats", statsPairing)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{
+		statsPairing + ": 27 messages, 0 invalid",
+		"  request          10    2     12",
+		"  tools/call         3              0       1      3      30      40      40      40",
+		"  c2s            12        10           2                3                 0",
+		"  -32601      b               1",
+		"  t1        2        1",
+		"validation (JSON-RPC 2.0 rules): 27 valid, 0 invalid, 0 warnings",
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("output lacks the line %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestStatsBadInput: lines that cannot be read are counted as invalid,
+// the rest is counted, and the exit status says so.
+func TestStatsBadInput(t *testing.T) {
+	log := `{"jsonrpc":"2.0","id":1,"method":"m"}
+this is not JSON
+{"jsonrpc":"2.0","id":1,"result":true}
+{"jsonrpc":"2.0","method":"n"
+{"jsonrpc":"2.0","method":"n"}
+`
+	code, v := statsJSON(t, log)
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d", code, exitInvalid)
+	}
+	total := get(v, "total")
+	for path, want := range map[string]float64{"messages": 5, "kinds/invalid/unknown": 2, "requests/m": 1, "notifications/n": 1,
+		"pairing/unknown/answered": 1, "validation/valid": 3, "validation/invalid": 2} {
+		if got := get(total, strings.Split(path, "/")...); got != want {
+			t.Errorf("%s = %v, want %v", path, got, want)
+		}
+	}
+	if get(v, "logs") == nil || len(get(v, "logs").([]any)) != 1 || get(v, "logs").([]any)[0].(map[string]any)["file"] != "stdin" {
+		t.Errorf("logs %v", get(v, "logs"))
+	}
+}
+
+// TestStatsGraphInput: the figures of a graph jrpcld wrote are those of
+// its log, whatever the RDF format, from a file or standard input.
+func TestStatsGraphInput(t *testing.T) {
+	dir := t.TempDir()
+	_, want := statsJSON(t, "", statsPairing)
+	wantLog := get(want, "logs").([]any)[0].(map[string]any)
+	delete(wantLog, "file")
+	for _, f := range []string{"turtle", "ntriples", "nquads"} {
+		g := filepath.Join(dir, "g."+map[string]string{"turtle": "ttl", "ntriples": "nt", "nquads": "nq"}[f])
+		if code, _, errOut := jrpcld(t, "", "rdf", "--format", f, "--base", "http://example.org/log", "-o", g, statsPairing); code != exitOK {
+			t.Fatalf("rdf: exit %d %s", code, errOut)
+		}
+		data, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{g}, {"-"}} {
+			stdin := ""
+			if args[0] == "-" {
+				stdin = string(data)
+			}
+			code, got := statsJSON(t, stdin, args...)
+			logs, _ := get(got, "logs").([]any)
+			if code != exitOK || len(logs) != 1 {
+				t.Fatalf("%s %v: exit %d, %d logs", f, args, code, len(logs))
+			}
+			l := logs[0].(map[string]any)
+			if l["log"] != "http://example.org/log" {
+				t.Errorf("%s %v: log %v", f, args, l["log"])
+			}
+			delete(l, "file")
+			delete(l, "log")
+			if !reflect.DeepEqual(l, wantLog) {
+				t.Errorf("%s %v: figures of the graph differ from those of the log", f, args)
+			}
+		}
+	}
+}
+
+func TestStatsHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "report.html")
+	code, out, errOut := jrpcld(t, "", "stats", "--html", page, statsPairing)
+	if code != exitOK || errOut != "" || !strings.Contains(out, "27 messages") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!DOCTYPE html>", "<svg", "count 3, p50 30 ms, p90 40 ms, p99 40 ms, max 40 ms", `<div class="timeline">`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
+// TestStatsCorpus runs stats over the recorded sessions, bare and with
+// envelopes, and with the MCP schema.
+func TestStatsCorpus(t *testing.T) {
+	corpus := shared.Dir(t, "corpus", "mcp-sessions")
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
+	code, v := statsJSON(t, "", files...)
+	if code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	// SOURCE.txt: 25 tools/call per form of the three sessions; the sessions
+	// validate (TestValidateCorpus) as 224 messages.
+	if get(v, "total", "messages") != 224.0 || get(v, "total", "requests", "tools/call") != 50.0 || get(v, "total", "validation", "invalid") != 0.0 {
+		t.Errorf("total %v", get(v, "total"))
+	}
+	if logs := get(v, "logs").([]any); len(logs) != 6 || logs[0].(map[string]any)["file"] != files[0] {
+		t.Errorf("%d logs", len(logs))
+	}
+
+	// With the MCP schema, one response of everything-stdio is invalid.
+	mcp := shared.Dir(t, "reference", "mcp-schema", "2025-11-25", "schema.json")
+	code, v = statsJSON(t, "", "--schema", mcp, filepath.Join(corpus, "everything-stdio.dir.jsonl"))
+	val := get(v, "total", "validation")
+	if code != exitInvalid || get(val, "invalid") != 1.0 || get(val, "schema") == "" {
+		t.Fatalf("exit %d, validation %v", code, val)
+	}
+	found := false
+	for _, p := range get(val, "problems").([]any) {
+		p := p.(map[string]any)
+		if p["kind"] == "response" && p["source"] == "schema" && p["severity"] == "error" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no schema error in a response: %v", get(val, "problems"))
+	}
+}
