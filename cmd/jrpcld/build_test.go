@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/internal/shared"
+)
+
+func TestBuildCommand(t *testing.T) {
+	fixture := filepath.Join("..", "..", "register", "testdata", "fixture")
+	tmp := t.TempDir()
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		out, err string
+	}{
+		{"help", []string{"build", "-h"}, exitOK, "", "Without SOURCES it builds the embedded JSON-RPC 2.0 block"},
+		{"two sources", []string{"build", "a", "b"}, exitUsage, "", "one SOURCES folder at most"},
+		{"no such tree", []string{"build", filepath.Join(tmp, "nope"), "-o", filepath.Join(tmp, "x")}, exitUsage, "", "not a building-block source tree"},
+		{"bad date", []string{"build", fixture, "-o", filepath.Join(tmp, "d"), "--date", "tomorrow"}, exitUsage, "", `date "tomorrow" is not YYYY-MM-DD`},
+		{"unknown filter", []string{"build", fixture, "-o", filepath.Join(tmp, "f"), "--filter", "fx.nope"}, exitUsage, "", `unknown building block "fx.nope"`},
+		{"embedded block", []string{"build", "-o", filepath.Join(tmp, "default")}, exitOK,
+			"  passed jrpcld.json-rpc: examples 37/37, tests 10/10\n", ""},
+		{"fixture fails", []string{"build", fixture, "-o", filepath.Join(tmp, "fixture")}, exitInvalid,
+			"Fixture register: 3 blocks built into " + filepath.Join(tmp, "fixture") + "\n" +
+				"  FAILED fx.point: examples 1/2, tests 2/4\n" +
+				"  passed fx.labelled-point: examples 2/2, tests 2/2\n" +
+				"  FAILED fx.remote: examples 0/0, tests 0/0\n",
+			"fx.point: error: test tests/wrongly-valid-fail.json: this resource must fail validation, but it passed"},
+		{"filter passes", []string{"build", fixture, "-o", filepath.Join(tmp, "filtered"), "--filter", "fx.labelled-point"}, exitOK,
+			"  passed fx.labelled-point: examples 2/2, tests 2/2\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := jrpcld(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
+				t.Errorf("exit %d\nstdout %q\nstderr %q\nwant %d, %q, %q", code, out, errOut, tt.code, tt.out, tt.err)
+			}
+			if strings.Contains(errOut, "panic") {
+				t.Errorf("panic: %s", errOut)
+			}
+		})
+	}
+	// The import is warned about once in the whole run.
+	_, _, errOut := jrpcld(t, "", "build", fixture, "-o", filepath.Join(tmp, "again"))
+	if n := strings.Count(errOut, `import "https://example.org/elsewhere/register.json" is not resolved`); n != 1 {
+		t.Errorf("the import warning appears %d times:\n%s", n, errOut)
+	}
+	for _, f := range []string{"index.html", "register.json", "bblock/jrpcld.json-rpc.html", "tests/json-rpc/_report.json"} {
+		if _, err := os.Stat(filepath.Join(tmp, "default", f)); err != nil {
+			t.Errorf("embedded block build: %v", err)
+		}
+	}
+}
+
+// TestBuildOGCCommand is the issue's "done when": the published register
+// builds with every example passing.
+func TestBuildOGCCommand(t *testing.T) {
+	src := shared.Dir(t, "reference", "ogc-mcp-bblocks")
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := jrpcld(t, "", "build", src, "-o", out)
+	want := "  passed mcp.json-rpc: examples 3/3, tests 0/0\n  passed mcp.mcp: examples 20/20, tests 0/0\n"
+	if code != exitOK || !strings.HasSuffix(stdout, want) {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if n := strings.Count(stderr, `import "default" is not resolved`); n != 1 {
+		t.Errorf("the import warning appears %d times:\n%s", n, stderr)
+	}
+}
