@@ -11,7 +11,6 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -556,29 +555,33 @@ func TestBuildDefault(t *testing.T) {
 	}
 }
 
-// TestDeterministic builds each register twice into different folders and
-// compares the trees byte by byte; no output holds an absolute path.
+// TestDeterministic builds each register twice and compares the outputs
+// byte by byte; no output holds an absolute path. (The build is made in
+// memory; Build writes exactly those bytes, as TestBuildOGC sees.)
 func TestDeterministic(t *testing.T) {
 	regs := map[string]func() (*bblock.Register, error){
 		"fixture": func() (*bblock.Register, error) { return bblock.LoadRegisterDir(fixtureDir) },
 		"default": DefaultRegister,
 	}
+	wd, _ := os.Getwd()
+	absolute := []string{wd, os.TempDir()}
 	if dir := ogcDir(t); dir != "" {
 		regs["ogc"] = func() (*bblock.Register, error) { return bblock.LoadRegisterDir(dir) }
+		absolute = append(absolute, dir)
 	}
-	wd, _ := os.Getwd()
 	for name, load := range regs {
 		t.Run(name, func(t *testing.T) {
 			var trees []map[string][]byte
-			var outs []string
 			for range 2 {
 				reg, err := load()
 				if err != nil {
 					t.Fatal(err)
 				}
-				out, _ := buildReg(t, reg, Options{})
-				trees = append(trees, tree(t, out))
-				outs = append(outs, out)
+				files, _, err := build(reg, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				trees = append(trees, files)
 			}
 			if len(trees[0]) != len(trees[1]) {
 				t.Errorf("%d files, then %d", len(trees[0]), len(trees[1]))
@@ -587,7 +590,7 @@ func TestDeterministic(t *testing.T) {
 				if !bytes.Equal(data, trees[1][f]) {
 					t.Errorf("%s differs between two builds", f)
 				}
-				for _, abs := range []string{outs[0], filepath.Dir(wd), os.TempDir()} {
+				for _, abs := range absolute {
 					if bytes.Contains(data, []byte(abs)) {
 						t.Errorf("%s holds the absolute path %s", f, abs)
 					}
@@ -790,12 +793,56 @@ func TestBrokenBlocks(t *testing.T) {
 	}
 }
 
-// sortedFiles is for messages.
-func sortedFiles(m map[string][]byte) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
+// TestDefaultTreeOnDisk writes the embedded block's register tree to disk,
+// as a user who copies the block as a template would, and checks that
+// building it gives exactly what building the embedded block gives.
+func TestDefaultTreeOnDisk(t *testing.T) {
+	reg, err := DefaultRegister()
+	if err != nil {
+		t.Fatal(err)
 	}
-	sort.Strings(out)
-	return out
+	dir := t.TempDir()
+	err = fs.WalkDir(reg.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(reg.FS, p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "_sources", "json-rpc", "tests")); err != nil {
+		t.Fatalf("the tree has no tests folder: %v", err)
+	}
+	onDisk, err := bblock.LoadRegisterDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, resA, err := build(reg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, resB, err := build(onDisk, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resA.Failed() || resB.Failed() {
+		t.Fatalf("failed: %+v, %+v", resA, resB)
+	}
+	if len(a) != len(b) {
+		t.Errorf("%d files, and %d from the tree on disk", len(a), len(b))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s differs", name)
+		}
+	}
 }
