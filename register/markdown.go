@@ -23,9 +23,13 @@ func renderMarkdown(src string, shift int) string {
 	src = strings.ReplaceAll(src, "\r\n", "\n")
 	src = strings.ReplaceAll(src, "\t", "    ")
 	var b strings.Builder
-	renderBlocks(&b, strings.Split(src, "\n"), shift, false)
+	renderBlocks(&b, strings.Split(src, "\n"), shift, false, 0)
 	return b.String()
 }
+
+// maxNesting bounds how deep lists and block quotes nest; deeper ones are
+// shown as text, which keeps hostile input from costing time.
+const maxNesting = 32
 
 var (
 	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ ]+(.*?))?(?:[ ]+#+)?[ ]*$`)
@@ -81,7 +85,7 @@ func startsBlock(line string) bool {
 
 // renderBlocks renders lines as a sequence of blocks. tight leaves the
 // paragraphs of a tight list item without <p>.
-func renderBlocks(b *strings.Builder, lines []string, shift int, tight bool) {
+func renderBlocks(b *strings.Builder, lines []string, shift int, tight bool, depth int) {
 	for i := 0; i < len(lines); {
 		line := lines[i]
 		switch {
@@ -103,6 +107,8 @@ func renderBlocks(b *strings.Builder, lines []string, shift int, tight bool) {
 		case hrRE.MatchString(line):
 			b.WriteString("<hr>\n")
 			i++
+		case depth >= maxNesting:
+			i = renderParagraph(b, lines, i, tight)
 		case quoteRE.MatchString(line):
 			var inner []string
 			for i < len(lines) && !isBlank(lines[i]) {
@@ -114,13 +120,13 @@ func renderBlocks(b *strings.Builder, lines []string, shift int, tight bool) {
 				i++
 			}
 			b.WriteString("<blockquote>\n")
-			renderBlocks(b, inner, shift, false)
+			renderBlocks(b, inner, shift, false, depth+1)
 			b.WriteString("</blockquote>\n")
 		case isTableStart(lines, i):
 			i = renderTable(b, lines, i)
 		default:
 			if _, _, _, ok := listMarker(line); ok {
-				i = renderList(b, lines, i, shift)
+				i = renderList(b, lines, i, shift, depth)
 				continue
 			}
 			i = renderParagraph(b, lines, i, tight)
@@ -219,7 +225,7 @@ func renderParagraph(b *strings.Builder, lines []string, i int, tight bool) int 
 
 // renderList renders the list that starts at lines[i] and returns the index
 // of the first line after it.
-func renderList(b *strings.Builder, lines []string, i int, shift int) int {
+func renderList(b *strings.Builder, lines []string, i int, shift, depth int) int {
 	kind, start, _, _ := listMarker(lines[i])
 	base := indentOf(lines[i])
 	var items [][]string
@@ -289,7 +295,7 @@ func renderList(b *strings.Builder, lines []string, i int, shift int) int {
 	for _, item := range items {
 		b.WriteString("<li>")
 		var inner strings.Builder
-		renderBlocks(&inner, item, shift, !loose)
+		renderBlocks(&inner, item, shift, !loose, depth+1)
 		b.WriteString(strings.TrimSuffix(inner.String(), "\n"))
 		b.WriteString("</li>\n")
 	}

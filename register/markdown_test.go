@@ -1,6 +1,7 @@
 package register
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -78,6 +79,8 @@ func TestRenderMarkdownNeverLeaksTags(t *testing.T) {
 		"*_*_*_~~",
 		"```\n<x>",
 		"1. \n2.",
+		strings.Repeat("- ", 100) + "x",
+		strings.Repeat("> ", 100) + "x",
 	}
 	allowed := map[string]bool{"p": true, "a": true, "em": true, "strong": true, "del": true, "code": true, "pre": true,
 		"ul": true, "ol": true, "li": true, "blockquote": true, "table": true, "thead": true, "tbody": true, "tr": true,
@@ -97,4 +100,26 @@ func TestRenderMarkdownNeverLeaksTags(t *testing.T) {
 			t.Errorf("renderMarkdown(%q) = %q: javascript link", in, out)
 		}
 	}
+}
+
+// FuzzRenderMarkdown checks that any input renders without a panic and
+// with no tag the renderer does not make.
+func FuzzRenderMarkdown(f *testing.F) {
+	for _, s := range []string{"# h\n\n- a\n  - b\n\n1. c\n\n> q\n\n```go\nx\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+		"*a **b** c* _d_ ~~e~~ `f` [g](h) ![i](j) <http://k> http://l.m/n", "\t- x\n    y\n- \n-", "[a](<b c>) [d](e 'f') \\*"} {
+		f.Add(s)
+	}
+	tag := regexp.MustCompile(`<(/?)([a-z0-9]+)`)
+	allowed := "p a em strong del code pre ul ol li blockquote table thead tbody tr th td hr br h1 h2 h3 h4 h5 h6"
+	f.Fuzz(func(t *testing.T, in string) {
+		out := renderMarkdown(in, 1)
+		for _, m := range tag.FindAllStringSubmatch(out, -1) {
+			if !strings.Contains(" "+allowed+" ", " "+m[2]+" ") {
+				t.Fatalf("renderMarkdown(%q) makes tag %q:\n%s", in, m[2], out)
+			}
+		}
+		if strings.Count(out, "<") != len(tag.FindAllString(out, -1)) {
+			t.Fatalf("renderMarkdown(%q) leaves a raw '<':\n%s", in, out)
+		}
+	})
 }
