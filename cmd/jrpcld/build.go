@@ -54,7 +54,7 @@ func runBuild(e *env, c *command, args []string) int {
 	fs := newFlags(e, c, buildHelp)
 	out := fs.String("o", "build-local", "write the register into `DIR`")
 	baseURL := fs.String("base-url", "", "the `URL` DIR will be published at; links become absolute below it")
-	filter := fs.String("filter", "", "build only the block with this `ID`")
+	filter := fs.String("filter", "", "build only the block with this `ID` (the blocks it depends on are read, not built)")
 	date := fs.String("date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
 	serve := fs.Bool("serve", false, "serve DIR on localhost after the build, until interrupted")
 	addr := fs.String("addr", defaultAddr, "with --serve, listen on `HOST:PORT`")
