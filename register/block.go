@@ -409,7 +409,7 @@ func languageKind(l string) string {
 }
 
 // extension returns the file extension of a language kind.
-func extension(kind, language string) string {
+func extension(kind string) string {
 	switch kind {
 	case langJSON:
 		return ".json"

@@ -187,7 +187,7 @@ func (it *item) text() []byte {
 // file, and sets it.Passed. ok is false when code could not be read.
 func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, sch *schema.Schema, ex bblock.Example, sn bblock.Snippet) {
 	kind := languageKind(sn.Language)
-	ext := extension(kind, sn.Language)
+	ext := extension(kind)
 	if it.File == "" {
 		it.File = it.Base + ext
 	}
