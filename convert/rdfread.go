@@ -72,6 +72,9 @@ func readJSONLD(data []byte) (*Dataset, error) {
 	}
 	if _, err := d.Token(); err == nil {
 		off := int(d.InputOffset())
+		for off > 0 && !isSpace(data[off-1]) {
+			off-- // back to the start of the second value's first token
+		}
 		line, col := lineCol(data, off)
 		return nil, &SyntaxError{Line: line, Col: col, Msg: "JSON-LD: more than one JSON value"}
 	}
@@ -121,6 +124,16 @@ func readJSONLD(data []byte) (*Dataset, error) {
 	if err != nil {
 		return nil, &SyntaxError{Msg: err.Error()}
 	}
+	// JSON-LD has no order of statements: json-gold's depends on its maps.
+	// Statements ordered by subject IRI make the order of logs (that of
+	// their first message) the same on every run.
+	sort.SliceStable(quads, func(i, j int) bool {
+		a, b := quads[i].S, quads[j].S
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Value < b.Value
+	})
 	return &Dataset{quads: quads}, nil
 }
 
@@ -173,7 +186,7 @@ func ldTerm(n ld.Node) (turtle.Term, error) {
 func jsonLDSyntaxError(data []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := lineCol(data, int(se.Offset))
+		line, col := lineCol(data, int(se.Offset)-1) // Offset counts the offending byte
 		return &SyntaxError{Line: line, Col: col, Msg: "JSON-LD: " + se.Error()}
 	}
 	var te *json.UnmarshalTypeError
@@ -192,3 +205,5 @@ func lineCol(data []byte, off int) (int, int) {
 	start := bytes.LastIndexByte(data[:off], '\n') + 1
 	return 1 + bytes.Count(data[:start], []byte("\n")), 1 + utf8.RuneCount(data[start:off])
 }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -371,11 +371,41 @@ func (r *reading) message(node turtle.Term) (map[string]any, bool) {
 	for _, p := range probs {
 		r.problem(node, "%s", p)
 	}
-	if m := schema.Classify(obj); m.Kind == schema.KindInvalid {
+	if m := schema.Classify(classifiable(obj)); m.Kind == schema.KindInvalid {
 		r.problem(node, "not a JSON-RPC 2.0 message: %s", firstError(m))
 		return nil, false
 	}
 	return obj, true
+}
+
+// classifiable returns obj as schema.Classify can read it: a copy whose
+// rdf:JSON values stand for their JSON type (decoded only for "error",
+// whose members Classify checks). The rules look no deeper.
+func classifiable(obj map[string]any) map[string]any {
+	c := make(map[string]any, len(obj))
+	for k, v := range obj {
+		if r, ok := v.(rawJSON); ok {
+			switch r[0] {
+			case '{':
+				v = map[string]any{}
+				if k == "error" {
+					v, _ = decodeJSON(string(r))
+				}
+			case '[':
+				v = []any{}
+			case '"':
+				v = ""
+			case 't', 'f':
+				v = r[0] == 't'
+			case 'n':
+				v = nil
+			default:
+				v = json.Number(r)
+			}
+		}
+		c[k] = v
+	}
+	return c
 }
 
 // message reads back the message at node of g: the properties its terms

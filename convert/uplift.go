@@ -178,7 +178,8 @@ type leftOut struct {
 // and go through whole, when they have a canonical form.
 func (m *Mapping) prepare(obj map[string]any, s *scope, ptr string, left *[]leftOut) map[string]any {
 	doc := make(map[string]any, len(obj)+1)
-	for k, v := range obj {
+	for _, k := range sortedMapKeys(obj) { // notices in a stable order
+		v := obj[k]
 		p := ptr + "/" + escapePointer(k)
 		if strings.HasPrefix(k, "@") {
 			*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true})

@@ -41,6 +41,7 @@ func commands() []command {
 		validateCommand(),
 		rdfCommand(),
 		turtleCommand(),
+		jsonCommand(),
 		examplesCommand(),
 		statsCommand(),
 		contextCommand(),

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// jsonLines decodes JSON lines for comparison by value.
+func jsonLines(t *testing.T, s string) []any {
+	t.Helper()
+	var out []any
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		var v any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// TestJSONCommand: the example session goes to each RDF format and back
+// with the json command to the same envelopes.
+func TestJSONCommand(t *testing.T) {
+	src, err := os.ReadFile("../../examples/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := jsonLines(t, string(src))
+	dir := t.TempDir()
+	for _, f := range []struct{ format, ext string }{{"turtle", ".ttl"}, {"ntriples", ".nt"}, {"nquads", ".nq"}, {"jsonld", ".jsonld"}} {
+		rdfFile := filepath.Join(dir, "s"+f.ext)
+		if code, _, errOut := jrpcld(t, "", "rdf", "--format", f.format, "-o", rdfFile, "../../examples/session.jsonl"); code != exitOK {
+			t.Fatalf("rdf %s: exit %d: %s", f.format, code, errOut)
+		}
+		code, out, errOut := jrpcld(t, "", "json", "--envelope", rdfFile)
+		if code != exitOK || errOut != "" {
+			t.Fatalf("json %s: exit %d: %s", f.ext, code, errOut)
+		}
+		if got := jsonLines(t, out); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: messages differ:\n%s", f.format, out)
+		}
+	}
+	// Without --envelope: the messages alone; standard input is Turtle.
+	_, ttl, _ := jrpcld(t, "", "turtle", "../../examples/session.jsonl")
+	code, out, _ := jrpcld(t, ttl, "json")
+	if code != exitOK {
+		t.Fatalf("json from stdin: exit %d", code)
+	}
+	got := jsonLines(t, out)
+	for i, w := range want {
+		if !reflect.DeepEqual(got[i], w.(map[string]any)["msg"]) {
+			t.Errorf("message %d: %v, want %v", i+1, got[i], w)
+		}
+	}
+}
+
+// TestJSONGraphs: several logs in one N-Quads file come back one after
+// another, or one of them with --graph.
+func TestJSONGraphs(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	os.WriteFile(a, []byte(`{"jsonrpc":"2.0","method":"from-a"}`+"\n"), 0o644)
+	os.WriteFile(b, []byte(`{"jsonrpc":"2.0","method":"from-b","params":[1]}`+"\n"+`{"jsonrpc":"2.0","method":"b2"}`+"\n"), 0o644)
+	nq := filepath.Join(dir, "both.nq")
+	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "nquads", "--base", "http://example.com/logs/", "-o", nq, a, b); code != exitOK {
+		t.Fatalf("rdf: %d %s", code, errOut)
+	}
+	code, out, _ := jrpcld(t, "", "json", nq)
+	if code != exitOK || out != `{"jsonrpc":"2.0","method":"from-a"}`+"\n"+`{"jsonrpc":"2.0","method":"from-b","params":[1]}`+"\n"+`{"jsonrpc":"2.0","method":"b2"}`+"\n" {
+		t.Errorf("all logs: exit %d\n%s", code, out)
+	}
+	code, out, _ = jrpcld(t, "", "json", "--graph", "http://example.com/logs/b.jsonl", nq)
+	if code != exitOK || strings.Contains(out, "from-a") || !strings.Contains(out, "from-b") {
+		t.Errorf("--graph: exit %d\n%s", code, out)
+	}
+	code, _, errOut := jrpcld(t, "", "json", "--graph", "http://example.com/none", nq)
+	if code != exitInvalid || !strings.Contains(errOut, "no log <http://example.com/none>") {
+		t.Errorf("--graph of no log: exit %d, %q", code, errOut)
+	}
+}
+
+func TestJSONCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.ttl")
+	os.WriteFile(bad, []byte("@prefix jlog: <https://jrpcld.github.io/ns/log#> .\n<http://e/m1> jlog:position 1 ;\n  jlog:id \"x .\n"), 0o644)
+	notLog := filepath.Join(dir, "notlog.ttl")
+	os.WriteFile(notLog, []byte("@prefix jlog: <https://jrpcld.github.io/ns/log#> .\n@prefix jrpc: <http://json-rpc.org/ontology#> .\n"+
+		"<http://e/l#m1> jlog:position 1 ; jrpc:version \"2.0\" ; jrpc:hasMethod \"ok\" .\n<http://e/l#m2> jlog:position 2 ; jrpc:version \"2.0\" .\n"), 0o644)
+	tests := []struct {
+		args     []string
+		stdin    string
+		code     int
+		out, err string
+	}{
+		{[]string{"json", bad}, "", exitInvalid, "", bad + ":3:15: line break in a short string"},
+		{[]string{"json", notLog}, "", exitInvalid, `{"jsonrpc":"2.0","method":"ok"}`, notLog + ": <http://e/l#m2>: not a JSON-RPC 2.0 message"},
+		{[]string{"json", "--from", "ntriples"}, "<http://e/s> <http://e/p> 1 .\n", exitInvalid, "", "stdin:1:27: expected an object"},
+		{[]string{"json", "x.rdf"}, "", exitUsage, "", "cannot tell the RDF format"},
+		{[]string{"json", "--from", "rdfxml"}, "", exitUsage, "", "--from must be"},
+		{[]string{"json", "--from", "jsonld-expanded"}, "", exitUsage, "", "--from must be"},
+		{[]string{"json", "nope.ttl"}, "", exitUsage, "", "nope.ttl"},
+		{[]string{"json", "-h"}, "", exitOK, "", "--graph IRI"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := jrpcld(t, tt.stdin, tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, %q", tt.args, code, out, errOut, tt.code, tt.out, tt.err)
+		}
+	}
+}
