@@ -157,6 +157,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 			o.examples = append(o.examples, eo)
 		}
 	}
+	testBase := examplesBase(b)
 	for _, t := range bd.testResources(o) {
 		it := &item{Type: "TEST_RESOURCE", RequireFail: t.requireFail, Title: t.ref}
 		it.File = t.out
@@ -179,7 +180,10 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 				it.add(sectionFiles, "read", false, "test resource %s, %s", t.ref, how)
 			}
 		}
-		sn := bblock.Snippet{Language: it.Language}
+		sn := bblock.Snippet{Language: it.Language, BaseURI: testBase}
+		if ok && testBase != "" {
+			it.add(sectionFiles, "read", false, "base IRI %s, the base-uri of the examples", testBase)
+		}
 		bd.check(o, it, code, ok, sch, bblock.Example{}, sn)
 		o.testItems = append(o.testItems, it)
 	}
@@ -213,6 +217,30 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		bd.put(path.Join(o.tests, "_report.json"), data)
 	}
 	return o
+}
+
+// examplesBase returns the base-uri that every example snippet of block b
+// uses, or "" when they use none or several: test resources are uplifted
+// with it, so that relative IRIs (such as string ids) resolve as in the
+// examples.
+func examplesBase(b *bblock.Block) string {
+	if b.Examples == nil {
+		return ""
+	}
+	base := ""
+	for _, ex := range b.Examples.Examples {
+		for _, sn := range ex.Snippets {
+			u := sn.BaseURI
+			if u == "" {
+				u = ex.BaseURI
+			}
+			if u == "" || base != "" && u != base {
+				return ""
+			}
+			base = u
+		}
+	}
+	return base
 }
 
 // problemText formats a loading problem without its severity, which the

@@ -553,6 +553,17 @@ func TestBuildDefault(t *testing.T) {
 	if fails < 5 {
 		t.Errorf("%d resources must fail; the spec's invalid messages are missing", fails)
 	}
+	// Test resources are uplifted with the examples' base IRI, so that
+	// string ids become IRIs as they do in the examples.
+	ids := 0
+	for _, tr := range rdftest.Rapper(t, readFile(t, filepath.Join(out, "tests", "json-rpc", "batch.ttl")), "") {
+		if tr.Pred.String() == "http://json-rpc.org/ontology#hasId" && strings.HasPrefix(tr.Obj.String(), "http://example.com/jsonrpc/") {
+			ids++
+		}
+	}
+	if ids != 2 {
+		t.Errorf("batch.ttl: %d ids resolved against the examples' base, want 2", ids)
+	}
 }
 
 // TestDeterministic builds each register twice and compares the outputs
