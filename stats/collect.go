@@ -240,16 +240,16 @@ func (s *Stats) addProblem(kind string, code int, severity, source string, n int
 	s.Validation.Problems = ps
 }
 
-// Kinds lists the kinds of record in the order stats prints them.
-var Kinds = []string{"request", "notification", "response", "error-response", "batch", "invalid"}
+// kindNames lists the kinds of record in the order stats prints them.
+var kindNames = []string{"request", "notification", "response", "error-response", "batch", "invalid"}
 
 func kindOrder(k string) int {
-	for i, x := range Kinds {
+	for i, x := range kindNames {
 		if x == k {
 			return i
 		}
 	}
-	return len(Kinds)
+	return len(kindNames)
 }
 
 // Event is one message of a log as the HTML timeline draws it.

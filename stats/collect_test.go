@@ -295,3 +295,25 @@ func TestAddTotals(t *testing.T) {
 		"/total/latency/m": map[string]any{"count": 3.0, "p50": 20.0, "p90": 30.0, "p99": 30.0, "max": 30.0, "exact": true},
 	})
 }
+
+// TestMemoryBounded: open requests beyond the tracker's limit are forgotten
+// and the reuse index is rebuilt, so neither grows with the log.
+func TestMemoryBounded(t *testing.T) {
+	c := NewCollector(Options{})
+	n := schema.DefaultOpenLimit + 2*forgetLimit + 10
+	for i := 0; i < n; i++ {
+		c.Add(&convert.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(i)), "method": "m"}, Dir: "c2s"})
+	}
+	if len(c.open) > schema.DefaultOpenLimit+forgetLimit || c.tracker.Len() != schema.DefaultOpenLimit {
+		t.Errorf("%d open ids indexed, %d tracked", len(c.open), c.tracker.Len())
+	}
+	p := c.Stats().Pairing[DirC2S]
+	if p.Requests != n || p.Unanswered != n || p.ReusedIDs != 0 {
+		t.Errorf("%+v", p)
+	}
+	// The latest request is still open: reusing its id is seen.
+	c.Add(&convert.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(n - 1)), "method": "m"}, Dir: "c2s"})
+	if p.ReusedIDs != 1 {
+		t.Errorf("reuse of the latest id not seen: %+v", p)
+	}
+}

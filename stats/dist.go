@@ -99,20 +99,20 @@ func (d *Dist) Quantile(p int) float64 {
 	if d.n == 0 {
 		return 0
 	}
-	rank := Rank(p, d.n)
+	r := rank(p, d.n)
 	if d.sk != nil {
-		return math.Min(d.sk.valueAt(rank), d.max)
+		return math.Min(d.sk.valueAt(r), d.max)
 	}
 	if !d.sorted {
 		sort.Float64s(d.vals)
 		d.sorted = true
 	}
-	return d.vals[rank-1]
+	return d.vals[r-1]
 }
 
-// Rank returns the nearest rank of the p-th percentile among n values:
+// rank returns the nearest rank of the p-th percentile among n values:
 // ceil(p*n/100), at least 1.
-func Rank(p, n int) int {
+func rank(p, n int) int {
 	r := (p*n + 99) / 100
 	if r < 1 {
 		r = 1

@@ -169,7 +169,7 @@ func latencyChart(p printer, s *Stats) {
 	for e := a; e <= b; e++ {
 		xv := x(math.Pow(10, e))
 		p(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, xv, top-6, xv, height-4)
-		p(`<text class="small" x="%.1f" y="%d" text-anchor="middle">%s ms</text>`+"\n", xv, top-10, FormatMS(math.Pow(10, e)))
+		p(`<text class="small" x="%.1f" y="%d" text-anchor="middle">%s ms</text>`+"\n", xv, top-10, formatMS(math.Pow(10, e)))
 	}
 	for i, m := range methods {
 		l := s.Latency[m].Summary()
@@ -185,7 +185,7 @@ func latencyChart(p printer, s *Stats) {
 			approx = "≈"
 		}
 		p(`<text class="figures" x="%d" y="%d">count %d, p50 %s%s ms, p90 %s%s ms, p99 %s%s ms, max %s ms</text></g>`+"\n",
-			left+plot+10, y+15, l.Count, approx, FormatMS(l.P50), approx, FormatMS(l.P90), approx, FormatMS(l.P99), FormatMS(l.Max))
+			left+plot+10, y+15, l.Count, approx, formatMS(l.P50), approx, formatMS(l.P90), approx, formatMS(l.P99), formatMS(l.Max))
 	}
 	p("</svg>\n")
 	p("<p class=\"note\">Logarithmic scale. Dark bar: p50; lighter: p90, p99 (nearest rank); red tick: max. Latency is the time from a request's timestamp to that of the response that answers it.</p>\n")

@@ -68,13 +68,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	return bw.Flush()
 }
 
-// Directions lists the directions in the order stats prints them.
-var Directions = []string{DirC2S, DirS2C, DirUnknown}
+// dirOrder lists the directions in the order stats prints them.
+var dirOrder = []string{DirC2S, DirS2C, DirUnknown}
 
 // directions returns the directions s has figures for.
 func (s *Stats) directions() []string {
 	var out []string
-	for _, d := range Directions {
+	for _, d := range dirOrder {
 		found := s.Pairing[d] != nil
 		for _, dirs := range s.Kinds {
 			if dirs[d] > 0 {
@@ -88,8 +88,8 @@ func (s *Stats) directions() []string {
 	return out
 }
 
-// Methods returns every method s has figures for, sorted.
-func (s *Stats) Methods() []string {
+// methods returns every method s has figures for, sorted.
+func (s *Stats) methods() []string {
 	set := map[string]bool{}
 	for m := range s.Requests {
 		set[m] = true
@@ -105,8 +105,8 @@ func (s *Stats) Methods() []string {
 	return sortedKeys(set)
 }
 
-// ErrorsByMethod returns the number of error responses to each method.
-func (s *Stats) ErrorsByMethod() map[string]int {
+// errorsByMethod returns the number of error responses to each method.
+func (s *Stats) errorsByMethod() map[string]int {
 	out := map[string]int{}
 	for _, e := range s.Errors {
 		out[e.Method] += e.Count
@@ -158,7 +158,7 @@ func writeStats(w io.Writer, name string, s *Stats) {
 	// Messages by kind and direction.
 	head := append(append([]string{"messages"}, dirs...), "total")
 	var rows [][]string
-	for _, k := range Kinds {
+	for _, k := range kindNames {
 		if len(s.Kinds[k]) == 0 {
 			continue
 		}
@@ -172,13 +172,13 @@ func writeStats(w io.Writer, name string, s *Stats) {
 	table(1, head, rows)
 
 	// Methods: calls, errors and latency.
-	errs := s.ErrorsByMethod()
+	errs := s.errorsByMethod()
 	rows = nil
-	for _, m := range s.Methods() {
+	for _, m := range s.methods() {
 		row := []string{m, strconv.Itoa(s.Requests[m]), strconv.Itoa(s.Notifications[m]), strconv.Itoa(errs[m])}
 		if d := s.Latency[m]; d != nil && d.Count() > 0 {
 			l := d.Summary()
-			row = append(row, strconv.Itoa(l.Count), FormatMS(l.P50), FormatMS(l.P90), FormatMS(l.P99), FormatMS(l.Max))
+			row = append(row, strconv.Itoa(l.Count), formatMS(l.P50), formatMS(l.P90), formatMS(l.P99), formatMS(l.Max))
 			if !l.Exact {
 				row[len(row)-4] = "~" + row[len(row)-4]
 			}
@@ -234,8 +234,8 @@ func writeStats(w io.Writer, name string, s *Stats) {
 	table(4, []string{"problems in", "code", "severity", "found by", "count"}, rows)
 }
 
-// FormatMS writes milliseconds with at most three decimals.
-func FormatMS(v float64) string {
+// formatMS writes milliseconds with at most three decimals.
+func formatMS(v float64) string {
 	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
 }
 
