@@ -95,6 +95,7 @@ func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.E
 		}
 		up.Triples = append(up.Triples, t)
 	}
+	sortTriples(up.Triples)
 	seen := map[string]bool{}
 	for _, p := range ContextPrefixes(ctx) {
 		seen[p.Name] = true
@@ -107,6 +108,20 @@ func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.E
 	}
 	sort.Slice(up.Prefixes, func(i, j int) bool { return up.Prefixes[i].Name < up.Prefixes[j].Name })
 	return up, nil
+}
+
+// sortTriples puts triples in a fixed order, subjects with IRIs first:
+// json-gold emits the nodes of a graph in map order, which changes from run
+// to run, while its blank-node labels do not.
+func sortTriples(ts []rdf.Triple) {
+	key := func(t rdf.Triple) string {
+		k := "1"
+		if _, blank := t.Subj.(rdf.Blank); blank {
+			k = "2"
+		}
+		return k + t.Subj.String() + "\x00" + t.Pred.String() + "\x00" + t.Obj.Serialize(rdf.NTriples)
+	}
+	sort.SliceStable(ts, func(i, j int) bool { return key(ts[i]) < key(ts[j]) })
 }
 
 // expandExact expands doc with its context processed from float numbers
