@@ -110,6 +110,7 @@ func Parse(data []byte, syntax Syntax, base string) (quads []Quad, prefixes map[
 		return nil, nil, fmt.Errorf("turtle: unknown syntax %d", syntax)
 	}
 	r := &reader{data: data, syntax: syntax, base: base, prefixes: map[string]string{}, intern: map[string]string{}}
+	r.quads = make([]Quad, 0, len(data)/80) // about one statement per 80 bytes
 	defer func() {
 		if e := recover(); e != nil {
 			pe, ok := e.(parseError)

@@ -1,0 +1,79 @@
+package convert
+
+import (
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchLog returns a log of n messages cycled from the corpus logs with
+// envelopes, and n.
+func benchLog(b *testing.B, n int) string {
+	var lines []string
+	for _, file := range corpusFiles(b) {
+		if !strings.HasSuffix(file, ".dir.jsonl") {
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			lines = append(lines, l)
+		}
+	}
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		sb.WriteString(lines[i%len(lines)])
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// BenchmarkReverse measures the way back: RDF text of the corpus, cycled to
+// 5,000 messages, read, turned into messages and written as JSON lines.
+func BenchmarkReverse(b *testing.B) {
+	const msgs = 5000
+	log := benchLog(b, msgs)
+	ctx := defaultContext(b)
+	rv, err := NewReverse(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range []Format{NTriples, Turtle, NQuads} {
+		out, issues := convertString(b, log, f, "http://example.com/logs/bench.jsonl")
+		if len(issues) > 0 {
+			b.Fatalf("issues %v", issues)
+		}
+		data := []byte(out)
+		b.Run(f.String(), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			mallocs := ms.Mallocs
+			b.ResetTimer()
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				ds, err := ReadRDF(data, f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				logs, probs := rv.Logs(ds)
+				if len(probs) > 0 || len(logs) != 1 || len(logs[0].Messages) != msgs {
+					b.Fatalf("problems %v", probs)
+				}
+				if err := WriteJSONL(io.Discard, logs[0].Messages, true); err != nil {
+					b.Fatal(err)
+				}
+			}
+			elapsed := time.Since(start)
+			b.StopTimer()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(b.N*msgs)/elapsed.Seconds(), "msgs/s")
+			b.ReportMetric(float64(ms.Mallocs-mallocs)/float64(b.N*msgs), "allocs/msg")
+		})
+	}
+}
