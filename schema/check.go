@@ -119,7 +119,7 @@ type Pending struct {
 // oldest open requests are forgotten.
 type Tracker[T any] struct {
 	open  map[pairKey][]tracked[T]
-	order []pairKey // keys in the order requests were made, for eviction
+	order []orderEntry // requests in the order they were made, for eviction
 	n     int
 	limit int
 	seq   int
@@ -133,6 +133,11 @@ type tracked[T any] struct {
 type pairKey struct {
 	dir string
 	id  string
+}
+
+type orderEntry struct {
+	key pairKey
+	seq int
 }
 
 // DefaultOpenLimit bounds how many open requests a Tracker remembers.
@@ -182,7 +187,7 @@ func (t *Tracker[T]) Request(dir string, id any, v T) {
 	k := pairKey{dir, IDKey(id)}
 	t.seq++
 	t.open[k] = append(t.open[k], tracked[T]{seq: t.seq, v: v})
-	t.order = append(t.order, k)
+	t.order = append(t.order, orderEntry{k, t.seq})
 	t.n++
 	for t.n > t.limit {
 		t.dropOldest()
@@ -211,6 +216,12 @@ func (t *Tracker[T]) Answer(dir string, id any) (T, bool) {
 	return p.v, true
 }
 
+// IsOpen reports whether a request with the given id, sent in direction
+// dir, is waiting for its response.
+func (t *Tracker[T]) IsOpen(dir string, id any) bool {
+	return len(t.open[pairKey{dir, IDKey(id)}]) > 0
+}
+
 // Len returns the number of open requests.
 func (t *Tracker[T]) Len() int { return t.n }
 
@@ -228,44 +239,42 @@ func (t *Tracker[T]) Open() []T {
 	return out
 }
 
-// dropOldest forgets the oldest open request.
+// dropOldest forgets the oldest open request. Requests leave a key's list
+// only from its end (answered) or its front (forgotten), and the order queue
+// is in request order, so an entry names the front of its list or a request
+// already answered.
 func (t *Tracker[T]) dropOldest() {
 	for len(t.order) > 0 {
-		k := t.order[0]
+		e := t.order[0]
 		t.order = t.order[1:]
-		list := t.open[k]
-		if len(list) == 0 {
+		list := t.open[e.key]
+		if len(list) == 0 || list[0].seq != e.seq {
 			continue // answered since
 		}
-		// The oldest request under k is the first of its list.
 		if len(list) == 1 {
-			delete(t.open, k)
+			delete(t.open, e.key)
 		} else {
-			t.open[k] = list[1:]
+			t.open[e.key] = list[1:]
 		}
 		t.n--
 		return
 	}
 }
 
-// compact drops from order the keys with no open request left, so that it
-// does not grow with the log.
+// compact drops from the order queue the entries of requests already
+// answered, so that it does not grow with the log.
 func (t *Tracker[T]) compact() {
-	count := map[pairKey]int{}
+	live := map[orderEntry]bool{}
 	for k, l := range t.open {
-		count[k] = len(l)
-	}
-	// Keep, for each key, as many of its latest entries as it has open requests.
-	kept := make([]pairKey, 0, t.n)
-	for i := len(t.order) - 1; i >= 0; i-- {
-		k := t.order[i]
-		if count[k] > 0 {
-			count[k]--
-			kept = append(kept, k)
+		for _, x := range l {
+			live[orderEntry{k, x.seq}] = true
 		}
 	}
-	for i, j := 0, len(kept)-1; i < j; i, j = i+1, j-1 {
-		kept[i], kept[j] = kept[j], kept[i]
+	kept := t.order[:0]
+	for _, e := range t.order {
+		if live[e] {
+			kept = append(kept, e)
+		}
 	}
 	t.order = kept
 }

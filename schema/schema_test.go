@@ -362,6 +362,26 @@ func TestTrackerFlood(t *testing.T) {
 	}
 }
 
+// TestTrackerEvictsOldest: with the same id reused while open, eviction still
+// forgets the oldest request overall, and answers pair with the latest.
+func TestTrackerEvictsOldest(t *testing.T) {
+	tr := NewTracker[int](3)
+	tr.Request("c2s", "a", 1)
+	tr.Request("c2s", "b", 2)
+	tr.Request("c2s", "a", 3)
+	if v, ok := tr.Answer("s2c", "a"); !ok || v != 3 {
+		t.Fatalf("answer a = %v %v, want the latest (3)", v, ok)
+	}
+	tr.Request("c2s", "a", 4)
+	tr.Request("c2s", "c", 5) // over the limit: 1 is the oldest open request
+	if got := tr.Open(); len(got) != 3 || got[0] != 2 || got[1] != 4 || got[2] != 5 {
+		t.Errorf("open %v, want [2 4 5]", got)
+	}
+	if !tr.IsOpen("c2s", "a") || tr.IsOpen("s2c", "a") || tr.IsOpen("c2s", "z") {
+		t.Error("IsOpen")
+	}
+}
+
 func TestIDKey(t *testing.T) {
 	same := [][2]any{{json.Number("1"), json.Number("1.0")}, {json.Number("1"), 1.0}, {json.Number("10"), json.Number("1e1")}, {"a", "a"}, {nil, nil}}
 	for _, p := range same {
