@@ -18,9 +18,6 @@ type Dataset struct {
 	quads []turtle.Quad
 }
 
-// Len returns the number of statements.
-func (d *Dataset) Len() int { return len(d.quads) }
-
 // SyntaxError is RDF that does not parse: where (1-based line and column,
 // in characters; 0 when unknown) and what is wrong.
 type SyntaxError struct {
