@@ -74,6 +74,7 @@ func (s *jsonldSink) Write(triples []rdf.Triple) error {
 			if err != nil {
 				return fmt.Errorf("JSON-LD compaction: %w", err)
 			}
+			s.restoreJSON(c, n)
 			v = c
 		}
 		if s.n > 0 {
@@ -90,6 +91,29 @@ func (s *jsonldSink) Write(triples []rdf.Triple) error {
 	}
 	_, s.err = s.w.Write(buf.Bytes())
 	return s.err
+}
+
+// restoreJSON puts back, in a compacted node object, the JSON values of @json
+// terms: json-gold's compaction turns a value that is an array of one
+// element into that element, changing the value.
+func (s *jsonldSink) restoreJSON(compacted any, expanded map[string]any) {
+	m, ok := compacted.(map[string]any)
+	if !ok {
+		return
+	}
+	for k := range m {
+		td := s.active.GetTermDefinition(k)
+		if td == nil || td.Type != "@json" {
+			continue
+		}
+		vals, _ := expanded[td.ID].([]any)
+		if len(vals) != 1 {
+			continue
+		}
+		if vo, ok := vals[0].(map[string]any); ok {
+			m[k] = vo["@value"]
+		}
+	}
 }
 
 func (s *jsonldSink) Close() error {

@@ -45,7 +45,9 @@ files, --base is a prefix to which each file's name is added.
 A line that is not JSON, or not a JSON-RPC message, is reported on standard
 error and skipped; with --strict it stops the run (exit 1), and what was written
 before stays complete. Keys of a message that start with "@" are data, never
-JSON-LD instructions: they are reported and left out. Nothing is fetched.`
+JSON-LD instructions: they are reported, left out of the mapping and kept, with
+whatever else the block's context cannot carry, in jlog:patch (a JSON Patch)
+so that "jrpcld json" gives the message back. Nothing is fetched.`
 
 func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	fs := newFlags(e, c, rdfHelp)
