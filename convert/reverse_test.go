@@ -309,7 +309,6 @@ var roundTripCases = []struct{ name, log string }{
 	{"envelope no time", `{"dir":"s2c","msg":[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]}`},
 }
 
-
 // TestRoundTripCases: each hand-written case comes back exactly, from
 // every format, without a notice other than for "@" keys.
 func TestRoundTripCases(t *testing.T) {
