@@ -283,10 +283,8 @@ func TestDeepestCause(t *testing.T) {
 // TestDispatch uses a small MCP-like schema of our own: methods by const, and
 // responses by the request they answer, with the server reusing the client's
 // ids in the other direction.
-func TestDispatch(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "mcp.json")
-	os.WriteFile(file, []byte(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+// dispatchSchema is a small MCP-like schema of our own.
+const dispatchSchema = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
 	  "CallToolRequest": {"type": "object", "required": ["method", "params"], "properties": {"method": {"const": "tools/call"}, "params": {"type": "object", "required": ["name"]}}},
 	  "CallToolResult": {"type": "object", "required": ["content"]},
 	  "ListRootsRequest": {"type": "object", "properties": {"method": {"const": "roots/list"}}},
@@ -295,7 +293,12 @@ func TestDispatch(t *testing.T) {
 	  "ServerResult": {"anyOf": [{"$ref": "#/$defs/CallToolResult"}, {"type": "object", "maxProperties": 0}]},
 	  "ClientResult": {"anyOf": [{"$ref": "#/$defs/ListRootsResult"}, {"type": "object", "maxProperties": 0}]},
 	  "JSONRPCResultResponse": {"type": "object", "required": ["jsonrpc", "id", "result"]}
-	}}`), 0o644)
+	}}`
+
+func TestDispatch(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mcp.json")
+	os.WriteFile(file, []byte(dispatchSchema), 0o644)
 	s, err := CompileFile(file)
 	if err != nil {
 		t.Fatal(err)
