@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/schema"
 )
 
@@ -167,7 +168,7 @@ func (a *annotator) walk(d *adoc, out, src any, ptr string, stack []*Context) er
 	}
 	d.seen[key] = true
 	sub := func(kw string, o, s map[string]any, ptr string) error {
-		return a.walk(d, o[kw], s[kw], ptr+"/"+escapePointer(kw), stack)
+		return a.walk(d, o[kw], s[kw], ptr+"/"+jsonptr.Escape(kw), stack)
 	}
 	for _, kw := range []string{"$defs", "definitions"} {
 		defs, _ := o[kw].(map[string]any)
@@ -180,11 +181,11 @@ func (a *annotator) walk(d *adoc, out, src any, ptr string, stack []*Context) er
 	}
 	if ref, ok := s["$ref"].(string); ok {
 		if u, frag, _ := strings.Cut(ref, "#"); u == d.url {
-			tOut, err := pointerGet(d.out, frag)
+			tOut, err := jsonptr.Get(d.out, frag)
 			if err != nil {
 				return fmt.Errorf("%s#%s: $ref: %w", d.file, ptr, err)
 			}
-			tSrc, _ := pointerGet(d.src, frag)
+			tSrc, _ := jsonptr.Get(d.src, frag)
 			if err := a.walk(d, tOut, tSrc, frag, stack); err != nil {
 				return err
 			}
@@ -244,7 +245,7 @@ func (a *annotator) walk(d *adoc, out, src any, ptr string, stack []*Context) er
 				d.pushed[t.Scoped] = name
 			}
 		}
-		if err := a.walk(d, pv, sprops[name], ptr+"/properties/"+escapePointer(name), next); err != nil {
+		if err := a.walk(d, pv, sprops[name], ptr+"/properties/"+jsonptr.Escape(name), next); err != nil {
 			return err
 		}
 	}
@@ -446,39 +447,4 @@ func setDefault(m map[string]any, k string, v any) {
 	if _, ok := m[k]; !ok {
 		m[k] = v
 	}
-}
-
-// pointerGet follows a JSON pointer (RFC 6901) into v.
-func pointerGet(v any, ptr string) (any, error) {
-	if ptr == "" {
-		return v, nil
-	}
-	if !strings.HasPrefix(ptr, "/") {
-		return nil, fmt.Errorf("%q is not a JSON pointer", ptr)
-	}
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch x := v.(type) {
-		case map[string]any:
-			e, ok := x[tok]
-			if !ok {
-				return nil, fmt.Errorf("no member %q at %s", tok, ptr)
-			}
-			v = e
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, fmt.Errorf("no item %q at %s", tok, ptr)
-			}
-			v = x[i]
-		default:
-			return nil, fmt.Errorf("nothing at %s", ptr)
-		}
-	}
-	return v, nil
-}
-
-// escapePointer escapes a member name as a JSON pointer token.
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 )
 
 // Build builds the JSON-LD context document ({"@context": {...}}) of block b
@@ -106,11 +107,11 @@ func (bl *builder) subschema(d *adoc, out, src any, onto map[string]any, level s
 				return err
 			}
 			bl.visit(td)
-			tOut, err := pointerGet(td.out, frag)
+			tOut, err := jsonptr.Get(td.out, frag)
 			if err != nil {
 				return err
 			}
-			tSrc, _ := pointerGet(td.src, frag)
+			tSrc, _ := jsonptr.Get(td.src, frag)
 			if err := bl.subschema(td, tOut, tSrc, onto, level, append(path[:len(path):len(path)], ref)); err != nil {
 				return err
 			}
@@ -207,7 +208,7 @@ func (bl *builder) properties(d *adoc, o, s map[string]any, onto map[string]any,
 			}
 		} else {
 			sub := map[string]any{}
-			if err := bl.subschema(d, pv, sprops[name], sub, level+"/"+escapePointer(name), path); err != nil {
+			if err := bl.subschema(d, pv, sprops[name], sub, level+"/"+jsonptr.Escape(name), path); err != nil {
 				return err
 			}
 			if len(sub) > 0 {

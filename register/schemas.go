@@ -11,6 +11,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 )
 
 // writeSchemas writes the block's annotated schema as schema.yaml and
@@ -223,7 +224,7 @@ func findAnchor(doc any, name string) (string, bool) {
 				return "", false
 			}
 			for _, k := range sortedKeys(x) {
-				if p, ok := walk(x[k], ptr+"/"+escapeToken(k), false); ok {
+				if p, ok := walk(x[k], ptr+"/"+jsonptr.Escape(k), false); ok {
 					return p, true
 				}
 			}
@@ -237,11 +238,6 @@ func findAnchor(doc any, name string) (string, bool) {
 		return "", false
 	}
 	return walk(doc, "", true)
-}
-
-// escapeToken escapes a JSON pointer reference token (RFC 6901).
-func escapeToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // escapeFragment percent-encodes the characters a URI fragment cannot hold.

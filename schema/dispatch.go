@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -57,7 +58,7 @@ func newDispatch(s *Schema, doc any) (*dispatch, error) {
 			if _, ok := defs[n]; !ok {
 				continue
 			}
-			sch, err := s.compileURL(s.url + "#/" + defsKey + "/" + escapePointer(n))
+			sch, err := s.compileURL(s.url + "#/" + defsKey + "/" + jsonptr.Escape(n))
 			if err != nil {
 				return nil, err
 			}

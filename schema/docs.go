@@ -2,10 +2,10 @@ package schema
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 )
 
 // Docs serves the schema documents of a block, and of the blocks of its
@@ -48,38 +48,8 @@ func (d *Docs) Get(ref string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pointerGet(doc, frag)
+	return jsonptr.Get(doc, frag)
 }
 
 // Display shortens a URL for messages (ID/FILE#/pointer).
 func (d *Docs) Display(u string) string { return d.st.display(u) }
-
-// pointerGet follows a JSON pointer (RFC 6901) into v.
-func pointerGet(v any, ptr string) (any, error) {
-	if ptr == "" {
-		return v, nil
-	}
-	if !strings.HasPrefix(ptr, "/") {
-		return nil, fmt.Errorf("%q is not a JSON pointer", ptr)
-	}
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch x := v.(type) {
-		case map[string]any:
-			e, ok := x[tok]
-			if !ok {
-				return nil, fmt.Errorf("no member %q at %s", tok, ptr)
-			}
-			v = e
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, fmt.Errorf("no item %q at %s", tok, ptr)
-			}
-			v = x[i]
-		default:
-			return nil, fmt.Errorf("nothing at %s", ptr)
-		}
-	}
-	return v, nil
-}

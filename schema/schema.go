@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -125,7 +126,7 @@ func (s *Schema) Resolve(ref string) (string, error) {
 		for _, defs := range []string{"$defs", "definitions"} {
 			if m, ok := doc.(map[string]any)[defs].(map[string]any); ok {
 				if _, ok := m[ref]; ok {
-					return s.url + "#/" + defs + "/" + escapePointer(ref), nil
+					return s.url + "#/" + defs + "/" + jsonptr.Escape(ref), nil
 				}
 			}
 		}
@@ -187,12 +188,12 @@ var printer = message.NewPrinter(language.English)
 func (s *Schema) leafProblem(e *jsonschema.ValidationError, prefix string) Problem {
 	ptr := prefix
 	for _, tok := range e.InstanceLocation {
-		ptr += "/" + escapePointer(tok)
+		ptr += "/" + jsonptr.Escape(tok)
 	}
 	loc := s.store.display(e.SchemaURL)
 	if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
 		for _, k := range kp {
-			loc += "/" + escapePointer(k)
+			loc += "/" + jsonptr.Escape(k)
 		}
 	}
 	msg := describe(e)

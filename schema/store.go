@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 )
 
 // ErrNotLocal is wrapped by errors for references jrpcld will not follow
@@ -243,7 +244,7 @@ func findAnchor(doc any, name string) (string, bool) {
 				if isDataKeyword(k) {
 					continue
 				}
-				walk(x[k], ptr+"/"+escapePointer(k))
+				walk(x[k], ptr+"/"+jsonptr.Escape(k))
 			}
 		case []any:
 			for i, e := range x {
@@ -311,12 +312,4 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// escapePointer escapes a member name as a JSON pointer token (RFC 6901).
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

@@ -12,9 +12,10 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 )
 
 // ErrNumber is wrapped by errors for a number that has no canonical form
@@ -107,20 +108,13 @@ func appendValue(dst []byte, v any, ptr string, changes *[]Change) ([]byte, erro
 				return dst, err
 			}
 			dst = append(dst, ':')
-			if dst, err = appendValue(dst, x[k], ptr+"/"+escapeToken(k), changes); err != nil {
+			if dst, err = appendValue(dst, x[k], ptr+"/"+jsonptr.Escape(k), changes); err != nil {
 				return dst, err
 			}
 		}
 		return append(dst, '}'), nil
 	}
 	return dst, fmt.Errorf("at %q: %T is not a JSON value", ptr, v)
-}
-
-func escapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // lessUTF16 orders strings by their UTF-16 code units, as RFC 8785 sorts
