@@ -6,11 +6,11 @@ require (
 	github.com/knakk/rdf v0.0.0-20260317081859-15b52521cde6
 	github.com/piprate/json-gold v0.9.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	golang.org/x/text v0.14.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
 	github.com/cayleygraph/quad v1.3.0 // indirect
 	github.com/pquerna/cachecontrol v0.2.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
 )
