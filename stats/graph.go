@@ -3,249 +3,139 @@ package stats
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/schema"
 )
 
-// IsGraph tells whether a file holds a graph jrpcld wrote rather than a
-// message log: by its extension (.ttl, .nt, .nq are graphs; .json, .jsonl,
-// .ndjson, .gz are logs), else by its first bytes (a graph starts with a
-// directive, an IRI or a blank node; a log with '{', '[' or gzip's magic).
-func IsGraph(name string, head []byte) bool {
+// GraphFormat tells whether a file holds a graph rather than a message log,
+// and in which RDF format. By its extension: .ttl is Turtle, .nt
+// N-Triples, .nq N-Quads and .jsonld JSON-LD; .json, .jsonl, .ndjson and
+// .gz are logs. Else by its first bytes (after comment lines): a Turtle
+// directive makes it Turtle, an IRI or a blank node N-Quads (of which
+// N-Triples is a part), anything else a log. A graph of comments only, as
+// far as head goes, is Turtle.
+func GraphFormat(name string, head []byte) (convert.Format, bool) {
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".ttl", ".nt", ".nq", ".turtle":
-		return true
+	case ".ttl", ".turtle":
+		return convert.Turtle, true
+	case ".nt":
+		return convert.NTriples, true
+	case ".nq":
+		return convert.NQuads, true
+	case ".jsonld":
+		return convert.JSONLD, true
 	case ".json", ".jsonl", ".ndjson", ".gz":
-		return false
+		return 0, false
 	}
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if len(head) == 0 {
-		return false
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	comment := false
+	for {
+		head = bytes.TrimLeft(head, " \t\r\n")
+		if len(head) == 0 || head[0] != '#' {
+			break
+		}
+		comment = true
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			return convert.Turtle, true
+		}
+		head = head[i:]
 	}
-	switch head[0] {
-	case '<', '@', '#':
-		return true
-	case '_':
-		return len(head) > 1 && head[1] == ':'
+	switch {
+	case len(head) == 0:
+		return convert.Turtle, comment
+	case head[0] == '@':
+		return convert.Turtle, true
+	case head[0] == '<', bytes.HasPrefix(head, []byte("_:")):
+		return convert.NQuads, true
 	}
 	for _, kw := range []string{"prefix", "base"} {
 		if len(head) > len(kw) && strings.EqualFold(string(head[:len(kw)]), kw) && (head[len(kw)] == ' ' || head[len(kw)] == '\t') {
-			return true
+			return convert.Turtle, true
 		}
 	}
-	return false
+	return convert.Turtle, comment
 }
 
-// Terms of the graph jrpcld writes with the default block.
-const (
-	jrpcNS        = convert.JRPCNS
-	rdfType       = convert.RDFType
-	rdfJSON       = convert.RDFJSON
-	jrpcVersion   = jrpcNS + "version"
-	jrpcID        = jrpcNS + "hasId"
-	jrpcMethod    = jrpcNS + "hasMethod"
-	jrpcParams    = jrpcNS + "hasParameters"
-	jrpcResult    = jrpcNS + "hasResult"
-	jrpcError     = jrpcNS + "hasError"
-	jrpcErrCode   = jrpcNS + "hasErrorCode"
-	jrpcErrMsg    = jrpcNS + "hasErrorMessage"
-	jrpcErrData   = jrpcNS + "hasErrorData"
-	jrpcRequest   = jrpcNS + "Request"
-	jrpcNotif     = jrpcNS + "Notification"
-	jrpcResponse  = jrpcNS + "Response"
-	jrpcErrorResp = jrpcNS + "ErrorResponse"
-)
+// GraphError is what keeps part of a graph file from being read as the logs
+// jrpcld wrote: a syntax error (at Line and Col when known), or a node that
+// does not read back as a message.
+type GraphError struct {
+	File      string
+	Line, Col int    // where the syntax error is; 0 when unknown or not one
+	Node      string // the node concerned (an IRI, or _:label), or ""
+	Msg       string
+}
 
-// graph indexes triples by subject and predicate.
-type graph map[string]map[string][]term
-
-func (g graph) first(node, pred string) (term, bool) {
-	if objs := g[node][pred]; len(objs) > 0 {
-		return objs[0], true
+// Error returns "FILE:LINE:COL: message", "FILE: <node>: message" or
+// "FILE: message".
+func (e *GraphError) Error() string {
+	switch {
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	case strings.HasPrefix(e.Node, "_:"):
+		return fmt.Sprintf("%s: %s: %s", e.File, e.Node, e.Msg)
+	case e.Node != "":
+		return fmt.Sprintf("%s: <%s>: %s", e.File, e.Node, e.Msg)
 	}
-	return term{}, false
+	return e.File + ": " + e.Msg
 }
 
-func (g graph) hasType(node, class string) bool {
-	for _, t := range g[node][rdfType] {
-		if t.kind == iriTerm && t.value == class {
-			return true
-		}
-	}
-	return false
-}
-
-// ReadGraph reads a graph jrpcld wrote (Turtle, N-Triples or N-Quads, as
-// "jrpcld rdf" writes them with the default block) and computes the Stats of
-// each log in it, in the order the logs first appear. Each message is rebuilt
-// from its node (kind, id, method, parameters, result, error, direction,
-// timestamp) and counted as in a message log, in the order of jlog:position.
-// The graph is read whole: memory grows with its size. newCollector is called
-// once per log, with the log's IRI.
-func ReadGraph(r io.Reader, file string, newCollector func(logIRI string) *Collector) ([]*LogStats, error) {
+// ReadGraph reads a graph jrpcld wrote, in format f, and computes the Stats
+// of each log in it, in the order the logs first appear. rv, made with the
+// context of the block the graph was made with, rebuilds each message as
+// it was sent, with its direction and timestamp; the messages are counted
+// as in a message log, in the order of jlog:position. The graph is read
+// whole: memory grows with its size. newCollector is called once per log,
+// with the log's IRI.
+//
+// A graph that does not parse gives a *GraphError and no Stats. Nodes that
+// do not read back as messages give a *GraphError each, joined with
+// errors.Join, and the Stats of the messages that do.
+func ReadGraph(r io.Reader, file string, f convert.Format, rv *convert.Reverse, newCollector func(logIRI string) *Collector) ([]*LogStats, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	g := graph{}
-	var logs []string
-	seen := map[string]bool{}
-	addLog := func(iri string) {
-		if !seen[iri] {
-			seen[iri] = true
-			logs = append(logs, iri)
-		}
-	}
-	err = parseRDF(data, file, func(t triple) {
-		s := t.s.key()
-		m := g[s]
-		if m == nil {
-			m = map[string][]term{}
-			g[s] = m
-		}
-		m[t.p.value] = append(m[t.p.value], t.o)
-		switch {
-		case t.p.value == rdfType && t.o.value == convert.LogLog:
-			addLog(s)
-		case t.p.value == convert.LogInLog:
-			addLog(t.o.key())
-		}
-	})
+	ds, err := convert.ReadRDF(data, f)
 	if err != nil {
-		return nil, err
-	}
-	type msg struct {
-		node string
-		pos  int
-	}
-	byLog := map[string][]msg{}
-	for node := range g {
-		in, ok := g.first(node, convert.LogInLog)
-		pos, ok2 := g.first(node, convert.LogPosition)
-		if !ok || !ok2 {
-			continue
+		var se *convert.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &GraphError{File: file, Line: se.Line, Col: se.Col, Msg: se.Msg}
 		}
-		n, err := strconv.Atoi(pos.value)
-		if err != nil {
-			return nil, fmt.Errorf("%s: message %s: position %q is not an integer", file, node, pos.value)
-		}
-		byLog[in.key()] = append(byLog[in.key()], msg{node, n})
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	logs, problems := rv.Logs(ds)
 	var out []*LogStats
-	for _, iri := range logs {
-		msgs := byLog[iri]
-		sort.Slice(msgs, func(i, j int) bool { return msgs[i].pos < msgs[j].pos })
-		c := newCollector(iri)
-		for _, m := range msgs {
-			rec := &convert.Record{Line: m.pos, Value: g.message(m.node, 0)}
-			if d, ok := g.first(m.node, convert.LogDirection); ok {
-				switch d.value {
-				case convert.LogClientServer:
-					rec.Dir = "c2s"
-				case convert.LogServerClient:
-					rec.Dir = "s2c"
-				}
-			}
-			if ts, ok := g.first(m.node, convert.LogTimestamp); ok {
-				rec.TS = ts.value
-			}
-			c.addAt(rec, m.pos)
+	for _, l := range logs {
+		c := newCollector(l.IRI)
+		for _, m := range l.Messages {
+			c.addAt(record(m), int(m.Position))
 		}
-		out = append(out, &LogStats{File: file, Log: iri, Stats: c.Stats(), Events: c.Timeline()})
+		out = append(out, &LogStats{File: file, Log: l.IRI, Stats: c.Stats(), Events: c.Timeline()})
 	}
-	return out, nil
+	var errs []error
+	for _, p := range problems {
+		errs = append(errs, &GraphError{File: file, Node: p.Node, Msg: p.Message})
+	}
+	return out, errors.Join(errs...)
 }
 
-// message rebuilds the JSON value of a message (or batch) node.
-func (g graph) message(node string, depth int) any {
-	if g.hasType(node, convert.LogBatch) && depth == 0 {
-		members := g[node][convert.LogMember]
-		type member struct {
-			index int
-			v     any
-		}
-		var ms []member
-		for _, m := range members {
-			i := len(ms)
-			if idx, ok := g.first(m.key(), convert.LogMemberIndex); ok {
-				if n, err := strconv.Atoi(idx.value); err == nil {
-					i = n
-				}
-			}
-			ms = append(ms, member{i, g.message(m.key(), depth+1)})
-		}
-		sort.SliceStable(ms, func(i, j int) bool { return ms[i].index < ms[j].index })
-		arr := make([]any, len(ms))
-		for i, m := range ms {
-			arr[i] = m.v
-		}
-		return arr
+// record turns a message read back from a graph into the record a log
+// reader would have read.
+func record(m convert.WireMessage) *convert.Record {
+	rec := &convert.Record{Line: int(m.Position), Raw: m.JSON, Dir: m.Dir, TS: m.TS}
+	d := json.NewDecoder(bytes.NewReader(m.JSON))
+	d.UseNumber()
+	if err := d.Decode(&rec.Value); err != nil {
+		rec.Value = nil
+		rec.Err = &convert.ReadError{Line: rec.Line, Code: schema.CodeParseError, Msg: err.Error()}
 	}
-	obj := map[string]any{"jsonrpc": "2.0"}
-	if v, ok := g.first(node, jrpcVersion); ok && v.kind == literalTerm {
-		obj["jsonrpc"] = v.value
-	}
-	if id, ok := g.first(node, convert.LogID); ok {
-		obj["id"] = literalValue(id)
-	}
-	switch {
-	case g.hasType(node, jrpcRequest), g.hasType(node, jrpcNotif):
-		if m, ok := g.first(node, jrpcMethod); ok {
-			obj["method"] = m.value
-		}
-		if p, ok := g.first(node, jrpcParams); ok {
-			obj["params"] = literalValue(p)
-		}
-		if !g.hasType(node, jrpcRequest) {
-			delete(obj, "id")
-		}
-	case g.hasType(node, jrpcErrorResp):
-		e := map[string]any{}
-		if en, ok := g.first(node, jrpcError); ok {
-			if c, ok := g.first(en.key(), jrpcErrCode); ok {
-				e["code"] = json.Number(c.value)
-			}
-			if m, ok := g.first(en.key(), jrpcErrMsg); ok {
-				e["message"] = m.value
-			}
-			if d, ok := g.first(en.key(), jrpcErrData); ok {
-				e["data"] = literalValue(d)
-			}
-		}
-		obj["error"] = e
-	case g.hasType(node, jrpcResponse):
-		obj["result"] = nil
-		if r, ok := g.first(node, jrpcResult); ok {
-			obj["result"] = literalValue(r)
-		}
-	default:
-		return nil // not a message jrpcld wrote: counted as invalid
-	}
-	return obj
-}
-
-// literalValue turns a literal back into a JSON value: rdf:JSON is decoded,
-// numbers keep their spelling, anything else is a string.
-func literalValue(t term) any {
-	if t.kind != literalTerm {
-		return t.value
-	}
-	switch t.dt {
-	case rdfJSON:
-		d := json.NewDecoder(strings.NewReader(t.value))
-		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err == nil {
-			return v
-		}
-	case xsdNS + "integer", xsdNS + "decimal", xsdNS + "double":
-		return json.Number(t.value)
-	}
-	return t.value
+	return rec
 }

@@ -3,6 +3,7 @@ package stats
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,193 +13,57 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/convert"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/knakk/rdf"
 )
 
-// nt writes a term in N-Triples form, blank nodes as _:label.
-func (t term) nt() string {
-	switch t.kind {
-	case iriTerm:
-		return "<" + t.value + ">"
-	case blankTerm:
-		return "_:" + t.value
-	}
-	q, _ := json.Marshal(t.value)
-	switch {
-	case t.lang != "":
-		return string(q) + "@" + t.lang
-	case t.dt == xsdStr:
-		return string(q)
-	}
-	return string(q) + "^^<" + t.dt + ">"
-}
-
-func parseAll(t *testing.T, doc string) ([]string, error) {
-	t.Helper()
-	var out []string
-	err := parseRDF([]byte(doc), "doc.ttl", func(tr triple) { out = append(out, tr.s.nt()+" "+tr.p.nt()+" "+tr.o.nt()) })
-	return out, err
-}
-
-func TestParseRDF(t *testing.T) {
-	tests := []struct {
-		name, doc string
-		want      []string
-	}{
-		{"n-triples", `<http://a> <http://p> "x\ty\u00e9" .` + "\n" + `_:b1 <http://p> "5"^^<http://www.w3.org/2001/XMLSchema#integer> .`,
-			[]string{`<http://a> <http://p> "x\tyé"`, `_:b1 <http://p> "5"^^<http://www.w3.org/2001/XMLSchema#integer>`}},
-		{"n-quads graph name", `<http://a> <http://p> <http://o> <http://g> .` + "\n" + `<http://a> <http://p> "v"@en _:g .`,
-			[]string{`<http://a> <http://p> <http://o>`, `<http://a> <http://p> "v"@en`}},
-		{"prefixes, a, ; and ,", "@prefix ex: <http://ex/> .\nPREFIX : <http://d/>\nex:s a :C ; ex:p ex:o1 , ex:o2 ; .",
-			[]string{`<http://ex/s> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://d/C>`, `<http://ex/s> <http://ex/p> <http://ex/o1>`, `<http://ex/s> <http://ex/p> <http://ex/o2>`}},
-		{"local names with dots and escapes", "@prefix log: <http://l#> .\nlog:m3.0 log:p log:a\\-b.",
-			[]string{`<http://l#m3.0> <http://l#p> <http://l#a-b>`}},
-		{"numbers and booleans", "@prefix x: <http://x/> .\nx:s x:p 1, -2.5, 1e3, .5, true, false.",
-			[]string{`<http://x/s> <http://x/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer>`,
-				`<http://x/s> <http://x/p> "-2.5"^^<http://www.w3.org/2001/XMLSchema#decimal>`,
-				`<http://x/s> <http://x/p> "1e3"^^<http://www.w3.org/2001/XMLSchema#double>`,
-				`<http://x/s> <http://x/p> ".5"^^<http://www.w3.org/2001/XMLSchema#decimal>`,
-				`<http://x/s> <http://x/p> "true"^^<http://www.w3.org/2001/XMLSchema#boolean>`,
-				`<http://x/s> <http://x/p> "false"^^<http://www.w3.org/2001/XMLSchema#boolean>`}},
-		{"long strings", `<http://s> <http://p> """""a"""" , '''x
-y''' .`, []string{`<http://s> <http://p> "\"\"a\""`, `<http://s> <http://p> "x\ny"`}},
-		{"nested blank nodes", `<http://s> <http://p> [ <http://q> [ <http://r> 1 ] ] . [ <http://p> "x" ] .`,
-			[]string{`_:#2 <http://r> "1"^^<http://www.w3.org/2001/XMLSchema#integer>`, `_:#1 <http://q> _:#2`, `<http://s> <http://p> _:#1`, `_:#3 <http://p> "x"`}},
-		{"collections", `<http://s> <http://p> ( 1 <http://o> ) , () .`,
-			[]string{`_:#1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> "1"^^<http://www.w3.org/2001/XMLSchema#integer>`,
-				`_:#1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> _:#2`,
-				`_:#2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> <http://o>`,
-				`_:#2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil>`,
-				`<http://s> <http://p> _:#1`, `<http://s> <http://p> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil>`}},
-		{"base and comments", "# c\n@base <http://b/dir/> .\n<a> <#p> <../c> . # end", []string{`<http://b/dir/a> <http://b/dir/#p> <http://b/c>`}},
-		{"keywords as prefixes", "@prefix true: <http://t/> .\ntrue:x true:y true .", []string{`<http://t/x> <http://t/y> "true"^^<http://www.w3.org/2001/XMLSchema#boolean>`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseAll(t, tt.doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
-			}
-		})
-	}
-}
-
-func TestParseRDFErrors(t *testing.T) {
-	tests := []struct{ doc, err string }{
-		{`<http://s> <http://p> .`, `doc.ttl:1: expected a term, found "."`},
-		{"\n<http://s> <http://p> \"x", `doc.ttl:2: unterminated string`},
-		{`ex:s ex:p ex:o .`, `undeclared prefix "ex"`},
-		{`<http://s> <http://p> <http://o>`, `expected '.', found the end of the input`},
-		{`<http://s> <http://p> "a\qb" .`, `bad escape \q`},
-		{`"lit" <http://p> <http://o> .`, `a literal cannot be a subject`},
-		{`<http://s> <http://p> ( 1 2 .`, `expected a term, found "."`},
-		{`<http://s a b> <http://p> 1 .`, `not allowed in an IRI`},
-		{`@foo <x> .`, `unknown directive`},
-		{`<http://s> <http://p> "\uZZZZ" .`, `bad escape`},
-		{`<http://s> <http://p> [ <http://q> 1 .`, `expected ']'`},
-	}
-	for _, tt := range tests {
-		_, err := parseAll(t, tt.doc)
-		if err == nil || !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("%q: error %v, want %q", tt.doc, err, tt.err)
-		}
-	}
-}
-
-func FuzzParseRDF(f *testing.F) {
-	for _, s := range []string{`@prefix a: <http://a/> . a:b a:c ( 1 [ a:d "x"@en ] ) .`, `<a> <b> """x""" <g> .`, `_:x <p> 1.5e3 .`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, doc string) {
-		parseRDF([]byte(doc), "fuzz", func(triple) {}) // must not panic
-	})
-}
-
-// TestParseRDFAgainstRapper compares the reader with rapper on a graph
-// jrpcld wrote and on a document using the rest of Turtle.
-func TestParseRDFAgainstRapper(t *testing.T) {
-	ctx, _, err := convert.BlockContext(bblock.Default(), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ttl := filepath.Join(t.TempDir(), "p.ttl")
-	writeGraph(t, ctx, filepath.Join("testdata", "pairing.jsonl"), "http://example.org/log", ttl, convert.Turtle)
-	written, err := os.ReadFile(ttl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := map[string]string{
-		"jrpcld": string(written),
-		"turtle": `@prefix ex: <http://example.org/> . @base <http://example.org/base/> .
-ex:s ex:p ( 1 2.0 3e0 ) ; ex:q [ ex:r "a\nb"@en-GB , 'c'^^ex:T ] ; ex:s <rel> , """x "y" z""" .
-[] ex:p false .`,
-	}
-	for name, doc := range docs {
-		t.Run(name, func(t *testing.T) {
-			var mine []rdf.Triple
-			err := parseRDF([]byte(doc), name, func(tr triple) { mine = append(mine, knakkTriple(t, tr)) })
-			if err != nil {
-				t.Fatal(err)
-			}
-			theirs := rdftest.Rapper(t, []byte(doc), "http://example.org/base/")
-			if ok, diff := rdftest.Isomorphic(mine, theirs); !ok {
-				t.Errorf("not the graph rapper reads:\n%s", diff)
-			}
-		})
-	}
-}
-
-func knakkTriple(t *testing.T, tr triple) rdf.Triple {
-	conv := func(x term) rdf.Term {
-		var v rdf.Term
-		var err error
-		switch x.kind {
-		case iriTerm:
-			v, err = rdf.NewIRI(x.value)
-		case blankTerm:
-			v, err = rdf.NewBlank("x" + strings.TrimPrefix(x.value, "#"))
-		default:
-			if x.lang != "" {
-				v, err = rdf.NewLangLiteral(x.value, x.lang)
-			} else {
-				dt, _ := rdf.NewIRI(x.dt)
-				v = rdf.NewTypedLiteral(x.value, dt)
-			}
-		}
-		if err != nil {
-			t.Fatalf("term %v: %v", x, err)
-		}
-		return v
-	}
-	return rdf.Triple{Subj: conv(tr.s).(rdf.Subject), Pred: conv(tr.p).(rdf.Predicate), Obj: conv(tr.o).(rdf.Object)}
-}
-
-func TestIsGraph(t *testing.T) {
+func TestGraphFormat(t *testing.T) {
+	const no = -1
 	tests := []struct {
 		name, head string
-		want       bool
+		want       convert.Format // no: a log
 	}{
-		{"g.ttl", "", true}, {"g.nt", "{", true}, {"G.NQ", "", true},
-		{"log.jsonl", "@prefix", false}, {"log.json.gz", "<", false},
-		{"stdin", "  @prefix x: <y> .", true}, {"stdin", "PREFIX x: <y>", true}, {"stdin", "<http://a> <b> <c> .", true},
-		{"stdin", "_:b <p> <o> .", true}, {"stdin", "# comment", true},
-		{"stdin", `{"jsonrpc":"2.0"}`, false}, {"stdin", "[1]", false}, {"stdin", "\x1f\x8b", false}, {"stdin", "", false},
-		{"stdin", "prefixed nonsense", false},
+		{"g.ttl", "", convert.Turtle}, {"g.nt", "{", convert.NTriples}, {"G.NQ", "", convert.NQuads}, {"g.jsonld", "{", convert.JSONLD},
+		{"log.jsonl", "@prefix", no}, {"log.json.gz", "<", no}, {"log.ndjson", "<", no}, {"log.json", "_:b", no},
+		{"stdin", "  @prefix x: <y> .", convert.Turtle}, {"stdin", "PREFIX x: <y>", convert.Turtle}, {"stdin", "base\t<y>", convert.Turtle},
+		{"stdin", "\xef\xbb\xbf@base <y> .", convert.Turtle},
+		{"stdin", "<http://a> <b> <c> .", convert.NQuads}, {"stdin", "_:b <p> <o> .", convert.NQuads},
+		{"stdin", "# comment", convert.Turtle}, {"stdin", "# a\n\n  # b\n<http://a>", convert.NQuads}, {"stdin", "# a\n@prefix", convert.Turtle},
+		{"stdin", `{"jsonrpc":"2.0"}`, no}, {"stdin", "[1]", no}, {"stdin", "\x1f\x8b", no}, {"stdin", "", no}, {"stdin", " \n", no},
+		{"stdin", "prefixed nonsense", no}, {"stdin", "_x", no},
 	}
 	for _, tt := range tests {
-		if got := IsGraph(tt.name, []byte(tt.head)); got != tt.want {
-			t.Errorf("IsGraph(%q, %q) = %v", tt.name, tt.head, got)
+		f, ok := GraphFormat(tt.name, []byte(tt.head))
+		if ok != (tt.want != no) || ok && f != tt.want {
+			t.Errorf("GraphFormat(%q, %q) = %v, %v; want %v", tt.name, tt.head, f, ok, tt.want)
 		}
+	}
+}
+
+// readGraph returns the Stats of each log of a graph, read back with the
+// context ctx.
+func readGraph(t *testing.T, data []byte, file string, f convert.Format, ctx any) ([]*LogStats, error) {
+	t.Helper()
+	rv, err := convert.NewReverse(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ReadGraph(bytes.NewReader(data), file, f, rv, func(string) *Collector { return NewCollector(Options{}) })
+}
+
+// sameStats reports an error when two Stats differ.
+func sameStats(t *testing.T, what string, got, want *Stats) {
+	t.Helper()
+	if a, b := statsJSON(t, got), statsJSON(t, want); !reflect.DeepEqual(a, b) {
+		ja, _ := json.MarshalIndent(a, "", " ")
+		jb, _ := json.MarshalIndent(b, "", " ")
+		t.Errorf("%s: from the graph:\n%s\nfrom the log:\n%s", what, ja, jb)
 	}
 }
 
 // statsJSON returns the JSON value of Stats without where they came from.
 func statsJSON(t *testing.T, s *Stats) any { return toJSON(t, s) }
+
+var graphFormats = []convert.Format{convert.Turtle, convert.NTriples, convert.NQuads, convert.JSONLD}
 
 // TestGraphRoundTrip: the Stats of the graph jrpcld writes for a log, in
 // each RDF format, are those of the log itself.
@@ -215,7 +80,7 @@ func TestGraphRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []convert.Format{convert.Turtle, convert.NTriples, convert.NQuads} {
+	for _, f := range graphFormats {
 		for i, file := range logs {
 			t.Run(fmt.Sprintf("%s/%s", f, filepath.Base(file)), func(t *testing.T) {
 				g := filepath.Join(dir, fmt.Sprintf("g%d.%s", i, f))
@@ -224,21 +89,69 @@ func TestGraphRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := ReadGraph(bytes.NewReader(data), g, func(string) *Collector { return NewCollector(Options{}) })
+				got, err := readGraph(t, data, g, f, ctx)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(got) != 1 || got[0].Log != "http://example.org/log" {
+				if len(got) != 1 || got[0].Log != "http://example.org/log" || got[0].File != g {
 					t.Fatalf("%d logs", len(got))
 				}
-				want := readLogFile(t, file, Options{})
-				if a, b := statsJSON(t, got[0].Stats), statsJSON(t, want.Stats); !reflect.DeepEqual(a, b) {
-					ja, _ := json.MarshalIndent(a, "", " ")
-					jb, _ := json.MarshalIndent(b, "", " ")
-					t.Errorf("from the graph:\n%s\nfrom the log:\n%s", ja, jb)
-				}
+				sameStats(t, g, got[0].Stats, readLogFile(t, file, Options{}).Stats)
 			})
 		}
+	}
+}
+
+// TestGraphMCPBlock: a graph made with the MCP block, whose context maps
+// parameters and results into nodes of their own, gives the figures of its
+// log when read back with that block, and not with the default one.
+func TestGraphMCPBlock(t *testing.T) {
+	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcp, _, err := convert.BlockContext(reg.Block("mcp.mcp"), reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _, err := convert.BlockContext(bblock.Default(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(shared.Dir(t, "corpus", "mcp-sessions"), "*.dir.jsonl"))
+	if len(files) != 3 {
+		t.Fatalf("%d sessions with envelopes, want 3", len(files))
+	}
+	dir := t.TempDir()
+	toolCalls := 0
+	for _, f := range []convert.Format{convert.Turtle, convert.NQuads} {
+		for i, file := range files {
+			what := fmt.Sprintf("%s %s", f, filepath.Base(file))
+			g := filepath.Join(dir, fmt.Sprintf("mcp%d.%s", i, f))
+			writeGraph(t, mcp, file, "http://example.org/log", g, f)
+			data, err := os.ReadFile(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := readGraph(t, data, g, f, mcp)
+			if err != nil || len(got) != 1 {
+				t.Fatalf("%s: %d logs, %v", what, len(got), err)
+			}
+			sameStats(t, what, got[0].Stats, readLogFile(t, file, Options{}).Stats)
+			if f == convert.Turtle {
+				toolCalls += got[0].Requests["tools/call"]
+			}
+			// The default block does not know the MCP block's terms: what it
+			// reads back is not the log.
+			other, err := readGraph(t, data, g, f, def)
+			if err == nil && len(other) == 1 && reflect.DeepEqual(statsJSON(t, other[0].Stats), statsJSON(t, got[0].Stats)) {
+				t.Errorf("%s: the default block reads the same figures", what)
+			}
+		}
+	}
+	// SOURCE.txt of the corpus: 25 tools/call in the three sessions.
+	if toolCalls != 25 {
+		t.Errorf("%d tools/call requests, want 25", toolCalls)
 	}
 }
 
@@ -261,7 +174,7 @@ func TestGraphSeveralLogs(t *testing.T) {
 	if err := convert.NewConverter(ctx).Convert(&out, convert.Turtle, logs); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadGraph(&out, "two.ttl", func(string) *Collector { return NewCollector(Options{}) })
+	got, err := readGraph(t, out.Bytes(), "two.ttl", convert.Turtle, ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,5 +185,86 @@ func TestGraphSeveralLogs(t *testing.T) {
 	if want := []string{"http://x/b http://x/b", "http://x/a http://x/a"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("logs %q, want %q", names, want)
 	}
+}
 
+// TestGraphErrors: a graph that does not parse gives where and what; nodes
+// that are not messages jrpcld wrote give a GraphError each, and the other
+// messages are counted.
+func TestGraphErrors(t *testing.T) {
+	const (
+		jlog = "https://jrpcld.github.io/ns/log#"
+		jrpc = "http://json-rpc.org/ontology#"
+		xsd  = "http://www.w3.org/2001/XMLSchema#"
+		rdfT = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+	)
+	// One request at position 1 of log <http://l>, in N-Triples.
+	good := `<http://l#1> <` + rdfT + `> <` + jrpc + `Request> .
+<http://l#1> <` + jlog + `inLog> <http://l> .
+<http://l#1> <` + jlog + `position> "1"^^<` + xsd + `integer> .
+<http://l#1> <` + jlog + `id> "1"^^<` + xsd + `integer> .
+<http://l#1> <` + jrpc + `hasMethod> "m" .
+<http://l#1> <` + jrpc + `version> "2.0" .
+`
+	tests := []struct {
+		name, file, doc string
+		f               convert.Format
+		want            []string // the errors, one a line
+		requests        int      // requests counted
+	}{
+		{"syntax", "bad.ttl", "@prefix ex: <http://ex/> .\nex:s ex:p .\n", convert.Turtle,
+			[]string{"bad.ttl:2:11: "}, -1},
+		{"n-quads syntax", "bad.nq", good + `<http://s> <http://p> "x" <http://g> <http://h> .`, convert.NQuads,
+			[]string{"bad.nq:7:38: "}, -1},
+		{"json-ld syntax", "bad.jsonld", "{\n  \"@id\": }", convert.JSONLD,
+			[]string{"bad.jsonld:2:10: "}, -1},
+		{"not a log", "empty.nt", "# nothing\n", convert.NTriples,
+			[]string{"empty.nt: no JSON-RPC messages"}, 0},
+		{"a message without a position", "p.nt", good + `<http://l#2> <` + rdfT + `> <` + jrpc + `Notification> .`, convert.NTriples,
+			[]string{"p.nt: <http://l#2>: it is typed as a message but has no jlog:position"}, 1},
+		{"a blank node message without a method", "b.nt", good +
+			`_:n <` + rdfT + `> <` + jrpc + `Notification> .` + "\n" + `_:n <` + jlog + `position> "2"^^<` + xsd + `integer> .` + "\n" +
+			`_:n <` + jlog + `inLog> <http://l> .` + "\n" + `_:n <` + jrpc + `version> "2.0" .`, convert.NTriples,
+			[]string{"b.nt: _:n: not a JSON-RPC 2.0 message"}, 1},
+	}
+	ctx, _, err := convert.BlockContext(bblock.Default(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readGraph(t, []byte(tt.doc), tt.file, tt.f, ctx)
+			if err == nil {
+				t.Fatalf("no error")
+			}
+			var errs []error
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			} else {
+				errs = []error{err}
+			}
+			if len(errs) != len(tt.want) {
+				t.Fatalf("errors %v, want %q", errs, tt.want)
+			}
+			for i, e := range errs {
+				var ge *GraphError
+				if !errors.As(e, &ge) || !strings.HasPrefix(e.Error(), tt.want[i]) || ge.File != tt.file {
+					t.Errorf("error %T %q, want a *GraphError starting with %q", e, e, tt.want[i])
+				}
+			}
+			requests := 0
+			for _, l := range got {
+				requests += l.Requests["m"]
+				if l.Log != "http://l" || l.File != tt.file {
+					t.Errorf("log %q of file %q", l.Log, l.File)
+				}
+			}
+			if tt.requests < 0 {
+				if got != nil {
+					t.Errorf("Stats of a graph that does not parse: %v", got)
+				}
+			} else if requests != tt.requests {
+				t.Errorf("%d requests counted, want %d", requests, tt.requests)
+			}
+		})
+	}
 }

@@ -30,9 +30,11 @@ method (count, p50, p90, p99, max in milliseconds, nearest rank) when the log
 has timestamps, and the problems validation found.
 
 A LOG is a message log in any form validate reads, or a graph jrpcld wrote
-(Turtle, N-Triples or N-Quads: by the extension .ttl, .nt or .nq, or by its
-content). The JSON-RPC 2.0 rules always run; a schema runs too with --bblock
-or --schema.
+(Turtle, N-Triples, N-Quads or JSON-LD: by the extension .ttl, .nt, .nq or
+.jsonld, or by its content). A graph's messages are rebuilt with the context
+of the building block it was made with: --bblock, or the embedded JSON-RPC
+2.0 block. The JSON-RPC 2.0 rules always run; a schema runs too with
+--bblock or --schema.
 
 --format json prints one JSON object, described in docs/stats.md. --html
 writes a self-contained report page (summary, charts, a timeline of each
@@ -68,12 +70,11 @@ func runStats(e *env, c *command, args []string) int {
 	}
 	var s *schema.Schema
 	var err error
+	b, reg := bblock.Default(), (*bblock.Register)(nil)
 	switch {
 	case *schemaFile != "":
 		s, err = schema.CompileFile(*schemaFile)
 	case *dir != "":
-		var b *bblock.Block
-		var reg *bblock.Register
 		if b, reg, err = bblock.Open(*dir, *id); err == nil {
 			if b.Files.Schema == "" {
 				err = fmt.Errorf("block %s has no schema to validate with", b.ID)
@@ -98,18 +99,42 @@ func runStats(e *env, c *command, args []string) int {
 		return stats.NewCollector(opts)
 	}
 
+	// The way back from graphs to messages is made for the first graph:
+	// message logs do not need the block's context.
+	var rv *convert.Reverse
+	reverse := func() (*convert.Reverse, error) {
+		if rv != nil {
+			return rv, nil
+		}
+		ctx, warns, err := convert.BlockContext(b, reg, nil)
+		warn(e, c.name, warns)
+		if err == nil {
+			rv, err = convert.NewReverse(ctx)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("block %s: %w", b.ID, err)
+		}
+		return rv, nil
+	}
+
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
 	report := stats.NewReport()
 	ioFailed := false
 	for _, name := range files {
-		logs, err := statsFile(e, name, newCollector)
+		logs, err := statsFile(e, name, newCollector, reverse)
 		for _, l := range logs {
 			report.Add(l)
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "jrpcld stats: %v\n", err)
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap() // one line per problem of a graph
+			}
+			for _, err := range errs {
+				fmt.Fprintf(e.stderr, "jrpcld stats: %v\n", err)
+			}
 			ioFailed = true
 		}
 	}
@@ -135,8 +160,9 @@ func runStats(e *env, c *command, args []string) int {
 	return exitOK
 }
 
-// statsFile reads one LOG: a message log or a graph.
-func statsFile(e *env, name string, newCollector func() *stats.Collector) ([]*stats.LogStats, error) {
+// statsFile reads one LOG: a message log, or a graph whose messages
+// reverse rebuilds.
+func statsFile(e *env, name string, newCollector func() *stats.Collector, reverse func() (*convert.Reverse, error)) ([]*stats.LogStats, error) {
 	var in io.Reader = e.stdin
 	display := name
 	if name == "-" {
@@ -150,9 +176,13 @@ func statsFile(e *env, name string, newCollector func() *stats.Collector) ([]*st
 		in = f
 	}
 	br := bufio.NewReaderSize(in, 64<<10)
-	head, _ := br.Peek(64)
-	if stats.IsGraph(display, head) {
-		return stats.ReadGraph(br, display, func(string) *stats.Collector { return newCollector() })
+	head, _ := br.Peek(512)
+	if f, ok := stats.GraphFormat(display, head); ok {
+		rv, err := reverse()
+		if err != nil {
+			return nil, err
+		}
+		return stats.ReadGraph(br, display, f, rv, func(string) *stats.Collector { return newCollector() })
 	}
 	r, err := convert.NewReader(br, display, convert.ReaderOptions{})
 	if err != nil {

@@ -28,7 +28,7 @@ func TestStatsUsage(t *testing.T) {
 		{[]string{"stats", "--id", "x"}, exitUsage, "--id needs --bblock"},
 		{[]string{"stats", "no-such-file.jsonl"}, exitUsage, "no-such-file.jsonl"},
 		{[]string{"stats", "--schema", "no-such-schema.json"}, exitUsage, "no-such-schema.json"},
-		{[]string{"stats", bad}, exitUsage, "bad.ttl:1: expected a term"},
+		{[]string{"stats", bad}, exitUsage, "bad.ttl:1:23: expected an object"},
 		{[]string{"stats", "--html", filepath.Join(dir, "no", "such", "dir", "r.html"), statsPairing}, exitUsage, "r.html"},
 	}
 	for _, tt := range tests {
@@ -116,8 +116,8 @@ func TestStatsGraphInput(t *testing.T) {
 	_, want := statsJSON(t, "", statsPairing)
 	wantLog := get(want, "logs").([]any)[0].(map[string]any)
 	delete(wantLog, "file")
-	for _, f := range []string{"turtle", "ntriples", "nquads"} {
-		g := filepath.Join(dir, "g."+map[string]string{"turtle": "ttl", "ntriples": "nt", "nquads": "nq"}[f])
+	for _, f := range []string{"turtle", "ntriples", "nquads", "jsonld"} {
+		g := filepath.Join(dir, "g."+map[string]string{"turtle": "ttl", "ntriples": "nt", "nquads": "nq", "jsonld": "jsonld"}[f])
 		if code, _, errOut := jrpcld(t, "", "rdf", "--format", f, "--base", "http://example.org/log", "-o", g, statsPairing); code != exitOK {
 			t.Fatalf("rdf: exit %d %s", code, errOut)
 		}
@@ -125,7 +125,11 @@ func TestStatsGraphInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, args := range [][]string{{g}, {"-"}} {
+		inputs := [][]string{{g}, {"-"}}
+		if f == "jsonld" {
+			inputs = inputs[:1] // JSON on standard input is a message log
+		}
+		for _, args := range inputs {
 			stdin := ""
 			if args[0] == "-" {
 				stdin = string(data)
@@ -144,6 +148,45 @@ func TestStatsGraphInput(t *testing.T) {
 			if !reflect.DeepEqual(l, wantLog) {
 				t.Errorf("%s %v: figures of the graph differ from those of the log", f, args)
 			}
+		}
+	}
+}
+
+// TestStatsGraphMCP: a graph made with the MCP block has the figures of its
+// log when stats is given that block, schema validation included; the
+// default block cannot rebuild its messages and says where.
+func TestStatsGraphMCP(t *testing.T) {
+	mcp := shared.Dir(t, "reference", "ogc-mcp-bblocks")
+	log := filepath.Join(shared.Dir(t, "corpus", "mcp-sessions"), "everything-stdio.dir.jsonl")
+	block := []string{"--bblock", mcp, "--id", "mcp.mcp"}
+	wantCode, want := statsJSON(t, "", append(block, log)...)
+	wantLog := get(want, "logs").([]any)[0].(map[string]any)
+	delete(wantLog, "file")
+	if get(wantLog, "validation", "schema") != "mcp.mcp" || get(wantLog, "requests", "tools/call") == nil {
+		t.Fatalf("figures of the log: %v", wantLog)
+	}
+	dir := t.TempDir()
+	for f, g := range map[string]string{"turtle": filepath.Join(dir, "g.ttl"), "nquads": filepath.Join(dir, "g.nq")} {
+		args := append(append([]string{"rdf", "--format", f}, block...), "--base", "http://example.org/log", "-o", g, log)
+		if code, _, errOut := jrpcld(t, "", args...); code != exitOK {
+			t.Fatalf("rdf: exit %d %s", code, errOut)
+		}
+		code, got := statsJSON(t, "", append(block, g)...)
+		logs, _ := get(got, "logs").([]any)
+		if code != wantCode || len(logs) != 1 {
+			t.Fatalf("%s: exit %d (want %d), %d logs", g, code, wantCode, len(logs))
+		}
+		l := logs[0].(map[string]any)
+		delete(l, "file")
+		delete(l, "log")
+		if !reflect.DeepEqual(l, wantLog) {
+			a, _ := json.MarshalIndent(l, "", " ")
+			b, _ := json.MarshalIndent(wantLog, "", " ")
+			t.Errorf("%s: figures of the graph\n%s\nfigures of the log\n%s", g, a, b)
+		}
+		code, _, errOut := jrpcld(t, "", "stats", g)
+		if code != exitUsage || !strings.Contains(errOut, "jrpcld stats: "+g+": <http://example.org/log#c2s-1>: jlog:patch: ") {
+			t.Errorf("%s with the default block: exit %d, stderr %q", g, code, errOut)
 		}
 	}
 }
