@@ -15,6 +15,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/internal/turtle"
 )
 
 const nsXML = "http://www.w3.org/XML/1998/namespace"
@@ -133,127 +135,9 @@ func (r *xmlReader) scope(s xmlScope, el xml.StartElement) xmlScope {
 	return s
 }
 
-// uriParts splits a URI reference into scheme, authority, path, query and fragment (RFC 3986, appendix B).
-var uriParts = regexp.MustCompile(`^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$`)
-
-// uriRef is a URI reference split into its parts; a part that is absent differs from an empty one.
-type uriRef struct {
-	scheme, authority, path, query, fragment       string
-	hasScheme, hasAuthority, hasQuery, hasFragment bool
-}
-
-func splitURI(s string) uriRef {
-	m := uriParts.FindStringSubmatchIndex(s) // every string matches: all parts are optional
-	part := func(i int) (string, bool) {
-		if m[2*i] < 0 {
-			return "", false
-		}
-		return s[m[2*i]:m[2*i+1]], true
-	}
-	var u uriRef
-	u.scheme, u.hasScheme = part(1)
-	u.authority, u.hasAuthority = part(2)
-	u.path, _ = part(3)
-	u.query, u.hasQuery = part(4)
-	u.fragment, u.hasFragment = part(5)
-	return u
-}
-
-func (u uriRef) String() string {
-	var b strings.Builder
-	if u.hasScheme {
-		b.WriteString(u.scheme + ":")
-	}
-	if u.hasAuthority {
-		b.WriteString("//" + u.authority)
-	}
-	b.WriteString(u.path)
-	if u.hasQuery {
-		b.WriteString("?" + u.query)
-	}
-	if u.hasFragment {
-		b.WriteString("#" + u.fragment)
-	}
-	return b.String()
-}
-
-// resolveIRI resolves ref against base following RFC 3986, section 5.2.2, escaping nothing. With an
-// empty base, or a ref that has a scheme, ref comes back unchanged.
-func resolveIRI(base, ref string) string {
-	r := splitURI(ref)
-	if base == "" || r.hasScheme {
-		return ref
-	}
-	b := splitURI(base)
-	t := uriRef{scheme: b.scheme, hasScheme: b.hasScheme, fragment: r.fragment, hasFragment: r.hasFragment}
-	switch {
-	case r.hasAuthority:
-		t.authority, t.hasAuthority = r.authority, true
-		t.path = removeDotSegments(r.path)
-		t.query, t.hasQuery = r.query, r.hasQuery
-	case r.path == "":
-		t.authority, t.hasAuthority = b.authority, b.hasAuthority
-		t.path = b.path
-		t.query, t.hasQuery = b.query, b.hasQuery
-		if r.hasQuery {
-			t.query = r.query
-			t.hasQuery = true
-		}
-	default:
-		t.authority, t.hasAuthority = b.authority, b.hasAuthority
-		t.query, t.hasQuery = r.query, r.hasQuery
-		switch i := strings.LastIndex(b.path, "/"); {
-		case strings.HasPrefix(r.path, "/"):
-			t.path = r.path
-		case b.hasAuthority && b.path == "":
-			t.path = "/" + r.path
-		default:
-			t.path = b.path[:i+1] + r.path
-		}
-		t.path = removeDotSegments(t.path)
-	}
-	return t.String()
-}
-
-// removeDotSegments removes "." and ".." segments from a path (RFC 3986, section 5.2.4).
-func removeDotSegments(in string) string {
-	var out string
-	dropLast := func() {
-		if i := strings.LastIndex(out, "/"); i >= 0 {
-			out = out[:i]
-		} else {
-			out = ""
-		}
-	}
-	for in != "" {
-		switch {
-		case strings.HasPrefix(in, "../"):
-			in = in[3:]
-		case strings.HasPrefix(in, "./"):
-			in = in[2:]
-		case strings.HasPrefix(in, "/./"):
-			in = in[2:]
-		case in == "/.":
-			in = "/"
-		case strings.HasPrefix(in, "/../"):
-			in = in[3:]
-			dropLast()
-		case in == "/..":
-			in = "/"
-			dropLast()
-		case in == "." || in == "..":
-			in = ""
-		default:
-			i := strings.IndexByte(in[1:], '/') + 1
-			if i == 0 {
-				i = len(in)
-			}
-			out += in[:i]
-			in = in[i:]
-		}
-	}
-	return out
-}
+// resolveIRI resolves ref against base as RFC 3986 says (see turtle.ResolveIRI): xml:base, rdf:about,
+// rdf:ID, rdf:resource and rdf:datatype are resolved as Turtle's relative IRIs are.
+func resolveIRI(base, ref string) string { return turtle.ResolveIRI(base, ref) }
 
 func (r *xmlReader) newBlank() term {
 	r.blanks++
