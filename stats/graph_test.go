@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,11 +85,7 @@ func TestGraphRoundTrip(t *testing.T) {
 		for i, file := range logs {
 			t.Run(fmt.Sprintf("%s/%s", f, filepath.Base(file)), func(t *testing.T) {
 				g := filepath.Join(dir, fmt.Sprintf("g%d.%s", i, f))
-				writeGraph(t, ctx, file, "http://example.org/log", g, f)
-				data, err := os.ReadFile(g)
-				if err != nil {
-					t.Fatal(err)
-				}
+				data := writeGraph(t, ctx, file, "http://example.org/log", g, f)
 				got, err := readGraph(t, data, g, f, ctx)
 				if err != nil {
 					t.Fatal(err)
@@ -128,11 +125,7 @@ func TestGraphMCPBlock(t *testing.T) {
 		for i, file := range files {
 			what := fmt.Sprintf("%s %s", f, filepath.Base(file))
 			g := filepath.Join(dir, fmt.Sprintf("mcp%d.%s", i, f))
-			writeGraph(t, mcp, file, "http://example.org/log", g, f)
-			data, err := os.ReadFile(g)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := writeGraph(t, mcp, file, "http://example.org/log", g, f)
 			got, err := readGraph(t, data, g, f, mcp)
 			if err != nil || len(got) != 1 {
 				t.Fatalf("%s: %d logs, %v", what, len(got), err)
@@ -180,7 +173,7 @@ func TestGraphSeveralLogs(t *testing.T) {
 	}
 	var names []string
 	for _, l := range got {
-		names = append(names, l.Log+" "+strings.Join(sortedKeys(l.Requests), ","))
+		names = append(names, l.Log+" "+strings.Join(slices.Sorted(maps.Keys(l.Requests)), ","))
 	}
 	if want := []string{"http://x/b http://x/b", "http://x/a http://x/a"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("logs %q, want %q", names, want)

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -60,7 +62,7 @@ svg text.small { font-size: 11px; fill: #555; }
 	errorChart(p, r.Total)
 	if len(r.Total.Tools) > 0 {
 		p("<h3>MCP tools</h3>\n<table>\n<tr><th>tool</th><th>calls</th><th>isError results</th></tr>\n")
-		for _, name := range sortedKeys(r.Total.Tools) {
+		for _, name := range slices.Sorted(maps.Keys(r.Total.Tools)) {
 			t := r.Total.Tools[name]
 			p("<tr><td>%s</td><td>%d</td><td>%d</td></tr>\n", esc(name), t.Calls, t.IsError)
 		}
@@ -132,7 +134,7 @@ func (r *Report) htmlSummary(p printer) {
 func latencyChart(p printer, s *Stats) {
 	var methods []string
 	lo, hi := math.Inf(1), 0.0
-	for _, m := range sortedKeys(s.Latency) {
+	for _, m := range slices.Sorted(maps.Keys(s.Latency)) {
 		d := s.Latency[m]
 		if d.Count() == 0 {
 			continue
@@ -207,7 +209,7 @@ func errorChart(p printer, s *Stats) {
 		}
 		bars = append(bars, bar{m, "code " + strconv.FormatInt(e.Code, 10), e.Count, "#c62828"})
 	}
-	for _, name := range sortedKeys(s.Tools) {
+	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
 		if t := s.Tools[name]; t.IsError > 0 {
 			bars = append(bars, bar{"tools/call " + name, "isError", t.IsError, "#e08a00"})
 		}

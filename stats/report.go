@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -102,7 +103,7 @@ func (s *Stats) methods() []string {
 			set[e.Method] = true
 		}
 	}
-	return sortedKeys(set)
+	return slices.Sorted(maps.Keys(set))
 }
 
 // errorsByMethod returns the number of error responses to each method.
@@ -112,15 +113,6 @@ func (s *Stats) errorsByMethod() map[string]int {
 		out[e.Method] += e.Count
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func writeStats(w io.Writer, name string, s *Stats) {
@@ -214,7 +206,7 @@ func writeStats(w io.Writer, name string, s *Stats) {
 
 	// MCP tools.
 	rows = nil
-	for _, name := range sortedKeys(s.Tools) {
+	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
 		t := s.Tools[name]
 		rows = append(rows, []string{name, strconv.Itoa(t.Calls), strconv.Itoa(t.IsError)})
 	}

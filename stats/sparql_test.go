@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -365,12 +367,12 @@ func TestSPARQLInJena(t *testing.T) {
 				t.Fatalf("stats has no figures for %s: the check would be empty", q.file)
 			}
 			if !reflect.DeepEqual(got, want) {
-				for _, k := range sortedKeys(want) {
+				for _, k := range slices.Sorted(maps.Keys(want)) {
 					if !reflect.DeepEqual(got[k], want[k]) {
 						t.Errorf("%s: SPARQL %v, stats %v", k, got[k], want[k])
 					}
 				}
-				for _, k := range sortedKeys(got) {
+				for _, k := range slices.Sorted(maps.Keys(got)) {
 					if _, ok := want[k]; !ok {
 						t.Errorf("%s: SPARQL %v, not in stats", k, got[k])
 					}
@@ -401,9 +403,9 @@ func writeBare(t *testing.T, from, to string) {
 	}
 }
 
-// writeGraph converts a log to RDF with jrpcld's converter and the default
-// block, as "jrpcld rdf" does.
-func writeGraph(t *testing.T, ctx any, file, iri, to string, f convert.Format) {
+// writeGraph converts a log to RDF with jrpcld's converter and the block
+// context ctx, as "jrpcld rdf" does, writes it to the file to and returns it.
+func writeGraph(t *testing.T, ctx any, file, iri, to string, f convert.Format) []byte {
 	t.Helper()
 	in, err := os.Open(file)
 	if err != nil {
@@ -427,6 +429,7 @@ func writeGraph(t *testing.T, ctx any, file, iri, to string, f convert.Format) {
 	if err := os.WriteFile(to, out.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return out.Bytes()
 }
 
 // readLogFile computes the LogStats of a message log file.
