@@ -185,14 +185,21 @@ func (g *LogGraph) message(out []rdf.Triple, node, dir string, pos int, m schema
 		idTriple = []rdf.Triple{g.triple(node, LogID, idLiteral(m.ID))}
 		out = append(out, idTriple...)
 	}
-	triples, left, changes, err := g.mapping.mapTriples(obj, node, blank)
+	start := len(out)
+	out, left, changes, whole, err := g.mapping.mapInto(out, obj, node, blank)
 	if err != nil {
-		return out, noticesOf(left, changes), err
+		return out[:start], noticesOf(left, changes), err
 	}
-	out = append(out, triples...)
-	patch, err := g.mapping.patch(obj, node, triples, idTriple)
-	if err != nil {
-		return out, noticesOf(left, changes), err
+	if _, ok := obj["id"]; ok && !m.HasID {
+		whole = false
+	}
+	var patch string
+	if !whole {
+		// Only reading the triples back tells what they lose.
+		patch, err = g.mapping.patch(obj, node, out[start:], idTriple)
+		if err != nil {
+			return out, noticesOf(left, changes), err
+		}
 	}
 	if patch != "" {
 		out = append(out, g.triple(node, LogPatch, typed(patch, XSDStr)))

@@ -156,6 +156,9 @@ type Converter struct {
 	context  any
 	prefixes []Prefix
 
+	// Engine maps the messages: EngineCompiled (the default) or
+	// EngineJSONGold.
+	Engine Engine
 	// Strict stops a conversion at the first message it cannot convert,
 	// instead of reporting and skipping it.
 	Strict bool
@@ -219,6 +222,7 @@ func (c *Converter) convertLog(out sink, l Log) error {
 	if err != nil {
 		return err
 	}
+	m.engine = c.Engine
 	g := NewLogGraph(l.IRI, m)
 	if err := out.StartLog(l.IRI); err != nil {
 		return err

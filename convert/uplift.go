@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/knakk/rdf"
@@ -45,12 +47,19 @@ func (refusingLoader) LoadDocument(u string) (*ld.RemoteDocument, error) {
 	return nil, fmt.Errorf("context %s: %w: jrpcld does not fetch contexts; save it locally and merge it into the block's context", u, ErrRemoteContext)
 }
 
-// Mapping turns JSON-RPC messages into RDF triples through json-gold with a
-// block's JSON-LD context, processed once. It is safe for concurrent use.
+// Mapping turns JSON-RPC messages into RDF triples with a block's JSON-LD
+// context, processed once: with the compiled plan of the context, and
+// through json-gold for the messages the plan does not cover (or for all,
+// with EngineJSONGold). It is safe for concurrent use.
 type Mapping struct {
 	active *ld.Context
 	opts   *ld.JsonLdOptions
 	scope  *scope // the same context, for what json-gold must not see and for the way back
+	plan   *plan
+	engine Engine
+
+	nodes  sync.Map // node IRI family -> json-gold keeps it (see nodeValid)
+	nnodes atomic.Int64
 }
 
 // NewMapping processes context, the value of a block's "@context", for
@@ -70,7 +79,7 @@ func NewMapping(context any, base string) (*Mapping, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Mapping{active: active, opts: opts, scope: sc}, nil
+	return &Mapping{active: active, opts: opts, scope: sc, plan: compile(active, sc)}, nil
 }
 
 // floatNumbers returns a copy of a decoded JSON value with json.Number
@@ -128,7 +137,27 @@ func (m *Mapping) Triples(msg map[string]any, node, bnodePrefix string) ([]rdf.T
 
 // mapTriples maps msg as Triples does, and returns apart the notices for
 // what it left out of the mapping and the numbers canonical form changes.
-func (m *Mapping) mapTriples(msg map[string]any, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, err error) {
+func (m *Mapping) mapTriples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []leftOut, []jcs.Change, error) {
+	out, left, changes, _, err := m.mapInto(nil, msg, node, bnodePrefix)
+	return out, left, changes, err
+}
+
+// mapInto appends the triples of msg to dst, with the engine of m. whole
+// reports that the triples (with the message's jlog:id) read back to msg
+// exactly, which only the compiled plan tells; when it is false the way
+// back may or may not give msg.
+func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, err error) {
+	if m.engine == EngineCompiled {
+		if out, left, changes, whole, ok := m.compiledTriples(msg, node, bnodePrefix, dst); ok {
+			return out, left, changes, whole, nil
+		}
+	}
+	out, left, changes, err = m.goldTriples(dst, msg, node, bnodePrefix)
+	return out, left, changes, false, err
+}
+
+// goldTriples appends the triples json-gold makes of msg to dst.
+func (m *Mapping) goldTriples(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, err error) {
 	doc := m.prepare(msg, m.scope, "", &left)
 	if node != "" {
 		doc["@id"] = node
@@ -137,28 +166,28 @@ func (m *Mapping) mapTriples(msg map[string]any, node, bnodePrefix string) (out 
 		if e := recover(); e != nil {
 			// json-gold asserts types deep inside; never let one of its
 			// panics stop a run.
-			out, err = nil, fmt.Errorf("JSON-LD processor failed: %v", e)
+			out, err = dst, fmt.Errorf("JSON-LD processor failed: %v", e)
 		}
 	}()
 	api := ld.NewJsonLdApi()
 	expanded, err := api.Expand(m.active, "", doc, m.opts, false, nil)
 	if err != nil {
-		return nil, left, nil, fmt.Errorf("JSON-LD expansion: %w", err)
+		return dst, left, nil, fmt.Errorf("JSON-LD expansion: %w", err)
 	}
 	changes, err = canonicalJSONValues(expanded, "")
 	if err != nil {
-		return nil, left, changes, err
+		return dst, left, changes, err
 	}
 	ds, err := api.ToRDF(expanded, m.opts)
 	if err != nil {
-		return nil, left, changes, fmt.Errorf("JSON-LD to RDF: %w", err)
+		return dst, left, changes, fmt.Errorf("JSON-LD to RDF: %w", err)
 	}
 	quads := ds.GetQuads("@default")
-	out = make([]rdf.Triple, 0, len(quads))
+	out = dst
 	for _, q := range quads {
 		t, err := tripleOf(q, bnodePrefix)
 		if err != nil {
-			return nil, left, changes, err
+			return dst, left, changes, err
 		}
 		out = append(out, t)
 	}

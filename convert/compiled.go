@@ -1,0 +1,788 @@
+package convert
+
+// The compiled mapping: the block's context, as json-gold processes it,
+// compiled into a direct plan from a decoded message to triples. It covers
+// what building-block contexts use (terms to IRIs, coercion to @id, @json or
+// a datatype, property-scoped contexts, @base, prefixes) and gives, for
+// every message it maps, the graph json-gold gives; a message that uses
+// anything else goes to json-gold whole. Every decision below follows
+// json-gold v0.9.1 (ld/api_expand.go, ld/node.go, ld/rdf_dataset.go),
+// quirks included; the differential tests and FuzzEngines check it.
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/jrpcld/jrpcld/internal/jcs"
+	"github.com/knakk/rdf"
+	"github.com/piprate/json-gold/ld"
+)
+
+// Engine is the way a Mapping turns a message into triples.
+type Engine int
+
+const (
+	// EngineCompiled maps each message with the plan compiled from the
+	// block's context, and hands json-gold every message that uses what
+	// the plan does not cover. It is the default.
+	EngineCompiled Engine = iota
+	// EngineJSONGold maps every message with json-gold, the reference.
+	EngineJSONGold
+)
+
+var engineNames = []string{"compiled", "json-gold"}
+
+func (e Engine) String() string {
+	if int(e) < len(engineNames) {
+		return engineNames[e]
+	}
+	return fmt.Sprintf("Engine(%d)", int(e))
+}
+
+// ParseEngine returns the engine named s: compiled or json-gold.
+func ParseEngine(s string) (Engine, error) {
+	for i, n := range engineNames {
+		if s == n {
+			return Engine(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown engine %q: use %s", s, strings.Join(engineNames, " or "))
+}
+
+// maxScopes bounds the compiled scopes one mapping keeps: a message whose
+// members would need more goes to json-gold, so that no stream of messages
+// can grow the plan without end.
+const maxScopes = 256
+
+// maxURLRunes is json-gold's bound on the length of an http(s) IRI it keeps
+// (ld.IsURL).
+const maxURLRunes = 2083
+
+// Kinds of compiled terms.
+const (
+	ckUnsupported = iota // the message goes to json-gold
+	ckDrop               // the member maps to nothing
+	ckPlain              // no coercion: native types, strings as xsd:string
+	ckID                 // @type @id
+	ckJSON               // @type @json
+	ckTyped              // @type with a datatype IRI
+)
+
+// cterm is one member name compiled in one scope.
+type cterm struct {
+	kind   int
+	iri    string
+	pred   rdf.Predicate // the boxed IRI, shared by every triple
+	dt     rdf.IRI       // ckTyped: the datatype
+	dtStr  string
+	scoped bool // objects under the term are read with another scope
+	// exact reports that the way back names the property with this term
+	// and reads its values the way the mapping writes them (see whole).
+	exact bool
+
+	td    *ld.TermDefinition
+	child atomic.Pointer[cscope]
+}
+
+// cscope is the compiled form of the context in effect for one object: the
+// json-gold active context, checked term by term against the scope the way
+// back and the preparation use.
+type cscope struct {
+	plan  *plan
+	gold  *ld.Context
+	pkg   *scope
+	terms map[string]*cterm
+	// vocab: keys that are not terms would expand against @vocab.
+	vocab bool
+	// idDir is what json-gold makes of a simple relative reference "x"
+	// under an @id term: idDir+"x"; idOK tells whether such IRIs are kept.
+	idDir  string
+	idFast bool
+	idHTTP bool // idDir is http(s): length bounds apply
+}
+
+// plan is the compiled mapping of one Mapping.
+type plan struct {
+	root *cscope
+
+	mu     sync.Mutex
+	scopes map[scopeKey]*cscope
+	n      int
+}
+
+type scopeKey struct {
+	pkg         *scope
+	base, vocab string
+}
+
+// compile builds the plan for the json-gold active context active and the
+// scope sc of the same context.
+func compile(active *ld.Context, sc *scope) *plan {
+	p := &plan{scopes: map[scopeKey]*cscope{}}
+	p.root = p.newScope(active, sc)
+	return p
+}
+
+// newScope compiles every term of a scope.
+func (p *plan) newScope(gold *ld.Context, pkg *scope) *cscope {
+	s := &cscope{plan: p, gold: gold, pkg: pkg, terms: make(map[string]*cterm, len(gold.TermDefinitions))}
+	s.vocab = gold.Values.Vocab != nil
+	plainStrings := !gold.Values.HasLanguage && gold.Values.Direction == ""
+	names := make(map[string]bool, len(gold.TermDefinitions)+len(pkg.terms))
+	for n := range gold.TermDefinitions {
+		names[n] = true
+	}
+	for n := range pkg.terms {
+		names[n] = true
+	}
+	for n := range names {
+		s.terms[n] = compileTerm(gold, pkg, n, plainStrings)
+	}
+	s.idDir, s.idFast, s.idHTTP = idResolution(gold.Values.Base)
+	return s
+}
+
+// compileTerm compiles member name n; anything json-gold and the scope do
+// not agree on, or that the plan does not cover, is unsupported.
+func compileTerm(gold *ld.Context, pkg *scope, n string, plainStrings bool) *cterm {
+	td, inGold := gold.TermDefinitions[n]
+	pt := pkg.terms[n]
+	unsupported := &cterm{kind: ckUnsupported}
+	if !inGold || td == nil {
+		if pt != nil && pt.ID != "" {
+			return unsupported
+		}
+		if !inGold {
+			// Not a term: the key is not compiled (see key).
+			return nil
+		}
+		return &cterm{kind: ckDrop}
+	}
+	if pt == nil || pt.ID != td.ID || pt.Reverse || td.Reverse || pt.Type != td.Type {
+		return unsupported
+	}
+	if td.Nest != "" || td.Index != "" || td.HasLanguage || td.HasDirection || (pt.Scoped != nil) != td.HasContext {
+		return unsupported
+	}
+	for _, c := range td.Container {
+		if c != "@set" {
+			return unsupported
+		}
+	}
+	for _, c := range pt.Container {
+		if c != "@set" {
+			return unsupported
+		}
+	}
+	if !usableIRI(td.ID) {
+		return unsupported
+	}
+	iri, _ := rdf.NewIRI(td.ID)
+	t := &cterm{iri: td.ID, pred: iri, td: td, scoped: td.HasContext}
+	switch td.Type {
+	case "", "@none":
+		if !plainStrings {
+			return unsupported
+		}
+		t.kind = ckPlain
+	case "@id":
+		t.kind = ckID
+	case "@json":
+		t.kind = ckJSON
+	default:
+		if td.Type == RDFJSON || td.Type == jsonMarker || !usableIRI(td.Type) {
+			return unsupported
+		}
+		t.kind = ckTyped
+		t.dt, _ = rdf.NewIRI(td.Type)
+		t.dtStr = td.Type
+	}
+	t.exact = len(pkg.inv[td.ID]) == 1 && td.ID != RDFType && !strings.HasPrefix(td.ID, LogNS)
+	return t
+}
+
+// usableIRI reports whether json-gold keeps iri as a predicate or datatype
+// and termOf accepts it.
+func usableIRI(iri string) bool {
+	if strings.HasPrefix(iri, "@") || strings.HasPrefix(iri, "_:") || !ld.IsAbsoluteIri(iri) || !goldValidIRI(iri) {
+		return false
+	}
+	_, err := rdf.NewIRI(iri)
+	return err == nil
+}
+
+// goldValidIRI is json-gold's check of the IRIs of a statement (ToRDF
+// drops statements that fail it).
+func goldValidIRI(iri string) bool {
+	if strings.HasPrefix(iri, "http://") || strings.HasPrefix(iri, "https://") {
+		return ld.IsURL(iri)
+	}
+	return true
+}
+
+// idResolution works out what json-gold makes of a simple relative
+// reference under an @id term with base: the prefix it gets, and whether
+// the result is kept.
+func idResolution(base string) (dir string, ok, http bool) {
+	if base == "" {
+		return "", false, false
+	}
+	a := ld.Resolve(base, "a")
+	dir, found := strings.CutSuffix(a, "a")
+	if !found || !ld.IsAbsoluteIri(a) {
+		return "", false, false
+	}
+	const probe = "Zz09-._~"
+	if ld.Resolve(base, probe) != dir+probe {
+		return "", false, false
+	}
+	if _, err := rdf.NewIRI(a); err != nil || !goldValidIRI(a) || !goldValidIRI(dir+probe) {
+		return "", false, false
+	}
+	http = strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://")
+	return dir, true, http
+}
+
+// simpleRef reports whether s, a string under an @id term, is a reference
+// json-gold resolves by appending it to the base's folder: unreserved
+// characters only, and not a dot segment.
+func simpleRef(s string) bool {
+	if s == "" || s == "." || s == ".." {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+			return false
+		}
+	}
+	return true
+}
+
+// child returns the compiled scope of objects under term t of s, or nil
+// when there is none the plan can use.
+func (s *cscope) child(name string, t *cterm) *cscope {
+	if !t.scoped {
+		return s
+	}
+	if c := t.child.Load(); c != nil {
+		return c
+	}
+	p := s.plan
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c := t.child.Load(); c != nil {
+		return c
+	}
+	c := p.deriveChild(s, name, t)
+	if c == nil {
+		return nil
+	}
+	t.child.Store(c)
+	return c
+}
+
+// deriveChild follows json-gold: the value of a member with a scoped
+// context is expanded with that context over the active one (C1), and an
+// object there applies the member's definition in C1 once more (C2). The
+// plan covers the case where C1 keeps the member's definition. It returns
+// nil when the plan cannot cover the child.
+func (p *plan) deriveChild(s *cscope, name string, t *cterm) *cscope {
+	if p.n >= maxScopes {
+		return nil
+	}
+	c1, err := s.gold.Parse(t.td.Context)
+	if err != nil {
+		return nil
+	}
+	td1 := c1.TermDefinitions[name]
+	if td1 == nil || !ld.DeepCompareTermDef(td1, t.td, true) || hasPrevious(c1) {
+		return nil
+	}
+	c2, err := c1.Parse(td1.Context)
+	if err != nil || hasPrevious(c2) {
+		return nil
+	}
+	pkg := s.pkg.child(name)
+	key := scopeKey{pkg: pkg, base: c2.Values.Base}
+	if c2.Values.Vocab != nil {
+		key.vocab = "v" + *c2.Values.Vocab
+	}
+	if c2.Values.HasLanguage || c2.Values.Direction != "" {
+		key.vocab += "\x00lang"
+	}
+	if c, ok := p.scopes[key]; ok && sameTerms(c.gold, c2) {
+		return c
+	}
+	p.n++
+	c := p.newScope(c2, pkg)
+	if _, ok := p.scopes[key]; !ok {
+		p.scopes[key] = c
+	}
+	return c
+}
+
+// hasPrevious reports a context that a type-scoped or non-propagated
+// context left behind: json-gold reverts to it in nested objects, which the
+// plan does not follow.
+func hasPrevious(c *ld.Context) bool {
+	_, ok := c.AsMap()["previousContext"]
+	return ok
+}
+
+// sameTerms reports whether two json-gold contexts define the same terms.
+func sameTerms(a, b *ld.Context) bool {
+	if len(a.TermDefinitions) != len(b.TermDefinitions) {
+		return false
+	}
+	for n, x := range a.TermDefinitions {
+		y, ok := b.TermDefinitions[n]
+		if !ok || (x == nil) != (y == nil) || x != nil && !ld.DeepCompareTermDef(x, y, true) {
+			return false
+		}
+	}
+	return true
+}
+
+// key returns the compiled term for member k, or nil when k is not a term
+// and maps to nothing.
+func (s *cscope) key(k string) (*cterm, bool) {
+	if t, ok := s.terms[k]; ok && t != nil {
+		return t, true
+	}
+	// Not a term: json-gold expands it as an IRI. Without @vocab and
+	// without a colon it stays relative and the member is dropped.
+	// json-gold fails on an empty key.
+	if s.vocab || k == "" || strings.IndexByte(k, ':') >= 0 {
+		return nil, false
+	}
+	return nil, true
+}
+
+// cwalk is the state of one compiled mapping of a message.
+type cwalk struct {
+	m       *Mapping
+	out     []rdf.Triple
+	left    []leftOut
+	changes []pathChanges
+	blank   string
+	nblank  int
+	whole   bool // the way back gives the message as sent: no patch
+	path    []pathElem
+	keys    [][]string // scratch per depth
+	buf     []byte
+}
+
+type pathElem struct {
+	key, iri string
+	idx      int
+}
+
+// pathChanges are the changes of one @json value, with the path of the
+// value for ordering them as the reference does.
+type pathChanges struct {
+	path    []pathElem
+	changes []jcs.Change
+}
+
+// compiledTriples maps msg with the plan; ok is false when the message must
+// go to json-gold. whole reports that reading the triples back gives msg
+// exactly (for the members the triples carry), so that no patch is needed.
+func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, out []rdf.Triple) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole, ok bool) {
+	if node == "" || !m.nodeValid(node) {
+		return out, nil, nil, false, false
+	}
+	subj, err := rdf.NewIRI(node)
+	if err != nil {
+		return out, nil, nil, false, false
+	}
+	w := &cwalk{m: m, out: out, blank: bnodePrefix, whole: true}
+	if !w.object(msg, m.plan.root, subj, 0, true) {
+		return out, nil, nil, false, false
+	}
+	return w.out, w.left, w.sortedChanges(), w.whole, true
+}
+
+// object maps the members of obj, a node whose subject is subj, with
+// scope s. top marks the message itself.
+func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth int, top bool) bool {
+	if depth >= len(w.keys) {
+		w.keys = append(w.keys, nil)
+	}
+	keys := w.keys[depth][:0]
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	w.keys[depth] = keys
+	for _, k := range keys {
+		v := obj[k]
+		w.path = append(w.path, pathElem{key: k, idx: -1})
+		if strings.HasPrefix(k, "@") {
+			w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true)
+			w.whole = false
+			w.path = w.path[:len(w.path)-1]
+			continue
+		}
+		t, ok := s.key(k)
+		if !ok || t != nil && t.kind == ckUnsupported {
+			return false
+		}
+		if t == nil || t.kind == ckDrop {
+			// json-gold drops the member; the preparation still reports
+			// numbers beyond a double in it.
+			if pt := s.pkg.term(k); pt != nil && pt.Type == "@json" {
+				if _, _, err := jcs.Append(w.buf[:0], v); err != nil {
+					w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
+				}
+			} else {
+				w.checkNumbers(v, s.pkg.child(k))
+			}
+			if !(top && k == "id") {
+				w.whole = false
+			}
+			w.path = w.path[:len(w.path)-1]
+			continue
+		}
+		w.path[len(w.path)-1].iri = t.iri
+		if t.kind == ckJSON {
+			if !w.jsonValue(subj, t, v) {
+				return false
+			}
+			w.path = w.path[:len(w.path)-1]
+			continue
+		}
+		isID := top && k == "id"
+		if !w.value(subj, t, s, k, v, depth, isID) {
+			return false
+		}
+		w.path = w.path[:len(w.path)-1]
+	}
+	return true
+}
+
+// checkNumbers reports, as the preparation does, the numbers beyond a
+// double in a member that maps to nothing.
+func (w *cwalk) checkNumbers(v any, s *scope) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			w.path = append(w.path, pathElem{key: k, idx: -1})
+			if strings.HasPrefix(k, "@") {
+				w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true)
+			} else if t := s.term(k); t != nil && t.Type == "@json" {
+				if _, _, err := jcs.Append(w.buf[:0], x[k]); err != nil {
+					w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
+				}
+			} else {
+				w.checkNumbers(x[k], s.child(k))
+			}
+			w.path = w.path[:len(w.path)-1]
+		}
+	case []any:
+		for i, e := range x {
+			w.path = append(w.path, pathElem{idx: i})
+			w.checkNumbers(e, s)
+			w.path = w.path[:len(w.path)-1]
+		}
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(x), 64); err != nil {
+			w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("number %s is beyond the range of a double; it is not mapped to RDF", x)}, false)
+		}
+	}
+}
+
+func (w *cwalk) leave(n Notice, atKey bool) {
+	w.left = append(w.left, leftOut{n, atKey})
+}
+
+// pointer returns the JSON pointer of the current path.
+func (w *cwalk) pointer() string {
+	var b strings.Builder
+	for _, e := range w.path {
+		b.WriteByte('/')
+		if e.idx >= 0 {
+			b.WriteString(strconv.Itoa(e.idx))
+		} else {
+			b.WriteString(escapePointer(e.key))
+		}
+	}
+	return b.String()
+}
+
+// jsonValue maps the value of an @json term: its canonical text as an
+// rdf:JSON literal.
+func (w *cwalk) jsonValue(subj rdf.Subject, t *cterm, v any) bool {
+	var changes []jcs.Change
+	var err error
+	w.buf, changes, err = jcs.Append(w.buf[:0], v)
+	if err != nil {
+		w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
+		w.whole = false
+		return true
+	}
+	if len(changes) > 0 {
+		w.changes = append(w.changes, pathChanges{path: slices.Clone(w.path), changes: changes})
+		w.whole = false
+	}
+	if !t.exact {
+		w.whole = false
+	}
+	w.add(subj, t.pred, rdf.NewTypedLiteral(string(w.buf), rdfJSONIRI))
+	return true
+}
+
+// add appends a triple unless the same one is already among the subject's
+// last statements (json-gold keeps a property's values as a set).
+func (w *cwalk) add(s rdf.Subject, p rdf.Predicate, o rdf.Object) {
+	for i := len(w.out) - 1; i >= 0; i-- {
+		t := w.out[i]
+		if t.Subj != s || t.Pred != p {
+			break
+		}
+		if t.Obj == o {
+			return
+		}
+	}
+	w.out = append(w.out, rdf.Triple{Subj: s, Pred: p, Obj: o})
+}
+
+// value maps one value of a non-@json term k of scope s.
+func (w *cwalk) value(subj rdf.Subject, t *cterm, s *cscope, k string, v any, depth int, isID bool) bool {
+	switch x := v.(type) {
+	case nil:
+		if !isID {
+			w.whole = false
+		}
+		return true
+	case []any:
+		for i, e := range x {
+			w.path = append(w.path, pathElem{idx: i})
+			ok := w.value(subj, t, s, k, e, depth, false)
+			w.path = w.path[:len(w.path)-1]
+			if !ok {
+				return false
+			}
+		}
+		w.whole = false
+		return true
+	case map[string]any:
+		c := s.child(k, t)
+		if c == nil {
+			return false
+		}
+		b, err := rdf.NewBlank(w.blank + "b" + strconv.Itoa(w.nblank))
+		if err != nil {
+			return false
+		}
+		w.nblank++
+		w.out = append(w.out, rdf.Triple{Subj: subj, Pred: t.pred, Obj: b})
+		if !t.exact {
+			w.whole = false
+		}
+		return w.object(x, c, b, depth+1, false)
+	}
+	// A scalar: json-gold reads its coercion from the term's definition in
+	// the member's own scoped context, which deriveChild checks is the same.
+	if t.scoped && s.child(k, t) == nil {
+		return false
+	}
+	o, exact, ok := w.scalar(t, s, v)
+	if !ok {
+		return false
+	}
+	if !isID && (!exact || !t.exact) {
+		w.whole = false
+	}
+	if o != nil {
+		w.add(subj, t.pred, o)
+	}
+	return true
+}
+
+// scalar returns the object json-gold makes of a string, number or
+// boolean under term t (nil for none), whether the way back gives the
+// same value, and false when the plan does not cover the value.
+func (w *cwalk) scalar(t *cterm, s *cscope, v any) (o rdf.Object, exact, ok bool) {
+	switch x := v.(type) {
+	case string:
+		switch t.kind {
+		case ckID:
+			if !s.idFast || !simpleRef(x) {
+				return nil, false, false
+			}
+			iri := s.idDir + x
+			if s.idHTTP && utf8.RuneCountInString(iri) >= maxURLRunes {
+				return nil, false, false
+			}
+			i, err := rdf.NewIRI(iri)
+			if err != nil {
+				return nil, false, false
+			}
+			return i, false, true
+		case ckTyped:
+			return rdf.NewTypedLiteral(x, t.dt), stringBack(x, t.dtStr), true
+		}
+		return rdf.NewTypedLiteral(x, xsdStringIRI), true, true
+	case bool:
+		lex := "false"
+		if x {
+			lex = "true"
+		}
+		if t.kind == ckTyped {
+			return rdf.NewTypedLiteral(lex, t.dt), t.dtStr == XSDBool, true
+		}
+		return rdf.NewTypedLiteral(lex, xsdBooleanIRI), true, true
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			// Beyond a double: the preparation leaves it out.
+			w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("number %s is beyond the range of a double; it is not mapped to RDF", x)}, false)
+			return nil, false, true
+		}
+		lit, lex := goldNumber(f, t)
+		return lit, numberBack(string(x), lex, t), true
+	case float64:
+		lit, _ := goldNumber(x, t)
+		return lit, false, true
+	}
+	return nil, false, false
+}
+
+// goldNumber returns the literal json-gold makes of the number f under term
+// t (ld/node.go, objectToRDF): an integer when f survives a round trip
+// through int64, written in full, else the canonical double; the term's
+// datatype when it has one.
+func goldNumber(f float64, t *cterm) (rdf.Literal, string) {
+	isInteger := f == float64(int64(f))
+	typed := t.kind == ckTyped
+	var lex string
+	if !isInteger || typed && t.dtStr == XSDDbl {
+		lex = ld.GetCanonicalDouble(f)
+		if !typed {
+			return rdf.NewTypedLiteral(lex, xsdDoubleIRI), lex
+		}
+	} else {
+		lex = strconv.FormatInt(int64(f), 10)
+		if !typed {
+			return rdf.NewTypedLiteral(lex, xsdIntegerIRI), lex
+		}
+	}
+	return rdf.NewTypedLiteral(lex, t.dt), lex
+}
+
+// stringBack reports whether the way back turns a string literal of
+// datatype dt into the same string.
+func stringBack(s, dt string) bool {
+	switch {
+	case dt == RDFJSON:
+		return false
+	case dt == XSDBool:
+		return s != "true" && s != "false"
+	case numericTypes[dt]:
+		return !isJSONNumber(s)
+	}
+	return true
+}
+
+// numberBack reports whether the way back turns the literal of a number
+// written as written, with lexical form lex, into a number of the same
+// value.
+func numberBack(written, lex string, t *cterm) bool {
+	if t.kind == ckTyped && !numericTypes[t.dtStr] {
+		return false
+	}
+	return written == lex
+}
+
+// sortedChanges returns the changes in the order json-gold's expanded
+// document gives them: members by property IRI, then by name.
+func (w *cwalk) sortedChanges() []jcs.Change {
+	switch len(w.changes) {
+	case 0:
+		return nil
+	case 1:
+		return w.changes[0].changes
+	}
+	slices.SortStableFunc(w.changes, func(a, b pathChanges) int {
+		for i := 0; i < len(a.path) && i < len(b.path); i++ {
+			x, y := a.path[i], b.path[i]
+			if c := strings.Compare(x.iri, y.iri); c != 0 {
+				return c
+			}
+			if c := strings.Compare(x.key, y.key); c != 0 {
+				return c
+			}
+			if x.idx != y.idx {
+				return x.idx - y.idx
+			}
+		}
+		return len(a.path) - len(b.path)
+	})
+	var out []jcs.Change
+	for _, c := range w.changes {
+		out = append(out, c.changes...)
+	}
+	return out
+}
+
+// nodeValid reports whether json-gold keeps node, a message's IRI, as it
+// is: it expands it as a document-relative IRI (unchanged when it has a
+// scheme and "//", or is absolute and its scheme is no prefix of the
+// context) and drops statements whose http(s) IRIs fail its URL check.
+// The check's verdict on IRIs that differ only in the digits of their
+// fragment is the same, so it is kept per such family, for a bounded
+// number of families.
+func (m *Mapping) nodeValid(node string) bool {
+	colon := strings.IndexByte(node, ':')
+	if colon <= 0 || strings.HasPrefix(node, "_:") {
+		return false
+	}
+	if !strings.HasPrefix(node[colon+1:], "//") {
+		if t, ok := m.active.TermDefinitions[node[:colon]]; ok && t != nil {
+			return false
+		}
+		if !ld.IsAbsoluteIri(node) {
+			return false
+		}
+	}
+	if !strings.HasPrefix(node, "http://") && !strings.HasPrefix(node, "https://") {
+		return true
+	}
+	if utf8.RuneCountInString(node) >= maxURLRunes {
+		return false
+	}
+	family := strings.TrimRight(node, "0123456789")
+	hash := strings.LastIndexByte(family, '#')
+	if hash < 0 || hash <= strings.Index(family, "://")+2 {
+		return ld.IsURL(node)
+	}
+	if v, ok := m.nodes.Load(family); ok {
+		return v.(bool)
+	}
+	v := ld.IsURL(node)
+	if m.nnodes.Add(1) <= 64 {
+		m.nodes.Store(family, v)
+	}
+	return v
+}
+
+// Shared boxed terms.
+var (
+	rdfJSONIRI    = iri(RDFJSON)
+	xsdStringIRI  = iri(XSDStr)
+	xsdIntegerIRI = iri(XSDInt)
+	xsdDoubleIRI  = iri(XSDDbl)
+	xsdBooleanIRI = iri(XSDBool)
+)

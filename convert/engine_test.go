@@ -1,0 +1,456 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/knakk/rdf"
+)
+
+// engineContext exercises what the compiled plan covers and what it hands
+// to json-gold: prefixes, coercions of every kind, property-scoped contexts
+// (nested, redefining terms, setting @base and @vocab), terms mapped to null,
+// and features outside the plan (@list, @language, keyword aliases,
+// @reverse, @vocab coercion, @nest).
+const engineContext = `{
+  "@version": 1.1,
+  "ex": "http://example.org/ns#",
+  "xsd": "http://www.w3.org/2001/XMLSchema#",
+  "jsonrpc": {"@id": "ex:version", "@type": "xsd:string"},
+  "method": {"@id": "ex:method", "@type": "xsd:string"},
+  "id": {"@id": "ex:id", "@type": "@id"},
+  "params": {"@id": "ex:params", "@type": "@json"},
+  "result": {"@id": "ex:result", "@context": {
+      "count": {"@id": "ex:count", "@type": "xsd:integer"},
+      "ratio": {"@id": "ex:ratio", "@type": "xsd:double"},
+      "flag": {"@id": "ex:flag", "@type": "xsd:boolean"},
+      "when": {"@id": "ex:when", "@type": "xsd:dateTime"},
+      "kind": {"@id": "ex:kind", "@type": "ex:Kind"},
+      "ref": {"@id": "ex:ref", "@type": "@id"},
+      "data": {"@id": "ex:data", "@type": "@json"},
+      "inner": {"@id": "ex:inner", "@context": {"@base": "http://inner.example/x/", "name": "ex:innerName"}},
+      "voc": {"@id": "ex:voc", "@context": {"@vocab": "http://vocab.example/"}},
+      "reset": {"@id": "ex:reset", "@context": [null, {"only": "ex:only"}]},
+      "method": {"@id": "ex:innerMethod"}
+  }},
+  "error": {"@id": "ex:error", "@type": "@id", "@context": {
+      "code": {"@id": "ex:code", "@type": "xsd:integer"},
+      "message": {"@id": "ex:message"},
+      "data": {"@id": "ex:errorData", "@type": "@json"}
+  }},
+  "plain": "ex:plain",
+  "set": {"@id": "ex:set", "@container": "@set"},
+  "list": {"@id": "ex:list", "@container": "@list"},
+  "label": {"@id": "ex:label", "@language": "en"},
+  "type": "@type",
+  "back": {"@reverse": "ex:back"},
+  "vocabRef": {"@id": "ex:vocabRef", "@type": "@vocab"},
+  "nothing": null,
+  "ex:curie": {"@id": "ex:curie"},
+  "same1": "ex:same",
+  "same2": "ex:same",
+  "typeProp": "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+}`
+
+func decodeValue(t testing.TB, s string) any {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("%v: %s", err, s)
+	}
+	return v
+}
+
+// engineMappings returns mappings of the default block and the test context,
+// and of the MCP block when ../shared is there.
+func engineMappings(t testing.TB, base string) map[string]*Mapping {
+	t.Helper()
+	ctxs := map[string]any{"default": defaultContext(t), "test": decodeValue(t, engineContext)}
+	if mcp := mcpContextIfPresent(t); mcp != nil {
+		ctxs["mcp"] = mcp
+	}
+	out := map[string]*Mapping{}
+	for name, ctx := range ctxs {
+		m, err := NewMapping(ctx, base)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = m
+	}
+	return out
+}
+
+var (
+	mcpOnce sync.Once
+	mcpCtx  any
+)
+
+// mcpContextIfPresent returns the MCP block's context, or nil without
+// ../shared (it does not skip: the other contexts still run).
+func mcpContextIfPresent(t testing.TB) any {
+	mcpOnce.Do(func() {
+		dir := filepath.Join("..", "..", "shared", "reference", "ogc-mcp-bblocks")
+		if d := os.Getenv("JRPCLD_SHARED"); d != "" {
+			dir = filepath.Join(d, "reference", "ogc-mcp-bblocks")
+		}
+		if _, err := os.Stat(dir); err != nil {
+			return
+		}
+		reg, err := bblock.LoadRegisterDir(dir)
+		if err != nil {
+			return
+		}
+		mcpCtx, _, _ = BlockContext(reg.Block("mcp.mcp"), reg, nil)
+	})
+	return mcpCtx
+}
+
+// compareEngines maps msg with both engines and fails the test when the
+// graphs or the notices differ, or when the compiled plan says the message
+// needs no patch but reading it back says otherwise. It reports whether
+// the compiled plan covered the message.
+func compareEngines(t testing.TB, what string, m *Mapping, msg map[string]any, node string) bool {
+	t.Helper()
+	gold, gLeft, gChanges, gErr := m.goldTriples(nil, msg, node, "g")
+	comp, cLeft, cChanges, whole, ok := m.compiledTriples(msg, node, "c", nil)
+	if !ok {
+		return false
+	}
+	if gErr != nil {
+		t.Errorf("%s: json-gold fails (%v) where the plan maps", what, gErr)
+		return true
+	}
+	if iso, diff := rdftest.Isomorphic(comp, gold); !iso {
+		t.Errorf("%s: the engines differ:\n%s", what, diff)
+	}
+	if !reflect.DeepEqual(cLeft, gLeft) {
+		t.Errorf("%s: left out\n compiled %v\n json-gold %v", what, cLeft, gLeft)
+	}
+	if !reflect.DeepEqual(cChanges, gChanges) {
+		t.Errorf("%s: changes\n compiled %v\n json-gold %v", what, cChanges, gChanges)
+	}
+	if whole {
+		var id []rdf.Triple
+		if v, ok := msg["id"]; ok {
+			id = []rdf.Triple{{Subj: iri(node), Pred: iri(LogID), Obj: idLiteral(v)}}
+		}
+		if p, err := m.patch(msg, node, comp, id); err != nil || p != "" {
+			t.Errorf("%s: said whole, but the patch is %q (%v)", what, p, err)
+		}
+	}
+	return true
+}
+
+// engineMessages returns the messages of a log text: each object, and each
+// object member of a batch.
+func engineMessages(t testing.TB, data []byte) []map[string]any {
+	r, err := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		switch v := rec.Value.(type) {
+		case map[string]any:
+			out = append(out, v)
+		case []any:
+			for _, e := range v {
+				if o, ok := e.(map[string]any); ok {
+					out = append(out, o)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestEnginesCorpus: every corpus message gives the same graph and notices
+// with both engines, with the default block, the MCP block and the test
+// context; the plan covers every message of the default block.
+func TestEnginesCorpus(t *testing.T) {
+	for _, base := range []string{"http://example.com/logs/x/", "file:///tmp/logs/x.jsonl/"} {
+		for name, m := range engineMappings(t, base) {
+			n, covered := 0, 0
+			for _, file := range corpusFiles(t) {
+				data, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, msg := range engineMessages(t, data) {
+					node := base + "m" + fmt.Sprint(i)
+					n++
+					if compareEngines(t, fmt.Sprintf("%s %s message %d", name, filepath.Base(file), i), m, msg, node) {
+						covered++
+					}
+				}
+			}
+			t.Logf("%s, base %s: the plan covers %d of %d messages", name, base, covered, n)
+			if name == "default" && covered != n {
+				t.Errorf("default block: the plan covers %d of %d messages", covered, n)
+			}
+		}
+	}
+}
+
+// engineCases are messages that probe json-gold's quirks; they also seed
+// FuzzEngines.
+var engineCases = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1,2.5,"x",null,true]}}`,
+	`{"jsonrpc":"2.0","id":"abc","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"a b","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"../up","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"http://example.org/abs","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"ex:curie","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"_:b7","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"@keyword","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"","method":"m"}`,
+	`{"jsonrpc":"2.0","id":".","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"?q=1","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"#frag","method":"m"}`,
+	`{"jsonrpc":"2.0","id":"é","method":"m"}`,
+	`{"jsonrpc":"2.0","id":null,"result":1}`,
+	`{"jsonrpc":"2.0","id":1.5,"result":1}`,
+	`{"jsonrpc":"2.0","id":1e400,"result":1}`,
+	`{"jsonrpc":"2.0","id":9223372036854775808,"result":1}`,
+	`{"jsonrpc":"2.0","id":-9223372036854775808,"result":1}`,
+	`{"jsonrpc":"2.0","id":-0,"result":1}`,
+	`{"jsonrpc":"2.0","id":1.0,"result":1}`,
+	`{"jsonrpc":"2.0","id":1E2,"result":1}`,
+	`{"jsonrpc":"2.0","id":9007199254740993,"result":[1e400]}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"count":1,"ratio":1,"flag":true,"when":"2020-01-01T00:00:00Z","kind":"k","ref":"r1","data":{"x":[1,0.1]}}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"count":"12","ratio":0.5,"flag":"true","when":3,"kind":false,"ref":5,"data":"s"}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"count":1e400,"ratio":1e308,"flag":null,"data":null}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"inner":{"name":"n","ref":"q"},"voc":{"free":1},"reset":{"only":1,"count":2}}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"method":"inner","count":[1,[2,[3]],null]}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"unknown":{"@x":1,"n":1e999}}}`,
+	`{"jsonrpc":"2.0","id":2,"result":[{"count":1},{"count":1},{}]}`,
+	`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no","data":{"deep":[{"a":null}]}}}`,
+	`{"jsonrpc":"2.0","id":3,"error":{"code":-32601.5,"message":["a","a",1]}}`,
+	`{"jsonrpc":"2.0","id":3,"error":"string error"}`,
+	`{"jsonrpc":"2.0","method":"n","plain":["x","x",1,1.0,true]}`,
+	`{"jsonrpc":"2.0","method":"n","set":[1,2],"list":[1,2]}`,
+	`{"jsonrpc":"2.0","method":"n","label":"hello"}`,
+	`{"jsonrpc":"2.0","method":"n","type":"ex:T"}`,
+	`{"jsonrpc":"2.0","method":"n","back":"http://example.org/b"}`,
+	`{"jsonrpc":"2.0","method":"n","vocabRef":"ex:x"}`,
+	`{"jsonrpc":"2.0","method":"n","nothing":1,"ex:curie":2,"ex:other":3,"http://example.org/abs":4,"a:b":5,"_:x":{"plain":1}}`,
+	`{"jsonrpc":"2.0","method":"n","same1":"a","same2":"a","typeProp":"t"}`,
+	`{"jsonrpc":"2.0","method":"n","@context":{"x":"http://evil/"},"@id":"http://evil/","@type":"T","x":1}`,
+	`{"jsonrpc":"2.0","method":"n","params":{"@id":"x"},"result":{"data":{"@type":"y"}}}`,
+	`{"jsonrpc":"2.0","method":"n","":1,"params":{"":2}}`,
+	`{"jsonrpc":"2.0","method":"tab\t\"quote\"\\ \u0000 \u2028 🎉"}`,
+	`{"jsonrpc":"2.0","id":7,"result":{"_meta":{"progressToken":1},"content":[{"type":"text","text":"hi"}],"structuredContent":{"a":1},"isError":false}}`,
+	`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"c","version":"1"}}}`,
+	`{"jsonrpc":"2.0","id":7,"result":{"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"s","title":"t","version":"2"},"instructions":"x"}}`,
+}
+
+// TestEnginesCases: the quirk cases, with each context and with bases of
+// several kinds, give the same graphs and notices with both engines.
+func TestEnginesCases(t *testing.T) {
+	bases := []string{"http://example.com/logs/x/", "https://example.com/a//b/./c/", "file:///tmp/x.jsonl/", "urn:x:y/"}
+	for _, base := range bases {
+		for name, m := range engineMappings(t, base) {
+			for i, c := range engineCases {
+				msg, ok := decodeValue(t, c).(map[string]any)
+				if !ok {
+					t.Fatalf("case %d is not an object", i)
+				}
+				for _, node := range []string{base + "#m1", "http://example.com/log#c2s-12", "file:///l.jsonl#s2c-3", "urn:uuid:1#m2"} {
+					compareEngines(t, fmt.Sprintf("%s base %s node %s case %d %s", name, base, node, i, c), m, msg, node)
+				}
+			}
+		}
+	}
+}
+
+// TestEnginesCoverage: the plan covers the features it claims and hands the
+// others to json-gold.
+func TestEnginesCoverage(t *testing.T) {
+	m, err := NewMapping(decodeValue(t, engineContext), "http://example.com/l/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		msg     string
+		covered bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}}`, true},
+		{`{"jsonrpc":"2.0","id":"abc","method":"m"}`, true},
+		{`{"jsonrpc":"2.0","id":"a b","method":"m"}`, false},
+		{`{"jsonrpc":"2.0","id":2,"result":{"inner":{"name":"n"},"count":3}}`, true},
+		{`{"jsonrpc":"2.0","id":2,"result":{"voc":{"free":1}}}`, false},
+		{`{"jsonrpc":"2.0","method":"n","list":[1]}`, false},
+		{`{"jsonrpc":"2.0","method":"n","label":"x"}`, false},
+		{`{"jsonrpc":"2.0","method":"n","type":"T"}`, false},
+		{`{"jsonrpc":"2.0","method":"n","back":"x"}`, false},
+		{`{"jsonrpc":"2.0","method":"n","vocabRef":"x"}`, false},
+		{`{"jsonrpc":"2.0","method":"n","ex:other":1}`, false},
+		{`{"jsonrpc":"2.0","method":"n","unknown":1,"nothing":2,"@x":3}`, true},
+	}
+	for _, tt := range tests {
+		msg := decodeValue(t, tt.msg).(map[string]any)
+		if got := compareEngines(t, tt.msg, m, msg, "http://example.com/l#m1"); got != tt.covered {
+			t.Errorf("%s: covered %v, want %v", tt.msg, got, tt.covered)
+		}
+	}
+}
+
+// TestEnginesLogs: whole conversions with each engine give isomorphic
+// graphs, jlog:patch included, and the same issues: the corpus with the
+// default and MCP blocks, and the quirk cases as one log.
+func TestEnginesLogs(t *testing.T) {
+	logs := map[string]string{"cases": strings.Join(engineCases, "\n") + "\n"}
+	for _, file := range corpusFiles(t) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs[filepath.Base(file)] = string(data)
+	}
+	ctxs := map[string]any{"default": defaultContext(t), "mcp": mcpContext(t), "test": decodeValue(t, engineContext)}
+	for cname, ctx := range ctxs {
+		for lname, log := range logs {
+			for _, f := range []Format{NTriples, NQuads} {
+				var outs [2]string
+				var issues [2][]Issue
+				for e, engine := range []Engine{EngineCompiled, EngineJSONGold} {
+					c := NewConverter(ctx)
+					c.Engine = engine
+					c.Report = func(i Issue) { issues[e] = append(issues[e], i) }
+					r, err := NewReader(strings.NewReader(log), lname, ReaderOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var buf bytes.Buffer
+					if err := c.Convert(&buf, f, []Log{{Reader: r, File: lname, IRI: "http://example.com/logs/" + lname}}); err != nil {
+						t.Fatalf("%s %s %v: %v", cname, lname, engine, err)
+					}
+					outs[e] = buf.String()
+				}
+				what := fmt.Sprintf("%s %s %v", cname, lname, f)
+				a, err := rdftest.ParseNQuads([]byte(outs[0]))
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				b, err := rdftest.ParseNQuads([]byte(outs[1]))
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				if ok, diff := rdftest.IsomorphicQuads(a, b); !ok {
+					t.Errorf("%s: the engines differ:\n%s", what, diff)
+				}
+				if !reflect.DeepEqual(issues[0], issues[1]) {
+					t.Errorf("%s: issues differ:\n compiled %v\n json-gold %v", what, issues[0], issues[1])
+				}
+			}
+		}
+	}
+}
+
+// TestEnginesExamples: every JSON example of the embedded block and of the
+// reference register's blocks maps to the same graph with both engines,
+// with its block's context.
+func TestEnginesExamples(t *testing.T) {
+	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := []*bblock.Block{bblock.Default()}
+	for _, id := range reg.IDs() {
+		blocks = append(blocks, reg.Block(id))
+	}
+	n, covered := 0, 0
+	for _, b := range blocks {
+		if b.Examples == nil || b.Files.Context == "" {
+			continue
+		}
+		ctx, _, err := BlockContext(b, reg, nil)
+		if err != nil {
+			continue
+		}
+		for i, ex := range b.Examples.Examples {
+			base := ex.BaseURI
+			if base == "" {
+				base = "http://example.com/examples/"
+			}
+			m, err := NewMapping(ctx, base)
+			if err != nil {
+				t.Fatalf("%s: %v", b.ID, err)
+			}
+			for j, sn := range ex.Snippets {
+				if !sn.IsJSON() {
+					continue
+				}
+				code, err := b.SnippetCode(sn)
+				if err != nil {
+					continue
+				}
+				var objs []map[string]any
+				switch v := decodeValue(t, string(code)).(type) {
+				case map[string]any:
+					objs = append(objs, v)
+				case []any:
+					for _, e := range v {
+						if o, ok := e.(map[string]any); ok {
+							objs = append(objs, o)
+						}
+					}
+				}
+				for k, o := range objs {
+					n++
+					if compareEngines(t, fmt.Sprintf("%s example %d snippet %d object %d", b.ID, i, j, k), m, o, "http://example.com/examples#n"+fmt.Sprint(n)) {
+						covered++
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no example objects")
+	}
+	t.Logf("%d example objects, %d covered by the plan", n, covered)
+}
+
+// FuzzEngines mutates messages and checks that both engines give the same
+// graph and notices, with the default block, the test context and (when
+// ../shared is there) the MCP block.
+func FuzzEngines(f *testing.F) {
+	for _, c := range engineCases {
+		f.Add(c)
+	}
+	var once sync.Once
+	var ms map[string]*Mapping
+	f.Fuzz(func(t *testing.T, s string) {
+		once.Do(func() { ms = engineMappings(t, "http://example.com/logs/f/") })
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var v any
+		if d.Decode(&v) != nil {
+			return
+		}
+		msg, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		for name, m := range ms {
+			compareEngines(t, name+" "+s, m, msg, "http://example.com/logs/f#c2s-7")
+		}
+	})
+}
