@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -260,7 +262,7 @@ func Load(fsys fs.FS, id string) (*Block, error) {
 			b.Problems = append(b.Problems, Problem{File: b.Files.Schema, Message: err.Error()})
 		}
 		for _, r := range refs {
-			if !contains(b.Deps, r) {
+			if !slices.Contains(b.Deps, r) {
 				b.Deps = append(b.Deps, r)
 			}
 		}
@@ -316,7 +318,7 @@ func (b *Block) blockRefs() ([]string, error) {
 				if i := strings.IndexAny(id, "#/"); i >= 0 {
 					id = id[:i]
 				}
-				if id != "" && !contains(ids, id) {
+				if id != "" && !slices.Contains(ids, id) {
 					ids = append(ids, id)
 				}
 			case strings.HasPrefix(ref, "#") || strings.Contains(ref, ":"):
@@ -346,7 +348,7 @@ func walkRefs(v any, fn func(string)) {
 		if r, ok := x["$ref"].(string); ok {
 			fn(r)
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			walkRefs(x[k], fn)
 		}
 	case []any:

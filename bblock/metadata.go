@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -141,10 +141,10 @@ func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
 			probs = append(probs, Problem{File: file, Message: fmt.Sprintf("required member %q is missing", key)})
 		}
 	}
-	if seen["status"] && m.Status != "" && !contains(statuses, m.Status) {
+	if seen["status"] && m.Status != "" && !slices.Contains(statuses, m.Status) {
 		add(false, "status", "status %q is not one of %s", m.Status, strings.Join(statuses, ", "))
 	}
-	if seen["itemClass"] && m.ItemClass != "" && !contains(itemClasses, m.ItemClass) {
+	if seen["itemClass"] && m.ItemClass != "" && !slices.Contains(itemClasses, m.ItemClass) {
 		add(false, "itemClass", "itemClass %q is not one of %s", m.ItemClass, strings.Join(itemClasses, ", "))
 	}
 	for _, f := range fields {
@@ -230,15 +230,6 @@ func kindMatches(want, got string) bool {
 	return false
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Problem is something wrong, or worth a warning, in a block's files.
 type Problem struct {
 	File    string // path of the file, relative to the block or register
@@ -294,14 +285,4 @@ func (ps Problems) Error() string {
 		msgs = append(msgs, p.Error())
 	}
 	return strings.Join(msgs, "\n")
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,6 +3,8 @@ package context
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,7 +175,7 @@ func (a *annotator) walk(d *adoc, out, src any, ptr string, stack []*Context) er
 	for _, kw := range []string{"$defs", "definitions"} {
 		defs, _ := o[kw].(map[string]any)
 		sdefs, _ := s[kw].(map[string]any)
-		for _, name := range sortedKeys(defs) {
+		for _, name := range slices.Sorted(maps.Keys(defs)) {
 			if err := sub(name, defs, sdefs, ptr+"/"+kw); err != nil {
 				return err
 			}
@@ -203,7 +205,7 @@ func (a *annotator) walk(d *adoc, out, src any, ptr string, stack []*Context) er
 	}
 	pp, _ := o["patternProperties"].(map[string]any)
 	spp, _ := s["patternProperties"].(map[string]any)
-	for _, name := range sortedKeys(pp) {
+	for _, name := range slices.Sorted(maps.Keys(pp)) {
 		if err := sub(name, pp, spp, ptr+"/patternProperties"); err != nil {
 			return err
 		}
@@ -218,7 +220,7 @@ func (a *annotator) walk(d *adoc, out, src any, ptr string, stack []*Context) er
 
 	props, _ := o["properties"].(map[string]any)
 	sprops, _ := s["properties"].(map[string]any)
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		pv, ok := props[name].(map[string]any)
 		if !ok || strings.HasPrefix(name, "@") {
 			continue
@@ -281,7 +283,7 @@ func (a *annotator) annotateRoot(d *adoc) {
 		setDefault(root, annVocab, d.stack.Vocab)
 	}
 	prefixes, extra := map[string]any{}, map[string]any{}
-	for _, name := range sortedKeys(d.stack.Terms) {
+	for _, name := range slices.Sorted(maps.Keys(d.stack.Terms)) {
 		t := d.stack.Terms[name]
 		if d.used[name] || t.ID == "" {
 			continue
@@ -321,7 +323,7 @@ func (a *annotator) annotateRoot(d *adoc) {
 func (a *annotator) warnUnusedScoped(d *adoc) {
 	var msgs []string
 	for c, owner := range d.pushed {
-		for _, name := range sortedKeys(c.Terms) {
+		for _, name := range slices.Sorted(maps.Keys(c.Terms)) {
 			if !d.scopedUsed[c][name] && c.Terms[name].ID != "" {
 				msgs = append(msgs, fmt.Sprintf("term %q of the context scoped to %q is used by no property under %q; the built context leaves it out", name, owner, owner))
 			}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,8 +136,8 @@ func TestAnnotatePublishedJSONRPC(t *testing.T) {
 		wantExtra = append(wantExtra, n)
 	}
 	extra, _ := root["x-jsonld-extra-terms"].(map[string]any)
-	if got := sortedKeys(extra); !reflect.DeepEqual(got, sortedKeys(setOf(wantExtra))) {
-		t.Errorf("x-jsonld-extra-terms has %v\nwant %v", got, sortedKeys(setOf(wantExtra)))
+	if got := slices.Sorted(maps.Keys(extra)); !reflect.DeepEqual(got, slices.Sorted(maps.Keys(setOf(wantExtra)))) {
+		t.Errorf("x-jsonld-extra-terms has %v\nwant %v", got, slices.Sorted(maps.Keys(setOf(wantExtra))))
 	}
 	if got := extra["ParseError"]; !reflect.DeepEqual(got, map[string]any{"x-jsonld-id": jrpcNS + "ParseError", "x-jsonld-type": "@id"}) {
 		t.Errorf("extra term ParseError = %v", got)

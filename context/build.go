@@ -1,7 +1,9 @@
 package context
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -43,7 +45,7 @@ func Build(b *bblock.Block, reg *bblock.Register, opts *Options) (map[string]any
 	for _, d := range bl.visited {
 		m, _ := d.out.(map[string]any)
 		pm, _ := m[annPrefixes].(map[string]any)
-		for _, name := range sortedKeys(pm) {
+		for _, name := range slices.Sorted(maps.Keys(pm)) {
 			if iri, ok := pm[name].(string); ok {
 				if _, seen := prefixes[name]; !seen {
 					prefixes[name] = iri
@@ -99,7 +101,7 @@ func (bl *builder) subschema(d *adoc, out, src any, onto map[string]any, level s
 	if v, ok := o[annVocab].(string); ok {
 		onto["@vocab"] = v
 	}
-	if ref, ok := s["$ref"].(string); ok && !contains(path, ref) && !bl.memo[level+"\x00"+ref] {
+	if ref, ok := s["$ref"].(string); ok && !slices.Contains(path, ref) && !bl.memo[level+"\x00"+ref] {
 		bl.memo[level+"\x00"+ref] = true
 		if u, frag, _ := strings.Cut(ref, "#"); strings.HasPrefix(u, bblock.BlockRefPrefix) {
 			td, err := bl.a.doc(u)
@@ -151,13 +153,13 @@ func (bl *builder) subschema(d *adoc, out, src any, onto map[string]any, level s
 	}
 	pp, _ := o["patternProperties"].(map[string]any)
 	spp, _ := s["patternProperties"].(map[string]any)
-	for _, name := range sortedKeys(pp) {
+	for _, name := range slices.Sorted(maps.Keys(pp)) {
 		if err := each(pp[name], spp[name]); err != nil {
 			return err
 		}
 	}
 	if extra, ok := o[annExtraTerms].(map[string]any); ok {
-		for _, name := range sortedKeys(extra) {
+		for _, name := range slices.Sorted(maps.Keys(extra)) {
 			if _, defined := onto[name]; !defined && name != "" {
 				onto[name] = fromAnnotations(extra[name])
 			}
@@ -170,13 +172,13 @@ func (bl *builder) subschema(d *adoc, out, src any, onto map[string]any, level s
 func (bl *builder) properties(d *adoc, o, s map[string]any, onto map[string]any, level string, path []string) error {
 	props, _ := o["properties"].(map[string]any)
 	sprops, _ := s["properties"].(map[string]any)
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		pv, ok := props[name].(map[string]any)
 		if !ok || name == "" || strings.HasPrefix(name, "@") {
 			continue
 		}
 		def := map[string]any{}
-		for _, k := range sortedKeys(pv) {
+		for _, k := range slices.Sorted(maps.Keys(pv)) {
 			if !strings.HasPrefix(k, annPrefix) {
 				continue
 			}
@@ -314,7 +316,7 @@ func prune(level map[string]any) {
 // dropInherited drops, in the scoped contexts under level, the terms whose
 // definition equals the one of the nearest enclosing level that defines them.
 func dropInherited(level map[string]any, ancestors []map[string]any) {
-	for _, name := range sortedKeys(level) {
+	for _, name := range slices.Sorted(maps.Keys(level)) {
 		if strings.HasPrefix(name, "@") {
 			continue
 		}
@@ -383,7 +385,7 @@ func compactLevel(level map[string]any, prefixes map[string]string) {
 // longest start of it; ties go to the first prefix name in sort order.
 func compactIRI(iri string, prefixes map[string]string) string {
 	best, bestName := "", ""
-	names := sortedKeys(prefixes)
+	names := slices.Sorted(maps.Keys(prefixes))
 	for _, name := range names {
 		p := prefixes[name]
 		if p == "" || len(iri) <= len(p) || !strings.HasPrefix(iri, p) || strings.HasPrefix(iri[len(p):], "//") {

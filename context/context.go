@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -209,7 +210,7 @@ func depOrder(b *bblock.Block, reg *bblock.Register) ([]*bblock.Block, []Warning
 	var visit func(blk *bblock.Block, path []string) error
 	visit = func(blk *bblock.Block, path []string) error {
 		for _, id := range blk.Deps {
-			if contains(path, id) {
+			if slices.Contains(path, id) {
 				warns = append(warns, Warning{Message: fmt.Sprintf("dependency cycle: %s -> %s", strings.Join(path, " -> "), id)})
 				continue
 			}
@@ -325,22 +326,4 @@ func (c *Context) clone() *Context {
 	}
 	n.src = append([]source(nil), c.src...)
 	return &n
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,7 +3,9 @@ package context
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,7 +130,7 @@ func diffMeaning(got, want map[string]meaning, path string) []string {
 	for n := range want {
 		names[n] = true
 	}
-	for _, n := range sortedKeys(names) {
+	for _, n := range slices.Sorted(maps.Keys(names)) {
 		g, gok := got[n]
 		w, wok := want[n]
 		switch {

@@ -9,9 +9,11 @@ package context
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -107,7 +109,7 @@ func (p *proc) apply(active *Context, name string, v any, override bool) (*Conte
 // through the local mapping, guarding against cycles. The caller pops
 // p.loading after applying the result.
 func (p *proc) load(ref, in string) ([]source, error) {
-	if contains(p.loading, ref) {
+	if slices.Contains(p.loading, ref) {
 		return nil, fmt.Errorf("%s: context reference cycle: %s -> %s", in, strings.Join(p.loading, " -> "), ref)
 	}
 	if len(p.loading) >= maxDepth {
@@ -224,7 +226,7 @@ func (p *proc) applyObject(result *Context, name string, obj map[string]any, ove
 		}
 		l.protected = b
 	}
-	for _, term := range sortedKeys(obj) {
+	for _, term := range slices.Sorted(maps.Keys(obj)) {
 		if contextKeywords[term] {
 			continue
 		}
@@ -293,7 +295,7 @@ func (p *proc) createTerm(result *Context, l *local, term string) error {
 	default:
 		return fmt.Errorf("%s: term %q: invalid term definition %s", l.name, term, describe(value))
 	}
-	for _, k := range sortedKeys(def) {
+	for _, k := range slices.Sorted(maps.Keys(def)) {
 		if !termKeywords[k] {
 			return fmt.Errorf("%s: term %q: %q is not a keyword of a term definition", l.name, term, k)
 		}
@@ -572,7 +574,7 @@ func (l *local) what() string {
 // context full, against full, as a JSON-LD processor would where the term is
 // used; scoped contexts within them are processed in turn.
 func (p *proc) finalize(full, c *Context, depth int) error {
-	for _, name := range sortedKeys(c.Terms) {
+	for _, name := range slices.Sorted(maps.Keys(c.Terms)) {
 		t := c.Terms[name]
 		if !t.hasScoped || t.Scoped != nil {
 			continue

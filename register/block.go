@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -449,14 +448,4 @@ func extension(kind string) string {
 		return ".yaml"
 	}
 	return ".txt"
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

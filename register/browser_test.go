@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -183,7 +184,7 @@ func TestPagesInChromium(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	for _, p := range requested {
-		if !contains(pages, p) && p != "/favicon.ico" {
+		if !slices.Contains(pages, p) && p != "/favicon.ico" {
 			t.Errorf("the browser asked for %s", p)
 		}
 	}
@@ -200,13 +201,4 @@ func between(s, from, to string) string {
 		return s[:j]
 	}
 	return s
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

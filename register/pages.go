@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -383,7 +385,7 @@ func (bd *builder) writePages(res *Result) error {
 			}
 			p.Tests = append(p.Tests, row)
 		}
-		for _, name := range sortedKeys(o.report.GlobalErrors) {
+		for _, name := range slices.Sorted(maps.Keys(o.report.GlobalErrors)) {
 			p.GlobalErrors = append(p.GlobalErrors, o.report.GlobalErrors[name]...)
 		}
 		for _, it := range o.items() {

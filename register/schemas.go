@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -223,7 +225,7 @@ func findAnchor(doc any, name string) (string, bool) {
 			} else if id != "" && !root && !strings.HasPrefix(id, "#") {
 				return "", false
 			}
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if p, ok := walk(x[k], ptr+"/"+jsonptr.Escape(k), false); ok {
 					return p, true
 				}
@@ -261,7 +263,7 @@ func rewriteRefs(v any, fn func(string) string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if s, ok := x[k].(string); ok && k == "$ref" {
 				out[k] = fn(s)
 				continue

@@ -8,11 +8,12 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -240,7 +241,7 @@ func findAnchor(doc any, name string) (string, bool) {
 				found, ok = ptr, true
 				return
 			}
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if isDataKeyword(k) {
 					continue
 				}
@@ -303,13 +304,4 @@ func (s *store) display(u string) string {
 		return doc + "#" + frag
 	}
 	return doc
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
