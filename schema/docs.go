@@ -24,17 +24,7 @@ func NewDocs(b *bblock.Block, reg *bblock.Register) (*Docs, error) {
 	if b.Files.Schema == "" {
 		return nil, fmt.Errorf("block %s has no schema file", b.ID)
 	}
-	st := newStore()
-	st.blocks[b.ID] = b
-	if reg != nil {
-		for _, rb := range reg.Blocks {
-			if _, ok := st.blocks[rb.ID]; !ok {
-				st.blocks[rb.ID] = rb
-			}
-		}
-		st.imports = reg.Config.Imports
-	}
-	return &Docs{st: st, root: blockURL(b.ID, b.Files.Schema)}, nil
+	return &Docs{st: newBlockStore(b, reg), root: blockURL(b.ID, b.Files.Schema)}, nil
 }
 
 // RootURL returns the URL of the block's own schema document.

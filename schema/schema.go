@@ -44,17 +44,7 @@ func Compile(b *bblock.Block, reg *bblock.Register) (*Schema, error) {
 	if b.Files.Schema == "" {
 		return nil, fmt.Errorf("block %s has no schema file", b.ID)
 	}
-	st := newStore()
-	st.blocks[b.ID] = b
-	if reg != nil {
-		for _, rb := range reg.Blocks {
-			if _, ok := st.blocks[rb.ID]; !ok {
-				st.blocks[rb.ID] = rb
-			}
-		}
-		st.imports = reg.Config.Imports
-	}
-	s, err := compile(st, blockURL(b.ID, b.Files.Schema), b.ID)
+	s, err := compile(newBlockStore(b, reg), blockURL(b.ID, b.Files.Schema), b.ID)
 	if err != nil {
 		return nil, err
 	}

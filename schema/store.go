@@ -41,6 +41,22 @@ func newStore() *store {
 	return &store{blocks: map[string]*bblock.Block{}, docs: map[string]any{}}
 }
 
+// newBlockStore returns a store serving block b and, when reg is not nil,
+// the other blocks of its register.
+func newBlockStore(b *bblock.Block, reg *bblock.Register) *store {
+	st := newStore()
+	st.blocks[b.ID] = b
+	if reg != nil {
+		for _, rb := range reg.Blocks {
+			if _, ok := st.blocks[rb.ID]; !ok {
+				st.blocks[rb.ID] = rb
+			}
+		}
+		st.imports = reg.Config.Imports
+	}
+	return st
+}
+
 // blockURL returns the URL of file in block id.
 func blockURL(id, file string) string {
 	return bblock.BlockRefPrefix + id + "/" + file
