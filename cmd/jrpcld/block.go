@@ -7,6 +7,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/convert"
 )
 
 // contextMap is the repeatable --context-map URL=FILE flag: the only way a
@@ -62,6 +63,21 @@ func (b *blockFlags) open(e *env, cmd string) (*bblock.Block, *bblock.Register, 
 		fmt.Fprintf(e.stderr, "jrpcld %s: %s: %v\n", cmd, blk.ID, p)
 	}
 	return blk, reg, nil
+}
+
+// openContext loads the chosen block and the JSON-LD context its messages
+// are mapped with (see convert.BlockContext), printing warnings.
+func (b *blockFlags) openContext(e *env, cmd string) (*bblock.Block, *bblock.Register, any, error) {
+	blk, reg, err := b.open(e, cmd)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, warns, err := convert.BlockContext(blk, reg, b.ctxMap.options())
+	warn(e, cmd, warns)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return blk, reg, ctx, nil
 }
 
 // warn prints context warnings.

@@ -42,15 +42,9 @@ func runExamples(e *env, c *command, args []string) int {
 		fmt.Fprintf(e.stderr, "jrpcld examples: unexpected argument %q\n", rest[0])
 		return exitUsage
 	}
-	b, reg, err := bf.open(e, c.name)
+	b, _, ctx, err := bf.openContext(e, c.name)
 	if err == nil && b.Examples == nil {
 		err = fmt.Errorf("block %s has no examples file", b.ID)
-	}
-	var ctx any
-	if err == nil {
-		var warns []jsonld.Warning
-		ctx, warns, err = convert.BlockContext(b, reg, bf.ctxMap.options())
-		warn(e, c.name, warns)
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld examples: %v\n", err)

@@ -73,13 +73,7 @@ func runJSON(e *env, c *command, args []string) int {
 		}
 		formats[i] = f
 	}
-	b, reg, err := bf.open(e, c.name)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
-		return exitUsage
-	}
-	ctx, warns, err := convert.BlockContext(b, reg, bf.ctxMap.options())
-	warn(e, c.name, warns)
+	_, _, ctx, err := bf.openContext(e, c.name)
 	if err == nil {
 		var rv *convert.Reverse
 		if rv, err = convert.NewReverse(ctx); err == nil {

@@ -80,13 +80,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 			return exitUsage
 		}
 	}
-	b, reg, err := bf.open(e, c.name)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
-		return exitUsage
-	}
-	ctx, warns, err := convert.BlockContext(b, reg, bf.ctxMap.options())
-	warn(e, c.name, warns)
+	_, _, ctx, err := bf.openContext(e, c.name)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 		return exitUsage
