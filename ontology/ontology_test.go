@@ -927,35 +927,3 @@ func TestTurtleAgainstRapper(t *testing.T) {
 		})
 	}
 }
-
-// TestResolveIRI runs the examples of RFC 3986, section 5.4.
-func TestResolveIRI(t *testing.T) {
-	const base = "http://a/b/c/d;p?q"
-	tests := map[string]string{
-		"g:h": "g:h", "g": "http://a/b/c/g", "./g": "http://a/b/c/g", "g/": "http://a/b/c/g/",
-		"/g": "http://a/g", "//g": "http://g", "?y": "http://a/b/c/d;p?y", "g?y": "http://a/b/c/g?y",
-		"#s": "http://a/b/c/d;p?q#s", "g#s": "http://a/b/c/g#s", "g?y#s": "http://a/b/c/g?y#s",
-		";x": "http://a/b/c/;x", "g;x": "http://a/b/c/g;x", "g;x?y#s": "http://a/b/c/g;x?y#s",
-		"": "http://a/b/c/d;p?q", ".": "http://a/b/c/", "./": "http://a/b/c/", "..": "http://a/b/",
-		"../": "http://a/b/", "../g": "http://a/b/g", "../..": "http://a/", "../../": "http://a/",
-		"../../g": "http://a/g",
-		// abnormal examples (5.4.2)
-		"../../../g": "http://a/g", "../../../../g": "http://a/g", "/./g": "http://a/g", "/../g": "http://a/g",
-		"g.": "http://a/b/c/g.", ".g": "http://a/b/c/.g", "g..": "http://a/b/c/g..", "..g": "http://a/b/c/..g",
-		"./../g": "http://a/b/g", "./g/.": "http://a/b/c/g/", "g/./h": "http://a/b/c/g/h",
-		"g/../h": "http://a/b/c/h", "g;x=1/./y": "http://a/b/c/g;x=1/y", "g;x=1/../y": "http://a/b/c/y",
-		"g?y/./x": "http://a/b/c/g?y/./x", "g?y/../x": "http://a/b/c/g?y/../x",
-		"g#s/./x": "http://a/b/c/g#s/./x", "g#s/../x": "http://a/b/c/g#s/../x", "http:g": "http:g",
-	}
-	for ref, want := range tests {
-		if got := resolveIRI(base, ref); got != want {
-			t.Errorf("resolveIRI(%q, %q) = %q, want %q", base, ref, got, want)
-		}
-	}
-	if got := resolveIRI("", "#x"); got != "#x" {
-		t.Errorf("empty base: got %q, want #x", got)
-	}
-	if got := resolveIRI("http://example.org/é/", "ü"); got != "http://example.org/é/ü" {
-		t.Errorf("non-ASCII: got %q, want it unescaped", got)
-	}
-}

@@ -127,7 +127,7 @@ func (r *xmlReader) scope(s xmlScope, el xml.StartElement) xmlScope {
 		}
 		switch a.Name.Local {
 		case "base":
-			s.base = resolveIRI(s.base, a.Value)
+			s.base = turtle.ResolveIRI(s.base, a.Value)
 		case "lang":
 			s.lang = a.Value
 		}
@@ -137,8 +137,6 @@ func (r *xmlReader) scope(s xmlScope, el xml.StartElement) xmlScope {
 
 // resolveIRI resolves ref against base as RFC 3986 says (see turtle.ResolveIRI): xml:base, rdf:about,
 // rdf:ID, rdf:resource and rdf:datatype are resolved as Turtle's relative IRIs are.
-func resolveIRI(base, ref string) string { return turtle.ResolveIRI(base, ref) }
-
 func (r *xmlReader) newBlank() term {
 	r.blanks++
 	return term{kind: blankTerm, value: "g" + strconv.Itoa(r.blanks)}
@@ -202,10 +200,10 @@ func (r *xmlReader) nodeElement(el xml.StartElement, scope xmlScope) (term, erro
 	var subj term
 	ids := 0
 	if v, ok := rdfAttr(el, "about"); ok {
-		subj, ids = term{kind: iriTerm, value: resolveIRI(scope.base, v)}, ids+1
+		subj, ids = term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, v)}, ids+1
 	}
 	if v, ok := rdfAttr(el, "ID"); ok {
-		subj, ids = term{kind: iriTerm, value: resolveIRI(scope.base, "#"+v)}, ids+1
+		subj, ids = term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, "#"+v)}, ids+1
 	}
 	if v, ok := rdfAttr(el, "nodeID"); ok {
 		subj, ids = term{kind: blankTerm, value: "n" + v}, ids+1
@@ -225,7 +223,7 @@ func (r *xmlReader) nodeElement(el xml.StartElement, scope xmlScope) (term, erro
 		case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXML:
 		case a.Name.Space == nsRDF && (a.Name.Local == "about" || a.Name.Local == "ID" || a.Name.Local == "nodeID"):
 		case a.Name.Space == nsRDF && a.Name.Local == "type":
-			r.emit(subj, nsRDF+"type", term{kind: iriTerm, value: resolveIRI(scope.base, a.Value)})
+			r.emit(subj, nsRDF+"type", term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, a.Value)})
 		case a.Name.Space == nsRDF && (syntaxNames[a.Name.Local] || a.Name.Local == "li"):
 			return term{}, r.errorf("rdf:%s is not allowed on a node element", a.Name.Local)
 		case a.Name.Space == "":
@@ -283,16 +281,16 @@ func (r *xmlReader) propertyElement(el xml.StartElement, subj term, scope xmlSco
 		switch {
 		case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXML:
 		case a.Name.Space == nsRDF && a.Name.Local == "ID":
-			reify = resolveIRI(scope.base, "#"+a.Value)
+			reify = turtle.ResolveIRI(scope.base, "#"+a.Value)
 		case a.Name.Space == nsRDF && a.Name.Local == "parseType":
 			parseType = a.Value
 		case a.Name.Space == nsRDF && a.Name.Local == "datatype":
-			datatype = resolveIRI(scope.base, a.Value)
+			datatype = turtle.ResolveIRI(scope.base, a.Value)
 		case a.Name.Space == nsRDF && (a.Name.Local == "resource" || a.Name.Local == "nodeID"):
 			if object != nil {
 				return r.errorf("a property element has at most one of rdf:resource and rdf:nodeID")
 			}
-			o := term{kind: iriTerm, value: resolveIRI(scope.base, a.Value)}
+			o := term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, a.Value)}
 			if a.Name.Local == "nodeID" {
 				o = term{kind: blankTerm, value: "n" + a.Value}
 			}
@@ -396,7 +394,7 @@ func (r *xmlReader) propertyContent(scope xmlScope, object *term, datatype strin
 				}
 				for _, a := range props {
 					if a.Name.Space == nsRDF && a.Name.Local == "type" {
-						r.emit(o, nsRDF+"type", term{kind: iriTerm, value: resolveIRI(scope.base, a.Value)})
+						r.emit(o, nsRDF+"type", term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, a.Value)})
 					} else {
 						r.emit(o, a.Name.Space+a.Name.Local, term{kind: literalTerm, value: a.Value, lang: scope.lang})
 					}
