@@ -421,6 +421,9 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth in
 	}
 	slices.Sort(keys)
 	w.keys[depth] = keys
+	// json-gold drops a message none of whose members expands to a
+	// property, and then fails: let it.
+	props := 0
 	for _, k := range keys {
 		v := obj[k]
 		w.path = append(w.path, pathElem{key: k, idx: -1})
@@ -452,11 +455,14 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth in
 		}
 		w.path[len(w.path)-1].iri = t.iri
 		if t.kind == ckJSON {
-			if !w.jsonValue(subj, t, v) {
-				return false
+			if w.jsonValue(subj, t, v) {
+				props++
 			}
 			w.path = w.path[:len(w.path)-1]
 			continue
+		}
+		if n, isNum := v.(json.Number); v != nil && (!isNum || validNumber(n)) {
+			props++
 		}
 		isID := top && k == "id"
 		if !w.value(subj, t, s, k, v, depth, isID) {
@@ -464,7 +470,14 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth in
 		}
 		w.path = w.path[:len(w.path)-1]
 	}
-	return true
+	return !top || props > 0
+}
+
+// validNumber reports whether n is within the range of a double: the
+// preparation leaves out the others.
+func validNumber(n json.Number) bool {
+	_, err := strconv.ParseFloat(string(n), 64)
+	return err == nil
 }
 
 // checkNumbers reports, as the preparation does, the numbers beyond a
@@ -522,7 +535,8 @@ func (w *cwalk) pointer() string {
 }
 
 // jsonValue maps the value of an @json term: its canonical text as an
-// rdf:JSON literal.
+// rdf:JSON literal. It reports false when the value has no canonical form
+// and is left out.
 func (w *cwalk) jsonValue(subj rdf.Subject, t *cterm, v any) bool {
 	var changes []jcs.Change
 	var err error
@@ -530,7 +544,7 @@ func (w *cwalk) jsonValue(subj rdf.Subject, t *cterm, v any) bool {
 	if err != nil {
 		w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
 		w.whole = false
-		return true
+		return false
 	}
 	if len(changes) > 0 {
 		w.changes = append(w.changes, pathChanges{path: slices.Clone(w.path), changes: changes})

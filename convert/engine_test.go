@@ -258,6 +258,9 @@ var engineCases = []string{
 	`{"jsonrpc":"2.0","method":"tab\t\"quote\"\\ \u0000 \u2028 🎉"}`,
 	`{"jsonrpc":"2.0","id":7,"result":{"_meta":{"progressToken":1},"content":[{"type":"text","text":"hi"}],"structuredContent":{"a":1},"isError":false}}`,
 	`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"c","version":"1"}}}`,
+	`{}`,
+	`{"foo":1,"@x":2}`,
+	`{"method":null,"x":1e400,"params":1e400}`,
 	`{"jsonrpc":"2.0","id":7,"result":{"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"s","title":"t","version":"2"},"instructions":"x"}}`,
 }
 
@@ -453,4 +456,18 @@ func FuzzEngines(f *testing.F) {
 			compareEngines(t, name+" "+s, m, msg, "http://example.com/logs/f#c2s-7")
 		}
 	})
+}
+
+// TestIsDateTime: the hand-written check agrees with the regular
+// expression it stands for.
+func TestIsDateTime(t *testing.T) {
+	cases := []string{"", "2026-11-21T23:20:01.905Z", "2026-11-21T23:20:01Z", "2026-11-21T23:20:01", "-12026-11-21T23:20:01+01:00",
+		"2026-11-21T23:20:01.Z", "2026-11-21T23:20:01.905", "2026-11-21 23:20:01Z", "226-11-21T23:20:01Z", "2026-1-21T23:20:01Z",
+		"2026-11-21T23:20:01+0100", "2026-11-21T23:20:01+01:00x", "2026-11-21T23:20:01Zx", "2026-11-21T23:2:01Z", "x2026-11-21T23:20:01Z",
+		"2026-11-21T23:20:01-01:0", "2026-11-21T23:20:01.123456789-12:59", "20261-11-21T23:20:01Z", "2026-11-21T", "2026-11-21T23:20:0１Z"}
+	for _, c := range cases {
+		if got, want := isDateTime(c), dateTimeRE.MatchString(c); got != want {
+			t.Errorf("isDateTime(%q) = %v, the expression says %v", c, got, want)
+		}
+	}
 }

@@ -62,6 +62,7 @@ func DefaultLogIRI(file string) string {
 // it answers. The message's own content is mapped by the block's context.
 type LogGraph struct {
 	iri     string
+	node    rdf.IRI // the log's
 	mapping *Mapping
 	tracker *schema.Tracker[string] // open requests: their node IRIs
 	blank   string                  // blank-node label prefix unique to this log
@@ -71,7 +72,7 @@ type LogGraph struct {
 // NewLogGraph returns a LogGraph for the log with the given IRI, mapping
 // message content with m.
 func NewLogGraph(logIRI string, m *Mapping) *LogGraph {
-	return &LogGraph{iri: logIRI, mapping: m, tracker: schema.NewTracker[string](0), blank: blankPrefix(logIRI)}
+	return &LogGraph{iri: logIRI, node: iri(logIRI), mapping: m, tracker: schema.NewTracker[string](0), blank: blankPrefix(logIRI)}
 }
 
 // blankPrefix derives a blank-node label prefix from the log IRI, so that
@@ -99,41 +100,93 @@ func (g *LogGraph) MessageIRI(dir string, pos int) string {
 // (from 1). The notices tell what the mapping could not carry. An invalid
 // message has no triples: the error says why.
 func (g *LogGraph) Message(rec *Record, pos int) ([]rdf.Triple, []Notice, error) {
-	var out []rdf.Triple
-	if !g.started {
-		g.started = true
-		out = append(out, g.triple(g.iri, RDFType, iri(LogLog)))
-	}
 	m := schema.Classify(rec.Value)
+	return g.build(nil, rec, pos, m, g.pair(rec, pos, m))
+}
+
+// pairing is what the order of a log decides about one record: whether it
+// is the first of the log, and which request each response (the message,
+// or each batch member) answers, "" for none.
+type pairing struct {
+	first   bool
+	answers string
+	members []string
+}
+
+// pair takes the next record of the log, classified as m, in order: the
+// part of a message's triples that depends on the records before it. The
+// rest (build) may then run on any goroutine.
+func (g *LogGraph) pair(rec *Record, pos int, m schema.Message) pairing {
+	p := pairing{first: !g.started}
+	g.started = true
+	switch m.Kind {
+	case schema.KindInvalid:
+	case schema.KindBatch:
+		node := g.MessageIRI(rec.Dir, pos)
+		arr, _ := rec.Value.([]any)
+		p.members = make([]string, len(m.Members))
+		for i, mm := range m.Members {
+			if mm.Kind != schema.KindInvalid && i < len(arr) {
+				p.members[i] = g.pairOne(rec.Dir, node+"."+strconv.Itoa(i), mm)
+			}
+		}
+	default:
+		p.answers = g.pairOne(rec.Dir, g.MessageIRI(rec.Dir, pos), m)
+	}
+	return p
+}
+
+// pairOne records a request as open, or returns the node of the request a
+// response answers.
+func (g *LogGraph) pairOne(dir, node string, m schema.Message) string {
+	switch m.Kind {
+	case schema.KindRequest:
+		g.tracker.Request(dir, m.ID, node)
+	case schema.KindResponse, schema.KindErrorResponse:
+		if p, ok := g.tracker.Answer(dir, m.ID); ok {
+			return p
+		}
+	}
+	return ""
+}
+
+// build appends to dst the triples of a record classified as m and paired
+// as p. It reads only what does not change during a log, so several
+// goroutines may build the records of one log at once.
+func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m schema.Message, p pairing) ([]rdf.Triple, []Notice, error) {
+	out := dst
+	if p.first {
+		out = append(out, rdf.Triple{Subj: g.node, Pred: predType, Obj: objLog})
+	}
 	if m.Kind == schema.KindInvalid {
 		return out, nil, fmt.Errorf("not a JSON-RPC 2.0 message: %s", firstError(m))
 	}
-	node := g.MessageIRI(rec.Dir, pos)
+	node := iri(g.MessageIRI(rec.Dir, pos))
 	if m.Kind == schema.KindBatch {
-		out = append(out, g.triple(node, RDFType, iri(LogBatch)))
+		out = append(out, rdf.Triple{Subj: node, Pred: predType, Obj: objBatch})
 	} else {
-		out = append(out, g.triple(node, RDFType, iri(kindClass(m.Kind))))
+		out = append(out, rdf.Triple{Subj: node, Pred: predType, Obj: kindObject(m.Kind)})
 	}
 	out = append(out,
-		g.triple(node, LogInLog, iri(g.iri)),
-		g.triple(node, LogPosition, typed(strconv.Itoa(pos), XSDInt)),
+		rdf.Triple{Subj: node, Pred: predInLog, Obj: g.node},
+		rdf.Triple{Subj: node, Pred: predPosition, Obj: rdf.NewTypedLiteral(strconv.Itoa(pos), xsdIntegerIRI)},
 	)
 	switch rec.Dir {
 	case "c2s":
-		out = append(out, g.triple(node, LogDirection, iri(LogClientServer)))
+		out = append(out, rdf.Triple{Subj: node, Pred: predDirection, Obj: objClientServer})
 	case "s2c":
-		out = append(out, g.triple(node, LogDirection, iri(LogServerClient)))
+		out = append(out, rdf.Triple{Subj: node, Pred: predDirection, Obj: objServerClient})
 	}
 	if rec.TS != "" {
-		dt := XSDStr
-		if dateTimeRE.MatchString(rec.TS) {
-			dt = XSDDTime
+		dt := xsdStringIRI
+		if isDateTime(rec.TS) {
+			dt = xsdDateTimeIRI
 		}
-		out = append(out, g.triple(node, LogTimestamp, typed(rec.TS, dt)))
+		out = append(out, rdf.Triple{Subj: node, Pred: predTimestamp, Obj: rdf.NewTypedLiteral(rec.TS, dt)})
 	}
 	if m.Kind != schema.KindBatch {
 		obj, _ := rec.Value.(map[string]any)
-		return g.message(out, node, rec.Dir, pos, m, obj, g.blank+strconv.Itoa(pos)+"b")
+		return g.message(out, node, pos, m, p.answers, obj, g.blank+strconv.Itoa(pos)+"b")
 	}
 	arr, _ := rec.Value.([]any)
 	var notices []Notice
@@ -143,16 +196,16 @@ func (g *LogGraph) Message(rec *Record, pos int) ([]rdf.Triple, []Notice, error)
 			errs = append(errs, fmt.Sprintf("member %d is not a JSON-RPC 2.0 message: %s", i, firstError(mm)))
 			continue
 		}
-		mnode := node + "." + strconv.Itoa(i)
+		mnode := iri(node.String() + "." + strconv.Itoa(i))
 		out = append(out,
-			g.triple(node, LogMember, iri(mnode)),
-			g.triple(mnode, RDFType, iri(kindClass(mm.Kind))),
-			g.triple(mnode, LogMemberIndex, typed(strconv.Itoa(i), XSDInt)),
+			rdf.Triple{Subj: node, Pred: predMember, Obj: mnode},
+			rdf.Triple{Subj: mnode, Pred: predType, Obj: kindObject(mm.Kind)},
+			rdf.Triple{Subj: mnode, Pred: predMemberIndex, Obj: rdf.NewTypedLiteral(strconv.Itoa(i), xsdIntegerIRI)},
 		)
 		obj, _ := arr[i].(map[string]any)
 		var ns []Notice
 		var err error
-		out, ns, err = g.message(out, mnode, rec.Dir, pos, mm, obj, g.blank+strconv.Itoa(pos)+"x"+strconv.Itoa(i)+"b")
+		out, ns, err = g.message(out, mnode, pos, mm, p.members[i], obj, g.blank+strconv.Itoa(pos)+"x"+strconv.Itoa(i)+"b")
 		for _, n := range ns {
 			n.Pointer = "/" + strconv.Itoa(i) + n.Pointer
 			notices = append(notices, n)
@@ -168,25 +221,23 @@ func (g *LogGraph) Message(rec *Record, pos int) ([]rdf.Triple, []Notice, error)
 }
 
 // message appends the triples of one (non-batch) message at node, whose
-// type the caller has written.
-func (g *LogGraph) message(out []rdf.Triple, node, dir string, pos int, m schema.Message, obj map[string]any, blank string) ([]rdf.Triple, []Notice, error) {
+// type the caller has written; answers is the request it answers, if any.
+func (g *LogGraph) message(out []rdf.Triple, node rdf.IRI, pos int, m schema.Message, answers string, obj map[string]any, blank string) ([]rdf.Triple, []Notice, error) {
 	switch m.Kind {
-	case schema.KindRequest:
-		g.tracker.Request(dir, m.ID, node)
 	case schema.KindResponse, schema.KindErrorResponse:
-		if p, ok := g.tracker.Answer(dir, m.ID); ok {
-			out = append(out, g.triple(node, LogAnswers, iri(p)))
+		if answers != "" {
+			out = append(out, rdf.Triple{Subj: node, Pred: predAnswers, Obj: iri(answers)})
 		} else {
-			out = append(out, g.triple(node, RDFType, iri(LogOrphan)))
+			out = append(out, rdf.Triple{Subj: node, Pred: predType, Obj: objOrphan})
 		}
 	}
 	var idTriple []rdf.Triple
 	if m.HasID {
-		idTriple = []rdf.Triple{g.triple(node, LogID, idLiteral(m.ID))}
-		out = append(out, idTriple...)
+		out = append(out, rdf.Triple{Subj: node, Pred: predID, Obj: idLiteral(m.ID)})
+		idTriple = out[len(out)-1:]
 	}
 	start := len(out)
-	out, left, changes, whole, err := g.mapping.mapInto(out, obj, node, blank)
+	out, left, changes, whole, err := g.mapping.mapInto(out, obj, node.String(), blank)
 	if err != nil {
 		return out[:start], noticesOf(left, changes), err
 	}
@@ -196,13 +247,13 @@ func (g *LogGraph) message(out []rdf.Triple, node, dir string, pos int, m schema
 	var patch string
 	if !whole {
 		// Only reading the triples back tells what they lose.
-		patch, err = g.mapping.patch(obj, node, out[start:], idTriple)
+		patch, err = g.mapping.patch(obj, node.String(), out[start:], idTriple)
 		if err != nil {
 			return out, noticesOf(left, changes), err
 		}
 	}
 	if patch != "" {
-		out = append(out, g.triple(node, LogPatch, typed(patch, XSDStr)))
+		out = append(out, rdf.Triple{Subj: node, Pred: predPatch, Obj: rdf.NewTypedLiteral(patch, xsdStringIRI)})
 	}
 	// What the mapping leaves out or changes, jlog:id and jlog:patch keep
 	// exactly: nothing to tell, but that members named like JSON-LD
@@ -267,27 +318,53 @@ func readTerm(t rdf.Term) turtle.Term {
 	return turtle.Term{Kind: turtle.IRI, Value: t.String()}
 }
 
-// kindClass returns the jrpc class of a message kind.
-func kindClass(k schema.Kind) string {
+// kindObject returns the jrpc class of a message kind.
+func kindObject(k schema.Kind) rdf.Object {
 	switch k {
 	case schema.KindRequest:
-		return jrpcRequest
+		return objRequest
 	case schema.KindNotification:
-		return jrpcNotification
+		return objNotification
 	case schema.KindResponse:
-		return jrpcResponse
+		return objResponse
 	case schema.KindErrorResponse:
-		return jrpcErrorResp
+		return objErrorResponse
 	}
-	return LogBatch
+	return objBatch
 }
+
+// The terms of the log layer, made once.
+var (
+	predType        rdf.Predicate = iri(RDFType)
+	predInLog       rdf.Predicate = iri(LogInLog)
+	predPosition    rdf.Predicate = iri(LogPosition)
+	predDirection   rdf.Predicate = iri(LogDirection)
+	predTimestamp   rdf.Predicate = iri(LogTimestamp)
+	predAnswers     rdf.Predicate = iri(LogAnswers)
+	predMember      rdf.Predicate = iri(LogMember)
+	predMemberIndex rdf.Predicate = iri(LogMemberIndex)
+	predID          rdf.Predicate = iri(LogID)
+	predPatch       rdf.Predicate = iri(LogPatch)
+
+	objLog           rdf.Object = iri(LogLog)
+	objBatch         rdf.Object = iri(LogBatch)
+	objOrphan        rdf.Object = iri(LogOrphan)
+	objUnanswered    rdf.Object = iri(LogUnanswered)
+	objClientServer  rdf.Object = iri(LogClientServer)
+	objServerClient  rdf.Object = iri(LogServerClient)
+	objRequest       rdf.Object = iri(jrpcRequest)
+	objNotification  rdf.Object = iri(jrpcNotification)
+	objResponse      rdf.Object = iri(jrpcResponse)
+	objErrorResponse rdf.Object = iri(jrpcErrorResp)
+	xsdDateTimeIRI              = iri(XSDDTime)
+)
 
 // Close returns the triples known only at the end of the log: the requests
 // no response answered.
 func (g *LogGraph) Close() []rdf.Triple {
 	var out []rdf.Triple
 	for _, node := range g.tracker.Open() {
-		out = append(out, g.triple(node, RDFType, iri(LogUnanswered)))
+		out = append(out, rdf.Triple{Subj: iri(node), Pred: predType, Obj: objUnanswered})
 	}
 	return out
 }
@@ -347,4 +424,51 @@ func firstError(m schema.Message) string {
 		}
 	}
 	return "invalid"
+}
+
+// isDateTime reports whether s matches dateTimeRE: an xsd:dateTime as
+// -?YYYY+-MM-DDThh:mm:ss(.s+)?(Z|(+|-)hh:mm)?. It is the regular expression
+// written out, for the hot path.
+func isDateTime(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	n := digits(s[i:])
+	if n < 4 {
+		return false
+	}
+	i += n
+	fixed := func(sep byte) bool {
+		if i+3 > len(s) || s[i] != sep || !isDigit(s[i+1]) || !isDigit(s[i+2]) {
+			return false
+		}
+		i += 3
+		return true
+	}
+	// -MM-DD, Thh, :mm, :ss
+	if !fixed('-') || !fixed('-') || !fixed('T') || !fixed(':') || !fixed(':') {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		n := digits(s[i+1:])
+		if n == 0 {
+			return false
+		}
+		i += 1 + n
+	}
+	switch {
+	case i == len(s):
+		return true
+	case s[i] == 'Z':
+		return i+1 == len(s)
+	case s[i] == '+' || s[i] == '-':
+		i++
+		if i+2 > len(s) || !isDigit(s[i]) || !isDigit(s[i+1]) {
+			return false
+		}
+		i += 2
+		return fixed(':') && i == len(s)
+	}
+	return false
 }

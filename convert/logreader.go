@@ -180,7 +180,7 @@ func (r *Reader) detect() (*Record, error) {
 			return r.nextDoc()
 		}
 		r.mode = modeLines
-		return r.record(v, perr, line, r.line, 1), nil
+		return r.record(&r.p, v, perr, line, r.line, 1), nil
 	}
 }
 
@@ -198,7 +198,7 @@ func (r *Reader) nextLine() (*Record, error) {
 			continue
 		}
 		v, perr := r.p.parse(line)
-		return r.record(v, perr, line, r.line, 1), nil
+		return r.record(&r.p, v, perr, line, r.line, 1), nil
 	}
 }
 
@@ -258,7 +258,7 @@ func (r *Reader) nextDoc() (*Record, error) {
 		return r.errRecord(chunk, eline, ecol, codeParseError, perr.msg), nil
 	}
 	r.advance(end)
-	return r.record(v, nil, chunk, line, col), nil
+	return r.record(&r.p, v, nil, chunk, line, col), nil
 }
 
 // appendLine adds the next line to the document buffer. It returns io.EOF at
@@ -350,15 +350,52 @@ func (r *Reader) readLine() ([]byte, error) {
 	return b, nil
 }
 
-// record builds the record for a value read from text, which starts on line
-// line at column col. perr is the syntax error when there was one.
-func (r *Reader) record(v any, perr *jsonSyntaxError, text []byte, line, col int) *Record {
+// nextText returns, for a JSON lines input, the text of the next non-blank
+// line appended to dst and its line number, for decodeText; for any other
+// input (and for a line over the limit), the next record as Next returns
+// it, with dst as it was.
+func (r *Reader) nextText(dst []byte) (rec *Record, text []byte, line int, err error) {
+	if r.mode != modeLines {
+		rec, err := r.Next()
+		return rec, dst, 0, err
+	}
+	for {
+		l, err := r.readLine()
+		if err != nil {
+			return nil, dst, 0, err
+		}
+		if l == nil {
+			return r.tooLong(r.line, "line"), dst, 0, nil
+		}
+		if skipJSONSpace(l, 0) < len(l) {
+			return nil, append(dst, l...), r.line, nil
+		}
+	}
+}
+
+// decodeText decodes a line nextText returned, with p, a parser of the
+// caller's own: several goroutines may decode the lines of one Reader
+// while it reads on.
+func (r *Reader) decodeText(p *jsonParser, text []byte, line int) *Record {
+	v, perr := p.parse(text)
+	return r.record(p, v, perr, text, line, 1)
+}
+
+// newParser returns a parser with the Reader's limits, for decodeText.
+func (r *Reader) newParser() *jsonParser {
+	return &jsonParser{maxDepth: r.p.maxDepth}
+}
+
+// record builds the record for a value p read from text, which starts on
+// line line at column col. perr is the syntax error when there was one. It
+// reads only the Reader's settings.
+func (r *Reader) record(p *jsonParser, v any, perr *jsonSyntaxError, text []byte, line, col int) *Record {
 	if perr != nil {
 		return r.errRecord(text, line, col+perr.off, codeParseError, perr.msg)
 	}
-	raw := text[r.p.start:r.p.end]
+	raw := text[p.start:p.end]
 	m, ok := v.(map[string]any)
-	if !ok || r.p.msgStart < 0 {
+	if !ok || p.msgStart < 0 {
 		if v == nil {
 			return r.errRecord(raw, line, 0, codeInvalidMessage, "message is null")
 		}
@@ -368,7 +405,7 @@ func (r *Reader) record(v any, perr *jsonSyntaxError, text []byte, line, col int
 		return &Record{Line: line, Raw: raw, Value: v}
 	}
 	// An envelope: {"dir": "c2s"|"s2c", "ts": "...", "msg": {...}}.
-	rec := &Record{Line: line, Raw: text[r.p.msgStart:r.p.msgEnd], Value: m["msg"]}
+	rec := &Record{Line: line, Raw: text[p.msgStart:p.msgEnd], Value: m["msg"]}
 	if d, ok := m["dir"]; ok {
 		switch d {
 		case "c2s":

@@ -227,37 +227,8 @@ func (c *Converter) convertLog(out sink, l Log) error {
 	if err := out.StartLog(l.IRI); err != nil {
 		return err
 	}
-	for pos := 1; ; pos++ {
-		rec, err := l.Reader.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", l.File, err)
-		}
-		if rec.Err != nil {
-			c.report(Issue{File: l.File, Line: rec.Line, Message: rec.Err.Error(), Skipped: true})
-			if c.Strict {
-				return fmt.Errorf("%s:%d: %w", l.File, rec.Line, ErrStrict)
-			}
-			continue
-		}
-		triples, notices, err := g.Message(rec, pos)
-		for _, n := range notices {
-			c.report(Issue{File: l.File, Line: rec.Line, Pointer: n.Pointer, Message: n.Message})
-		}
-		if err != nil {
-			c.report(Issue{File: l.File, Line: rec.Line, Message: err.Error(), Skipped: true})
-			if c.Strict {
-				return fmt.Errorf("%s:%d: %w", l.File, rec.Line, ErrStrict)
-			}
-		}
-		if err := out.Write(triples); err != nil {
-			return fmt.Errorf("%s:%d: %w", l.File, rec.Line, err)
-		}
-		if c.Progress != nil {
-			c.Progress(l.Reader.BytesRead())
-		}
+	if err := c.convertRecords(out, l, g); err != nil {
+		return err
 	}
 	if err := out.Write(g.Close()); err != nil {
 		return err

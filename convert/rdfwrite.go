@@ -363,19 +363,37 @@ func (n *NTriplesWriter) WriteGroup(triples []rdf.Triple) error {
 	if err := n.out.ready(); err != nil {
 		return err
 	}
-	start := len(n.out.buf)
-	for i, t := range triples {
-		var err error
-		if n.out.buf, err = appendNTStatement(n.out.buf, t, nil); err != nil {
-			n.out.buf = n.out.buf[:start]
-			return fmt.Errorf("convert: N-Triples: triple %d: %w", i, err)
-		}
+	var err error
+	if n.out.buf, err = n.appendGroup(n.out.buf, triples); err != nil {
+		return err
 	}
 	return n.out.commit()
 }
 
+// appendGroup appends the N-Triples of triples to dst; on error dst comes
+// back as it was.
+func (n *NTriplesWriter) appendGroup(dst []byte, triples []rdf.Triple) ([]byte, error) {
+	start := len(dst)
+	for i, t := range triples {
+		var err error
+		if dst, err = appendNTStatement(dst, t, nil); err != nil {
+			return dst[:start], fmt.Errorf("convert: N-Triples: triple %d: %w", i, err)
+		}
+	}
+	return dst, nil
+}
+
 // Flush writes the buffered output to the underlying writer.
 func (n *NTriplesWriter) Flush() error { return n.out.flush() }
+
+// writeFormatted writes statements appendGroup formatted.
+func (n *NTriplesWriter) writeFormatted(b []byte) error {
+	if err := n.out.ready(); err != nil {
+		return err
+	}
+	n.out.buf = append(n.out.buf, b...)
+	return n.out.commit()
+}
 
 // Close flushes; the writer accepts no more groups afterwards. It does not
 // close the underlying writer.
@@ -407,19 +425,37 @@ func (n *NQuadsWriter) WriteGroup(graph rdf.Context, triples []rdf.Triple) error
 		}
 		g = n.graph
 	}
-	start := len(n.out.buf)
-	for i, t := range triples {
-		var err error
-		if n.out.buf, err = appendNTStatement(n.out.buf, t, g); err != nil {
-			n.out.buf = n.out.buf[:start]
-			return fmt.Errorf("convert: N-Quads: triple %d: %w", i, err)
-		}
+	var err error
+	if n.out.buf, err = appendNQGroup(n.out.buf, g, triples); err != nil {
+		return err
 	}
 	return n.out.commit()
 }
 
+// appendNQGroup appends the N-Quads of triples in the graph written as g
+// (nil for the default graph) to dst; on error dst comes back as it was.
+func appendNQGroup(dst, g []byte, triples []rdf.Triple) ([]byte, error) {
+	start := len(dst)
+	for i, t := range triples {
+		var err error
+		if dst, err = appendNTStatement(dst, t, g); err != nil {
+			return dst[:start], fmt.Errorf("convert: N-Quads: triple %d: %w", i, err)
+		}
+	}
+	return dst, nil
+}
+
 // Flush writes the buffered output to the underlying writer.
 func (n *NQuadsWriter) Flush() error { return n.out.flush() }
+
+// writeFormatted writes statements appendNQGroup formatted.
+func (n *NQuadsWriter) writeFormatted(b []byte) error {
+	if err := n.out.ready(); err != nil {
+		return err
+	}
+	n.out.buf = append(n.out.buf, b...)
+	return n.out.commit()
+}
 
 // Close flushes; the writer accepts no more groups afterwards. It does not
 // close the underlying writer.
@@ -526,21 +562,46 @@ func (t *TurtleWriter) WriteGroup(triples []rdf.Triple) error {
 		return err
 	}
 	t.start()
-	if len(triples) == 0 {
-		return t.out.commit()
+	var err error
+	if t.out.buf, err = t.appendGroup(t.out.buf, triples); err != nil {
+		return err
 	}
-	start := len(t.out.buf)
+	return t.out.commit()
+}
+
+// appendGroup appends the statements of one group to dst, without the
+// prefix block; on error dst comes back as it was.
+func (t *TurtleWriter) appendGroup(dst []byte, triples []rdf.Triple) ([]byte, error) {
+	if t.err != nil {
+		return dst, t.err
+	}
+	if len(triples) == 0 {
+		return dst, nil
+	}
+	start := len(dst)
 	if err := t.plan.build(triples); err != nil {
-		return fmt.Errorf("convert: Turtle: %w", err)
+		return dst, fmt.Errorf("convert: Turtle: %w", err)
 	}
 	var err error
 	for _, r := range t.plan.roots {
-		if t.out.buf, err = t.appendRoot(t.out.buf, r); err != nil {
-			t.out.buf = t.out.buf[:start]
-			return fmt.Errorf("convert: Turtle: %w", err)
+		if dst, err = t.appendRoot(dst, r); err != nil {
+			return dst[:start], fmt.Errorf("convert: Turtle: %w", err)
 		}
 	}
-	t.out.buf = append(t.out.buf, '\n')
+	return append(dst, '\n'), nil
+}
+
+// writeFormatted writes statements appendGroup formatted, after the prefix
+// block.
+func (t *TurtleWriter) writeFormatted(b []byte) error {
+	if t.err != nil {
+		return t.err
+	}
+	if err := t.out.ready(); err != nil {
+		return err
+	}
+	t.start()
+	t.out.buf = append(t.out.buf, b...)
 	return t.out.commit()
 }
 
