@@ -447,7 +447,7 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth in
 			} else {
 				w.checkNumbers(v, s.pkg.child(k))
 			}
-			if !(top && k == "id") {
+			if !(top && k == "id" && jlogID(v)) {
 				w.whole = false
 			}
 			w.path = w.path[:len(w.path)-1]
@@ -465,12 +465,26 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth in
 			props++
 		}
 		isID := top && k == "id"
+		if isID && !jlogID(v) {
+			// The way back puts what jlog:id holds in its place.
+			isID, w.whole = false, false
+		}
 		if !w.value(subj, t, s, k, v, depth, isID) {
 			return false
 		}
 		w.path = w.path[:len(w.path)-1]
 	}
 	return !top || props > 0
+}
+
+// jlogID reports whether jlog:id gives id, a message's id, back exactly:
+// for a string, a number or null (see idLiteral).
+func jlogID(id any) bool {
+	switch id.(type) {
+	case string, json.Number, nil:
+		return true
+	}
+	return false
 }
 
 // validNumber reports whether n is within the range of a double: the

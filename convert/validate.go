@@ -2,7 +2,6 @@ package convert
 
 import (
 	"errors"
-	"io"
 	"strconv"
 	"strings"
 
@@ -61,48 +60,54 @@ func (s *Summary) invalid() map[string]int {
 // ValidateLog checks every message r reads with c, calling emit for each
 // problem in log order. An unreadable part of the log is a finding too, and
 // the rest is still checked. The error is an I/O error that ended the log.
+// Lines are decoded on every core; the checks, which follow the log's
+// order, run on the calling goroutine.
 func ValidateLog(r *Reader, c *schema.Checker, file string, emit func(Finding)) (Summary, error) {
 	var sum Summary
-	for index := 0; ; index++ {
-		rec, err := r.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return sum, nil
+	index := 0
+	err := orderedRecords(r, false, func(b *pbatch) bool {
+		for i := range b.items {
+			validateRecord(b.items[i].rec, c, file, index, &sum, emit)
+			index++
+		}
+		return true
+	})
+	return sum, err
+}
+
+// validateRecord checks one record, the index-th of the log.
+func validateRecord(rec *Record, c *schema.Checker, file string, index int, sum *Summary, emit func(Finding)) {
+	sum.Messages++
+	if rec.Err != nil {
+		var re *ReadError
+		p := schema.Problem{Code: schema.CodeParseError, Severity: schema.SeverityError, Message: rec.Err.Error()}
+		if errors.As(rec.Err, &re) {
+			p.Code, p.Message = re.Code, re.Msg
+			if re.Column > 0 {
+				p.Message = "column " + strconv.Itoa(re.Column) + ": " + re.Msg
 			}
-			return sum, err
-		}
-		sum.Messages++
-		if rec.Err != nil {
-			var re *ReadError
-			p := schema.Problem{Code: schema.CodeParseError, Severity: schema.SeverityError, Message: rec.Err.Error()}
-			if errors.As(rec.Err, &re) {
-				p.Code, p.Message = re.Code, re.Msg
-				if re.Column > 0 {
-					p.Message = "column " + strconv.Itoa(re.Column) + ": " + re.Msg
-				}
-				if re.Code == schema.CodeParseError {
-					p.Message = "not JSON: " + p.Message
-				}
+			if re.Code == schema.CodeParseError {
+				p.Message = "not JSON: " + p.Message
 			}
-			sum.kinds()[schema.KindInvalid.String()]++
-			sum.invalid()[schema.KindInvalid.String()]++
-			emit(Finding{File: file, Line: rec.Line, Index: index, Kind: schema.KindInvalid, Problem: p})
-			continue
 		}
-		res := c.Check(rec.Value, rec.Dir, index)
-		kind := res.Message.Kind.String()
-		sum.kinds()[kind]++
-		if res.Valid() {
-			sum.Valid++
-		} else {
-			sum.invalid()[kind]++
+		sum.kinds()[schema.KindInvalid.String()]++
+		sum.invalid()[schema.KindInvalid.String()]++
+		emit(Finding{File: file, Line: rec.Line, Index: index, Kind: schema.KindInvalid, Problem: p})
+		return
+	}
+	res := c.Check(rec.Value, rec.Dir, index)
+	kind := res.Message.Kind.String()
+	sum.kinds()[kind]++
+	if res.Valid() {
+		sum.Valid++
+	} else {
+		sum.invalid()[kind]++
+	}
+	for _, p := range res.Problems {
+		if p.Severity == schema.SeverityWarning {
+			sum.Warnings++
 		}
-		for _, p := range res.Problems {
-			if p.Severity == schema.SeverityWarning {
-				sum.Warnings++
-			}
-			emit(Finding{File: file, Line: rec.Line, Index: index, Kind: memberKind(res.Message, p.Pointer), Problem: p})
-		}
+		emit(Finding{File: file, Line: rec.Line, Index: index, Kind: memberKind(res.Message, p.Pointer), Problem: p})
 	}
 }
 
