@@ -376,6 +376,7 @@ type cwalk struct {
 	whole   bool // the way back gives the message as sent: no patch
 	path    []pathElem
 	keys    [][]string // scratch per depth
+	jkeys   [][]string // scratch per depth, for canonical JSON
 	buf     []byte
 }
 
@@ -412,7 +413,7 @@ func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, 
 // object maps the members of obj, a node whose subject is subj, with
 // scope s. top marks the message itself.
 func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth int, top bool) bool {
-	if depth >= len(w.keys) {
+	for depth >= len(w.keys) {
 		w.keys = append(w.keys, nil)
 	}
 	keys := w.keys[depth][:0]
@@ -554,7 +555,7 @@ func (w *cwalk) pointer() string {
 func (w *cwalk) jsonValue(subj rdf.Subject, t *cterm, v any) bool {
 	var changes []jcs.Change
 	var err error
-	w.buf, changes, err = jcs.Append(w.buf[:0], v)
+	w.buf, changes, err = canonical(w.buf[:0], v, &w.jkeys)
 	if err != nil {
 		w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
 		w.whole = false

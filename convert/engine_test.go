@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/knakk/rdf"
@@ -448,6 +449,15 @@ func FuzzEngines(f *testing.F) {
 		if d.Decode(&v) != nil {
 			return
 		}
+		var keys [][]string
+		got, gotCh, gotErr := canonical(nil, v, &keys)
+		want, wantCh, wantErr := jcs.Append(nil, v)
+		if string(got) != string(want) || !reflect.DeepEqual(gotCh, wantCh) || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("canonical %s %v %v, jcs %s %v %v", got, gotCh, gotErr, want, wantCh, wantErr)
+		}
+		if isDateTime(s) != dateTimeRE.MatchString(s) {
+			t.Errorf("isDateTime(%q) disagrees with the expression", s)
+		}
 		msg, ok := v.(map[string]any)
 		if !ok {
 			return
@@ -468,6 +478,23 @@ func TestIsDateTime(t *testing.T) {
 	for _, c := range cases {
 		if got, want := isDateTime(c), dateTimeRE.MatchString(c); got != want {
 			t.Errorf("isDateTime(%q) = %v, the expression says %v", c, got, want)
+		}
+	}
+}
+
+// TestCanonical: the fast canonical form is byte for byte jcs's, with the
+// same changes, whether it writes the value itself or leaves it to jcs.
+func TestCanonical(t *testing.T) {
+	cases := []string{`null`, `true`, `[]`, `{}`, `0`, `-0`, `1`, `-12`, `123456789012345`, `1234567890123456`, `12345678901234567890`,
+		`1.0`, `0.5`, `1e2`, `1E-7`, `1e-7`, `1e21`, `9007199254740993`, `0.1`, `-1.5e300`, `"a\"b\\c\n\t\u0001\u007f\u2028é🎉"`,
+		`{"b":1,"a":[1,{"é":2,"z":3}],"A":null}`, `{"\uE000":1,"🎉":2}`, `[1,[2,[3,{"x":[4.25]}]]]`, `{"k":"\u0000"}`}
+	var keys [][]string
+	for _, c := range cases {
+		v := decodeValue(t, c)
+		got, gotCh, gotErr := canonical(nil, v, &keys)
+		want, wantCh, wantErr := jcs.Append(nil, v)
+		if string(got) != string(want) || !reflect.DeepEqual(gotCh, wantCh) || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("%s: canonical %s %v %v, jcs %s %v %v", c, got, gotCh, gotErr, want, wantCh, wantErr)
 		}
 	}
 }

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Summarises a bench/run.sh run as Markdown: medians of the Go benchmarks
+and of the timed commands, peak RSS, and the ratios to jsonld.js and to
+json-gold's plain ToRDF. Usage: report.py OUT_DIR N BIG."""
+import json
+import os
+import re
+import statistics
+import sys
+
+out, n, big = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+
+
+def read(name):
+    path = os.path.join(out, name)
+    return open(path).read() if os.path.exists(path) else ""
+
+
+def go_bench(text):
+    """name-cpu -> list of (ns/op, msgs/s or None, allocs/op or None)."""
+    runs = {}
+    for line in text.splitlines():
+        m = re.match(r"^(Benchmark\S+?)(?:-(\d+))?\s+\d+\s+([\d.]+) ns/op(.*)$", line)
+        if not m:
+            continue
+        name, cpu, ns, rest = m.group(1), m.group(2) or "1", float(m.group(3)), m.group(4)
+        rate = re.search(r"([\d.]+) msgs/s", rest)
+        allocs = re.search(r"([\d.]+) allocs/(?:op|msg)", rest)
+        runs.setdefault((name, cpu), []).append(
+            (ns, float(rate.group(1)) if rate else None, float(allocs.group(1)) if allocs else None))
+    return runs
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def timed(name):
+    rows = [l.split() for l in read("time-" + name + ".txt").splitlines() if l.strip()]
+    if not rows:
+        return None, None
+    secs = med([float(r[0]) for r in rows])
+    rss = max(int(r[1]) for r in rows)  # KiB
+    return secs, rss
+
+
+def fmt(x, unit=""):
+    if x is None:
+        return "-"
+    if x >= 100:
+        return f"{x:,.0f}{unit}"
+    return f"{x:,.2f}{unit}"
+
+
+print("# bench/run.sh report\n")
+print("```")
+print(read("machine.txt").rstrip())
+print("```\n")
+
+runs = go_bench(read("go-convert.txt") + read("go-reverse.txt"))
+print("## Go benchmarks (medians)\n")
+print("| benchmark | cores | msgs/s | ns/op | allocs/msg |")
+print("| --- | --- | ---: | ---: | ---: |")
+rate = {}
+for (name, cpu), rs in sorted(runs.items()):
+    r = med([x[1] for x in rs])
+    rate[(name, cpu)] = r
+    print(f"| {name} | {cpu} | {fmt(r)} | {fmt(med([x[0] for x in rs]))} | {fmt(med([x[2] for x in rs]))} |")
+
+other = go_bench(read("go-register.txt") + read("go-stats.txt"))
+if other:
+    print("\n## Other packages (medians)\n")
+    print("| benchmark | s/op | msgs/s |")
+    print("| --- | ---: | ---: |")
+    for (name, cpu), rs in sorted(other.items()):
+        print(f"| {name} | {fmt(med([x[0] for x in rs]) / 1e9)} | {fmt(med([x[1] for x in rs]))} |")
+
+print(f"\n## Commands (median wall time of the runs, peak RSS of all)\n")
+print("| command | messages | seconds | msgs/s | peak RSS |")
+print("| --- | ---: | ---: | ---: | ---: |")
+cmd_rate = {}
+for name, count in [("validate", n), ("validate-1core", n), ("turtle", n), ("turtle-1core", n), ("ntriples", n),
+                    ("json", 100000), ("big-turtle", big), ("big-validate", big), ("big-stats", big)]:
+    secs, rss = timed(name)
+    if secs is None:
+        continue
+    r = count / secs if secs > 0 else None
+    cmd_rate[name] = r
+    print(f"| {name} | {count:,} | {fmt(secs)} | {fmt(r)} | {rss / 1024:,.1f} MiB |")
+
+js = None
+try:
+    js = json.loads(read("jsonld-js.txt"))["msgsPerSec"]
+except (ValueError, KeyError):
+    pass
+gold = rate.get(("BenchmarkJSONGoldToRDF", "1"))
+turtle = cmd_rate.get("turtle")
+print("\n## Ratios (same run)\n")
+print(f"- jsonld.js toRDF, context cached: {fmt(js)} msgs/s" if js else "- jsonld.js: skipped")
+print(f"- json-gold plain ToRDF (one core): {fmt(gold)} msgs/s")
+print(f"- jrpcld turtle, {n:,} messages, all cores: {fmt(turtle)} msgs/s")
+if turtle and js:
+    print(f"- jrpcld turtle / jsonld.js: {turtle / js:.1f}x")
+if turtle and gold:
+    print(f"- jrpcld turtle / json-gold plain ToRDF: {turtle / gold:.1f}x")
