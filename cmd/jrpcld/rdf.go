@@ -13,14 +13,14 @@ import (
 )
 
 func rdfCommand() command {
-	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [-o FILE] [--strict] [-q] [FILE...|-]",
+	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into RDF"}
 	c.run = func(e *env, args []string) int { return runRDF(e, &c, args, "") }
 	return c
 }
 
 func turtleCommand() command {
-	c := command{name: "turtle", args: "[--bblock DIR [--id ID]] [--base IRI] [-o FILE] [--strict] [-q] [FILE...|-]",
+	c := command{name: "turtle", args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into Turtle (rdf --format turtle)"}
 	c.run = func(e *env, args []string) int { return runRDF(e, &c, args, "turtle") }
 	return c
@@ -47,7 +47,12 @@ error and skipped; with --strict it stops the run (exit 1), and what was written
 before stays complete. Keys of a message that start with "@" are data, never
 JSON-LD instructions: they are reported, left out of the mapping and kept, with
 whatever else the block's context cannot carry, in jlog:patch (a JSON Patch)
-so that "jrpcld json" gives the message back. Nothing is fetched.`
+so that "jrpcld json" gives the message back. Nothing is fetched.
+
+Messages are mapped by a plan compiled from the context, which gives the graph
+json-gold (the reference JSON-LD processor) gives; a message that uses a context
+feature the plan does not cover goes to json-gold. --engine json-gold sends every
+message there. Lines are decoded, mapped and written on every core, in order.`
 
 func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	fs := newFlags(e, c, rdfHelp)
@@ -60,6 +65,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	outPath := fs.String("o", "", "write to `FILE` (atomically: replaced only when complete)")
 	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
 	quiet := fs.Bool("q", false, "no progress bar")
+	engineName := fs.String("engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
 	limits := addLimitFlags(fs)
 	files, code, ok := parse(fs, args)
 	if !ok {
@@ -72,6 +78,11 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	f, err := convert.ParseFormat(format)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		return exitUsage
+	}
+	engine, err := convert.ParseEngine(*engineName)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jrpcld %s: --engine: %v\n", c.name, err)
 		return exitUsage
 	}
 	if *base != "" {
@@ -95,6 +106,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		return exitUsage
 	}
 	conv := convert.NewConverter(ctx)
+	conv.Engine = engine
 	conv.Strict = *strict
 	skipped := 0
 	printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
