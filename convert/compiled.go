@@ -403,12 +403,20 @@ func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, 
 	if err != nil {
 		return out, nil, nil, false, false
 	}
-	w := &cwalk{m: m, out: out, blank: bnodePrefix, whole: true}
+	w := walkPool.Get().(*cwalk)
+	defer walkPool.Put(w)
+	w.m, w.out, w.blank, w.nblank, w.whole = m, out, bnodePrefix, 0, true
+	w.left, w.changes, w.path = nil, nil, w.path[:0]
 	if !w.object(msg, m.plan.root, subj, 0, true) {
 		return out, nil, nil, false, false
 	}
-	return w.out, w.left, w.sortedChanges(), w.whole, true
+	res, left, changes, whole = w.out, w.left, w.sortedChanges(), w.whole
+	w.m, w.out, w.left, w.changes = nil, nil, nil, nil
+	return res, left, changes, whole, true
 }
+
+// walkPool keeps the scratch space of compiled mappings.
+var walkPool = sync.Pool{New: func() any { return new(cwalk) }}
 
 // object maps the members of obj, a node whose subject is subj, with
 // scope s. top marks the message itself.

@@ -498,3 +498,36 @@ func TestCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestScopesBounded: messages nested along many different paths through
+// terms with scoped contexts reuse a handful of scopes, in the preparation,
+// the way back and the compiled plan alike.
+func TestScopesBounded(t *testing.T) {
+	m, err := NewMapping(decodeValue(t, engineContext), "http://example.com/l/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"result", "error", "inner", "reset"}
+	for i := 0; i < 300; i++ {
+		var v any = map[string]any{"count": json.Number("1")}
+		for d, x := 0, i; d < 40; d++ {
+			v = map[string]any{keys[x%len(keys)]: v, "plain": "p"}
+			x = x/len(keys) + d*7 + i
+		}
+		msg := map[string]any{"jsonrpc": "2.0", "id": json.Number("1"), "result": v}
+		compareEngines(t, fmt.Sprintf("path %d", i), m, msg, "http://example.com/l#m1")
+		if _, err := m.patch(msg, "http://example.com/l#m1", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.scope.reg.mu.Lock()
+	n := len(m.scope.reg.byKey)
+	m.scope.reg.mu.Unlock()
+	m.plan.mu.Lock()
+	p := m.plan.n
+	m.plan.mu.Unlock()
+	if n > 16 || p > 16 {
+		t.Errorf("%d scopes and %d compiled scopes for 300 paths", n, p)
+	}
+	t.Logf("%d scopes, %d compiled scopes", n, p)
+}

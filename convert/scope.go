@@ -19,9 +19,20 @@ import (
 type scope struct {
 	terms map[string]*jsonld.Term
 	inv   map[string][]string // property IRI -> the terms for it, shortest first
+	reg   *scopes
 
 	mu       sync.Mutex
 	children map[string]*scope // by term name
+}
+
+// scopes holds the distinct scopes of one context: objects nested under
+// terms with scoped contexts reuse the scope of an equal set of terms, and
+// at most maxScopes are kept, so that no stream of messages, however
+// nested, grows them without end.
+type scopes struct {
+	mu    sync.Mutex
+	byKey map[string]*scope
+	ids   map[*jsonld.Term]int
 }
 
 // newRootScope processes ctx, the value of a block's "@context".
@@ -30,11 +41,11 @@ func newRootScope(ctx any) (*scope, error) {
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
 	}
-	return newScope(c.Terms), nil
+	return newScope(c.Terms, &scopes{byKey: map[string]*scope{}, ids: map[*jsonld.Term]int{}}), nil
 }
 
-func newScope(terms map[string]*jsonld.Term) *scope {
-	s := &scope{terms: terms, inv: map[string][]string{}}
+func newScope(terms map[string]*jsonld.Term, reg *scopes) *scope {
+	s := &scope{terms: terms, inv: map[string][]string{}, reg: reg}
 	for name, t := range terms {
 		if t.ID == "" || t.Reverse || strings.HasPrefix(t.ID, "@") || strings.HasPrefix(t.ID, "_:") {
 			continue
@@ -83,12 +94,48 @@ func (s *scope) child(name string) *scope {
 	for k, v := range t.Scoped.Terms {
 		terms[k] = v
 	}
-	c := newScope(terms)
-	if s.children == nil {
-		s.children = map[string]*scope{}
+	c, keep := s.reg.intern(terms)
+	if keep {
+		if s.children == nil {
+			s.children = map[string]*scope{}
+		}
+		s.children[name] = c
 	}
-	s.children[name] = c
 	return c
+}
+
+// intern returns the scope of terms: the one already made for the same
+// terms, or a new one, which it keeps (and reports so) while there are
+// fewer than maxScopes.
+func (r *scopes) intern(terms map[string]*jsonld.Term) (*scope, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	names := make([]string, 0, len(terms))
+	for n := range terms {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var key strings.Builder
+	for _, n := range names {
+		id, ok := r.ids[terms[n]]
+		if !ok && len(r.ids) < 1<<16 {
+			id = len(r.ids) + 1
+			r.ids[terms[n]] = id
+		}
+		if !ok && id == 0 {
+			return newScope(terms, r), false
+		}
+		fmt.Fprintf(&key, "%s\x00%d\x00", n, id)
+	}
+	if c, ok := r.byKey[key.String()]; ok {
+		return c, true
+	}
+	c := newScope(terms, r)
+	if len(r.byKey) >= maxScopes {
+		return c, false
+	}
+	r.byKey[key.String()] = c
+	return c, true
 }
 
 // name returns the member name for a property with object o: among the
