@@ -99,7 +99,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		}
 	}
 	if b.Files.Context != "" {
-		ctx, warns, err := convert.BlockContext(b, bd.reg, nil)
+		ctx, warns, err := convert.BlockContext(b, bd.reg, bd.opts.Contexts)
 		for _, w := range warns {
 			o.warnf("%s", w)
 		}
@@ -115,7 +115,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 				bd.put(path.Join(o.annotated, "context.jsonld"), o.context)
 			}
 		}
-		if undeclared, ok, err := ontology.CheckBlock(b, bd.reg, nil); err == nil && ok && len(undeclared) > 0 {
+		if undeclared, ok, err := ontology.CheckBlock(b, bd.reg, bd.opts.Contexts); err == nil && ok && len(undeclared) > 0 {
 			o.warnf("%s", undeclaredWarning(undeclared))
 		}
 	}

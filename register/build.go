@@ -3,6 +3,7 @@ package register
 import (
 	"errors"
 	"fmt"
+	jsonld "github.com/jrpcld/jrpcld/context"
 	"io/fs"
 	"net/url"
 	"os"
@@ -33,6 +34,9 @@ type Options struct {
 	// blocks' metadata (dateOfLastChange, else dateTimeAddition) is used, so
 	// that the same sources always give the same output.
 	Date string
+	// Contexts maps the context references a block's context makes (by URL
+	// or path) to local files; nothing else resolves them. May be nil.
+	Contexts *jsonld.Options
 }
 
 // Result is the outcome of a build.

@@ -27,7 +27,7 @@ import (
 // of any draft can follow the references.
 func (bd *builder) writeSchemas(o *blockOut) error {
 	b := o.b
-	doc, warns, err := jsonld.Annotate(b, bd.reg, nil)
+	doc, warns, err := jsonld.Annotate(b, bd.reg, bd.opts.Contexts)
 	for _, w := range warns {
 		o.warnf("%s", w)
 	}

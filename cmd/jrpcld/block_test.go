@@ -93,3 +93,28 @@ func TestContextMap(t *testing.T) {
 		t.Errorf("bad --context-map: %d %q", code, errOut)
 	}
 }
+
+// TestBuildContextMap: a register whose block names a remote context builds
+// only when the reference is mapped to a local file.
+func TestBuildContextMap(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	block := filepath.Join(src, "_sources", "blk")
+	os.MkdirAll(block, 0o755)
+	os.WriteFile(filepath.Join(src, "bblocks-config.yaml"), []byte("name: T\nidentifier-prefix: t.\nimports: []\n"), 0o644)
+	os.WriteFile(filepath.Join(block, "bblock.json"), []byte(`{"name": "B", "status": "stable", "dateTimeAddition": "2025-01-01T00:00:00Z", "itemClass": "schema", "version": "1"}`), 0o644)
+	os.WriteFile(filepath.Join(block, "schema.yaml"), []byte("type: object\nproperties:\n  a: {type: string}\n"), 0o644)
+	os.WriteFile(filepath.Join(block, "context.jsonld"), []byte(`{"@context": ["https://example.com/remote.jsonld", {"a": "ex:a"}]}`), 0o644)
+	os.WriteFile(filepath.Join(block, "examples.yaml"), []byte("- title: one\n  snippets:\n    - language: json\n      code: '{\"a\": \"x\"}'\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := jrpcld(t, "", "build", src, "-o", out)
+	if code != exitInvalid || !strings.Contains(stdout+stderr, "https://example.com/remote.jsonld") {
+		t.Fatalf("unmapped: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	local := filepath.Join(dir, "remote.jsonld")
+	os.WriteFile(local, []byte(`{"@context": {"ex": "http://example.com/ns#"}}`), 0o644)
+	code, stdout, stderr = jrpcld(t, "", "build", src, "-o", out, "--context-map", "https://example.com/remote.jsonld="+local)
+	if code != exitOK {
+		t.Errorf("mapped: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

@@ -58,6 +58,8 @@ func runBuild(e *env, c *command, args []string) int {
 	date := fs.String("date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
 	serve := fs.Bool("serve", false, "serve DIR on localhost after the build, until interrupted")
 	addr := fs.String("addr", defaultAddr, "with --serve, listen on `HOST:PORT`")
+	ctxMap := contextMap{}
+	fs.Var(ctxMap, "context-map", "map a context the blocks' contexts name to a local file: `URL=FILE` (repeatable)")
 	pos, code, ok := parse(fs, args)
 	if !ok {
 		return code
@@ -77,7 +79,7 @@ func runBuild(e *env, c *command, args []string) int {
 		fmt.Fprintf(e.stderr, "jrpcld build: %v\n", err)
 		return exitUsage
 	}
-	res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, Filter: *filter, Date: *date})
+	res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, Filter: *filter, Date: *date, Contexts: ctxMap.options()})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld build: %v\n", err)
 		return exitUsage
