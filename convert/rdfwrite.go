@@ -110,6 +110,9 @@ func invalid(format string, args ...any) error {
 // badUTF8 returns the byte offset of the first invalid UTF-8 sequence in s,
 // or -1.
 func badUTF8(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
 	for i := 0; i < len(s); {
 		if s[i] < utf8.RuneSelf {
 			i++
@@ -484,7 +487,13 @@ type TurtleWriter struct {
 	err      error    // invalid prefix declarations
 	started  bool     // prefix block written
 	plan     turtlePlan
+	// names caches how predicates and datatypes, which recur in every
+	// group, are written; at most maxNames.
+	names map[string]string
 }
+
+// maxNames bounds the names a TurtleWriter caches.
+const maxNames = 512
 
 // NewTurtleWriter returns a writer of Turtle to w that abbreviates IRIs with
 // prefixes. Invalid prefixes (a name that is not a PN_PREFIX, an IRI that
@@ -855,7 +864,7 @@ func (t *TurtleWriter) appendBody(dst []byte, s int32, level int) ([]byte, error
 			}
 			if pr := tr.Pred.(rdf.IRI).String(); pr == rdfType {
 				dst = append(dst, 'a')
-			} else if dst, err = t.appendIRI(dst, pr); err != nil {
+			} else if dst, err = t.appendName(dst, pr); err != nil {
 				return dst, fmt.Errorf("triple %d: predicate: %w", ti, err)
 			}
 			dst = append(dst, ' ')
@@ -924,7 +933,7 @@ func (t *TurtleWriter) appendLiteral(dst []byte, l rdf.Literal) ([]byte, error) 
 		return append(dst, lang...), nil
 	case dt != xsdString:
 		dst = append(dst, '^', '^')
-		return t.appendIRI(dst, dt)
+		return t.appendName(dst, dt)
 	}
 	return dst, nil
 }
@@ -945,6 +954,26 @@ func (t *TurtleWriter) appendIRI(dst []byte, iri string) ([]byte, error) {
 		dst = dst[:n]
 	}
 	return appendIRIRef(dst, iri)
+}
+
+// appendName appends iri as appendIRI does, for IRIs that recur: their
+// written forms are kept, up to maxNames of them.
+func (t *TurtleWriter) appendName(dst []byte, iri string) ([]byte, error) {
+	if n, ok := t.names[iri]; ok {
+		return append(dst, n...), nil
+	}
+	start := len(dst)
+	dst, err := t.appendIRI(dst, iri)
+	if err != nil {
+		return dst, err
+	}
+	if t.names == nil {
+		t.names = make(map[string]string)
+	}
+	if len(t.names) < maxNames {
+		t.names[iri] = string(dst[start:])
+	}
+	return dst, nil
 }
 
 // appendLocal appends local as a PN_LOCAL:

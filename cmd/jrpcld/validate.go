@@ -87,6 +87,7 @@ func runValidate(e *env, c *command, args []string) int {
 		return exitUsage
 	}
 
+	defer tuneGC()()
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	printer := &errorPrinter{w: out, limit: limits.maxErrors}
