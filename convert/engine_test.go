@@ -531,3 +531,43 @@ func TestScopesBounded(t *testing.T) {
 	}
 	t.Logf("%d scopes, %d compiled scopes", n, p)
 }
+
+// TestTurtleGroupSizes: groups indexed by scanning (small) and by maps
+// (large) are written alike: blank nodes used once nested, shared ones
+// labelled, and the text reads back to the same graph.
+func TestTurtleGroupSizes(t *testing.T) {
+	for _, n := range []int{3, smallGroup, smallGroup + 1, 300} {
+		var ts []rdf.Triple
+		s := iri("http://example.com/s")
+		for i := 0; i < n; i++ {
+			p := iri(fmt.Sprintf("http://example.com/p%d", i%7))
+			switch i % 4 {
+			case 0:
+				ts = append(ts, rdf.Triple{Subj: s, Pred: p, Obj: typed(fmt.Sprint(i), XSDInt)})
+			case 1:
+				b, _ := rdf.NewBlank(fmt.Sprintf("b%d", i))
+				ts = append(ts, rdf.Triple{Subj: s, Pred: p, Obj: b}, rdf.Triple{Subj: b, Pred: p, Obj: typed("x", XSDStr)})
+			case 2:
+				shared, _ := rdf.NewBlank("shared")
+				ts = append(ts, rdf.Triple{Subj: s, Pred: p, Obj: shared})
+			default:
+				ts = append(ts, rdf.Triple{Subj: iri(fmt.Sprintf("http://example.com/o%d", i)), Pred: p, Obj: s})
+			}
+		}
+		var buf bytes.Buffer
+		w := NewTurtleWriter(&buf, []Prefix{{Name: "ex", IRI: "http://example.com/"}})
+		if err := w.WriteGroup(ts); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		back, err := rdftest.ParseTurtle(buf.Bytes(), "")
+		if err != nil {
+			t.Fatalf("%d triples: %v\n%s", n, err, buf.String())
+		}
+		if ok, diff := rdftest.Isomorphic(back, ts); !ok {
+			t.Errorf("%d triples: %s", n, diff)
+		}
+	}
+}

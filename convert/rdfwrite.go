@@ -659,11 +659,18 @@ type turtlePlan struct {
 	subjects []turtleSubject
 	subjIdx  map[termKey]int32
 	predIdx  map[string]int32
-	refs     map[string]int32 // blank node label -> times it is an object
-	tsubj    []int32          // per triple: subject index
-	tpred    []int32          // per triple: predicate index
-	order    []int32          // triple indices by subject, then predicate
-	roots    []int32          // subjects written as statements, in order
+	// Small groups (most of them) are indexed by scanning these instead of
+	// the maps above.
+	small     bool
+	subjKeys  []termKey
+	preds     []string
+	refLabels []string
+	refCounts []int32
+	refs      map[string]int32 // blank node label -> times it is an object
+	tsubj     []int32          // per triple: subject index
+	tpred     []int32          // per triple: predicate index
+	order     []int32          // triple indices by subject, then predicate
+	roots     []int32          // subjects written as statements, in order
 }
 
 func (p *turtlePlan) reset(triples []rdf.Triple) {
@@ -672,9 +679,13 @@ func (p *turtlePlan) reset(triples []rdf.Triple) {
 		p.predIdx = make(map[string]int32)
 		p.refs = make(map[string]int32)
 	}
-	clear(p.subjIdx)
-	clear(p.predIdx)
-	clear(p.refs)
+	p.small = len(triples) <= smallGroup
+	if !p.small {
+		clear(p.subjIdx)
+		clear(p.predIdx)
+		clear(p.refs)
+	}
+	p.subjKeys, p.preds, p.refLabels, p.refCounts = p.subjKeys[:0], p.preds[:0], p.refLabels[:0], p.refCounts[:0]
 	p.triples = triples
 	p.subjects = p.subjects[:0]
 	p.tsubj = p.tsubj[:0]
@@ -699,10 +710,14 @@ func (p *turtlePlan) build(triples []rdf.Triple) error {
 		default:
 			return fmt.Errorf("triple %d: subject: %w", i, invalid("subject of type %T", t.Subj))
 		}
-		si, ok := p.subjIdx[k]
+		si, ok := p.subject(k)
 		if !ok {
 			si = int32(len(p.subjects))
-			p.subjIdx[k] = si
+			if p.small {
+				p.subjKeys = append(p.subjKeys, k)
+			} else {
+				p.subjIdx[k] = si
+			}
 			lbl := ""
 			if k.blank {
 				lbl = k.s
@@ -713,11 +728,7 @@ func (p *turtlePlan) build(triples []rdf.Triple) error {
 		if !ok {
 			return fmt.Errorf("triple %d: predicate: %w", i, invalid("predicate of type %T", t.Pred))
 		}
-		pi, ok := p.predIdx[pr.String()]
-		if !ok {
-			pi = int32(len(p.predIdx))
-			p.predIdx[pr.String()] = pi
-		}
+		pi := p.predicate(pr.String())
 		if t.Obj == nil {
 			return fmt.Errorf("triple %d: object: %w", i, invalid("nil term"))
 		}
@@ -726,7 +737,7 @@ func (p *turtlePlan) build(triples []rdf.Triple) error {
 			if err := checkBlank(lbl); err != nil {
 				return fmt.Errorf("triple %d: object: %w", i, err)
 			}
-			p.refs[lbl]++
+			p.addRef(lbl)
 		}
 		p.tsubj = append(p.tsubj, si)
 		p.tpred = append(p.tpred, pi)
@@ -752,7 +763,7 @@ func (p *turtlePlan) build(triples []rdf.Triple) error {
 	for i := range p.subjects {
 		s := &p.subjects[i]
 		if s.label != "" {
-			s.refs = p.refs[s.label]
+			s.refs = p.refCount(s.label)
 		}
 		if s.label == "" || s.refs != 1 {
 			s.state = planRoot
@@ -771,6 +782,71 @@ func (p *turtlePlan) build(triples []rdf.Triple) error {
 	}
 	slices.Sort(p.roots)
 	return nil
+}
+
+// smallGroup is the size up to which a group is indexed by scanning.
+const smallGroup = 48
+
+// subject returns the index of subject k.
+func (p *turtlePlan) subject(k termKey) (int32, bool) {
+	if !p.small {
+		i, ok := p.subjIdx[k]
+		return i, ok
+	}
+	for i, x := range p.subjKeys {
+		if x == k {
+			return int32(i), true
+		}
+	}
+	return 0, false
+}
+
+// predicate returns the index of predicate iri, numbering it when new.
+func (p *turtlePlan) predicate(iri string) int32 {
+	if !p.small {
+		i, ok := p.predIdx[iri]
+		if !ok {
+			i = int32(len(p.predIdx))
+			p.predIdx[iri] = i
+		}
+		return i
+	}
+	for i, x := range p.preds {
+		if x == iri {
+			return int32(i)
+		}
+	}
+	p.preds = append(p.preds, iri)
+	return int32(len(p.preds) - 1)
+}
+
+// addRef counts one more triple whose object is blank node lbl.
+func (p *turtlePlan) addRef(lbl string) {
+	if !p.small {
+		p.refs[lbl]++
+		return
+	}
+	for i, x := range p.refLabels {
+		if x == lbl {
+			p.refCounts[i]++
+			return
+		}
+	}
+	p.refLabels = append(p.refLabels, lbl)
+	p.refCounts = append(p.refCounts, 1)
+}
+
+// refCount returns the number of triples whose object is blank node lbl.
+func (p *turtlePlan) refCount(lbl string) int32 {
+	if !p.small {
+		return p.refs[lbl]
+	}
+	for i, x := range p.refLabels {
+		if x == lbl {
+			return p.refCounts[i]
+		}
+	}
+	return 0
 }
 
 // planQueue plans the roots from index q on (planning may add roots) and
@@ -808,10 +884,10 @@ func (p *turtlePlan) nestedSubject(o rdf.Object) (int32, bool) {
 		return 0, false
 	}
 	lbl := blankLabel(b)
-	if p.refs[lbl] != 1 {
+	if p.refCount(lbl) != 1 {
 		return 0, false
 	}
-	j, ok := p.subjIdx[termKey{blank: true, s: lbl}]
+	j, ok := p.subject(termKey{blank: true, s: lbl})
 	return j, ok
 }
 
@@ -891,8 +967,8 @@ func (t *TurtleWriter) appendObject(dst []byte, o rdf.Object) ([]byte, error) {
 		return t.appendIRI(dst, v.String())
 	case rdf.Blank:
 		lbl := blankLabel(v)
-		if t.plan.refs[lbl] == 1 {
-			if _, ok := t.plan.subjIdx[termKey{blank: true, s: lbl}]; !ok {
+		if t.plan.refCount(lbl) == 1 {
+			if _, ok := t.plan.subject(termKey{blank: true, s: lbl}); !ok {
 				return append(dst, '[', ']'), nil // only here, no properties
 			}
 		}
