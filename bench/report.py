@@ -37,12 +37,14 @@ def med(xs):
 
 
 def timed(name):
+    """Median wall seconds, peak RSS (KiB), median CPU seconds (user+sys)."""
     rows = [l.split() for l in read("time-" + name + ".txt").splitlines() if l.strip()]
     if not rows:
-        return None, None
+        return None, None, None
     secs = med([float(r[0]) for r in rows])
-    rss = max(int(r[1]) for r in rows)  # KiB
-    return secs, rss
+    rss = max(int(r[1]) for r in rows)
+    cpu = med([float(r[2]) + float(r[3]) for r in rows if len(r) >= 4])
+    return secs, rss, cpu
 
 
 def fmt(x, unit=""):
@@ -76,18 +78,21 @@ if other:
     for (name, cpu), rs in sorted(other.items()):
         print(f"| {name} | {fmt(med([x[0] for x in rs]) / 1e9)} | {fmt(med([x[1] for x in rs]))} |")
 
-print(f"\n## Commands (median wall time of the runs, peak RSS of all)\n")
-print("| command | messages | seconds | msgs/s | peak RSS |")
-print("| --- | ---: | ---: | ---: | ---: |")
+print(f"\n## Commands (medians of the runs; peak RSS of all)\n")
+print("msgs/s is messages over wall time; msgs per CPU-second is messages over")
+print("user+system time: what one core does when it has the machine to itself.\n")
+print("| command | messages | wall s | msgs/s | CPU s | msgs per CPU-second | peak RSS |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 cmd_rate = {}
 for name, count in [("validate", n), ("validate-1core", n), ("turtle", n), ("turtle-1core", n), ("ntriples", n),
                     ("json", 100000), ("big-turtle", big), ("big-validate", big), ("big-stats", big)]:
-    secs, rss = timed(name)
+    secs, rss, cpu = timed(name)
     if secs is None:
         continue
     r = count / secs if secs > 0 else None
     cmd_rate[name] = r
-    print(f"| {name} | {count:,} | {fmt(secs)} | {fmt(r)} | {rss / 1024:,.1f} MiB |")
+    per_cpu = count / cpu if cpu else None
+    print(f"| {name} | {count:,} | {fmt(secs)} | {fmt(r)} | {fmt(cpu)} | {fmt(per_cpu)} | {rss / 1024:,.1f} MiB |")
 
 js = None
 try:

@@ -62,14 +62,14 @@ go test ./convert -run '^$' -bench 'BenchmarkReverse' -cpu 1,2 -count "$COUNT" >
 go test ./register -run '^$' -bench BuildOGC -benchtime 20x -count "$COUNT" > "$out/go-register.txt" || true
 go test ./stats -run '^$' -bench . -benchtime 5x -count "$COUNT" > "$out/go-stats.txt" || true
 
-# timed NAME COMMAND...: runs the command COUNT times, keeping wall time and
-# peak RSS of each run.
+# timed NAME COMMAND...: runs the command COUNT times, keeping the wall time,
+# peak RSS and user and system CPU time of each run.
 timed() {
 	local name=$1
 	shift
 	: > "$out/time-$name.txt"
 	for _ in $(seq "$COUNT"); do
-		/usr/bin/time -f "%e %M" -o "$out/time-one.txt" "$@" > /dev/null 2> "$out/stderr-$name.txt" || true
+		/usr/bin/time -f "%e %M %U %S" -o "$out/time-one.txt" "$@" > /dev/null 2> "$out/stderr-$name.txt" || true
 		cat "$out/time-one.txt" >> "$out/time-$name.txt"
 	done
 }
