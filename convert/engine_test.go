@@ -15,6 +15,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/turtle"
 	"github.com/knakk/rdf"
 )
 
@@ -568,6 +569,52 @@ func TestTurtleGroupSizes(t *testing.T) {
 		}
 		if ok, diff := rdftest.Isomorphic(back, ts); !ok {
 			t.Errorf("%d triples: %s", n, diff)
+		}
+	}
+}
+
+// TestParseLines: N-Triples and N-Quads parsed in pieces give the
+// statements of the whole, in order, and the first syntax error at its line
+// in the document.
+func TestParseLines(t *testing.T) {
+	var sb strings.Builder
+	for _, file := range corpusFiles(t) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb.Write(data)
+	}
+	var log strings.Builder
+	for log.Len() < 600<<10 {
+		log.WriteString(sb.String())
+	}
+	for _, f := range []Format{NTriples, NQuads} {
+		out, _ := convertString(t, log.String(), f, "http://example.com/logs/p")
+		data := []byte(out)
+		if len(data) < parallelParse {
+			t.Fatalf("%v: %d bytes, too few to be cut", f, len(data))
+		}
+		syntax := map[Format]turtle.Syntax{NTriples: turtle.NTriples, NQuads: turtle.NQuads}[f]
+		whole, _, err := turtle.Parse(data, syntax, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pieces, err := parseLines(data, syntax)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(whole, pieces) {
+			t.Errorf("%v: %d statements in pieces, %d whole, or in another order", f, len(pieces), len(whole))
+		}
+		lines := bytes.Split(data, []byte("\n"))
+		for _, at := range []int{3, len(lines) / 2, len(lines) - 3} {
+			bad := bytes.Join(append(append(append([][]byte{}, lines[:at]...), []byte("<x> <y> .")), lines[at:]...), []byte("\n"))
+			_, _, want := turtle.Parse(bad, syntax, "")
+			_, got := parseLines(bad, syntax)
+			if want == nil || got == nil || want.Error() != got.Error() {
+				t.Errorf("%v: error at line %d: pieces %v, whole %v", f, at+1, got, want)
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/internal/turtle"
@@ -41,7 +42,13 @@ func ReadRDF(data []byte, f Format) (*Dataset, error) {
 	switch f {
 	case Turtle, NTriples, NQuads:
 		syntax := map[Format]turtle.Syntax{Turtle: turtle.Turtle, NTriples: turtle.NTriples, NQuads: turtle.NQuads}[f]
-		qs, _, err := turtle.Parse(data, syntax, "")
+		var qs []turtle.Quad
+		var err error
+		if f == Turtle || len(data) < parallelParse || workers() == 1 {
+			qs, _, err = turtle.Parse(data, syntax, "")
+		} else {
+			qs, err = parseLines(data, syntax)
+		}
 		if err != nil {
 			var se *turtle.SyntaxError
 			if errors.As(err, &se) {
@@ -54,6 +61,64 @@ func ReadRDF(data []byte, f Format) (*Dataset, error) {
 		return readJSONLD(data)
 	}
 	return nil, fmt.Errorf("cannot read RDF format %v", f)
+}
+
+// parallelParse is the size from which N-Triples and N-Quads are parsed in
+// pieces on every core.
+const parallelParse = 1 << 20
+
+// parseLines parses N-Triples or N-Quads in pieces, one per worker, cut at
+// line ends: a statement never spans lines, and blank node labels are the
+// document's whatever the piece. A syntax error is the first in the
+// document, its line counted from the document's start.
+func parseLines(data []byte, syntax turtle.Syntax) ([]turtle.Quad, error) {
+	n := workers() * 4
+	type piece struct {
+		data  []byte
+		line  int // lines before the piece
+		quads []turtle.Quad
+		err   error
+	}
+	var pieces []piece
+	line := 0
+	for start := 0; start < len(data); {
+		end := min(start+len(data)/n+1, len(data))
+		if i := bytes.IndexByte(data[end:], '\n'); i >= 0 {
+			end += i + 1
+		} else {
+			end = len(data)
+		}
+		pieces = append(pieces, piece{data: data[start:end], line: line})
+		line += bytes.Count(data[start:end], []byte{'\n'})
+		start = end
+	}
+	var wg sync.WaitGroup
+	for i := range pieces {
+		wg.Add(1)
+		go func(p *piece) {
+			defer wg.Done()
+			p.quads, _, p.err = turtle.Parse(p.data, syntax, "")
+		}(&pieces[i])
+	}
+	wg.Wait()
+	total := 0
+	for _, p := range pieces {
+		if p.err != nil {
+			var se *turtle.SyntaxError
+			if errors.As(p.err, &se) {
+				e := *se
+				e.Line += p.line
+				return nil, &e
+			}
+			return nil, p.err
+		}
+		total += len(p.quads)
+	}
+	qs := make([]turtle.Quad, 0, total)
+	for _, p := range pieces {
+		qs = append(qs, p.quads...)
+	}
+	return qs, nil
 }
 
 // readJSONLD reads JSON-LD: json-gold expands it (with a document loader

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/internal/turtle"
 	"github.com/jrpcld/jrpcld/schema"
@@ -186,7 +188,7 @@ func (rv *Reverse) Logs(d *Dataset) ([]WireLog, []Problem) {
 		byLog[log] = append(byLog[log], placed{node, pos})
 	}
 	r.unplaced(seen)
-	var logs []WireLog
+	var all []placed
 	for _, iri := range order {
 		ms := byLog[iri]
 		sort.SliceStable(ms, func(i, j int) bool {
@@ -195,13 +197,50 @@ func (rv *Reverse) Logs(d *Dataset) ([]WireLog, []Problem) {
 			}
 			return ms[i].node.Value < ms[j].node.Value
 		})
+		all = append(all, ms...)
+	}
+	// The messages are read back on every core: the graph is only read.
+	type result struct {
+		wm       WireMessage
+		ok       bool
+		problems []Problem
+	}
+	results := make([]result, len(all))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rr := &reading{rv: rv, g: g}
+			for {
+				i := int(next.Add(64)) - 64
+				if i >= len(all) {
+					return
+				}
+				for j := i; j < min(i+64, len(all)); j++ {
+					res := &results[j]
+					res.wm, res.ok = rr.wireMessage(all[j].node, all[j].pos)
+					res.problems, rr.problems = rr.problems, nil
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var logs []WireLog
+	k := 0
+	for _, iri := range order {
+		ms := byLog[iri]
 		l := WireLog{IRI: iri}
 		for i, m := range ms {
 			if i > 0 && ms[i-1].pos == m.pos {
 				r.problem(m.node, "position %d is also the position of <%s>", m.pos, ms[i-1].node.Value)
 			}
-			if wm, ok := r.wireMessage(m.node, m.pos); ok {
-				l.Messages = append(l.Messages, wm)
+			res := &results[k]
+			k++
+			r.problems = append(r.problems, res.problems...)
+			if res.ok {
+				l.Messages = append(l.Messages, res.wm)
 			}
 		}
 		logs = append(logs, l)
