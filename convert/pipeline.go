@@ -17,8 +17,8 @@ import (
 )
 
 const (
-	batchRecords = 64        // records per batch, at most
-	batchBytes   = 128 << 10 // text per batch, about
+	batchRecords = 256       // records per batch, at most
+	batchBytes   = 256 << 10 // text per batch, about
 )
 
 // pitem is one record on its way through the pipeline.
