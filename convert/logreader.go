@@ -545,11 +545,11 @@ var jsonStrPlain = func() (t [256]bool) {
 // silently alter: invalid UTF-8 and lone UTF-16 surrogate escapes.
 type jsonParser struct {
 	maxDepth int
-	stack    []jsonFrame       // open arrays and objects
-	vals     []any             // members of the open containers
-	keys     []string          // keys of the open objects' members
-	buf      []byte            // scratch for unescaping strings
-	keyCache map[string]string // object keys seen, at most maxInterned
+	stack    []jsonFrame          // open arrays and objects
+	vals     []any                // members of the open containers
+	keys     []string             // keys of the open objects' members
+	buf      []byte               // scratch for unescaping strings
+	keyCache *[maxInterned]string // object keys seen, by hash
 
 	// After a successful parse: the value's span in the text, and the span of
 	// the top-level object's "msg" member value (-1 when there is none).
@@ -809,17 +809,24 @@ func (p *jsonParser) str(data []byte, i int, key bool) (string, int, *jsonSyntax
 // intern returns b as a string, shared with earlier keys of the same text:
 // object keys repeat from message to message.
 func (p *jsonParser) intern(b []byte) string {
-	if s, ok := p.keyCache[string(b)]; ok {
-		return s
+	if len(b) > maxInternLen {
+		return string(b)
 	}
-	s := string(b)
-	if len(b) <= maxInternLen && len(p.keyCache) < maxInterned {
-		if p.keyCache == nil {
-			p.keyCache = make(map[string]string)
-		}
-		p.keyCache[s] = s
+	// A direct-mapped cache: a key takes the slot its hash picks, and a
+	// later key with the same slot takes it over.
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
 	}
-	return s
+	if p.keyCache == nil {
+		p.keyCache = new([maxInterned]string)
+	}
+	slot := &p.keyCache[h%maxInterned]
+	if *slot == string(b) {
+		return *slot
+	}
+	*slot = string(b)
+	return *slot
 }
 
 // jsonRuneLen returns the length of the UTF-8 sequence at data[j], which must
