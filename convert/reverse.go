@@ -157,7 +157,16 @@ func containsTerm(ts []turtle.Term, t turtle.Term) bool {
 // keep parts of it from being read back. Every message that can be read
 // back is, whatever the problems with others.
 func (rv *Reverse) Logs(d *Dataset) ([]WireLog, []Problem) {
-	g := newGraph(d.quads)
+	logs, problems := rv.read(d.quads, workers())
+	if len(logs) == 0 && len(problems) == 0 {
+		problems = append(problems, Problem{Message: "no JSON-RPC messages: no node has a jlog:position"})
+	}
+	return logs, problems
+}
+
+// read reads back the logs of quads on par goroutines; see Logs.
+func (rv *Reverse) read(quads []turtle.Quad, par int) ([]WireLog, []Problem) {
+	g := newGraph(quads)
 	r := &reading{rv: rv, g: g}
 	type placed struct {
 		node turtle.Term
@@ -166,7 +175,7 @@ func (rv *Reverse) Logs(d *Dataset) ([]WireLog, []Problem) {
 	var order []string
 	byLog := map[string][]placed{}
 	seen := map[turtle.Term]bool{}
-	for _, q := range d.quads {
+	for _, q := range quads {
 		if q.P != LogPosition || seen[q.S] {
 			continue
 		}
@@ -199,7 +208,7 @@ func (rv *Reverse) Logs(d *Dataset) ([]WireLog, []Problem) {
 		})
 		all = append(all, ms...)
 	}
-	// The messages are read back on every core: the graph is only read.
+	// The messages are read back on par goroutines: the graph is only read.
 	type result struct {
 		wm       WireMessage
 		ok       bool
@@ -208,7 +217,7 @@ func (rv *Reverse) Logs(d *Dataset) ([]WireLog, []Problem) {
 	results := make([]result, len(all))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := 0; w < workers(); w++ {
+	for w := 0; w < par; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -244,9 +253,6 @@ func (rv *Reverse) Logs(d *Dataset) ([]WireLog, []Problem) {
 			}
 		}
 		logs = append(logs, l)
-	}
-	if len(logs) == 0 && len(r.problems) == 0 {
-		r.problem(turtle.Term{}, "no JSON-RPC messages: no node has a jlog:position")
 	}
 	return logs, r.problems
 }

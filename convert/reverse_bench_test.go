@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"runtime"
@@ -34,7 +35,8 @@ func benchLog(b *testing.B, n int) string {
 }
 
 // BenchmarkReverse measures the way back: RDF text of the corpus, cycled to
-// 5,000 messages, read, turned into messages and written as JSON lines.
+// 5,000 messages, read, turned into messages and written as JSON lines;
+// whole (ReadRDF and Logs) and as a stream (StreamLogs, "-stream").
 func BenchmarkReverse(b *testing.B) {
 	const msgs = 5000
 	log := benchLog(b, msgs)
@@ -49,6 +51,31 @@ func BenchmarkReverse(b *testing.B) {
 			b.Fatalf("issues %v", issues)
 		}
 		data := []byte(out)
+		b.Run(f.String()+"-stream", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			mallocs := ms.Mallocs
+			b.ResetTimer()
+			start := time.Now()
+			var buf []byte
+			for i := 0; i < b.N; i++ {
+				n := 0
+				err := rv.StreamLogs(bytes.NewReader(data), f, func(_ string, m *WireMessage) error {
+					n++
+					buf = m.AppendJSONL(buf[:0], true)
+					return nil
+				})
+				if err != nil || n != msgs {
+					b.Fatalf("%d messages, error %v", n, err)
+				}
+			}
+			elapsed := time.Since(start)
+			b.StopTimer()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(b.N*msgs)/elapsed.Seconds(), "msgs/s")
+			b.ReportMetric(float64(ms.Mallocs-mallocs)/float64(b.N*msgs), "allocs/msg")
+		})
 		b.Run(f.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			var ms runtime.MemStats

@@ -627,7 +627,8 @@ func TestFuzzSeeds(t *testing.T) {
 }
 
 // FuzzRoundTrip: a message line that converts comes back from Turtle,
-// N-Triples and N-Quads equal to what encoding/json reads from it.
+// N-Triples and N-Quads equal to what encoding/json reads from it, with
+// Logs and with the stream.
 func FuzzRoundTrip(f *testing.F) {
 	ctx := defaultContext(f)
 	rv, err := NewReverse(ctx)
@@ -664,6 +665,16 @@ func FuzzRoundTrip(f *testing.F) {
 				t.Fatalf("%v: problems %v\n%s", format, probs, buf.String())
 			}
 			checkSame(t, format.String(), sent, backLines(t, logs))
+			// What jrpcld writes is read as a stream, into the same.
+			for _, size := range []int{1 << 20, 1} {
+				streamedLogs, err := streamed(t, rv, buf.Bytes(), format, size)
+				if err != nil {
+					t.Fatalf("%v, chunks of %d: %v\n%s", format, size, err, buf.String())
+				}
+				if err := sameLogs(streamedLogs, logs); err != nil {
+					t.Fatalf("%v, chunks of %d: %v", format, size, err)
+				}
+			}
 		}
 	})
 }

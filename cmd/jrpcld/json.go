@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,6 +38,11 @@ Several logs in one input (one named graph per log in N-Quads, or several logs
 in one Turtle file) come back one after another, in the order they first
 appear (JSON-LD has no order: there, by IRI); --graph IRI writes only the log
 with that IRI (its named graph in N-Quads).
+
+RDF laid out as jrpcld writes it (each message's statements together, in log
+order) is read as a stream, in memory that does not grow with the input; the
+messages are kept in a temporary file until the input has been read to its end.
+Other RDF, and JSON-LD, is read whole, as one graph.
 
 RDF that does not parse is reported as FILE:LINE:COL. A graph that parses but
 is not a JSON-RPC log as jrpcld writes one (a message node without a method,
@@ -113,56 +121,172 @@ func writeJSON(e *env, c *command, rv *convert.Reverse, files []string, formats 
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 		return exitUsage
 	}
-	status, found := exitOK, false
+	j := &jsonRun{e: e, rv: rv, graph: graph, envelope: envelope, out: out, status: exitOK}
 	for i, name := range files {
-		in, display, _, err := openInput(e, name)
-		var data []byte
-		if err == nil {
-			data, err = io.ReadAll(in)
-			if cl, ok := in.(io.Closer); ok {
-				cl.Close()
-			}
-		}
-		if err != nil {
+		if err := j.input(name, formats[i]); err != nil {
 			out.finish(false)
 			fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 			return exitUsage
 		}
-		ds, err := convert.ReadRDF(data, formats[i])
-		if err != nil {
-			var se *convert.SyntaxError
-			if errors.As(err, &se) && se.Line > 0 {
-				fmt.Fprintf(e.stderr, "%s:%s\n", display, se)
-			} else {
-				fmt.Fprintf(e.stderr, "%s: %v\n", display, err)
-			}
-			status = exitInvalid
-			continue
-		}
-		logs, problems := rv.Logs(ds)
-		for _, p := range problems {
-			fmt.Fprintf(e.stderr, "%s: %s\n", display, p)
-			status = exitInvalid
-		}
-		for _, l := range logs {
-			if graph != "" && l.IRI != graph {
-				continue
-			}
-			found = true
-			if err := convert.WriteJSONL(out, l.Messages, envelope); err != nil {
-				out.finish(false)
-				fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
-				return exitUsage
-			}
-		}
 	}
-	if graph != "" && !found {
+	if graph != "" && !j.found {
 		fmt.Fprintf(e.stderr, "jrpcld %s: no log <%s> in the input\n", c.name, graph)
-		status = exitInvalid
+		j.status = exitInvalid
 	}
 	if err := out.finish(true); err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 		return exitUsage
 	}
-	return status
+	return j.status
+}
+
+// jsonRun is the state of one json command.
+type jsonRun struct {
+	e        *env
+	rv       *convert.Reverse
+	graph    string
+	envelope bool
+	out      io.Writer
+	status   int
+	found    bool // a log with the --graph IRI was written
+}
+
+// input writes the messages of one input. Problems with the input are
+// printed and make the status exitInvalid; the error returned ends the run.
+func (j *jsonRun) input(name string, f convert.Format) error {
+	in, display, size, err := openInput(j.e, name)
+	if err != nil {
+		return err
+	}
+	if cl, ok := in.(io.Closer); ok && name != "-" {
+		defer cl.Close()
+	}
+	data, err := j.stream(in, f, size)
+	if err != nil || data == nil {
+		return err
+	}
+	ds, err := convert.ReadRDF(data, f)
+	if err != nil {
+		var se *convert.SyntaxError
+		if errors.As(err, &se) && se.Line > 0 {
+			fmt.Fprintf(j.e.stderr, "%s:%s\n", display, se)
+		} else {
+			fmt.Fprintf(j.e.stderr, "%s: %v\n", display, err)
+		}
+		j.status = exitInvalid
+		return nil
+	}
+	logs, problems := j.rv.Logs(ds)
+	for _, p := range problems {
+		fmt.Fprintf(j.e.stderr, "%s: %s\n", display, p)
+		j.status = exitInvalid
+	}
+	for _, l := range logs {
+		if j.graph != "" && l.IRI != j.graph {
+			continue
+		}
+		j.found = true
+		if err := convert.WriteJSONL(j.out, l.Messages, j.envelope); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stream writes the messages of in as they come when the input is laid
+// out as jrpcld writes logs (see convert.StreamLogs), in memory that does
+// not grow with the input, and returns nil. Otherwise it returns the whole
+// input, to be read as one graph: what the stream wrote went to a
+// temporary file and is dropped, and what it read is read again (from a
+// temporary copy when in cannot seek).
+func (j *jsonRun) stream(in io.Reader, f convert.Format, size int64) ([]byte, error) {
+	if f == convert.JSONLD {
+		return readAll(in, size)
+	}
+	start, canSeek := seekable(in)
+	spool, err := tempFile()
+	if err != nil {
+		return nil, err
+	}
+	defer closeTemp(spool)
+	src := in
+	var copied *os.File
+	if !canSeek {
+		if copied, err = tempFile(); err != nil {
+			return nil, err
+		}
+		defer closeTemp(copied)
+		src = io.TeeReader(in, copied)
+	}
+	w := bufio.NewWriterSize(spool, 64<<10)
+	found := false
+	var line []byte
+	restore := tuneGC()
+	err = j.rv.StreamLogs(src, f, func(log string, m *convert.WireMessage) error {
+		if j.graph != "" && log != j.graph {
+			return nil
+		}
+		found = true
+		line = m.AppendJSONL(line[:0], j.envelope)
+		_, err := w.Write(line)
+		return err
+	})
+	restore()
+	switch {
+	case err == nil:
+		j.found = j.found || found
+		if err = w.Flush(); err == nil {
+			_, err = spool.Seek(0, io.SeekStart)
+		}
+		if err == nil {
+			_, err = io.Copy(j.out, spool)
+		}
+		return nil, err
+	case !errors.Is(err, convert.ErrUngrouped):
+		return nil, err
+	case copied != nil:
+		if _, err := copied.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return readAll(io.MultiReader(copied, in), 0)
+	}
+	if _, err := in.(io.Seeker).Seek(start, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return readAll(in, size-start)
+}
+
+// seekable reports whether r can seek, and where it is.
+func seekable(r io.Reader) (int64, bool) {
+	s, ok := r.(io.Seeker)
+	if !ok {
+		return 0, false
+	}
+	pos, err := s.Seek(0, io.SeekCurrent)
+	return pos, err == nil
+}
+
+// tempFile creates a temporary file, removed when closed with closeTemp
+// (on Unix at once: it goes away with the process).
+func tempFile() (*os.File, error) {
+	f, err := os.CreateTemp("", "jrpcld-json-*")
+	if err == nil {
+		os.Remove(f.Name())
+	}
+	return f, err
+}
+
+func closeTemp(f *os.File) {
+	f.Close()
+	os.Remove(f.Name())
+}
+
+// readAll reads r to its end; size, when known, is what it holds.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	var b bytes.Buffer
+	if size > 0 && size < 1<<40 {
+		b.Grow(int(size) + bytes.MinRead)
+	}
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }

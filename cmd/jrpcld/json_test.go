@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -111,5 +112,44 @@ func TestJSONCommandErrors(t *testing.T) {
 		if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, %q", tt.args, code, out, errOut, tt.code, tt.out, tt.err)
 		}
+	}
+}
+
+// TestJSONReadWhole: RDF that is not laid out as jrpcld writes it (here
+// jrpcld's N-Triples with the lines in reverse order) comes back as the
+// messages of jrpcld's own layout, from a file and from standard input
+// that cannot seek (read again from its temporary copy).
+func TestJSONReadWhole(t *testing.T) {
+	dir := t.TempDir()
+	nt := filepath.Join(dir, "s.nt")
+	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "-o", nt, "../../examples/session.jsonl"); code != exitOK {
+		t.Fatalf("rdf: exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(nt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	var rev strings.Builder
+	for i := len(lines) - 1; i >= 0; i-- {
+		rev.WriteString(lines[i])
+	}
+	reversed := filepath.Join(dir, "r.nt")
+	if err := os.WriteFile(reversed, []byte(rev.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, want, errOut := jrpcld(t, "", "json", "--envelope", nt)
+	if code != exitOK || errOut != "" || len(jsonLines(t, want)) < 10 {
+		t.Fatalf("json: exit %d: %s\n%s", code, errOut, want)
+	}
+	code, out, errOut := jrpcld(t, "", "json", "--envelope", reversed)
+	if code != exitOK || errOut != "" || out != want {
+		t.Errorf("reversed file: exit %d: %s\n%s", code, errOut, out)
+	}
+	var stdout, stderr strings.Builder
+	stdin := struct{ io.Reader }{strings.NewReader(rev.String())} // cannot seek
+	code = run([]string{"json", "--envelope", "--from", "ntriples"}, &env{stdin: stdin, stdout: &stdout, stderr: &stderr})
+	if code != exitOK || stderr.String() != "" || stdout.String() != want {
+		t.Errorf("reversed stdin: exit %d: %s\n%s", code, stderr.String(), stdout.String())
 	}
 }

@@ -1,0 +1,683 @@
+package convert
+
+// The way back as a stream. jrpcld writes a log's statements message by
+// message: all the statements about a message node, its blank nodes and
+// its batch members come together, in log order, and only inert typings
+// (jlog:UnansweredRequest) come later. Such input can be read back one
+// group of statements at a time, in memory that does not grow with the
+// log. Input that is laid out otherwise is recognised as such, and the
+// caller reads it whole (ReadRDF and Logs).
+//
+// The RDF text is cut into chunks at statement ends and parsed on every
+// core; one goroutine splits the statements into segments (a segment
+// starts at each statement about an IRI that the segment does not know)
+// and checks that no statement mentions a node of a segment already
+// closed; the segments are read back on every core with the code of Logs
+// and their messages handed on in order, once it is clear that they come
+// in log order and without a problem.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jrpcld/jrpcld/internal/turtle"
+)
+
+// ErrUngrouped is wrapped by the error StreamLogs returns when its input is
+// not what it can read as a stream: not grouped message by message in log
+// order as jrpcld writes logs, not parseable, or with something Logs would
+// report as a problem. The input must then be read whole, with ReadRDF and
+// Logs, which report the problems exactly.
+var ErrUngrouped = errors.New("RDF not grouped message by message as jrpcld writes logs")
+
+func ungrouped(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrUngrouped}, args...)...)
+}
+
+const (
+	streamChunk = 256 << 10 // bytes of RDF text parsed at once, about
+	streamJob   = 1024      // statements read back at once, about
+)
+
+// StreamLogs reads the logs in RDF text (Turtle, N-Triples or N-Quads) from
+// r and calls emit with each message, in the order of Logs, as soon as the
+// statements of the messages around it are complete; its memory does not
+// grow with the input. When it returns an error wrapping ErrUngrouped, the
+// messages it emitted may differ from those of Logs: the caller discards
+// them and reads the input whole. Any other error is one of r or of emit.
+func (rv *Reverse) StreamLogs(r io.Reader, f Format, emit func(log string, m *WireMessage) error) error {
+	return rv.stream(r, f, streamChunk, streamJob, emit)
+}
+
+// rchunk is a piece of RDF text and its statements.
+type rchunk struct {
+	seq      int
+	data     []byte
+	prefixes map[string]string // Turtle: those declared before the statements
+	parsed   bool
+	quads    []turtle.Quad
+	err      error
+}
+
+// rjob is a run of segments, read back.
+type rjob struct {
+	seq      int
+	quads    []turtle.Quad
+	logs     []WireLog
+	problems []Problem
+	err      error // what ended the stream here
+}
+
+func (rv *Reverse) stream(r io.Reader, f Format, chunkSize, jobSize int, emit func(string, *WireMessage) error) error {
+	var syntax turtle.Syntax
+	switch f {
+	case Turtle:
+		syntax = turtle.Turtle
+	case NTriples:
+		syntax = turtle.NTriples
+	case NQuads:
+		syntax = turtle.NQuads
+	default:
+		return ungrouped("%v is not read as a stream", f)
+	}
+	n := 2*workers() + 2
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	run := func(fn func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn()
+		}()
+	}
+	// At most n chunks and n jobs are in flight: a stage takes a token
+	// before it sends one on, and the next stage that keeps them in order
+	// gives it back once done with it.
+	chunkTokens := make(tokens, n)
+	jobTokens := make(tokens, n)
+	chunks := make(chan *rchunk, n)
+	parsed := make(chan *rchunk, n)
+	jobs := make(chan *rjob, n)
+	built := make(chan *rjob, n)
+	run(func() { readChunks(r, syntax, chunkSize, chunkTokens, chunks, stop) })
+	var parsers sync.WaitGroup
+	for w := 0; w < workers(); w++ {
+		parsers.Add(1)
+		run(func() {
+			defer parsers.Done()
+			for c := range chunks {
+				if !c.parsed && c.err == nil {
+					c.parse(syntax)
+				}
+				parsed <- c
+			}
+		})
+	}
+	run(func() {
+		parsers.Wait()
+		close(parsed)
+	})
+	run(func() { segment(parsed, jobSize, chunkTokens, jobTokens, jobs, stop) })
+	var builders sync.WaitGroup
+	for w := 0; w < workers(); w++ {
+		builders.Add(1)
+		run(func() {
+			defer builders.Done()
+			for j := range jobs {
+				if j.err == nil {
+					j.logs, j.problems = rv.read(j.quads, 1)
+					j.quads = nil
+				}
+				built <- j
+			}
+		})
+	}
+	run(func() {
+		builders.Wait()
+		close(built)
+	})
+
+	e := emitter{emit: emit, finished: map[string]bool{}}
+	var err error
+	pending := map[int]*rjob{}
+	next := 0
+	for j := range built {
+		if err != nil {
+			continue // drain
+		}
+		pending[j.seq] = j
+		for err == nil {
+			j, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			err = e.job(j)
+			jobTokens.give()
+		}
+		if err != nil {
+			close(stop)
+		}
+	}
+	wg.Wait()
+	if err == io.EOF {
+		err = nil
+		if e.count == 0 {
+			err = ungrouped("no messages")
+		}
+	}
+	return err
+}
+
+// tokens bound the items in flight between two stages.
+type tokens chan struct{}
+
+// take takes a token, or returns false once stop is closed.
+func (t tokens) take(stop <-chan struct{}) bool {
+	select {
+	case t <- struct{}{}:
+		return true
+	case <-stop:
+		return false
+	}
+}
+
+func (t tokens) give() { <-t }
+
+// emitter checks the order of the messages read back and hands them on.
+type emitter struct {
+	emit     func(string, *WireMessage) error
+	log      string
+	started  bool
+	last     int64
+	finished map[string]bool
+	count    int
+}
+
+// job hands on the messages of j; io.EOF marks the end of the input.
+func (e *emitter) job(j *rjob) error {
+	if j.err != nil {
+		return j.err
+	}
+	if len(j.problems) > 0 {
+		return ungrouped("%s", j.problems[0])
+	}
+	for _, l := range j.logs {
+		if !e.started || l.IRI != e.log {
+			if e.started {
+				e.finished[e.log] = true
+			}
+			if e.finished[l.IRI] {
+				return ungrouped("log <%s> continues after another", l.IRI)
+			}
+			e.log, e.started, e.last = l.IRI, true, 0
+			if len(l.Messages) > 0 {
+				e.last = l.Messages[0].Position - 1
+			}
+		}
+		for i := range l.Messages {
+			m := &l.Messages[i]
+			if m.Position <= e.last {
+				return ungrouped("<%s> comes after a message at a later position", m.Node)
+			}
+			e.last = m.Position
+			e.count++
+			if err := e.emit(l.IRI, m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readChunks reads r and cuts it into chunks that end at the end of a
+// statement, about size bytes each, and sends them on out in order; after
+// the last comes one that carries io.EOF, or the read error. Turtle's
+// chunks are parsed here up to the first with statements: the prefixes
+// declared until then are written at the head of the others.
+func readChunks(r io.Reader, syntax turtle.Syntax, size int, tok tokens, out chan<- *rchunk, stop <-chan struct{}) {
+	defer close(out)
+	send := func(c *rchunk) bool {
+		if !tok.take(stop) {
+			return false
+		}
+		select {
+		case out <- c:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	var head []byte // Turtle's prefixes, for the chunks after the first
+	var prefixes map[string]string
+	var carry []byte
+	eof := false
+	statements := false // Turtle: a chunk with statements has been read
+	for seq := 0; ; seq++ {
+		buf := make([]byte, 0, max(size, 2*(len(head)+len(carry))))
+		buf = append(append(buf, head...), carry...)
+		cut := 0
+		for {
+			for len(buf) < cap(buf) && !eof {
+				k, err := r.Read(buf[len(buf):cap(buf)])
+				buf = buf[:len(buf)+k]
+				if err == io.EOF {
+					eof = true
+				} else if err != nil {
+					send(&rchunk{seq: seq, err: err})
+					return
+				}
+			}
+			if eof {
+				cut = len(buf)
+				break
+			}
+			if cut = statementsEnd(buf[len(head):], syntax); cut > 0 {
+				cut += len(head)
+				break
+			}
+			buf = slices.Grow(buf, cap(buf)) // a statement longer than the chunk
+		}
+		carry = append(carry[:0], buf[cut:]...)
+		c := &rchunk{seq: seq, data: buf[:cut], prefixes: prefixes}
+		if syntax == turtle.Turtle && !statements {
+			c.quads, prefixes, c.err = parseTurtle(c.data, seq)
+			c.data, c.parsed, statements = nil, true, len(c.quads) > 0
+			if c.err == nil {
+				head, c.err = prefixText(prefixes)
+			}
+		}
+		if !send(c) || c.err != nil {
+			return
+		}
+		if eof {
+			send(&rchunk{seq: seq + 1, err: io.EOF})
+			return
+		}
+	}
+}
+
+// parse parses the statements of a chunk. A Turtle chunk must declare no
+// prefix: the chunks after it are parsed with the prefixes at its head.
+func (c *rchunk) parse(syntax turtle.Syntax) {
+	defer func() { c.data, c.parsed = nil, true }()
+	if syntax != turtle.Turtle {
+		var err error
+		if c.quads, _, err = turtle.Parse(c.data, syntax, ""); err != nil {
+			c.err = ungrouped("%v", err)
+		}
+		return
+	}
+	var got map[string]string
+	if c.quads, got, c.err = parseTurtle(c.data, c.seq); c.err != nil {
+		return
+	}
+	if len(got) != len(c.prefixes) {
+		c.err = ungrouped("a prefix declared after the first statements")
+		return
+	}
+	for k, v := range got {
+		if c.prefixes[k] != v {
+			c.err = ungrouped("prefix %q declared again", k)
+			return
+		}
+	}
+}
+
+// statementsEnd returns the length of the longest prefix of data that ends
+// at the end of a statement, as far as the text shows it: at a line end in
+// N-Triples and N-Quads, after ".\n" in Turtle (where a wrong guess makes
+// the chunk fail to parse). 0 means none.
+func statementsEnd(data []byte, syntax turtle.Syntax) int {
+	if syntax == turtle.Turtle {
+		if i := bytes.LastIndex(data, []byte(".\n")); i >= 0 {
+			return i + 2
+		}
+		return 0
+	}
+	return bytes.LastIndexByte(data, '\n') + 1
+}
+
+// prefixText writes prefixes as Turtle directives.
+func prefixText(prefixes map[string]string) ([]byte, error) {
+	names := make([]string, 0, len(prefixes))
+	for k := range prefixes {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b []byte
+	for _, k := range names {
+		iri := prefixes[k]
+		if !hasScheme(iri) || strings.ContainsAny(iri, "<>\"{}|^`\\ ") {
+			return nil, ungrouped("prefix %q is not an absolute IRI that can be written again", k)
+		}
+		b = append(append(append(append(b, "@prefix "...), k...), ": <"...), iri...)
+		b = append(b, "> .\n"...)
+	}
+	return b, nil
+}
+
+// parseTurtle parses a Turtle chunk. The blank nodes the parser names ([]
+// and ()) are renamed to be unique among chunks, and every IRI must be
+// absolute: a relative one would be resolved against a @base declared in
+// an earlier chunk. It returns the prefixes declared once the chunk is read.
+func parseTurtle(data []byte, seq int) ([]turtle.Quad, map[string]string, error) {
+	qs, got, err := turtle.Parse(data, turtle.Turtle, "")
+	if err != nil {
+		return nil, nil, ungrouped("%v", err)
+	}
+	tag := "#" + strconv.Itoa(seq) + "."
+	rename := func(t *turtle.Term) bool {
+		switch t.Kind {
+		case turtle.Blank:
+			if strings.HasPrefix(t.Value, "#") {
+				t.Value = tag + t.Value[1:]
+			}
+		case turtle.IRI:
+			return hasScheme(t.Value)
+		case turtle.Literal:
+			return hasScheme(t.Datatype)
+		}
+		return true
+	}
+	for i := range qs {
+		q := &qs[i]
+		if !rename(&q.S) || !hasScheme(q.P) || !rename(&q.O) {
+			return nil, nil, ungrouped("a relative IRI")
+		}
+	}
+	return qs, got, nil
+}
+
+// hasScheme reports whether iri starts with a scheme and ':', as the
+// Turtle parser decides whether to resolve it against the base.
+func hasScheme(iri string) bool {
+	for i := 0; i < len(iri); i++ {
+		c := iri[i]
+		switch {
+		case isAlpha(c):
+		case i > 0 && (isDigit(c) || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// segmenter splits the statements into segments and closes them. A node
+// is closed once its segment is: a statement that mentions it later (as
+// subject, blank node object or batch member) means the input is not
+// grouped. Closed nodes are remembered by name where jrpcld's names tell
+// their message (message IRIs <log>#dir-pos, batch members, blank node
+// labels of the log's prefix and position): all those of a log up to the
+// highest position closed. Blank nodes the Turtle parser named are never
+// named again once referred to. Other nodes are remembered one by one.
+type segmenter struct {
+	seg       []turtle.Quad
+	nodes     map[turtle.Term]uint8 // of the segment: 1 subject, 2 object
+	last      turtle.Term           // the subject of the previous statement
+	closed    map[turtle.Term]struct{}
+	maxPos    map[string]int64  // per log
+	blankLogs map[string]string // blankPrefix(log) -> log, for the logs of maxPos
+	job       []turtle.Quad
+}
+
+// segment reads the parsed chunks in order and sends jobs of about jobSize
+// statements on out, in order;
+// the last job carries the error that ends the input (io.EOF at its end).
+func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out chan<- *rjob, stop <-chan struct{}) {
+	defer close(out)
+	s := &segmenter{nodes: map[turtle.Term]uint8{}, closed: map[turtle.Term]struct{}{},
+		maxPos: map[string]int64{}, blankLogs: map[string]string{}}
+	seq := 0
+	send := func(j *rjob) bool {
+		j.seq = seq
+		seq++
+		if !jobTokens.take(stop) {
+			return false
+		}
+		select {
+		case out <- j:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	pending := map[int]*rchunk{}
+	next := 0
+	done := false
+	for c := range in {
+		if done {
+			continue // drain
+		}
+		pending[c.seq] = c
+		for !done {
+			c, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			chunkTokens.give()
+			err := c.err
+			if err == nil {
+				for _, q := range c.quads {
+					if err = s.add(q); err != nil {
+						break
+					}
+					if len(s.job) >= jobSize {
+						if !send(&rjob{quads: s.job}) {
+							done = true
+							break
+						}
+						s.job = nil
+					}
+				}
+			}
+			if err == io.EOF {
+				s.flush()
+				if len(s.job) > 0 && !send(&rjob{quads: s.job}) {
+					done = true
+					break
+				}
+			}
+			if err != nil {
+				send(&rjob{err: err})
+				done = true
+			}
+		}
+	}
+}
+
+// add takes the next statement.
+func (s *segmenter) add(q turtle.Quad) error {
+	if q.P == RDFType && (q.O.Kind != turtle.IRI || !isMessageClass(q.O.Value)) {
+		return nil // inert: the way back reads no other typing
+	}
+	if q.S != s.last {
+		if _, ok := s.nodes[q.S]; !ok {
+			if s.isClosed(q.S) {
+				return ungrouped("statements about %s after those of its message", termName(q.S))
+			}
+			if q.S.Kind == turtle.IRI && len(s.seg) > 0 {
+				s.flush()
+			}
+		}
+		s.nodes[q.S] |= 1
+		s.last = q.S
+	}
+	if q.O.Kind == turtle.Blank || q.P == LogMember {
+		if _, ok := s.nodes[q.O]; !ok && s.isClosed(q.O) {
+			return ungrouped("%s mentioned after the statements of its message", termName(q.O))
+		}
+		s.nodes[q.O] |= 2
+	}
+	s.seg = append(s.seg, q)
+	return nil
+}
+
+func termName(t turtle.Term) string {
+	if t.Kind == turtle.Blank {
+		return "_:" + t.Value
+	}
+	return "<" + t.Value + ">"
+}
+
+// flush closes the segment and adds it to the job.
+func (s *segmenter) flush() {
+	log, pos, owned := s.owner()
+	var prefix string
+	if owned {
+		prefix = blankPrefix(log) + strconv.FormatInt(pos, 10)
+	}
+	for n, flags := range s.nodes {
+		switch {
+		case n.Kind == turtle.Blank && strings.HasPrefix(n.Value, "#") && flags&2 != 0:
+			// A [] or () of Turtle, referred to: never named again.
+		case owned && n.Kind == turtle.IRI && iriOwnedBy(n.Value, log, pos):
+		case owned && n.Kind == turtle.Blank && blankOwnedBy(n.Value, prefix):
+		default:
+			s.closed[n] = struct{}{}
+		}
+	}
+	if owned {
+		if m, ok := s.maxPos[log]; !ok || pos > m {
+			s.maxPos[log] = pos
+		}
+		s.blankLogs[blankPrefix(log)] = log
+	}
+	s.job = append(s.job, s.seg...)
+	s.seg = s.seg[:0]
+	clear(s.nodes)
+	s.last = turtle.Term{}
+}
+
+// owner returns the log and position of the segment's message when it has
+// exactly one node with a jlog:position, one position, and one log.
+func (s *segmenter) owner() (string, int64, bool) {
+	var node, pos turtle.Term
+	var graph string
+	found := false
+	for _, q := range s.seg {
+		if q.P != LogPosition {
+			continue
+		}
+		if found && (q.S != node || q.O != pos) {
+			return "", 0, false
+		}
+		node, pos, graph, found = q.S, q.O, q.G.Value, true
+	}
+	if !found || pos.Kind != turtle.Literal {
+		return "", 0, false
+	}
+	p, err := strconv.ParseInt(pos.Value, 10, 64)
+	if err != nil {
+		return "", 0, false
+	}
+	log := graph
+	var logs []turtle.Term
+	for _, q := range s.seg {
+		if q.S == node && q.P == LogInLog && !containsTerm(logs, q.O) {
+			logs = append(logs, q.O)
+		}
+	}
+	switch {
+	case len(logs) == 1 && logs[0].Kind == turtle.IRI:
+		log = logs[0].Value
+	case len(logs) > 0:
+		return "", 0, false
+	}
+	return log, p, log != ""
+}
+
+// isClosed reports whether node n belongs to a closed segment.
+func (s *segmenter) isClosed(n turtle.Term) bool {
+	if _, ok := s.closed[n]; ok {
+		return true
+	}
+	switch n.Kind {
+	case turtle.IRI:
+		if log, pos, ok := iriOwner(n.Value); ok {
+			if m, known := s.maxPos[log]; known && pos <= m {
+				return true
+			}
+		}
+	case turtle.Blank:
+		// blankPrefix is "l", base 36 digits and "m".
+		label := n.Value
+		if len(label) == 0 || label[0] != 'l' {
+			return false
+		}
+		for k := 2; k < min(len(label), 16); k++ {
+			if label[k] != 'm' {
+				continue
+			}
+			log, known := s.blankLogs[label[:k+1]]
+			if !known {
+				continue
+			}
+			d := digits(label[k+1:])
+			if d == 0 || k+1+d >= len(label) || label[k+1+d] != 'b' && label[k+1+d] != 'x' {
+				continue
+			}
+			if pos, err := strconv.ParseInt(label[k+1:k+1+d], 10, 64); err == nil && pos <= s.maxPos[log] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// iriOwner returns the log and position that a message IRI (MessageIRI,
+// or a batch member's IRI) names.
+func iriOwner(iri string) (string, int64, bool) {
+	i := strings.LastIndexByte(iri, '#')
+	if i < 0 {
+		return "", 0, false
+	}
+	sfx := iri[i+1:]
+	switch {
+	case strings.HasPrefix(sfx, "c2s-"), strings.HasPrefix(sfx, "s2c-"):
+		sfx = sfx[4:]
+	case strings.HasPrefix(sfx, "m"):
+		sfx = sfx[1:]
+	default:
+		return "", 0, false
+	}
+	d := digits(sfx)
+	if d == 0 {
+		return "", 0, false
+	}
+	if rest := sfx[d:]; rest != "" && (rest[0] != '.' || len(rest) == 1 || digits(rest[1:]) != len(rest)-1) {
+		return "", 0, false
+	}
+	pos, err := strconv.ParseInt(sfx[:d], 10, 64)
+	if err != nil {
+		return "", 0, false
+	}
+	return iri[:i], pos, true
+}
+
+// iriOwnedBy reports whether iri names the message at pos of log, or one
+// of its batch members.
+func iriOwnedBy(iri, log string, pos int64) bool {
+	l, p, ok := iriOwner(iri)
+	return ok && l == log && p == pos
+}
+
+// blankOwnedBy reports whether a blank node label is one that jrpcld gives
+// the blank nodes of a message: prefix (the log's blank prefix and the
+// message's position) and then 'b' or 'x'.
+func blankOwnedBy(label, prefix string) bool {
+	return len(label) > len(prefix) && label[:len(prefix)] == prefix && (label[len(prefix)] == 'b' || label[len(prefix)] == 'x')
+}
