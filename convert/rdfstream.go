@@ -575,7 +575,9 @@ func (s *segmenter) owner() (string, int64, bool) {
 		if found && (q.S != node || q.O != pos) {
 			return "", 0, false
 		}
-		node, pos, graph, found = q.S, q.O, q.G.Value, true
+		if !found {
+			node, pos, graph, found = q.S, q.O, q.G.Value, true
+		}
 	}
 	if !found || pos.Kind != turtle.Literal {
 		return "", 0, false

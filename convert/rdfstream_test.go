@@ -46,7 +46,9 @@ func whole(t testing.TB, rv *Reverse, data []byte, f Format) ([]WireLog, []Probl
 	return out, probs, nil
 }
 
-// sameLogs compares logs read back: their IRIs and messages, field by field.
+// sameLogs compares logs read back: their IRIs and messages, field by
+// field (but the labels of blank nodes that the Turtle parser names: the
+// stream names them apart chunk by chunk).
 func sameLogs(a, b []WireLog) error {
 	if len(a) != len(b) {
 		return fmt.Errorf("%d logs, want %d", len(a), len(b))
@@ -57,7 +59,7 @@ func sameLogs(a, b []WireLog) error {
 		}
 		for j := range a[i].Messages {
 			x, y := a[i].Messages[j], b[i].Messages[j]
-			if x.Node != y.Node || x.Position != y.Position || x.Dir != y.Dir || x.TS != y.TS || !bytes.Equal(x.JSON, y.JSON) {
+			if x.Node != y.Node && !(strings.HasPrefix(x.Node, "#") && strings.HasPrefix(y.Node, "#")) || x.Position != y.Position || x.Dir != y.Dir || x.TS != y.TS || !bytes.Equal(x.JSON, y.JSON) {
 				return fmt.Errorf("log <%s> message %d: %+v, want %+v", a[i].IRI, j, x, y)
 			}
 		}
@@ -261,7 +263,7 @@ func TestStreamUngrouped(t *testing.T) {
 
 // TestStreamFromOthers: RDF laid out as jrpcld lays it out but written by
 // hand (prefixed names, comments, other IRIs and labels, statements of a
-// message in any order) is read as a stream too.
+// message in any order, a message as a blank node) is read as a stream too.
 func TestStreamFromOthers(t *testing.T) {
 	rv, err := NewReverse(defaultContext(t))
 	if err != nil {
@@ -277,6 +279,7 @@ func TestStreamFromOthers(t *testing.T) {
   jrpc:hasError _:e .
 _:e jrpc:hasErrorCode 7 ; jrpc:hasErrorMessage "m" .
 <http://e/three> jlog:position 3 ; jlog:inLog <http://e/log> ; jrpc:version "2.0" ; jrpc:hasMethod "c" .
+[ jlog:position 4 ; jlog:inLog <http://e/log> ; jrpc:version "2.0" ; jrpc:hasMethod "d" ] .
 <http://e/one> a jlog:UnansweredRequest .
 `
 	for _, size := range []int{1 << 20, 100, 1} {

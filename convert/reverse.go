@@ -54,7 +54,7 @@ type WireLog struct {
 
 // WireMessage is one message of a log read back from a graph.
 type WireMessage struct {
-	Node     string // the IRI of the message's node
+	Node     string // the IRI of the message's node (a blank node's label)
 	Position int64  // jlog:position
 	Dir      string // "c2s", "s2c" or ""
 	TS       string // the timestamp as the log wrote it, or ""
