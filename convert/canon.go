@@ -1,9 +1,11 @@
 package convert
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
@@ -140,4 +142,272 @@ func appendCanonicalNumber(dst []byte, s string) ([]byte, bool) {
 		return dst[:start], false
 	}
 	return dst, true
+}
+
+// textCanon writes the RFC 8785 canonical form of JSON text that the
+// parser has checked, straight from the text, without decoding it: member
+// names are sorted at the byte level, strings re-escaped as canonical JSON
+// escapes them, white space dropped. It writes only what is certain to be
+// byte for byte what canonical gives for the decoded value, and reports
+// false for the rest (non-ASCII or escaped member names, repeated names,
+// numbers not already in canonical form), which then goes the decoded way.
+type textCanon struct {
+	members [][]textMember // scratch per depth
+	buf     []byte
+}
+
+// textMember is a member of an object being written: its name, and the
+// span of "name":value in the output.
+type textMember struct {
+	name       []byte
+	start, end int
+}
+
+// appendText appends the canonical form of the JSON value text to dst.
+func (c *textCanon) appendText(dst, text []byte) ([]byte, bool) {
+	start := len(dst)
+	dst, i, ok := c.value(dst, text, skipJSONSpace(text, 0), 0)
+	if !ok || skipJSONSpace(text, i) != len(text) {
+		return dst[:start], false
+	}
+	return dst, true
+}
+
+// value appends the value at text[i:] and returns the offset past it.
+func (c *textCanon) value(dst, text []byte, i, depth int) ([]byte, int, bool) {
+	if i >= len(text) || depth > 10000 {
+		return dst, i, false
+	}
+	switch text[i] {
+	case '{':
+		return c.object(dst, text, i, depth)
+	case '[':
+		dst = append(dst, '[')
+		i = skipJSONSpace(text, i+1)
+		if i < len(text) && text[i] == ']' {
+			return append(dst, ']'), i + 1, true
+		}
+		for n := 0; ; n++ {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			var ok bool
+			if dst, i, ok = c.value(dst, text, i, depth+1); !ok {
+				return dst, i, false
+			}
+			if i = skipJSONSpace(text, i); i >= len(text) {
+				return dst, i, false
+			}
+			switch text[i] {
+			case ',':
+				i = skipJSONSpace(text, i+1)
+			case ']':
+				return append(dst, ']'), i + 1, true
+			default:
+				return dst, i, false
+			}
+		}
+	case '"':
+		return appendTextString(dst, text, i)
+	case 't':
+		return literalText(dst, text, i, "true")
+	case 'f':
+		return literalText(dst, text, i, "false")
+	case 'n':
+		return literalText(dst, text, i, "null")
+	}
+	end, perr := parseNumber(text, i)
+	if perr != nil {
+		return dst, i, false
+	}
+	num := text[i:end]
+	// Integers of up to 15 digits are their own canonical form; any other
+	// number is written only when its canonical form is its text.
+	d := num
+	if d[0] == '-' {
+		d = d[1:]
+	}
+	if n := len(d); n > 0 && n <= 15 && digitsBytes(d) == n && (d[0] != '0' || n == 1) && string(num) != "-0" {
+		return append(dst, num...), end, true
+	}
+	var ok bool
+	dst, ok = appendCanonicalNumber(dst, string(num))
+	return dst, end, ok
+}
+
+func digitsBytes(b []byte) int {
+	n := 0
+	for n < len(b) && isDigitByte(b[n]) {
+		n++
+	}
+	return n
+}
+
+func literalText(dst, text []byte, i int, word string) ([]byte, int, bool) {
+	if len(text)-i < len(word) || string(text[i:i+len(word)]) != word {
+		return dst, i, false
+	}
+	return append(dst, word...), i + len(word), true
+}
+
+// object appends the object at text[i:] with its members sorted by name.
+func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
+	for depth >= len(c.members) {
+		c.members = append(c.members, nil)
+	}
+	ms := c.members[depth][:0]
+	defer func() { c.members[depth] = ms[:0] }()
+	open := len(dst)
+	dst = append(dst, '{')
+	i = skipJSONSpace(text, i+1)
+	if i < len(text) && text[i] == '}' {
+		return append(dst, '}'), i + 1, true
+	}
+	sorted := true
+	for {
+		// The name: ASCII without escapes, so that byte order is the
+		// order of UTF-16 code units and the text is its canonical form.
+		if i >= len(text) || text[i] != '"' {
+			return dst, i, false
+		}
+		j := i + 1
+		for j < len(text) && text[j] != '"' {
+			if c := text[j]; c == '\\' || c >= utf8.RuneSelf || c < 0x20 {
+				return dst, j, false
+			}
+			j++
+		}
+		if j >= len(text) {
+			return dst, j, false
+		}
+		name := text[i+1 : j]
+		if len(ms) > 0 {
+			switch cmp := string(ms[len(ms)-1].name); {
+			case cmp == string(name):
+				return dst, i, false // repeated: the decoded object keeps the last
+			case cmp > string(name):
+				sorted = false
+			}
+			dst = append(dst, ',')
+		}
+		start := len(dst)
+		dst = append(dst, text[i:j+1]...)
+		if i = skipJSONSpace(text, j+1); i >= len(text) || text[i] != ':' {
+			return dst, i, false
+		}
+		dst = append(dst, ':')
+		var ok bool
+		if dst, i, ok = c.value(dst, text, skipJSONSpace(text, i+1), depth+1); !ok {
+			return dst, i, false
+		}
+		ms = append(ms, textMember{name: name, start: start, end: len(dst)})
+		if i = skipJSONSpace(text, i); i >= len(text) {
+			return dst, i, false
+		}
+		if text[i] == ',' {
+			i = skipJSONSpace(text, i+1)
+			continue
+		}
+		if text[i] != '}' {
+			return dst, i, false
+		}
+		i++
+		break
+	}
+	if !sorted {
+		slices.SortFunc(ms, func(a, b textMember) int { return bytes.Compare(a.name, b.name) })
+		for k := 1; k < len(ms); k++ {
+			if bytes.Equal(ms[k-1].name, ms[k].name) {
+				return dst, i, false
+			}
+		}
+		c.buf = append(c.buf[:0], dst[open+1:]...)
+		base := open + 1
+		dst = dst[:base]
+		for k, m := range ms {
+			if k > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, c.buf[m.start-base:m.end-base]...)
+		}
+	}
+	return append(dst, '}'), i, true
+}
+
+// appendTextString appends the string whose opening quote is at text[i]
+// as canonical JSON writes it: escapes only for '"', '\' and control
+// characters (\b \f \n \r \t, else \u00xx), everything else as UTF-8.
+func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	j := i + 1
+	start := j
+	for {
+		for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 {
+			j++
+		}
+		if j >= len(text) || text[j] < 0x20 {
+			return dst, j, false
+		}
+		if !utf8.Valid(text[start:j]) {
+			return dst, j, false
+		}
+		dst = append(dst, text[start:j]...)
+		if text[j] == '"' {
+			return append(dst, '"'), j + 1, true
+		}
+		// An escape.
+		if j+1 >= len(text) {
+			return dst, j, false
+		}
+		switch e := text[j+1]; e {
+		case '"', '\\':
+			dst = append(dst, '\\', e)
+			j += 2
+		case '/':
+			dst = append(dst, '/')
+			j += 2
+		case 'b', 'f', 'n', 'r', 't':
+			dst = append(dst, '\\', e)
+			j += 2
+		case 'u':
+			r, perr := parseHex4(text, j+2)
+			if perr != nil {
+				return dst, j, false
+			}
+			j += 6
+			if utf16.IsSurrogate(r) {
+				if r >= 0xdc00 || j+6 > len(text) || text[j] != '\\' || text[j+1] != 'u' {
+					return dst, j, false
+				}
+				r2, perr := parseHex4(text, j+2)
+				if perr != nil || r2 < 0xdc00 || r2 > 0xdfff {
+					return dst, j, false
+				}
+				r = utf16.DecodeRune(r, r2)
+				j += 6
+			}
+			switch {
+			case r == '"' || r == '\\':
+				dst = append(dst, '\\', byte(r))
+			case r == '\b':
+				dst = append(dst, '\\', 'b')
+			case r == '\f':
+				dst = append(dst, '\\', 'f')
+			case r == '\n':
+				dst = append(dst, '\\', 'n')
+			case r == '\r':
+				dst = append(dst, '\\', 'r')
+			case r == '\t':
+				dst = append(dst, '\\', 't')
+			case r < 0x20:
+				dst = append(dst, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
+			default:
+				dst = utf8.AppendRune(dst, r)
+			}
+		default:
+			return dst, j, false
+		}
+		start = j
+	}
 }

@@ -377,6 +377,7 @@ type cwalk struct {
 	path    []pathElem
 	keys    [][]string // scratch per depth
 	jkeys   [][]string // scratch per depth, for canonical JSON
+	text    textCanon
 	buf     []byte
 }
 
@@ -446,6 +447,9 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth in
 		if !ok || t != nil && t.kind == ckUnsupported {
 			return false
 		}
+		if _, ok := v.(undecoded); ok && (t == nil || t.kind == ckDrop) {
+			return false // mapInto tries again with the value decoded
+		}
 		if t == nil || t.kind == ckDrop {
 			// json-gold drops the member; the preparation still reports
 			// numbers beyond a double in it.
@@ -463,6 +467,9 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth in
 			continue
 		}
 		w.path[len(w.path)-1].iri = t.iri
+		if _, ok := v.(undecoded); ok && t.kind != ckJSON {
+			return false // mapInto tries again with the value decoded
+		}
 		if t.kind == ckJSON {
 			if w.jsonValue(subj, t, v) {
 				props++
@@ -506,6 +513,9 @@ func validNumber(n json.Number) bool {
 // checkNumbers reports, as the preparation does, the numbers beyond a
 // double in a member that maps to nothing.
 func (w *cwalk) checkNumbers(v any, s *scope) {
+	if u, ok := v.(undecoded); ok {
+		v = decodeUndecoded(u)
+	}
 	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -561,6 +571,18 @@ func (w *cwalk) pointer() string {
 // rdf:JSON literal. It reports false when the value has no canonical form
 // and is left out.
 func (w *cwalk) jsonValue(subj rdf.Subject, t *cterm, v any) bool {
+	if u, ok := v.(undecoded); ok {
+		if w.buf, ok = w.text.appendText(w.buf[:0], u); ok {
+			if !t.exact {
+				w.whole = false
+			}
+			w.add(subj, t.pred, rdf.NewTypedLiteral(string(w.buf), rdfJSONIRI))
+			return true
+		}
+		v = decodeUndecoded(u)
+	} else {
+		materialize(v) // an @json object may hold what looked like a message
+	}
 	var changes []jcs.Change
 	var err error
 	w.buf, changes, err = canonical(w.buf[:0], v, &w.jkeys)

@@ -246,6 +246,7 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.IRI, pos int, m schema.Mes
 	}
 	var patch string
 	if !whole {
+		materialize(obj)
 		// Only reading the triples back tells what they lose.
 		patch, err = g.mapping.patch(obj, node.String(), out[start:], idTriple)
 		if err != nil {

@@ -543,6 +543,12 @@ var jsonStrPlain = func() (t [256]bool) {
 // into the values encoding/json with UseNumber gives: map[string]any, []any,
 // string, json.Number, bool and nil. It refuses what encoding/json would
 // silently alter: invalid UTF-8 and lone UTF-16 surrogate escapes.
+//
+// With lazy set, an object or array that is the value of one of the lazy
+// member names in a message object (the top-level object, the "msg" object
+// of an envelope, an object of a batch) is checked as thoroughly but not
+// decoded: it is left as its text, an undecoded value, and noted in
+// lazies.
 type jsonParser struct {
 	maxDepth int
 	stack    []jsonFrame          // open arrays and objects
@@ -550,6 +556,11 @@ type jsonParser struct {
 	keys     []string             // keys of the open objects' members
 	buf      []byte               // scratch for unescaping strings
 	keyCache *[maxInterned]string // object keys seen, by hash
+
+	lazy     []string  // member names whose values are left undecoded
+	lazyNext bool      // the value about to be read is one of them
+	skip     int       // the depth of the undecoded value being read, or 0
+	lazies   []lazyRef // the undecoded values of the last parse
 
 	// After a successful parse: the value's span in the text, and the span of
 	// the top-level object's "msg" member value (-1 when there is none).
@@ -561,7 +572,22 @@ type jsonParser struct {
 // jsonFrame is an open array or object.
 type jsonFrame struct {
 	obj        bool
-	vals, keys int // where its members begin in jsonParser.vals and jsonParser.keys
+	vals, keys int  // where its members begin in jsonParser.vals and jsonParser.keys
+	msg        bool // an object that may be a message
+	batch      bool // an array whose objects may be messages
+	start      int  // where the undecoded value it opens starts
+}
+
+// undecoded is the text of a JSON object or array that the parser checked
+// but did not decode (see jsonParser.lazy). It is valid as long as the text
+// it was read from.
+type undecoded []byte
+
+// lazyRef is an undecoded value and where it is: member k of object m.
+type lazyRef struct {
+	m map[string]any
+	k string
+	v undecoded
 }
 
 // jsonSyntaxError is a parse failure at byte offset off; eof tells the text
@@ -591,8 +617,10 @@ func jsonErrStringEOF(off int) *jsonSyntaxError {
 func (p *jsonParser) parse(data []byte) (any, *jsonSyntaxError) {
 	clear(p.vals)
 	clear(p.keys)
-	p.stack, p.vals, p.keys = p.stack[:0], p.vals[:0], p.keys[:0]
+	clear(p.lazies)
+	p.stack, p.vals, p.keys, p.lazies = p.stack[:0], p.vals[:0], p.keys[:0], p.lazies[:0]
 	p.msgStart, p.msgEnd, p.inMsg = -1, -1, false
+	p.lazyNext, p.skip = false, 0
 	i := skipJSONSpace(data, 0)
 	p.start = i
 	var perr *jsonSyntaxError
@@ -603,16 +631,18 @@ value:
 			return nil, jsonErrEOF(i)
 		}
 		var v any
+		lazy := p.lazyNext
+		p.lazyNext = false
 		switch c := data[i]; c {
 		case '{', '[':
 			if len(p.stack) >= p.maxDepth {
 				return nil, jsonErrAt(i, "nesting deeper than %d levels (raise the limit with --max-depth)", p.maxDepth)
 			}
-			p.stack = append(p.stack, jsonFrame{obj: c == '{', vals: len(p.vals), keys: len(p.keys)})
+			p.stack = append(p.stack, p.frame(c == '{', i, lazy))
 			i = skipJSONSpace(data, i+1)
 			if i < len(data) && data[i] == c+2 { // '}' is '{'+2, ']' is '['+2
 				i++
-				v = p.close()
+				v = p.close(data, i)
 				break
 			}
 			if c == '{' {
@@ -623,7 +653,7 @@ value:
 			continue value
 		case '"':
 			var s string
-			if s, i, perr = p.str(data, i, false); perr != nil {
+			if s, i, perr = p.str(data, i, false, p.skip > 0); perr != nil {
 				return nil, perr
 			}
 			v = s
@@ -646,7 +676,9 @@ value:
 			if i, perr = parseNumber(data, i); perr != nil {
 				return nil, perr
 			}
-			v = json.Number(data[start:i])
+			if p.skip == 0 {
+				v = json.Number(data[start:i])
+			}
 		}
 		// A value ends at i: add it to its container, then read a separator
 		// and go on with the next value, or close containers.
@@ -661,7 +693,9 @@ value:
 			if p.inMsg && len(p.stack) == 1 {
 				p.inMsg, p.msgEnd = false, i
 			}
-			p.vals = append(p.vals, v)
+			if p.skip == 0 {
+				p.vals = append(p.vals, v)
+			}
 			top := p.stack[len(p.stack)-1]
 			if i = skipJSONSpace(data, i); i >= len(data) {
 				return nil, jsonErrEOF(i)
@@ -677,7 +711,7 @@ value:
 				continue value
 			case top.obj && c == '}', !top.obj && c == ']':
 				i++
-				v = p.close()
+				v = p.close(data, i)
 			case top.obj:
 				return nil, jsonErrAt(i, "invalid character %s after object key:value pair", quoteJSONChar(c))
 			default:
@@ -687,10 +721,39 @@ value:
 	}
 }
 
-// close ends the innermost container and returns it.
-func (p *jsonParser) close() any {
+// frame returns the frame of an array or object that opens at i; lazy
+// tells that it is the value of a lazy member.
+func (p *jsonParser) frame(obj bool, i int, lazy bool) jsonFrame {
+	f := jsonFrame{obj: obj, vals: len(p.vals), keys: len(p.keys)}
+	switch {
+	case p.skip > 0:
+		return f
+	case lazy:
+		p.skip, f.start = len(p.stack)+1, i
+		return f
+	case len(p.stack) == 0:
+		f.msg, f.batch = obj, !obj
+	default:
+		parent := p.stack[len(p.stack)-1]
+		if parent.obj && len(p.stack) == 1 && p.keys[len(p.keys)-1] == "msg" || !parent.obj && parent.batch {
+			f.msg, f.batch = obj, !obj && parent.obj
+		}
+	}
+	return f
+}
+
+// close ends the innermost container, which ends before end, and returns
+// it.
+func (p *jsonParser) close(data []byte, end int) any {
 	f := p.stack[len(p.stack)-1]
 	p.stack = p.stack[:len(p.stack)-1]
+	if p.skip > 0 {
+		if len(p.stack)+1 > p.skip {
+			return nil // inside an undecoded value
+		}
+		p.skip = 0
+		return undecoded(data[f.start:end])
+	}
 	vals := p.vals[f.vals:]
 	var v any
 	if f.obj {
@@ -698,6 +761,9 @@ func (p *jsonParser) close() any {
 		m := make(map[string]any, len(vals))
 		for j, k := range keys {
 			m[k] = vals[j]
+			if u, ok := vals[j].(undecoded); ok {
+				p.lazies = append(p.lazies, lazyRef{m, k, u})
+			}
 		}
 		clear(keys)
 		p.keys = p.keys[:f.keys]
@@ -721,7 +787,7 @@ func (p *jsonParser) key(data []byte, i int) (int, *jsonSyntaxError) {
 	if data[i] != '"' {
 		return i, jsonErrAt(i, "invalid character %s looking for beginning of object key string", quoteJSONChar(data[i]))
 	}
-	k, i, perr := p.str(data, i, true)
+	k, i, perr := p.str(data, i, true, p.skip > 0)
 	if perr != nil {
 		return i, perr
 	}
@@ -731,17 +797,28 @@ func (p *jsonParser) key(data []byte, i int) (int, *jsonSyntaxError) {
 	if data[i] != ':' {
 		return i, jsonErrAt(i, "invalid character %s after object key", quoteJSONChar(data[i]))
 	}
-	p.keys = append(p.keys, k)
 	i = skipJSONSpace(data, i+1)
+	if p.skip > 0 {
+		return i, nil
+	}
+	p.keys = append(p.keys, k)
 	if len(p.stack) == 1 && k == "msg" {
 		p.inMsg, p.msgStart = true, i
+	}
+	if p.lazy != nil && p.stack[len(p.stack)-1].msg && i < len(data) && (data[i] == '{' || data[i] == '[') {
+		for _, l := range p.lazy {
+			if k == l {
+				p.lazyNext = true
+			}
+		}
 	}
 	return i, nil
 }
 
 // str reads the string whose opening quote is at i and returns it with the
-// offset past its closing quote.
-func (p *jsonParser) str(data []byte, i int, key bool) (string, int, *jsonSyntaxError) {
+// offset past its closing quote; with discard, it only checks it and
+// returns "".
+func (p *jsonParser) str(data []byte, i int, key, discard bool) (string, int, *jsonSyntaxError) {
 	start := i + 1
 	j := start
 	for {
@@ -753,7 +830,10 @@ func (p *jsonParser) str(data []byte, i int, key bool) (string, int, *jsonSyntax
 		}
 		c := data[j]
 		if c == '"' {
-			if key {
+			switch {
+			case discard:
+				return "", j + 1, nil
+			case key:
 				return p.intern(data[start:j]), j + 1, nil
 			}
 			return string(data[start:j]), j + 1, nil
@@ -784,6 +864,9 @@ func (p *jsonParser) str(data []byte, i int, key bool) (string, int, *jsonSyntax
 		switch c := data[j]; {
 		case c == '"':
 			p.buf = buf
+			if discard {
+				return "", j + 1, nil
+			}
 			return string(buf), j + 1, nil
 		case c == '\\':
 			var perr *jsonSyntaxError

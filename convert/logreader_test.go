@@ -582,10 +582,37 @@ func FuzzReader(f *testing.F) {
 	})
 }
 
+// checkLazy parses data again leaving values of lazy members undecoded,
+// and checks it against the parse that decoded everything (v, perr, p):
+// the same error at the same place, or the same value once decoded, the
+// same spans, and undecoded values that are the text of an object or array
+// where the reader said they are.
+func checkLazy(t *testing.T, data []byte, v any, perr *jsonSyntaxError, p *jsonParser) {
+	t.Helper()
+	lp := jsonParser{maxDepth: p.maxDepth, lazy: []string{"params", "result", "a", "b"}}
+	lv, lerr := lp.parse(data)
+	if (perr == nil) != (lerr == nil) || perr != nil && (perr.off != lerr.off || perr.msg != lerr.msg) {
+		t.Fatalf("with lazy members: error %v, without: %v", lerr, perr)
+	}
+	if perr != nil {
+		return
+	}
+	for _, l := range lp.lazies {
+		if u, ok := l.m[l.k].(undecoded); !ok || string(u) != string(l.v) || !json.Valid(l.v) || l.v[0] != '{' && l.v[0] != '[' {
+			t.Fatalf("undecoded %q of %q: %#v in the object", l.v, l.k, l.m[l.k])
+		}
+	}
+	materialize(lv)
+	if !reflect.DeepEqual(lv, v) || lp.start != p.start || lp.end != p.end || lp.msgStart != p.msgStart || lp.msgEnd != p.msgEnd {
+		t.Fatalf("with lazy members: %#v, without: %#v", lv, v)
+	}
+}
+
 // FuzzParser checks the parser against encoding/json: it accepts what
 // encoding/json accepts, with the same value, and refuses only what
 // encoding/json refuses or would silently alter (invalid UTF-8, lone
-// surrogate escapes).
+// surrogate escapes); and leaving lazy members undecoded changes nothing
+// else.
 func FuzzParser(f *testing.F) {
 	for _, tc := range lrCases {
 		for _, l := range strings.Split(tc.in, "\n") {
@@ -597,6 +624,7 @@ func FuzzParser(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := jsonParser{maxDepth: 10000} // encoding/json's own limit
 		v, perr := p.parse(data)
+		checkLazy(t, data, v, perr, &p)
 		valid := json.Valid(data)
 		if perr != nil {
 			if valid && utf8.Valid(data) && !lrSurrogateEscape.Match(data) {

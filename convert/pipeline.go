@@ -131,22 +131,26 @@ func readBatches(r *Reader, pool *batchPool, out chan<- *pbatch, stop <-chan str
 
 // decodeBatches decodes the lines of the batches from in and classifies
 // the records when classify is set, on every core; the batches go to out
-// in any order.
-func decodeBatches(r *Reader, in <-chan *pbatch, out chan<- *pbatch, classify bool) {
+// in any order. The values of the lazy members of messages are left
+// undecoded (see jsonParser.lazy).
+func decodeBatches(r *Reader, in <-chan *pbatch, out chan<- *pbatch, classify bool, lazy []string) {
 	var wg sync.WaitGroup
 	for w := 0; w < workers(); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			p := r.newParser()
+			p.lazy = lazy
 			for b := range in {
 				for i := range b.items {
 					it := &b.items[i]
+					var lazies []lazyRef
 					if it.rec == nil {
 						it.rec = r.decodeText(p, it.text, it.line)
+						lazies = p.lazies
 					}
 					if classify && it.rec.Err == nil {
-						it.msg = schema.Classify(it.rec.Value)
+						it.msg = classifyLazy(it.rec.Value, lazies)
 					}
 				}
 				out <- b
@@ -155,6 +159,31 @@ func decodeBatches(r *Reader, in <-chan *pbatch, out chan<- *pbatch, classify bo
 	}
 	wg.Wait()
 	close(out)
+}
+
+// Stand-ins for undecoded values, never changed.
+var (
+	emptyObject = map[string]any{}
+	emptyArray  = []any{}
+)
+
+// classifyLazy classifies a message whose undecoded values are lazies. The
+// only lazy members are "params" and "result", of which schema.Classify
+// looks at nothing but whether they are there and whether params is an
+// object or an array: it sees an empty one in their place.
+func classifyLazy(v any, lazies []lazyRef) schema.Message {
+	for _, l := range lazies {
+		if l.v[0] == '{' {
+			l.m[l.k] = emptyObject
+		} else {
+			l.m[l.k] = emptyArray
+		}
+	}
+	m := schema.Classify(v)
+	for _, l := range lazies {
+		l.m[l.k] = l.v
+	}
+	return m
 }
 
 // orderedRecords runs the reading and decoding of r on every core and
@@ -168,7 +197,7 @@ func orderedRecords(r *Reader, classify bool, fn func(*pbatch) bool) error {
 	read := make(chan *pbatch, n)
 	decoded := make(chan *pbatch, n)
 	go readBatches(r, pool, read, stop)
-	go decodeBatches(r, read, decoded, classify)
+	go decodeBatches(r, read, decoded, classify, nil)
 	var ro reorder
 	var readErr error
 	going := true
@@ -237,7 +266,7 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 	paired := make(chan *pbatch, n)
 	built := make(chan *pbatch, n)
 	go readBatches(l.Reader, pool, read, stop)
-	go decodeBatches(l.Reader, read, decoded, true)
+	go decodeBatches(l.Reader, read, decoded, true, g.mapping.lazyKeys())
 
 	// Pairing, in order.
 	go func() {

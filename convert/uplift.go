@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -151,9 +152,68 @@ func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefi
 		if out, left, changes, whole, ok := m.compiledTriples(msg, node, bnodePrefix, dst); ok {
 			return out, left, changes, whole, nil
 		}
+		// Where the plan meets an undecoded value it does not take as it
+		// is, it tries again with the message decoded whole.
+		if materialize(msg) {
+			if out, left, changes, whole, ok := m.compiledTriples(msg, node, bnodePrefix, dst); ok {
+				return out, left, changes, whole, nil
+			}
+		}
 	}
 	out, left, changes, err = m.goldTriples(dst, msg, node, bnodePrefix)
 	return out, left, changes, false, err
+}
+
+// lazyKeys returns the members of a message whose values the compiled
+// plan maps from their text, so that the log reader need not decode them:
+// "params" and "result" when they are @json terms (the only members whose
+// content classifying a message does not look into).
+func (m *Mapping) lazyKeys() []string {
+	if m.engine != EngineCompiled {
+		return nil
+	}
+	var keys []string
+	for _, k := range []string{"params", "result"} {
+		if t := m.plan.root.terms[k]; t != nil && t.kind == ckJSON {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// materialize decodes the undecoded values in v, in place, and reports
+// whether there were any.
+func materialize(v any) bool {
+	found := false
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if u, ok := e.(undecoded); ok {
+				x[k], found = decodeUndecoded(u), true
+			} else if materialize(e) {
+				found = true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if u, ok := e.(undecoded); ok {
+				x[i], found = decodeUndecoded(u), true
+			} else if materialize(e) {
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// decodeUndecoded decodes text the log reader has checked.
+func decodeUndecoded(u undecoded) any {
+	p := &jsonParser{maxDepth: math.MaxInt}
+	v, perr := p.parse(u)
+	if perr != nil {
+		return u // cannot be: the reader checked it
+	}
+	return v
 }
 
 // goldTriples appends the triples json-gold makes of msg to dst.
