@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -315,11 +314,18 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 		break
 	}
 	if !sorted {
-		slices.SortFunc(ms, func(a, b textMember) int { return bytes.Compare(a.name, b.name) })
+		// By insertion: objects have few members, and most of them are
+		// in order already.
 		for k := 1; k < len(ms); k++ {
-			if bytes.Equal(ms[k-1].name, ms[k].name) {
-				return dst, i, false
+			m := ms[k]
+			j := k
+			for ; j > 0 && string(ms[j-1].name) >= string(m.name); j-- {
+				if string(ms[j-1].name) == string(m.name) {
+					return dst, i, false
+				}
+				ms[j] = ms[j-1]
 			}
+			ms[j] = m
 		}
 		c.buf = append(c.buf[:0], dst[open+1:]...)
 		base := open + 1
