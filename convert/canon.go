@@ -81,54 +81,17 @@ func appendCanonical(dst []byte, v any, keys *[][]string, depth int) ([]byte, bo
 	return dst, false
 }
 
-// appendCanonicalString appends s as jcs.AppendString does.
+// appendCanonicalString appends s as jcs.AppendString does; it reports
+// false for a string that is not valid UTF-8.
 func appendCanonicalString(dst []byte, s string) ([]byte, bool) {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start, ascii := 0, true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			if c >= utf8.RuneSelf {
-				ascii = false
-			}
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	if !ascii && !utf8.ValidString(s) {
-		return dst, false
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"'), true
+	dst, err := jcs.AppendString(dst, s)
+	return dst, err == nil
 }
 
 // appendCanonicalNumber appends a number written as s when its canonical
 // form is s itself: then its value does not change.
 func appendCanonicalNumber(dst []byte, s string) ([]byte, bool) {
-	// Integers of up to 15 digits are their own canonical form.
-	d := s
-	if d != "" && d[0] == '-' {
-		d = d[1:]
-	}
-	if n := len(d); n > 0 && n <= 15 && digits(d) == n && (d[0] != '0' || n == 1) && s != "-0" {
+	if shortInt(s) {
 		return append(dst, s...), true
 	}
 	f, err := strconv.ParseFloat(s, 64)
@@ -219,27 +182,27 @@ func (c *textCanon) value(dst, text []byte, i, depth int) ([]byte, int, bool) {
 	if perr != nil {
 		return dst, i, false
 	}
-	num := text[i:end]
-	// Integers of up to 15 digits are their own canonical form; any other
-	// number is written only when its canonical form is its text.
-	d := num
-	if d[0] == '-' {
-		d = d[1:]
-	}
-	if n := len(d); n > 0 && n <= 15 && digitsBytes(d) == n && (d[0] != '0' || n == 1) && string(num) != "-0" {
+	// Any number but a short integer is written only when its canonical
+	// form is its text.
+	if num := text[i:end]; shortInt(num) {
 		return append(dst, num...), end, true
 	}
 	var ok bool
-	dst, ok = appendCanonicalNumber(dst, string(num))
+	dst, ok = appendCanonicalNumber(dst, string(text[i:end]))
 	return dst, end, ok
 }
 
-func digitsBytes(b []byte) int {
-	n := 0
-	for n < len(b) && isDigitByte(b[n]) {
-		n++
+// shortInt reports whether the number s is an integer of up to 15 digits,
+// without leading zeros and other than -0: its own canonical form.
+func shortInt[T string | []byte](s T) bool {
+	if len(s) > 0 && s[0] == '-' {
+		if len(s) == 2 && s[1] == '0' {
+			return false
+		}
+		s = s[1:]
 	}
-	return n
+	n := len(s)
+	return n > 0 && n <= 15 && digits(s) == n && (s[0] != '0' || n == 1)
 }
 
 func literalText(dst, text []byte, i int, word string) ([]byte, int, bool) {
@@ -344,7 +307,6 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 // as canonical JSON writes it: escapes only for '"', '\' and control
 // characters (\b \f \n \r \t, else \u00xx), everything else as UTF-8.
 func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
-	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	j := i + 1
 	start := j
@@ -367,14 +329,11 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 			return dst, j, false
 		}
 		switch e := text[j+1]; e {
-		case '"', '\\':
+		case '"', '\\', 'b', 'f', 'n', 'r', 't':
 			dst = append(dst, '\\', e)
 			j += 2
 		case '/':
 			dst = append(dst, '/')
-			j += 2
-		case 'b', 'f', 'n', 'r', 't':
-			dst = append(dst, '\\', e)
 			j += 2
 		case 'u':
 			r, perr := parseHex4(text, j+2)
@@ -393,22 +352,9 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 				r = utf16.DecodeRune(r, r2)
 				j += 6
 			}
-			switch {
-			case r == '"' || r == '\\':
-				dst = append(dst, '\\', byte(r))
-			case r == '\b':
-				dst = append(dst, '\\', 'b')
-			case r == '\f':
-				dst = append(dst, '\\', 'f')
-			case r == '\n':
-				dst = append(dst, '\\', 'n')
-			case r == '\r':
-				dst = append(dst, '\\', 'r')
-			case r == '\t':
-				dst = append(dst, '\\', 't')
-			case r < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
-			default:
+			if r < 0x20 || r == '"' || r == '\\' {
+				dst = jcs.AppendEscape(dst, byte(r))
+			} else {
 				dst = utf8.AppendRune(dst, r)
 			}
 		default:

@@ -1029,7 +1029,7 @@ func parseNumber(data []byte, i int) (int, *jsonSyntaxError) {
 		if i >= len(data) {
 			return i, jsonErrEOF(i)
 		}
-		if !isDigitByte(data[i]) {
+		if !isDigit(data[i]) {
 			return i, jsonErrAt(i, "invalid character %s after decimal point in numeric literal", quoteJSONChar(data[i]))
 		}
 		i = skipDigits(data, i)
@@ -1042,7 +1042,7 @@ func parseNumber(data []byte, i int) (int, *jsonSyntaxError) {
 		if i >= len(data) {
 			return i, jsonErrEOF(i)
 		}
-		if !isDigitByte(data[i]) {
+		if !isDigit(data[i]) {
 			return i, jsonErrAt(i, "invalid character %s in exponent of numeric literal", quoteJSONChar(data[i]))
 		}
 		i = skipDigits(data, i)
@@ -1051,13 +1051,11 @@ func parseNumber(data []byte, i int) (int, *jsonSyntaxError) {
 }
 
 func skipDigits(data []byte, i int) int {
-	for i < len(data) && isDigitByte(data[i]) {
+	for i < len(data) && isDigit(data[i]) {
 		i++
 	}
 	return i
 }
-
-func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 
 // skipJSONSpace returns the offset of the first byte at or after i that is not
 // JSON whitespace.

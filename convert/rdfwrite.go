@@ -1147,7 +1147,7 @@ func trimSign(s string) string {
 }
 
 // digits returns the length of the run of ASCII digits at the start of s.
-func digits(s string) int {
+func digits[T string | []byte](s T) int {
 	n := 0
 	for n < len(s) && isDigit(s[n]) {
 		n++

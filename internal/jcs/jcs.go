@@ -143,40 +143,47 @@ func utf16Key(r rune) uint16 {
 
 // AppendString appends s as a canonical JSON string. s must be valid UTF-8.
 func AppendString(dst []byte, s string) ([]byte, error) {
-	if !utf8.ValidString(s) {
-		return dst, fmt.Errorf("string %q is not valid UTF-8", s)
-	}
-	const hex = "0123456789abcdef"
+	start := len(dst)
 	dst = append(dst, '"')
-	start := 0
+	from, ascii := 0, true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= utf8.RuneSelf {
+				ascii = false
+			}
 			continue
 		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
+		dst = AppendEscape(append(dst, s[from:i]...), c)
+		from = i + 1
 	}
-	dst = append(dst, s[start:]...)
+	if !ascii && !utf8.ValidString(s) {
+		return dst[:start], fmt.Errorf("string %q is not valid UTF-8", s)
+	}
+	dst = append(dst, s[from:]...)
 	return append(dst, '"'), nil
+}
+
+// AppendEscape appends the escape canonical JSON writes for c, which is
+// '"', '\\' or a control character (below U+0020): \b \f \n \r \t for
+// those that have one, else \u00xx.
+func AppendEscape(dst []byte, c byte) []byte {
+	const hex = "0123456789abcdef"
+	switch c {
+	case '"', '\\':
+		return append(dst, '\\', c)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 }
 
 // AppendNumber appends f as ECMAScript's Number.prototype.toString writes it,
