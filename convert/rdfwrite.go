@@ -70,6 +70,15 @@ func (o *output) ready() error {
 	return nil
 }
 
+// write buffers b, formatted statements, and commits.
+func (o *output) write(b []byte) error {
+	if err := o.ready(); err != nil {
+		return err
+	}
+	o.buf = append(o.buf, b...)
+	return o.commit()
+}
+
 // commit writes the buffer out once it is large enough.
 func (o *output) commit() error {
 	if len(o.buf) >= flushSize {
@@ -376,11 +385,18 @@ func (n *NTriplesWriter) WriteGroup(triples []rdf.Triple) error {
 // appendGroup appends the N-Triples of triples to dst; on error dst comes
 // back as it was.
 func (n *NTriplesWriter) appendGroup(dst []byte, triples []rdf.Triple) ([]byte, error) {
+	return appendStatements(dst, nil, triples, "N-Triples")
+}
+
+// appendStatements appends a line per triple to dst, in the graph written
+// as g (nil: none); format names the syntax in errors. On error dst comes
+// back as it was.
+func appendStatements(dst, g []byte, triples []rdf.Triple, format string) ([]byte, error) {
 	start := len(dst)
 	for i, t := range triples {
 		var err error
-		if dst, err = appendNTStatement(dst, t, nil); err != nil {
-			return dst[:start], fmt.Errorf("convert: N-Triples: triple %d: %w", i, err)
+		if dst, err = appendNTStatement(dst, t, g); err != nil {
+			return dst[:start], fmt.Errorf("convert: %s: triple %d: %w", format, i, err)
 		}
 	}
 	return dst, nil
@@ -390,13 +406,7 @@ func (n *NTriplesWriter) appendGroup(dst []byte, triples []rdf.Triple) ([]byte, 
 func (n *NTriplesWriter) Flush() error { return n.out.flush() }
 
 // writeFormatted writes statements appendGroup formatted.
-func (n *NTriplesWriter) writeFormatted(b []byte) error {
-	if err := n.out.ready(); err != nil {
-		return err
-	}
-	n.out.buf = append(n.out.buf, b...)
-	return n.out.commit()
-}
+func (n *NTriplesWriter) writeFormatted(b []byte) error { return n.out.write(b) }
 
 // Close flushes; the writer accepts no more groups afterwards. It does not
 // close the underlying writer.
@@ -438,27 +448,14 @@ func (n *NQuadsWriter) WriteGroup(graph rdf.Context, triples []rdf.Triple) error
 // appendNQGroup appends the N-Quads of triples in the graph written as g
 // (nil for the default graph) to dst; on error dst comes back as it was.
 func appendNQGroup(dst, g []byte, triples []rdf.Triple) ([]byte, error) {
-	start := len(dst)
-	for i, t := range triples {
-		var err error
-		if dst, err = appendNTStatement(dst, t, g); err != nil {
-			return dst[:start], fmt.Errorf("convert: N-Quads: triple %d: %w", i, err)
-		}
-	}
-	return dst, nil
+	return appendStatements(dst, g, triples, "N-Quads")
 }
 
 // Flush writes the buffered output to the underlying writer.
 func (n *NQuadsWriter) Flush() error { return n.out.flush() }
 
 // writeFormatted writes statements appendNQGroup formatted.
-func (n *NQuadsWriter) writeFormatted(b []byte) error {
-	if err := n.out.ready(); err != nil {
-		return err
-	}
-	n.out.buf = append(n.out.buf, b...)
-	return n.out.commit()
-}
+func (n *NQuadsWriter) writeFormatted(b []byte) error { return n.out.write(b) }
 
 // Close flushes; the writer accepts no more groups afterwards. It does not
 // close the underlying writer.
@@ -610,8 +607,7 @@ func (t *TurtleWriter) writeFormatted(b []byte) error {
 		return err
 	}
 	t.start()
-	t.out.buf = append(t.out.buf, b...)
-	return t.out.commit()
+	return t.out.write(b)
 }
 
 // Flush writes the buffered output to the underlying writer.
