@@ -1,10 +1,17 @@
 // Converts JSON-RPC messages to RDF (N-Quads) with jsonld.js, the reference
 // JSON-LD processor, for comparison with jrpcld: the same messages, the same
-// context. The context is served by a document loader from one URL, so that
-// jsonld.js processes it once and takes it from its cache afterwards.
+// context, used two ways:
+//
+//   inline: the context object is in every document ({"@context": {...}}),
+//           as a JSON-LD user writes one document and hands it over, and as
+//           json-gold's plain ToRDF is measured;
+//   cached: every document names the context by URL and a document loader
+//           serves it, so that jsonld.js processes it once and takes it from
+//           its cache afterwards.
 //
 // Usage: node jsonld-bench.js CONTEXT.json SECONDS LOG.jsonl...
-// Prints one JSON line: {"messages": N, "seconds": S, "msgsPerSec": R}.
+// Each way runs for SECONDS. Prints one JSON line:
+// {"inline": {"messages": N, "seconds": S, "msgsPerSec": R}, "cached": {...}}.
 'use strict';
 const fs = require('fs');
 const jsonld = require('jsonld');
@@ -26,25 +33,33 @@ for (const f of logs) {
     if (v.msg !== undefined && v.jsonrpc === undefined) v = v.msg;
     if (Array.isArray(v) || typeof v !== 'object' || v === null) continue;
     // As jrpcld does: members named like keywords are data, left out.
-    const doc = {'@context': ctxURL, '@id': 'http://example.com/corpus#m' + msgs.length};
+    const doc = {'@id': 'http://example.com/corpus#m' + msgs.length};
     for (const k of Object.keys(v)) if (!k.startsWith('@')) doc[k] = v[k];
     msgs.push(doc);
   }
 }
 
-(async () => {
+// run converts the messages, each with the given "@context", for SECONDS
+// after a warm-up round.
+async function run(ctx) {
+  const docs = msgs.map((m) => Object.assign({'@context': ctx}, m));
   const opts = {base: 'http://example.com/corpus/', format: 'application/n-quads', documentLoader: loader, safe: false};
-  // Warm up (and fill the context cache).
-  for (const d of msgs) await jsonld.toRDF(d, opts);
+  for (const d of docs) await jsonld.toRDF(d, opts);
   const limit = Number(secondsArg) * 1000;
   let n = 0;
   const start = Date.now();
   while (Date.now() - start < limit) {
-    for (const d of msgs) {
+    for (const d of docs) {
       await jsonld.toRDF(d, opts);
       n++;
     }
   }
   const seconds = (Date.now() - start) / 1000;
-  console.log(JSON.stringify({messages: n, seconds, msgsPerSec: n / seconds}));
+  return {messages: n, seconds, msgsPerSec: n / seconds};
+}
+
+(async () => {
+  const inline = await run(context);
+  const cached = await run(ctxURL);
+  console.log(JSON.stringify({inline, cached}));
 })().catch((e) => { console.error(e); process.exit(1); });

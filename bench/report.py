@@ -85,7 +85,8 @@ print("| command | messages | wall s | msgs/s | CPU s | msgs per CPU-second | pe
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 cmd_rate = {}
 for name, count in [("validate", n), ("validate-1core", n), ("turtle", n), ("turtle-1core", n), ("ntriples", n),
-                    ("json", 100000), ("big-turtle", big), ("big-validate", big), ("big-stats", big)]:
+                    ("json", 100000), ("json-all", n), ("turtle-mcp", 100000),
+                    ("big-turtle", big), ("big-validate", big), ("big-stats", big)]:
     secs, rss, cpu = timed(name)
     if secs is None:
         continue
@@ -94,18 +95,27 @@ for name, count in [("validate", n), ("validate-1core", n), ("turtle", n), ("tur
     per_cpu = count / cpu if cpu else None
     print(f"| {name} | {count:,} | {fmt(secs)} | {fmt(r)} | {fmt(cpu)} | {fmt(per_cpu)} | {rss / 1024:,.1f} MiB |")
 
-js = None
-try:
-    js = json.loads(read("jsonld-js.txt"))["msgsPerSec"]
-except (ValueError, KeyError):
-    pass
+def jsonld_js(name):
+    """msgs/s of jsonld.js with the context inline and cached, or None."""
+    try:
+        d = json.loads(read(name))
+        return d["inline"]["msgsPerSec"], d["cached"]["msgsPerSec"]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 gold = rate.get(("BenchmarkJSONGoldToRDF", "1"))
 turtle = cmd_rate.get("turtle")
 print("\n## Ratios (same run)\n")
-print(f"- jsonld.js toRDF, context cached: {fmt(js)} msgs/s" if js else "- jsonld.js: skipped")
 print(f"- json-gold plain ToRDF (one core): {fmt(gold)} msgs/s")
 print(f"- jrpcld turtle, {n:,} messages, all cores: {fmt(turtle)} msgs/s")
-if turtle and js:
-    print(f"- jrpcld turtle / jsonld.js: {turtle / js:.1f}x")
 if turtle and gold:
     print(f"- jrpcld turtle / json-gold plain ToRDF: {turtle / gold:.1f}x")
+for label, file, mine in [("embedded block", "jsonld-js.txt", turtle), ("MCP block", "jsonld-js-mcp.txt", cmd_rate.get("turtle-mcp"))]:
+    js = jsonld_js(file)
+    if not js:
+        print(f"- jsonld.js, {label}: skipped")
+        continue
+    for way, r in zip(("context inline in every document", "context cached"), js):
+        ratio = f"; jrpcld turtle with the same block is {mine / r:.1f}x" if mine else ""
+        print(f"- jsonld.js toRDF, {label}, {way}: {fmt(r)} msgs/s{ratio}")

@@ -80,10 +80,20 @@ timed turtle "$jrpcld" turtle -q -o /dev/null "$out/log.jsonl"
 timed ntriples "$jrpcld" rdf -q --format ntriples -o /dev/null "$out/log.jsonl"
 timed turtle-1core env GOMAXPROCS=1 "$jrpcld" turtle -q -o /dev/null "$out/log.jsonl"
 timed validate-1core env GOMAXPROCS=1 "$jrpcld" validate "$out/log.jsonl"
-# The way back reads a whole graph into memory: 100,000 messages.
+# The way back, on the N-Triples of the first 100,000 messages and of all.
 head -n 100000 "$out/log.jsonl" > "$out/log100k.jsonl"
 "$jrpcld" rdf -q --format ntriples -o "$out/log100k.nt" "$out/log100k.jsonl"
 timed json "$jrpcld" json -o /dev/null "$out/log100k.nt"
+"$jrpcld" rdf -q --format ntriples -o "$out/log.nt" "$out/log.jsonl"
+timed json-all "$jrpcld" json -o /dev/null "$out/log.nt"
+rm -f "$out/log.nt"
+# The MCP block's context (params and results mapped into nodes), when the
+# reference register is there: 100,000 messages.
+mcp=$shared/reference/ogc-mcp-bblocks
+if [ -d "$mcp" ]; then
+	"$jrpcld" context --bblock "$mcp" --id mcp.mcp > "$out/mcp-context.json" 2> /dev/null
+	timed turtle-mcp "$jrpcld" turtle -q --bblock "$mcp" --id mcp.mcp -o /dev/null "$out/log100k.jsonl"
+fi
 if [ "$BIG" -gt 0 ]; then
 	log "commands on the ~1 GB log ($BIG messages)"
 	timed big-turtle "$jrpcld" turtle -q -o /dev/null "$out/big.jsonl"
@@ -98,10 +108,15 @@ if command -v node > /dev/null; then
 		(cd "$root/bench" && npm install --no-save --no-audit --no-fund jsonld > /dev/null 2>&1) || true
 	fi
 	if [ -d "$root/bench/node_modules/jsonld" ]; then
-		log "jsonld.js, ${JS_SECONDS}s"
+		log "jsonld.js, ${JS_SECONDS}s each way"
 		(cd "$root/bench" && node jsonld-bench.js "$out/context.json" "$JS_SECONDS" \
 			"$corpus/everything-stdio.jsonl" "$corpus/filesystem-stdio.jsonl" "$corpus/memory-stdio.jsonl") > "$out/jsonld-js.txt"
 		js=$out/jsonld-js.txt
+		if [ -s "$out/mcp-context.json" ]; then
+			log "jsonld.js with the MCP block's context, ${JS_SECONDS}s each way"
+			(cd "$root/bench" && node jsonld-bench.js "$out/mcp-context.json" "$JS_SECONDS" \
+				"$corpus/everything-stdio.jsonl" "$corpus/filesystem-stdio.jsonl" "$corpus/memory-stdio.jsonl") > "$out/jsonld-js-mcp.txt"
+		fi
 	fi
 fi
 [ "$js" = skipped ] && echo "bench: no node or no npm package jsonld: jsonld.js skipped" >&2
