@@ -82,6 +82,7 @@ type cterm struct {
 	dt     rdf.IRI       // ckTyped: the datatype
 	dtStr  string
 	scoped bool // objects under the term are read with another scope
+	list   bool // @container @list: the values make an RDF list
 	// exact reports that the way back names the property with this term
 	// and reads its values the way the mapping writes them (see whole).
 	exact bool
@@ -170,21 +171,15 @@ func compileTerm(gold *ld.Context, pkg *scope, n string, plainStrings bool) *cte
 	if td.Nest != "" || td.Index != "" || td.HasLanguage || td.HasDirection || (pt.Scoped != nil) != td.HasContext {
 		return unsupported
 	}
-	for _, c := range td.Container {
-		if c != "@set" {
-			return unsupported
-		}
-	}
-	for _, c := range pt.Container {
-		if c != "@set" {
-			return unsupported
-		}
+	list := slices.Equal(td.Container, []string{"@list"})
+	if !list && !onlySet(td.Container) || list != slices.Equal(pt.Container, []string{"@list"}) || !list && !onlySet(pt.Container) {
+		return unsupported
 	}
 	if !usableIRI(td.ID) {
 		return unsupported
 	}
 	iri, _ := rdf.NewIRI(td.ID)
-	t := &cterm{iri: td.ID, pred: iri, td: td, scoped: td.HasContext}
+	t := &cterm{iri: td.ID, pred: iri, td: td, scoped: td.HasContext, list: list}
 	switch td.Type {
 	case "", "@none":
 		if !plainStrings {
@@ -205,6 +200,17 @@ func compileTerm(gold *ld.Context, pkg *scope, n string, plainStrings bool) *cte
 	}
 	t.exact = len(pkg.inv[td.ID]) == 1 && td.ID != RDFType && !strings.HasPrefix(td.ID, LogNS)
 	return t
+}
+
+// onlySet reports whether a term's containers are none or @set, which
+// change nothing in the graph.
+func onlySet(containers []string) bool {
+	for _, c := range containers {
+		if c != "@set" {
+			return false
+		}
+	}
+	return true
 }
 
 // usableIRI reports whether json-gold keeps iri as a predicate or datatype
@@ -379,6 +385,7 @@ type cwalk struct {
 	jkeys   [][]string // scratch per depth, for canonical JSON
 	text    textCanon
 	buf     []byte
+	objs    []rdf.Object // scratch for the items of lists
 }
 
 type pathElem struct {
@@ -485,7 +492,11 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth in
 			// The way back puts what jlog:id holds in its place.
 			isID, w.whole = false, false
 		}
-		if !w.value(subj, t, s, k, v, depth, isID) {
+		if t.list {
+			if isID || !w.list(subj, t, s, k, v, depth) {
+				return false
+			}
+		} else if !w.value(subj, t, s, k, v, depth, isID) {
 			return false
 		}
 		w.path = w.path[:len(w.path)-1]
@@ -641,11 +652,10 @@ func (w *cwalk) value(subj rdf.Subject, t *cterm, s *cscope, k string, v any, de
 		if c == nil {
 			return false
 		}
-		b, err := rdf.NewBlank(w.blank + "b" + strconv.Itoa(w.nblank))
-		if err != nil {
+		b, ok := w.newBlank()
+		if !ok {
 			return false
 		}
-		w.nblank++
 		w.out = append(w.out, rdf.Triple{Subj: subj, Pred: t.pred, Obj: b})
 		if !t.exact {
 			w.whole = false
@@ -668,6 +678,98 @@ func (w *cwalk) value(subj rdf.Subject, t *cterm, s *cscope, k string, v any, de
 		w.add(subj, t.pred, o)
 	}
 	return true
+}
+
+// list maps the value of term k with @container @list as json-gold does:
+// an RDF list of its items (a value that is no array is a list of one),
+// rdf:nil for a list without items; nulls and numbers beyond a double are
+// no items; a member whose value is null or such a number maps to nothing.
+// Lists of lists go to json-gold.
+func (w *cwalk) list(subj rdf.Subject, t *cterm, s *cscope, k string, v any, depth int) bool {
+	w.whole = false
+	if v == nil {
+		return true
+	}
+	items, isArray := v.([]any)
+	if !isArray {
+		items = []any{v}
+	}
+	start := len(w.objs)
+	defer func() { w.objs = w.objs[:start] }()
+	for i, e := range items {
+		if isArray {
+			w.path = append(w.path, pathElem{idx: i})
+		}
+		o, ok := w.listItem(t, s, k, e, depth)
+		if isArray {
+			w.path = w.path[:len(w.path)-1]
+		}
+		if !ok {
+			return false
+		}
+		if o != nil {
+			w.objs = append(w.objs, o)
+		}
+	}
+	objs := w.objs[start:]
+	if len(objs) == 0 {
+		if isArray {
+			w.out = append(w.out, rdf.Triple{Subj: subj, Pred: t.pred, Obj: rdfNilIRI})
+		}
+		return true
+	}
+	cell, ok := w.newBlank()
+	if !ok {
+		return false
+	}
+	w.out = append(w.out, rdf.Triple{Subj: subj, Pred: t.pred, Obj: cell})
+	for i, o := range objs {
+		w.out = append(w.out, rdf.Triple{Subj: cell, Pred: rdfFirstIRI, Obj: o})
+		if i == len(objs)-1 {
+			w.out = append(w.out, rdf.Triple{Subj: cell, Pred: rdfRestIRI, Obj: rdfNilIRI})
+			break
+		}
+		next, ok := w.newBlank()
+		if !ok {
+			return false
+		}
+		w.out = append(w.out, rdf.Triple{Subj: cell, Pred: rdfRestIRI, Obj: next})
+		cell = next
+	}
+	return true
+}
+
+// listItem returns the object of one item of a list (nil for none), and
+// false when the plan does not cover it.
+func (w *cwalk) listItem(t *cterm, s *cscope, k string, v any, depth int) (rdf.Object, bool) {
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case []any:
+		return nil, false
+	case map[string]any:
+		c := s.child(k, t)
+		if c == nil {
+			return nil, false
+		}
+		b, ok := w.newBlank()
+		if !ok {
+			return nil, false
+		}
+		return b, w.object(x, c, b, depth+1, false)
+	}
+	if t.scoped && s.child(k, t) == nil {
+		return nil, false
+	}
+	o, _, ok := w.scalar(t, s, v)
+	return o, ok
+}
+
+// newBlank returns a fresh blank node of the message.
+func (w *cwalk) newBlank() (rdf.Blank, bool) {
+	b, err := rdf.NewBlank(w.blank + "b" + strconv.Itoa(w.nblank))
+	w.nblank++
+	return b, err == nil
 }
 
 // scalar returns the object json-gold makes of a string, number or
@@ -844,4 +946,7 @@ var (
 	xsdIntegerIRI = iri(XSDInt)
 	xsdDoubleIRI  = iri(XSDDbl)
 	xsdBooleanIRI = iri(XSDBool)
+	rdfFirstIRI   = iri(RDFNS + "first")
+	rdfRestIRI    = iri(RDFNS + "rest")
+	rdfNilIRI     = iri(RDFNS + "nil")
 )

@@ -43,7 +43,8 @@ const engineContext = `{
       "inner": {"@id": "ex:inner", "@context": {"@base": "http://inner.example/x/", "name": "ex:innerName"}},
       "voc": {"@id": "ex:voc", "@context": {"@vocab": "http://vocab.example/"}},
       "reset": {"@id": "ex:reset", "@context": [null, {"only": "ex:only"}]},
-      "method": {"@id": "ex:innerMethod"}
+      "method": {"@id": "ex:innerMethod"},
+      "steps": {"@id": "ex:steps", "@type": "@id", "@container": "@list"}
   }},
   "error": {"@id": "ex:error", "@type": "@id", "@context": {
       "code": {"@id": "ex:code", "@type": "xsd:integer"},
@@ -53,6 +54,9 @@ const engineContext = `{
   "plain": "ex:plain",
   "set": {"@id": "ex:set", "@container": "@set"},
   "list": {"@id": "ex:list", "@container": "@list"},
+  "refs": {"@id": "ex:refs", "@type": "@id", "@container": "@list"},
+  "nums": {"@id": "ex:nums", "@type": "xsd:decimal", "@container": "@list"},
+  "items": {"@id": "ex:items", "@container": "@list", "@context": {"name": "ex:itemName"}},
   "label": {"@id": "ex:label", "@language": "en"},
   "type": "@type",
   "back": {"@reverse": "ex:back"},
@@ -270,6 +274,26 @@ var engineCases = []string{
 	`{"jsonrpc":"2.0","id":1,"result":{"a":1.0,"b":"\u00e9","c":1E2,"d":12345678901234567890}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"a":2,"é":{"z":1,"\u0061":2}}}`,
 	`{"jsonrpc":"2.0","id":1,"result":{"data":{"params":{"b":1,"a":1e400}}},"x":{"result":{"k":1e400}}}`,
+	// Lists: empty, of nothing, of one, of everything, nested, under
+	// coercions and scoped contexts.
+	`{"jsonrpc":"2.0","method":"n","list":[]}`,
+	`{"jsonrpc":"2.0","method":"n","list":[null,null]}`,
+	`{"jsonrpc":"2.0","method":"n","list":null,"refs":null}`,
+	`{"jsonrpc":"2.0","method":"n","list":"one","refs":"r","nums":7}`,
+	`{"jsonrpc":"2.0","method":"n","list":1e400}`,
+	`{"jsonrpc":"2.0","method":"n","list":[1e400]}`,
+	`{"jsonrpc":"2.0","method":"n","list":[1e400,2,1e400]}`,
+	`{"jsonrpc":"2.0","method":"n","list":[1,1,"a",true,1.5,null,{"plain":2},{},"a",12345678901234567890]}`,
+	`{"jsonrpc":"2.0","method":"n","list":[[1]]}`,
+	`{"jsonrpc":"2.0","method":"n","list":[1,[2,3]]}`,
+	`{"jsonrpc":"2.0","method":"n","list":{"plain":1,"list":[{"list":[]}]}}`,
+	`{"jsonrpc":"2.0","method":"n","list":[{"@x":1},{"nothing":1}]}`,
+	`{"jsonrpc":"2.0","method":"n","refs":["a","b","a"],"nums":[1,"2.5",true,1.0]}`,
+	`{"jsonrpc":"2.0","method":"n","refs":["a b"]}`,
+	`{"jsonrpc":"2.0","method":"n","refs":[{"plain":1},"x"]}`,
+	`{"jsonrpc":"2.0","method":"n","items":[{"name":"x"},{"name":"y","plain":1,"list":[1]}],"set":[[]]}`,
+	`{"jsonrpc":"2.0","id":3,"result":{"steps":["s1",{"count":2},"s1"],"inner":{"name":"n"}}}`,
+	`{"jsonrpc":"2.0","id":"l","list":[true],"result":{"steps":[]}}`,
 }
 
 // TestEnginesCases: the quirk cases, with each context and with bases of
@@ -307,7 +331,9 @@ func TestEnginesCoverage(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"a b","method":"m"}`, false},
 		{`{"jsonrpc":"2.0","id":2,"result":{"inner":{"name":"n"},"count":3}}`, true},
 		{`{"jsonrpc":"2.0","id":2,"result":{"voc":{"free":1}}}`, false},
-		{`{"jsonrpc":"2.0","method":"n","list":[1]}`, false},
+		{`{"jsonrpc":"2.0","method":"n","list":[1]}`, true},
+		{`{"jsonrpc":"2.0","method":"n","list":[[1]]}`, false},
+		{`{"jsonrpc":"2.0","method":"n","items":[{"name":"x"}]}`, true},
 		{`{"jsonrpc":"2.0","method":"n","label":"x"}`, false},
 		{`{"jsonrpc":"2.0","method":"n","type":"T"}`, false},
 		{`{"jsonrpc":"2.0","method":"n","back":"x"}`, false},

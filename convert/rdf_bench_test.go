@@ -9,10 +9,11 @@ import (
 	"github.com/piprate/json-gold/ld"
 )
 
-// benchConvert converts the cycled corpus in format f: one op is one message.
-func benchConvert(b *testing.B, f Format) {
+// benchConvert converts the cycled corpus in format f with the context
+// ctx: one op is one message.
+func benchConvert(b *testing.B, f Format, ctx any) {
 	log, n := corpusLog(b)
-	c := NewConverter(defaultContext(b))
+	c := NewConverter(ctx)
 	b.SetBytes(int64(len(log) / n))
 	b.ReportAllocs()
 	r, err := NewReader(newCycleReader(log, b.N), "corpus", ReaderOptions{})
@@ -27,17 +28,29 @@ func benchConvert(b *testing.B, f Format) {
 }
 
 // BenchmarkConvertNTriples: log -> N-Triples with the embedded block.
-func BenchmarkConvertNTriples(b *testing.B) { benchConvert(b, NTriples) }
+func BenchmarkConvertNTriples(b *testing.B) { benchConvert(b, NTriples, defaultContext(b)) }
 
 // BenchmarkConvertTurtle: log -> Turtle with the embedded block.
-func BenchmarkConvertTurtle(b *testing.B) { benchConvert(b, Turtle) }
+func BenchmarkConvertTurtle(b *testing.B) { benchConvert(b, Turtle, defaultContext(b)) }
+
+// BenchmarkConvertTurtleMCP: log -> Turtle with the MCP block of the
+// reference register, whose context maps params and results into nodes.
+func BenchmarkConvertTurtleMCP(b *testing.B) { benchConvert(b, Turtle, mcpContext(b)) }
 
 // BenchmarkJSONGoldToRDF is the reference: json-gold's plain ToRDF of each
 // corpus message with the embedded block's context attached, as a JSON-LD
 // user would call it (the context processed for every document).
-func BenchmarkJSONGoldToRDF(b *testing.B) {
+func BenchmarkJSONGoldToRDF(b *testing.B) { benchJSONGold(b, defaultContext(b)) }
+
+// BenchmarkJSONGoldToRDFMCP is BenchmarkJSONGoldToRDF with the MCP block's
+// context.
+func BenchmarkJSONGoldToRDFMCP(b *testing.B) { benchJSONGold(b, mcpContext(b)) }
+
+// benchJSONGold runs json-gold's plain ToRDF on each corpus message with
+// ctx attached.
+func benchJSONGold(b *testing.B, ctx any) {
 	log, n := corpusLog(b)
-	ctx := floatNumbers(defaultContext(b))
+	ctx = floatNumbers(ctx)
 	r, _ := NewReader(bytes.NewReader(log), "corpus", ReaderOptions{})
 	var docs []map[string]any
 	for {
