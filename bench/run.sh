@@ -56,7 +56,7 @@ fi
 "$jrpcld" context > "$out/context.json"
 
 log "go benchmarks (-count $COUNT)"
-go test ./convert -run '^$' -bench 'Benchmark(Validate|ValidateMCP|ConvertTurtle|ConvertNTriples|JSONGoldToRDF|CompiledToRDF)$' \
+go test ./convert -run '^$' -bench 'Benchmark(Validate|ValidateMCP|ConvertTurtle|ConvertTurtleMCP|ConvertNTriples|JSONGoldToRDF|JSONGoldToRDFMCP|CompiledToRDF)$' \
 	-cpu 1,2 -count "$COUNT" -benchtime 2s > "$out/go-convert.txt"
 go test ./convert -run '^$' -bench 'BenchmarkReverse' -cpu 1,2 -count "$COUNT" > "$out/go-reverse.txt"
 go test ./register -run '^$' -bench BuildOGC -benchtime 20x -count "$COUNT" > "$out/go-register.txt" || true
@@ -88,11 +88,11 @@ timed json "$jrpcld" json -o /dev/null "$out/log100k.nt"
 timed json-all "$jrpcld" json -o /dev/null "$out/log.nt"
 rm -f "$out/log.nt"
 # The MCP block's context (params and results mapped into nodes), when the
-# reference register is there: 100,000 messages.
+# reference register is there.
 mcp=$shared/reference/ogc-mcp-bblocks
 if [ -d "$mcp" ]; then
 	"$jrpcld" context --bblock "$mcp" --id mcp.mcp > "$out/mcp-context.json" 2> /dev/null
-	timed turtle-mcp "$jrpcld" turtle -q --bblock "$mcp" --id mcp.mcp -o /dev/null "$out/log100k.jsonl"
+	timed turtle-mcp "$jrpcld" turtle -q --bblock "$mcp" --id mcp.mcp -o /dev/null "$out/log.jsonl"
 fi
 if [ "$BIG" -gt 0 ]; then
 	log "commands on the ~1 GB log ($BIG messages)"
