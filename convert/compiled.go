@@ -175,6 +175,9 @@ func compileTerm(gold *ld.Context, pkg *scope, n string, plainStrings bool) *cte
 	if !list && !onlySet(td.Container) || list != slices.Equal(pt.Container, []string{"@list"}) || !list && !onlySet(pt.Container) {
 		return unsupported
 	}
+	if list && td.Type == "@json" {
+		return unsupported // a list of one JSON literal
+	}
 	if !usableIRI(td.ID) {
 		return unsupported
 	}

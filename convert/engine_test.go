@@ -57,6 +57,7 @@ const engineContext = `{
   "refs": {"@id": "ex:refs", "@type": "@id", "@container": "@list"},
   "nums": {"@id": "ex:nums", "@type": "xsd:decimal", "@container": "@list"},
   "items": {"@id": "ex:items", "@container": "@list", "@context": {"name": "ex:itemName"}},
+  "jlist": {"@id": "ex:jlist", "@type": "@json", "@container": "@list"},
   "label": {"@id": "ex:label", "@language": "en"},
   "type": "@type",
   "back": {"@reverse": "ex:back"},
@@ -294,6 +295,7 @@ var engineCases = []string{
 	`{"jsonrpc":"2.0","method":"n","items":[{"name":"x"},{"name":"y","plain":1,"list":[1]}],"set":[[]]}`,
 	`{"jsonrpc":"2.0","id":3,"result":{"steps":["s1",{"count":2},"s1"],"inner":{"name":"n"}}}`,
 	`{"jsonrpc":"2.0","id":"l","list":[true],"result":{"steps":[]}}`,
+	`{"jsonrpc":"2.0","method":"n","jlist":[1,{"b":2,"a":1}],"list":[{"jlist":null}]}`,
 }
 
 // TestEnginesCases: the quirk cases, with each context and with bases of
@@ -334,6 +336,7 @@ func TestEnginesCoverage(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"n","list":[1]}`, true},
 		{`{"jsonrpc":"2.0","method":"n","list":[[1]]}`, false},
 		{`{"jsonrpc":"2.0","method":"n","items":[{"name":"x"}]}`, true},
+		{`{"jsonrpc":"2.0","method":"n","jlist":[1]}`, false},
 		{`{"jsonrpc":"2.0","method":"n","label":"x"}`, false},
 		{`{"jsonrpc":"2.0","method":"n","type":"T"}`, false},
 		{`{"jsonrpc":"2.0","method":"n","back":"x"}`, false},
