@@ -71,19 +71,24 @@ func appendMessage(dst []byte, v any) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	case []any:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendMessage(dst, e); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, ']'), nil
+		return appendArray(dst, x, appendMessage)
 	}
 	return appendJSON(dst, v)
+}
+
+// appendArray appends x as a JSON array, each element written by f.
+func appendArray(dst []byte, x []any, f func([]byte, any) ([]byte, error)) ([]byte, error) {
+	dst = append(dst, '[')
+	for i, e := range x {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = f(dst, e); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, ']'), nil
 }
 
 func isMessageMember(k string) bool {
@@ -132,17 +137,7 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	case []any:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendJSON(dst, e); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, ']'), nil
+		return appendArray(dst, x, appendJSON)
 	case setValue:
 		texts := make([]string, len(x))
 		for i, e := range x {
