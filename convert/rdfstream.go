@@ -356,7 +356,7 @@ func prefixText(prefixes map[string]string) ([]byte, error) {
 	var b []byte
 	for _, k := range names {
 		iri := prefixes[k]
-		if !hasScheme(iri) || strings.ContainsAny(iri, "<>\"{}|^`\\ ") {
+		if !turtle.HasScheme(iri) || strings.ContainsAny(iri, "<>\"{}|^`\\ ") {
 			return nil, ungrouped("prefix %q is not an absolute IRI that can be written again", k)
 		}
 		b = append(append(append(append(b, "@prefix "...), k...), ": <"...), iri...)
@@ -382,36 +382,19 @@ func parseTurtle(data []byte, seq int) ([]turtle.Quad, map[string]string, error)
 				t.Value = tag + t.Value[1:]
 			}
 		case turtle.IRI:
-			return hasScheme(t.Value)
+			return turtle.HasScheme(t.Value)
 		case turtle.Literal:
-			return hasScheme(t.Datatype)
+			return turtle.HasScheme(t.Datatype)
 		}
 		return true
 	}
 	for i := range qs {
 		q := &qs[i]
-		if !rename(&q.S) || !hasScheme(q.P) || !rename(&q.O) {
+		if !rename(&q.S) || !turtle.HasScheme(q.P) || !rename(&q.O) {
 			return nil, nil, ungrouped("a relative IRI")
 		}
 	}
 	return qs, got, nil
-}
-
-// hasScheme reports whether iri starts with a scheme and ':', as the
-// Turtle parser decides whether to resolve it against the base.
-func hasScheme(iri string) bool {
-	for i := 0; i < len(iri); i++ {
-		c := iri[i]
-		switch {
-		case isAlpha(c):
-		case i > 0 && (isDigit(c) || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 // segmenter splits the statements into segments and closes them. A node

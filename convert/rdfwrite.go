@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jrpcld/jrpcld/internal/turtle"
 	"github.com/knakk/rdf"
 )
 
@@ -207,8 +208,8 @@ func checkBlank(label string) error {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(label[i:], "\uFFFD"):
 			return invalid("blank node label %.200q is not valid UTF-8 at byte %d", label, i)
-		case i == 0 && (isPNCharsU(r) || r >= '0' && r <= '9'):
-		case i > 0 && isPNChars(r):
+		case i == 0 && (turtle.IsPNCharsU(r) || r >= '0' && r <= '9'):
+		case i > 0 && turtle.IsPNChars(r):
 		case i > 0 && r == '.' && i < len(label)-1:
 		default:
 			return invalid("blank node label %.200q: %q at byte %d is not allowed there", label, r, i)
@@ -524,8 +525,8 @@ func checkPrefixName(name string) error {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(name[i:], "\uFFFD"):
 			return invalid("prefix name is not valid UTF-8")
-		case i == 0 && isPNCharsBase(r):
-		case i > 0 && isPNChars(r):
+		case i == 0 && turtle.IsPNCharsBase(r):
+		case i > 0 && turtle.IsPNChars(r):
 		case i > 0 && r == '.' && i < len(name)-1:
 		default:
 			return invalid("%q at byte %d is not allowed in a prefix name", r, i)
@@ -1061,14 +1062,14 @@ func appendLocal(dst []byte, local string) ([]byte, bool) {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(local[i:], "\uFFFD"):
 			return dst, false
-		case isPNCharsU(r) || r == ':' || isDigit(byte(r)) && r < utf8.RuneSelf:
+		case turtle.IsPNCharsU(r) || r == ':' || isDigit(byte(r)) && r < utf8.RuneSelf:
 			dst = utf8.AppendRune(dst, r)
 		case r == '-':
 			if first {
 				dst = append(dst, '\\')
 			}
 			dst = append(dst, '-')
-		case isPNChars(r): // U+00B7, combining marks: not allowed first, no escape
+		case turtle.IsPNChars(r): // U+00B7, combining marks: not allowed first, no escape
 			if first {
 				return dst, false
 			}
@@ -1154,26 +1155,3 @@ func digits[T string | []byte](s T) int {
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isHex(c byte) bool   { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-
-// isPNCharsBase reports PN_CHARS_BASE.
-func isPNCharsBase(r rune) bool {
-	switch {
-	case r < utf8.RuneSelf:
-		return isAlpha(byte(r))
-	case r >= 0xC0 && r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF,
-		r >= 0x370 && r <= 0x37D, r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D,
-		r >= 0x2070 && r <= 0x218F, r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF,
-		r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
-		return true
-	}
-	return false
-}
-
-// isPNCharsU reports PN_CHARS_U: PN_CHARS_BASE or '_'.
-func isPNCharsU(r rune) bool { return r == '_' || isPNCharsBase(r) }
-
-// isPNChars reports PN_CHARS.
-func isPNChars(r rune) bool {
-	return isPNCharsU(r) || r == '-' || r >= '0' && r <= '9' || r == 0xB7 ||
-		r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
-}

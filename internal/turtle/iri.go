@@ -5,7 +5,7 @@ import "strings"
 // ResolveIRI resolves ref against base as RFC 3986, section 5.2.2, says, escaping nothing. With an empty
 // base, or a ref that has a scheme, ref comes back unchanged.
 func ResolveIRI(base, ref string) string {
-	if base == "" || hasScheme(ref) {
+	if base == "" || HasScheme(ref) {
 		return ref
 	}
 	b, r := split(base), split(ref)
@@ -42,7 +42,7 @@ type parts struct {
 
 func split(s string) parts {
 	var p parts
-	if hasScheme(s) {
+	if HasScheme(s) {
 		i := strings.IndexByte(s, ':')
 		p.scheme, s = s[:i], s[i+1:]
 	}

@@ -220,7 +220,7 @@ func (r *reader) keyword(word string, fold bool) bool {
 	}
 	if end < len(r.data) {
 		// "a:b" and "true:x" are prefixed names, "@prefix:" is the directive and the empty prefix.
-		if c, _ := utf8.DecodeRune(r.data[end:]); isPNChars(c) || c == ':' && word[0] != '@' {
+		if c, _ := utf8.DecodeRune(r.data[end:]); IsPNChars(c) || c == ':' && word[0] != '@' {
 			return false
 		}
 	}
@@ -465,13 +465,13 @@ func (r *reader) iriRef() string {
 	}
 	r.pos++ // '>'
 	if r.syntax != Turtle {
-		if !hasScheme(iri) {
+		if !HasScheme(iri) {
 			r.pos = start - 1
 			r.fail("relative IRI <%s>: %s allows only absolute IRIs", iri, syntaxName(r.syntax))
 		}
 		return iri
 	}
-	if r.base == "" || hasScheme(iri) {
+	if r.base == "" || HasScheme(iri) {
 		return iri
 	}
 	return ResolveIRI(r.base, iri)
@@ -484,8 +484,8 @@ func syntaxName(s Syntax) string {
 	return "N-Triples"
 }
 
-// hasScheme reports whether iri starts with a scheme and ':'.
-func hasScheme(iri string) bool {
+// HasScheme reports whether iri starts with a scheme and ':'.
+func HasScheme(iri string) bool {
 	for i := 0; i < len(iri); i++ {
 		c := iri[i]
 		switch {
@@ -525,7 +525,7 @@ func (r *reader) uchar() rune {
 // pnPrefix reads PN_PREFIX (possibly empty) and returns it.
 func (r *reader) pnPrefix() string {
 	start := r.pos
-	if c, size := utf8.DecodeRune(r.data[r.pos:]); r.pos < len(r.data) && isPNCharsBase(c) {
+	if c, size := utf8.DecodeRune(r.data[r.pos:]); r.pos < len(r.data) && IsPNCharsBase(c) {
 		r.pos += size
 	} else {
 		return ""
@@ -539,7 +539,7 @@ func (r *reader) nameTail(local bool) {
 	for r.pos < len(r.data) {
 		c, size := utf8.DecodeRune(r.data[r.pos:])
 		switch {
-		case isPNChars(c), local && c == ':':
+		case IsPNChars(c), local && c == ':':
 			r.pos += size
 		case c == '.':
 			// A dot belongs to the name only when the name goes on after it.
@@ -551,7 +551,7 @@ func (r *reader) nameTail(local bool) {
 				return
 			}
 			n, _ := utf8.DecodeRune(r.data[next:])
-			if !isPNChars(n) && !(local && (n == ':' || n == '%' || n == '\\')) {
+			if !IsPNChars(n) && !(local && (n == ':' || n == '%' || n == '\\')) {
 				return
 			}
 			r.pos = next
@@ -598,7 +598,7 @@ func (r *reader) prefixedName(role string) string {
 	if r.pos < len(r.data) {
 		c, size := utf8.DecodeRune(r.data[r.pos:])
 		switch {
-		case isPNCharsU(c) || c == ':' || isDigit(r.data[r.pos]):
+		case IsPNCharsU(c) || c == ':' || isDigit(r.data[r.pos]):
 			r.pos += size
 			r.nameTail(true)
 		case c == '%' || c == '\\':
@@ -623,7 +623,7 @@ func (r *reader) blankLabel() Term {
 	r.pos += 2
 	start := r.pos
 	c, size := utf8.DecodeRune(r.data[r.pos:])
-	if r.pos >= len(r.data) || !(isPNCharsU(c) || isDigit(r.data[r.pos])) {
+	if r.pos >= len(r.data) || !(IsPNCharsU(c) || isDigit(r.data[r.pos])) {
 		r.fail("bad blank node label %s", r.found())
 	}
 	r.pos += size
@@ -852,30 +852,26 @@ func (r *reader) lineStatement() {
 	r.emit(s, p, o, g)
 }
 
-// isPNCharsBase reports whether c is a PN_CHARS_BASE character of the Turtle grammar.
-func isPNCharsBase(c rune) bool {
+// IsPNCharsBase reports whether c is a PN_CHARS_BASE character of the
+// Turtle grammar.
+func IsPNCharsBase(c rune) bool {
 	switch {
-	case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+	case c < utf8.RuneSelf:
+		return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+	case c >= 0xC0 && c <= 0xD6, c >= 0xD8 && c <= 0xF6, c >= 0xF8 && c <= 0x2FF,
+		c >= 0x370 && c <= 0x37D, c >= 0x37F && c <= 0x1FFF, c >= 0x200C && c <= 0x200D,
+		c >= 0x2070 && c <= 0x218F, c >= 0x2C00 && c <= 0x2FEF, c >= 0x3001 && c <= 0xD7FF,
+		c >= 0xF900 && c <= 0xFDCF, c >= 0xFDF0 && c <= 0xFFFD, c >= 0x10000 && c <= 0xEFFFF:
 		return true
-	case c < 0xC0:
-		return false
-	}
-	for _, rg := range [][2]rune{
-		{0xC0, 0xD6}, {0xD8, 0xF6}, {0xF8, 0x2FF}, {0x370, 0x37D}, {0x37F, 0x1FFF}, {0x200C, 0x200D},
-		{0x2070, 0x218F}, {0x2C00, 0x2FEF}, {0x3001, 0xD7FF}, {0xF900, 0xFDCF}, {0xFDF0, 0xFFFD}, {0x10000, 0xEFFFF},
-	} {
-		if c >= rg[0] && c <= rg[1] {
-			return true
-		}
 	}
 	return false
 }
 
-// isPNCharsU reports whether c is PN_CHARS_U: PN_CHARS_BASE or '_'.
-func isPNCharsU(c rune) bool { return c == '_' || isPNCharsBase(c) }
+// IsPNCharsU reports whether c is PN_CHARS_U: PN_CHARS_BASE or '_'.
+func IsPNCharsU(c rune) bool { return c == '_' || IsPNCharsBase(c) }
 
-// isPNChars reports whether c is PN_CHARS.
-func isPNChars(c rune) bool {
-	return isPNCharsU(c) || c == '-' || c >= '0' && c <= '9' || c == 0xB7 ||
+// IsPNChars reports whether c is PN_CHARS.
+func IsPNChars(c rune) bool {
+	return IsPNCharsU(c) || c == '-' || c >= '0' && c <= '9' || c == 0xB7 ||
 		c >= 0x300 && c <= 0x36F || c >= 0x203F && c <= 0x2040
 }
