@@ -25,13 +25,16 @@ func openOutput(e *env, path string) (*output, error) {
 	if path == "" || path == "-" {
 		return &output{Writer: e.stdout, stop: func() {}}, nil
 	}
+	// Signals are caught before the temporary file exists, so that none
+	// can end the process and leave it behind.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	f, err := atomicfile.Create(path)
 	if err != nil {
+		signal.Stop(sigs)
 		return nil, err
 	}
 	o := &output{Writer: f, file: f}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	var once sync.Once
 	done := make(chan struct{})
 	go func() {
