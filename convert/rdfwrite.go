@@ -33,14 +33,7 @@ var ErrInvalidTerm = errors.New("RDF term cannot be written")
 var errClosed = errors.New("convert: RDF writer is closed")
 
 const (
-	rdfType       = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-	rdfLangString = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
-	xsdNS         = "http://www.w3.org/2001/XMLSchema#"
-	xsdString     = xsdNS + "string"
-	xsdInteger    = xsdNS + "integer"
-	xsdDecimal    = xsdNS + "decimal"
-	xsdDouble     = xsdNS + "double"
-	xsdBoolean    = xsdNS + "boolean"
+	rdfLangString = RDFNS + "langString"
 
 	// flushSize is the buffer size at which formatted groups are written out.
 	flushSize = 64 << 10
@@ -296,7 +289,7 @@ func literalParts(l rdf.Literal) (lex, lang, dt string, err error) {
 	case dt == rdfLangString:
 		return "", "", "", invalid("rdf:langString literal %.80q without a language tag", lex)
 	case dt == "":
-		dt = xsdString
+		dt = XSDStr
 	}
 	return lex, lang, dt, nil
 }
@@ -320,7 +313,7 @@ func appendNTTerm(dst []byte, t rdf.Term) ([]byte, error) {
 		case lang != "":
 			dst = append(dst, '@')
 			return append(dst, lang...), nil
-		case dt != xsdString:
+		case dt != XSDStr:
 			dst = append(dst, '^', '^')
 			return appendIRIRef(dst, dt)
 		}
@@ -935,7 +928,7 @@ func (t *TurtleWriter) appendBody(dst []byte, s int32, level int) ([]byte, error
 				dst = append(dst, " ;\n"...)
 				dst = append(dst, indent[:4*level]...)
 			}
-			if pr := tr.Pred.(rdf.IRI).String(); pr == rdfType {
+			if pr := tr.Pred.(rdf.IRI).String(); pr == RDFType {
 				dst = append(dst, 'a')
 			} else if dst, err = t.appendName(dst, pr); err != nil {
 				return dst, fmt.Errorf("triple %d: predicate: %w", ti, err)
@@ -985,13 +978,13 @@ func (t *TurtleWriter) appendLiteral(dst []byte, l rdf.Literal) ([]byte, error) 
 	}
 	bare := false
 	switch dt {
-	case xsdInteger:
+	case XSDInt:
 		bare = isTurtleInteger(lex)
-	case xsdDecimal:
+	case XSDDec:
 		bare = isTurtleDecimal(lex)
-	case xsdDouble:
+	case XSDDbl:
 		bare = isTurtleDouble(lex)
-	case xsdBoolean:
+	case XSDBool:
 		bare = lex == "true" || lex == "false"
 	}
 	if bare {
@@ -1004,7 +997,7 @@ func (t *TurtleWriter) appendLiteral(dst []byte, l rdf.Literal) ([]byte, error) 
 	case lang != "":
 		dst = append(dst, '@')
 		return append(dst, lang...), nil
-	case dt != xsdString:
+	case dt != XSDStr:
 		dst = append(dst, '^', '^')
 		return t.appendName(dst, dt)
 	}

@@ -20,7 +20,7 @@ const (
 	rdfJSON = rdfNS + "JSON"
 )
 
-var testPrefixes = []Prefix{{"ex", exNS}, {"xsd", xsdNS}, {"rdf", rdfNS}}
+var testPrefixes = []Prefix{{"ex", exNS}, {"xsd", XSDNS}, {"rdf", rdfNS}}
 
 func mustIRI(s string) rdf.IRI {
 	i, err := rdf.NewIRI(s)
@@ -40,7 +40,7 @@ func bnode(label string) rdf.Blank {
 	return b
 }
 
-func plain(s string) rdf.Literal { return rdf.NewTypedLiteral(s, mustIRI(xsdString)) }
+func plain(s string) rdf.Literal { return rdf.NewTypedLiteral(s, mustIRI(XSDStr)) }
 
 func typedLit(lex, dt string) rdf.Literal { return rdf.NewTypedLiteral(lex, mustIRI(dt)) }
 
@@ -242,8 +242,8 @@ func literalCases() []struct {
 			langLit("q\"\n", "de-1996"),
 		}},
 		{"typed literals", "", []rdf.Object{
-			typedLit("2024-01-02T03:04:05Z", xsdNS+"dateTime"), typedLit("x y", exNS+"type"), typedLit("", exNS+"type"),
-			typedLit("v", "urn:example:dt"), typedLit("plain", xsdString), rdf.NewTypedLiteral("no datatype", rdf.IRI{}),
+			typedLit("2024-01-02T03:04:05Z", XSDNS+"dateTime"), typedLit("x y", exNS+"type"), typedLit("", exNS+"type"),
+			typedLit("v", "urn:example:dt"), typedLit("plain", XSDStr), rdf.NewTypedLiteral("no datatype", rdf.IRI{}),
 			typedLit("a\"b", exNS+"dt.with.dots"),
 		}},
 		{"rdf:JSON", "", []rdf.Object{typedLit(json, rdfJSON), typedLit(`"\\"`, rdfJSON), typedLit("[]", rdfJSON)}},
@@ -257,43 +257,43 @@ var numericCases = []struct {
 	lex, dt string
 	bare    bool
 }{
-	{"1", xsdInteger, true},
-	{"-5", xsdInteger, true},
-	{"+5", xsdInteger, true},
-	{"007", xsdInteger, true},
-	{" 5", xsdInteger, false},
-	{"5 ", xsdInteger, false},
-	{"1.0", xsdInteger, false},
-	{"", xsdInteger, false},
-	{"+", xsdInteger, false},
-	{"1e3", xsdInteger, false},
-	{"12345678901234567890123", xsdInteger, true},
-	{"1.0", xsdDecimal, true},
-	{"-0.5", xsdDecimal, true},
-	{"+3.25", xsdDecimal, true},
-	{"1", xsdDecimal, false},
-	{".5", xsdDecimal, false},
-	{"5.", xsdDecimal, false},
-	{"1.5e3", xsdDecimal, false},
-	{"1e3", xsdDouble, true},
-	{"1.5E-3", xsdDouble, true},
-	{"-2e+10", xsdDouble, true},
-	{"1", xsdDouble, false},
-	{"1.0", xsdDouble, false},
-	{"INF", xsdDouble, false},
-	{"NaN", xsdDouble, false},
-	{"1e", xsdDouble, false},
-	{"e3", xsdDouble, false},
-	{".5e1", xsdDouble, false},
-	{"true", xsdBoolean, true},
-	{"false", xsdBoolean, true},
-	{"TRUE", xsdBoolean, false},
-	{"1", xsdBoolean, false},
-	{"0", xsdBoolean, false},
-	{" true", xsdBoolean, false},
-	{"1", xsdNS + "float", false},
-	{"1", xsdNS + "int", false},
-	{"1", xsdNS + "long", false},
+	{"1", XSDInt, true},
+	{"-5", XSDInt, true},
+	{"+5", XSDInt, true},
+	{"007", XSDInt, true},
+	{" 5", XSDInt, false},
+	{"5 ", XSDInt, false},
+	{"1.0", XSDInt, false},
+	{"", XSDInt, false},
+	{"+", XSDInt, false},
+	{"1e3", XSDInt, false},
+	{"12345678901234567890123", XSDInt, true},
+	{"1.0", XSDDec, true},
+	{"-0.5", XSDDec, true},
+	{"+3.25", XSDDec, true},
+	{"1", XSDDec, false},
+	{".5", XSDDec, false},
+	{"5.", XSDDec, false},
+	{"1.5e3", XSDDec, false},
+	{"1e3", XSDDbl, true},
+	{"1.5E-3", XSDDbl, true},
+	{"-2e+10", XSDDbl, true},
+	{"1", XSDDbl, false},
+	{"1.0", XSDDbl, false},
+	{"INF", XSDDbl, false},
+	{"NaN", XSDDbl, false},
+	{"1e", XSDDbl, false},
+	{"e3", XSDDbl, false},
+	{".5e1", XSDDbl, false},
+	{"true", XSDBool, true},
+	{"false", XSDBool, true},
+	{"TRUE", XSDBool, false},
+	{"1", XSDBool, false},
+	{"0", XSDBool, false},
+	{" true", XSDBool, false},
+	{"1", XSDNS + "float", false},
+	{"1", XSDNS + "int", false},
+	{"1", XSDNS + "long", false},
 }
 
 func numericObjects() []rdf.Object {
@@ -377,9 +377,9 @@ func TestTurtleLocalNames(t *testing.T) {
 
 func TestTurtleNumericForms(t *testing.T) {
 	for _, tc := range numericCases {
-		t.Run(tc.lex+"^^"+strings.TrimPrefix(tc.dt, xsdNS), func(t *testing.T) {
+		t.Run(tc.lex+"^^"+strings.TrimPrefix(tc.dt, XSDNS), func(t *testing.T) {
 			ttl := writeTurtle(t, []rdf.Triple{triple(exIRI("s"), "p", typedLit(tc.lex, tc.dt))})
-			want := fmt.Sprintf("%q^^xsd:%s", tc.lex, strings.TrimPrefix(tc.dt, xsdNS))
+			want := fmt.Sprintf("%q^^xsd:%s", tc.lex, strings.TrimPrefix(tc.dt, XSDNS))
 			if tc.bare {
 				want = tc.lex
 			}
@@ -407,7 +407,7 @@ func TestRoundTripBlankNodes(t *testing.T) {
 	chain := func(prefix string, n int) []rdf.Triple {
 		g := []rdf.Triple{triple(exIRI("root"), "first", bnode(prefix+"0"))}
 		for i := 0; i < n; i++ {
-			g = append(g, triple(bnode(fmt.Sprintf("%s%d", prefix, i)), "v", typedLit(fmt.Sprint(i), xsdInteger)))
+			g = append(g, triple(bnode(fmt.Sprintf("%s%d", prefix, i)), "v", typedLit(fmt.Sprint(i), XSDInt)))
 			if i+1 < n {
 				g = append(g, triple(bnode(fmt.Sprintf("%s%d", prefix, i)), "next", bnode(fmt.Sprintf("%s%d", prefix, i+1))))
 			}
@@ -449,7 +449,7 @@ func TestRoundTripBlankNodes(t *testing.T) {
 			triple(bnode("top"), "p", plain("x")),
 			triple(bnode("top"), "p", plain("y")),
 			triple(bnode("top"), "q", bnode("inner")),
-			triple(bnode("inner"), "r", typedLit("1", xsdInteger)),
+			triple(bnode("inner"), "r", typedLit("1", XSDInt)),
 		}}},
 		{"objects without properties", [][]rdf.Triple{{
 			triple(exIRI("s"), "p", bnode("e1")),
@@ -488,13 +488,13 @@ func TestRoundTripBlankNodes(t *testing.T) {
 // blank node is shared or on a cycle. The expected text is written by hand.
 func TestTurtleLayout(t *testing.T) {
 	g := []rdf.Triple{
-		{Subj: exIRI("s"), Pred: mustIRI(rdfType), Obj: exIRI("T")},
+		{Subj: exIRI("s"), Pred: mustIRI(RDFType), Obj: exIRI("T")},
 		triple(exIRI("s"), "p", plain("a")),
 		triple(exIRI("s"), "q", bnode("x")),
-		triple(bnode("x"), "r", typedLit("1", xsdInteger)),
+		triple(bnode("x"), "r", typedLit("1", XSDInt)),
 		triple(exIRI("s"), "p", plain("b")),
 		triple(bnode("x"), "deeper", bnode("y")),
-		triple(bnode("y"), "r", typedLit("1", xsdDouble)),
+		triple(bnode("y"), "r", typedLit("1", XSDDbl)),
 		triple(exIRI("s"), "shared", bnode("sh")),
 		triple(exIRI("o"), "shared", bnode("sh")),
 		triple(bnode("sh"), "v", typedLit("{\"a\":1}", rdfJSON)),
@@ -781,13 +781,13 @@ func FuzzTurtleWriter(f *testing.F) {
 		case 0:
 			obj = plain(value)
 		case 1:
-			obj = typedLit(value, xsdInteger)
+			obj = typedLit(value, XSDInt)
 		case 2:
-			obj = typedLit(value, xsdDecimal)
+			obj = typedLit(value, XSDDec)
 		case 3:
-			obj = typedLit(value, xsdDouble)
+			obj = typedLit(value, XSDDbl)
 		case 4:
-			obj = typedLit(value, xsdBoolean)
+			obj = typedLit(value, XSDBool)
 		case 5:
 			l, err := rdf.NewLangLiteral(value, "en-GB")
 			if err != nil {
@@ -865,14 +865,14 @@ func benchGroups(n int) [][]rdf.Triple {
 		msg := exIRI(fmt.Sprintf("session/1/message/%d", i))
 		params := bnode(fmt.Sprintf("m%dparams", i))
 		groups[i] = []rdf.Triple{
-			{Subj: msg, Pred: mustIRI(rdfType), Obj: exIRI("Request")},
+			{Subj: msg, Pred: mustIRI(RDFType), Obj: exIRI("Request")},
 			triple(msg, "jsonrpc", plain("2.0")),
-			triple(msg, "id", typedLit(fmt.Sprint(i), xsdInteger)),
+			triple(msg, "id", typedLit(fmt.Sprint(i), XSDInt)),
 			triple(msg, "method", plain("tools/call")),
 			triple(msg, "params", params),
 			triple(params, "name", plain("search")),
 			triple(params, "arguments", typedLit(args, rdfJSON)),
-			triple(msg, "receivedAt", typedLit("2025-06-01T12:00:00.123Z", xsdNS+"dateTime")),
+			triple(msg, "receivedAt", typedLit("2025-06-01T12:00:00.123Z", XSDNS+"dateTime")),
 		}
 	}
 	return groups
