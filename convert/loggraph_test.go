@@ -43,6 +43,14 @@ func convertLogs(t testing.TB, f Format, logs map[string]string) (string, []Issu
 	c := NewConverter(defaultContext(t))
 	var issues []Issue
 	c.Report = func(i Issue) { issues = append(issues, i) }
+	var buf bytes.Buffer
+	err := c.Convert(&buf, f, textLogs(t, logs))
+	return buf.String(), issues, err
+}
+
+// textLogs returns logs (IRI -> text) as Logs to convert, in IRI order.
+func textLogs(t testing.TB, logs map[string]string) []Log {
+	t.Helper()
 	var ls []Log
 	for _, iri := range sortedKeys(logs) {
 		r, err := NewReader(strings.NewReader(logs[iri]), iri, ReaderOptions{})
@@ -51,9 +59,7 @@ func convertLogs(t testing.TB, f Format, logs map[string]string) (string, []Issu
 		}
 		ls = append(ls, Log{Reader: r, File: iri, IRI: iri})
 	}
-	var buf bytes.Buffer
-	err := c.Convert(&buf, f, ls)
-	return buf.String(), issues, err
+	return ls
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -124,16 +124,8 @@ func TestStreamCorpus(t *testing.T) {
 func convertWith(t testing.TB, ctx any, f Format, logs map[string]string) []byte {
 	t.Helper()
 	c := NewConverter(ctx)
-	var ls []Log
-	for _, iri := range sortedKeys(logs) {
-		r, err := NewReader(strings.NewReader(logs[iri]), iri, ReaderOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls = append(ls, Log{Reader: r, File: iri, IRI: iri})
-	}
 	var buf bytes.Buffer
-	if err := c.Convert(&buf, f, ls); err != nil {
+	if err := c.Convert(&buf, f, textLogs(t, logs)); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
