@@ -407,15 +407,7 @@ func writeBare(t *testing.T, from, to string) {
 // context ctx, as "jrpcld rdf" does, writes it to the file to and returns it.
 func writeGraph(t *testing.T, ctx any, file, iri, to string, f convert.Format) []byte {
 	t.Helper()
-	in, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	r, err := convert.NewReader(in, file, convert.ReaderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openLog(t, file)
 	var out bytes.Buffer
 	conv := convert.NewConverter(ctx)
 	conv.Report = func(i convert.Issue) {
@@ -432,18 +424,26 @@ func writeGraph(t *testing.T, ctx any, file, iri, to string, f convert.Format) [
 	return out.Bytes()
 }
 
-// readLogFile computes the LogStats of a message log file.
-func readLogFile(t *testing.T, file string, opts Options) *LogStats {
+// openLog opens a message log file to read; it is closed when the test
+// ends.
+func openLog(t *testing.T, file string) *convert.Reader {
 	t.Helper()
 	in, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer in.Close()
+	t.Cleanup(func() { in.Close() })
 	r, err := convert.NewReader(in, file, convert.ReaderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// readLogFile computes the LogStats of a message log file.
+func readLogFile(t *testing.T, file string, opts Options) *LogStats {
+	t.Helper()
+	r := openLog(t, file)
 	c := NewCollector(opts)
 	if err := ReadLog(r, c); err != nil {
 		t.Fatal(err)
