@@ -12,6 +12,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"slices"
 	"strconv"
 	"strings"
@@ -855,7 +856,7 @@ func stringBack(s, dt string) bool {
 	case dt == XSDBool:
 		return s != "true" && s != "false"
 	case numericTypes[dt]:
-		return !isJSONNumber(s)
+		return !jsonrpc.IsNumber(s)
 	}
 	return true
 }

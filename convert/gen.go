@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io"
 	"strconv"
 	"time"
@@ -22,7 +23,7 @@ type Generator struct {
 }
 
 type genMsg struct {
-	dir   string
+	dir   jsonrpc.Direction
 	ts    time.Time
 	hasTS bool
 	value any
@@ -46,7 +47,7 @@ func NewGenerator(logs ...*Reader) (*Generator, error) {
 				continue
 			}
 			m := genMsg{dir: rec.Dir, value: rec.Value}
-			if rec.Dir != "" {
+			if rec.Dir != jsonrpc.NoDirection {
 				g.envelope = true
 			}
 			if t, err := time.Parse(time.RFC3339Nano, rec.TS); err == nil {
@@ -98,7 +99,7 @@ func (g *Generator) Generate(w io.Writer, n int) error {
 		var err error
 		if g.envelope {
 			env := map[string]any{"msg": v}
-			if t.dir != "" {
+			if t.dir != jsonrpc.NoDirection {
 				env["dir"] = t.dir
 			}
 			if t.hasTS {

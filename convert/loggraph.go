@@ -3,6 +3,8 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -11,7 +13,6 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/turtle"
-	"github.com/jrpcld/jrpcld/schema"
 	"github.com/knakk/rdf"
 )
 
@@ -64,15 +65,15 @@ type LogGraph struct {
 	iri     string
 	node    rdf.IRI // the log's
 	mapping *Mapping
-	tracker *schema.Tracker[string] // open requests: their node IRIs
-	blank   string                  // blank-node label prefix unique to this log
+	tracker *jsonrpc.Tracker[string] // open requests: their node IRIs
+	blank   string                   // blank-node label prefix unique to this log
 	started bool
 }
 
 // NewLogGraph returns a LogGraph for the log with the given IRI, mapping
 // message content with m.
 func NewLogGraph(logIRI string, m *Mapping) *LogGraph {
-	return &LogGraph{iri: logIRI, node: iri(logIRI), mapping: m, tracker: schema.NewTracker[string](0), blank: blankPrefix(logIRI)}
+	return &LogGraph{iri: logIRI, node: iri(logIRI), mapping: m, tracker: jsonrpc.NewTracker[string](0), blank: blankPrefix(logIRI)}
 }
 
 // blankPrefix derives a blank-node label prefix from the log IRI, so that
@@ -88,19 +89,19 @@ func blankPrefix(logIRI string) string {
 }
 
 // MessageIRI returns the IRI of the message at position pos (from 1) sent in
-// direction dir ("c2s", "s2c" or "").
-func (g *LogGraph) MessageIRI(dir string, pos int) string {
-	if dir == "" {
+// direction dir.
+func (g *LogGraph) MessageIRI(dir jsonrpc.Direction, pos int) string {
+	if dir == jsonrpc.NoDirection {
 		return g.iri + "#m" + strconv.Itoa(pos)
 	}
-	return g.iri + "#" + dir + "-" + strconv.Itoa(pos)
+	return g.iri + "#" + dir.String() + "-" + strconv.Itoa(pos)
 }
 
 // Message returns the triples of one record of the log; pos is its position
 // (from 1). The notices tell what the mapping could not carry. An invalid
 // message has no triples: the error says why.
 func (g *LogGraph) Message(rec *Record, pos int) ([]rdf.Triple, []Notice, error) {
-	m := schema.Classify(rec.Value)
+	m := jsonrpc.Classify(rec.Value)
 	return g.build(nil, rec, pos, m, g.pair(rec, pos, m))
 }
 
@@ -116,17 +117,17 @@ type pairing struct {
 // pair takes the next record of the log, classified as m, in order: the
 // part of a message's triples that depends on the records before it. The
 // rest (build) may then run on any goroutine.
-func (g *LogGraph) pair(rec *Record, pos int, m schema.Message) pairing {
+func (g *LogGraph) pair(rec *Record, pos int, m jsonrpc.Message) pairing {
 	p := pairing{first: !g.started}
 	g.started = true
 	switch m.Kind {
-	case schema.KindInvalid:
-	case schema.KindBatch:
+	case jsonrpc.KindInvalid:
+	case jsonrpc.KindBatch:
 		node := g.MessageIRI(rec.Dir, pos)
 		arr, _ := rec.Value.([]any)
 		p.members = make([]string, len(m.Members))
 		for i, mm := range m.Members {
-			if mm.Kind != schema.KindInvalid && i < len(arr) {
+			if mm.Kind != jsonrpc.KindInvalid && i < len(arr) {
 				p.members[i] = g.pairOne(rec.Dir, node+"."+strconv.Itoa(i), mm)
 			}
 		}
@@ -138,11 +139,11 @@ func (g *LogGraph) pair(rec *Record, pos int, m schema.Message) pairing {
 
 // pairOne records a request as open, or returns the node of the request a
 // response answers.
-func (g *LogGraph) pairOne(dir, node string, m schema.Message) string {
+func (g *LogGraph) pairOne(dir jsonrpc.Direction, node string, m jsonrpc.Message) string {
 	switch m.Kind {
-	case schema.KindRequest:
+	case jsonrpc.KindRequest:
 		g.tracker.Request(dir, m.ID, node)
-	case schema.KindResponse, schema.KindErrorResponse:
+	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if p, ok := g.tracker.Answer(dir, m.ID); ok {
 			return p
 		}
@@ -153,16 +154,16 @@ func (g *LogGraph) pairOne(dir, node string, m schema.Message) string {
 // build appends to dst the triples of a record classified as m and paired
 // as p. It reads only what does not change during a log, so several
 // goroutines may build the records of one log at once.
-func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m schema.Message, p pairing) ([]rdf.Triple, []Notice, error) {
+func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m jsonrpc.Message, p pairing) ([]rdf.Triple, []Notice, error) {
 	out := dst
 	if p.first {
 		out = append(out, rdf.Triple{Subj: g.node, Pred: predType, Obj: objLog})
 	}
-	if m.Kind == schema.KindInvalid {
+	if m.Kind == jsonrpc.KindInvalid {
 		return out, nil, fmt.Errorf("not a JSON-RPC 2.0 message: %s", firstError(m))
 	}
 	node := iri(g.MessageIRI(rec.Dir, pos))
-	if m.Kind == schema.KindBatch {
+	if m.Kind == jsonrpc.KindBatch {
 		out = append(out, rdf.Triple{Subj: node, Pred: predType, Obj: objBatch})
 	} else {
 		out = append(out, rdf.Triple{Subj: node, Pred: predType, Obj: kindObject(m.Kind)})
@@ -172,9 +173,9 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m schema.Messag
 		rdf.Triple{Subj: node, Pred: predPosition, Obj: rdf.NewTypedLiteral(strconv.Itoa(pos), xsdIntegerIRI)},
 	)
 	switch rec.Dir {
-	case "c2s":
+	case jsonrpc.ClientToServer:
 		out = append(out, rdf.Triple{Subj: node, Pred: predDirection, Obj: objClientServer})
-	case "s2c":
+	case jsonrpc.ServerToClient:
 		out = append(out, rdf.Triple{Subj: node, Pred: predDirection, Obj: objServerClient})
 	}
 	if rec.TS != "" {
@@ -184,7 +185,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m schema.Messag
 		}
 		out = append(out, rdf.Triple{Subj: node, Pred: predTimestamp, Obj: rdf.NewTypedLiteral(rec.TS, dt)})
 	}
-	if m.Kind != schema.KindBatch {
+	if m.Kind != jsonrpc.KindBatch {
 		obj, _ := rec.Value.(map[string]any)
 		return g.message(out, node, pos, m, p.answers, obj, g.blank+strconv.Itoa(pos)+"b")
 	}
@@ -192,7 +193,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m schema.Messag
 	var notices []Notice
 	var errs []string
 	for i, mm := range m.Members {
-		if mm.Kind == schema.KindInvalid || i >= len(arr) {
+		if mm.Kind == jsonrpc.KindInvalid || i >= len(arr) {
 			errs = append(errs, fmt.Sprintf("member %d is not a JSON-RPC 2.0 message: %s", i, firstError(mm)))
 			continue
 		}
@@ -222,9 +223,9 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m schema.Messag
 
 // message appends the triples of one (non-batch) message at node, whose
 // type the caller has written; answers is the request it answers, if any.
-func (g *LogGraph) message(out []rdf.Triple, node rdf.IRI, pos int, m schema.Message, answers string, obj map[string]any, blank string) ([]rdf.Triple, []Notice, error) {
+func (g *LogGraph) message(out []rdf.Triple, node rdf.IRI, pos int, m jsonrpc.Message, answers string, obj map[string]any, blank string) ([]rdf.Triple, []Notice, error) {
 	switch m.Kind {
-	case schema.KindResponse, schema.KindErrorResponse:
+	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if answers != "" {
 			out = append(out, rdf.Triple{Subj: node, Pred: predAnswers, Obj: iri(answers)})
 		} else {
@@ -320,15 +321,15 @@ func readTerm(t rdf.Term) turtle.Term {
 }
 
 // kindObject returns the jrpc class of a message kind.
-func kindObject(k schema.Kind) rdf.Object {
+func kindObject(k jsonrpc.Kind) rdf.Object {
 	switch k {
-	case schema.KindRequest:
+	case jsonrpc.KindRequest:
 		return objRequest
-	case schema.KindNotification:
+	case jsonrpc.KindNotification:
 		return objNotification
-	case schema.KindResponse:
+	case jsonrpc.KindResponse:
 		return objResponse
-	case schema.KindErrorResponse:
+	case jsonrpc.KindErrorResponse:
 		return objErrorResponse
 	}
 	return objBatch
@@ -415,9 +416,9 @@ var (
 	dateTimeRE = regexp.MustCompile(`^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$`)
 )
 
-func firstError(m schema.Message) string {
-	for _, p := range m.AllProblems() {
-		if p.Severity == schema.SeverityError {
+func firstError(m jsonrpc.Message) string {
+	for _, p := range m.AllDiagnostics() {
+		if p.Severity == diag.Error {
 			if p.Pointer != "" {
 				return p.Message + " (at " + p.Pointer + ")"
 			}

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io"
 	"strconv"
 	"unicode/utf16"
@@ -35,10 +36,10 @@ type Record struct {
 	// text), or the unreadable text when Err is set (nil for an over-long
 	// line). It is valid until the next call to Next.
 	Raw   []byte
-	Value any    // the decoded message, as encoding/json with UseNumber decodes it; nil when Err != nil
-	Dir   string // "c2s", "s2c" or "" when the input has no envelope
-	TS    string // the envelope's "ts" as written, or ""
-	Err   error  // non-nil when this part could not be read: a *ReadError
+	Value any               // the decoded message, as encoding/json with UseNumber decodes it; nil when Err != nil
+	Dir   jsonrpc.Direction // NoDirection when the input has no envelope
+	TS    string            // the envelope's "ts" as written, or ""
+	Err   error             // non-nil when this part could not be read: a *ReadError
 }
 
 // ReadError describes a part of a log that could not be read as a message.
@@ -407,11 +408,11 @@ func (r *Reader) record(p *jsonParser, v any, perr *jsonSyntaxError, text []byte
 	// An envelope: {"dir": "c2s"|"s2c", "ts": "...", "msg": {...}}.
 	rec := &Record{Line: line, Raw: text[p.msgStart:p.msgEnd], Value: m["msg"]}
 	if d, ok := m["dir"]; ok {
-		switch d {
-		case "c2s":
-			rec.Dir = "c2s"
-		case "s2c":
-			rec.Dir = "s2c"
+		s, _ := d.(string)
+		dir, ok := jsonrpc.ParseDirection(s)
+		switch {
+		case ok:
+			rec.Dir = dir
 		default:
 			return r.errRecord(raw, line, 0, codeInvalidMessage,
 				`envelope "dir" must be "c2s" or "s2c", not `+describeJSON(d))

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io"
 	"os"
 	"path/filepath"
@@ -43,7 +44,7 @@ func lrReadAll(t testing.TB, input []byte, opts ReaderOptions) ([]lrGot, *Reader
 		if err != nil {
 			return out, r, err
 		}
-		g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir, ts: rec.TS}
+		g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS}
 		if rec.Err != nil {
 			var re *ReadError
 			if !errors.As(rec.Err, &re) {
@@ -565,7 +566,7 @@ func FuzzReader(f *testing.F) {
 				}
 				continue
 			}
-			if rec.Dir != "" && rec.Dir != "c2s" && rec.Dir != "s2c" {
+			if rec.Dir > jsonrpc.ServerToClient {
 				t.Fatalf("record %d: dir %q", n, rec.Dir)
 			}
 			// The value must be what encoding/json makes of the raw text.

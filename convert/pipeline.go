@@ -8,11 +8,11 @@ package convert
 
 import (
 	"fmt"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io"
 	"runtime"
 	"sync"
 
-	"github.com/jrpcld/jrpcld/schema"
 	"github.com/knakk/rdf"
 )
 
@@ -28,7 +28,7 @@ type pitem struct {
 	line int
 	read int64 // bytes of the log read once this record was
 
-	msg     schema.Message
+	msg     jsonrpc.Message
 	pos     int
 	pairing pairing
 
@@ -168,10 +168,10 @@ var (
 )
 
 // classifyLazy classifies a message whose undecoded values are lazies. The
-// only lazy members are "params" and "result", of which schema.Classify
+// only lazy members are "params" and "result", of which jsonrpc.Classify
 // looks at nothing but whether they are there and whether params is an
 // object or an array: it sees an empty one in their place.
-func classifyLazy(v any, lazies []lazyRef) schema.Message {
+func classifyLazy(v any, lazies []lazyRef) jsonrpc.Message {
 	for _, l := range lazies {
 		if l.v[0] == '{' {
 			l.m[l.k] = emptyObject
@@ -179,7 +179,7 @@ func classifyLazy(v any, lazies []lazyRef) schema.Message {
 			l.m[l.k] = emptyArray
 		}
 	}
-	m := schema.Classify(v)
+	m := jsonrpc.Classify(v)
 	for _, l := range lazies {
 		l.m[l.k] = l.v
 	}

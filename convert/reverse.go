@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io"
 	"sort"
 	"strconv"
@@ -11,7 +12,6 @@ import (
 	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/internal/turtle"
-	"github.com/jrpcld/jrpcld/schema"
 )
 
 // LogPatch is the log term that carries what the block's context cannot:
@@ -56,7 +56,7 @@ type WireLog struct {
 type WireMessage struct {
 	Node     string // the IRI of the message's node (a blank node's label)
 	Position int64  // jlog:position
-	Dir      string // "c2s", "s2c" or ""
+	Dir      jsonrpc.Direction
 	TS       string // the timestamp as the log wrote it, or ""
 	JSON     []byte // the message as compact JSON
 }
@@ -69,8 +69,8 @@ func (m *WireMessage) AppendJSONL(dst []byte, envelope bool) []byte {
 		return append(append(dst, m.JSON...), '\n')
 	}
 	dst = append(dst, '{')
-	if m.Dir != "" {
-		dst = append(append(append(dst, `"dir":"`...), m.Dir...), `",`...)
+	if m.Dir != jsonrpc.NoDirection {
+		dst = append(append(append(dst, `"dir":"`...), m.Dir.String()...), `",`...)
 	}
 	if m.TS != "" {
 		dst = append(dst, `"ts":`...)
@@ -343,9 +343,9 @@ func (r *reading) wireMessage(node turtle.Term, pos int64) (WireMessage, bool) {
 	if d, ok := r.one(node, LogDirection); ok {
 		switch d.Value {
 		case LogClientServer:
-			wm.Dir = "c2s"
+			wm.Dir = jsonrpc.ClientToServer
 		case LogServerClient:
-			wm.Dir = "s2c"
+			wm.Dir = jsonrpc.ServerToClient
 		default:
 			r.problem(node, "direction %s is neither jlog:ClientToServer nor jlog:ServerToClient", d.Value)
 		}
@@ -416,14 +416,14 @@ func (r *reading) message(node turtle.Term) (map[string]any, bool) {
 	for _, p := range probs {
 		r.problem(node, "%s", p)
 	}
-	if m := schema.Classify(classifiable(obj)); m.Kind == schema.KindInvalid {
+	if m := jsonrpc.Classify(classifiable(obj)); m.Kind == jsonrpc.KindInvalid {
 		r.problem(node, "not a JSON-RPC 2.0 message: %s", firstError(m))
 		return nil, false
 	}
 	return obj, true
 }
 
-// classifiable returns obj as schema.Classify can read it: a copy whose
+// classifiable returns obj as jsonrpc.Classify can read it: a copy whose
 // rdf:JSON values stand for their JSON type (decoded only for "error",
 // whose members Classify checks). The rules look no deeper.
 func classifiable(obj map[string]any) map[string]any {
@@ -562,7 +562,7 @@ func literalValue(o turtle.Term, probs *[]string) any {
 			return false
 		}
 	case numericTypes[o.Datatype]:
-		if isJSONNumber(o.Value) {
+		if jsonrpc.IsNumber(o.Value) {
 			return json.Number(o.Value)
 		}
 	}
@@ -589,7 +589,7 @@ func wireID(o turtle.Term) (any, bool) {
 	case RDFJSON:
 		return nil, o.Value == "null"
 	}
-	if numericTypes[o.Datatype] && isJSONNumber(o.Value) {
+	if numericTypes[o.Datatype] && jsonrpc.IsNumber(o.Value) {
 		return json.Number(o.Value), true
 	}
 	return nil, false

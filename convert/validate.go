@@ -2,6 +2,8 @@ package convert
 
 import (
 	"errors"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"strconv"
 	"strings"
 
@@ -11,11 +13,9 @@ import (
 // Finding is one problem found in a log: where, in which kind of message,
 // and what.
 type Finding struct {
-	File  string
-	Line  int
-	Index int         // position of the message in the log, from 0
-	Kind  schema.Kind // of the message, or of the batch member the problem is in
-	schema.Problem
+	Index int          // position of the message in the log, from 0
+	Kind  jsonrpc.Kind // of the message, or of the batch member the diagnostic is about
+	diag.Diagnostic
 }
 
 // Summary counts what ValidateLog saw.
@@ -80,19 +80,19 @@ func validateRecord(rec *Record, c *schema.Checker, file string, index int, sum 
 	sum.Messages++
 	if rec.Err != nil {
 		var re *ReadError
-		p := schema.Problem{Code: schema.CodeParseError, Severity: schema.SeverityError, Message: rec.Err.Error()}
+		p := diag.Diagnostic{File: file, Line: rec.Line, Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: rec.Err.Error()}
 		if errors.As(rec.Err, &re) {
 			p.Code, p.Message = re.Code, re.Msg
 			if re.Column > 0 {
 				p.Message = "column " + strconv.Itoa(re.Column) + ": " + re.Msg
 			}
-			if re.Code == schema.CodeParseError {
+			if re.Code == jsonrpc.CodeParseError {
 				p.Message = "not JSON: " + p.Message
 			}
 		}
-		sum.kinds()[schema.KindInvalid.String()]++
-		sum.invalid()[schema.KindInvalid.String()]++
-		emit(Finding{File: file, Line: rec.Line, Index: index, Kind: schema.KindInvalid, Problem: p})
+		sum.kinds()[jsonrpc.KindInvalid.String()]++
+		sum.invalid()[jsonrpc.KindInvalid.String()]++
+		emit(Finding{Index: index, Kind: jsonrpc.KindInvalid, Diagnostic: p})
 		return
 	}
 	res := c.Check(rec.Value, rec.Dir, index)
@@ -103,18 +103,19 @@ func validateRecord(rec *Record, c *schema.Checker, file string, index int, sum 
 	} else {
 		sum.invalid()[kind]++
 	}
-	for _, p := range res.Problems {
-		if p.Severity == schema.SeverityWarning {
+	for _, p := range res.Diagnostics {
+		if p.Severity == diag.Warning {
 			sum.Warnings++
 		}
-		emit(Finding{File: file, Line: rec.Line, Index: index, Kind: memberKind(res.Message, p.Pointer), Problem: p})
+		p.File, p.Line = file, rec.Line
+		emit(Finding{Index: index, Kind: memberKind(res.Message, p.Pointer), Diagnostic: p})
 	}
 }
 
 // memberKind returns the kind of the batch member a pointer points into, or
 // the message's own kind.
-func memberKind(m schema.Message, ptr string) schema.Kind {
-	if m.Kind != schema.KindBatch || !strings.HasPrefix(ptr, "/") {
+func memberKind(m jsonrpc.Message, ptr string) jsonrpc.Kind {
+	if m.Kind != jsonrpc.KindBatch || !strings.HasPrefix(ptr, "/") {
 		return m.Kind
 	}
 	tok, _, _ := strings.Cut(ptr[1:], "/")

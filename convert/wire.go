@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"sort"
 	"strconv"
 	"strings"
@@ -181,7 +181,7 @@ func equalJSON(a, b any) bool {
 		return ok && x == y
 	case json.Number:
 		y, ok := b.(json.Number)
-		return ok && sameNumber(string(x), string(y))
+		return ok && jsonrpc.SameNumber(string(x), string(y))
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok || len(x) != len(y) {
@@ -207,92 +207,6 @@ func equalJSON(a, b any) bool {
 		return true
 	}
 	return false
-}
-
-// sameNumber reports whether two JSON numbers have the same exact value.
-func sameNumber(a, b string) bool {
-	if a == b {
-		return true
-	}
-	na, ok1 := normalNumber(a)
-	nb, ok2 := normalNumber(b)
-	return ok1 && ok2 && na == nb
-}
-
-// normalNumber returns a JSON number in a normal form, "0" or
-// "[-]DIGITSeEXP" with no leading or trailing zeros in DIGITS, such that two
-// numbers have the same value exactly when their normal forms are equal. It
-// works on the text, so an exponent of any size costs nothing.
-func normalNumber(s string) (string, bool) {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
-	intPart, frac, _ := strings.Cut(mant, ".")
-	digits := strings.TrimLeft(intPart+frac, "0")
-	if digits == "" {
-		return "0", true
-	}
-	if hasExp && (exp == "" || exp == "+" || exp == "-") {
-		return "", false
-	}
-	// The value is 0.DIGITS × 10^(point), point counted from the first
-	// significant digit.
-	e := new(big.Int)
-	if hasExp {
-		if _, ok := e.SetString(strings.TrimPrefix(exp, "+"), 10); !ok {
-			return "", false
-		}
-	}
-	lead := len(intPart+frac) - len(digits) // zeros before the first digit
-	e.Add(e, big.NewInt(int64(len(intPart)-lead)))
-	digits = strings.TrimRight(digits, "0")
-	sign := ""
-	if neg {
-		sign = "-"
-	}
-	return sign + digits + "e" + e.String(), true
-}
-
-// isJSONNumber reports whether s is a number as JSON writes one.
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		start := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 // A patchOp is one operation of an RFC 6902 JSON Patch: "add", "replace" or

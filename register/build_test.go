@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io/fs"
 	"net/url"
 	"os"
@@ -18,7 +19,6 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/jrpcld/jrpcld/schema"
 	"github.com/knakk/rdf"
 	"github.com/piprate/json-gold/ld"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -510,7 +510,7 @@ func TestBuildFixture(t *testing.T) {
 
 // TestBuildDefault builds the embedded JSON-RPC 2.0 block: every example
 // passes, and each test resource fails validation exactly when the
-// JSON-RPC 2.0 rules (checked by schema.Classify, which shares no code
+// JSON-RPC 2.0 rules (checked by jsonrpc.Classify, which shares no code
 // with schema validation) find it invalid, or it is not JSON.
 func TestBuildDefault(t *testing.T) {
 	reg, err := DefaultRegister()
@@ -538,7 +538,7 @@ func TestBuildDefault(t *testing.T) {
 		var v any
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber()
-		valid := dec.Decode(&v) == nil && schema.Classify(v).Valid()
+		valid := dec.Decode(&v) == nil && jsonrpc.Classify(v).Valid()
 		mustFail := strings.Contains(f, "-fail.")
 		if valid == mustFail {
 			t.Errorf("%s: valid by the JSON-RPC rules: %v", f, valid)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
 	"path"
 	"sort"
 	"strings"
@@ -260,7 +261,7 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 	case sch == nil:
 		it.add(sectionJSONSchema, "validate", true, "not validated: the block's schema does not compile")
 	default:
-		var probs []schema.Problem
+		var probs []diag.Diagnostic
 		against := "the block's schema"
 		if sn.SchemaRef != "" {
 			against = sn.SchemaRef
@@ -274,7 +275,7 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 		}
 		errs := 0
 		for _, p := range probs {
-			isErr := p.Severity == schema.SeverityError
+			isErr := p.Severity == diag.Error
 			if isErr {
 				errs++
 			}
@@ -282,8 +283,8 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 			if p.Pointer != "" {
 				msg = fmt.Sprintf("at %s: %s", p.Pointer, msg)
 			}
-			if p.SchemaLocation != "" {
-				msg += fmt.Sprintf(" (schema: %s)", p.SchemaLocation)
+			if p.Schema != "" {
+				msg += fmt.Sprintf(" (schema: %s)", p.Schema)
 			}
 			it.add(sectionJSONSchema, "validate", isErr, "%s", msg)
 		}

@@ -2,6 +2,8 @@ package schema
 
 import (
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"sort"
 	"strings"
 
@@ -150,13 +152,13 @@ func describesMessage(sch *jsonschema.Schema, depth int) bool {
 }
 
 // check validates one message v (not a batch) of classification m. dir is
-// the message's direction ("c2s", "s2c" or ""); answers is the method of the
+// the message's direction; answers is the method of the
 // request a response answers, or "" when the log does not show it.
-func (d *dispatch) check(s *Schema, m Message, v any, dir, answers, prefix string) []Problem {
+func (d *dispatch) check(s *Schema, m jsonrpc.Message, v any, dir jsonrpc.Direction, answers, prefix string) []diag.Diagnostic {
 	switch m.Kind {
-	case KindRequest, KindNotification:
+	case jsonrpc.KindRequest, jsonrpc.KindNotification:
 		if mds := d.methods[m.Method]; len(mds) > 0 {
-			var first []Problem
+			var first []diag.Diagnostic
 			for i, md := range mds {
 				probs := s.validateWith(md.sch, v, prefix)
 				if len(probs) == 0 {
@@ -168,14 +170,14 @@ func (d *dispatch) check(s *Schema, m Message, v any, dir, answers, prefix strin
 			}
 			return first
 		}
-		p := Problem{Pointer: prefix + "/method", Code: CodeMethodNotFound, Severity: SeverityWarning,
+		p := diag.Diagnostic{Pointer: prefix + "/method", Code: jsonrpc.CodeMethodNotFound, Severity: diag.Warning,
 			Message: fmt.Sprintf("method %q is not defined by schema %s; checked as a generic %s", m.Method, s.name, m.Kind)}
 		generic := d.request
-		if m.Kind == KindNotification {
+		if m.Kind == jsonrpc.KindNotification {
 			generic = d.notification
 		}
-		return append([]Problem{p}, d.validate(s, generic, v, prefix)...)
-	case KindResponse:
+		return append([]diag.Diagnostic{p}, d.validate(s, generic, v, prefix)...)
+	case jsonrpc.KindResponse:
 		if mds := d.methods[answers]; len(mds) > 0 && mds[0].result != nil {
 			return d.validateResult(s, mds[0].result, v, prefix)
 		}
@@ -183,14 +185,14 @@ func (d *dispatch) check(s *Schema, m Message, v any, dir, answers, prefix strin
 		// result must be one of those the answering side may send.
 		var cands []*def
 		switch dir {
-		case "s2c":
+		case jsonrpc.ServerToClient:
 			cands = []*def{d.serverResult}
-		case "c2s":
+		case jsonrpc.ClientToServer:
 			cands = []*def{d.clientResult}
 		default:
 			cands = []*def{d.serverResult, d.clientResult}
 		}
-		var best []Problem
+		var best []diag.Diagnostic
 		tried := false
 		for _, c := range cands {
 			if c == nil {
@@ -209,14 +211,14 @@ func (d *dispatch) check(s *Schema, m Message, v any, dir, answers, prefix strin
 			return d.validate(s, d.resultResponse, v, prefix)
 		}
 		return best
-	case KindErrorResponse:
+	case jsonrpc.KindErrorResponse:
 		return d.validate(s, d.errorResponse, v, prefix)
 	}
 	return nil
 }
 
 // validate checks v against df, or against the whole schema when df is nil.
-func (d *dispatch) validate(s *Schema, df *def, v any, prefix string) []Problem {
+func (d *dispatch) validate(s *Schema, df *def, v any, prefix string) []diag.Diagnostic {
 	if df == nil {
 		return s.validateWith(s.root, v, prefix)
 	}
@@ -226,7 +228,7 @@ func (d *dispatch) validate(s *Schema, df *def, v any, prefix string) []Problem 
 // validateResult checks a success response against a result definition: the
 // whole message when the definition describes one, or else the message
 // against the generic response definition and its "result" against df.
-func (d *dispatch) validateResult(s *Schema, df *def, v any, prefix string) []Problem {
+func (d *dispatch) validateResult(s *Schema, df *def, v any, prefix string) []diag.Diagnostic {
 	if df.message {
 		return s.validateWith(df.sch, v, prefix)
 	}

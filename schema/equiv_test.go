@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"strings"
 	"testing"
 )
@@ -80,7 +81,7 @@ func checkEquiv(t *testing.T, s *Schema, data []byte) {
 	if d.Decode(&v) != nil || d.More() {
 		return
 	}
-	rules := Classify(v).Valid()
+	rules := jsonrpc.Classify(v).Valid()
 	probs := s.Validate(v)
 	if rules != (len(probs) == 0) {
 		var msgs []string

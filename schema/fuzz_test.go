@@ -3,6 +3,8 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"os"
 	"path/filepath"
 	"testing"
@@ -34,9 +36,9 @@ func FuzzChecker(f *testing.F) {
 		if d.Decode(&v) != nil {
 			return
 		}
-		dir := "c2s"
+		dir := jsonrpc.ClientToServer
 		if fromServer {
-			dir = "s2c"
+			dir = jsonrpc.ServerToClient
 		}
 		for _, s := range []*Schema{def, mcp} {
 			c, err := NewChecker(s, "")
@@ -46,8 +48,8 @@ func FuzzChecker(f *testing.F) {
 			for i := 0; i < 2; i++ { // twice: the second may pair with the first
 				r := c.Check(v, dir, i)
 				invalid := false
-				for _, p := range r.Problems {
-					if p.Severity == SeverityError {
+				for _, p := range r.Diagnostics {
+					if p.Severity == diag.Error {
 						invalid = true
 					}
 					if p.Message == "" {
@@ -55,7 +57,7 @@ func FuzzChecker(f *testing.F) {
 					}
 				}
 				if r.Valid() == invalid {
-					t.Errorf("%s: Valid() = %v with problems %+v", data, r.Valid(), r.Problems)
+					t.Errorf("%s: Valid() = %v with problems %+v", data, r.Valid(), r.Diagnostics)
 				}
 			}
 		}

@@ -3,6 +3,8 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -133,13 +135,13 @@ func (s *Schema) Resolve(ref string) (string, error) {
 }
 
 // Validate checks v, a decoded JSON value, against the whole schema.
-func (s *Schema) Validate(v any) []Problem {
+func (s *Schema) Validate(v any) []diag.Diagnostic {
 	return s.validateWith(s.root, v, "")
 }
 
 // ValidateRef checks v against the part of the schema ref names (see
 // Resolve).
-func (s *Schema) ValidateRef(ref string, v any) ([]Problem, error) {
+func (s *Schema) ValidateRef(ref string, v any) ([]diag.Diagnostic, error) {
 	sch, err := s.definition(ref)
 	if err != nil {
 		return nil, err
@@ -157,25 +159,25 @@ func (s *Schema) definition(ref string) (*jsonschema.Schema, error) {
 
 // validateWith validates v and turns the error tree into problems whose
 // pointers are prefixed with prefix.
-func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []Problem {
+func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []diag.Diagnostic {
 	err := sch.Validate(v)
 	if err == nil {
 		return nil
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return []Problem{{Pointer: prefix, Code: CodeInvalidRequest, Severity: SeverityError, Message: err.Error()}}
+		return []diag.Diagnostic{{Pointer: prefix, Code: jsonrpc.CodeInvalidRequest, Severity: diag.Error, Message: err.Error()}}
 	}
-	var out []Problem
+	var out []diag.Diagnostic
 	for _, leaf := range relevantCauses(ve) {
-		out = append(out, s.leafProblem(leaf, prefix))
+		out = append(out, s.leafDiagnostic(leaf, prefix))
 	}
 	return out
 }
 
 var printer = message.NewPrinter(language.English)
 
-func (s *Schema) leafProblem(e *jsonschema.ValidationError, prefix string) Problem {
+func (s *Schema) leafDiagnostic(e *jsonschema.ValidationError, prefix string) diag.Diagnostic {
 	ptr := prefix
 	for _, tok := range e.InstanceLocation {
 		ptr += "/" + jsonptr.Escape(tok)
@@ -187,11 +189,11 @@ func (s *Schema) leafProblem(e *jsonschema.ValidationError, prefix string) Probl
 		}
 	}
 	msg := describe(e)
-	code := CodeInvalidRequest
+	code := jsonrpc.CodeInvalidRequest
 	if ptr == "/params" || strings.HasPrefix(ptr, "/params/") {
-		code = CodeInvalidParams
+		code = jsonrpc.CodeInvalidParams
 	}
-	return Problem{Pointer: ptr, Code: code, Severity: SeverityError, Message: msg, SchemaLocation: loc}
+	return diag.Diagnostic{Pointer: ptr, Code: code, Severity: diag.Error, Message: msg, Schema: loc}
 }
 
 // describe says what is wrong in one relevant cause, in words a user can act

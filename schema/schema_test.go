@@ -5,9 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -89,7 +90,7 @@ func TestDefaultSchemaRejects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := decode(t, tt.msg)
-			var probs []Problem
+			var probs []diag.Diagnostic
 			if tt.ref == "" {
 				probs = s.Validate(v)
 			} else {
@@ -109,7 +110,7 @@ func TestDefaultSchemaRejects(t *testing.T) {
 				if strings.Contains(p.Message, "'oneOf' failed") || strings.Contains(p.Message, "'anyOf' failed") {
 					t.Errorf("unexplained problem %q", p.Message)
 				}
-				if p.SchemaLocation == "" || p.Severity != SeverityError {
+				if p.Schema == "" || p.Severity != diag.Error {
 					t.Errorf("problem without schema location or not an error: %+v", p)
 				}
 			}
@@ -270,8 +271,8 @@ func TestDeepestCause(t *testing.T) {
 	if len(probs) != 1 || probs[0].Pointer != "/a/n" || !strings.Contains(probs[0].Message, "want integer") {
 		t.Errorf("problems %+v, want one at /a/n about integer", probs)
 	}
-	if !strings.HasSuffix(probs[0].SchemaLocation, "s.json#/oneOf/0/properties/a/properties/n/type") {
-		t.Errorf("schema location %q", probs[0].SchemaLocation)
+	if !strings.HasSuffix(probs[0].Schema, "s.json#/oneOf/0/properties/a/properties/n/type") {
+		t.Errorf("schema location %q", probs[0].Schema)
 	}
 	// A value that is none of the alternatives gets them listed.
 	probs = s.Validate(decode(t, `"text"`))
@@ -308,24 +309,25 @@ func TestDispatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := []struct {
-		dir, msg string
+		dir      jsonrpc.Direction
+		msg      string
 		problems []string // pointer=substring
 	}{
-		{"c2s", `{"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "t"}}`, nil},
-		{"c2s", `{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}`, []string{"/params=missing property 'name'"}},
-		{"s2c", `{"jsonrpc": "2.0", "id": 0, "method": "roots/list"}`, nil},
+		{jsonrpc.ClientToServer, `{"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "t"}}`, nil},
+		{jsonrpc.ClientToServer, `{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}`, []string{"/params=missing property 'name'"}},
+		{jsonrpc.ServerToClient, `{"jsonrpc": "2.0", "id": 0, "method": "roots/list"}`, nil},
 		// answers the server's roots/list (id 0, s2c), not the client's tools/call
-		{"c2s", `{"jsonrpc": "2.0", "id": 0, "result": {"content": []}}`, []string{"/result=missing property 'roots'"}},
+		{jsonrpc.ClientToServer, `{"jsonrpc": "2.0", "id": 0, "result": {"content": []}}`, []string{"/result=missing property 'roots'"}},
 		// answers the client's tools/call id 0
-		{"s2c", `{"jsonrpc": "2.0", "id": 0, "result": {"roots": []}}`, []string{"/result=missing property 'content'"}},
+		{jsonrpc.ServerToClient, `{"jsonrpc": "2.0", "id": 0, "result": {"roots": []}}`, []string{"/result=missing property 'content'"}},
 		// id 7 was never asked: any server result will do, and {} is one
-		{"s2c", `{"jsonrpc": "2.0", "id": 7, "result": {}}`, nil},
-		{"c2s", `{"jsonrpc": "2.0", "id": 2, "method": "nope"}`, []string{"/method=not defined by schema"}},
+		{jsonrpc.ServerToClient, `{"jsonrpc": "2.0", "id": 7, "result": {}}`, nil},
+		{jsonrpc.ClientToServer, `{"jsonrpc": "2.0", "id": 2, "method": "nope"}`, []string{"/method=not defined by schema"}},
 	}
 	for i, st := range steps {
 		r := c.Check(decode(t, st.msg), st.dir, i)
 		var got []string
-		for _, p := range r.Problems {
+		for _, p := range r.Diagnostics {
 			got = append(got, p.Pointer+"="+p.Message)
 		}
 		if len(got) != len(st.problems) {
@@ -342,81 +344,6 @@ func TestDispatch(t *testing.T) {
 	open := c.Open()
 	if len(open) != 2 || open[0].Index != 1 || open[1].Index != 6 {
 		t.Errorf("open requests %+v, want steps 1 and 6", open)
-	}
-}
-
-// TestTrackerFlood: a stream of unique unanswered ids keeps memory bounded,
-// and answered ones are still paired.
-func TestTrackerFlood(t *testing.T) {
-	tr := NewTracker[int](100)
-	for i := 0; i < 100000; i++ {
-		tr.Request("c2s", json.Number(strconv.Itoa(i)), i)
-		if i%2 == 0 {
-			if v, ok := tr.Answer("s2c", json.Number(strconv.Itoa(i))); !ok || v != i {
-				t.Fatalf("request %d not answered: %v %v", i, v, ok)
-			}
-		}
-	}
-	if tr.Len() != 100 || len(tr.order) > 2*100+16 || len(tr.open) != 100 {
-		t.Errorf("open %d, order %d, keys %d", tr.Len(), len(tr.order), len(tr.open))
-	}
-	if open := tr.Open(); open[0] != 99801 || open[99] != 99999 {
-		t.Errorf("open from %d to %d, want the last 100 odd ones", open[0], open[99])
-	}
-}
-
-// TestTrackerEvictsOldest: with the same id reused while open, eviction still
-// forgets the oldest request overall, and answers pair with the latest.
-func TestTrackerEvictsOldest(t *testing.T) {
-	tr := NewTracker[int](3)
-	tr.Request("c2s", "a", 1)
-	tr.Request("c2s", "b", 2)
-	tr.Request("c2s", "a", 3)
-	if v, ok := tr.Answer("s2c", "a"); !ok || v != 3 {
-		t.Fatalf("answer a = %v %v, want the latest (3)", v, ok)
-	}
-	tr.Request("c2s", "a", 4)
-	tr.Request("c2s", "c", 5) // over the limit: 1 is the oldest open request
-	if got := tr.Open(); len(got) != 3 || got[0] != 2 || got[1] != 4 || got[2] != 5 {
-		t.Errorf("open %v, want [2 4 5]", got)
-	}
-	if !tr.IsOpen("c2s", "a") || tr.IsOpen("s2c", "a") || tr.IsOpen("c2s", "z") {
-		t.Error("IsOpen")
-	}
-}
-
-func TestIDKey(t *testing.T) {
-	same := [][2]any{{json.Number("1"), json.Number("1.0")}, {json.Number("1"), 1.0}, {json.Number("10"), json.Number("1e1")}, {"a", "a"}, {nil, nil}}
-	for _, p := range same {
-		if IDKey(p[0]) != IDKey(p[1]) {
-			t.Errorf("IDKey(%#v) != IDKey(%#v)", p[0], p[1])
-		}
-	}
-	differ := [][2]any{{"1", json.Number("1")}, {"", nil}, {json.Number("1"), json.Number("2")}, {"a", "A"}}
-	for _, p := range differ {
-		if IDKey(p[0]) == IDKey(p[1]) {
-			t.Errorf("IDKey(%#v) == IDKey(%#v)", p[0], p[1])
-		}
-	}
-}
-
-func TestTrackerLimit(t *testing.T) {
-	tr := NewTracker[int](3)
-	for i := 0; i < 5; i++ {
-		tr.Request("c2s", json.Number(string(rune('0'+i))), i)
-	}
-	open := tr.Open()
-	if len(open) != 3 || open[0] != 2 || tr.Len() != 3 {
-		t.Errorf("open %+v, want the last three", open)
-	}
-	if _, ok := tr.Answer("s2c", json.Number("0")); ok {
-		t.Error("a forgotten request was answered")
-	}
-	if p, ok := tr.Answer("s2c", json.Number("4")); !ok || p != 4 {
-		t.Errorf("Answer = %+v, %v", p, ok)
-	}
-	if _, ok := tr.Answer("c2s", json.Number("3")); ok {
-		t.Error("a response in the request's own direction answered it")
 	}
 }
 
@@ -501,14 +428,14 @@ func TestMCPCorpus(t *testing.T) {
 			var got []finding
 			for line := 1; sc.Scan(); line++ {
 				var env struct {
-					Dir string
+					Dir jsonrpc.Direction
 					Msg json.RawMessage
 				}
 				if err := json.Unmarshal(sc.Bytes(), &env); err != nil {
 					t.Fatal(err)
 				}
 				r := c.Check(decode(t, string(bytes.TrimSpace(env.Msg))), env.Dir, line)
-				for _, p := range r.Problems {
+				for _, p := range r.Diagnostics {
 					got = append(got, finding{line, p.Pointer, p.Message})
 				}
 			}

@@ -3,6 +3,8 @@ package stats
 import (
 	"encoding/json"
 	"errors"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io"
 	"math/big"
 	"regexp"
@@ -274,14 +276,14 @@ type Options struct {
 }
 
 // Collector computes the Stats of one log, message by message. Its memory
-// grows with the number of open requests (bounded by schema.DefaultOpenLimit,
+// grows with the number of open requests (bounded by jsonrpc.DefaultOpenLimit,
 // as in the graph jrpcld writes), of distinct methods, tools and error codes,
 // and with the latency values (bounded per method, see Dist); not with the
 // length of the log.
 type Collector struct {
 	s       *Stats
 	checker *schema.Checker
-	tracker *schema.Tracker[*openRequest]
+	tracker *jsonrpc.Tracker[*openRequest]
 	// open counts the open requests by direction and id, to tell when a
 	// request reuses the id of one still open. The tracker forgets the
 	// oldest requests beyond its limit without saying which: open is then
@@ -293,7 +295,10 @@ type Collector struct {
 	events    []Event
 }
 
-type pairKey struct{ dir, id string }
+type pairKey struct {
+	dir jsonrpc.Direction
+	id  string
+}
 
 // openRequest is what the Collector remembers of a request until its response.
 type openRequest struct {
@@ -307,11 +312,11 @@ type openRequest struct {
 	name   string
 }
 
-const forgetLimit = schema.DefaultOpenLimit / 2
+const forgetLimit = jsonrpc.DefaultOpenLimit / 2
 
 // NewCollector returns a Collector for one log.
 func NewCollector(opts Options) *Collector {
-	c := &Collector{s: NewStats(), checker: opts.Checker, tracker: schema.NewTracker[*openRequest](0),
+	c := &Collector{s: NewStats(), checker: opts.Checker, tracker: jsonrpc.NewTracker[*openRequest](0),
 		open: map[pairKey]int{}, timeline: opts.Timeline}
 	if c.checker == nil {
 		c.checker, _ = schema.NewChecker(nil, "") // cannot fail without a definition
@@ -333,16 +338,16 @@ func (c *Collector) addAt(rec *convert.Record, pos int) {
 	if rec.Err != nil {
 		s.kind("invalid", dir, 1)
 		s.Validation.Invalid++
-		code := schema.CodeParseError
+		code := jsonrpc.CodeParseError
 		label := "unreadable"
 		var re *convert.ReadError
 		if errors.As(rec.Err, &re) {
 			code = re.Code
-			if code == schema.CodeParseError {
+			if code == jsonrpc.CodeParseError {
 				label = "not JSON"
 			}
 		}
-		s.addProblem("invalid", code, schema.SeverityError.String(), "rules", 1)
+		s.addProblem("invalid", code, diag.Error.String(), "rules", 1)
 		c.event(Event{Pos: c.index, Dir: dir, Kind: "invalid", Label: label, TS: rec.TS})
 		return
 	}
@@ -355,12 +360,12 @@ func (c *Collector) addAt(rec *convert.Record, pos int) {
 	} else {
 		s.Validation.Invalid++
 	}
-	for _, p := range res.Problems {
+	for _, p := range res.Diagnostics {
 		source := "rules"
-		if p.SchemaLocation != "" {
+		if p.Schema != "" {
 			source = "schema"
 		}
-		if p.Severity == schema.SeverityWarning {
+		if p.Severity == diag.Warning {
 			s.Validation.Warnings++
 		}
 		s.addProblem(memberKind(m, p.Pointer), p.Code, p.Severity.String(), source, 1)
@@ -371,13 +376,13 @@ func (c *Collector) addAt(rec *convert.Record, pos int) {
 		ts, hasTS = parseTime(rec.TS)
 	}
 	switch m.Kind {
-	case schema.KindInvalid:
+	case jsonrpc.KindInvalid:
 		c.event(Event{Pos: c.index, Dir: dir, Kind: kind, Label: "invalid", TS: rec.TS})
-	case schema.KindBatch:
+	case jsonrpc.KindBatch:
 		arr, _ := rec.Value.([]any)
 		c.event(Event{Pos: c.index, Dir: dir, Kind: kind, Label: "batch of " + strconv.Itoa(len(arr)), TS: rec.TS})
 		for i, mm := range m.Members {
-			if mm.Kind != schema.KindInvalid && i < len(arr) {
+			if mm.Kind != jsonrpc.KindInvalid && i < len(arr) {
 				c.message(mm, arr[i], rec, dir, ts, hasTS, false)
 			}
 		}
@@ -387,7 +392,7 @@ func (c *Collector) addAt(rec *convert.Record, pos int) {
 }
 
 // message counts one message, on its own or in a batch.
-func (c *Collector) message(m schema.Message, v any, rec *convert.Record, dir string, ts time.Time, hasTS, top bool) {
+func (c *Collector) message(m jsonrpc.Message, v any, rec *convert.Record, dir string, ts time.Time, hasTS, top bool) {
 	s := c.s
 	obj, _ := v.(map[string]any)
 	ev := Event{Pos: c.index, Dir: dir, Kind: m.Kind.String(), Label: m.Method, TS: rec.TS}
@@ -395,13 +400,13 @@ func (c *Collector) message(m schema.Message, v any, rec *convert.Record, dir st
 		ev.ID = idText(m.ID)
 	}
 	switch m.Kind {
-	case schema.KindNotification:
+	case jsonrpc.KindNotification:
 		s.Notifications[m.Method]++
-	case schema.KindRequest:
+	case jsonrpc.KindRequest:
 		s.Requests[m.Method]++
 		p := s.pairing(dir)
 		p.Requests++
-		key := pairKey{rec.Dir, schema.IDKey(m.ID)}
+		key := pairKey{rec.Dir, jsonrpc.IDKey(m.ID)}
 		if c.open[key] > 0 {
 			p.ReusedIDs++
 		}
@@ -420,7 +425,7 @@ func (c *Collector) message(m schema.Message, v any, rec *convert.Record, dir st
 		if c.tracker.Len() <= before {
 			c.forgot()
 		}
-	case schema.KindResponse, schema.KindErrorResponse:
+	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		o, ok := c.tracker.Answer(rec.Dir, m.ID)
 		method := ""
 		if ok {
@@ -436,7 +441,7 @@ func (c *Collector) message(m schema.Message, v any, rec *convert.Record, dir st
 		} else {
 			s.pairing(dir).OrphanResponses++
 		}
-		if m.Kind == schema.KindErrorResponse {
+		if m.Kind == jsonrpc.KindErrorResponse {
 			code := errorCode(obj)
 			s.addError(code, method, 1)
 			ev.Label = "error " + strconv.FormatInt(code, 10)
@@ -505,20 +510,17 @@ func ReadLog(r *convert.Reader, c *Collector) error {
 	}
 }
 
-func dirName(d string) string {
-	switch d {
-	case "c2s":
-		return DirC2S
-	case "s2c":
-		return DirS2C
+func dirName(d jsonrpc.Direction) string {
+	if d == jsonrpc.NoDirection {
+		return DirUnknown
 	}
-	return DirUnknown
+	return d.String()
 }
 
 // memberKind returns the kind of the batch member a problem's pointer
 // points into, or the message's own kind.
-func memberKind(m schema.Message, ptr string) string {
-	if m.Kind != schema.KindBatch || !strings.HasPrefix(ptr, "/") {
+func memberKind(m jsonrpc.Message, ptr string) string {
+	if m.Kind != jsonrpc.KindBatch || !strings.HasPrefix(ptr, "/") {
 		return m.Kind.String()
 	}
 	tok, _, _ := strings.Cut(ptr[1:], "/")

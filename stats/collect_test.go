@@ -2,6 +2,7 @@ package stats
 
 import (
 	"encoding/json"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -300,11 +301,11 @@ func TestAddTotals(t *testing.T) {
 // and the reuse index is rebuilt, so neither grows with the log.
 func TestMemoryBounded(t *testing.T) {
 	c := NewCollector(Options{})
-	n := schema.DefaultOpenLimit + 2*forgetLimit + 10
+	n := jsonrpc.DefaultOpenLimit + 2*forgetLimit + 10
 	for i := 0; i < n; i++ {
-		c.Add(&convert.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(i)), "method": "m"}, Dir: "c2s"})
+		c.Add(&convert.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(i)), "method": "m"}, Dir: jsonrpc.ClientToServer})
 	}
-	if len(c.open) > schema.DefaultOpenLimit+forgetLimit || c.tracker.Len() != schema.DefaultOpenLimit {
+	if len(c.open) > jsonrpc.DefaultOpenLimit+forgetLimit || c.tracker.Len() != jsonrpc.DefaultOpenLimit {
 		t.Errorf("%d open ids indexed, %d tracked", len(c.open), c.tracker.Len())
 	}
 	p := c.Stats().Pairing[DirC2S]
@@ -312,7 +313,7 @@ func TestMemoryBounded(t *testing.T) {
 		t.Errorf("%+v", p)
 	}
 	// The latest request is still open: reusing its id is seen.
-	c.Add(&convert.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(n - 1)), "method": "m"}, Dir: "c2s"})
+	c.Add(&convert.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(n - 1)), "method": "m"}, Dir: jsonrpc.ClientToServer})
 	if p.ReusedIDs != 1 {
 		t.Errorf("reuse of the latest id not seen: %+v", p)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/convert"
-	"github.com/jrpcld/jrpcld/schema"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 )
 
 // GraphFormat tells whether a file holds a graph rather than a message log,
@@ -135,7 +135,7 @@ func record(m convert.WireMessage) *convert.Record {
 	d.UseNumber()
 	if err := d.Decode(&rec.Value); err != nil {
 		rec.Value = nil
-		rec.Err = &convert.ReadError{Line: rec.Line, Code: schema.CodeParseError, Msg: err.Error()}
+		rec.Err = &convert.ReadError{Line: rec.Line, Code: jsonrpc.CodeParseError, Msg: err.Error()}
 	}
 	return rec
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
 	"io"
 	"os"
 	"sort"
@@ -98,17 +99,17 @@ func runValidate(e *env, c *command, args []string) int {
 			return
 		}
 		sev := ""
-		if f.Severity == schema.SeverityWarning {
+		if f.Severity == diag.Warning {
 			sev = "warning: "
 		}
 		where := ""
 		switch {
-		case f.Pointer != "" && f.SchemaLocation != "":
-			where = fmt.Sprintf(" (at %s; schema %s)", f.Pointer, f.SchemaLocation)
+		case f.Pointer != "" && f.Schema != "":
+			where = fmt.Sprintf(" (at %s; schema %s)", f.Pointer, f.Schema)
 		case f.Pointer != "":
 			where = fmt.Sprintf(" (at %s)", f.Pointer)
-		case f.SchemaLocation != "":
-			where = fmt.Sprintf(" (schema %s)", f.SchemaLocation)
+		case f.Schema != "":
+			where = fmt.Sprintf(" (schema %s)", f.Schema)
 		}
 		printer.print("%s:%d: %d %s: %s%s%s\n", f.File, f.Line, f.Code, f.Kind, sev, f.Message, where)
 	}
@@ -178,8 +179,8 @@ func findingJSON(f convert.Finding) map[string]any {
 		"file": f.File, "line": f.Line, "index": f.Index, "code": f.Code, "kind": f.Kind.String(),
 		"severity": f.Severity.String(), "message": f.Message, "pointer": f.Pointer,
 	}
-	if f.SchemaLocation != "" {
-		m["schemaLocation"] = f.SchemaLocation
+	if f.Schema != "" {
+		m["schemaLocation"] = f.Schema
 	}
 	return m
 }

@@ -1,4 +1,4 @@
-package schema
+package jsonrpc
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/shared"
 )
 
@@ -34,11 +35,11 @@ func rpcDecode(data []byte) (any, error) {
 type rpcWant struct {
 	pointer string
 	code    int
-	sev     Severity
+	sev     diag.Severity
 }
 
-func rpcErr(pointer string) rpcWant  { return rpcWant{pointer, CodeInvalidRequest, SeverityError} }
-func rpcWarn(pointer string) rpcWant { return rpcWant{pointer, CodeInvalidRequest, SeverityWarning} }
+func rpcErr(pointer string) rpcWant  { return rpcWant{pointer, CodeInvalidRequest, diag.Error} }
+func rpcWarn(pointer string) rpcWant { return rpcWant{pointer, CodeInvalidRequest, diag.Warning} }
 
 // rpcCheck compares m with the expected kind, batch member kinds and
 // problems, and checks that Valid agrees with the expected severities.
@@ -55,21 +56,21 @@ func rpcCheck(t *testing.T, m Message, kind Kind, members []Kind, want []rpcWant
 		t.Errorf("member kinds = %v, want %v", gotMembers, members)
 	}
 	var got []rpcWant
-	for _, p := range m.AllProblems() {
+	for _, p := range m.AllDiagnostics() {
 		got = append(got, rpcWant{p.Pointer, p.Code, p.Severity})
 		if p.Message == "" {
 			t.Errorf("problem at %q has an empty message", p.Pointer)
 		}
-		if p.SchemaLocation != "" {
-			t.Errorf("rule problem at %q has SchemaLocation %q", p.Pointer, p.SchemaLocation)
+		if p.Schema != "" {
+			t.Errorf("rule problem at %q has Schema %q", p.Pointer, p.Schema)
 		}
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("problems = %v, want %v\nall: %+v", got, want, m.AllProblems())
+		t.Errorf("problems = %v, want %v\nall: %+v", got, want, m.AllDiagnostics())
 	}
 	wantValid := true
 	for _, w := range want {
-		if w.sev == SeverityError {
+		if w.sev == diag.Error {
 			wantValid = false
 		}
 	}
@@ -211,7 +212,7 @@ func TestClassifyRules(t *testing.T) {
 				t.Errorf("Method = %q, want %q", m.Method, tt.method)
 			}
 			if tt.msg != "" {
-				if all := m.AllProblems(); len(all) == 0 || !strings.Contains(all[0].Message, tt.msg) {
+				if all := m.AllDiagnostics(); len(all) == 0 || !strings.Contains(all[0].Message, tt.msg) {
 					t.Errorf("first problem %+v does not mention %q", all, tt.msg)
 				}
 			}
@@ -370,30 +371,7 @@ func TestRPCParseNumber(t *testing.T) {
 	}
 }
 
-func TestParseErrorProblem(t *testing.T) {
-	for _, text := range []string{`{"a":`, `{"a" 1}`, `[1,]`, `{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]`} {
-		_, err := rpcDecode([]byte(text))
-		if err == nil {
-			t.Fatalf("%s decoded without error", text)
-		}
-		p := ParseErrorProblem(err)
-		if p.Code != -32700 || p.Severity != SeverityError || p.Pointer != "" || p.SchemaLocation != "" {
-			t.Errorf("%s: ParseErrorProblem = %+v", text, p)
-		}
-		if !strings.Contains(p.Message, err.Error()) {
-			t.Errorf("%s: message %q does not carry the decoder error %q", text, p.Message, err)
-		}
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) && !strings.Contains(p.Message, "offset") {
-			t.Errorf("%s: message %q lacks the byte offset", text, p.Message)
-		}
-	}
-	if p := ParseErrorProblem(nil); p.Code != CodeParseError || p.Message == "" {
-		t.Errorf("ParseErrorProblem(nil) = %+v", p)
-	}
-}
-
-func TestKindAndSeverityString(t *testing.T) {
+func TestKindString(t *testing.T) {
 	kinds := map[Kind]string{
 		KindInvalid: "invalid", KindRequest: "request", KindNotification: "notification",
 		KindResponse: "response", KindErrorResponse: "error-response", KindBatch: "batch", Kind(42): "Kind(42)",
@@ -401,12 +379,6 @@ func TestKindAndSeverityString(t *testing.T) {
 	for k, want := range kinds {
 		if got := k.String(); got != want {
 			t.Errorf("Kind(%d).String() = %q, want %q", uint8(k), got, want)
-		}
-	}
-	sevs := map[Severity]string{SeverityError: "error", SeverityWarning: "warning", Severity(9): "Severity(9)"}
-	for s, want := range sevs {
-		if got := s.String(); got != want {
-			t.Errorf("Severity(%d).String() = %q, want %q", uint8(s), got, want)
 		}
 	}
 	codes := map[int]int{CodeParseError: -32700, CodeInvalidRequest: -32600, CodeMethodNotFound: -32601, CodeInvalidParams: -32602, CodeInternalError: -32603}
@@ -430,8 +402,8 @@ var rpcKindNames = map[string]Kind{"request": KindRequest, "notification": KindN
 
 // rpcFirstError returns the code of the first error-severity problem of m, or 0.
 func rpcFirstError(m Message) int {
-	for _, p := range m.Problems {
-		if p.Severity == SeverityError {
+	for _, p := range m.Diagnostics {
+		if p.Severity == diag.Error {
 			return p.Code
 		}
 	}
@@ -484,12 +456,8 @@ func TestClassifySpecExamples(t *testing.T) {
 				if ex.RequestKind != "parse-error" {
 					t.Fatalf("request does not parse (%v), want %s", perr, ex.RequestKind)
 				}
-				p := ParseErrorProblem(perr)
-				if p.Code != CodeParseError {
-					t.Errorf("parse error code %d", p.Code)
-				}
-				if got := rpcSpecCode(t, resp); got != p.Code {
-					t.Errorf("spec answers %d, ParseErrorProblem gives %d", got, p.Code)
+				if got := rpcSpecCode(t, resp); got != CodeParseError {
+					t.Errorf("spec answers %d to text that is not JSON, want CodeParseError", got)
 				}
 				return
 			}
@@ -519,7 +487,7 @@ func TestClassifySpecExamples(t *testing.T) {
 				t.Fatalf("unknown request_kind %q", ex.RequestKind)
 			}
 			if m.Kind != want {
-				t.Fatalf("Classify = %v, want %v (problems %+v)", m.Kind, want, m.Problems)
+				t.Fatalf("Classify = %v, want %v (problems %+v)", m.Kind, want, m.Diagnostics)
 			}
 			if m.Valid() != (want != KindInvalid) {
 				t.Errorf("Valid() = %v for kind %v", m.Valid(), want)
@@ -603,8 +571,8 @@ func rpcMatchBatch(t *testing.T, m Message, resp any) {
 func rpcCheckSpecResponse(t *testing.T, resp any) {
 	t.Helper()
 	m := Classify(resp)
-	if !m.Valid() || len(m.AllProblems()) > 0 {
-		t.Errorf("spec response classified with problems: %+v", m.AllProblems())
+	if !m.Valid() || len(m.AllDiagnostics()) > 0 {
+		t.Errorf("spec response classified with problems: %+v", m.AllDiagnostics())
 	}
 	wantKind := func(v any) Kind {
 		if _, ok := v.(map[string]any)["error"]; ok {
@@ -684,8 +652,8 @@ func TestClassifyCorpus(t *testing.T) {
 			want = KindResponse
 		}
 		m := Classify(v)
-		if m.Kind != want || len(m.Problems) > 0 {
-			t.Errorf("message %d: %v %+v, want %v without problems", i, m.Kind, m.Problems, want)
+		if m.Kind != want || len(m.Diagnostics) > 0 {
+			t.Errorf("message %d: %v %+v, want %v without problems", i, m.Kind, m.Diagnostics, want)
 		}
 	}
 }
@@ -739,15 +707,12 @@ func FuzzClassify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := rpcDecode(data)
 		if err != nil {
-			if p := ParseErrorProblem(err); p.Code != CodeParseError || p.Severity != SeverityError {
-				t.Fatalf("ParseErrorProblem = %+v", p)
-			}
 			return
 		}
 		m := Classify(v)
 		hasError := false
-		for _, p := range m.AllProblems() {
-			if p.Severity == SeverityError {
+		for _, p := range m.AllDiagnostics() {
+			if p.Severity == diag.Error {
 				hasError = true
 			}
 			if p.Code != CodeInvalidRequest || p.Message == "" || (p.Pointer != "" && p.Pointer[0] != '/') {
@@ -759,8 +724,8 @@ func FuzzClassify(f *testing.F) {
 		}
 		arr, isArr := v.([]any)
 		if m.Kind == KindBatch {
-			if !isArr || len(m.Members) != len(arr) || len(m.Problems) > 0 {
-				t.Fatalf("batch of %d members for %T with problems %v", len(m.Members), v, m.Problems)
+			if !isArr || len(m.Members) != len(arr) || len(m.Diagnostics) > 0 {
+				t.Fatalf("batch of %d members for %T with problems %v", len(m.Members), v, m.Diagnostics)
 			}
 			for _, mm := range m.Members {
 				if mm.Kind == KindBatch || len(mm.Members) > 0 {

@@ -1,16 +1,17 @@
-package schema
+package jsonrpc
 
-// This file holds the JSON-RPC 2.0 rules that no JSON schema expresses:
-// what kind of message a value is, and what is wrong with it. The rules follow
+// The JSON-RPC 2.0 rules that no JSON schema expresses: what kind of
+// message a value is, and what is wrong with it. The rules follow
 // https://www.jsonrpc.org/specification (sections 4 to 6).
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/diag"
 )
 
 // Kind is the kind of a JSON-RPC 2.0 message.
@@ -64,49 +65,21 @@ const (
 	rpcServerErrorMax = -32000
 )
 
-// Severity says whether a Problem makes a message invalid.
-type Severity uint8
-
-// The severities of a Problem.
-const (
-	SeverityError   Severity = iota // the message breaks a MUST of the spec
-	SeverityWarning                 // the message is valid but does something the spec discourages
-)
-
-// String returns "error" or "warning".
-func (s Severity) String() string {
-	switch s {
-	case SeverityError:
-		return "error"
-	case SeverityWarning:
-		return "warning"
-	}
-	return "Severity(" + strconv.Itoa(int(s)) + ")"
-}
-
-// Problem is one finding about a message.
-type Problem struct {
-	Pointer        string   // JSON pointer into the message (RFC 6901, "" = the whole message)
-	Code           int      // a JSON-RPC error code, e.g. CodeInvalidRequest
-	Severity       Severity // SeverityError makes the message invalid
-	Message        string   // what is wrong and, where useful, what to do
-	SchemaLocation string   // empty for rule problems; set by schema validation
-}
-
 // Message is the classification of one decoded JSON-RPC value.
 type Message struct {
-	Kind     Kind
-	ID       any       // the id as decoded; meaningful only when HasID
-	HasID    bool      // the message has an "id" member (of any type)
-	Method   string    // for requests and notifications, when "method" is a string
-	Members  []Message // batch members in order; their Problems' pointers are prefixed with "/<index>"
-	Problems []Problem // problems of this value itself (for a batch: of the array, e.g. empty)
+	Kind        Kind
+	ID          any               // the id as decoded; meaningful only when HasID
+	HasID       bool              // the message has an "id" member (of any type)
+	Method      string            // for requests and notifications, when "method" is a string
+	Members     []Message         // batch members in order; their diagnostics' pointers are prefixed with "/<index>"
+	Diagnostics []diag.Diagnostic // about this value itself (for a batch: about the array, e.g. empty)
 }
 
-// Valid reports whether m and all its members have no error-severity problem.
+// Valid reports whether m and all its members have no error-severity
+// diagnostic.
 func (m Message) Valid() bool {
-	for _, p := range m.Problems {
-		if p.Severity == SeverityError {
+	for _, p := range m.Diagnostics {
+		if p.Severity == diag.Error {
 			return false
 		}
 	}
@@ -118,32 +91,18 @@ func (m Message) Valid() bool {
 	return true
 }
 
-// AllProblems returns m's problems and its members' problems, in document
-// order: the value's own problems first, then each member's in turn.
-func (m Message) AllProblems() []Problem {
+// AllDiagnostics returns m's diagnostics and its members', in document
+// order: the value's own first, then each member's in turn.
+func (m Message) AllDiagnostics() []diag.Diagnostic {
 	if len(m.Members) == 0 {
-		return m.Problems
+		return m.Diagnostics
 	}
-	var all []Problem
-	all = append(all, m.Problems...)
+	var all []diag.Diagnostic
+	all = append(all, m.Diagnostics...)
 	for _, mm := range m.Members {
-		all = append(all, mm.AllProblems()...)
+		all = append(all, mm.AllDiagnostics()...)
 	}
 	return all
-}
-
-// ParseErrorProblem returns the Problem for text that is not JSON (code
-// -32700), given the error the JSON decoder returned.
-func ParseErrorProblem(err error) Problem {
-	msg := "parse error: the text is not valid JSON"
-	if err != nil {
-		msg += ": " + err.Error()
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			msg += " (at byte offset " + strconv.FormatInt(syn.Offset, 10) + ")"
-		}
-	}
-	return Problem{Code: CodeParseError, Severity: SeverityError, Message: msg}
 }
 
 // Classify applies the JSON-RPC 2.0 rules to v, a value decoded by
@@ -170,10 +129,10 @@ func Classify(v any) Message {
 			}
 			// Prefix pointers only when there is something to report, so
 			// that valid members cost no allocation.
-			if len(mm.Problems) > 0 {
+			if len(mm.Diagnostics) > 0 {
 				prefix := "/" + strconv.Itoa(i)
-				for j := range mm.Problems {
-					mm.Problems[j].Pointer = prefix + mm.Problems[j].Pointer
+				for j := range mm.Diagnostics {
+					mm.Diagnostics[j].Pointer = prefix + mm.Diagnostics[j].Pointer
 				}
 			}
 			m.Members[i] = mm
@@ -191,14 +150,14 @@ func rpcInvalid(pointer, msg string) Message {
 	return m
 }
 
-// errorf records an error-severity rule problem at pointer.
+// errorf records an error-severity rule diagnostic at pointer.
 func (m *Message) errorf(pointer, msg string) {
-	m.Problems = append(m.Problems, Problem{Pointer: pointer, Code: CodeInvalidRequest, Severity: SeverityError, Message: msg})
+	m.Diagnostics = append(m.Diagnostics, diag.Diagnostic{Pointer: pointer, Code: CodeInvalidRequest, Severity: diag.Error, Message: msg})
 }
 
-// warnf records a warning-severity rule problem at pointer.
+// warnf records a warning-severity rule diagnostic at pointer.
 func (m *Message) warnf(pointer, msg string) {
-	m.Problems = append(m.Problems, Problem{Pointer: pointer, Code: CodeInvalidRequest, Severity: SeverityWarning, Message: msg})
+	m.Diagnostics = append(m.Diagnostics, diag.Diagnostic{Pointer: pointer, Code: CodeInvalidRequest, Severity: diag.Warning, Message: msg})
 }
 
 // rpcClassifyObject classifies one message object. Pointers are relative to
@@ -268,8 +227,8 @@ func rpcClassifyObject(obj map[string]any) Message {
 	}
 
 	m.Kind = kind
-	for _, p := range m.Problems {
-		if p.Severity == SeverityError {
+	for _, p := range m.Diagnostics {
+		if p.Severity == diag.Error {
 			m.Kind = KindInvalid
 			break
 		}

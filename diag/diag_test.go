@@ -1,0 +1,46 @@
+package diag
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestString(t *testing.T) {
+	for _, c := range []struct {
+		d    Diagnostic
+		want string
+	}{
+		{Diagnostic{Message: "m"}, "m"},
+		{Diagnostic{File: "a.jsonl", Message: "m"}, "a.jsonl: m"},
+		{Diagnostic{File: "a.jsonl", Line: 3, Message: "m"}, "a.jsonl:3: m"},
+		{Diagnostic{File: "a.jsonl", Line: 3, Column: 7, Message: "m"}, "a.jsonl:3:7: m"},
+		{Diagnostic{File: "a.jsonl", Column: 7, Message: "m"}, "a.jsonl: m"},
+		{Diagnostic{Line: 2, Column: 5, Message: "m"}, "2:5: m"},
+		{Diagnostic{File: "g.ttl", Node: "http://x/#c2s-1", Message: "m"}, "g.ttl: <http://x/#c2s-1>: m"},
+		{Diagnostic{File: "g.ttl", Node: "_:b0", Message: "m"}, "g.ttl: _:b0: m"},
+		{Diagnostic{File: "a.jsonl", Line: 1, Pointer: "/params/x", Message: "m"}, "a.jsonl:1: m (at /params/x)"},
+	} {
+		if got := c.d.String(); got != c.want {
+			t.Errorf("%+v: String() = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+func TestAsError(t *testing.T) {
+	var err error = &Diagnostic{File: "f", Line: 1, Code: -32700, Message: "not JSON"}
+	err = fmt.Errorf("reading: %w", err)
+	var d *Diagnostic
+	if !errors.As(err, &d) || d.Code != -32700 {
+		t.Fatalf("errors.As did not find the diagnostic in %v", err)
+	}
+	if err.Error() != "reading: f:1: not JSON" {
+		t.Errorf("Error() = %q", err.Error())
+	}
+}
+
+func TestSeverityString(t *testing.T) {
+	if Error.String() != "error" || Warning.String() != "warning" || Severity(9).String() != "Severity(9)" {
+		t.Errorf("got %q %q %q", Error, Warning, Severity(9))
+	}
+}

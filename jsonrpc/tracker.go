@@ -1,0 +1,141 @@
+package jsonrpc
+
+import "sort"
+
+// Tracker pairs responses with the requests they answer, following a log in
+// order, and remembers a value of type T for each open request. A response
+// answers the latest open request with the same id sent the opposite way
+// (or, in a log without directions, sent at all). Ids are compared by type
+// and value, so "1" and 1 differ. Memory is bounded: beyond a limit, the
+// oldest open requests are forgotten.
+type Tracker[T any] struct {
+	open  map[pairKey][]tracked[T]
+	order []orderEntry // requests in the order they were made, for eviction
+	n     int
+	limit int
+	seq   int
+}
+
+type tracked[T any] struct {
+	seq int
+	v   T
+}
+
+type pairKey struct {
+	dir Direction
+	id  string
+}
+
+type orderEntry struct {
+	key pairKey
+	seq int
+}
+
+// DefaultOpenLimit bounds how many open requests a Tracker remembers.
+const DefaultOpenLimit = 1 << 16
+
+// NewTracker returns a Tracker remembering at most limit open requests
+// (DefaultOpenLimit when limit <= 0).
+func NewTracker[T any](limit int) *Tracker[T] {
+	if limit <= 0 {
+		limit = DefaultOpenLimit
+	}
+	return &Tracker[T]{open: map[pairKey][]tracked[T]{}, limit: limit}
+}
+
+// Request records a request with the given id sent in direction dir.
+func (t *Tracker[T]) Request(dir Direction, id any, v T) {
+	k := pairKey{dir, IDKey(id)}
+	t.seq++
+	t.open[k] = append(t.open[k], tracked[T]{seq: t.seq, v: v})
+	t.order = append(t.order, orderEntry{k, t.seq})
+	t.n++
+	for t.n > t.limit {
+		t.dropOldest()
+	}
+	if len(t.order) > 2*t.limit+16 {
+		t.compact()
+	}
+}
+
+// Answer finds and forgets the request that a response with the given id,
+// sent in direction dir, answers.
+func (t *Tracker[T]) Answer(dir Direction, id any) (T, bool) {
+	k := pairKey{dir.Opposite(), IDKey(id)}
+	list := t.open[k]
+	if len(list) == 0 {
+		var zero T
+		return zero, false
+	}
+	p := list[len(list)-1]
+	if len(list) == 1 {
+		delete(t.open, k)
+	} else {
+		t.open[k] = list[:len(list)-1]
+	}
+	t.n--
+	return p.v, true
+}
+
+// IsOpen reports whether a request with the given id, sent in direction
+// dir, is waiting for its response.
+func (t *Tracker[T]) IsOpen(dir Direction, id any) bool {
+	return len(t.open[pairKey{dir, IDKey(id)}]) > 0
+}
+
+// Len returns the number of open requests.
+func (t *Tracker[T]) Len() int { return t.n }
+
+// Open returns the values of the open requests in the order they were made.
+func (t *Tracker[T]) Open() []T {
+	var all []tracked[T]
+	for _, l := range t.open {
+		all = append(all, l...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	out := make([]T, len(all))
+	for i, x := range all {
+		out[i] = x.v
+	}
+	return out
+}
+
+// dropOldest forgets the oldest open request. Requests leave a key's list
+// only from its end (answered) or its front (forgotten), and the order queue
+// is in request order, so an entry names the front of its list or a request
+// already answered.
+func (t *Tracker[T]) dropOldest() {
+	for len(t.order) > 0 {
+		e := t.order[0]
+		t.order = t.order[1:]
+		list := t.open[e.key]
+		if len(list) == 0 || list[0].seq != e.seq {
+			continue // answered since
+		}
+		if len(list) == 1 {
+			delete(t.open, e.key)
+		} else {
+			t.open[e.key] = list[1:]
+		}
+		t.n--
+		return
+	}
+}
+
+// compact drops from the order queue the entries of requests already
+// answered, so that it does not grow with the log.
+func (t *Tracker[T]) compact() {
+	live := map[orderEntry]bool{}
+	for k, l := range t.open {
+		for _, x := range l {
+			live[orderEntry{k, x.seq}] = true
+		}
+	}
+	kept := t.order[:0]
+	for _, e := range t.order {
+		if live[e] {
+			kept = append(kept, e)
+		}
+	}
+	t.order = kept
+}
