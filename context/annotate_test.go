@@ -130,11 +130,8 @@ func TestAnnotatePublishedJSONRPC(t *testing.T) {
 		t.Errorf("x-jsonld-prefixes = %v, want %v", got, wantPrefixes)
 	}
 	// The terms of context.jsonld that no property of schema.yaml uses, read by hand.
-	var wantExtra []string
-	for _, n := range strings.Fields(`Message Request Notification Response ErrorResponse Error RequestId StringId
-		NumberId NullId stringValue numberValue ParseError InvalidRequest MethodNotFound InvalidParams InternalError ServerError`) {
-		wantExtra = append(wantExtra, n)
-	}
+	wantExtra := strings.Fields(`Message Request Notification Response ErrorResponse Error RequestId StringId
+		NumberId NullId stringValue numberValue ParseError InvalidRequest MethodNotFound InvalidParams InternalError ServerError`)
 	extra, _ := root["x-jsonld-extra-terms"].(map[string]any)
 	if got := slices.Sorted(maps.Keys(extra)); !reflect.DeepEqual(got, slices.Sorted(maps.Keys(setOf(wantExtra)))) {
 		t.Errorf("x-jsonld-extra-terms has %v\nwant %v", got, slices.Sorted(maps.Keys(setOf(wantExtra))))

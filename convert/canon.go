@@ -363,3 +363,14 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 		start = j
 	}
 }
+
+// digits returns the length of the run of ASCII digits at the start of s.
+func digits[T string | []byte](s T) int {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -12,6 +12,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"slices"
 	"strconv"
@@ -21,7 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -79,11 +80,9 @@ const (
 type cterm struct {
 	kind   int
 	iri    string
-	pred   rdf.Predicate // the boxed IRI, shared by every triple
-	dt     rdf.IRI       // ckTyped: the datatype
-	dtStr  string
-	scoped bool // objects under the term are read with another scope
-	list   bool // @container @list: the values make an RDF list
+	dt     string // ckTyped: the datatype IRI
+	scoped bool   // objects under the term are read with another scope
+	list   bool   // @container @list: the values make an RDF list
 	// exact reports that the way back names the property with this term
 	// and reads its values the way the mapping writes them (see whole).
 	exact bool
@@ -132,28 +131,28 @@ func compile(active *ld.Context, sc *scope) *plan {
 }
 
 // newScope compiles every term of a scope.
-func (p *plan) newScope(gold *ld.Context, pkg *scope) *cscope {
-	s := &cscope{plan: p, gold: gold, pkg: pkg, terms: make(map[string]*cterm, len(gold.TermDefinitions))}
-	s.vocab = gold.Values.Vocab != nil
-	plainStrings := !gold.Values.HasLanguage && gold.Values.Direction == ""
-	names := make(map[string]bool, len(gold.TermDefinitions)+len(pkg.terms))
-	for n := range gold.TermDefinitions {
+func (p *plan) newScope(active *ld.Context, pkg *scope) *cscope {
+	s := &cscope{plan: p, gold: active, pkg: pkg, terms: make(map[string]*cterm, len(active.TermDefinitions))}
+	s.vocab = active.Values.Vocab != nil
+	plainStrings := !active.Values.HasLanguage && active.Values.Direction == ""
+	names := make(map[string]bool, len(active.TermDefinitions)+len(pkg.terms))
+	for n := range active.TermDefinitions {
 		names[n] = true
 	}
 	for n := range pkg.terms {
 		names[n] = true
 	}
 	for n := range names {
-		s.terms[n] = compileTerm(gold, pkg, n, plainStrings)
+		s.terms[n] = compileTerm(active, pkg, n, plainStrings)
 	}
-	s.idDir, s.idFast, s.idHTTP = idResolution(gold.Values.Base)
+	s.idDir, s.idFast, s.idHTTP = idResolution(active.Values.Base)
 	return s
 }
 
 // compileTerm compiles member name n; anything json-gold and the scope do
 // not agree on, or that the plan does not cover, is unsupported.
-func compileTerm(gold *ld.Context, pkg *scope, n string, plainStrings bool) *cterm {
-	td, inGold := gold.TermDefinitions[n]
+func compileTerm(active *ld.Context, pkg *scope, n string, plainStrings bool) *cterm {
+	td, inGold := active.TermDefinitions[n]
 	pt := pkg.terms[n]
 	unsupported := &cterm{kind: ckUnsupported}
 	if !inGold || td == nil {
@@ -182,8 +181,7 @@ func compileTerm(gold *ld.Context, pkg *scope, n string, plainStrings bool) *cte
 	if !usableIRI(td.ID) {
 		return unsupported
 	}
-	iri, _ := rdf.NewIRI(td.ID)
-	t := &cterm{iri: td.ID, pred: iri, td: td, scoped: td.HasContext, list: list}
+	t := &cterm{iri: td.ID, td: td, scoped: td.HasContext, list: list}
 	switch td.Type {
 	case "", "@none":
 		if !plainStrings {
@@ -195,14 +193,13 @@ func compileTerm(gold *ld.Context, pkg *scope, n string, plainStrings bool) *cte
 	case "@json":
 		t.kind = ckJSON
 	default:
-		if td.Type == RDFJSON || td.Type == jsonMarker || !usableIRI(td.Type) {
+		if td.Type == rdf.RDFJSON || td.Type == gold.JSONMarker || !usableIRI(td.Type) {
 			return unsupported
 		}
 		t.kind = ckTyped
-		t.dt, _ = rdf.NewIRI(td.Type)
-		t.dtStr = td.Type
+		t.dt = td.Type
 	}
-	t.exact = len(pkg.inv[td.ID]) == 1 && td.ID != RDFType && !strings.HasPrefix(td.ID, LogNS)
+	t.exact = len(pkg.inv[td.ID]) == 1 && td.ID != rdf.RDFType && !strings.HasPrefix(td.ID, rdf.JLogNS)
 	return t
 }
 
@@ -218,13 +215,9 @@ func onlySet(containers []string) bool {
 }
 
 // usableIRI reports whether json-gold keeps iri as a predicate or datatype
-// and termOf accepts it.
+// and gold.Term accepts it.
 func usableIRI(iri string) bool {
-	if strings.HasPrefix(iri, "@") || strings.HasPrefix(iri, "_:") || !ld.IsAbsoluteIri(iri) || !goldValidIRI(iri) {
-		return false
-	}
-	_, err := rdf.NewIRI(iri)
-	return err == nil
+	return !strings.HasPrefix(iri, "@") && !strings.HasPrefix(iri, "_:") && ld.IsAbsoluteIri(iri) && goldValidIRI(iri) && gold.ValidIRI(iri)
 }
 
 // goldValidIRI is json-gold's check of the IRIs of a statement (ToRDF
@@ -252,7 +245,7 @@ func idResolution(base string) (dir string, ok, http bool) {
 	if ld.Resolve(base, probe) != dir+probe {
 		return "", false, false
 	}
-	if _, err := rdf.NewIRI(a); err != nil || !goldValidIRI(a) || !goldValidIRI(dir+probe) {
+	if !gold.ValidIRI(a) || !goldValidIRI(a) || !goldValidIRI(dir+probe) {
 		return "", false, false
 	}
 	http = strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://")
@@ -389,7 +382,7 @@ type cwalk struct {
 	jkeys   [][]string // scratch per depth, for canonical JSON
 	text    textCanon
 	buf     []byte
-	objs    []rdf.Object // scratch for the items of lists
+	objs    []rdf.Term // scratch for the items of lists
 }
 
 type pathElem struct {
@@ -411,10 +404,10 @@ func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, 
 	if node == "" || !m.nodeValid(node) {
 		return out, nil, nil, false, false
 	}
-	subj, err := rdf.NewIRI(node)
-	if err != nil {
+	if !gold.ValidIRI(node) {
 		return out, nil, nil, false, false
 	}
+	subj := rdf.NewIRI(node)
 	w := walkPool.Get().(*cwalk)
 	defer walkPool.Put(w)
 	w.m, w.out, w.blank, w.nblank, w.whole = m, out, bnodePrefix, 0, true
@@ -432,7 +425,7 @@ var walkPool = sync.Pool{New: func() any { return new(cwalk) }}
 
 // object maps the members of obj, a node whose subject is subj, with
 // scope s. top marks the message itself.
-func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Subject, depth int, top bool) bool {
+func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, top bool) bool {
 	for depth >= len(w.keys) {
 		w.keys = append(w.keys, nil)
 	}
@@ -585,13 +578,13 @@ func (w *cwalk) pointer() string {
 // jsonValue maps the value of an @json term: its canonical text as an
 // rdf:JSON literal. It reports false when the value has no canonical form
 // and is left out.
-func (w *cwalk) jsonValue(subj rdf.Subject, t *cterm, v any) bool {
+func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	if u, ok := v.(undecoded); ok {
 		if w.buf, ok = w.text.appendText(w.buf[:0], u); ok {
 			if !t.exact {
 				w.whole = false
 			}
-			w.add(subj, t.pred, rdf.NewTypedLiteral(string(w.buf), rdfJSONIRI))
+			w.add(subj, t.iri, rdf.NewLiteral(string(w.buf), rdf.RDFJSON))
 			return true
 		}
 		v = decodeUndecoded(u)
@@ -613,27 +606,27 @@ func (w *cwalk) jsonValue(subj rdf.Subject, t *cterm, v any) bool {
 	if !t.exact {
 		w.whole = false
 	}
-	w.add(subj, t.pred, rdf.NewTypedLiteral(string(w.buf), rdfJSONIRI))
+	w.add(subj, t.iri, rdf.NewLiteral(string(w.buf), rdf.RDFJSON))
 	return true
 }
 
 // add appends a triple unless the same one is already among the subject's
 // last statements (json-gold keeps a property's values as a set).
-func (w *cwalk) add(s rdf.Subject, p rdf.Predicate, o rdf.Object) {
+func (w *cwalk) add(s rdf.Term, p string, o rdf.Term) {
 	for i := len(w.out) - 1; i >= 0; i-- {
-		t := w.out[i]
-		if t.Subj != s || t.Pred != p {
+		t := &w.out[i]
+		if t.S != s || t.P != p {
 			break
 		}
-		if t.Obj == o {
+		if t.O == o {
 			return
 		}
 	}
-	w.out = append(w.out, rdf.Triple{Subj: s, Pred: p, Obj: o})
+	w.out = append(w.out, rdf.Triple{S: s, P: p, O: o})
 }
 
 // value maps one value of a non-@json term k of scope s.
-func (w *cwalk) value(subj rdf.Subject, t *cterm, s *cscope, k string, v any, depth int, isID bool) bool {
+func (w *cwalk) value(subj rdf.Term, t *cterm, s *cscope, k string, v any, depth int, isID bool) bool {
 	switch x := v.(type) {
 	case nil:
 		if !isID {
@@ -660,7 +653,7 @@ func (w *cwalk) value(subj rdf.Subject, t *cterm, s *cscope, k string, v any, de
 		if !ok {
 			return false
 		}
-		w.out = append(w.out, rdf.Triple{Subj: subj, Pred: t.pred, Obj: b})
+		w.out = append(w.out, rdf.Triple{S: subj, P: t.iri, O: b})
 		if !t.exact {
 			w.whole = false
 		}
@@ -678,8 +671,8 @@ func (w *cwalk) value(subj rdf.Subject, t *cterm, s *cscope, k string, v any, de
 	if !isID && (!exact || !t.exact) {
 		w.whole = false
 	}
-	if o != nil {
-		w.add(subj, t.pred, o)
+	if o != noObject {
+		w.add(subj, t.iri, o)
 	}
 	return true
 }
@@ -689,7 +682,7 @@ func (w *cwalk) value(subj rdf.Subject, t *cterm, s *cscope, k string, v any, de
 // rdf:nil for a list without items; nulls and numbers beyond a double are
 // no items; a member whose value is null or such a number maps to nothing.
 // Lists of lists go to json-gold.
-func (w *cwalk) list(subj rdf.Subject, t *cterm, s *cscope, k string, v any, depth int) bool {
+func (w *cwalk) list(subj rdf.Term, t *cterm, s *cscope, k string, v any, depth int) bool {
 	w.whole = false
 	if v == nil {
 		return true
@@ -711,14 +704,14 @@ func (w *cwalk) list(subj rdf.Subject, t *cterm, s *cscope, k string, v any, dep
 		if !ok {
 			return false
 		}
-		if o != nil {
+		if o != noObject {
 			w.objs = append(w.objs, o)
 		}
 	}
 	objs := w.objs[start:]
 	if len(objs) == 0 {
 		if isArray {
-			w.out = append(w.out, rdf.Triple{Subj: subj, Pred: t.pred, Obj: rdfNilIRI})
+			w.out = append(w.out, rdf.Triple{S: subj, P: t.iri, O: rdfNil})
 		}
 		return true
 	}
@@ -726,95 +719,91 @@ func (w *cwalk) list(subj rdf.Subject, t *cterm, s *cscope, k string, v any, dep
 	if !ok {
 		return false
 	}
-	w.out = append(w.out, rdf.Triple{Subj: subj, Pred: t.pred, Obj: cell})
+	w.out = append(w.out, rdf.Triple{S: subj, P: t.iri, O: cell})
 	for i, o := range objs {
-		w.out = append(w.out, rdf.Triple{Subj: cell, Pred: rdfFirstIRI, Obj: o})
+		w.out = append(w.out, rdf.Triple{S: cell, P: rdf.RDFFirst, O: o})
 		if i == len(objs)-1 {
-			w.out = append(w.out, rdf.Triple{Subj: cell, Pred: rdfRestIRI, Obj: rdfNilIRI})
+			w.out = append(w.out, rdf.Triple{S: cell, P: rdf.RDFRest, O: rdfNil})
 			break
 		}
 		next, ok := w.newBlank()
 		if !ok {
 			return false
 		}
-		w.out = append(w.out, rdf.Triple{Subj: cell, Pred: rdfRestIRI, Obj: next})
+		w.out = append(w.out, rdf.Triple{S: cell, P: rdf.RDFRest, O: next})
 		cell = next
 	}
 	return true
 }
 
-// listItem returns the object of one item of a list (nil for none), and
-// false when the plan does not cover it.
-func (w *cwalk) listItem(t *cterm, s *cscope, k string, v any, depth int) (rdf.Object, bool) {
+// listItem returns the object of one item of a list (noObject for none),
+// and false when the plan does not cover it.
+func (w *cwalk) listItem(t *cterm, s *cscope, k string, v any, depth int) (rdf.Term, bool) {
 	switch x := v.(type) {
 	case nil:
-		return nil, true
+		return noObject, true
 	case []any:
-		return nil, false
+		return noObject, false
 	case map[string]any:
 		c := s.child(k, t)
 		if c == nil {
-			return nil, false
+			return noObject, false
 		}
 		b, ok := w.newBlank()
 		if !ok {
-			return nil, false
+			return noObject, false
 		}
 		return b, w.object(x, c, b, depth+1, false)
 	}
 	if t.scoped && s.child(k, t) == nil {
-		return nil, false
+		return noObject, false
 	}
 	o, _, ok := w.scalar(t, s, v)
 	return o, ok
 }
 
 // newBlank returns a fresh blank node of the message.
-func (w *cwalk) newBlank() (rdf.Blank, bool) {
-	b, err := rdf.NewBlank(w.blank + "b" + strconv.Itoa(w.nblank))
+func (w *cwalk) newBlank() (rdf.Term, bool) {
+	label := w.blank + "b" + strconv.Itoa(w.nblank)
 	w.nblank++
-	return b, err == nil
+	return rdf.NewBlank(label), strings.TrimSpace(label) != ""
 }
 
 // scalar returns the object json-gold makes of a string, number or
-// boolean under term t (nil for none), whether the way back gives the
+// boolean under term t (noObject for none), whether the way back gives the
 // same value, and false when the plan does not cover the value.
-func (w *cwalk) scalar(t *cterm, s *cscope, v any) (o rdf.Object, exact, ok bool) {
+func (w *cwalk) scalar(t *cterm, s *cscope, v any) (o rdf.Term, exact, ok bool) {
 	switch x := v.(type) {
 	case string:
 		switch t.kind {
 		case ckID:
 			if !s.idFast || !simpleRef(x) {
-				return nil, false, false
+				return noObject, false, false
 			}
 			iri := s.idDir + x
-			if s.idHTTP && utf8.RuneCountInString(iri) >= maxURLRunes {
-				return nil, false, false
+			if s.idHTTP && utf8.RuneCountInString(iri) >= maxURLRunes || !gold.ValidIRI(iri) {
+				return noObject, false, false
 			}
-			i, err := rdf.NewIRI(iri)
-			if err != nil {
-				return nil, false, false
-			}
-			return i, false, true
+			return rdf.NewIRI(iri), false, true
 		case ckTyped:
-			return rdf.NewTypedLiteral(x, t.dt), stringBack(x, t.dtStr), true
+			return rdf.NewLiteral(x, t.dt), stringBack(x, t.dt), true
 		}
-		return rdf.NewTypedLiteral(x, xsdStringIRI), true, true
+		return rdf.NewLiteral(x, rdf.XSDString), true, true
 	case bool:
 		lex := "false"
 		if x {
 			lex = "true"
 		}
 		if t.kind == ckTyped {
-			return rdf.NewTypedLiteral(lex, t.dt), t.dtStr == XSDBool, true
+			return rdf.NewLiteral(lex, t.dt), t.dt == rdf.XSDBoolean, true
 		}
-		return rdf.NewTypedLiteral(lex, xsdBooleanIRI), true, true
+		return rdf.NewLiteral(lex, rdf.XSDBoolean), true, true
 	case json.Number:
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {
 			// Beyond a double: the preparation leaves it out.
 			w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("number %s is beyond the range of a double; it is not mapped to RDF", x)}, false)
-			return nil, false, true
+			return noObject, false, true
 		}
 		lit, lex := goldNumber(f, t)
 		return lit, numberBack(string(x), lex, t), true
@@ -822,38 +811,38 @@ func (w *cwalk) scalar(t *cterm, s *cscope, v any) (o rdf.Object, exact, ok bool
 		lit, _ := goldNumber(x, t)
 		return lit, false, true
 	}
-	return nil, false, false
+	return noObject, false, false
 }
 
 // goldNumber returns the literal json-gold makes of the number f under term
 // t (ld/node.go, objectToRDF): an integer when f survives a round trip
 // through int64, written in full, else the canonical double; the term's
 // datatype when it has one.
-func goldNumber(f float64, t *cterm) (rdf.Literal, string) {
+func goldNumber(f float64, t *cterm) (rdf.Term, string) {
 	isInteger := f == float64(int64(f))
 	typed := t.kind == ckTyped
 	var lex string
-	if !isInteger || typed && t.dtStr == XSDDbl {
+	if !isInteger || typed && t.dt == rdf.XSDDouble {
 		lex = ld.GetCanonicalDouble(f)
 		if !typed {
-			return rdf.NewTypedLiteral(lex, xsdDoubleIRI), lex
+			return rdf.NewLiteral(lex, rdf.XSDDouble), lex
 		}
 	} else {
 		lex = strconv.FormatInt(int64(f), 10)
 		if !typed {
-			return rdf.NewTypedLiteral(lex, xsdIntegerIRI), lex
+			return rdf.NewLiteral(lex, rdf.XSDInteger), lex
 		}
 	}
-	return rdf.NewTypedLiteral(lex, t.dt), lex
+	return rdf.NewLiteral(lex, t.dt), lex
 }
 
 // stringBack reports whether the way back turns a string literal of
 // datatype dt into the same string.
 func stringBack(s, dt string) bool {
 	switch {
-	case dt == RDFJSON:
+	case dt == rdf.RDFJSON:
 		return false
-	case dt == XSDBool:
+	case dt == rdf.XSDBoolean:
 		return s != "true" && s != "false"
 	case numericTypes[dt]:
 		return !jsonrpc.IsNumber(s)
@@ -865,7 +854,7 @@ func stringBack(s, dt string) bool {
 // written as written, with lexical form lex, into a number of the same
 // value.
 func numberBack(written, lex string, t *cterm) bool {
-	if t.kind == ckTyped && !numericTypes[t.dtStr] {
+	if t.kind == ckTyped && !numericTypes[t.dt] {
 		return false
 	}
 	return written == lex
@@ -943,14 +932,8 @@ func (m *Mapping) nodeValid(node string) bool {
 	return v
 }
 
-// Shared boxed terms.
 var (
-	rdfJSONIRI    = iri(RDFJSON)
-	xsdStringIRI  = iri(XSDStr)
-	xsdIntegerIRI = iri(XSDInt)
-	xsdDoubleIRI  = iri(XSDDbl)
-	xsdBooleanIRI = iri(XSDBool)
-	rdfFirstIRI   = iri(RDFNS + "first")
-	rdfRestIRI    = iri(RDFNS + "rest")
-	rdfNilIRI     = iri(RDFNS + "nil")
+	rdfNil = rdf.NewIRI(rdf.RDFNil)
+	// noObject stands for no object at all where a term is returned.
+	noObject = rdf.Term{}
 )

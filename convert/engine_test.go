@@ -15,8 +15,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/jrpcld/jrpcld/internal/turtle"
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 // engineContext exercises what the compiled plan covers and what it hands
@@ -151,7 +150,7 @@ func compareEngines(t testing.TB, what string, m *Mapping, msg map[string]any, n
 	if whole {
 		var id []rdf.Triple
 		if v, ok := msg["id"]; ok {
-			id = []rdf.Triple{{Subj: iri(node), Pred: iri(LogID), Obj: idLiteral(v)}}
+			id = []rdf.Triple{rdf.T(rdf.NewIRI(node), rdf.JLogID, idLiteral(v))}
 		}
 		if p, err := m.patch(msg, node, comp, id); err != nil || p != "" {
 			t.Errorf("%s: said whole, but the patch is %q (%v)", what, p, err)
@@ -372,7 +371,7 @@ func TestEnginesLogs(t *testing.T) {
 	ctxs := map[string]any{"default": defaultContext(t), "mcp": mcpContext(t), "test": decodeValue(t, engineContext)}
 	for cname, ctx := range ctxs {
 		for lname, log := range logs {
-			for _, f := range []Format{NTriples, NQuads} {
+			for _, f := range []rdf.Format{rdf.NTriples, rdf.NQuads} {
 				var outs [2]string
 				var issues [2][]Issue
 				for e, engine := range []Engine{EngineCompiled, EngineJSONGold} {
@@ -648,47 +647,7 @@ func TestScopesBounded(t *testing.T) {
 	t.Logf("%d scopes, %d compiled scopes", n, p)
 }
 
-// TestTurtleGroupSizes: groups indexed by scanning (small) and by maps
-// (large) are written alike: blank nodes used once nested, shared ones
-// labelled, and the text reads back to the same graph.
-func TestTurtleGroupSizes(t *testing.T) {
-	for _, n := range []int{3, smallGroup, smallGroup + 1, 300} {
-		var ts []rdf.Triple
-		s := iri("http://example.com/s")
-		for i := 0; i < n; i++ {
-			p := iri(fmt.Sprintf("http://example.com/p%d", i%7))
-			switch i % 4 {
-			case 0:
-				ts = append(ts, rdf.Triple{Subj: s, Pred: p, Obj: typed(fmt.Sprint(i), XSDInt)})
-			case 1:
-				b, _ := rdf.NewBlank(fmt.Sprintf("b%d", i))
-				ts = append(ts, rdf.Triple{Subj: s, Pred: p, Obj: b}, rdf.Triple{Subj: b, Pred: p, Obj: typed("x", XSDStr)})
-			case 2:
-				shared, _ := rdf.NewBlank("shared")
-				ts = append(ts, rdf.Triple{Subj: s, Pred: p, Obj: shared})
-			default:
-				ts = append(ts, rdf.Triple{Subj: iri(fmt.Sprintf("http://example.com/o%d", i)), Pred: p, Obj: s})
-			}
-		}
-		var buf bytes.Buffer
-		w := NewTurtleWriter(&buf, []Prefix{{Name: "ex", IRI: "http://example.com/"}})
-		if err := w.WriteGroup(ts); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		back, err := rdftest.ParseTurtle(buf.Bytes(), "")
-		if err != nil {
-			t.Fatalf("%d triples: %v\n%s", n, err, buf.String())
-		}
-		if ok, diff := rdftest.Isomorphic(back, ts); !ok {
-			t.Errorf("%d triples: %s", n, diff)
-		}
-	}
-}
-
-// TestParseLines: N-Triples and N-Quads parsed in pieces give the
+// TestParseLines: N-Triples and N-Quads parsed in pieces (rdf.ParseLines) give the
 // statements of the whole, in order, and the first syntax error at its line
 // in the document.
 func TestParseLines(t *testing.T) {
@@ -704,18 +663,18 @@ func TestParseLines(t *testing.T) {
 	for log.Len() < 600<<10 {
 		log.WriteString(sb.String())
 	}
-	for _, f := range []Format{NTriples, NQuads} {
+	for _, f := range []rdf.Format{rdf.NTriples, rdf.NQuads} {
 		out, _ := convertString(t, log.String(), f, "http://example.com/logs/p")
 		data := []byte(out)
 		if len(data) < parallelParse {
 			t.Fatalf("%v: %d bytes, too few to be cut", f, len(data))
 		}
-		syntax := map[Format]turtle.Syntax{NTriples: turtle.NTriples, NQuads: turtle.NQuads}[f]
-		whole, _, err := turtle.Parse(data, syntax, "")
+		syntax := f
+		whole, _, err := rdf.Parse(data, syntax, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		pieces, err := parseLines(data, syntax)
+		pieces, err := rdf.ParseLines(data, syntax, 8)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -725,8 +684,8 @@ func TestParseLines(t *testing.T) {
 		lines := bytes.Split(data, []byte("\n"))
 		for _, at := range []int{3, len(lines) / 2, len(lines) - 3} {
 			bad := bytes.Join(append(append(append([][]byte{}, lines[:at]...), []byte("<x> <y> .")), lines[at:]...), []byte("\n"))
-			_, _, want := turtle.Parse(bad, syntax, "")
-			_, got := parseLines(bad, syntax)
+			_, _, want := rdf.Parse(bad, syntax, "")
+			_, got := rdf.ParseLines(bad, syntax, 8)
 			if want == nil || got == nil || want.Error() != got.Error() {
 				t.Errorf("%v: error at line %d: pieces %v, whole %v", f, at+1, got, want)
 			}

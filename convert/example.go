@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/internal/gold"
 	"sort"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -22,7 +23,7 @@ type Uplift struct {
 	// Triples is the graph; it is empty when the context maps nothing.
 	Triples []rdf.Triple
 	// Prefixes are those of the example and the context, for Turtle.
-	Prefixes []Prefix
+	Prefixes []rdf.Prefix
 	// Notices name numbers the rdf:JSON canonical form changes.
 	Notices []Notice
 }
@@ -69,14 +70,12 @@ func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.E
 	if base == "" {
 		base = ex.BaseURI
 	}
-	opts := ld.NewJsonLdOptions(base)
-	opts.DocumentLoader = refusingLoader{}
-	opts.ProcessingMode = ld.JsonLd_1_1
+	opts := gold.Options(base)
 	expanded, err := expandExact(doc, opts)
 	if err != nil {
 		return nil, err
 	}
-	changes, err := canonicalJSONValues(expanded, "")
+	changes, err := gold.CanonicalJSONValues(expanded)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +88,7 @@ func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.E
 		up.Notices = append(up.Notices, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
 	}
 	for _, q := range ds.GetQuads("@default") {
-		t, err := tripleOf(q, blank)
+		t, err := gold.Triple(q, blank)
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +102,7 @@ func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.E
 	}
 	for k, iri := range pm {
 		if s, ok := iri.(string); ok && !seen[k] && prefixNameRE.MatchString(k) {
-			up.Prefixes = append(up.Prefixes, Prefix{Name: k, IRI: s})
+			up.Prefixes = append(up.Prefixes, rdf.Prefix{Name: k, IRI: s})
 		}
 	}
 	sort.Slice(up.Prefixes, func(i, j int) bool { return up.Prefixes[i].Name < up.Prefixes[j].Name })
@@ -116,10 +115,10 @@ func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.E
 func sortTriples(ts []rdf.Triple) {
 	key := func(t rdf.Triple) string {
 		k := "1"
-		if _, blank := t.Subj.(rdf.Blank); blank {
+		if t.S.Kind == rdf.Blank {
 			k = "2"
 		}
-		return k + t.Subj.String() + "\x00" + t.Pred.String() + "\x00" + t.Obj.Serialize(rdf.NTriples)
+		return k + t.S.Value + "\x00" + t.P + "\x00" + t.O.String()
 	}
 	sort.SliceStable(ts, func(i, j int) bool { return key(ts[i]) < key(ts[j]) })
 }
@@ -128,7 +127,7 @@ func sortTriples(ts []rdf.Triple) {
 // (json-gold needs "@version": 1.1 as a double) while the data keeps its
 // json.Number values.
 func expandExact(doc map[string]any, opts *ld.JsonLdOptions) (any, error) {
-	ctx := floatNumbers(doc["@context"])
+	ctx := gold.FloatNumbers(doc["@context"])
 	active, err := ld.NewContext(nil, opts).Parse(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)

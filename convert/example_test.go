@@ -8,7 +8,7 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 // upliftAll uplifts every JSON snippet of b and returns the results by
@@ -42,7 +42,7 @@ func upliftAll(t *testing.T, b *bblock.Block, reg *bblock.Register) map[string]*
 func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i%10))) }
 
 // TestOGCExampleUplift: all 23 examples of the OGC tree give non-empty graphs
-// whose Turtle an independent parser reads back to the same graph.
+// whose rdf.Turtle an independent parser reads back to the same graph.
 func TestOGCExampleUplift(t *testing.T) {
 	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
 	if err != nil {
@@ -57,7 +57,7 @@ func TestOGCExampleUplift(t *testing.T) {
 				continue
 			}
 			var buf bytes.Buffer
-			w := NewTurtleWriter(&buf, up.Prefixes)
+			w := rdf.NewTurtleWriter(&buf, up.Prefixes)
 			if err := w.WriteGroup(up.Triples); err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +97,7 @@ _:r <` + jrpc + `version> "2.0" .
 		t.Errorf("positional call:\n%s", diff)
 	}
 	for _, tr := range got.Triples {
-		if tr.Pred.(rdf.IRI).String() == RDFType {
+		if tr.P == rdf.RDFType {
 			t.Errorf("rdf:type made: %v", tr)
 		}
 	}
@@ -107,18 +107,18 @@ _:r <` + jrpc + `version> "2.0" .
 // and @json values of every kind become canonical rdf:JSON literals.
 func TestUpliftIDs(t *testing.T) {
 	ctx := map[string]any{
-		"jrpc": JRPCNS, "xsd": XSDNS,
+		"jrpc": rdf.JRPCNS, "xsd": rdf.XSDNS,
 		"id":     map[string]any{"@id": "jrpc:hasId", "@type": "@id"},
 		"result": map[string]any{"@id": "jrpc:hasResult", "@type": "@json"},
 	}
 	tests := []struct{ code, want string }{
-		{`{"id": 7, "result": [1, {"b": 2, "a": 1}]}`, `_:x <` + JRPCNS + `hasId> "7"^^<` + XSDInt + `> .
-_:x <` + JRPCNS + `hasResult> "[1,{\"a\":1,\"b\":2}]"^^<` + RDFJSON + `> .
+		{`{"id": 7, "result": [1, {"b": 2, "a": 1}]}`, `_:x <` + rdf.JRPCNS + `hasId> "7"^^<` + rdf.XSDInteger + `> .
+_:x <` + rdf.JRPCNS + `hasResult> "[1,{\"a\":1,\"b\":2}]"^^<` + rdf.RDFJSON + `> .
 `},
-		{`{"id": null, "result": "text"}`, `_:x <` + JRPCNS + `hasResult> "\"text\""^^<` + RDFJSON + `> .
+		{`{"id": null, "result": "text"}`, `_:x <` + rdf.JRPCNS + `hasResult> "\"text\""^^<` + rdf.RDFJSON + `> .
 `},
-		{`{"id": "a", "result": null}`, `_:x <` + JRPCNS + `hasId> <http://example.com/base/a> .
-_:x <` + JRPCNS + `hasResult> "null"^^<` + RDFJSON + `> .
+		{`{"id": "a", "result": null}`, `_:x <` + rdf.JRPCNS + `hasId> <http://example.com/base/a> .
+_:x <` + rdf.JRPCNS + `hasResult> "null"^^<` + rdf.RDFJSON + `> .
 `},
 	}
 	for _, tt := range tests {

@@ -12,35 +12,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
-	"github.com/jrpcld/jrpcld/internal/turtle"
-	"github.com/knakk/rdf"
-)
-
-// LogNS is the namespace of jrpcld's own log terms: how messages sit in a
-// log (direction, position, time), which request a response answers, and
-// what a message's id was. The terms are declared in ontology/log.ttl.
-const LogNS = "https://jrpcld.github.io/ns/log#"
-
-// Log terms.
-const (
-	LogLog           = LogNS + "Log"
-	LogBatch         = LogNS + "Batch"
-	LogUnanswered    = LogNS + "UnansweredRequest"
-	LogOrphan        = LogNS + "OrphanResponse"
-	LogInLog         = LogNS + "inLog"
-	LogPosition      = LogNS + "position"
-	LogDirection     = LogNS + "direction"
-	LogClientServer  = LogNS + "ClientToServer"
-	LogServerClient  = LogNS + "ServerToClient"
-	LogTimestamp     = LogNS + "timestamp"
-	LogAnswers       = LogNS + "answers"
-	LogMember        = LogNS + "member"
-	LogMemberIndex   = LogNS + "memberIndex"
-	LogID            = LogNS + "id"
-	jrpcRequest      = JRPCNS + "Request"
-	jrpcNotification = JRPCNS + "Notification"
-	jrpcResponse     = JRPCNS + "Response"
-	jrpcErrorResp    = JRPCNS + "ErrorResponse"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 // DefaultLogIRI returns the IRI a log is given when the user gives none: the
@@ -63,7 +35,7 @@ func DefaultLogIRI(file string) string {
 // it answers. The message's own content is mapped by the block's context.
 type LogGraph struct {
 	iri     string
-	node    rdf.IRI // the log's
+	node    rdf.Term // the log's
 	mapping *Mapping
 	tracker *jsonrpc.Tracker[string] // open requests: their node IRIs
 	blank   string                   // blank-node label prefix unique to this log
@@ -73,7 +45,7 @@ type LogGraph struct {
 // NewLogGraph returns a LogGraph for the log with the given IRI, mapping
 // message content with m.
 func NewLogGraph(logIRI string, m *Mapping) *LogGraph {
-	return &LogGraph{iri: logIRI, node: iri(logIRI), mapping: m, tracker: jsonrpc.NewTracker[string](0), blank: blankPrefix(logIRI)}
+	return &LogGraph{iri: logIRI, node: rdf.NewIRI(logIRI), mapping: m, tracker: jsonrpc.NewTracker[string](0), blank: blankPrefix(logIRI)}
 }
 
 // blankPrefix derives a blank-node label prefix from the log IRI, so that
@@ -157,33 +129,33 @@ func (g *LogGraph) pairOne(dir jsonrpc.Direction, node string, m jsonrpc.Message
 func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m jsonrpc.Message, p pairing) ([]rdf.Triple, []Notice, error) {
 	out := dst
 	if p.first {
-		out = append(out, rdf.Triple{Subj: g.node, Pred: predType, Obj: objLog})
+		out = append(out, rdf.T(g.node, rdf.RDFType, objLog))
 	}
 	if m.Kind == jsonrpc.KindInvalid {
 		return out, nil, fmt.Errorf("not a JSON-RPC 2.0 message: %s", firstError(m))
 	}
-	node := iri(g.MessageIRI(rec.Dir, pos))
+	node := rdf.NewIRI(g.MessageIRI(rec.Dir, pos))
 	if m.Kind == jsonrpc.KindBatch {
-		out = append(out, rdf.Triple{Subj: node, Pred: predType, Obj: objBatch})
+		out = append(out, rdf.T(node, rdf.RDFType, objBatch))
 	} else {
-		out = append(out, rdf.Triple{Subj: node, Pred: predType, Obj: kindObject(m.Kind)})
+		out = append(out, rdf.T(node, rdf.RDFType, kindObject(m.Kind)))
 	}
 	out = append(out,
-		rdf.Triple{Subj: node, Pred: predInLog, Obj: g.node},
-		rdf.Triple{Subj: node, Pred: predPosition, Obj: rdf.NewTypedLiteral(strconv.Itoa(pos), xsdIntegerIRI)},
+		rdf.T(node, rdf.JLogInLog, g.node),
+		rdf.T(node, rdf.JLogPosition, rdf.NewLiteral(strconv.Itoa(pos), rdf.XSDInteger)),
 	)
 	switch rec.Dir {
 	case jsonrpc.ClientToServer:
-		out = append(out, rdf.Triple{Subj: node, Pred: predDirection, Obj: objClientServer})
+		out = append(out, rdf.T(node, rdf.JLogDirection, objClientServer))
 	case jsonrpc.ServerToClient:
-		out = append(out, rdf.Triple{Subj: node, Pred: predDirection, Obj: objServerClient})
+		out = append(out, rdf.T(node, rdf.JLogDirection, objServerClient))
 	}
 	if rec.TS != "" {
-		dt := xsdStringIRI
+		dt := rdf.XSDString
 		if isDateTime(rec.TS) {
-			dt = xsdDateTimeIRI
+			dt = rdf.XSDDateTime
 		}
-		out = append(out, rdf.Triple{Subj: node, Pred: predTimestamp, Obj: rdf.NewTypedLiteral(rec.TS, dt)})
+		out = append(out, rdf.T(node, rdf.JLogTimestamp, rdf.NewLiteral(rec.TS, dt)))
 	}
 	if m.Kind != jsonrpc.KindBatch {
 		obj, _ := rec.Value.(map[string]any)
@@ -197,11 +169,11 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m jsonrpc.Messa
 			errs = append(errs, fmt.Sprintf("member %d is not a JSON-RPC 2.0 message: %s", i, firstError(mm)))
 			continue
 		}
-		mnode := iri(node.String() + "." + strconv.Itoa(i))
+		mnode := rdf.NewIRI(node.Value + "." + strconv.Itoa(i))
 		out = append(out,
-			rdf.Triple{Subj: node, Pred: predMember, Obj: mnode},
-			rdf.Triple{Subj: mnode, Pred: predType, Obj: kindObject(mm.Kind)},
-			rdf.Triple{Subj: mnode, Pred: predMemberIndex, Obj: rdf.NewTypedLiteral(strconv.Itoa(i), xsdIntegerIRI)},
+			rdf.T(node, rdf.JLogMember, mnode),
+			rdf.T(mnode, rdf.RDFType, kindObject(mm.Kind)),
+			rdf.T(mnode, rdf.JLogMemberIndex, rdf.NewLiteral(strconv.Itoa(i), rdf.XSDInteger)),
 		)
 		obj, _ := arr[i].(map[string]any)
 		var ns []Notice
@@ -223,22 +195,22 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m jsonrpc.Messa
 
 // message appends the triples of one (non-batch) message at node, whose
 // type the caller has written; answers is the request it answers, if any.
-func (g *LogGraph) message(out []rdf.Triple, node rdf.IRI, pos int, m jsonrpc.Message, answers string, obj map[string]any, blank string) ([]rdf.Triple, []Notice, error) {
+func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, blank string) ([]rdf.Triple, []Notice, error) {
 	switch m.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if answers != "" {
-			out = append(out, rdf.Triple{Subj: node, Pred: predAnswers, Obj: iri(answers)})
+			out = append(out, rdf.T(node, rdf.JLogAnswers, rdf.NewIRI(answers)))
 		} else {
-			out = append(out, rdf.Triple{Subj: node, Pred: predType, Obj: objOrphan})
+			out = append(out, rdf.T(node, rdf.RDFType, objOrphan))
 		}
 	}
 	var idTriple []rdf.Triple
 	if m.HasID {
-		out = append(out, rdf.Triple{Subj: node, Pred: predID, Obj: idLiteral(m.ID)})
+		out = append(out, rdf.T(node, rdf.JLogID, idLiteral(m.ID)))
 		idTriple = out[len(out)-1:]
 	}
 	start := len(out)
-	out, left, changes, whole, err := g.mapping.mapInto(out, obj, node.String(), blank)
+	out, left, changes, whole, err := g.mapping.mapInto(out, obj, node.Value, blank)
 	if err != nil {
 		return out[:start], noticesOf(left, changes), err
 	}
@@ -249,13 +221,13 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.IRI, pos int, m jsonrpc.Me
 	if !whole {
 		materialize(obj)
 		// Only reading the triples back tells what they lose.
-		patch, err = g.mapping.patch(obj, node.String(), out[start:], idTriple)
+		patch, err = g.mapping.patch(obj, node.Value, out[start:], idTriple)
 		if err != nil {
 			return out, noticesOf(left, changes), err
 		}
 	}
 	if patch != "" {
-		out = append(out, rdf.Triple{Subj: node, Pred: predPatch, Obj: rdf.NewTypedLiteral(patch, xsdStringIRI)})
+		out = append(out, rdf.T(node, rdf.JLogPatch, rdf.NewLiteral(patch, rdf.XSDString)))
 	}
 	// What the mapping leaves out or changes, jlog:id and jlog:patch keep
 	// exactly: nothing to tell, but that members named like JSON-LD
@@ -287,13 +259,13 @@ func noticesOf(left []leftOut, changes []jcs.Change) []Notice {
 // message as sent; "" when they are the same. Whatever the mapping loses,
 // the patch carries exactly, so there is nothing more to tell the user.
 func (m *Mapping) patch(obj map[string]any, node string, triples, id []rdf.Triple) (string, error) {
-	quads := make([]turtle.Quad, 0, len(triples)+len(id))
+	quads := make([]rdf.Quad, 0, len(triples)+len(id))
 	for _, ts := range [][]rdf.Triple{triples, id} {
 		for _, t := range ts {
-			quads = append(quads, turtle.Quad{S: readTerm(t.Subj), P: t.Pred.String(), O: readTerm(t.Obj)})
+			quads = append(quads, rdf.Quad{Triple: t})
 		}
 	}
-	back, _ := m.scope.message(newGraph(quads), turtle.Term{Kind: turtle.IRI, Value: node})
+	back, _ := m.scope.message(newGraph(quads), rdf.NewIRI(node))
 	ops := diffJSON(nil, "", obj, back)
 	if len(ops) == 0 {
 		return "", nil
@@ -305,23 +277,8 @@ func (m *Mapping) patch(obj map[string]any, node string, triples, id []rdf.Tripl
 	return string(b), nil
 }
 
-// readTerm turns a term into the form the way back reads.
-func readTerm(t rdf.Term) turtle.Term {
-	switch x := t.(type) {
-	case rdf.Blank:
-		return turtle.Term{Kind: turtle.Blank, Value: blankLabel(x)}
-	case rdf.Literal:
-		dt := x.DataType.String()
-		if x.Lang() != "" {
-			dt = RDFNS + "langString"
-		}
-		return turtle.Term{Kind: turtle.Literal, Value: x.String(), Datatype: dt, Lang: x.Lang()}
-	}
-	return turtle.Term{Kind: turtle.IRI, Value: t.String()}
-}
-
 // kindObject returns the jrpc class of a message kind.
-func kindObject(k jsonrpc.Kind) rdf.Object {
+func kindObject(k jsonrpc.Kind) rdf.Term {
 	switch k {
 	case jsonrpc.KindRequest:
 		return objRequest
@@ -335,30 +292,18 @@ func kindObject(k jsonrpc.Kind) rdf.Object {
 	return objBatch
 }
 
-// The terms of the log layer, made once.
+// The objects of the log layer's statements.
 var (
-	predType        rdf.Predicate = iri(RDFType)
-	predInLog       rdf.Predicate = iri(LogInLog)
-	predPosition    rdf.Predicate = iri(LogPosition)
-	predDirection   rdf.Predicate = iri(LogDirection)
-	predTimestamp   rdf.Predicate = iri(LogTimestamp)
-	predAnswers     rdf.Predicate = iri(LogAnswers)
-	predMember      rdf.Predicate = iri(LogMember)
-	predMemberIndex rdf.Predicate = iri(LogMemberIndex)
-	predID          rdf.Predicate = iri(LogID)
-	predPatch       rdf.Predicate = iri(LogPatch)
-
-	objLog           rdf.Object = iri(LogLog)
-	objBatch         rdf.Object = iri(LogBatch)
-	objOrphan        rdf.Object = iri(LogOrphan)
-	objUnanswered    rdf.Object = iri(LogUnanswered)
-	objClientServer  rdf.Object = iri(LogClientServer)
-	objServerClient  rdf.Object = iri(LogServerClient)
-	objRequest       rdf.Object = iri(jrpcRequest)
-	objNotification  rdf.Object = iri(jrpcNotification)
-	objResponse      rdf.Object = iri(jrpcResponse)
-	objErrorResponse rdf.Object = iri(jrpcErrorResp)
-	xsdDateTimeIRI              = iri(XSDDTime)
+	objLog           = rdf.NewIRI(rdf.JLogLog)
+	objBatch         = rdf.NewIRI(rdf.JLogBatch)
+	objOrphan        = rdf.NewIRI(rdf.JLogOrphanResponse)
+	objUnanswered    = rdf.NewIRI(rdf.JLogUnansweredRequest)
+	objClientServer  = rdf.NewIRI(rdf.JLogClientToServer)
+	objServerClient  = rdf.NewIRI(rdf.JLogServerToClient)
+	objRequest       = rdf.NewIRI(rdf.JRPCRequest)
+	objNotification  = rdf.NewIRI(rdf.JRPCNotification)
+	objResponse      = rdf.NewIRI(rdf.JRPCResponse)
+	objErrorResponse = rdf.NewIRI(rdf.JRPCErrorResponse)
 )
 
 // Close returns the triples known only at the end of the log: the requests
@@ -366,48 +311,31 @@ var (
 func (g *LogGraph) Close() []rdf.Triple {
 	var out []rdf.Triple
 	for _, node := range g.tracker.Open() {
-		out = append(out, rdf.Triple{Subj: iri(node), Pred: predType, Obj: objUnanswered})
+		out = append(out, rdf.T(rdf.NewIRI(node), rdf.RDFType, objUnanswered))
 	}
 	return out
-}
-
-func (g *LogGraph) triple(s, p string, o rdf.Object) rdf.Triple {
-	return rdf.Triple{Subj: iri(s), Pred: iri(p), Obj: o}
-}
-
-// iri makes an IRI term of a string jrpcld built itself.
-func iri(s string) rdf.IRI {
-	i, err := rdf.NewIRI(s)
-	if err != nil {
-		panic(fmt.Sprintf("convert: built an invalid IRI %q: %v", s, err))
-	}
-	return i
-}
-
-func typed(lex, dt string) rdf.Literal {
-	return rdf.NewTypedLiteral(lex, iri(dt))
 }
 
 // idLiteral writes a JSON-RPC id as a literal that keeps its type and
 // spelling: a string as xsd:string, a number as xsd:integer, xsd:decimal or
 // xsd:double as written, null as the rdf:JSON literal null.
-func idLiteral(id any) rdf.Literal {
+func idLiteral(id any) rdf.Term {
 	switch x := id.(type) {
 	case string:
-		return typed(x, XSDStr)
+		return rdf.NewLiteral(x, rdf.XSDString)
 	case json.Number:
 		s := string(x)
 		switch {
 		case integerRE.MatchString(s):
-			return typed(s, XSDInt)
+			return rdf.NewLiteral(s, rdf.XSDInteger)
 		case decimalRE.MatchString(s):
-			return typed(s, XSDDec)
+			return rdf.NewLiteral(s, rdf.XSDDecimal)
 		}
-		return typed(s, XSDDbl)
+		return rdf.NewLiteral(s, rdf.XSDDouble)
 	case nil:
-		return typed("null", RDFJSON)
+		return rdf.NewLiteral("null", rdf.RDFJSON)
 	}
-	return typed(fmt.Sprint(id), XSDStr)
+	return rdf.NewLiteral(fmt.Sprint(id), rdf.XSDString)
 }
 
 var (
@@ -449,8 +377,10 @@ func isDateTime(s string) bool {
 		return true
 	}
 	// -MM-DD, Thh, :mm, :ss
-	if !fixed('-') || !fixed('-') || !fixed('T') || !fixed(':') || !fixed(':') {
-		return false
+	for _, sep := range []byte("--T::") {
+		if !fixed(sep) {
+			return false
+		}
 	}
 	if i < len(s) && s[i] == '.' {
 		n := digits(s[i+1:])

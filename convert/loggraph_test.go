@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/internal/gold"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -29,7 +30,7 @@ func defaultContext(t testing.TB) any {
 }
 
 // convertString converts log text in format f with the default block.
-func convertString(t testing.TB, log string, f Format, iri string) (string, []Issue) {
+func convertString(t testing.TB, log string, f rdf.Format, iri string) (string, []Issue) {
 	t.Helper()
 	out, issues, err := convertLogs(t, f, map[string]string{iri: log})
 	if err != nil {
@@ -38,7 +39,7 @@ func convertString(t testing.TB, log string, f Format, iri string) (string, []Is
 	return out, issues
 }
 
-func convertLogs(t testing.TB, f Format, logs map[string]string) (string, []Issue, error) {
+func convertLogs(t testing.TB, f rdf.Format, logs map[string]string) (string, []Issue, error) {
 	t.Helper()
 	c := NewConverter(defaultContext(t))
 	var issues []Issue
@@ -85,7 +86,7 @@ func corpusFiles(t testing.TB) []string {
 	return files
 }
 
-// TestCorpusTurtle: the Turtle of every corpus log reads back, with rapper, to
+// TestCorpusTurtle: the rdf.Turtle of every corpus log reads back, with rapper, to
 // the same graph as its N-Triples read by knakk.
 func TestCorpusTurtle(t *testing.T) {
 	for _, file := range corpusFiles(t) {
@@ -94,8 +95,8 @@ func TestCorpusTurtle(t *testing.T) {
 			t.Fatal(err)
 		}
 		iri := "http://example.com/logs/" + filepath.Base(file)
-		ttl, issues := convertString(t, string(data), Turtle, iri)
-		nt, _ := convertString(t, string(data), NTriples, iri)
+		ttl, issues := convertString(t, string(data), rdf.Turtle, iri)
+		nt, _ := convertString(t, string(data), rdf.NTriples, iri)
 		if len(issues) > 0 {
 			t.Errorf("%s: issues %v", file, issues)
 		}
@@ -107,8 +108,8 @@ func TestCorpusTurtle(t *testing.T) {
 		if ok, diff := rdftest.Isomorphic(fromTurtle, fromNT); !ok {
 			t.Errorf("%s: Turtle and N-Triples differ:\n%s", filepath.Base(file), diff)
 		}
-		if n := strings.Count(string(data), "\n"); countType(fromNT, JRPCNS+"Request")+countType(fromNT, JRPCNS+"Notification")+
-			countType(fromNT, JRPCNS+"Response")+countType(fromNT, JRPCNS+"ErrorResponse") != n {
+		if n := strings.Count(string(data), "\n"); countType(fromNT, rdf.JRPCNS+"Request")+countType(fromNT, rdf.JRPCNS+"Notification")+
+			countType(fromNT, rdf.JRPCNS+"Response")+countType(fromNT, rdf.JRPCNS+"ErrorResponse") != n {
 			t.Errorf("%s: not one typed node per message (%d lines)", file, n)
 		}
 	}
@@ -117,7 +118,7 @@ func TestCorpusTurtle(t *testing.T) {
 func countType(ts []rdf.Triple, class string) int {
 	n := 0
 	for _, t := range ts {
-		if t.Pred.String() == RDFType && t.Obj.String() == class {
+		if t.P == rdf.RDFType && t.O.Value == class {
 			n++
 		}
 	}
@@ -137,9 +138,9 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 		t.Fatal(err)
 	}
 	jsonMembers := map[string]func(map[string]any) any{
-		JRPCNS + "hasParameters": func(o map[string]any) any { return o["params"] },
-		JRPCNS + "hasResult":     func(o map[string]any) any { return o["result"] },
-		JRPCNS + "hasErrorData": func(o map[string]any) any {
+		rdf.JRPCNS + "hasParameters": func(o map[string]any) any { return o["params"] },
+		rdf.JRPCNS + "hasResult":     func(o map[string]any) any { return o["result"] },
+		rdf.JRPCNS + "hasErrorData": func(o map[string]any) any {
 			e, _ := o["error"].(map[string]any)
 			return e["data"]
 		},
@@ -180,25 +181,23 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 			}
 			gold := jsonGoldAlone(t, ctx, msg, node, base)
 			for i, g := range gold {
-				lit, ok := g.Obj.(rdf.Literal)
-				if !ok || !strings.HasPrefix(lit.String(), "JSON Canonicalization error") {
+				if g.O.Kind != rdf.Literal || !strings.HasPrefix(g.O.Value, "JSON Canonicalization error") {
 					continue
 				}
-				get := jsonMembers[g.Pred.String()]
+				get := jsonMembers[g.P]
 				if get == nil {
-					t.Fatalf("json-gold error literal on %s", g.Pred)
+					t.Fatalf("json-gold error literal on %s", g.P)
 				}
 				for _, o := range ours {
-					_, ob := o.Subj.(rdf.Blank)
-					_, gb := g.Subj.(rdf.Blank)
-					if o.Pred == g.Pred && (o.Subj == g.Subj || ob && gb) {
+					ob, gb := o.S.Kind == rdf.Blank, g.S.Kind == rdf.Blank
+					if o.P == g.P && (o.S == g.S || ob && gb) {
 						var v any
-						d := json.NewDecoder(strings.NewReader(o.Obj.String()))
+						d := json.NewDecoder(strings.NewReader(o.O.Value))
 						d.UseNumber()
 						if err := d.Decode(&v); err != nil || !jsonEqual(v, get(msg)) {
-							t.Errorf("%s:%d: %s literal %s is not the member's value", file, rec.Line, o.Pred, o.Obj)
+							t.Errorf("%s:%d: %s literal %s is not the member's value", file, rec.Line, o.P, o.O)
 						}
-						gold[i].Obj = o.Obj
+						gold[i].O = o.O
 						patched++
 					}
 				}
@@ -220,12 +219,11 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 // jsonGoldAlone runs json-gold's own ToRDF on {"@context": ctx, "@id": node, ...msg}.
 func jsonGoldAlone(t *testing.T, ctx any, msg map[string]any, node, base string) []rdf.Triple {
 	t.Helper()
-	doc := map[string]any{"@context": floatNumbers(ctx), "@id": node}
+	doc := map[string]any{"@context": gold.FloatNumbers(ctx), "@id": node}
 	for k, v := range msg {
 		doc[k] = v
 	}
-	opts := ld.NewJsonLdOptions(base)
-	opts.DocumentLoader = refusingLoader{}
+	opts := gold.Options(base)
 	opts.Format = "application/n-quads"
 	out, err := ld.NewJsonLdProcessor().ToRDF(doc, opts)
 	if err != nil {
@@ -264,8 +262,8 @@ func graphOf(t *testing.T, nt string) []rdf.Triple {
 func objects(ts []rdf.Triple, s, p string) []string {
 	var out []string
 	for _, t := range ts {
-		if t.Subj.String() == s && t.Pred.String() == p {
-			out = append(out, t.Obj.String())
+		if t.S.Value == s && t.P == p {
+			out = append(out, t.O.Value)
 		}
 	}
 	return out
@@ -286,7 +284,7 @@ func TestPairing(t *testing.T) {
 		`{"dir":"c2s","msg":{"jsonrpc":"2.0","id":"1","method":"a"}}`,
 		`{"dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":true}}`,
 	}, "\n")
-	nt, issues := convertString(t, log, NTriples, L)
+	nt, issues := convertString(t, log, rdf.NTriples, L)
 	if len(issues) > 0 {
 		t.Fatalf("issues %v", issues)
 	}
@@ -296,24 +294,24 @@ func TestPairing(t *testing.T) {
 		L + "#s2c-4": L + "#c2s-1", // the server answers the client's tools/call
 	}
 	for resp, req := range want {
-		if got := objects(g, resp, LogAnswers); len(got) != 1 || got[0] != req {
+		if got := objects(g, resp, rdf.JLogAnswers); len(got) != 1 || got[0] != req {
 			t.Errorf("%s answers %v, want %s", resp, got, req)
 		}
 	}
 	for node, class := range map[string]string{
-		L + "#c2s-5": LogUnanswered, // ping never answered
-		L + "#s2c-6": LogOrphan,     // id 9 was never asked
-		L + "#c2s-7": LogUnanswered, // id "1" is not id 1
-		L + "#s2c-8": LogOrphan,
+		L + "#c2s-5": rdf.JLogUnansweredRequest, // ping never answered
+		L + "#s2c-6": rdf.JLogOrphanResponse,    // id 9 was never asked
+		L + "#c2s-7": rdf.JLogUnansweredRequest, // id "1" is not id 1
+		L + "#s2c-8": rdf.JLogOrphanResponse,
 	} {
-		if !contains(objects(g, node, RDFType), class) {
-			t.Errorf("%s is not a %s: %v", node, class, objects(g, node, RDFType))
+		if !contains(objects(g, node, rdf.RDFType), class) {
+			t.Errorf("%s is not a %s: %v", node, class, objects(g, node, rdf.RDFType))
 		}
 	}
-	if got := objects(g, L+"#c2s-5", LogTimestamp); len(got) != 1 || got[0] != "not a time" {
+	if got := objects(g, L+"#c2s-5", rdf.JLogTimestamp); len(got) != 1 || got[0] != "not a time" {
 		t.Errorf("timestamp %v", got)
 	}
-	if got := objects(g, L+"#c2s-7", LogID); len(got) != 1 || got[0] != "1" {
+	if got := objects(g, L+"#c2s-7", rdf.JLogID); len(got) != 1 || got[0] != "1" {
 		t.Errorf("jlog:id of a string id %v", got)
 	}
 }
@@ -348,7 +346,7 @@ func TestCorpusPairing(t *testing.T) {
 			msgs = append(msgs, e)
 		}
 		const L = "http://example.com/c"
-		nt, _ := convertString(t, string(data), NTriples, L)
+		nt, _ := convertString(t, string(data), rdf.NTriples, L)
 		g := graphOf(t, nt)
 		links := 0
 		for i, m := range msgs {
@@ -358,7 +356,7 @@ func TestCorpusPairing(t *testing.T) {
 				continue
 			}
 			node := fmt.Sprintf("%s#%s-%d", L, m.Dir, i+1)
-			got := objects(g, node, LogAnswers)
+			got := objects(g, node, rdf.JLogAnswers)
 			if len(got) != 1 {
 				t.Errorf("%s: response %s answers %v", filepath.Base(file), node, got)
 				continue
@@ -381,19 +379,19 @@ func TestCorpusPairing(t *testing.T) {
 // TestBatchGraph: a batch is a node linking its members, each typed, in order.
 func TestBatchGraph(t *testing.T) {
 	const L = "http://example.com/b"
-	nt, issues := convertString(t, `[{"jsonrpc":"2.0","method":"a","id":1},{"jsonrpc":"2.0","method":"n"},5]`, NTriples, L)
+	nt, issues := convertString(t, `[{"jsonrpc":"2.0","method":"a","id":1},{"jsonrpc":"2.0","method":"n"},5]`, rdf.NTriples, L)
 	if len(issues) != 1 || !strings.Contains(issues[0].Message, "member 2") {
 		t.Errorf("issues %v, want one about member 2", issues)
 	}
 	g := graphOf(t, nt)
 	node := L + "#m1"
-	if !contains(objects(g, node, RDFType), LogBatch) || len(objects(g, node, LogMember)) != 2 {
+	if !contains(objects(g, node, rdf.RDFType), rdf.JLogBatch) || len(objects(g, node, rdf.JLogMember)) != 2 {
 		t.Fatalf("batch node: %s", nt)
 	}
-	if !contains(objects(g, node+".0", RDFType), JRPCNS+"Request") || !contains(objects(g, node+".1", RDFType), JRPCNS+"Notification") {
+	if !contains(objects(g, node+".0", rdf.RDFType), rdf.JRPCNS+"Request") || !contains(objects(g, node+".1", rdf.RDFType), rdf.JRPCNS+"Notification") {
 		t.Errorf("member types: %s", nt)
 	}
-	if got := objects(g, node+".1", LogMemberIndex); len(got) != 1 || got[0] != "1" {
+	if got := objects(g, node+".1", rdf.JLogMemberIndex); len(got) != 1 || got[0] != "1" {
 		t.Errorf("member index %v", got)
 	}
 }
@@ -402,13 +400,13 @@ func TestBatchGraph(t *testing.T) {
 // their blank nodes apart.
 func TestBlankLabelsDoNotCollide(t *testing.T) {
 	log := `{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"x"}}` + "\n" + `{"jsonrpc":"2.0","id":2,"error":{"code":-2,"message":"y"}}` + "\n"
-	a, _ := convertString(t, log, NTriples, "http://example.com/a")
-	b, _ := convertString(t, log, NTriples, "http://example.com/b")
+	a, _ := convertString(t, log, rdf.NTriples, "http://example.com/a")
+	b, _ := convertString(t, log, rdf.NTriples, "http://example.com/b")
 	g := graphOf(t, a+b)
 	blanks := map[string]bool{}
 	for _, tr := range g {
-		if bl, ok := tr.Obj.(rdf.Blank); ok {
-			blanks[bl.String()] = true
+		if tr.O.Kind == rdf.Blank {
+			blanks[tr.O.Value] = true
 		}
 	}
 	if len(blanks) != 4 {
@@ -421,7 +419,7 @@ func TestBlankLabelsDoNotCollide(t *testing.T) {
 func TestBadLines(t *testing.T) {
 	log := "not json\n" + `{"jsonrpc":"2.0","method":1}` + "\n" +
 		`{"jsonrpc":"2.0","method":"m","@context":{"x":"http://evil.example/"},"@id":"http://evil.example/me","x":1}` + "\n"
-	nt, issues := convertString(t, log, NTriples, "http://example.com/bad")
+	nt, issues := convertString(t, log, rdf.NTriples, "http://example.com/bad")
 	var got []string
 	for _, i := range issues {
 		got = append(got, i.String())
@@ -438,32 +436,32 @@ func TestBadLines(t *testing.T) {
 	// The "@" members are carried as data (a literal), never as JSON-LD:
 	// no IRI of the graph comes from them.
 	for _, tr := range graphOf(t, nt) {
-		if strings.Contains(tr.Subj.String(), "evil") || strings.Contains(tr.Pred.String(), "evil") {
+		if strings.Contains(tr.S.Value, "evil") || strings.Contains(tr.P, "evil") {
 			t.Errorf("a message's own @context or @id reached the processor: %v", tr)
 		}
-		if o, ok := tr.Obj.(rdf.IRI); ok && strings.Contains(o.String(), "evil") {
+		if tr.O.Kind == rdf.IRI && strings.Contains(tr.O.Value, "evil") {
 			t.Errorf("a message's own @context or @id reached the processor: %v", tr)
 		}
 	}
-	if !strings.Contains(nt, "<http://example.com/bad#m3> <"+JRPCNS+"hasMethod> \"m\"") {
+	if !strings.Contains(nt, "<http://example.com/bad#m3> <"+rdf.JRPCNS+"hasMethod> \"m\"") {
 		t.Errorf("the valid part of line 3 is missing:\n%s", nt)
 	}
 }
 
 // TestStrict: --strict stops at the first bad message; what was written
-// before is complete Turtle.
+// before is complete rdf.Turtle.
 func TestStrict(t *testing.T) {
 	c := NewConverter(defaultContext(t))
 	c.Strict = true
 	log := `{"jsonrpc":"2.0","method":"a"}` + "\n" + "garbage\n" + `{"jsonrpc":"2.0","method":"b"}` + "\n"
 	r, _ := NewReader(strings.NewReader(log), "s", ReaderOptions{})
 	var buf bytes.Buffer
-	err := c.Convert(&buf, Turtle, []Log{{Reader: r, File: "s", IRI: "http://example.com/s"}})
+	err := c.Convert(&buf, rdf.Turtle, []Log{{Reader: r, File: "s", IRI: "http://example.com/s"}})
 	if err == nil || !strings.Contains(err.Error(), "s:2") {
 		t.Fatalf("error %v, want one naming s:2", err)
 	}
 	g := rdftest.Rapper(t, buf.Bytes(), "")
-	if countType(g, JRPCNS+"Notification") != 1 || strings.Contains(buf.String(), `"b"`) {
+	if countType(g, rdf.JRPCNS+"Notification") != 1 || strings.Contains(buf.String(), `"b"`) {
 		t.Errorf("output before the stop:\n%s", buf.String())
 	}
 }
@@ -476,13 +474,13 @@ func TestFormatsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	logs := map[string]string{"http://example.com/one": string(data), "http://example.com/two": string(data)}
-	nt, _, err := convertLogs(t, NTriples, logs)
+	nt, _, err := convertLogs(t, rdf.NTriples, logs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := graphOf(t, nt)
 
-	nq, _, err := convertLogs(t, NQuads, logs)
+	nq, _, err := convertLogs(t, rdf.NQuads, logs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +491,7 @@ func TestFormatsAgree(t *testing.T) {
 	graphs := map[string]int{}
 	var merged []rdf.Triple
 	for _, q := range quads {
-		graphs[q.Ctx.String()]++
+		graphs[q.G.Value]++
 		merged = append(merged, q.Triple)
 	}
 	if len(graphs) != 2 || graphs["http://example.com/one"] == 0 || graphs["http://example.com/two"] == 0 {
@@ -503,7 +501,7 @@ func TestFormatsAgree(t *testing.T) {
 		t.Errorf("N-Quads differ:\n%s", diff)
 	}
 
-	for _, f := range []Format{JSONLD, JSONLDExpanded} {
+	for _, f := range []rdf.Format{rdf.JSONLD, rdf.JSONLDExpanded} {
 		out, _, err := convertLogs(t, f, logs)
 		if err != nil {
 			t.Fatal(err)
@@ -514,10 +512,9 @@ func TestFormatsAgree(t *testing.T) {
 		if err := d.Decode(&doc); err != nil {
 			t.Fatalf("%v: not JSON: %v", f, err)
 		}
-		opts := ld.NewJsonLdOptions("")
-		opts.DocumentLoader = refusingLoader{}
+		opts := gold.Options("")
 		opts.Format = "application/n-quads"
-		back, err := ld.NewJsonLdProcessor().ToRDF(floatNumbers(doc), opts)
+		back, err := ld.NewJsonLdProcessor().ToRDF(gold.FloatNumbers(doc), opts)
 		if err != nil {
 			t.Fatalf("%v: json-gold cannot read it: %v", f, err)
 		}

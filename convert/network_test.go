@@ -2,6 +2,8 @@ package convert
 
 import (
 	"errors"
+	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/rdf"
 	"strings"
 	"sync"
 	"testing"
@@ -51,7 +53,7 @@ func TestMessagesNeverLoad(t *testing.T) {
 				t.Errorf("%v: the valid part was lost", msg)
 			}
 			for _, tr := range triples {
-				if strings.Contains(tr.Subj.String()+tr.Obj.String(), "etc/passwd") && tr.Pred.String() != JRPCNS+"hasParameters" {
+				if strings.Contains(tr.S.Value+tr.O.Value, "etc/passwd") && tr.P != rdf.JRPCNS+"hasParameters" {
 					t.Errorf("%v: a reference became data outside params: %v", msg, tr)
 				}
 			}
@@ -82,7 +84,7 @@ func TestBlockContextsNeverLoad(t *testing.T) {
 	// A context that reached json-gold with a reference would be refused by
 	// the loader every Mapping installs, naming the reference.
 	_, err := NewMapping([]any{"http://169.254.169.254/latest"}, "http://example.com/")
-	if err == nil || !strings.Contains(err.Error(), "http://169.254.169.254/latest") || !errors.Is(err, ErrRemoteContext) {
+	if err == nil || !strings.Contains(err.Error(), "http://169.254.169.254/latest") || !errors.Is(err, gold.ErrRemoteContext) {
 		t.Errorf("NewMapping with a remote context: %v", err)
 	}
 }

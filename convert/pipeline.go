@@ -13,7 +13,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 const (
@@ -222,36 +222,14 @@ func orderedRecords(r *Reader, classify bool, fn func(*pbatch) bool) error {
 // own formatter, and the sink writes the text in order.
 type formattingSink interface {
 	sink
-	formatter() func(dst []byte, triples []rdf.Triple) ([]byte, error)
+	formatter() rdf.Formatter
 	writeFormatted(b []byte) error
 }
 
-func (s *groupSink) formatter() func([]byte, []rdf.Triple) ([]byte, error) {
-	switch w := s.w.(type) {
-	case *TurtleWriter:
-		f := &TurtleWriter{decl: w.decl, prefixes: w.prefixes, err: w.err, started: true}
-		return f.appendGroup
-	case *NTriplesWriter:
-		return (&NTriplesWriter{}).appendGroup
-	}
-	return nil
-}
-
-func (s *groupSink) writeFormatted(b []byte) error {
-	return s.w.(interface{ writeFormatted([]byte) error }).writeFormatted(b)
-}
-
-func (s *quadSink) formatter() func([]byte, []rdf.Triple) ([]byte, error) {
-	g, err := appendNTTerm(nil, s.graph)
-	return func(dst []byte, triples []rdf.Triple) ([]byte, error) {
-		if err != nil {
-			return dst, err
-		}
-		return appendNQGroup(dst, g, triples)
-	}
-}
-
-func (s *quadSink) writeFormatted(b []byte) error { return s.w.writeFormatted(b) }
+func (s *groupSink) formatter() rdf.Formatter      { return s.w.Formatter() }
+func (s *groupSink) writeFormatted(b []byte) error { return s.w.WriteFormatted(b) }
+func (s *quadSink) formatter() rdf.Formatter       { return s.w.Formatter(s.graph) }
+func (s *quadSink) writeFormatted(b []byte) error  { return s.w.WriteFormatted(b) }
 
 // convertRecords converts the records of log l with g into out: reading
 // and decoding, then mapping and formatting, run on every core; pairing,
@@ -303,7 +281,7 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var format func([]byte, []rdf.Triple) ([]byte, error)
+			var format rdf.Formatter
 			if formats {
 				format = fs.formatter()
 			}

@@ -3,6 +3,7 @@ package convert
 import (
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/rdf/jsonld"
 	"io"
 	"regexp"
 	"sort"
@@ -11,48 +12,8 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 )
-
-// Format is an RDF serialisation jrpcld writes.
-type Format int
-
-// The formats of Convert.
-const (
-	Turtle         Format = iota
-	NTriples              // one triple per line
-	NQuads                // one named graph per log
-	JSONLD                // compacted with the block's context
-	JSONLDExpanded        // expanded: full IRIs, no context
-)
-
-var formatNames = []string{"turtle", "ntriples", "nquads", "jsonld", "jsonld-expanded"}
-
-func (f Format) String() string {
-	if int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("Format(%d)", int(f))
-}
-
-// ParseFormat returns the format named s: turtle (or ttl), ntriples (nt),
-// nquads (nq), jsonld, or jsonld-expanded.
-func ParseFormat(s string) (Format, error) {
-	switch strings.ToLower(s) {
-	case "ttl":
-		return Turtle, nil
-	case "nt":
-		return NTriples, nil
-	case "nq":
-		return NQuads, nil
-	}
-	for i, n := range formatNames {
-		if strings.EqualFold(s, n) {
-			return Format(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown RDF format %q: use %s", s, strings.Join(formatNames, ", "))
-}
 
 // BlockContext returns the JSON-LD context (the value of "@context") that
 // maps the messages of block b: the context built from its annotated schema,
@@ -90,8 +51,8 @@ var prefixNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 // ContextPrefixes returns the prefixes a Turtle output uses: rdf, xsd, jrpc
 // and jlog, and those the context defines (terms whose IRI ends in '#', '/'
 // or ':'), sorted by name.
-func ContextPrefixes(ctx any) []Prefix {
-	byName := map[string]string{"rdf": RDFNS, "xsd": XSDNS, "jrpc": JRPCNS, "jlog": LogNS}
+func ContextPrefixes(ctx any) []rdf.Prefix {
+	byName := map[string]string{"rdf": rdf.RDFNS, "xsd": rdf.XSDNS, "jrpc": rdf.JRPCNS, "jlog": rdf.JLogNS}
 	var visit func(v any)
 	visit = func(v any) {
 		switch x := v.(type) {
@@ -117,9 +78,9 @@ func ContextPrefixes(ctx any) []Prefix {
 		}
 	}
 	visit(ctx)
-	out := make([]Prefix, 0, len(byName))
+	out := make([]rdf.Prefix, 0, len(byName))
 	for n, i := range byName {
-		out = append(out, Prefix{Name: n, IRI: i})
+		out = append(out, rdf.Prefix{Name: n, IRI: i})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -154,7 +115,7 @@ var ErrStrict = errors.New("stopped at a message that cannot be converted (stric
 // Converter turns message logs into RDF with one block's context.
 type Converter struct {
 	context  any
-	prefixes []Prefix
+	prefixes []rdf.Prefix
 
 	// Engine maps the messages: EngineCompiled (the default) or
 	// EngineJSONGold.
@@ -186,17 +147,17 @@ type Log struct {
 // that cannot be converted are reported and skipped (or stop the run with
 // an error wrapping ErrStrict). Whatever was written before an error is
 // complete: no statement is ever cut in half.
-func (c *Converter) Convert(w io.Writer, f Format, logs []Log) error {
+func (c *Converter) Convert(w io.Writer, f rdf.Format, logs []Log) error {
 	prefixes := c.prefixes
 	for i, l := range logs {
-		if _, err := rdf.NewIRI(l.IRI); err != nil || !strings.Contains(l.IRI, ":") {
+		if rdf.CheckIRI(l.IRI) != nil {
 			return fmt.Errorf("%s: log IRI %q is not an absolute IRI", l.File, l.IRI)
 		}
 		name := "log"
 		if len(logs) > 1 {
 			name += strconv.Itoa(i + 1)
 		}
-		prefixes = append(prefixes, Prefix{Name: name, IRI: l.IRI + "#"})
+		prefixes = append(prefixes, rdf.Prefix{Name: name, IRI: l.IRI + "#"})
 	}
 	out, err := c.newSink(w, f, prefixes)
 	if err != nil {
@@ -254,22 +215,29 @@ type sink interface {
 	Close() error
 }
 
-func (c *Converter) newSink(w io.Writer, f Format, prefixes []Prefix) (sink, error) {
+func (c *Converter) newSink(w io.Writer, f rdf.Format, prefixes []rdf.Prefix) (sink, error) {
 	switch f {
-	case Turtle:
-		return &groupSink{w: NewTurtleWriter(w, prefixes)}, nil
-	case NTriples:
-		return &groupSink{w: NewNTriplesWriter(w)}, nil
-	case NQuads:
-		return &quadSink{w: NewNQuadsWriter(w)}, nil
-	case JSONLD, JSONLDExpanded:
-		return newJSONLDSink(w, c.context, prefixes, f == JSONLDExpanded)
+	case rdf.Turtle:
+		return &groupSink{w: rdf.NewTurtleWriter(w, prefixes)}, nil
+	case rdf.NTriples:
+		return &groupSink{w: rdf.NewNTriplesWriter(w)}, nil
+	case rdf.NQuads:
+		return &quadSink{w: rdf.NewNQuadsWriter(w)}, nil
+	case rdf.JSONLD, rdf.JSONLDExpanded:
+		jw, err := jsonld.NewWriter(w, c.context, prefixes, f == rdf.JSONLDExpanded)
+		if err != nil {
+			return nil, err
+		}
+		return &jsonldSink{jw}, nil
 	}
-	return nil, fmt.Errorf("unknown format %v", f)
+	return nil, fmt.Errorf("cannot write RDF as %v", f)
 }
 
+// groupWriter is a writer of Turtle or N-Triples.
 type groupWriter interface {
 	WriteGroup([]rdf.Triple) error
+	Formatter() rdf.Formatter
+	WriteFormatted([]byte) error
 	Close() error
 }
 
@@ -286,12 +254,12 @@ func (s *groupSink) Write(t []rdf.Triple) error {
 }
 
 type quadSink struct {
-	w     *NQuadsWriter
-	graph rdf.Context
+	w     *rdf.NQuadsWriter
+	graph rdf.Term
 }
 
 func (s *quadSink) StartLog(g string) error {
-	s.graph = iri(g)
+	s.graph = rdf.NewIRI(g)
 	return nil
 }
 func (s *quadSink) EndLog() error { return nil }
@@ -302,3 +270,10 @@ func (s *quadSink) Write(t []rdf.Triple) error {
 	}
 	return s.w.WriteGroup(s.graph, t)
 }
+
+type jsonldSink struct{ w *jsonld.Writer }
+
+func (s *jsonldSink) StartLog(string) error      { return nil }
+func (s *jsonldSink) EndLog() error              { return nil }
+func (s *jsonldSink) Close() error               { return s.w.Close() }
+func (s *jsonldSink) Write(t []rdf.Triple) error { return s.w.WriteGroup(t) }

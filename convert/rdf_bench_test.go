@@ -2,16 +2,17 @@ package convert
 
 import (
 	"bytes"
+	"github.com/jrpcld/jrpcld/internal/gold"
 	"io"
 	"testing"
 
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
 
 // benchConvert converts the cycled corpus in format f with the context
 // ctx: one op is one message.
-func benchConvert(b *testing.B, f Format, ctx any) {
+func benchConvert(b *testing.B, f rdf.Format, ctx any) {
 	log, n := corpusLog(b)
 	c := NewConverter(ctx)
 	b.SetBytes(int64(len(log) / n))
@@ -28,14 +29,14 @@ func benchConvert(b *testing.B, f Format, ctx any) {
 }
 
 // BenchmarkConvertNTriples: log -> N-Triples with the embedded block.
-func BenchmarkConvertNTriples(b *testing.B) { benchConvert(b, NTriples, defaultContext(b)) }
+func BenchmarkConvertNTriples(b *testing.B) { benchConvert(b, rdf.NTriples, defaultContext(b)) }
 
-// BenchmarkConvertTurtle: log -> Turtle with the embedded block.
-func BenchmarkConvertTurtle(b *testing.B) { benchConvert(b, Turtle, defaultContext(b)) }
+// BenchmarkConvertTurtle: log -> rdf.Turtle with the embedded block.
+func BenchmarkConvertTurtle(b *testing.B) { benchConvert(b, rdf.Turtle, defaultContext(b)) }
 
-// BenchmarkConvertTurtleMCP: log -> Turtle with the MCP block of the
+// BenchmarkConvertTurtleMCP: log -> rdf.Turtle with the MCP block of the
 // reference register, whose context maps params and results into nodes.
-func BenchmarkConvertTurtleMCP(b *testing.B) { benchConvert(b, Turtle, mcpContext(b)) }
+func BenchmarkConvertTurtleMCP(b *testing.B) { benchConvert(b, rdf.Turtle, mcpContext(b)) }
 
 // BenchmarkJSONGoldToRDF is the reference: json-gold's plain ToRDF of each
 // corpus message with the embedded block's context attached, as a JSON-LD
@@ -50,7 +51,7 @@ func BenchmarkJSONGoldToRDFMCP(b *testing.B) { benchJSONGold(b, mcpContext(b)) }
 // ctx attached.
 func benchJSONGold(b *testing.B, ctx any) {
 	log, n := corpusLog(b)
-	ctx = floatNumbers(ctx)
+	ctx = gold.FloatNumbers(ctx)
 	r, _ := NewReader(bytes.NewReader(log), "corpus", ReaderOptions{})
 	var docs []map[string]any
 	for {
@@ -67,8 +68,7 @@ func benchJSONGold(b *testing.B, ctx any) {
 	if len(docs) != n {
 		b.Fatalf("%d docs of %d", len(docs), n)
 	}
-	opts := ld.NewJsonLdOptions("http://example.com/corpus/")
-	opts.DocumentLoader = refusingLoader{}
+	opts := gold.Options("http://example.com/corpus/")
 	opts.Format = "application/n-quads"
 	proc := ld.NewJsonLdProcessor()
 	b.SetBytes(int64(len(log) / n))

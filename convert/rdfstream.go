@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
 	"io"
 	"slices"
 	"sort"
@@ -27,7 +28,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jrpcld/jrpcld/internal/turtle"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 // ErrUngrouped is wrapped by the error StreamLogs returns when its input is
@@ -52,7 +53,7 @@ const (
 // grow with the input. When it returns an error wrapping ErrUngrouped, the
 // messages it emitted may differ from those of Logs: the caller discards
 // them and reads the input whole. Any other error is one of r or of emit.
-func (rv *Reverse) StreamLogs(r io.Reader, f Format, emit func(log string, m *WireMessage) error) error {
+func (rv *Reverse) StreamLogs(r io.Reader, f rdf.Format, emit func(log string, m *WireMessage) error) error {
 	return rv.stream(r, f, streamChunk, streamJob, emit)
 }
 
@@ -62,30 +63,24 @@ type rchunk struct {
 	data     []byte
 	prefixes map[string]string // Turtle: those declared before the statements
 	parsed   bool
-	quads    []turtle.Quad
+	quads    []rdf.Quad
 	err      error
 }
 
 // rjob is a run of segments, read back.
 type rjob struct {
 	seq      int
-	quads    []turtle.Quad
+	quads    []rdf.Quad
 	logs     []WireLog
-	problems []Problem
+	problems []diag.Diagnostic
 	err      error // what ended the stream here
 }
 
-func (rv *Reverse) stream(r io.Reader, f Format, chunkSize, jobSize int, emit func(string, *WireMessage) error) error {
-	var syntax turtle.Syntax
-	switch f {
-	case Turtle:
-		syntax = turtle.Turtle
-	case NTriples:
-		syntax = turtle.NTriples
-	case NQuads:
-		syntax = turtle.NQuads
+func (rv *Reverse) stream(r io.Reader, syntax rdf.Format, chunkSize, jobSize int, emit func(string, *WireMessage) error) error {
+	switch syntax {
+	case rdf.Turtle, rdf.NTriples, rdf.NQuads:
 	default:
-		return ungrouped("%v is not read as a stream", f)
+		return ungrouped("%v is not read as a stream", syntax)
 	}
 	n := 2*workers() + 2
 	stop := make(chan struct{})
@@ -243,7 +238,7 @@ func (e *emitter) job(j *rjob) error {
 // the last comes one that carries io.EOF, or the read error. Turtle's
 // chunks are parsed here up to the first with statements: the prefixes
 // declared until then are written at the head of the others.
-func readChunks(r io.Reader, syntax turtle.Syntax, size int, tok tokens, out chan<- *rchunk, stop <-chan struct{}) {
+func readChunks(r io.Reader, syntax rdf.Format, size int, tok tokens, out chan<- *rchunk, stop <-chan struct{}) {
 	defer close(out)
 	send := func(c *rchunk) bool {
 		if !tok.take(stop) {
@@ -288,7 +283,7 @@ func readChunks(r io.Reader, syntax turtle.Syntax, size int, tok tokens, out cha
 		}
 		carry = append(carry[:0], buf[cut:]...)
 		c := &rchunk{seq: seq, data: buf[:cut], prefixes: prefixes}
-		if syntax == turtle.Turtle && !statements {
+		if syntax == rdf.Turtle && !statements {
 			c.quads, prefixes, c.err = parseTurtle(c.data, seq)
 			c.data, c.parsed, statements = nil, true, len(c.quads) > 0
 			if c.err == nil {
@@ -307,11 +302,11 @@ func readChunks(r io.Reader, syntax turtle.Syntax, size int, tok tokens, out cha
 
 // parse parses the statements of a chunk. A Turtle chunk must declare no
 // prefix: the chunks after it are parsed with the prefixes at its head.
-func (c *rchunk) parse(syntax turtle.Syntax) {
+func (c *rchunk) parse(syntax rdf.Format) {
 	defer func() { c.data, c.parsed = nil, true }()
-	if syntax != turtle.Turtle {
+	if syntax != rdf.Turtle {
 		var err error
-		if c.quads, _, err = turtle.Parse(c.data, syntax, ""); err != nil {
+		if c.quads, _, err = rdf.Parse(c.data, syntax, ""); err != nil {
 			c.err = ungrouped("%v", err)
 		}
 		return
@@ -336,8 +331,8 @@ func (c *rchunk) parse(syntax turtle.Syntax) {
 // at the end of a statement, as far as the text shows it: at a line end in
 // N-Triples and N-Quads, after ".\n" in Turtle (where a wrong guess makes
 // the chunk fail to parse). 0 means none.
-func statementsEnd(data []byte, syntax turtle.Syntax) int {
-	if syntax == turtle.Turtle {
+func statementsEnd(data []byte, syntax rdf.Format) int {
+	if syntax == rdf.Turtle {
 		if i := bytes.LastIndex(data, []byte(".\n")); i >= 0 {
 			return i + 2
 		}
@@ -356,7 +351,7 @@ func prefixText(prefixes map[string]string) ([]byte, error) {
 	var b []byte
 	for _, k := range names {
 		iri := prefixes[k]
-		if !turtle.HasScheme(iri) || strings.ContainsAny(iri, "<>\"{}|^`\\ ") {
+		if !rdf.HasScheme(iri) || strings.ContainsAny(iri, "<>\"{}|^`\\ ") {
 			return nil, ungrouped("prefix %q is not an absolute IRI that can be written again", k)
 		}
 		b = append(append(append(append(b, "@prefix "...), k...), ": <"...), iri...)
@@ -369,28 +364,28 @@ func prefixText(prefixes map[string]string) ([]byte, error) {
 // and ()) are renamed to be unique among chunks, and every IRI must be
 // absolute: a relative one would be resolved against a @base declared in
 // an earlier chunk. It returns the prefixes declared once the chunk is read.
-func parseTurtle(data []byte, seq int) ([]turtle.Quad, map[string]string, error) {
-	qs, got, err := turtle.Parse(data, turtle.Turtle, "")
+func parseTurtle(data []byte, seq int) ([]rdf.Quad, map[string]string, error) {
+	qs, got, err := rdf.Parse(data, rdf.Turtle, "")
 	if err != nil {
 		return nil, nil, ungrouped("%v", err)
 	}
 	tag := "#" + strconv.Itoa(seq) + "."
-	rename := func(t *turtle.Term) bool {
+	rename := func(t *rdf.Term) bool {
 		switch t.Kind {
-		case turtle.Blank:
+		case rdf.Blank:
 			if strings.HasPrefix(t.Value, "#") {
 				t.Value = tag + t.Value[1:]
 			}
-		case turtle.IRI:
-			return turtle.HasScheme(t.Value)
-		case turtle.Literal:
-			return turtle.HasScheme(t.Datatype)
+		case rdf.IRI:
+			return rdf.HasScheme(t.Value)
+		case rdf.Literal:
+			return rdf.HasScheme(t.Datatype)
 		}
 		return true
 	}
 	for i := range qs {
 		q := &qs[i]
-		if !rename(&q.S) || !turtle.HasScheme(q.P) || !rename(&q.O) {
+		if !rename(&q.S) || !rdf.HasScheme(q.P) || !rename(&q.O) {
 			return nil, nil, ungrouped("a relative IRI")
 		}
 	}
@@ -406,13 +401,13 @@ func parseTurtle(data []byte, seq int) ([]turtle.Quad, map[string]string, error)
 // highest position closed. Blank nodes the Turtle parser named are never
 // named again once referred to. Other nodes are remembered one by one.
 type segmenter struct {
-	seg       []turtle.Quad
-	nodes     map[turtle.Term]uint8 // of the segment: 1 subject, 2 object
-	last      turtle.Term           // the subject of the previous statement
-	closed    map[turtle.Term]struct{}
+	seg       []rdf.Quad
+	nodes     map[rdf.Term]uint8 // of the segment: 1 subject, 2 object
+	last      rdf.Term           // the subject of the previous statement
+	closed    map[rdf.Term]struct{}
 	maxPos    map[string]int64  // per log
 	blankLogs map[string]string // blankPrefix(log) -> log, for the logs of maxPos
-	job       []turtle.Quad
+	job       []rdf.Quad
 }
 
 // segment reads the parsed chunks in order and sends jobs of about jobSize
@@ -420,7 +415,7 @@ type segmenter struct {
 // the last job carries the error that ends the input (io.EOF at its end).
 func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out chan<- *rjob, stop <-chan struct{}) {
 	defer close(out)
-	s := &segmenter{nodes: map[turtle.Term]uint8{}, closed: map[turtle.Term]struct{}{},
+	s := &segmenter{nodes: map[rdf.Term]uint8{}, closed: map[rdf.Term]struct{}{},
 		maxPos: map[string]int64{}, blankLogs: map[string]string{}}
 	seq := 0
 	send := func(j *rjob) bool {
@@ -483,8 +478,8 @@ func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out 
 }
 
 // add takes the next statement.
-func (s *segmenter) add(q turtle.Quad) error {
-	if q.P == RDFType && (q.O.Kind != turtle.IRI || !isMessageClass(q.O.Value)) {
+func (s *segmenter) add(q rdf.Quad) error {
+	if q.P == rdf.RDFType && (q.O.Kind != rdf.IRI || !isMessageClass(q.O.Value)) {
 		return nil // inert: the way back reads no other typing
 	}
 	if q.S != s.last {
@@ -492,14 +487,14 @@ func (s *segmenter) add(q turtle.Quad) error {
 			if s.isClosed(q.S) {
 				return ungrouped("statements about %s after those of its message", termName(q.S))
 			}
-			if q.S.Kind == turtle.IRI && len(s.seg) > 0 {
+			if q.S.Kind == rdf.IRI && len(s.seg) > 0 {
 				s.flush()
 			}
 		}
 		s.nodes[q.S] |= 1
 		s.last = q.S
 	}
-	if q.O.Kind == turtle.Blank || q.P == LogMember {
+	if q.O.Kind == rdf.Blank || q.P == rdf.JLogMember {
 		if _, ok := s.nodes[q.O]; !ok && s.isClosed(q.O) {
 			return ungrouped("%s mentioned after the statements of its message", termName(q.O))
 		}
@@ -509,8 +504,8 @@ func (s *segmenter) add(q turtle.Quad) error {
 	return nil
 }
 
-func termName(t turtle.Term) string {
-	if t.Kind == turtle.Blank {
+func termName(t rdf.Term) string {
+	if t.Kind == rdf.Blank {
 		return "_:" + t.Value
 	}
 	return "<" + t.Value + ">"
@@ -525,10 +520,10 @@ func (s *segmenter) flush() {
 	}
 	for n, flags := range s.nodes {
 		switch {
-		case n.Kind == turtle.Blank && strings.HasPrefix(n.Value, "#") && flags&2 != 0:
+		case n.Kind == rdf.Blank && strings.HasPrefix(n.Value, "#") && flags&2 != 0:
 			// A [] or () of Turtle, referred to: never named again.
-		case owned && n.Kind == turtle.IRI && iriOwnedBy(n.Value, log, pos):
-		case owned && n.Kind == turtle.Blank && blankOwnedBy(n.Value, prefix):
+		case owned && n.Kind == rdf.IRI && iriOwnedBy(n.Value, log, pos):
+		case owned && n.Kind == rdf.Blank && blankOwnedBy(n.Value, prefix):
 		default:
 			s.closed[n] = struct{}{}
 		}
@@ -542,17 +537,17 @@ func (s *segmenter) flush() {
 	s.job = append(s.job, s.seg...)
 	s.seg = s.seg[:0]
 	clear(s.nodes)
-	s.last = turtle.Term{}
+	s.last = rdf.Term{}
 }
 
 // owner returns the log and position of the segment's message when it has
 // exactly one node with a jlog:position, one position, and one log.
 func (s *segmenter) owner() (string, int64, bool) {
-	var node, pos turtle.Term
+	var node, pos rdf.Term
 	var graph string
 	found := false
 	for _, q := range s.seg {
-		if q.P != LogPosition {
+		if q.P != rdf.JLogPosition {
 			continue
 		}
 		if found && (q.S != node || q.O != pos) {
@@ -562,7 +557,7 @@ func (s *segmenter) owner() (string, int64, bool) {
 			node, pos, graph, found = q.S, q.O, q.G.Value, true
 		}
 	}
-	if !found || pos.Kind != turtle.Literal {
+	if !found || pos.Kind != rdf.Literal {
 		return "", 0, false
 	}
 	p, err := strconv.ParseInt(pos.Value, 10, 64)
@@ -570,14 +565,14 @@ func (s *segmenter) owner() (string, int64, bool) {
 		return "", 0, false
 	}
 	log := graph
-	var logs []turtle.Term
+	var logs []rdf.Term
 	for _, q := range s.seg {
-		if q.S == node && q.P == LogInLog && !containsTerm(logs, q.O) {
+		if q.S == node && q.P == rdf.JLogInLog && !containsTerm(logs, q.O) {
 			logs = append(logs, q.O)
 		}
 	}
 	switch {
-	case len(logs) == 1 && logs[0].Kind == turtle.IRI:
+	case len(logs) == 1 && logs[0].Kind == rdf.IRI:
 		log = logs[0].Value
 	case len(logs) > 0:
 		return "", 0, false
@@ -586,18 +581,18 @@ func (s *segmenter) owner() (string, int64, bool) {
 }
 
 // isClosed reports whether node n belongs to a closed segment.
-func (s *segmenter) isClosed(n turtle.Term) bool {
+func (s *segmenter) isClosed(n rdf.Term) bool {
 	if _, ok := s.closed[n]; ok {
 		return true
 	}
 	switch n.Kind {
-	case turtle.IRI:
+	case rdf.IRI:
 		if log, pos, ok := iriOwner(n.Value); ok {
 			if m, known := s.maxPos[log]; known && pos <= m {
 				return true
 			}
 		}
-	case turtle.Blank:
+	case rdf.Blank:
 		// blankPrefix is "l", base 36 digits and "m".
 		label := n.Value
 		if len(label) == 0 || label[0] != 'l' {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rdf"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +16,7 @@ import (
 // streamed reads data with the stream, in chunks of about size bytes; the
 // statements are read back in jobs of about size/16 (with size 1, a job
 // per message).
-func streamed(t testing.TB, rv *Reverse, data []byte, f Format, size int) ([]WireLog, error) {
+func streamed(t testing.TB, rv *Reverse, data []byte, f rdf.Format, size int) ([]WireLog, error) {
 	t.Helper()
 	var logs []WireLog
 	err := rv.stream(bytes.NewReader(data), f, size, max(1, size/16), func(log string, m *WireMessage) error {
@@ -30,7 +32,7 @@ func streamed(t testing.TB, rv *Reverse, data []byte, f Format, size int) ([]Wir
 
 // whole reads data with ReadRDF and Logs, leaving out logs without
 // messages (the stream has nothing to say about them).
-func whole(t testing.TB, rv *Reverse, data []byte, f Format) ([]WireLog, []Problem, error) {
+func whole(t testing.TB, rv *Reverse, data []byte, f rdf.Format) ([]WireLog, []diag.Diagnostic, error) {
 	t.Helper()
 	ds, err := ReadRDF(data, f)
 	if err != nil {
@@ -47,7 +49,7 @@ func whole(t testing.TB, rv *Reverse, data []byte, f Format) ([]WireLog, []Probl
 }
 
 // sameLogs compares logs read back: their IRIs and messages, field by
-// field (but the labels of blank nodes that the Turtle parser names: the
+// field (but the labels of blank nodes that the rdf.Turtle parser names: the
 // stream names them apart chunk by chunk).
 func sameLogs(a, b []WireLog) error {
 	if len(a) != len(b) {
@@ -71,7 +73,7 @@ func sameLogs(a, b []WireLog) error {
 // stream reads data, Logs reads the same logs and messages without a
 // problem; otherwise its error says the input is not grouped. It returns
 // the stream's error.
-func checkStream(t testing.TB, rv *Reverse, data []byte, f Format, size int) error {
+func checkStream(t testing.TB, rv *Reverse, data []byte, f rdf.Format, size int) error {
 	t.Helper()
 	got, err := streamed(t, rv, data, f, size)
 	if err != nil {
@@ -90,7 +92,7 @@ func checkStream(t testing.TB, rv *Reverse, data []byte, f Format, size int) err
 	return nil
 }
 
-var streamFormats = []Format{Turtle, NTriples, NQuads}
+var streamFormats = []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads}
 
 // TestStreamCorpus: what jrpcld writes of every corpus log, with the
 // default block and the MCP block (whose context maps params and results
@@ -121,7 +123,7 @@ func TestStreamCorpus(t *testing.T) {
 }
 
 // convertWith converts logs (IRI -> text) with ctx to format f.
-func convertWith(t testing.TB, ctx any, f Format, logs map[string]string) []byte {
+func convertWith(t testing.TB, ctx any, f rdf.Format, logs map[string]string) []byte {
 	t.Helper()
 	c := NewConverter(ctx)
 	var buf bytes.Buffer
@@ -190,7 +192,7 @@ func TestStreamUngrouped(t *testing.T) {
 	pos := func(n int) string {
 		return fmt.Sprintf(`"%d"^^<http://www.w3.org/2001/XMLSchema#integer> .`+"\n", n)
 	}
-	nt := string(convertWith(t, ctx, NTriples, map[string]string{iri: log}))
+	nt := string(convertWith(t, ctx, rdf.NTriples, map[string]string{iri: log}))
 	lines := strings.SplitAfter(nt, "\n")
 	lines = lines[:len(lines)-1]
 	reversed := make([]string, len(lines))
@@ -199,30 +201,30 @@ func TestStreamUngrouped(t *testing.T) {
 	}
 	label := nt[strings.Index(nt, "_:"):]
 	label = label[:strings.IndexByte(label, ' ')]
-	ttl := string(convertWith(t, ctx, Turtle, map[string]string{iri: log}))
-	nq := string(convertWith(t, ctx, NQuads, map[string]string{"http://example.com/a": log, "http://example.com/b": log}))
+	ttl := string(convertWith(t, ctx, rdf.Turtle, map[string]string{iri: log}))
+	nq := string(convertWith(t, ctx, rdf.NQuads, map[string]string{"http://example.com/a": log, "http://example.com/b": log}))
 	nqA := strings.Split(nq, "<http://example.com/b>")[0]
 	m9 := "<" + iri + "#c2s-9>"
 	tests := []struct {
 		name string
-		f    Format
+		f    rdf.Format
 		doc  string
 	}{
-		{"statements in reverse", NTriples, strings.Join(reversed, "")},
-		{"a statement about the first message at the end", NTriples, nt + m9 + position + pos(9) + m9 + version + m9 + method + `"x" .` + "\n" + "<" + iri + "#c2s-2>" + method + `"x" .` + "\n"},
-		{"a member of the batch named at the end", NTriples, nt + "<" + iri + "#c2s-1.1>" + method + `"x" .` + "\n"},
-		{"an error node named at the end", NTriples, nt + label + ` <http://json-rpc.org/ontology#hasErrorData> "x" .` + "\n"},
-		{"an error node shared with a later message", NTriples, nt + m9 + position + pos(9) + m9 + version + m9 + " <http://json-rpc.org/ontology#hasError> " + label + " .\n"},
-		{"a message at an earlier position", NTriples, nt + "<http://e/x>" + position + pos(0) + "<http://e/x> <https://jrpcld.github.io/ns/log#inLog> <" + iri + "> .\n" + "<http://e/x>" + version + "<http://e/x>" + method + `"x" .` + "\n"},
-		{"a message without a method", NTriples, nt + m9 + position + pos(9)},
-		{"a syntax error at the end", NTriples, nt + m9 + " nope .\n"},
-		{"a log named again", NQuads, nq + nqA},
-		{"a log that continues after another", NQuads, nq + "<http://example.com/a#c2s-9>" + position + pos(9)[:len(pos(9))-2] + "<http://example.com/a> .\n" +
+		{"statements in reverse", rdf.NTriples, strings.Join(reversed, "")},
+		{"a statement about the first message at the end", rdf.NTriples, nt + m9 + position + pos(9) + m9 + version + m9 + method + `"x" .` + "\n" + "<" + iri + "#c2s-2>" + method + `"x" .` + "\n"},
+		{"a member of the batch named at the end", rdf.NTriples, nt + "<" + iri + "#c2s-1.1>" + method + `"x" .` + "\n"},
+		{"an error node named at the end", rdf.NTriples, nt + label + ` <http://json-rpc.org/ontology#hasErrorData> "x" .` + "\n"},
+		{"an error node shared with a later message", rdf.NTriples, nt + m9 + position + pos(9) + m9 + version + m9 + " <http://json-rpc.org/ontology#hasError> " + label + " .\n"},
+		{"a message at an earlier position", rdf.NTriples, nt + "<http://e/x>" + position + pos(0) + "<http://e/x> <https://jrpcld.github.io/ns/log#inLog> <" + iri + "> .\n" + "<http://e/x>" + version + "<http://e/x>" + method + `"x" .` + "\n"},
+		{"a message without a method", rdf.NTriples, nt + m9 + position + pos(9)},
+		{"a syntax error at the end", rdf.NTriples, nt + m9 + " nope .\n"},
+		{"a log named again", rdf.NQuads, nq + nqA},
+		{"a log that continues after another", rdf.NQuads, nq + "<http://example.com/a#c2s-9>" + position + pos(9)[:len(pos(9))-2] + "<http://example.com/a> .\n" +
 			"<http://example.com/a#c2s-9>" + version[:len(version)-3] + "<http://example.com/a> .\n" + "<http://example.com/a#c2s-9>" + method + `"x" <http://example.com/a> .` + "\n"},
-		{"nothing", NTriples, ""},
-		{"no messages", NTriples, "<http://e/a> <http://e/b> <http://e/c> .\n"},
-		{"a message's statements split", NTriples, strings.Join(lines[:3], "") + "<http://e/a> <http://e/b> <http://e/c> .\n" + strings.Join(lines[3:], "")},
-		{"a [] before its subject", Turtle, ttl + m9 + " <http://json-rpc.org/ontology#hasError> [ <http://json-rpc.org/ontology#hasErrorCode> 1 ] ;" + position + "9 ;" + version},
+		{"nothing", rdf.NTriples, ""},
+		{"no messages", rdf.NTriples, "<http://e/a> <http://e/b> <http://e/c> .\n"},
+		{"a message's statements split", rdf.NTriples, strings.Join(lines[:3], "") + "<http://e/a> <http://e/b> <http://e/c> .\n" + strings.Join(lines[3:], "")},
+		{"a [] before its subject", rdf.Turtle, ttl + m9 + " <http://json-rpc.org/ontology#hasError> [ <http://json-rpc.org/ontology#hasErrorCode> 1 ] ;" + position + "9 ;" + version},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,7 +247,7 @@ func TestStreamUngrouped(t *testing.T) {
 		ttl + "@prefix jrpc: <http://example.com/other#> .\n" + m9 + position + "9 ; jrpc:version \"2.0\" ; jrpc:hasMethod \"x\" .\n",
 	} {
 		for _, size := range []int{1 << 20, 200, 1} {
-			err := checkStream(t, rv, []byte(doc), Turtle, size)
+			err := checkStream(t, rv, []byte(doc), rdf.Turtle, size)
 			if size < len(doc) && err == nil {
 				t.Errorf("chunks of %d: read as a stream:\n%s", size, doc)
 			}
@@ -275,7 +277,7 @@ _:e jrpc:hasErrorCode 7 ; jrpc:hasErrorMessage "m" .
 <http://e/one> a jlog:UnansweredRequest .
 `
 	for _, size := range []int{1 << 20, 100, 1} {
-		if err := checkStream(t, rv, []byte(doc), Turtle, size); err != nil {
+		if err := checkStream(t, rv, []byte(doc), rdf.Turtle, size); err != nil {
 			t.Errorf("chunks of %d: %v", size, err)
 		}
 	}
@@ -290,14 +292,14 @@ func TestStreamReadError(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	r := io.MultiReader(strings.NewReader("<http://e/a> <http://e/b> <http://e/c> .\n"), errReader{boom})
-	err = rv.StreamLogs(r, NTriples, func(string, *WireMessage) error { return nil })
+	err = rv.StreamLogs(r, rdf.NTriples, func(string, *WireMessage) error { return nil })
 	if !errors.Is(err, boom) || errors.Is(err, ErrUngrouped) {
 		t.Errorf("error %v, want boom", err)
 	}
-	out := convertWith(t, defaultContext(t), NTriples, map[string]string{"http://e/l": sequenceLog()})
+	out := convertWith(t, defaultContext(t), rdf.NTriples, map[string]string{"http://e/l": sequenceLog()})
 	stop := errors.New("stop")
 	n := 0
-	err = rv.StreamLogs(bytes.NewReader(out), NTriples, func(string, *WireMessage) error {
+	err = rv.StreamLogs(bytes.NewReader(out), rdf.NTriples, func(string, *WireMessage) error {
 		n++
 		if n == 3 {
 			return stop

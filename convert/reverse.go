@@ -3,7 +3,9 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rdf/jsonld"
 	"io"
 	"sort"
 	"strconv"
@@ -11,14 +13,14 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/jrpcld/jrpcld/internal/turtle"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
-// LogPatch is the log term that carries what the block's context cannot:
+// rdf.JLogPatch is the log term that carries what the block's context cannot:
 // an RFC 6902 JSON Patch (its JSON text, an xsd:string) that turns the
 // message the way back makes from a node's mapped properties into the
 // message exactly as it was sent. See ontology/log.ttl.
-const LogPatch = LogNS + "patch"
+const LogPatch = rdf.JLogNS + "patch"
 
 // maxNodeDepth bounds how deep blank nodes nest in a message read back, so
 // that a hostile graph cannot exhaust the stack.
@@ -97,35 +99,21 @@ func WriteJSONL(w io.Writer, msgs []WireMessage, envelope bool) error {
 	return err
 }
 
-// Problem is something in a graph that keeps it from being a JSON-RPC log
-// as jrpcld writes one. Node names the node concerned ("" for the graph).
-type Problem struct {
-	Node    string
-	Message string
-}
-
-func (p Problem) String() string {
-	if p.Node == "" {
-		return p.Message
-	}
-	return "<" + p.Node + ">: " + p.Message
-}
-
 // edge is one property of a node.
 type edge struct {
 	p string
-	o turtle.Term
+	o rdf.Term
 }
 
 // graph indexes statements by subject; the graphs of a dataset are merged
 // (jrpcld writes each log to a named graph of its own, and its node IRIs
 // and blank node labels never meet across logs).
 type graph struct {
-	out map[turtle.Term][]edge
+	out map[rdf.Term][]edge
 }
 
-func newGraph(quads []turtle.Quad) *graph {
-	g := &graph{out: make(map[turtle.Term][]edge, len(quads)/8)}
+func newGraph(quads []rdf.Quad) *graph {
+	g := &graph{out: make(map[rdf.Term][]edge, len(quads)/8)}
 	for _, q := range quads {
 		g.out[q.S] = append(g.out[q.S], edge{q.P, q.O})
 	}
@@ -133,8 +121,8 @@ func newGraph(quads []turtle.Quad) *graph {
 }
 
 // objects returns the distinct objects of (s, p).
-func (g *graph) objects(s turtle.Term, p string) []turtle.Term {
-	var out []turtle.Term
+func (g *graph) objects(s rdf.Term, p string) []rdf.Term {
+	var out []rdf.Term
 	for _, e := range g.out[s] {
 		if e.p == p && !containsTerm(out, e.o) {
 			out = append(out, e.o)
@@ -143,7 +131,7 @@ func (g *graph) objects(s turtle.Term, p string) []turtle.Term {
 	return out
 }
 
-func containsTerm(ts []turtle.Term, t turtle.Term) bool {
+func containsTerm(ts []rdf.Term, t rdf.Term) bool {
 	for _, x := range ts {
 		if x == t {
 			return true
@@ -152,31 +140,54 @@ func containsTerm(ts []turtle.Term, t turtle.Term) bool {
 	return false
 }
 
+// ReadRDF reads an RDF document in format f, whole: Turtle, N-Triples or
+// N-Quads (the latter two on every core when large), or JSON-LD. A
+// document that does not parse gives a *diag.Diagnostic.
+func ReadRDF(data []byte, f rdf.Format) ([]rdf.Quad, error) {
+	switch f {
+	case rdf.NTriples, rdf.NQuads:
+		if len(data) >= parallelParse && workers() > 1 {
+			return rdf.ParseLines(data, f, 4*workers())
+		}
+		fallthrough
+	case rdf.Turtle:
+		qs, _, err := rdf.Parse(data, f, "")
+		return qs, err
+	case rdf.JSONLD, rdf.JSONLDExpanded:
+		return jsonld.Read(data)
+	}
+	return nil, fmt.Errorf("cannot read RDF format %v", f)
+}
+
+// parallelParse is the size from which N-Triples and N-Quads are parsed in
+// pieces on every core.
+const parallelParse = 1 << 20
+
 // Logs returns the logs of a dataset in the order they first appear, each
 // with its messages in log order (jlog:position), and the problems that
 // keep parts of it from being read back. Every message that can be read
 // back is, whatever the problems with others.
-func (rv *Reverse) Logs(d *Dataset) ([]WireLog, []Problem) {
-	logs, problems := rv.read(d.quads, workers())
+func (rv *Reverse) Logs(quads []rdf.Quad) ([]WireLog, []diag.Diagnostic) {
+	logs, problems := rv.read(quads, workers())
 	if len(logs) == 0 && len(problems) == 0 {
-		problems = append(problems, Problem{Message: "no JSON-RPC messages: no node has a jlog:position"})
+		problems = append(problems, diag.Diagnostic{Message: "no JSON-RPC messages: no node has a jlog:position"})
 	}
 	return logs, problems
 }
 
 // read reads back the logs of quads on par goroutines; see Logs.
-func (rv *Reverse) read(quads []turtle.Quad, par int) ([]WireLog, []Problem) {
+func (rv *Reverse) read(quads []rdf.Quad, par int) ([]WireLog, []diag.Diagnostic) {
 	g := newGraph(quads)
 	r := &reading{rv: rv, g: g}
 	type placed struct {
-		node turtle.Term
+		node rdf.Term
 		pos  int64
 	}
 	var order []string
 	byLog := map[string][]placed{}
-	seen := map[turtle.Term]bool{}
+	seen := map[rdf.Term]bool{}
 	for _, q := range quads {
-		if q.P != LogPosition || seen[q.S] {
+		if q.P != rdf.JLogPosition || seen[q.S] {
 			continue
 		}
 		seen[q.S] = true
@@ -186,7 +197,7 @@ func (rv *Reverse) read(quads []turtle.Quad, par int) ([]WireLog, []Problem) {
 			continue
 		}
 		log := q.G.Value
-		if logs := g.objects(node, LogInLog); len(logs) == 1 && logs[0].Kind == turtle.IRI {
+		if logs := g.objects(node, rdf.JLogInLog); len(logs) == 1 && logs[0].Kind == rdf.IRI {
 			log = logs[0].Value
 		} else if len(logs) > 1 {
 			r.problem(node, "it is in %d logs (jlog:inLog)", len(logs))
@@ -212,7 +223,7 @@ func (rv *Reverse) read(quads []turtle.Quad, par int) ([]WireLog, []Problem) {
 	type result struct {
 		wm       WireMessage
 		ok       bool
-		problems []Problem
+		problems []diag.Diagnostic
 	}
 	results := make([]result, len(all))
 	var next atomic.Int64
@@ -261,60 +272,60 @@ func (rv *Reverse) read(quads []turtle.Quad, par int) ([]WireLog, []Problem) {
 type reading struct {
 	rv       *Reverse
 	g        *graph
-	problems []Problem
+	problems []diag.Diagnostic
 }
 
-func (r *reading) problem(node turtle.Term, format string, args ...any) {
+func (r *reading) problem(node rdf.Term, format string, args ...any) {
 	name := node.Value
-	if node.Kind == turtle.Blank {
+	if node.Kind == rdf.Blank {
 		name = "_:" + strings.TrimPrefix(name, "#")
 	}
-	r.problems = append(r.problems, Problem{Node: name, Message: fmt.Sprintf(format, args...)})
+	r.problems = append(r.problems, diag.Diagnostic{Node: name, Message: fmt.Sprintf(format, args...)})
 }
 
 // one returns the single object of (node, p); ok is false when there is
 // none, and a problem is recorded when there are several.
-func (r *reading) one(node turtle.Term, p string) (turtle.Term, bool) {
+func (r *reading) one(node rdf.Term, p string) (rdf.Term, bool) {
 	os := r.g.objects(node, p)
 	switch len(os) {
 	case 0:
-		return turtle.Term{}, false
+		return rdf.Term{}, false
 	case 1:
 		return os[0], true
 	}
 	r.problem(node, "it has %d values of %s, want one", len(os), p)
-	return turtle.Term{}, false
+	return rdf.Term{}, false
 }
 
 // integer reads the single integer value of (node, p).
-func (r *reading) integer(node turtle.Term, p string) (int64, bool) {
+func (r *reading) integer(node rdf.Term, p string) (int64, bool) {
 	o, ok := r.one(node, p)
 	if !ok {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(o.Value, 10, 64)
-	if o.Kind != turtle.Literal || err != nil {
+	if o.Kind != rdf.Literal || err != nil {
 		r.problem(node, "%s %q is not an integer", p, o.Value)
 		return 0, false
 	}
 	return n, true
 }
 
-func (r *reading) position(node turtle.Term) (int64, bool) {
-	return r.integer(node, LogPosition)
+func (r *reading) position(node rdf.Term) (int64, bool) {
+	return r.integer(node, rdf.JLogPosition)
 }
 
 // unplaced names the nodes typed as messages or batches that neither have
 // a position nor are members of a batch: nothing says where they belong.
-func (r *reading) unplaced(placed map[turtle.Term]bool) {
-	members := map[turtle.Term]bool{}
-	var typed []turtle.Term
+func (r *reading) unplaced(placed map[rdf.Term]bool) {
+	members := map[rdf.Term]bool{}
+	var typed []rdf.Term
 	for s, es := range r.g.out {
 		for _, e := range es {
 			switch {
-			case e.p == LogMember:
+			case e.p == rdf.JLogMember:
 				members[e.o] = true
-			case e.p == RDFType && e.o.Kind == turtle.IRI && isMessageClass(e.o.Value) && !placed[s]:
+			case e.p == rdf.RDFType && e.o.Kind == rdf.IRI && isMessageClass(e.o.Value) && !placed[s]:
 				if !containsTerm(typed, s) {
 					typed = append(typed, s)
 				}
@@ -331,30 +342,30 @@ func (r *reading) unplaced(placed map[turtle.Term]bool) {
 
 func isMessageClass(c string) bool {
 	switch c {
-	case jrpcRequest, jrpcNotification, jrpcResponse, jrpcErrorResp, LogBatch:
+	case rdf.JRPCRequest, rdf.JRPCNotification, rdf.JRPCResponse, rdf.JRPCErrorResponse, rdf.JLogBatch:
 		return true
 	}
 	return false
 }
 
 // wireMessage reads back the message (or batch) at node.
-func (r *reading) wireMessage(node turtle.Term, pos int64) (WireMessage, bool) {
+func (r *reading) wireMessage(node rdf.Term, pos int64) (WireMessage, bool) {
 	wm := WireMessage{Node: node.Value, Position: pos}
-	if d, ok := r.one(node, LogDirection); ok {
+	if d, ok := r.one(node, rdf.JLogDirection); ok {
 		switch d.Value {
-		case LogClientServer:
+		case rdf.JLogClientToServer:
 			wm.Dir = jsonrpc.ClientToServer
-		case LogServerClient:
+		case rdf.JLogServerToClient:
 			wm.Dir = jsonrpc.ServerToClient
 		default:
 			r.problem(node, "direction %s is neither jlog:ClientToServer nor jlog:ServerToClient", d.Value)
 		}
 	}
-	if ts, ok := r.one(node, LogTimestamp); ok {
+	if ts, ok := r.one(node, rdf.JLogTimestamp); ok {
 		wm.TS = ts.Value
 	}
 	var msg any
-	if containsTerm(r.g.objects(node, RDFType), turtle.Term{Kind: turtle.IRI, Value: LogBatch}) {
+	if containsTerm(r.g.objects(node, rdf.RDFType), rdf.Term{Kind: rdf.IRI, Value: rdf.JLogBatch}) {
 		batch, ok := r.batch(node)
 		if !ok {
 			return wm, false
@@ -377,16 +388,16 @@ func (r *reading) wireMessage(node turtle.Term, pos int64) (WireMessage, bool) {
 }
 
 // batch reads back the members of the batch at node, in order.
-func (r *reading) batch(node turtle.Term) ([]any, bool) {
+func (r *reading) batch(node rdf.Term) ([]any, bool) {
 	type member struct {
-		node  turtle.Term
+		node  rdf.Term
 		index int64
 	}
 	var ms []member
-	for _, m := range r.g.objects(node, LogMember) {
-		i, ok := r.integer(m, LogMemberIndex)
+	for _, m := range r.g.objects(node, rdf.JLogMember) {
+		i, ok := r.integer(m, rdf.JLogMemberIndex)
 		if !ok {
-			if len(r.g.objects(m, LogMemberIndex)) == 0 {
+			if len(r.g.objects(m, rdf.JLogMemberIndex)) == 0 {
 				r.problem(m, "batch member without a jlog:memberIndex")
 			}
 			continue
@@ -411,7 +422,7 @@ func (r *reading) batch(node turtle.Term) ([]any, bool) {
 }
 
 // message reads back the message at node and checks that it is one.
-func (r *reading) message(node turtle.Term) (map[string]any, bool) {
+func (r *reading) message(node rdf.Term) (map[string]any, bool) {
 	obj, probs := r.rv.root.message(r.g, node)
 	for _, p := range probs {
 		r.problem(node, "%s", p)
@@ -456,10 +467,10 @@ func classifiable(obj map[string]any) map[string]any {
 // message reads back the message at node of g: the properties its terms
 // map, the id from jlog:id, then jlog:patch applied. It returns what it
 // could not read as problems.
-func (s *scope) message(g *graph, node turtle.Term) (map[string]any, []string) {
+func (s *scope) message(g *graph, node rdf.Term) (map[string]any, []string) {
 	var probs []string
 	obj := s.object(g, node, 0, &probs)
-	if ids := g.objects(node, LogID); len(ids) == 1 {
+	if ids := g.objects(node, rdf.JLogID); len(ids) == 1 {
 		if v, ok := wireID(ids[0]); ok {
 			obj["id"] = v
 		} else {
@@ -468,7 +479,7 @@ func (s *scope) message(g *graph, node turtle.Term) (map[string]any, []string) {
 	} else if len(ids) > 1 {
 		probs = append(probs, fmt.Sprintf("%d values of jlog:id, want one", len(ids)))
 	}
-	patches := g.objects(node, LogPatch)
+	patches := g.objects(node, rdf.JLogPatch)
 	if len(patches) > 1 {
 		return obj, append(probs, fmt.Sprintf("%d values of jlog:patch, want one", len(patches)))
 	}
@@ -492,11 +503,11 @@ func (s *scope) message(g *graph, node turtle.Term) (map[string]any, []string) {
 
 // object reads back the node at depth as an object with the terms of s.
 // A member whose property has several values becomes a setValue.
-func (s *scope) object(g *graph, node turtle.Term, depth int, probs *[]string) map[string]any {
+func (s *scope) object(g *graph, node rdf.Term, depth int, probs *[]string) map[string]any {
 	obj := map[string]any{}
 	edges := g.out[node]
 	for i, e := range edges {
-		if e.p == RDFType || strings.HasPrefix(e.p, LogNS) {
+		if e.p == rdf.RDFType || strings.HasPrefix(e.p, rdf.JLogNS) {
 			continue
 		}
 		name := s.name(e.p, e.o)
@@ -531,11 +542,11 @@ func stated(edges []edge, e edge) bool {
 }
 
 // value reads back one object of a property whose member has scope s.
-func (s *scope) value(g *graph, o turtle.Term, depth int, probs *[]string) any {
+func (s *scope) value(g *graph, o rdf.Term, depth int, probs *[]string) any {
 	switch o.Kind {
-	case turtle.IRI:
+	case rdf.IRI:
 		return o.Value
-	case turtle.Blank:
+	case rdf.Blank:
 		if depth > maxNodeDepth {
 			*probs = append(*probs, fmt.Sprintf("blank nodes nested more than %d deep", maxNodeDepth))
 			return nil
@@ -546,15 +557,15 @@ func (s *scope) value(g *graph, o turtle.Term, depth int, probs *[]string) any {
 }
 
 // literalValue turns a literal into the JSON value it stands for.
-func literalValue(o turtle.Term, probs *[]string) any {
+func literalValue(o rdf.Term, probs *[]string) any {
 	switch {
-	case o.Datatype == RDFJSON:
+	case o.Datatype == rdf.RDFJSON:
 		if !json.Valid([]byte(o.Value)) {
 			*probs = append(*probs, fmt.Sprintf("rdf:JSON literal %q is not JSON", o.Value))
 			return o.Value
 		}
 		return rawJSON(o.Value)
-	case o.Datatype == XSDBool:
+	case o.Datatype == rdf.XSDBoolean:
 		switch o.Value {
 		case "true":
 			return true
@@ -571,22 +582,22 @@ func literalValue(o turtle.Term, probs *[]string) any {
 
 // numericTypes are the XSD datatypes whose literals become JSON numbers.
 var numericTypes = map[string]bool{
-	XSDInt: true, XSDDec: true, XSDDbl: true, XSDNS + "float": true,
-	XSDNS + "long": true, XSDNS + "int": true, XSDNS + "short": true, XSDNS + "byte": true,
-	XSDNS + "nonNegativeInteger": true, XSDNS + "positiveInteger": true,
-	XSDNS + "nonPositiveInteger": true, XSDNS + "negativeInteger": true,
-	XSDNS + "unsignedLong": true, XSDNS + "unsignedInt": true, XSDNS + "unsignedShort": true, XSDNS + "unsignedByte": true,
+	rdf.XSDInteger: true, rdf.XSDDecimal: true, rdf.XSDDouble: true, rdf.XSDNS + "float": true,
+	rdf.XSDNS + "long": true, rdf.XSDNS + "int": true, rdf.XSDNS + "short": true, rdf.XSDNS + "byte": true,
+	rdf.XSDNS + "nonNegativeInteger": true, rdf.XSDNS + "positiveInteger": true,
+	rdf.XSDNS + "nonPositiveInteger": true, rdf.XSDNS + "negativeInteger": true,
+	rdf.XSDNS + "unsignedLong": true, rdf.XSDNS + "unsignedInt": true, rdf.XSDNS + "unsignedShort": true, rdf.XSDNS + "unsignedByte": true,
 }
 
 // wireID turns a jlog:id literal back into the id as sent.
-func wireID(o turtle.Term) (any, bool) {
-	if o.Kind != turtle.Literal {
+func wireID(o rdf.Term) (any, bool) {
+	if o.Kind != rdf.Literal {
 		return nil, false
 	}
 	switch o.Datatype {
-	case XSDStr:
+	case rdf.XSDString:
 		return o.Value, true
-	case RDFJSON:
+	case rdf.RDFJSON:
 		return nil, o.Value == "null"
 	}
 	if numericTypes[o.Datatype] && jsonrpc.IsNumber(o.Value) {

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"github.com/jrpcld/jrpcld/rdf"
 	"io"
 	"os"
 	"runtime"
@@ -22,9 +23,7 @@ func benchLog(b *testing.B, n int) string {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			lines = append(lines, l)
-		}
+		lines = append(lines, strings.Split(strings.TrimSpace(string(data)), "\n")...)
 	}
 	var sb strings.Builder
 	for i := 0; i < n; i++ {
@@ -45,7 +44,7 @@ func BenchmarkReverse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, f := range []Format{NTriples, Turtle, NQuads} {
+	for _, f := range []rdf.Format{rdf.NTriples, rdf.Turtle, rdf.NQuads} {
 		out, issues := convertString(b, log, f, "http://example.com/logs/bench.jsonl")
 		if len(issues) > 0 {
 			b.Fatalf("issues %v", issues)

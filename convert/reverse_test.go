@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rdf"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -20,7 +22,7 @@ import (
 	"github.com/jrpcld/jrpcld/ontology"
 )
 
-var allFormats = []Format{Turtle, NTriples, NQuads, JSONLD, JSONLDExpanded}
+var allFormats = []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads, rdf.JSONLD, rdf.JSONLDExpanded}
 
 // wireRecord is one line of a log as the test reads it, with encoding/json
 // alone: independent of the package's log reader.
@@ -139,7 +141,7 @@ func sameDecimal(a, b string) bool {
 }
 
 // wireRoundTrip converts log with ctx to format f and reads it back.
-func wireRoundTrip(t testing.TB, ctx any, log string, f Format) ([]WireLog, []Problem, []Issue) {
+func wireRoundTrip(t testing.TB, ctx any, log string, f rdf.Format) ([]WireLog, []diag.Diagnostic, []Issue) {
 	t.Helper()
 	c := NewConverter(ctx)
 	var issues []Issue
@@ -241,12 +243,12 @@ func TestNoPatchWhenMapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := convertString(t, string(data), NTriples, "http://example.com/s")
-	if strings.Contains(out, LogPatch) {
+	out, _ := convertString(t, string(data), rdf.NTriples, "http://example.com/s")
+	if strings.Contains(out, rdf.JLogPatch) {
 		t.Errorf("the example session has a jlog:patch:\n%s", out)
 	}
-	out, _ = convertString(t, `{"jsonrpc":"2.0","method":"m","extra":[1,2]}`, NTriples, "http://example.com/s")
-	want := `<http://example.com/s#m1> <` + LogPatch + `> "[{\"op\":\"add\",\"path\":\"/extra\",\"value\":[1,2]}]" .`
+	out, _ = convertString(t, `{"jsonrpc":"2.0","method":"m","extra":[1,2]}`, rdf.NTriples, "http://example.com/s")
+	want := `<http://example.com/s#m1> <` + rdf.JLogPatch + `> "[{\"op\":\"add\",\"path\":\"/extra\",\"value\":[1,2]}]" .`
 	if !strings.Contains(out, want) {
 		t.Errorf("no patch for an unmapped member:\n%s", out)
 	}
@@ -372,28 +374,28 @@ func TestSequence(t *testing.T) {
 // problem and what it is.
 func TestBadRDF(t *testing.T) {
 	tests := []struct {
-		f         Format
+		f         rdf.Format
 		doc       string
 		line, col int
 		msg       string
 	}{
-		{Turtle, "@prefix jlog: <https://jrpcld.github.io/ns/log#> .\n<http://e/m1> jlog:position 1 ;\n  jlog:id \"x .\n", 3, 15, "line break in a short string"},
-		{Turtle, "<http://e/m1> <http://e/p> \"\"\"\"\"a\"\"\" .\n<http://e/m1> <http://e/p>\n.5 .\n<http://e/m1> nope:x 1 .", 4, 15, `undeclared prefix "nope:"`},
-		{NTriples, "<http://e/s> <http://e/p> 1 .", 1, 27, "expected an object"},
-		{NTriples, "<http://e/s> <http://e/p> <http://e/o> .\n<http://e/s> <http://e/p> \"é\" <http://e/g> .", 2, 31, "expected '.'"},
-		{NQuads, "<http://e/s> <http://e/p> <http://e/o> <g> .", 1, 40, "relative IRI <g>"},
-		{JSONLD, "{\n  \"@graph\": [\n    {\"@id\": \"x\",}\n  ]\n}", 3, 17, "invalid character '}'"},
-		{JSONLD, "[1] [2]", 1, 5, "more than one JSON value"},
-		{JSONLD, "[1] {\"a\":1}", 1, 5, "more than one JSON value"},
+		{rdf.Turtle, "@prefix jlog: <https://jrpcld.github.io/ns/log#> .\n<http://e/m1> jlog:position 1 ;\n  jlog:id \"x .\n", 3, 15, "line break in a short string"},
+		{rdf.Turtle, "<http://e/m1> <http://e/p> \"\"\"\"\"a\"\"\" .\n<http://e/m1> <http://e/p>\n.5 .\n<http://e/m1> nope:x 1 .", 4, 15, `undeclared prefix "nope:"`},
+		{rdf.NTriples, "<http://e/s> <http://e/p> 1 .", 1, 27, "expected an object"},
+		{rdf.NTriples, "<http://e/s> <http://e/p> <http://e/o> .\n<http://e/s> <http://e/p> \"é\" <http://e/g> .", 2, 31, "expected '.'"},
+		{rdf.NQuads, "<http://e/s> <http://e/p> <http://e/o> <g> .", 1, 40, "relative IRI <g>"},
+		{rdf.JSONLD, "{\n  \"@graph\": [\n    {\"@id\": \"x\",}\n  ]\n}", 3, 17, "invalid character '}'"},
+		{rdf.JSONLD, "[1] [2]", 1, 5, "more than one JSON value"},
+		{rdf.JSONLD, "[1] {\"a\":1}", 1, 5, "more than one JSON value"},
 	}
 	for _, tt := range tests {
 		_, err := ReadRDF([]byte(tt.doc), tt.f)
-		var se *SyntaxError
-		if !errors.As(err, &se) || se.Line != tt.line || se.Col != tt.col || !strings.Contains(se.Msg, tt.msg) {
+		var se *diag.Diagnostic
+		if !errors.As(err, &se) || se.Line != tt.line || se.Column != tt.col || !strings.Contains(se.Message, tt.msg) {
 			t.Errorf("%v %q: error %v, want %d:%d and %q", tt.f, tt.doc, err, tt.line, tt.col, tt.msg)
 		}
 	}
-	_, err := ReadRDF([]byte(`{"@context": "http://example.com/ctx", "@id": "x"}`), JSONLD)
+	_, err := ReadRDF([]byte(`{"@context": "http://example.com/ctx", "@id": "x"}`), rdf.JSONLD)
 	if err == nil || !strings.Contains(err.Error(), "does not fetch") {
 		t.Errorf("a remote context: %v", err)
 	}
@@ -442,7 +444,7 @@ func TestNotALog(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ds, err := ReadRDF([]byte(head+tt.doc), Turtle)
+			ds, err := ReadRDF([]byte(head+tt.doc), rdf.Turtle)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -488,7 +490,7 @@ func TestDeepBlankNodes(t *testing.T) {
 	for i := 0; i < 100000; i++ {
 		fmt.Fprintf(&b, "_:b%d <http://json-rpc.org/ontology#hasError> _:b%d .\n", i, i+1)
 	}
-	ds, err := ReadRDF([]byte(b.String()), NTriples)
+	ds, err := ReadRDF([]byte(b.String()), rdf.NTriples)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +507,7 @@ func TestNotices(t *testing.T) {
 	log := `{"jsonrpc":"2.0","id":1e400,"method":"m","params":{"a":12345678901234567890,"b":[1e400]},"x":1}
 {"jsonrpc":"2.0","id":2,"method":"m","@context":{},"params":{"@id":"kept inside @json"},"y":{"@type":"T"}}
 `
-	_, issues := convertString(t, log, NTriples, "http://example.com/n")
+	_, issues := convertString(t, log, rdf.NTriples, "http://example.com/n")
 	var got []string
 	for _, i := range issues {
 		got = append(got, fmt.Sprintf("%d %s %s", i.Line, i.Pointer, i.Message))
@@ -526,8 +528,8 @@ func TestLogTermsDeclared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, term := range []string{LogLog, LogBatch, LogUnanswered, LogOrphan, LogInLog, LogPosition, LogDirection,
-		LogClientServer, LogServerClient, LogTimestamp, LogAnswers, LogMember, LogMemberIndex, LogID, LogPatch} {
+	for _, term := range []string{rdf.JLogLog, rdf.JLogBatch, rdf.JLogUnansweredRequest, rdf.JLogOrphanResponse, rdf.JLogInLog, rdf.JLogPosition, rdf.JLogDirection,
+		rdf.JLogClientToServer, rdf.JLogServerToClient, rdf.JLogTimestamp, rdf.JLogAnswers, rdf.JLogMember, rdf.JLogMemberIndex, rdf.JLogID, rdf.JLogPatch} {
 		if !o.Declares(term) {
 			t.Errorf("%s is not declared in ontology/log.ttl", term)
 		}
@@ -601,7 +603,7 @@ func TestFuzzSeeds(t *testing.T) {
 	}
 }
 
-// FuzzRoundTrip: a message line that converts comes back from Turtle,
+// FuzzRoundTrip: a message line that converts comes back from rdf.Turtle,
 // N-Triples and N-Quads equal to what encoding/json reads from it, with
 // Logs and with the stream.
 func FuzzRoundTrip(f *testing.F) {
@@ -619,7 +621,7 @@ func FuzzRoundTrip(f *testing.F) {
 			return
 		}
 		sent := []wireRecord{wireOf(v)}
-		for _, format := range []Format{Turtle, NTriples, NQuads} {
+		for _, format := range []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads} {
 			c := NewConverter(ctx)
 			skipped := false
 			c.Report = func(i Issue) { skipped = skipped || i.Skipped }

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	jsonld "github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/turtle"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 // scope is the term definitions in effect for one level of a message: the
@@ -141,7 +141,7 @@ func (r *scopes) intern(terms map[string]*jsonld.Term) (*scope, bool) {
 // name returns the member name for a property with object o: among the
 // terms for the property, the first whose type fits o, else the first.
 // It returns "" when no term maps the property.
-func (s *scope) name(prop string, o turtle.Term) string {
+func (s *scope) name(prop string, o rdf.Term) string {
 	names := s.inv[prop]
 	switch len(names) {
 	case 0:
@@ -158,16 +158,16 @@ func (s *scope) name(prop string, o turtle.Term) string {
 }
 
 // typeFits reports whether a term with type coercion typ makes values like o.
-func typeFits(typ string, o turtle.Term) bool {
+func typeFits(typ string, o rdf.Term) bool {
 	switch o.Kind {
-	case turtle.IRI, turtle.Blank:
+	case rdf.IRI, rdf.Blank:
 		return typ == "@id" || typ == "@vocab"
 	}
 	switch typ {
 	case "@json":
-		return o.Datatype == RDFJSON
+		return o.Datatype == rdf.RDFJSON
 	case "", "@none":
-		return o.Datatype == XSDStr || o.Datatype == XSDInt || o.Datatype == XSDDbl || o.Datatype == XSDBool || o.Lang != ""
+		return o.Datatype == rdf.XSDString || o.Datatype == rdf.XSDInteger || o.Datatype == rdf.XSDDouble || o.Datatype == rdf.XSDBoolean || o.Lang != ""
 	}
 	return typ == o.Datatype
 }

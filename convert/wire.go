@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -400,13 +399,4 @@ func applyOp(v any, toks []string, op patchOp) (any, error) {
 		return x, nil
 	}
 	return v, fmt.Errorf("%q leads into a value that is not an object or array", tok)
-}
-
-// jsonText returns v as JSON text for a message.
-func jsonText(v any) string {
-	b, err := appendJSON(nil, v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(bytes.TrimSpace(b))
 }

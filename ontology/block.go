@@ -3,7 +3,7 @@ package ontology
 import (
 	"bytes"
 	"fmt"
-	"path"
+	"github.com/jrpcld/jrpcld/rdf"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
@@ -35,9 +35,9 @@ func LoadBlock(b *bblock.Block, reg *bblock.Register) (*Ontology, error) {
 			if err != nil {
 				return err
 			}
-			format := Turtle
-			if ext := path.Ext(name); ext == ".owl" || ext == ".rdf" {
-				format = RDFXML
+			format := rdf.Turtle
+			if f, _, ok := rdf.FormatOf(name); ok && f == rdf.RDFXML {
+				format = rdf.RDFXML
 			}
 			o, err := Parse(bytes.NewReader(data), format, "")
 			if err != nil {

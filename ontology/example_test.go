@@ -2,6 +2,7 @@ package ontology_test
 
 import (
 	"fmt"
+	"github.com/jrpcld/jrpcld/rdf"
 	"log"
 	"os"
 	"strings"
@@ -23,7 +24,7 @@ rpc:hasVersion a owl:DatatypeProperty ;
 
 // A context maps the term "jsonrpc" to rpc:version, but the ontology declares rpc:hasVersion.
 func ExampleOntology_Undeclared() {
-	o, err := ontology.Parse(strings.NewReader(rpc), ontology.Turtle, "")
+	o, err := ontology.Parse(strings.NewReader(rpc), rdf.Turtle, "")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func ExampleOntology_Undeclared() {
 }
 
 func ExampleOntology_WriteSummary() {
-	o, err := ontology.Parse(strings.NewReader(rpc), ontology.Turtle, "")
+	o, err := ontology.Parse(strings.NewReader(rpc), rdf.Turtle, "")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func ExampleOntology_WriteSummary() {
 }
 
 func ExampleParse_error() {
-	_, err := ontology.Parse(strings.NewReader("@prefix ex: <http://example.org/> .\n\nex:a ex:b ex:c ;\n  ex:d <no closing .\n"), ontology.Turtle, "")
+	_, err := ontology.Parse(strings.NewReader("@prefix ex: <http://example.org/> .\n\nex:a ex:b ex:c ;\n  ex:d <no closing .\n"), rdf.Turtle, "")
 	fmt.Println(err)
-	// Output: line 4: character ' ' is not allowed in an IRI
+	// Output: 4:11: character ' ' is not allowed in an IRI
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/rdfxml"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -14,32 +16,12 @@ import (
 	"text/tabwriter"
 )
 
-// Format is the serialisation of an ontology file.
-type Format int
-
-// The formats Parse reads.
-const (
-	Turtle Format = iota // Turtle (.ttl)
-	RDFXML               // RDF/XML (.owl, .rdf)
-)
-
-// String returns the name of the format.
-func (f Format) String() string {
-	switch f {
-	case Turtle:
-		return "Turtle"
-	case RDFXML:
-		return "RDF/XML"
-	}
-	return "Format(" + strconv.Itoa(int(f)) + ")"
-}
-
 // Well-known namespaces.
 const (
-	nsRDF  = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-	nsRDFS = "http://www.w3.org/2000/01/rdf-schema#"
-	nsOWL  = "http://www.w3.org/2002/07/owl#"
-	nsXSD  = "http://www.w3.org/2001/XMLSchema#"
+	nsRDF  = rdf.RDFNS
+	nsRDFS = rdf.RDFSNS
+	nsOWL  = rdf.OWLNS
+	nsXSD  = rdf.XSDNS
 )
 
 // wellKnown lists the vocabularies whose terms are declared elsewhere; Undeclared ignores them.
@@ -73,69 +55,19 @@ type Property struct {
 
 // Ontology is what an ontology file declares.
 type Ontology struct {
-	triples     []triple
+	triples     []rdf.Triple
 	prefixes    map[string]string
 	classes     map[string]*Class
 	props       map[string]*Property
 	individuals map[string]bool
 }
 
-// ParseError is a syntax error in an ontology file.
-type ParseError struct {
-	File string // the file name, when known
-	Line int    // 1-based line of the error, 0 when there is none (an empty RDF/XML document)
-	Msg  string // what is wrong
-}
-
-// Error returns "file:line: message", leaving out the parts that are unknown.
-func (e *ParseError) Error() string {
-	var where string
-	switch {
-	case e.File != "" && e.Line > 0:
-		where = e.File + ":" + strconv.Itoa(e.Line)
-	case e.File != "":
-		where = e.File
-	case e.Line > 0:
-		where = "line " + strconv.Itoa(e.Line)
-	default:
-		where = "ontology"
-	}
-	return where + ": " + e.Msg
-}
-
-// termKind tells the kind of an RDF term.
-type termKind uint8
-
-const (
-	iriTerm termKind = iota
-	blankTerm
-	literalTerm
-)
-
-// term is an RDF term: an IRI, a blank node label or a literal's lexical form with its language.
-type term struct {
-	kind  termKind
-	value string
-	lang  string
-}
-
-// triple is a statement; its predicate is always an IRI.
-type triple struct {
-	s term
-	p string
-	o term
-}
-
 // ParseFile reads the ontology in path, choosing the format from the extension: .ttl is Turtle,
-// .owl and .rdf are RDF/XML. Relative IRIs are left unresolved. Parse errors carry the file name.
+// .owl and .rdf are RDF/XML. Relative IRIs are left unresolved. A syntax error is a *diag.Diagnostic
+// naming the file.
 func ParseFile(path string) (*Ontology, error) {
-	var format Format
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".ttl":
-		format = Turtle
-	case ".owl", ".rdf":
-		format = RDFXML
-	default:
+	format, gz, ok := rdf.FormatOf(path)
+	if !ok || gz || format != rdf.Turtle && format != rdf.RDFXML {
 		return nil, fmt.Errorf("ontology %s: unknown extension (want .ttl, .owl or .rdf)", path)
 	}
 	f, err := os.Open(path)
@@ -145,7 +77,7 @@ func ParseFile(path string) (*Ontology, error) {
 	defer f.Close()
 	o, err := Parse(f, format, "")
 	if err != nil {
-		var pe *ParseError
+		var pe *diag.Diagnostic
 		if errors.As(err, &pe) {
 			pe.File = path
 			return nil, pe
@@ -155,32 +87,37 @@ func ParseFile(path string) (*Ontology, error) {
 	return o, nil
 }
 
-// Parse reads an ontology in the given format, resolving relative IRIs against base (when not empty).
-// Syntax errors are returned as *ParseError. An empty Turtle document is an empty ontology.
-func Parse(r io.Reader, format Format, base string) (*Ontology, error) {
-	if format != Turtle && format != RDFXML {
-		return nil, fmt.Errorf("ontology: unsupported format %v", format)
+// Parse reads an ontology in Turtle or RDF/XML, resolving relative IRIs against base (when not empty).
+// A syntax error is a *diag.Diagnostic with the line where reading stopped. An empty Turtle document is
+// an empty ontology.
+func Parse(r io.Reader, format rdf.Format, base string) (*Ontology, error) {
+	if format != rdf.Turtle && format != rdf.RDFXML {
+		return nil, fmt.Errorf("ontology: unsupported format %v (want Turtle or RDF/XML)", format)
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("ontology: read: %w", err)
 	}
-	if format == RDFXML {
-		ts, prefixes, err := parseRDFXML(data, base)
+	if format == rdf.RDFXML {
+		ts, prefixes, err := rdfxml.Parse(data, base)
 		if err != nil {
 			return nil, err
 		}
 		return build(ts, prefixes), nil
 	}
-	ts, prefixes, err := parseTurtle(data, base)
+	qs, prefixes, err := rdf.Parse(data, rdf.Turtle, base)
 	if err != nil {
 		return nil, err
+	}
+	ts := make([]rdf.Triple, len(qs))
+	for i, q := range qs {
+		ts[i] = q.Triple
 	}
 	return build(ts, prefixes), nil
 }
 
 // build indexes the declarations in ts.
-func build(ts []triple, prefixes map[string]string) *Ontology {
+func build(ts []rdf.Triple, prefixes map[string]string) *Ontology {
 	o := &Ontology{
 		triples:     ts,
 		prefixes:    prefixes,
@@ -188,30 +125,30 @@ func build(ts []triple, prefixes map[string]string) *Ontology {
 		props:       map[string]*Property{},
 		individuals: map[string]bool{},
 	}
-	objects := map[term]map[string][]term{} // subject -> predicate -> objects, in document order
+	objects := map[rdf.Term]map[string][]rdf.Term{} // subject -> predicate -> objects, in document order
 	for _, t := range ts {
-		ps := objects[t.s]
+		ps := objects[t.S]
 		if ps == nil {
-			ps = map[string][]term{}
-			objects[t.s] = ps
+			ps = map[string][]rdf.Term{}
+			objects[t.S] = ps
 		}
-		ps[t.p] = append(ps[t.p], t.o)
+		ps[t.P] = append(ps[t.P], t.O)
 	}
-	isType := func(s term, typ string) bool {
+	isType := func(s rdf.Term, typ string) bool {
 		for _, o := range objects[s][nsRDF+"type"] {
-			if o.kind == iriTerm && o.value == typ {
+			if o.Kind == rdf.IRI && o.Value == typ {
 				return true
 			}
 		}
 		return false
 	}
 	for s, ps := range objects {
-		if s.kind != iriTerm {
+		if s.Kind != rdf.IRI {
 			continue
 		}
 		if isType(s, nsOWL+"Class") || isType(s, nsRDFS+"Class") {
-			o.classes[s.value] = &Class{
-				IRI:        s.value,
+			o.classes[s.Value] = &Class{
+				IRI:        s.Value,
 				Label:      pickLiteral(ps[nsRDFS+"label"]),
 				Comment:    pickLiteral(ps[nsRDFS+"comment"]),
 				SubClassOf: named(ps[nsRDFS+"subClassOf"], nil),
@@ -219,8 +156,8 @@ func build(ts []triple, prefixes map[string]string) *Ontology {
 		}
 		for _, pk := range propertyKinds {
 			if isType(s, pk.typ) {
-				o.props[s.value] = &Property{
-					IRI:     s.value,
+				o.props[s.Value] = &Property{
+					IRI:     s.Value,
 					Kind:    pk.kind,
 					Label:   pickLiteral(ps[nsRDFS+"label"]),
 					Comment: pickLiteral(ps[nsRDFS+"comment"]),
@@ -232,12 +169,12 @@ func build(ts []triple, prefixes map[string]string) *Ontology {
 		}
 	}
 	for s, ps := range objects {
-		if s.kind != iriTerm {
+		if s.Kind != rdf.IRI {
 			continue
 		}
 		for _, typ := range ps[nsRDF+"type"] {
-			if typ.kind == iriTerm && (typ.value == nsOWL+"NamedIndividual" || o.classes[typ.value] != nil) {
-				o.individuals[s.value] = true
+			if typ.Kind == rdf.IRI && (typ.Value == nsOWL+"NamedIndividual" || o.classes[typ.Value] != nil) {
+				o.individuals[s.Value] = true
 			}
 		}
 	}
@@ -246,17 +183,17 @@ func build(ts []triple, prefixes map[string]string) *Ontology {
 
 // pickLiteral returns the first literal without a language tag, else the first English one, else the
 // first one.
-func pickLiteral(ts []term) string {
-	var en, any *term
+func pickLiteral(ts []rdf.Term) string {
+	var en, any *rdf.Term
 	for i := range ts {
 		t := &ts[i]
-		if t.kind != literalTerm {
+		if t.Kind != rdf.Literal {
 			continue
 		}
-		if t.lang == "" {
-			return t.value
+		if t.Lang == "" {
+			return t.Value
 		}
-		if en == nil && strings.EqualFold(strings.SplitN(t.lang, "-", 2)[0], "en") {
+		if en == nil && strings.EqualFold(strings.SplitN(t.Lang, "-", 2)[0], "en") {
 			en = t
 		}
 		if any == nil {
@@ -264,23 +201,23 @@ func pickLiteral(ts []term) string {
 		}
 	}
 	if en != nil {
-		return en.value
+		return en.Value
 	}
 	if any != nil {
-		return any.value
+		return any.Value
 	}
 	return ""
 }
 
 // named returns the IRIs among ts, sorted and without duplicates. With objects given, a blank node with
 // an owl:unionOf list contributes the IRIs in that list.
-func named(ts []term, objects map[term]map[string][]term) []string {
+func named(ts []rdf.Term, objects map[rdf.Term]map[string][]rdf.Term) []string {
 	var out []string
 	for _, t := range ts {
 		switch {
-		case t.kind == iriTerm:
-			out = append(out, t.value)
-		case t.kind == blankTerm && objects != nil:
+		case t.Kind == rdf.IRI:
+			out = append(out, t.Value)
+		case t.Kind == rdf.Blank && objects != nil:
 			for _, list := range objects[t][nsOWL+"unionOf"] {
 				out = append(out, listIRIs(list, objects)...)
 			}
@@ -290,15 +227,15 @@ func named(ts []term, objects map[term]map[string][]term) []string {
 }
 
 // listIRIs returns the IRI members of the RDF list starting at head, stopping at a cycle.
-func listIRIs(head term, objects map[term]map[string][]term) []string {
+func listIRIs(head rdf.Term, objects map[rdf.Term]map[string][]rdf.Term) []string {
 	var out []string
-	seen := map[term]bool{}
-	for head.kind == blankTerm && !seen[head] {
+	seen := map[rdf.Term]bool{}
+	for head.Kind == rdf.Blank && !seen[head] {
 		seen[head] = true
 		ps := objects[head]
 		for _, m := range ps[nsRDF+"first"] {
-			if m.kind == iriTerm {
-				out = append(out, m.value)
+			if m.Kind == rdf.IRI {
+				out = append(out, m.Value)
 			}
 		}
 		rest := ps[nsRDF+"rest"]
@@ -403,7 +340,7 @@ func inWellKnown(iri string) bool {
 // Merge returns an ontology with the declarations of all of os (nil ones are skipped). Blank nodes stay
 // apart; where two ontologies bind the same prefix, the first one wins.
 func Merge(os ...*Ontology) *Ontology {
-	var ts []triple
+	var ts []rdf.Triple
 	prefixes := map[string]string{}
 	for i, o := range os {
 		if o == nil {
@@ -411,11 +348,11 @@ func Merge(os ...*Ontology) *Ontology {
 		}
 		tag := strconv.Itoa(i) + "."
 		for _, t := range o.triples {
-			if t.s.kind == blankTerm {
-				t.s.value = tag + t.s.value
+			if t.S.Kind == rdf.Blank {
+				t.S.Value = tag + t.S.Value
 			}
-			if t.o.kind == blankTerm {
-				t.o.value = tag + t.o.value
+			if t.O.Kind == rdf.Blank {
+				t.O.Value = tag + t.O.Value
 			}
 			ts = append(ts, t)
 		}

@@ -2,18 +2,16 @@ package ontology
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rdf"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -50,7 +48,7 @@ func mustParseFile(t *testing.T, path string) *Ontology {
 
 func mustParse(t *testing.T, ttl string) *Ontology {
 	t.Helper()
-	o, err := Parse(strings.NewReader(ttl), Turtle, "")
+	o, err := Parse(strings.NewReader(ttl), rdf.Turtle, "")
 	if err != nil {
 		t.Fatalf("Parse: %v\n%s", err, ttl)
 	}
@@ -108,7 +106,7 @@ func TestFixtures(t *testing.T) {
 				"rdfs": "http://www.w3.org/2000/01/rdf-schema#", "xsd": xsd,
 			},
 		}},
-		{"testdata/small.owl", want{
+		{"../testdata/small.owl", want{
 			classes: []Class{
 				{IRI: zoo + "Animal", Label: "Animal", Comment: "Anything that lives in the zoo."},
 				{IRI: zoo + "Bird", Label: "Bird", SubClassOf: iris(zoo, "Animal")},
@@ -214,7 +212,7 @@ func TestParseTurtleVariants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := Parse(strings.NewReader(tt.ttl), Turtle, tt.base)
+			o, err := Parse(strings.NewReader(tt.ttl), rdf.Turtle, tt.base)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -254,31 +252,31 @@ func TestParseErrors(t *testing.T) {
 `
 	tests := []struct {
 		name     string
-		format   Format
+		format   rdf.Format
 		in       string
 		wantLine int
 		wantMsg  string
 	}{
-		{"bad IRI", Turtle, "@prefix ex: <http://e/> .\nex:a a ex:B .\nex:c ex:d <bad iri> .\n", 3, "character ' ' is not allowed in an IRI"},
-		{"missing dot", Turtle, "@prefix ex: <http://e/> .\nex:a a ex:B\nex:c ex:d ex:e .\n", 3, `expected '.' at the end of the statement, found "ex:c"`},
-		{"unterminated string", Turtle, "@prefix ex: <http://e/> .\n\n\nex:a ex:b \"open .\n", 4, "line break in a short string"},
-		{"undeclared prefix", Turtle, "@prefix ex: <http://e/> .\nex:a a ex:B .\n# foo:x in a comment\nex:c ex:d \"foo:e\" .\nex:c ex:d foo:e .\n", 5, `undeclared prefix "foo:"`},
-		{"dot as subject", Turtle, "@prefix ex: <http://e/> .\nex:a a ex:B .\n\n. \n", 4, `expected a subject, found "."`},
-		{"unknown directive", Turtle, "@prefix ex: <http://e/> .\n@prefx p: <http://p/> .\n", 2, `unknown directive "@prefx"`},
-		{"literal subject", Turtle, "\n\"x\" <http://e/p> <http://e/o> .\n", 2, "a literal cannot be a subject"},
-		{"unclosed bracket", Turtle, "<http://e/s> <http://e/p> [\n<http://e/q> <http://e/o> .\n", 2, `expected ']' to close '['`},
-		{"unclosed collection", Turtle, "<http://e/s> <http://e/p> ( <http://e/a>\n", 2, "expected ')' to close '('"},
-		{"unterminated long string", Turtle, "<http://e/s> <http://e/p> \"\"\"a\nb\n", 3, "string without closing quote"},
-		{"bad escape", Turtle, "<http://e/s> <http://e/p> \"a\\qb\" .", 1, `bad escape "\\qb\"`},
-		{"bad language tag", Turtle, "<http://e/s> <http://e/p> \"a\"@-en .", 1, "bad language tag"},
-		{"bad number", Turtle, "<http://e/s> <http://e/p> +x .", 1, `bad number "+x"`},
-		{"missing object", Turtle, "@prefix ex: <http://e/> .\nex:s ex:p .", 2, `expected an object, found "."`},
-		{"too deep", Turtle, "<http://e/s> <http://e/p> " + strings.Repeat("[ <http://e/p> ", 600), 1, "nested more than 512 deep"},
-		{"mismatched XML tags", RDFXML, owlHead + "<owl:Class rdf:about=\"http://e/A\">\n</rdf:RDF>\n", 4, "XML syntax error"},
-		{"empty RDF/XML", RDFXML, "", 0, "no XML root element"},
-		{"not XML", RDFXML, "not xml at all", 1, "text before the root element"},
-		{"only a declaration", RDFXML, "<?xml version=\"1.0\"?>\n", 0, "no XML root element"},
-		{"rdf:li as node", RDFXML, owlHead + "<rdf:li/>\n</rdf:RDF>\n", 3, "rdf:li is not allowed as a node element"},
+		{"bad IRI", rdf.Turtle, "@prefix ex: <http://e/> .\nex:a a ex:B .\nex:c ex:d <bad iri> .\n", 3, "character ' ' is not allowed in an IRI"},
+		{"missing dot", rdf.Turtle, "@prefix ex: <http://e/> .\nex:a a ex:B\nex:c ex:d ex:e .\n", 3, `expected '.' at the end of the statement, found "ex:c"`},
+		{"unterminated string", rdf.Turtle, "@prefix ex: <http://e/> .\n\n\nex:a ex:b \"open .\n", 4, "line break in a short string"},
+		{"undeclared prefix", rdf.Turtle, "@prefix ex: <http://e/> .\nex:a a ex:B .\n# foo:x in a comment\nex:c ex:d \"foo:e\" .\nex:c ex:d foo:e .\n", 5, `undeclared prefix "foo:"`},
+		{"dot as subject", rdf.Turtle, "@prefix ex: <http://e/> .\nex:a a ex:B .\n\n. \n", 4, `expected a subject, found "."`},
+		{"unknown directive", rdf.Turtle, "@prefix ex: <http://e/> .\n@prefx p: <http://p/> .\n", 2, `unknown directive "@prefx"`},
+		{"literal subject", rdf.Turtle, "\n\"x\" <http://e/p> <http://e/o> .\n", 2, "a literal cannot be a subject"},
+		{"unclosed bracket", rdf.Turtle, "<http://e/s> <http://e/p> [\n<http://e/q> <http://e/o> .\n", 2, `expected ']' to close '['`},
+		{"unclosed collection", rdf.Turtle, "<http://e/s> <http://e/p> ( <http://e/a>\n", 2, "expected ')' to close '('"},
+		{"unterminated long string", rdf.Turtle, "<http://e/s> <http://e/p> \"\"\"a\nb\n", 3, "string without closing quote"},
+		{"bad escape", rdf.Turtle, "<http://e/s> <http://e/p> \"a\\qb\" .", 1, `bad escape "\\qb\"`},
+		{"bad language tag", rdf.Turtle, "<http://e/s> <http://e/p> \"a\"@-en .", 1, "bad language tag"},
+		{"bad number", rdf.Turtle, "<http://e/s> <http://e/p> +x .", 1, `bad number "+x"`},
+		{"missing object", rdf.Turtle, "@prefix ex: <http://e/> .\nex:s ex:p .", 2, `expected an object, found "."`},
+		{"too deep", rdf.Turtle, "<http://e/s> <http://e/p> " + strings.Repeat("[ <http://e/p> ", 600), 1, "nested more than 512 deep"},
+		{"mismatched XML tags", rdf.RDFXML, owlHead + "<owl:Class rdf:about=\"http://e/A\">\n</rdf:RDF>\n", 4, "XML syntax error"},
+		{"empty RDF/XML", rdf.RDFXML, "", 0, "no XML root element"},
+		{"not XML", rdf.RDFXML, "not xml at all", 1, "text before the root element"},
+		{"only a declaration", rdf.RDFXML, "<?xml version=\"1.0\"?>\n", 0, "no XML root element"},
+		{"rdf:li as node", rdf.RDFXML, owlHead + "<rdf:li/>\n</rdf:RDF>\n", 3, "rdf:li is not allowed as a node element"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -286,16 +284,16 @@ func TestParseErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Parse succeeded with %d classes, want an error", len(o.Classes()))
 			}
-			var pe *ParseError
+			var pe *diag.Diagnostic
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %v (%T) is not a *ParseError", err, err)
+				t.Fatalf("error %v (%T) is not a *diag.Diagnostic", err, err)
 			}
-			if pe.Line != tt.wantLine || !strings.Contains(pe.Msg, tt.wantMsg) {
-				t.Errorf("got line %d %q, want line %d and a message containing %q", pe.Line, pe.Msg, tt.wantLine, tt.wantMsg)
+			if pe.Line != tt.wantLine || !strings.Contains(pe.Message, tt.wantMsg) {
+				t.Errorf("got line %d %q, want line %d and a message containing %q", pe.Line, pe.Message, tt.wantLine, tt.wantMsg)
 			}
 		})
 	}
-	if _, err := Parse(strings.NewReader(""), Format(9), ""); err == nil || !strings.Contains(err.Error(), "unsupported format") {
+	if _, err := Parse(strings.NewReader(""), rdf.NQuads, ""); err == nil || !strings.Contains(err.Error(), "unsupported format") {
 		t.Errorf("unknown format: got %v, want an unsupported format error", err)
 	}
 }
@@ -311,7 +309,7 @@ func TestParseFileErrors(t *testing.T) {
 	}
 	bad := write("bad.ttl", "@prefix ex: <http://e/> .\n\nex:a ex:b ex:c ;\n  ex:d <no closing .\n")
 	_, err := ParseFile(bad)
-	if err == nil || err.Error() != bad+":4: character ' ' is not allowed in an IRI" {
+	if err == nil || err.Error() != bad+":4:11: character ' ' is not allowed in an IRI" {
 		t.Errorf("ParseFile(bad.ttl) error = %v", err)
 	}
 	if _, err := ParseFile(write("o.json", "{}")); err == nil || !strings.Contains(err.Error(), "unknown extension") {
@@ -323,23 +321,6 @@ func TestParseFileErrors(t *testing.T) {
 	o, err := ParseFile(write("UPPER.OWL", "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>"))
 	if err != nil || len(o.Classes()) != 0 {
 		t.Errorf("ParseFile(UPPER.OWL) = %v, %v; want an empty ontology", o, err)
-	}
-}
-
-func TestParseErrorString(t *testing.T) {
-	tests := []struct {
-		e    ParseError
-		want string
-	}{
-		{ParseError{File: "a.ttl", Line: 3, Msg: "m"}, "a.ttl:3: m"},
-		{ParseError{File: "a.ttl", Msg: "m"}, "a.ttl: m"},
-		{ParseError{Line: 3, Msg: "m"}, "line 3: m"},
-		{ParseError{Msg: "m"}, "ontology: m"},
-	}
-	for _, tt := range tests {
-		if got := tt.e.Error(); got != tt.want {
-			t.Errorf("%+v.Error() = %q, want %q", tt.e, got, tt.want)
-		}
 	}
 }
 
@@ -603,7 +584,7 @@ func contains(ss []string, s string) bool {
 }
 
 // TestAgainstRapper reads each ontology a second time through rapper's N-Triples output (N-Triples is a
-// subset of Turtle) and checks that both readings declare the same things.
+// subset of rdf.Turtle) and checks that both readings declare the same things.
 func TestAgainstRapper(t *testing.T) {
 	if _, err := exec.LookPath("rapper"); err != nil {
 		t.Skip("rapper not installed")
@@ -613,7 +594,7 @@ func TestAgainstRapper(t *testing.T) {
 		if err != nil {
 			t.Fatalf("rapper: %v", err)
 		}
-		viaRapper, err := Parse(bytes.NewReader(nt), Turtle, "")
+		viaRapper, err := Parse(bytes.NewReader(nt), rdf.Turtle, "")
 		if err != nil {
 			t.Fatalf("Parse(rapper output): %v", err)
 		}
@@ -627,7 +608,7 @@ func TestAgainstRapper(t *testing.T) {
 		})
 	}
 	t.Run("small.ttl", func(t *testing.T) { compare(t, "testdata/small.ttl", "turtle") })
-	t.Run("small.owl", func(t *testing.T) { compare(t, "testdata/small.owl", "rdfxml") })
+	t.Run("small.owl", func(t *testing.T) { compare(t, "../testdata/small.owl", "rdfxml") })
 	t.Run("json-rpc", func(t *testing.T) {
 		compare(t, shared.Dir(t, "reference", "ogc-mcp-bblocks", "_sources", "json-rpc", "ontology.ttl"), "turtle")
 	})
@@ -638,7 +619,7 @@ func TestAgainstRapper(t *testing.T) {
 
 // FuzzParse checks that no input makes Parse panic.
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"testdata/small.ttl", "testdata/small.owl", "testdata/grammar.rdf"} {
+	for _, name := range []string{"testdata/small.ttl", "../testdata/small.owl", "../testdata/grammar.rdf"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
@@ -649,9 +630,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("@base <http://e/a/> .\n<../b> <#c> \"\"\"\"\"x\\u00e9\"\"\"@en , .5e1 , _:b1 , ex:a\\.b%20 ."), false)
 	f.Add([]byte("<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description rdf:parseType=\"Collection\"/></rdf:RDF>"), true)
 	f.Fuzz(func(t *testing.T, data []byte, xml bool) {
-		format := Turtle
+		format := rdf.Turtle
 		if xml {
-			format = RDFXML
+			format = rdf.RDFXML
 		}
 		o, err := Parse(bytes.NewReader(data), format, "")
 		if err == nil {
@@ -661,269 +642,4 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
-}
-
-// canonical returns the triples as sorted strings in which every blank node is named by a hash of its
-// surroundings, refined a few rounds; isomorphic graphs give the same result.
-func canonical(ts []triple) []string {
-	repr := func(t term, names map[string]string) string {
-		switch t.kind {
-		case iriTerm:
-			return "<" + t.value + ">"
-		case blankTerm:
-			return "_:" + names[t.value]
-		}
-		return strconv.Quote(t.value) + "@" + t.lang
-	}
-	names := map[string]string{}
-	for _, t := range ts {
-		for _, x := range []term{t.s, t.o} {
-			if x.kind == blankTerm {
-				names[x.value] = ""
-			}
-		}
-	}
-	for round := 0; round < 6; round++ {
-		sigs := map[string][]string{}
-		for _, t := range ts {
-			if t.s.kind == blankTerm {
-				sigs[t.s.value] = append(sigs[t.s.value], "out "+t.p+" "+repr(t.o, names))
-			}
-			if t.o.kind == blankTerm {
-				sigs[t.o.value] = append(sigs[t.o.value], "in "+t.p+" "+repr(t.s, names))
-			}
-		}
-		next := map[string]string{}
-		for b, sig := range sigs {
-			sort.Strings(sig)
-			sum := sha256.Sum256([]byte(names[b] + "|" + strings.Join(sig, "\n")))
-			next[b] = hex.EncodeToString(sum[:8])
-		}
-		names = next
-	}
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = repr(t.s, names) + " <" + t.p + "> " + repr(t.o, names)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// TestRDFXMLAgainstRapper compares the graph this package reads from RDF/XML with rapper's.
-func TestRDFXMLAgainstRapper(t *testing.T) {
-	if _, err := exec.LookPath("rapper"); err != nil {
-		t.Skip("rapper not installed")
-	}
-	for _, name := range []string{"testdata/grammar.rdf", "testdata/small.owl"} {
-		t.Run(filepath.Base(name), func(t *testing.T) {
-			data, err := os.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _, err := parseRDFXML(data, "")
-			if err != nil {
-				t.Fatalf("parseRDFXML: %v", err)
-			}
-			nt, err := exec.Command("rapper", "-q", "-i", "rdfxml", "-o", "ntriples", name).Output()
-			if err != nil {
-				t.Fatalf("rapper: %v", err)
-			}
-			want := readNTriples(t, nt)
-			g, w := canonical(got), canonical(want)
-			if !reflect.DeepEqual(g, w) {
-				t.Errorf("graphs differ: %d triples, rapper %d\n got:\n%s\n rapper:\n%s", len(g), len(w), strings.Join(g, "\n"), strings.Join(w, "\n"))
-			}
-		})
-	}
-}
-
-func TestRDFXMLDetails(t *testing.T) {
-	const head = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://e/">`
-	lit := func(v, lang string) term { return term{kind: literalTerm, value: v, lang: lang} }
-	iri := func(v string) term { return term{kind: iriTerm, value: v} }
-	tests := []struct {
-		name string
-		in   string
-		want []triple
-	}{
-		// W3C RDF/XML test rdfms-xmllang/test003: a property attribute takes the element's language.
-		{"language of a property attribute", head + `<rdf:Description rdf:about="http://e/n" xml:lang="fr" ex:p="chat"/></rdf:RDF>`,
-			[]triple{{iri("http://e/n"), "http://e/p", lit("chat", "fr")}}},
-		{"XML literal keeps its source text", head + `<rdf:Description rdf:about="http://e/n"><ex:p rdf:parseType="Literal">a <b>bold</b> move</ex:p></rdf:Description></rdf:RDF>`,
-			[]triple{{iri("http://e/n"), "http://e/p", lit("a <b>bold</b> move", "")}}},
-		{"rdf:datatype drops the language", head + `<rdf:Description rdf:about="http://e/n" xml:lang="en"><ex:p rdf:datatype="http://e/T">x</ex:p></rdf:Description></rdf:RDF>`,
-			[]triple{{iri("http://e/n"), "http://e/p", lit("x", "")}}},
-		{"root node element without rdf:RDF", `<ex:Thing xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://e/" xml:base="sub/" rdf:about="n"/>`,
-			[]triple{{iri("http://e/base/sub/n"), nsRDF + "type", iri("http://e/Thing")}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, _, err := parseRDFXML([]byte(tt.in), "http://e/base/doc")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %+v, want %+v", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestRDFXMLErrors(t *testing.T) {
-	const head = "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:ex=\"http://e/\">\n"
-	tests := []struct {
-		name     string
-		in       string
-		wantLine int
-		wantMsg  string
-	}{
-		{"two subjects", head + "\n<ex:A rdf:about=\"http://e/a\" rdf:nodeID=\"x\"/>\n</rdf:RDF>", 3, "at most one of rdf:about"},
-		{"attribute without namespace", head + "<ex:A about=\"http://e/a\"/>\n</rdf:RDF>", 2, `attribute "about" has no namespace`},
-		{"text among nodes", head + "stray\n<ex:A/></rdf:RDF>", 3, `text "stray" where a node element belongs`},
-		{"text and node", head + "<ex:A>\n<ex:p>text<ex:B/></ex:p></ex:A></rdf:RDF>", 3, "not both"},
-		{"resource and content", head + "<ex:A>\n<ex:p rdf:resource=\"http://e/b\">text</ex:p></ex:A></rdf:RDF>", 3, "must be empty"},
-		{"parseType with resource", head + "<ex:A>\n<ex:p rdf:parseType=\"Resource\" rdf:resource=\"http://e/b\"/></ex:A></rdf:RDF>", 3, "cannot be combined"},
-		{"rdf:Description as property", head + "<ex:A>\n\n<rdf:Description/></ex:A></rdf:RDF>", 4, "rdf:Description is not allowed as a property element"},
-		{"unclosed", head + "<ex:A>\n<ex:p>x</ex:p>\n", 4, "XML syntax error"},
-		{"second root", head + "</rdf:RDF>\n<rdf:RDF/>", 3, "a second root element"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse(strings.NewReader(tt.in), RDFXML, "")
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v (%T) is not a *ParseError", err, err)
-			}
-			if pe.Line != tt.wantLine || !strings.Contains(pe.Msg, tt.wantMsg) {
-				t.Errorf("got line %d %q, want line %d and a message containing %q", pe.Line, pe.Msg, tt.wantLine, tt.wantMsg)
-			}
-		})
-	}
-}
-
-// ntLine matches one line of rapper's N-Triples output.
-var ntLine = regexp.MustCompile(`^(<[^>]*>|_:\S+) <([^>]*)> (?:<([^>]*)>|_:(\S+)|"((?:[^"\\]|\\.)*)"(?:@(\S+)|\^\^<[^>]*>)?) \.$`)
-
-// readNTriples reads N-Triples with a regular expression, independently of the package's parsers.
-func readNTriples(t *testing.T, nt []byte) []triple {
-	t.Helper()
-	var ts []triple
-	unescape := func(s string) string { // rapper writes non-ASCII as \u escapes, which Go reads too
-		v, err := strconv.Unquote(`"` + s + `"`)
-		if err != nil {
-			t.Fatalf("escapes in %q: %v", s, err)
-		}
-		return v
-	}
-	node := func(s string) term {
-		if strings.HasPrefix(s, "_:") {
-			return term{kind: blankTerm, value: s[2:]}
-		}
-		return term{kind: iriTerm, value: unescape(s[1 : len(s)-1])}
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(nt)), "\n") {
-		if line == "" {
-			continue
-		}
-		m := ntLine.FindStringSubmatchIndex(line)
-		if m == nil {
-			t.Fatalf("cannot read N-Triples line %q", line)
-		}
-		group := func(i int) string {
-			if m[2*i] < 0 {
-				return ""
-			}
-			return line[m[2*i]:m[2*i+1]]
-		}
-		tr := triple{s: node(group(1)), p: unescape(group(2))}
-		switch {
-		case m[6] >= 0:
-			tr.o = term{kind: iriTerm, value: unescape(group(3))}
-		case m[8] >= 0:
-			tr.o = term{kind: blankTerm, value: group(4)}
-		default:
-			tr.o = term{kind: literalTerm, value: unescape(group(5)), lang: group(6)}
-		}
-		ts = append(ts, tr)
-	}
-	return ts
-}
-
-// TestTurtleAgainstRapper compares the graph this package reads from Turtle with rapper's, for inputs that
-// exercise the grammar, and checks that both reject the same broken inputs.
-func TestTurtleAgainstRapper(t *testing.T) {
-	if _, err := exec.LookPath("rapper"); err != nil {
-		t.Skip("rapper not installed")
-	}
-	const base = "http://example.org/base/doc"
-	const p = "@prefix ex: <http://example.org/zoo#> .\n"
-	valid := []string{
-		p + "ex:a ex:b ex:c .",
-		"PREFIX ex: <http://example.org/zoo#>\nprefix : <http://example.org/empty#>\nex:a :b : .",
-		"@base <http://example.org/x/y/z> .\n<a> <../b> <./c/../d> .\n<#f> <?q> <//host/p> .\n<> <b> </abs> .",
-		"@prefix rel: <sub/> .\nrel:a rel:b rel:c .",
-		p + "ex:a a ex:C ; ex:p ex:o1 , ex:o2 ;\n ex:q ex:o3 ; ; .",
-		p + "ex:a ex:p [ ex:q [ ex:r ex:s ] ; ex:t ( ex:u ( ) [] ) ] .\n[ ex:p ex:o ] .\n[] ex:p ex:o .\n[ ex:p ex:o ] ex:q ex:r .",
-		p + "( ex:a ex:b ) ex:p ( 1 \"x\" ) .",
-		p + "ex:a ex:p \"s\" , 's' , \"\"\"l\"o\"\"ng\n\"\"\" , '''l'o''ng''' , \"\"\"\"\"a\"\"\" , '''''a''' .",
-		p + "ex:a ex:p \"tab\\tnl\\nq\\\"a\\'b\\\\\\u00e9\\U0001F600\" , \"x\"@en-GB , \"y\"^^ex:T , \"z\"^^<http://t/> .",
-		p + "ex:a ex:p 1 , -2 , +3 , 4.5 , .5 , -.5 , 1e3 , 1.5E-3 , 1.e2 , .5e1 , true , false .",
-		p + "ex:a ex:p 1\n.\nex:b ex:p 2.5\t.\nex:c ex:p 3# comment\n.",
-		p + "_:x ex:p _:y .\n_:y ex:p [ ex:q _:x ] .\n_:b1 ex:p ( [] ) .",
-		p + "ex:a.b ex:c-d ex:e_f .\nex:g ex:h ex:i. ex:1 ex:2 ex:3 .",
-		p + "ex:a ex:b ex:c\\.d , ex:e%20f , ex:g\\~h , ex:: , ex:a:b .",
-		"@prefix é: <http://example.org/é#> .\né:ñ é:ü é:ß .\n<http://example.org/\\u00e9> <http://e/p> <http://e/ü> .",
-		"# comment only\n@prefix ex: <http://example.org/zoo#> . # trailing\nex:a # mid\n ex:b # mid\n ex:c # end\n .",
-		"@prefix ex: <http://example.org/zoo#> .\r\nex:a ex:b 1\r\n.\r\n",
-		"@prefix true: <http://example.org/t#> .\ntrue:a true:b true .",
-		p + "ex:a ex:b \"\" , '' , \"\"\"\"\"\" .",
-		"",
-	}
-	invalid := []string{
-		p + "ex:a ex:b ex:c",
-		p + "ex:a ex:b \"unterminated .",
-		p + "ex:a ex:b <bad iri> .",
-		p + "ex:a ex:b foo:c .",
-		p + "\"lit\" ex:b ex:c .",
-		p + "ex:a ex:b ex:c ex:d .",
-		p + "ex:a ex:b \"\"\"a\"\"\"\" .",
-		p + "ex:a ex:b [ ex:c ex:d .",
-		p + "ex:a ex:b ( ex:c .",
-		p + "@prefixx ex: <http://e/> .",
-		p + "ex:a ex:b \"x\\q\" .",
-		p + "ex:a ex:b ex:c. .",
-		p + "ex:a ex:b ex:c ;; , ex:d .",
-		p + "ex:a ex:b 1.2.3 .",
-	}
-	rapper := func(t *testing.T, doc string) ([]byte, error) {
-		cmd := exec.Command("rapper", "-q", "-i", "turtle", "-o", "ntriples", "-", base)
-		cmd.Stdin = strings.NewReader(doc)
-		return cmd.Output()
-	}
-	for i, doc := range valid {
-		t.Run("valid"+strconv.Itoa(i), func(t *testing.T) {
-			nt, err := rapper(t, doc)
-			if err != nil {
-				t.Fatalf("rapper rejects %q: %v", doc, err)
-			}
-			got, _, err := parseTurtle([]byte(doc), base)
-			if err != nil {
-				t.Fatalf("parseTurtle(%q): %v", doc, err)
-			}
-			g, w := canonical(got), canonical(readNTriples(t, nt))
-			if !reflect.DeepEqual(g, w) {
-				t.Errorf("%q: graphs differ\n got:\n%s\n rapper:\n%s", doc, strings.Join(g, "\n"), strings.Join(w, "\n"))
-			}
-		})
-	}
-	for i, doc := range invalid {
-		t.Run("invalid"+strconv.Itoa(i), func(t *testing.T) {
-			if _, err := rapper(t, doc); err == nil {
-				t.Fatalf("rapper accepts %q", doc)
-			}
-			if ts, _, err := parseTurtle([]byte(doc), base); err == nil {
-				t.Errorf("parseTurtle accepts %q: %d triples", doc, len(ts))
-			}
-		})
-	}
 }

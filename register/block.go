@@ -3,6 +3,7 @@ package register
 import (
 	"bytes"
 	"fmt"
+	"github.com/jrpcld/jrpcld/rdf"
 	"path"
 	"strings"
 
@@ -291,7 +292,7 @@ func (bd *builder) writeOntology(o *blockOut, global func(section, format string
 	}
 	data, err := o.b.ReadFile(files[0])
 	if err == nil {
-		_, err = ontology.Parse(bytes.NewReader(data), ontology.Turtle, "")
+		_, err = ontology.Parse(bytes.NewReader(data), rdf.Turtle, "")
 	}
 	if err != nil {
 		global(sectionTurtle, "ontology %s: %v", files[0], err)

@@ -19,7 +19,7 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -481,7 +481,7 @@ func TestBuildFixture(t *testing.T) {
 	ts := rdftest.Rapper(t, readFile(t, filepath.Join(out, "tests", "labelled-point", "example_1_1.ttl")), "")
 	preds := map[string]string{}
 	for _, tr := range ts {
-		preds[tr.Pred.String()] = tr.Obj.String()
+		preds[tr.P] = tr.O.Value
 	}
 	wantPreds := map[string]string{"http://example.org/geo#x": "10", "http://example.org/geo#y": "20", "http://www.w3.org/2000/01/rdf-schema#label": "home"}
 	if len(ts) != 3 || !reflect.DeepEqual(preds, wantPreds) {
@@ -557,7 +557,7 @@ func TestBuildDefault(t *testing.T) {
 	// string ids become IRIs as they do in the examples.
 	ids := 0
 	for _, tr := range rdftest.Rapper(t, readFile(t, filepath.Join(out, "tests", "json-rpc", "batch.ttl")), "") {
-		if tr.Pred.String() == "http://json-rpc.org/ontology#hasId" && strings.HasPrefix(tr.Obj.String(), "http://example.com/jsonrpc/") {
+		if tr.P == "http://json-rpc.org/ontology#hasId" && strings.HasPrefix(tr.O.Value, "http://example.com/jsonrpc/") {
 			ids++
 		}
 	}

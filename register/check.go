@@ -13,8 +13,8 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/ontology"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/schema"
-	"github.com/knakk/rdf"
 )
 
 // Sections of a validation report item, as the tool chain names them.
@@ -221,7 +221,7 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 		if base == "" {
 			base = ex.BaseURI
 		}
-		if _, err := ontology.Parse(bytes.NewReader(code), ontology.Turtle, base); err != nil {
+		if _, err := ontology.Parse(bytes.NewReader(code), rdf.Turtle, base); err != nil {
 			it.add(sectionTurtle, "parse", true, "not valid Turtle: %v", err)
 		} else {
 			it.add(sectionTurtle, "parse", false, "valid Turtle")
@@ -356,7 +356,7 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 	}
 	it.add(sectionJSONLD, "uplift", false, "uplifted to %s.jsonld", it.Base)
 	buf.Reset()
-	w := convert.NewTurtleWriter(&buf, up.Prefixes)
+	w := rdf.NewTurtleWriter(&buf, up.Prefixes)
 	if err = w.WriteGroup(sortTriples(up.Triples)); err == nil {
 		err = w.Close()
 	}
@@ -400,7 +400,7 @@ func sortTriples(ts []rdf.Triple) []rdf.Triple {
 	}
 	ks := make([]keyed, len(ts))
 	for i, t := range ts {
-		ks[i] = keyed{[3]string{t.Subj.Serialize(rdf.NTriples), t.Pred.Serialize(rdf.NTriples), t.Obj.Serialize(rdf.NTriples)}, t}
+		ks[i] = keyed{[3]string{t.S.String(), "<" + t.P + ">", t.O.String()}, t}
 	}
 	sort.SliceStable(ks, func(i, j int) bool {
 		for n := range 3 {

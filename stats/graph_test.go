@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rdf"
 	"maps"
 	"path/filepath"
 	"reflect"
@@ -21,14 +23,14 @@ func TestGraphFormat(t *testing.T) {
 	const no = -1
 	tests := []struct {
 		name, head string
-		want       convert.Format // no: a log
+		want       rdf.Format // no: a log
 	}{
-		{"g.ttl", "", convert.Turtle}, {"g.nt", "{", convert.NTriples}, {"G.NQ", "", convert.NQuads}, {"g.jsonld", "{", convert.JSONLD},
+		{"g.ttl", "", rdf.Turtle}, {"g.nt", "{", rdf.NTriples}, {"G.NQ", "", rdf.NQuads}, {"g.jsonld", "{", rdf.JSONLD},
 		{"log.jsonl", "@prefix", no}, {"log.json.gz", "<", no}, {"log.ndjson", "<", no}, {"log.json", "_:b", no},
-		{"stdin", "  @prefix x: <y> .", convert.Turtle}, {"stdin", "PREFIX x: <y>", convert.Turtle}, {"stdin", "base\t<y>", convert.Turtle},
-		{"stdin", "\xef\xbb\xbf@base <y> .", convert.Turtle},
-		{"stdin", "<http://a> <b> <c> .", convert.NQuads}, {"stdin", "_:b <p> <o> .", convert.NQuads},
-		{"stdin", "# comment", convert.Turtle}, {"stdin", "# a\n\n  # b\n<http://a>", convert.NQuads}, {"stdin", "# a\n@prefix", convert.Turtle},
+		{"stdin", "  @prefix x: <y> .", rdf.Turtle}, {"stdin", "PREFIX x: <y>", rdf.Turtle}, {"stdin", "base\t<y>", rdf.Turtle},
+		{"stdin", "\xef\xbb\xbf@base <y> .", rdf.Turtle},
+		{"stdin", "<http://a> <b> <c> .", rdf.NQuads}, {"stdin", "_:b <p> <o> .", rdf.NQuads},
+		{"stdin", "# comment", rdf.Turtle}, {"stdin", "# a\n\n  # b\n<http://a>", rdf.NQuads}, {"stdin", "# a\n@prefix", rdf.Turtle},
 		{"stdin", `{"jsonrpc":"2.0"}`, no}, {"stdin", "[1]", no}, {"stdin", "\x1f\x8b", no}, {"stdin", "", no}, {"stdin", " \n", no},
 		{"stdin", "prefixed nonsense", no}, {"stdin", "_x", no},
 	}
@@ -42,7 +44,7 @@ func TestGraphFormat(t *testing.T) {
 
 // readGraph returns the Stats of each log of a graph, read back with the
 // context ctx.
-func readGraph(t *testing.T, data []byte, file string, f convert.Format, ctx any) ([]*LogStats, error) {
+func readGraph(t *testing.T, data []byte, file string, f rdf.Format, ctx any) ([]*LogStats, error) {
 	t.Helper()
 	rv, err := convert.NewReverse(ctx)
 	if err != nil {
@@ -64,7 +66,7 @@ func sameStats(t *testing.T, what string, got, want *Stats) {
 // statsJSON returns the JSON value of Stats without where they came from.
 func statsJSON(t *testing.T, s *Stats) any { return toJSON(t, s) }
 
-var graphFormats = []convert.Format{convert.Turtle, convert.NTriples, convert.NQuads, convert.JSONLD}
+var graphFormats = []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads, rdf.JSONLD}
 
 // TestGraphRoundTrip: the Stats of the graph jrpcld writes for a log, in
 // each RDF format, are those of the log itself.
@@ -121,7 +123,7 @@ func TestGraphMCPBlock(t *testing.T) {
 	}
 	dir := t.TempDir()
 	toolCalls := 0
-	for _, f := range []convert.Format{convert.Turtle, convert.NQuads} {
+	for _, f := range []rdf.Format{rdf.Turtle, rdf.NQuads} {
 		for i, file := range files {
 			what := fmt.Sprintf("%s %s", f, filepath.Base(file))
 			g := filepath.Join(dir, fmt.Sprintf("mcp%d.%s", i, f))
@@ -131,7 +133,7 @@ func TestGraphMCPBlock(t *testing.T) {
 				t.Fatalf("%s: %d logs, %v", what, len(got), err)
 			}
 			sameStats(t, what, got[0].Stats, readLogFile(t, file, Options{}).Stats)
-			if f == convert.Turtle {
+			if f == rdf.Turtle {
 				toolCalls += got[0].Requests["tools/call"]
 			}
 			// The default block does not know the MCP block's terms: what it
@@ -164,10 +166,10 @@ func TestGraphSeveralLogs(t *testing.T) {
 		}
 		logs = append(logs, convert.Log{Reader: r, File: iri, IRI: iri})
 	}
-	if err := convert.NewConverter(ctx).Convert(&out, convert.Turtle, logs); err != nil {
+	if err := convert.NewConverter(ctx).Convert(&out, rdf.Turtle, logs); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readGraph(t, out.Bytes(), "two.ttl", convert.Turtle, ctx)
+	got, err := readGraph(t, out.Bytes(), "two.ttl", rdf.Turtle, ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,23 +202,23 @@ func TestGraphErrors(t *testing.T) {
 `
 	tests := []struct {
 		name, file, doc string
-		f               convert.Format
+		f               rdf.Format
 		want            []string // the errors, one a line
 		requests        int      // requests counted
 	}{
-		{"syntax", "bad.ttl", "@prefix ex: <http://ex/> .\nex:s ex:p .\n", convert.Turtle,
+		{"syntax", "bad.ttl", "@prefix ex: <http://ex/> .\nex:s ex:p .\n", rdf.Turtle,
 			[]string{"bad.ttl:2:11: "}, -1},
-		{"n-quads syntax", "bad.nq", good + `<http://s> <http://p> "x" <http://g> <http://h> .`, convert.NQuads,
+		{"n-quads syntax", "bad.nq", good + `<http://s> <http://p> "x" <http://g> <http://h> .`, rdf.NQuads,
 			[]string{"bad.nq:7:38: "}, -1},
-		{"json-ld syntax", "bad.jsonld", "{\n  \"@id\": }", convert.JSONLD,
+		{"json-ld syntax", "bad.jsonld", "{\n  \"@id\": }", rdf.JSONLD,
 			[]string{"bad.jsonld:2:10: "}, -1},
-		{"not a log", "empty.nt", "# nothing\n", convert.NTriples,
+		{"not a log", "empty.nt", "# nothing\n", rdf.NTriples,
 			[]string{"empty.nt: no JSON-RPC messages"}, 0},
-		{"a message without a position", "p.nt", good + `<http://l#2> <` + rdfT + `> <` + jrpc + `Notification> .`, convert.NTriples,
+		{"a message without a position", "p.nt", good + `<http://l#2> <` + rdfT + `> <` + jrpc + `Notification> .`, rdf.NTriples,
 			[]string{"p.nt: <http://l#2>: it is typed as a message but has no jlog:position"}, 1},
 		{"a blank node message without a method", "b.nt", good +
 			`_:n <` + rdfT + `> <` + jrpc + `Notification> .` + "\n" + `_:n <` + jlog + `position> "2"^^<` + xsd + `integer> .` + "\n" +
-			`_:n <` + jlog + `inLog> <http://l> .` + "\n" + `_:n <` + jrpc + `version> "2.0" .`, convert.NTriples,
+			`_:n <` + jlog + `inLog> <http://l> .` + "\n" + `_:n <` + jrpc + `version> "2.0" .`, rdf.NTriples,
 			[]string{"b.nt: _:n: not a JSON-RPC 2.0 message"}, 1},
 	}
 	ctx, _, err := convert.BlockContext(bblock.Default(), nil, nil)
@@ -239,9 +241,9 @@ func TestGraphErrors(t *testing.T) {
 				t.Fatalf("errors %v, want %q", errs, tt.want)
 			}
 			for i, e := range errs {
-				var ge *GraphError
+				var ge *diag.Diagnostic
 				if !errors.As(e, &ge) || !strings.HasPrefix(e.Error(), tt.want[i]) || ge.File != tt.file {
-					t.Errorf("error %T %q, want a *GraphError starting with %q", e, e, tt.want[i])
+					t.Errorf("error %T %q, want a *diag.Diagnostic starting with %q", e, e, tt.want[i])
 				}
 			}
 			requests := 0

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/rdf"
 	"io"
 	"maps"
 	"os"
@@ -298,7 +299,7 @@ func TestSPARQLInJena(t *testing.T) {
 		ttl := filepath.Join(dir, fmt.Sprintf("log%d.ttl", i))
 		iri := convert.DefaultLogIRI(file)
 		iriOf[file] = iri
-		writeGraph(t, ctx, file, iri, ttl, convert.Turtle)
+		writeGraph(t, ctx, file, iri, ttl, rdf.Turtle)
 		data = append(data, ttl)
 		report.Add(readLogFile(t, file, Options{}))
 	}
@@ -405,7 +406,7 @@ func writeBare(t *testing.T, from, to string) {
 
 // writeGraph converts a log to RDF with jrpcld's converter and the block
 // context ctx, as "jrpcld rdf" does, writes it to the file to and returns it.
-func writeGraph(t *testing.T, ctx any, file, iri, to string, f convert.Format) []byte {
+func writeGraph(t *testing.T, ctx any, file, iri, to string, f rdf.Format) []byte {
 	t.Helper()
 	r := openLog(t, file)
 	var out bytes.Buffer

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/jrpcld/jrpcld/rdf"
 	"os"
 	"path/filepath"
 
@@ -91,7 +92,7 @@ func upliftOne(e *env, b *bblock.Block, ctx any, ex bblock.Example, sn bblock.Sn
 		return fmt.Errorf("the uplift gives an empty graph: the context maps none of its members")
 	}
 	var ttl bytes.Buffer
-	w := convert.NewTurtleWriter(&ttl, up.Prefixes)
+	w := rdf.NewTurtleWriter(&ttl, up.Prefixes)
 	if err := w.WriteGroup(up.Triples); err != nil {
 		return err
 	}

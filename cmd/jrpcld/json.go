@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rdf"
 	"io"
 	"os"
 	"path/filepath"
@@ -60,10 +62,10 @@ func runJSON(e *env, c *command, args []string) int {
 	if !ok {
 		return code
 	}
-	var fixed *convert.Format
+	var fixed *rdf.Format
 	if *from != "" {
-		f, err := convert.ParseFormat(*from)
-		if err != nil || f == convert.JSONLDExpanded {
+		f, err := rdf.ParseFormat(*from)
+		if err != nil || f == rdf.JSONLDExpanded || f == rdf.RDFXML {
 			fmt.Fprintf(e.stderr, "jrpcld %s: --from must be turtle, ntriples, nquads or jsonld, not %q\n", c.name, *from)
 			return exitUsage
 		}
@@ -72,7 +74,7 @@ func runJSON(e *env, c *command, args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	formats := make([]convert.Format, len(files))
+	formats := make([]rdf.Format, len(files))
 	for i, name := range files {
 		f, err := inputFormat(name, fixed)
 		if err != nil {
@@ -94,28 +96,28 @@ func runJSON(e *env, c *command, args []string) int {
 
 // inputFormat returns the RDF format of the named input: fixed when given,
 // else from the extension; standard input is Turtle.
-func inputFormat(name string, fixed *convert.Format) (convert.Format, error) {
+func inputFormat(name string, fixed *rdf.Format) (rdf.Format, error) {
 	if fixed != nil {
 		return *fixed, nil
 	}
 	if name == "-" {
-		return convert.Turtle, nil
+		return rdf.Turtle, nil
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".ttl":
-		return convert.Turtle, nil
+		return rdf.Turtle, nil
 	case ".nt":
-		return convert.NTriples, nil
+		return rdf.NTriples, nil
 	case ".nq":
-		return convert.NQuads, nil
+		return rdf.NQuads, nil
 	case ".jsonld":
-		return convert.JSONLD, nil
+		return rdf.JSONLD, nil
 	}
 	return 0, fmt.Errorf("%s: cannot tell the RDF format from the extension (.ttl, .nt, .nq or .jsonld): use --from", name)
 }
 
 // writeJSON reads each input and writes its logs' messages.
-func writeJSON(e *env, c *command, rv *convert.Reverse, files []string, formats []convert.Format, graph string, envelope bool, outPath string) int {
+func writeJSON(e *env, c *command, rv *convert.Reverse, files []string, formats []rdf.Format, graph string, envelope bool, outPath string) int {
 	out, err := openOutput(e, outPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
@@ -153,7 +155,7 @@ type jsonRun struct {
 
 // input writes the messages of one input. Problems with the input are
 // printed and make the status exitInvalid; the error returned ends the run.
-func (j *jsonRun) input(name string, f convert.Format) error {
+func (j *jsonRun) input(name string, f rdf.Format) error {
 	in, display, size, err := openInput(j.e, name)
 	if err != nil {
 		return err
@@ -165,20 +167,22 @@ func (j *jsonRun) input(name string, f convert.Format) error {
 	if err != nil || data == nil {
 		return err
 	}
-	ds, err := convert.ReadRDF(data, f)
+	quads, err := convert.ReadRDF(data, f)
 	if err != nil {
-		var se *convert.SyntaxError
-		if errors.As(err, &se) && se.Line > 0 {
-			fmt.Fprintf(j.e.stderr, "%s:%s\n", display, se)
+		var se *diag.Diagnostic
+		if errors.As(err, &se) {
+			se.File = display
+			fmt.Fprintln(j.e.stderr, se)
 		} else {
 			fmt.Fprintf(j.e.stderr, "%s: %v\n", display, err)
 		}
 		j.status = exitInvalid
 		return nil
 	}
-	logs, problems := j.rv.Logs(ds)
+	logs, problems := j.rv.Logs(quads)
 	for _, p := range problems {
-		fmt.Fprintf(j.e.stderr, "%s: %s\n", display, p)
+		p.File = display
+		fmt.Fprintln(j.e.stderr, p)
 		j.status = exitInvalid
 	}
 	for _, l := range logs {
@@ -199,8 +203,8 @@ func (j *jsonRun) input(name string, f convert.Format) error {
 // input, to be read as one graph: what the stream wrote went to a
 // temporary file and is dropped, and what it read is read again (from a
 // temporary copy when in cannot seek).
-func (j *jsonRun) stream(in io.Reader, f convert.Format, size int64) ([]byte, error) {
-	if f == convert.JSONLD {
+func (j *jsonRun) stream(in io.Reader, f rdf.Format, size int64) ([]byte, error) {
+	if f == rdf.JSONLD {
 		return readAll(in, size)
 	}
 	start, canSeek := seekable(in)

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/convert"
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 func rdfCommand() command {
@@ -76,7 +76,10 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 		return exitUsage
 	}
-	f, err := convert.ParseFormat(format)
+	f, err := rdf.ParseFormat(format)
+	if err == nil && !f.Writable() {
+		err = fmt.Errorf("jrpcld does not write %v: use turtle, ntriples, nquads, jsonld or jsonld-expanded", f)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 		return exitUsage
@@ -87,7 +90,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		return exitUsage
 	}
 	if *base != "" {
-		if _, err := rdf.NewIRI(*base); err != nil || !strings.Contains(*base, ":") {
+		if rdf.CheckIRI(*base) != nil {
 			fmt.Fprintf(e.stderr, "jrpcld %s: --base %q is not an absolute IRI\n", c.name, *base)
 			return exitUsage
 		}

@@ -32,7 +32,8 @@ func TestRDFCommandErrors(t *testing.T) {
 		code  int
 		err   string
 	}{
-		{[]string{"rdf", "--format", "rdfxml"}, "", exitUsage, `unknown RDF format "rdfxml"`},
+		{[]string{"rdf", "--format", "rdfxml"}, "", exitUsage, `does not write rdfxml`},
+		{[]string{"rdf", "--format", "xml"}, "", exitUsage, `unknown RDF format "xml"`},
 		{[]string{"rdf", "--base", "not an iri"}, "", exitUsage, "not an absolute IRI"},
 		{[]string{"turtle", "nope.jsonl"}, "", exitUsage, "nope.jsonl"},
 		{[]string{"turtle"}, "x\n", exitInvalid, "stdin:1: skipped:"},

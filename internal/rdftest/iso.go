@@ -7,12 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/knakk/rdf"
-)
-
-const (
-	xsdString     = "http://www.w3.org/2001/XMLSchema#string"
-	rdfLangString = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 // Term kinds of a key.
@@ -35,31 +30,30 @@ type key struct {
 // quad is a statement as keys: subject, predicate, object, graph.
 type quad [4]key
 
-// keyOf converts a term; nil is the default graph, allowed only where
-// graph is true.
+// keyOf converts a term; the zero Term is the default graph, allowed only
+// where graph is true.
 func keyOf(t rdf.Term, graph bool) (key, error) {
-	switch v := t.(type) {
-	case nil:
+	switch {
+	case t == rdf.Term{}:
 		if graph {
 			return key{kind: kindDefault}, nil
 		}
-		return key{}, fmt.Errorf("nil term")
-	case rdf.IRI:
-		return key{kind: kindIRI, val: v.String()}, nil
-	case rdf.Blank:
-		return key{kind: kindBlank, val: strings.TrimPrefix(v.Serialize(rdf.NTriples), "_:")}, nil
-	case rdf.Literal:
-		k := key{kind: kindLiteral, val: v.String(), dt: v.DataType.String(), lang: strings.ToLower(v.Lang())}
+		return key{}, fmt.Errorf("empty term")
+	case t.Kind == rdf.IRI:
+		return key{kind: kindIRI, val: t.Value}, nil
+	case t.Kind == rdf.Blank:
+		return key{kind: kindBlank, val: t.Value}, nil
+	case t.Kind == rdf.Literal:
+		k := key{kind: kindLiteral, val: t.Value, dt: t.Datatype, lang: strings.ToLower(t.Lang)}
 		switch {
 		case k.lang != "":
-			k.dt = rdfLangString
+			k.dt = rdf.RDFLangString
 		case k.dt == "":
-			k.dt = xsdString
+			k.dt = rdf.XSDString
 		}
 		return k, nil
-	default:
-		return key{}, fmt.Errorf("unsupported term type %T", t)
 	}
+	return key{}, fmt.Errorf("term of kind %d", t.Kind)
 }
 
 // String formats k in an N-Quads-like form for messages (literal lexical
@@ -75,7 +69,7 @@ func (k key) String() string {
 		if k.lang != "" {
 			return s + "@" + k.lang
 		}
-		if k.dt != xsdString {
+		if k.dt != rdf.XSDString {
 			return s + "^^<" + k.dt + ">"
 		}
 		return s
@@ -100,7 +94,7 @@ func Isomorphic(a, b []rdf.Triple) (bool, string) {
 }
 
 // IsomorphicQuads reports whether two datasets (sets of quads; duplicates
-// ignored; a nil Ctx is the default graph) are isomorphic, mapping blank
+// ignored; a zero G is the default graph) are isomorphic, mapping blank
 // nodes, graph names included, bijectively. On failure, the returned string
 // describes a difference as for Isomorphic.
 func IsomorphicQuads(a, b []rdf.Quad) (bool, string) {
@@ -118,7 +112,7 @@ func IsomorphicQuads(a, b []rdf.Quad) (bool, string) {
 func tripleKeys(ts []rdf.Triple) ([]quad, error) {
 	qs := make([]quad, len(ts))
 	for i, t := range ts {
-		if err := fill(&qs[i], t, nil); err != nil {
+		if err := fill(&qs[i], t, rdf.Term{}); err != nil {
 			return nil, fmt.Errorf("triple %d: %w", i, err)
 		}
 	}
@@ -128,18 +122,18 @@ func tripleKeys(ts []rdf.Triple) ([]quad, error) {
 func quadKeys(qs []rdf.Quad) ([]quad, error) {
 	out := make([]quad, len(qs))
 	for i, q := range qs {
-		if err := fill(&out[i], q.Triple, q.Ctx); err != nil {
+		if err := fill(&out[i], q.Triple, q.G); err != nil {
 			return nil, fmt.Errorf("quad %d: %w", i, err)
 		}
 	}
 	return out, nil
 }
 
-func fill(q *quad, t rdf.Triple, g rdf.Context) error {
-	terms := [4]rdf.Term{t.Subj, t.Pred, t.Obj, g}
-	if t.Subj == nil || t.Pred == nil || t.Obj == nil {
-		return fmt.Errorf("nil subject, predicate or object")
+func fill(q *quad, t rdf.Triple, g rdf.Term) error {
+	if t.P == "" {
+		return fmt.Errorf("empty predicate")
 	}
+	terms := [4]rdf.Term{t.S, rdf.NewIRI(t.P), t.O, g}
 	for j, term := range terms {
 		k, err := keyOf(term, j == 3)
 		if err != nil {

@@ -7,55 +7,34 @@ import (
 	"testing"
 	"time"
 
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 const ex = "http://example.org/"
 
-func iri(s string) rdf.IRI {
-	i, err := rdf.NewIRI(ex + s)
-	if err != nil {
-		panic(err)
-	}
-	return i
-}
+func iri(s string) rdf.Term { return rdf.NewIRI(ex + s) }
 
-func blank(s string) rdf.Blank {
-	b, err := rdf.NewBlank(s)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
+func blank(s string) rdf.Term { return rdf.NewBlank(s) }
 
-func str(s string) rdf.Literal { return rdf.NewTypedLiteral(s, rdf.IRI{}) }
+func str(s string) rdf.Term { return rdf.NewLiteral(s, "") }
 
-func typed(s, dt string) rdf.Literal {
-	return rdf.NewTypedLiteral(s, must(rdf.NewIRI(dt)))
-}
+func typed(s, dt string) rdf.Term { return rdf.NewLiteral(s, dt) }
 
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
-func tr(s rdf.Subject, p string, o rdf.Object) rdf.Triple {
-	return rdf.Triple{Subj: s, Pred: iri(p), Obj: o}
+func tr(s rdf.Term, p string, o rdf.Term) rdf.Triple {
+	return rdf.Triple{S: s, P: ex + p, O: o}
 }
 
 // relabel renames every blank node through f.
 func relabel(ts []rdf.Triple, f func(string) string) []rdf.Triple {
 	out := make([]rdf.Triple, len(ts))
 	ren := func(t rdf.Term) rdf.Term {
-		if b, ok := t.(rdf.Blank); ok {
-			return blank(f(b.String()))
+		if t.Kind == rdf.Blank {
+			return blank(f(t.Value))
 		}
 		return t
 	}
 	for i, t := range ts {
-		out[i] = rdf.Triple{Subj: ren(t.Subj).(rdf.Subject), Pred: t.Pred, Obj: ren(t.Obj).(rdf.Object)}
+		out[i] = rdf.Triple{S: ren(t.S), P: t.P, O: ren(t.O)}
 	}
 	return out
 }
@@ -108,13 +87,13 @@ func TestIsomorphic(t *testing.T) {
 		tr(blank("x"), "q", str("one")),
 		tr(blank("x"), "r", blank("y")),
 		tr(blank("y"), "q", typed("1", "http://www.w3.org/2001/XMLSchema#integer")),
-		tr(blank("y"), "l", must(rdf.NewLangLiteral("chat", "fr"))),
+		tr(blank("y"), "l", rdf.NewLangLiteral("chat", "fr")),
 	}
 	xsdInt := "http://www.w3.org/2001/XMLSchema#integer"
 	twoChains := append(chain("a", 4), chain("b", 4)...)
 	big := tree(3000, 7)
 	bigChanged := append([]rdf.Triple(nil), big...)
-	bigChanged[len(big)-1] = tr(bigChanged[len(big)-1].Subj, "v", str("7"))
+	bigChanged[len(big)-1] = tr(bigChanged[len(big)-1].S, "v", str("7"))
 
 	tests := []struct {
 		name string
@@ -130,8 +109,8 @@ func TestIsomorphic(t *testing.T) {
 		{"integer lexical forms differ", []rdf.Triple{tr(iri("s"), "p", typed("1", xsdInt))}, []rdf.Triple{tr(iri("s"), "p", typed("01", xsdInt))}, false, `"01"`},
 		{"datatype differs", []rdf.Triple{tr(iri("s"), "p", typed("1", xsdInt))}, []rdf.Triple{tr(iri("s"), "p", typed("1", "http://www.w3.org/2001/XMLSchema#decimal"))}, false, "decimal"},
 		{"plain versus xsd:string", []rdf.Triple{tr(iri("s"), "p", str("a"))}, []rdf.Triple{tr(iri("s"), "p", typed("a", "http://www.w3.org/2001/XMLSchema#string"))}, true, ""},
-		{"string versus lang string", []rdf.Triple{tr(iri("s"), "p", str("a"))}, []rdf.Triple{tr(iri("s"), "p", must(rdf.NewLangLiteral("a", "en")))}, false, "@en"},
-		{"language tag case", []rdf.Triple{tr(iri("s"), "p", must(rdf.NewLangLiteral("a", "en-US")))}, []rdf.Triple{tr(iri("s"), "p", must(rdf.NewLangLiteral("a", "en-us")))}, true, ""},
+		{"string versus lang string", []rdf.Triple{tr(iri("s"), "p", str("a"))}, []rdf.Triple{tr(iri("s"), "p", rdf.NewLangLiteral("a", "en"))}, false, "@en"},
+		{"language tag case", []rdf.Triple{tr(iri("s"), "p", rdf.NewLangLiteral("a", "en-US"))}, []rdf.Triple{tr(iri("s"), "p", rdf.NewLangLiteral("a", "en-us"))}, true, ""},
 		{"blank versus IRI", []rdf.Triple{tr(iri("s"), "p", blank("o"))}, []rdf.Triple{tr(iri("s"), "p", iri("o"))}, false, "only in"},
 		{"duplicates ignored", append(base, base[2], base[0]), base, true, ""},
 		{"extra triple", base, append(append([]rdf.Triple(nil), base...), tr(iri("s"), "p", iri("o"))), false, "<http://example.org/o>"},
@@ -165,25 +144,29 @@ func TestIsomorphic(t *testing.T) {
 	}
 }
 
-func TestIsomorphicNilTerm(t *testing.T) {
-	ok, msg := Isomorphic([]rdf.Triple{{Subj: iri("s"), Pred: iri("p")}}, nil)
-	if ok || !strings.Contains(msg, "nil") {
-		t.Fatalf("got %v %q, want a failure naming the nil term", ok, msg)
+func TestIsomorphicEmptyTerm(t *testing.T) {
+	ok, msg := Isomorphic([]rdf.Triple{{S: iri("s"), P: ex + "p"}}, nil)
+	if ok || !strings.Contains(msg, "empty term") {
+		t.Fatalf("got %v %q, want a failure naming the empty term", ok, msg)
+	}
+	ok, msg = Isomorphic([]rdf.Triple{{S: iri("s"), O: iri("o")}}, nil)
+	if ok || !strings.Contains(msg, "empty predicate") {
+		t.Fatalf("got %v %q, want a failure naming the empty predicate", ok, msg)
 	}
 }
 
 func TestIsomorphicQuads(t *testing.T) {
-	q := func(s rdf.Subject, p string, o rdf.Object, g rdf.Context) rdf.Quad {
-		return rdf.Quad{Triple: tr(s, p, o), Ctx: g}
+	q := func(s rdf.Term, p string, o rdf.Term, g rdf.Term) rdf.Quad {
+		return rdf.Quad{Triple: tr(s, p, o), G: g}
 	}
 	a := []rdf.Quad{
 		q(iri("s"), "p", blank("x"), blank("g")),
 		q(blank("x"), "p", str("v"), blank("g")),
-		q(blank("g"), "p", str("meta"), nil),
+		q(blank("g"), "p", str("meta"), rdf.Term{}),
 		q(iri("s"), "p", str("w"), iri("G")),
 	}
 	b := []rdf.Quad{
-		q(blank("G2"), "p", str("meta"), nil),
+		q(blank("G2"), "p", str("meta"), rdf.Term{}),
 		q(iri("s"), "p", str("w"), iri("G")),
 		q(blank("y"), "p", str("v"), blank("G2")),
 		q(iri("s"), "p", blank("y"), blank("G2")),
@@ -195,7 +178,7 @@ func TestIsomorphicQuads(t *testing.T) {
 	}{
 		{"renamed blank graph", a, b, true},
 		{"graph name differs", a, append(append([]rdf.Quad(nil), b[:3]...), q(iri("s"), "p", blank("y"), blank("other"))), false},
-		{"default versus named graph", []rdf.Quad{q(iri("s"), "p", str("w"), nil)}, []rdf.Quad{q(iri("s"), "p", str("w"), iri("G"))}, false},
+		{"default versus named graph", []rdf.Quad{q(iri("s"), "p", str("w"), rdf.Term{})}, []rdf.Quad{q(iri("s"), "p", str("w"), iri("G"))}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -247,7 +230,7 @@ func TestParsers(t *testing.T) {
 	}
 	var wantQ []rdf.Quad
 	for _, tr := range want {
-		wantQ = append(wantQ, rdf.Quad{Triple: tr, Ctx: iri("g")})
+		wantQ = append(wantQ, rdf.Quad{Triple: tr, G: iri("g")})
 	}
 	if ok, msg := IsomorphicQuads(nq, wantQ); !ok {
 		t.Errorf("ParseNQuads: %s", msg)

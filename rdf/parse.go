@@ -1,87 +1,18 @@
-// Package turtle reads RDF in Turtle (https://www.w3.org/TR/turtle/), N-Triples and N-Quads.
-//
-// knakk/rdf's Turtle decoder rejects a number at the end of a line, panics in a goroutine nobody can
-// recover on valid input such as """""a""" or a line starting with ".5", gives blank node labels that clash
-// with the ones it makes for [], and leaves its lexer goroutine blocked after an error. This reader makes
-// one pass over the bytes, reports errors with their line and column, starts no goroutines and never
-// panics on any input.
-package turtle
+package rdf
+
+// The reader of Turtle 1.1 (https://www.w3.org/TR/turtle/), N-Triples and
+// N-Quads.
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/jrpcld/jrpcld/diag"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// Syntax is an RDF serialisation Parse reads.
-type Syntax int
-
-// The syntaxes Parse reads.
 const (
-	Turtle   Syntax = iota // Turtle 1.1
-	NTriples               // N-Triples: one triple per line, absolute IRIs only
-	NQuads                 // N-Quads: N-Triples with an optional graph label
-)
-
-// Kind tells what an RDF term is.
-type Kind uint8
-
-// The kinds of terms.
-const (
-	IRI Kind = iota
-	Blank
-	Literal
-)
-
-// Term is an RDF term.
-type Term struct {
-	Kind Kind
-	// Value is the IRI, the blank node label, or the literal's lexical form. A label written in the
-	// document is kept as written; the blank nodes of [] and () get labels starting with '#', which no
-	// written label can.
-	Value string
-	// Datatype is a literal's datatype IRI: xsd:string for a plain string, rdf:langString for one with a
-	// language tag.
-	Datatype string
-	// Lang is a literal's language tag.
-	Lang string
-}
-
-// Quad is a statement and the graph it is in.
-type Quad struct {
-	S Term
-	P string // always an IRI
-	O Term
-	G Term // the graph label; Value is "" for the default graph
-}
-
-// SyntaxError is a syntax error, at a 1-based line and column (counted in characters).
-type SyntaxError struct {
-	Line, Col int
-	Msg       string
-}
-
-// Error returns "line:col: message".
-func (e *SyntaxError) Error() string {
-	return strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
-}
-
-// Namespaces and datatypes the reader itself assigns.
-const (
-	nsRDF       = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-	nsXSD       = "http://www.w3.org/2001/XMLSchema#"
-	xsdString   = nsXSD + "string"
-	xsdInteger  = nsXSD + "integer"
-	xsdDecimal  = nsXSD + "decimal"
-	xsdDouble   = nsXSD + "double"
-	xsdBoolean  = nsXSD + "boolean"
-	rdfLangStr  = nsRDF + "langString"
-	rdfType     = nsRDF + "type"
-	rdfFirst    = nsRDF + "first"
-	rdfRest     = nsRDF + "rest"
-	rdfNil      = nsRDF + "nil"
 	maxNesting  = 512 // depth of nested [] and (): hostile input cannot exhaust the stack
 	internLimit = 64  // literals up to this length are shared between statements
 )
@@ -89,7 +20,7 @@ const (
 type reader struct {
 	data     []byte
 	pos      int
-	syntax   Syntax
+	syntax   Format
 	base     string
 	prefixes map[string]string
 	quads    []Quad
@@ -99,15 +30,16 @@ type reader struct {
 	buf      []byte
 }
 
-// parseError carries a syntax error out of the reader; Parse turns it into a *SyntaxError.
-type parseError struct{ e *SyntaxError }
+// parseError carries a syntax error out of the reader; Parse returns it.
+type parseError struct{ e *diag.Diagnostic }
 
-// Parse reads a document in the given syntax and returns its statements in document order and the
+// Parse reads a document in Turtle, N-Triples or N-Quads and returns its statements in document order and the
 // prefixes it declares (Turtle only). Relative IRIs in Turtle are resolved against base when it is not
-// empty; N-Triples and N-Quads allow only absolute IRIs. Syntax errors are returned as *SyntaxError.
-func Parse(data []byte, syntax Syntax, base string) (quads []Quad, prefixes map[string]string, err error) {
+// empty; N-Triples and N-Quads allow only absolute IRIs. A syntax error is a *diag.Diagnostic
+// with the 1-based line and column (counted in characters) where the reader stopped.
+func Parse(data []byte, syntax Format, base string) (quads []Quad, prefixes map[string]string, err error) {
 	if syntax < Turtle || syntax > NQuads {
-		return nil, nil, fmt.Errorf("turtle: unknown syntax %d", syntax)
+		return nil, nil, fmt.Errorf("rdf: Parse reads Turtle, N-Triples and N-Quads, not %v", syntax)
 	}
 	r := &reader{data: data, syntax: syntax, base: base, prefixes: map[string]string{}, intern: map[string]string{}}
 	r.quads = make([]Quad, 0, len(data)/80) // about one statement per 80 bytes
@@ -138,7 +70,7 @@ func (r *reader) fail(format string, args ...any) {
 	lineStart := bytes.LastIndexByte(r.data[:pos], '\n') + 1
 	line := 1 + bytes.Count(r.data[:lineStart], []byte("\n"))
 	col := 1 + utf8.RuneCount(r.data[lineStart:pos])
-	panic(parseError{&SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}})
+	panic(parseError{&diag.Diagnostic{Line: line, Column: col, Severity: diag.Error, Message: fmt.Sprintf(format, args...)}})
 }
 
 // found describes the input at the current position for an error message.
@@ -195,7 +127,7 @@ func (r *reader) share(b []byte) string {
 }
 
 func (r *reader) emit(s Term, p string, o Term, g Term) {
-	r.quads = append(r.quads, Quad{S: s, P: p, O: o, G: g})
+	r.quads = append(r.quads, Quad{Triple{S: s, P: p, O: o}, g})
 }
 
 // expect consumes c after optional white space, or fails.
@@ -329,7 +261,7 @@ func (r *reader) predicateObjectList(subj Term) {
 func (r *reader) verb() string {
 	r.skipSpace()
 	if r.peek() == 'a' && r.keyword("a", false) {
-		return rdfType
+		return RDFType
 	}
 	if r.peek() == '<' {
 		return r.iriRef()
@@ -353,9 +285,9 @@ func (r *reader) object() Term {
 	case c == '+' || c == '-' || isDigit(c) || c == '.' && r.pos+1 < len(r.data) && isDigit(r.data[r.pos+1]):
 		return r.number()
 	case r.keyword("true", false):
-		return Term{Kind: Literal, Value: "true", Datatype: xsdBoolean}
+		return Term{Kind: Literal, Value: "true", Datatype: XSDBoolean}
 	case r.keyword("false", false):
-		return Term{Kind: Literal, Value: "false", Datatype: xsdBoolean}
+		return Term{Kind: Literal, Value: "false", Datatype: XSDBoolean}
 	}
 	return Term{Kind: IRI, Value: r.prefixedName("an object")}
 }
@@ -399,14 +331,14 @@ func (r *reader) collection() Term {
 	}
 	r.pos++
 	r.depth--
-	head := Term{Kind: IRI, Value: rdfNil}
+	head := Term{Kind: IRI, Value: RDFNil}
 	cells := make([]Term, len(items))
 	for i := range items {
 		cells[i] = r.newBlank()
 	}
 	for i := len(items) - 1; i >= 0; i-- {
-		r.emit(cells[i], rdfFirst, items[i], Term{})
-		r.emit(cells[i], rdfRest, head, Term{})
+		r.emit(cells[i], RDFFirst, items[i], Term{})
+		r.emit(cells[i], RDFRest, head, Term{})
 		head = cells[i]
 	}
 	return head
@@ -477,7 +409,7 @@ func (r *reader) iriRef() string {
 	return ResolveIRI(r.base, iri)
 }
 
-func syntaxName(s Syntax) string {
+func syntaxName(s Format) string {
 	if s == NQuads {
 		return "N-Quads"
 	}
@@ -633,7 +565,7 @@ func (r *reader) blankLabel() Term {
 
 // rdfLiteral reads a string with an optional language tag or datatype.
 func (r *reader) rdfLiteral() Term {
-	lit := Term{Kind: Literal, Value: r.str(), Datatype: xsdString}
+	lit := Term{Kind: Literal, Value: r.str(), Datatype: XSDString}
 	switch {
 	case r.peek() == '@':
 		r.pos++
@@ -646,7 +578,7 @@ func (r *reader) rdfLiteral() Term {
 			r.pos = start
 			r.fail("bad language tag %s", r.found())
 		}
-		lit.Lang, lit.Datatype = tag, rdfLangStr
+		lit.Lang, lit.Datatype = tag, RDFLangString
 	case r.peek() == '^' && r.pos+1 < len(r.data) && r.data[r.pos+1] == '^':
 		r.pos += 2
 		if r.peek() == '<' {
@@ -751,11 +683,11 @@ func (r *reader) number() Term {
 		r.pos++
 	}
 	digits := r.digits()
-	frac, dt := 0, xsdInteger
+	frac, dt := 0, XSDInteger
 	if r.peek() == '.' && r.pos+1 < len(r.data) && (isDigit(r.data[r.pos+1]) || digits > 0 && r.exponentAt(r.pos+1)) {
 		r.pos++
 		frac = r.digits()
-		dt = xsdDecimal
+		dt = XSDDecimal
 	}
 	if digits+frac == 0 {
 		r.pos = start
@@ -767,7 +699,7 @@ func (r *reader) number() Term {
 			r.pos++
 		}
 		r.digits()
-		dt = xsdDouble
+		dt = XSDDouble
 	}
 	return Term{Kind: Literal, Value: r.share(r.data[start:r.pos]), Datatype: dt}
 }

@@ -1,4 +1,4 @@
-package convert
+package rdf_test
 
 import (
 	"bytes"
@@ -9,60 +9,34 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/knakk/rdf"
-
 	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 const (
 	exNS    = "http://example.org/"
-	rdfNS   = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-	rdfJSON = rdfNS + "JSON"
+	rdfNS   = rdf.RDFNS
+	rdfJSON = rdf.RDFJSON
 )
 
-var testPrefixes = []Prefix{{"ex", exNS}, {"xsd", XSDNS}, {"rdf", rdfNS}}
+var testPrefixes = []rdf.Prefix{{"ex", exNS}, {"xsd", rdf.XSDNS}, {"rdf", rdfNS}}
 
-func mustIRI(s string) rdf.IRI {
-	i, err := rdf.NewIRI(s)
-	if err != nil {
-		panic(err)
-	}
-	return i
-}
+func exIRI(local string) rdf.Term { return rdf.NewIRI(exNS + local) }
 
-func exIRI(local string) rdf.IRI { return mustIRI(exNS + local) }
+func bnode(label string) rdf.Term { return rdf.NewBlank(label) }
 
-func bnode(label string) rdf.Blank {
-	b, err := rdf.NewBlank(label)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
+func plain(s string) rdf.Term { return rdf.NewLiteral(s, rdf.XSDString) }
 
-func plain(s string) rdf.Literal { return rdf.NewTypedLiteral(s, mustIRI(XSDStr)) }
+func typedLit(lex, dt string) rdf.Term { return rdf.NewLiteral(lex, dt) }
 
-func typedLit(lex, dt string) rdf.Literal { return rdf.NewTypedLiteral(lex, mustIRI(dt)) }
-
-// langLit builds a language-tagged literal by decoding N-Triples, since
-// rdf.NewLangLiteral refuses tags with more than one '-'.
-func langLit(lex, tag string) rdf.Literal {
-	doc := fmt.Sprintf("<%ss> <%sp> %q@%s .\n", exNS, exNS, lex, tag)
-	ts, err := rdftest.ParseNTriples([]byte(doc))
-	if err != nil || len(ts) != 1 {
-		panic(fmt.Sprintf("langLit %q: %v", doc, err))
-	}
-	return ts[0].Obj.(rdf.Literal)
-}
-
-func triple(s rdf.Subject, p string, o rdf.Object) rdf.Triple {
-	return rdf.Triple{Subj: s, Pred: exIRI(p), Obj: o}
+func triple(s rdf.Term, p string, o rdf.Term) rdf.Triple {
+	return rdf.Triple{S: s, P: exNS + p, O: o}
 }
 
 func writeTurtle(t testing.TB, groups ...[]rdf.Triple) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := NewTurtleWriter(&buf, testPrefixes)
+	w := rdf.NewTurtleWriter(&buf, testPrefixes)
 	for _, g := range groups {
 		if err := w.WriteGroup(g); err != nil {
 			t.Fatalf("Turtle WriteGroup: %v", err)
@@ -77,7 +51,7 @@ func writeTurtle(t testing.TB, groups ...[]rdf.Triple) []byte {
 func writeNTriples(t testing.TB, groups ...[]rdf.Triple) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := NewNTriplesWriter(&buf)
+	w := rdf.NewNTriplesWriter(&buf)
 	for _, g := range groups {
 		if err := w.WriteGroup(g); err != nil {
 			t.Fatalf("N-Triples WriteGroup: %v", err)
@@ -89,10 +63,10 @@ func writeNTriples(t testing.TB, groups ...[]rdf.Triple) []byte {
 	return buf.Bytes()
 }
 
-func writeNQuads(t testing.TB, graph rdf.Context, groups ...[]rdf.Triple) []byte {
+func writeNQuads(t testing.TB, graph rdf.Term, groups ...[]rdf.Triple) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := NewNQuadsWriter(&buf)
+	w := rdf.NewNQuadsWriter(&buf)
 	for _, g := range groups {
 		if err := w.WriteGroup(graph, g); err != nil {
 			t.Fatalf("N-Quads WriteGroup: %v", err)
@@ -104,10 +78,10 @@ func writeNQuads(t testing.TB, graph rdf.Context, groups ...[]rdf.Triple) []byte
 	return buf.Bytes()
 }
 
-func inGraph(ts []rdf.Triple, g rdf.Context) []rdf.Quad {
+func inGraph(ts []rdf.Triple, g rdf.Term) []rdf.Quad {
 	qs := make([]rdf.Quad, len(ts))
 	for i, t := range ts {
-		qs[i] = rdf.Quad{Triple: t, Ctx: g}
+		qs[i] = rdf.Quad{Triple: t, G: g}
 	}
 	return qs
 }
@@ -147,7 +121,7 @@ func roundTrip(t *testing.T, rapperCannot string, groups ...[]rdf.Triple) {
 	nt := writeNTriples(t, groups...)
 	// N-Quads: group i goes to a named graph, a blank graph or the default
 	// graph in turn (a single group to all three).
-	graphs := []rdf.Context{exIRI("graph"), bnode("g0"), nil}
+	graphs := []rdf.Term{exIRI("graph"), bnode("g0"), {}}
 	var nq []byte
 	var wantQ []rdf.Quad
 	for i, g := range groups {
@@ -206,14 +180,14 @@ func unicodePlane(p rune) string {
 
 func literalCases() []struct {
 	name, rapperCannot string
-	values             []rdf.Object
+	values             []rdf.Term
 } {
 	var controls strings.Builder
 	for c := rune(1); c < 0x20; c++ {
 		controls.WriteRune(c)
 	}
 	controls.WriteRune(0x7f)
-	var planes []rdf.Object
+	var planes []rdf.Term
 	for p := rune(0); p <= 16; p++ {
 		planes = append(planes, plain(unicodePlane(p)))
 	}
@@ -221,32 +195,32 @@ func literalCases() []struct {
 	json := `{"text":"say \"hi\"\n","path":"C:\\dir\\file","nested":{"list":[1,2.5e3,true,null,"\u00e9"]},"end":"\""}`
 	return []struct {
 		name, rapperCannot string
-		values             []rdf.Object
+		values             []rdf.Term
 	}{
-		{"quotes and backslashes", "", []rdf.Object{
+		{"quotes and backslashes", "", []rdf.Term{
 			plain(`he said "hi"`), plain(`back\slash \\ \n not a newline`), plain(`ends with a quote"`),
 			plain(`ends with a backslash\`), plain(`"""`), plain(`a """ b '''`), plain(`'`), plain(""), plain(`\u0041`),
 		}},
-		{"line breaks and tabs", "", []rdf.Object{
+		{"line breaks and tabs", "", []rdf.Term{
 			plain("a\nb"), plain("a\rb"), plain("a\r\nb"), plain("\ttab\t"), plain("\n"), plain("trailing newline\n"),
 		}},
-		{"control characters", "", []rdf.Object{plain(controls.String()), plain("\b\f\v\x1b[0m")}},
-		{"NUL", "it truncates literals at U+0000", []rdf.Object{plain("a\x00b"), plain("\x00")}},
-		{"U+FFFE and U+FFFF", "it drops or refuses U+FFFE and U+FFFF", []rdf.Object{
+		{"control characters", "", []rdf.Term{plain(controls.String()), plain("\b\f\v\x1b[0m")}},
+		{"NUL", "it truncates literals at U+0000", []rdf.Term{plain("a\x00b"), plain("\x00")}},
+		{"U+FFFE and U+FFFF", "it drops or refuses U+FFFE and U+FFFF", []rdf.Term{
 			plain("\uFFFE"), plain("x\uFFFFy"), plain("\U0001FFFE\U0010FFFF"),
 		}},
 		{"all of unicode", "", planes},
-		{"1 MiB string", "", []rdf.Object{plain(big)}},
-		{"language tags", "", []rdf.Object{
-			langLit("chat", "fr"), langLit("color", "en-US"), langLit("x", "zh-Hant-TW"), langLit("", "en"),
-			langLit("q\"\n", "de-1996"),
+		{"1 MiB string", "", []rdf.Term{plain(big)}},
+		{"language tags", "", []rdf.Term{
+			rdf.NewLangLiteral("chat", "fr"), rdf.NewLangLiteral("color", "en-US"), rdf.NewLangLiteral("x", "zh-Hant-TW"), rdf.NewLangLiteral("", "en"),
+			rdf.NewLangLiteral("q\"\n", "de-1996"),
 		}},
-		{"typed literals", "", []rdf.Object{
-			typedLit("2024-01-02T03:04:05Z", XSDNS+"dateTime"), typedLit("x y", exNS+"type"), typedLit("", exNS+"type"),
-			typedLit("v", "urn:example:dt"), typedLit("plain", XSDStr), rdf.NewTypedLiteral("no datatype", rdf.IRI{}),
+		{"typed literals", "", []rdf.Term{
+			typedLit("2024-01-02T03:04:05Z", rdf.XSDNS+"dateTime"), typedLit("x y", exNS+"type"), typedLit("", exNS+"type"),
+			typedLit("v", "urn:example:dt"), typedLit("plain", rdf.XSDString), rdf.Term{Kind: rdf.Literal, Value: "no datatype"},
 			typedLit("a\"b", exNS+"dt.with.dots"),
 		}},
-		{"rdf:JSON", "", []rdf.Object{typedLit(json, rdfJSON), typedLit(`"\\"`, rdfJSON), typedLit("[]", rdfJSON)}},
+		{"rdf:JSON", "", []rdf.Term{typedLit(json, rdfJSON), typedLit(`"\\"`, rdfJSON), typedLit("[]", rdfJSON)}},
 		{"numbers and booleans", "", numericObjects()},
 	}
 }
@@ -257,47 +231,47 @@ var numericCases = []struct {
 	lex, dt string
 	bare    bool
 }{
-	{"1", XSDInt, true},
-	{"-5", XSDInt, true},
-	{"+5", XSDInt, true},
-	{"007", XSDInt, true},
-	{" 5", XSDInt, false},
-	{"5 ", XSDInt, false},
-	{"1.0", XSDInt, false},
-	{"", XSDInt, false},
-	{"+", XSDInt, false},
-	{"1e3", XSDInt, false},
-	{"12345678901234567890123", XSDInt, true},
-	{"1.0", XSDDec, true},
-	{"-0.5", XSDDec, true},
-	{"+3.25", XSDDec, true},
-	{"1", XSDDec, false},
-	{".5", XSDDec, false},
-	{"5.", XSDDec, false},
-	{"1.5e3", XSDDec, false},
-	{"1e3", XSDDbl, true},
-	{"1.5E-3", XSDDbl, true},
-	{"-2e+10", XSDDbl, true},
-	{"1", XSDDbl, false},
-	{"1.0", XSDDbl, false},
-	{"INF", XSDDbl, false},
-	{"NaN", XSDDbl, false},
-	{"1e", XSDDbl, false},
-	{"e3", XSDDbl, false},
-	{".5e1", XSDDbl, false},
-	{"true", XSDBool, true},
-	{"false", XSDBool, true},
-	{"TRUE", XSDBool, false},
-	{"1", XSDBool, false},
-	{"0", XSDBool, false},
-	{" true", XSDBool, false},
-	{"1", XSDNS + "float", false},
-	{"1", XSDNS + "int", false},
-	{"1", XSDNS + "long", false},
+	{"1", rdf.XSDInteger, true},
+	{"-5", rdf.XSDInteger, true},
+	{"+5", rdf.XSDInteger, true},
+	{"007", rdf.XSDInteger, true},
+	{" 5", rdf.XSDInteger, false},
+	{"5 ", rdf.XSDInteger, false},
+	{"1.0", rdf.XSDInteger, false},
+	{"", rdf.XSDInteger, false},
+	{"+", rdf.XSDInteger, false},
+	{"1e3", rdf.XSDInteger, false},
+	{"12345678901234567890123", rdf.XSDInteger, true},
+	{"1.0", rdf.XSDDecimal, true},
+	{"-0.5", rdf.XSDDecimal, true},
+	{"+3.25", rdf.XSDDecimal, true},
+	{"1", rdf.XSDDecimal, false},
+	{".5", rdf.XSDDecimal, false},
+	{"5.", rdf.XSDDecimal, false},
+	{"1.5e3", rdf.XSDDecimal, false},
+	{"1e3", rdf.XSDDouble, true},
+	{"1.5E-3", rdf.XSDDouble, true},
+	{"-2e+10", rdf.XSDDouble, true},
+	{"1", rdf.XSDDouble, false},
+	{"1.0", rdf.XSDDouble, false},
+	{"INF", rdf.XSDDouble, false},
+	{"NaN", rdf.XSDDouble, false},
+	{"1e", rdf.XSDDouble, false},
+	{"e3", rdf.XSDDouble, false},
+	{".5e1", rdf.XSDDouble, false},
+	{"true", rdf.XSDBoolean, true},
+	{"false", rdf.XSDBoolean, true},
+	{"TRUE", rdf.XSDBoolean, false},
+	{"1", rdf.XSDBoolean, false},
+	{"0", rdf.XSDBoolean, false},
+	{" true", rdf.XSDBoolean, false},
+	{"1", rdf.XSDNS + "float", false},
+	{"1", rdf.XSDNS + "int", false},
+	{"1", rdf.XSDNS + "long", false},
 }
 
-func numericObjects() []rdf.Object {
-	var os []rdf.Object
+func numericObjects() []rdf.Term {
+	var os []rdf.Term
 	for _, c := range numericCases {
 		os = append(os, typedLit(c.lex, c.dt))
 	}
@@ -363,13 +337,13 @@ func TestTurtleLocalNames(t *testing.T) {
 			if want == "" {
 				want = "<" + exNS + tc.local + ">"
 			}
-			g := []rdf.Triple{{Subj: exIRI("s"), Pred: exIRI("p"), Obj: iri}}
+			g := []rdf.Triple{{S: exIRI("s"), P: exNS + "p", O: iri}}
 			ttl := writeTurtle(t, g)
 			if !bytes.Contains(ttl, []byte("ex:p "+want+" .\n")) {
 				t.Errorf("object written as\n%s\nwant %s", ttl, want)
 			}
 			// As subject, predicate and object together.
-			g = append(g, rdf.Triple{Subj: iri, Pred: iri, Obj: iri})
+			g = append(g, rdf.Triple{S: iri, P: iri.Value, O: iri})
 			roundTrip(t, "", g)
 		})
 	}
@@ -377,9 +351,9 @@ func TestTurtleLocalNames(t *testing.T) {
 
 func TestTurtleNumericForms(t *testing.T) {
 	for _, tc := range numericCases {
-		t.Run(tc.lex+"^^"+strings.TrimPrefix(tc.dt, XSDNS), func(t *testing.T) {
+		t.Run(tc.lex+"^^"+strings.TrimPrefix(tc.dt, rdf.XSDNS), func(t *testing.T) {
 			ttl := writeTurtle(t, []rdf.Triple{triple(exIRI("s"), "p", typedLit(tc.lex, tc.dt))})
-			want := fmt.Sprintf("%q^^xsd:%s", tc.lex, strings.TrimPrefix(tc.dt, XSDNS))
+			want := fmt.Sprintf("%q^^xsd:%s", tc.lex, strings.TrimPrefix(tc.dt, rdf.XSDNS))
 			if tc.bare {
 				want = tc.lex
 			}
@@ -397,7 +371,7 @@ func TestRoundTripIRIs(t *testing.T) {
 		"http://example.org/%20space", "urn:example:a:b", "http://example.org/\U0001F600",
 		"tag:example.org,2024:x", "http://example.org/a'b(c)", "mailto:a@example.org", "x-y.z+w:thing",
 	} {
-		g = append(g, rdf.Triple{Subj: mustIRI(s), Pred: exIRI("p"), Obj: mustIRI(s)})
+		g = append(g, rdf.Triple{S: rdf.NewIRI(s), P: exNS + "p", O: rdf.NewIRI(s)})
 		g = append(g, triple(exIRI("s"), "dt", typedLit("v", s)))
 	}
 	roundTrip(t, "", g)
@@ -407,7 +381,7 @@ func TestRoundTripBlankNodes(t *testing.T) {
 	chain := func(prefix string, n int) []rdf.Triple {
 		g := []rdf.Triple{triple(exIRI("root"), "first", bnode(prefix+"0"))}
 		for i := 0; i < n; i++ {
-			g = append(g, triple(bnode(fmt.Sprintf("%s%d", prefix, i)), "v", typedLit(fmt.Sprint(i), XSDInt)))
+			g = append(g, triple(bnode(fmt.Sprintf("%s%d", prefix, i)), "v", typedLit(fmt.Sprint(i), rdf.XSDInteger)))
 			if i+1 < n {
 				g = append(g, triple(bnode(fmt.Sprintf("%s%d", prefix, i)), "next", bnode(fmt.Sprintf("%s%d", prefix, i+1))))
 			}
@@ -449,7 +423,7 @@ func TestRoundTripBlankNodes(t *testing.T) {
 			triple(bnode("top"), "p", plain("x")),
 			triple(bnode("top"), "p", plain("y")),
 			triple(bnode("top"), "q", bnode("inner")),
-			triple(bnode("inner"), "r", typedLit("1", XSDInt)),
+			triple(bnode("inner"), "r", typedLit("1", rdf.XSDInteger)),
 		}}},
 		{"objects without properties", [][]rdf.Triple{{
 			triple(exIRI("s"), "p", bnode("e1")),
@@ -488,17 +462,17 @@ func TestRoundTripBlankNodes(t *testing.T) {
 // blank node is shared or on a cycle. The expected text is written by hand.
 func TestTurtleLayout(t *testing.T) {
 	g := []rdf.Triple{
-		{Subj: exIRI("s"), Pred: mustIRI(RDFType), Obj: exIRI("T")},
+		{S: exIRI("s"), P: rdf.RDFType, O: exIRI("T")},
 		triple(exIRI("s"), "p", plain("a")),
 		triple(exIRI("s"), "q", bnode("x")),
-		triple(bnode("x"), "r", typedLit("1", XSDInt)),
+		triple(bnode("x"), "r", typedLit("1", rdf.XSDInteger)),
 		triple(exIRI("s"), "p", plain("b")),
 		triple(bnode("x"), "deeper", bnode("y")),
-		triple(bnode("y"), "r", typedLit("1", XSDDbl)),
+		triple(bnode("y"), "r", typedLit("1", rdf.XSDDouble)),
 		triple(exIRI("s"), "shared", bnode("sh")),
 		triple(exIRI("o"), "shared", bnode("sh")),
 		triple(bnode("sh"), "v", typedLit("{\"a\":1}", rdfJSON)),
-		triple(bnode("anon"), "v", langLit("x", "en")),
+		triple(bnode("anon"), "v", rdf.NewLangLiteral("x", "en")),
 		triple(bnode("c1"), "n", bnode("c2")),
 		triple(bnode("c2"), "n", bnode("c1")),
 		triple(exIRI("s"), "empty", bnode("e")),
@@ -527,7 +501,7 @@ _:c1 ex:n [ ex:n _:c1 ] .
 
 func TestTurtlePrefixBlockOnly(t *testing.T) {
 	var buf bytes.Buffer
-	if err := NewTurtleWriter(&buf, []Prefix{{"", exNS}, {"a.b", "urn:x:"}}).Close(); err != nil {
+	if err := rdf.NewTurtleWriter(&buf, []rdf.Prefix{{"", exNS}, {"a.b", "urn:x:"}}).Close(); err != nil {
 		t.Fatal(err)
 	}
 	if want := "@prefix : <http://example.org/> .\n@prefix a.b: <urn:x:> .\n\n"; buf.String() != want {
@@ -537,7 +511,7 @@ func TestTurtlePrefixBlockOnly(t *testing.T) {
 
 func TestTurtleEmptyPrefix(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewTurtleWriter(&buf, []Prefix{{"", exNS}, {"long", exNS + "long/"}})
+	w := rdf.NewTurtleWriter(&buf, []rdf.Prefix{{"", exNS}, {"long", exNS + "long/"}})
 	g := []rdf.Triple{
 		triple(exIRI("s"), "p", exIRI("long/x.y")),
 		triple(exIRI("long/"), "p", exIRI("")),
@@ -570,7 +544,7 @@ long: :p : .
 }
 
 func TestTurtleBadPrefixes(t *testing.T) {
-	for _, ps := range [][]Prefix{
+	for _, ps := range [][]rdf.Prefix{
 		{{"1ex", exNS}},
 		{{"ex.", exNS}},
 		{{"e x", exNS}},
@@ -579,7 +553,7 @@ func TestTurtleBadPrefixes(t *testing.T) {
 		{{"ex", exNS}, {"ex", "urn:x:"}},
 	} {
 		var buf bytes.Buffer
-		w := NewTurtleWriter(&buf, ps)
+		w := rdf.NewTurtleWriter(&buf, ps)
 		if err := w.WriteGroup([]rdf.Triple{triple(exIRI("s"), "p", plain("v"))}); err == nil {
 			t.Errorf("prefixes %q: WriteGroup succeeded", ps)
 		}
@@ -598,15 +572,15 @@ var writerKinds = []struct {
 	new  func(w io.Writer) (write func([]rdf.Triple) error, close func() error)
 }{
 	{"Turtle", func(w io.Writer) (func([]rdf.Triple) error, func() error) {
-		tw := NewTurtleWriter(w, testPrefixes)
+		tw := rdf.NewTurtleWriter(w, testPrefixes)
 		return tw.WriteGroup, tw.Close
 	}},
 	{"N-Triples", func(w io.Writer) (func([]rdf.Triple) error, func() error) {
-		nw := NewNTriplesWriter(w)
+		nw := rdf.NewNTriplesWriter(w)
 		return nw.WriteGroup, nw.Close
 	}},
 	{"N-Quads", func(w io.Writer) (func([]rdf.Triple) error, func() error) {
-		qw := NewNQuadsWriter(w)
+		qw := rdf.NewNQuadsWriter(w)
 		return func(ts []rdf.Triple) error { return qw.WriteGroup(exIRI("g"), ts) }, qw.Close
 	}},
 }
@@ -624,25 +598,25 @@ func TestWritersRefuse(t *testing.T) {
 		{"UTF-16 surrogate in literal", triple(exIRI("s"), "p", plain("a\xed\xa0\x80b")), "UTF-8"},
 		{"truncated UTF-8 literal", triple(exIRI("s"), "p", plain("é"[:1])), "UTF-8"},
 		{"invalid UTF-8 typed literal", triple(exIRI("s"), "p", typedLit("\xc0\x80", rdfJSON)), "UTF-8"},
-		{"invalid UTF-8 IRI", triple(exIRI("s"), "p", mustIRI(exNS+"a\xff")), "UTF-8"},
+		{"invalid UTF-8 IRI", triple(exIRI("s"), "p", rdf.NewIRI(exNS+"a\xff")), "UTF-8"},
 		{"invalid UTF-8 datatype", triple(exIRI("s"), "p", typedLit("1", exNS+"\xff")), "UTF-8"},
-		{"IRI with DEL", triple(exIRI("s"), "p", mustIRI(exNS+"a\x7fb")), "IRI"},
-		{"IRI with C1 control", triple(exIRI("s"), "p", mustIRI(exNS+"a\u0085b")), "control"},
-		{"relative IRI", triple(exIRI("s"), "p", mustIRI("relative/path")), "not absolute"},
-		{"relative predicate", rdf.Triple{Subj: exIRI("s"), Pred: mustIRI("p"), Obj: plain("v")}, "not absolute"},
-		{"empty IRI", triple(exIRI("s"), "p", rdf.IRI{}), "empty IRI"},
-		{"empty blank node label", triple(rdf.Blank{}, "p", plain("v")), "blank node label"},
+		{"IRI with DEL", triple(exIRI("s"), "p", rdf.NewIRI(exNS+"a\x7fb")), "IRI"},
+		{"IRI with C1 control", triple(exIRI("s"), "p", rdf.NewIRI(exNS+"a\u0085b")), "control"},
+		{"relative IRI", triple(exIRI("s"), "p", rdf.NewIRI("relative/path")), "not absolute"},
+		{"relative predicate", rdf.Triple{S: exIRI("s"), P: "p", O: plain("v")}, "not absolute"},
+		{"empty IRI", triple(exIRI("s"), "p", rdf.NewIRI("")), "empty IRI"},
+		{"empty blank node label", triple(rdf.NewBlank(""), "p", plain("v")), "blank node label"},
 		{"label with space", triple(exIRI("s"), "p", bnode("a b")), "blank node label"},
 		{"label starting with -", triple(bnode("-a"), "p", plain("v")), "blank node label"},
 		{"label ending with .", triple(exIRI("s"), "p", bnode("a.")), "blank node label"},
 		{"label with colon", triple(exIRI("s"), "p", bnode("a:b")), "blank node label"},
 		{"invalid UTF-8 label", triple(exIRI("s"), "p", bnode("a\xff")), "UTF-8"},
-		{"bad language tag", triple(exIRI("s"), "p", langLit("x", "en--x")), "language tag"},
-		{"language tag ending in -", triple(exIRI("s"), "p", langLit("x", "en-a-")), "language tag"},
-		{"langString without tag", triple(exIRI("s"), "p", typedLit("x", rdfLangString)), "langString"},
-		{"nil subject", rdf.Triple{Pred: exIRI("p"), Obj: plain("v")}, "subject"},
-		{"nil predicate", rdf.Triple{Subj: exIRI("s"), Obj: plain("v")}, "predicate"},
-		{"nil object", rdf.Triple{Subj: exIRI("s"), Pred: exIRI("p")}, "object"},
+		{"bad language tag", triple(exIRI("s"), "p", rdf.NewLangLiteral("x", "en--x")), "language tag"},
+		{"language tag ending in -", triple(exIRI("s"), "p", rdf.NewLangLiteral("x", "en-a-")), "language tag"},
+		{"langString without tag", triple(exIRI("s"), "p", typedLit("x", rdf.RDFLangString)), "langString"},
+		{"nil subject", rdf.Triple{P: exNS + "p", O: plain("v")}, "subject"},
+		{"nil predicate", rdf.Triple{S: exIRI("s"), O: plain("v")}, "predicate"},
+		{"nil object", rdf.Triple{S: exIRI("s"), P: exNS + "p"}, "object"},
 	}
 	for _, wk := range writerKinds {
 		for _, tc := range bad {
@@ -661,8 +635,8 @@ func TestWritersRefuse(t *testing.T) {
 				if err == nil {
 					t.Fatalf("writing %v succeeded", tc.t)
 				}
-				if !errors.Is(err, ErrInvalidTerm) || !strings.Contains(err.Error(), tc.msg) {
-					t.Errorf("error %q: want ErrInvalidTerm mentioning %q", err, tc.msg)
+				if !errors.Is(err, rdf.ErrInvalidTerm) || !strings.Contains(err.Error(), tc.msg) {
+					t.Errorf("error %q: want rdf.ErrInvalidTerm mentioning %q", err, tc.msg)
 				}
 				if err := write(good("2")); err != nil {
 					t.Fatalf("writing after an error: %v", err)
@@ -680,10 +654,10 @@ func TestWritersRefuse(t *testing.T) {
 
 func TestNQuadsBadGraph(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewNQuadsWriter(&buf)
-	for _, g := range []rdf.Context{mustIRI("rel"), rdf.Blank{}, bnode("a b")} {
-		if err := w.WriteGroup(g, []rdf.Triple{triple(exIRI("s"), "p", plain("v"))}); !errors.Is(err, ErrInvalidTerm) {
-			t.Errorf("graph %v: error %v, want ErrInvalidTerm", g, err)
+	w := rdf.NewNQuadsWriter(&buf)
+	for _, g := range []rdf.Term{rdf.NewIRI("rel"), rdf.NewBlank(""), bnode("a b")} {
+		if err := w.WriteGroup(g, []rdf.Triple{triple(exIRI("s"), "p", plain("v"))}); !errors.Is(err, rdf.ErrInvalidTerm) {
+			t.Errorf("graph %v: error %v, want rdf.ErrInvalidTerm", g, err)
 		}
 	}
 	if err := w.Close(); err != nil || buf.Len() != 0 {
@@ -692,18 +666,18 @@ func TestNQuadsBadGraph(t *testing.T) {
 }
 
 func TestCheckIRI(t *testing.T) {
-	// rdf.NewIRI already refuses most of these; checkIRI guards the writers anyway.
+	// rdf.NewIRI checks nothing: checkIRI is what keeps the writers from writing these.
 	for _, s := range []string{"", "x", ":x", "1a:b", "a_b:c", "http://example.org/a b", "http://example.org/<", "http://example.org/>",
 		"http://example.org/\"", "http://example.org/{", "http://example.org/}", "http://example.org/|", "http://example.org/^",
 		"http://example.org/`", "http://example.org/\\", "http://example.org/\x00", "http://example.org/\n", "http://example.org/\x7f",
 		"http://example.org/\u009f", "http://example.org/\xff"} {
-		if err := checkIRI(s); !errors.Is(err, ErrInvalidTerm) {
-			t.Errorf("checkIRI(%q) = %v, want ErrInvalidTerm", s, err)
+		if err := rdf.CheckIRI(s); !errors.Is(err, rdf.ErrInvalidTerm) {
+			t.Errorf("rdf.CheckIRI(%q) = %v, want rdf.ErrInvalidTerm", s, err)
 		}
 	}
 	for _, s := range []string{"a:", "http://example.org/", "urn:x", "a+b-c.d:e", "http://example.org/\u00a0é#%20[]'"} {
-		if err := checkIRI(s); err != nil {
-			t.Errorf("checkIRI(%q) = %v", s, err)
+		if err := rdf.CheckIRI(s); err != nil {
+			t.Errorf("rdf.CheckIRI(%q) = %v", s, err)
 		}
 	}
 }
@@ -724,7 +698,7 @@ func TestWriteErrorsAreSticky(t *testing.T) {
 			if err := write([]rdf.Triple{triple(exIRI("s"), "p", plain("v"))}); err != nil {
 				t.Fatalf("a small group reached the writer: %v", err)
 			}
-			big := []rdf.Triple{triple(exIRI("s"), "p", plain(strings.Repeat("x", flushSize)))}
+			big := []rdf.Triple{triple(exIRI("s"), "p", plain(strings.Repeat("x", rdf.FlushSize)))}
 			if err := write(big); err == nil || !strings.Contains(err.Error(), "disk full") {
 				t.Fatalf("group over the buffer size: error %v, want the write error", err)
 			}
@@ -776,24 +750,20 @@ func FuzzTurtleWriter(f *testing.F) {
 		if strings.Contains(value, "_:b") || strings.Contains(local, "_:b") {
 			t.Skip("knakk/rdf confuses _:b<digit> labels with its own")
 		}
-		var obj rdf.Object
+		var obj rdf.Term
 		switch kind % 7 {
 		case 0:
 			obj = plain(value)
 		case 1:
-			obj = typedLit(value, XSDInt)
+			obj = typedLit(value, rdf.XSDInteger)
 		case 2:
-			obj = typedLit(value, XSDDec)
+			obj = typedLit(value, rdf.XSDDecimal)
 		case 3:
-			obj = typedLit(value, XSDDbl)
+			obj = typedLit(value, rdf.XSDDouble)
 		case 4:
-			obj = typedLit(value, XSDBool)
+			obj = typedLit(value, rdf.XSDBoolean)
 		case 5:
-			l, err := rdf.NewLangLiteral(value, "en-GB")
-			if err != nil {
-				t.Fatal(err)
-			}
-			obj = l
+			obj = rdf.NewLangLiteral(value, "en-GB")
 		case 6:
 			obj = typedLit(value, rdfJSON)
 		}
@@ -804,16 +774,13 @@ func FuzzTurtleWriter(f *testing.F) {
 			triple(exIRI("s"), "r", bnode("x1")),
 		}
 		iriOK := validIRIChars(iri)
-		if i, err := rdf.NewIRI(iri); err == nil {
-			g = append(g, rdf.Triple{Subj: i, Pred: i, Obj: i})
-		} else {
-			iriOK = true // not constructible, not in the graph
-		}
+		i := rdf.NewIRI(iri)
+		g = append(g, rdf.Triple{S: i, P: i.Value, O: i})
 		var buf bytes.Buffer
-		w := NewTurtleWriter(&buf, testPrefixes)
+		w := rdf.NewTurtleWriter(&buf, testPrefixes)
 		err := w.WriteGroup(g)
 		if !utf8.ValidString(value) || !iriOK {
-			if !errors.Is(err, ErrInvalidTerm) {
+			if !errors.Is(err, rdf.ErrInvalidTerm) {
 				t.Fatalf("invalid input written: err %v", err)
 			}
 			return
@@ -865,14 +832,14 @@ func benchGroups(n int) [][]rdf.Triple {
 		msg := exIRI(fmt.Sprintf("session/1/message/%d", i))
 		params := bnode(fmt.Sprintf("m%dparams", i))
 		groups[i] = []rdf.Triple{
-			{Subj: msg, Pred: mustIRI(RDFType), Obj: exIRI("Request")},
+			{S: msg, P: rdf.RDFType, O: exIRI("Request")},
 			triple(msg, "jsonrpc", plain("2.0")),
-			triple(msg, "id", typedLit(fmt.Sprint(i), XSDInt)),
+			triple(msg, "id", typedLit(fmt.Sprint(i), rdf.XSDInteger)),
 			triple(msg, "method", plain("tools/call")),
 			triple(msg, "params", params),
 			triple(params, "name", plain("search")),
 			triple(params, "arguments", typedLit(args, rdfJSON)),
-			triple(msg, "receivedAt", typedLit("2025-06-01T12:00:00.123Z", XSDNS+"dateTime")),
+			triple(msg, "receivedAt", typedLit("2025-06-01T12:00:00.123Z", rdf.XSDNS+"dateTime")),
 		}
 	}
 	return groups
@@ -880,7 +847,7 @@ func benchGroups(n int) [][]rdf.Triple {
 
 func BenchmarkTurtleWriter(b *testing.B) {
 	groups := benchGroups(256)
-	w := NewTurtleWriter(io.Discard, testPrefixes)
+	w := rdf.NewTurtleWriter(io.Discard, testPrefixes)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -896,7 +863,7 @@ func BenchmarkTurtleWriter(b *testing.B) {
 
 func BenchmarkNTriplesWriter(b *testing.B) {
 	groups := benchGroups(256)
-	w := NewNTriplesWriter(io.Discard)
+	w := rdf.NewNTriplesWriter(io.Discard)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -908,4 +875,43 @@ func BenchmarkNTriplesWriter(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "groups/s")
+}
+
+// TestTurtleGroupSizes: groups indexed by scanning (small) and by maps
+// (large) are written alike: blank nodes used once nested, shared ones
+// labelled, and the text reads back to the same graph.
+func TestTurtleGroupSizes(t *testing.T) {
+	for _, n := range []int{3, rdf.SmallGroup, rdf.SmallGroup + 1, 300} {
+		var ts []rdf.Triple
+		s := rdf.NewIRI("http://example.com/s")
+		for i := 0; i < n; i++ {
+			p := fmt.Sprintf("http://example.com/p%d", i%7)
+			switch i % 4 {
+			case 0:
+				ts = append(ts, rdf.T(s, p, rdf.NewLiteral(fmt.Sprint(i), rdf.XSDInteger)))
+			case 1:
+				b := rdf.NewBlank(fmt.Sprintf("b%d", i))
+				ts = append(ts, rdf.T(s, p, b), rdf.T(b, p, rdf.NewLiteral("x", rdf.XSDString)))
+			case 2:
+				ts = append(ts, rdf.T(s, p, rdf.NewBlank("shared")))
+			default:
+				ts = append(ts, rdf.T(rdf.NewIRI(fmt.Sprintf("http://example.com/o%d", i)), p, s))
+			}
+		}
+		var buf bytes.Buffer
+		w := rdf.NewTurtleWriter(&buf, []rdf.Prefix{{Name: "ex", IRI: "http://example.com/"}})
+		if err := w.WriteGroup(ts); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		back, err := rdftest.ParseTurtle(buf.Bytes(), "")
+		if err != nil {
+			t.Fatalf("%d triples: %v\n%s", n, err, buf.String())
+		}
+		if ok, diff := rdftest.Isomorphic(back, ts); !ok {
+			t.Errorf("%d triples: %s", n, diff)
+		}
+	}
 }

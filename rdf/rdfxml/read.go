@@ -1,10 +1,11 @@
-package ontology
-
-// An RDF/XML reader on encoding/xml. knakk/rdf's RDF/XML decoder cannot read nested typed node elements
-// such as <rdfs:subClassOf><owl:Restriction>…, which nearly every OWL file uses, and it loses rdf:nodeID on
-// typed nodes, so this package reads RDF/XML itself. It follows the RDF/XML grammar
-// (https://www.w3.org/TR/rdf-syntax-grammar/) except that XML literals keep their source text instead of
-// being canonicalised, and the obsolete rdf:bagID, rdf:aboutEach and rdf:aboutEachPrefix are rejected.
+// Package rdfxml reads RDF/XML (https://www.w3.org/TR/rdf-syntax-grammar/),
+// the syntax of most OWL files, on encoding/xml. It follows the grammar
+// except that XML literals keep their source text instead of being
+// canonicalised, and the obsolete rdf:bagID, rdf:aboutEach and
+// rdf:aboutEachPrefix are refused. (knakk/rdf's RDF/XML decoder cannot read
+// nested typed node elements such as <rdfs:subClassOf><owl:Restriction>…,
+// which nearly every OWL file uses, and loses rdf:nodeID on typed nodes.)
+package rdfxml
 
 import (
 	"bytes"
@@ -16,10 +17,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/internal/turtle"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
-const nsXML = "http://www.w3.org/XML/1998/namespace"
+const (
+	nsXML = "http://www.w3.org/XML/1998/namespace"
+	nsRDF = rdf.RDFNS
+)
 
 // entityDecl matches a general entity declaration in a DOCTYPE.
 var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%"']+)\s+(?:"([^"]*)"|'([^']*)')`)
@@ -32,12 +37,16 @@ type xmlScope struct {
 type xmlReader struct {
 	data    []byte
 	d       *xml.Decoder
-	triples []triple
+	triples []rdf.Triple
 	blanks  int
 }
 
-// parseRDFXML reads an RDF/XML document and returns its triples and the prefixes its root element declares.
-func parseRDFXML(data []byte, base string) (ts []triple, prefixes map[string]string, err error) {
+// Parse reads an RDF/XML document and returns its triples and the prefixes
+// its root element declares. Relative IRIs are resolved against base when it
+// is not empty. The blank nodes it makes get labels starting with '#', as
+// rdf.Parse's do; rdf:nodeID labels are kept. An error in the document is a
+// *diag.Diagnostic with the line where the reader stopped.
+func Parse(data []byte, base string) (ts []rdf.Triple, prefixes map[string]string, err error) {
 	r := &xmlReader{data: data, d: xml.NewDecoder(bytes.NewReader(data))}
 	root, err := r.next()
 	for err == nil && !isStart(root) {
@@ -58,7 +67,7 @@ func parseRDFXML(data []byte, base string) (ts []triple, prefixes map[string]str
 		root, err = r.next()
 	}
 	if err == io.EOF {
-		return nil, nil, &ParseError{Msg: "no XML root element"}
+		return nil, nil, &diag.Diagnostic{Message: "no XML root element"}
 	}
 	if err != nil {
 		return nil, nil, err
@@ -95,7 +104,7 @@ func parseRDFXML(data []byte, base string) (ts []triple, prefixes map[string]str
 	}
 }
 
-// next returns the next token, turning XML syntax errors into *ParseError.
+// next returns the next token, turning XML syntax errors into *diag.Diagnostic.
 func (r *xmlReader) next() (xml.Token, error) {
 	tok, err := r.d.Token()
 	if err == nil || err == io.EOF {
@@ -103,15 +112,15 @@ func (r *xmlReader) next() (xml.Token, error) {
 	}
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
-		return nil, &ParseError{Line: se.Line, Msg: "XML syntax error: " + se.Msg}
+		return nil, &diag.Diagnostic{Line: se.Line, Message: "XML syntax error: " + se.Msg}
 	}
 	return nil, r.errorf("%v", err)
 }
 
-// errorf returns a *ParseError at the decoder's current line.
+// errorf returns a *diag.Diagnostic at the decoder's current line.
 func (r *xmlReader) errorf(format string, args ...any) error {
 	line, _ := r.d.InputPos()
-	return &ParseError{Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &diag.Diagnostic{Line: line, Message: fmt.Sprintf(format, args...)}
 }
 
 func isStart(tok xml.Token) bool {
@@ -127,7 +136,7 @@ func (r *xmlReader) scope(s xmlScope, el xml.StartElement) xmlScope {
 		}
 		switch a.Name.Local {
 		case "base":
-			s.base = turtle.ResolveIRI(s.base, a.Value)
+			s.base = rdf.ResolveIRI(s.base, a.Value)
 		case "lang":
 			s.lang = a.Value
 		}
@@ -135,15 +144,25 @@ func (r *xmlReader) scope(s xmlScope, el xml.StartElement) xmlScope {
 	return s
 }
 
-// resolveIRI resolves ref against base as RFC 3986 says (see turtle.ResolveIRI): xml:base, rdf:about,
-// rdf:ID, rdf:resource and rdf:datatype are resolved as Turtle's relative IRIs are.
-func (r *xmlReader) newBlank() term {
+// newBlank returns a new blank node. xml:base, rdf:about, rdf:ID,
+// rdf:resource and rdf:datatype are resolved as Turtle's relative IRIs are
+// (rdf.ResolveIRI).
+func (r *xmlReader) newBlank() rdf.Term {
 	r.blanks++
-	return term{kind: blankTerm, value: "g" + strconv.Itoa(r.blanks)}
+	return rdf.NewBlank("#" + strconv.Itoa(r.blanks))
 }
 
-func (r *xmlReader) emit(s term, p string, o term) {
-	r.triples = append(r.triples, triple{s: s, p: p, o: o})
+func (r *xmlReader) emit(s rdf.Term, p string, o rdf.Term) {
+	r.triples = append(r.triples, rdf.T(s, p, o))
+}
+
+// plain returns a literal of a property attribute or element: an
+// rdf:langString under xml:lang, else an xsd:string.
+func plain(value, lang string) rdf.Term {
+	if lang != "" {
+		return rdf.NewLangLiteral(value, lang)
+	}
+	return rdf.NewLiteral(value, rdf.XSDString)
 }
 
 // rdfAttr returns the value of the rdf:name attribute of el.
@@ -192,51 +211,51 @@ var syntaxNames = map[string]bool{
 }
 
 // nodeElement reads the node element el (its start already read) and returns its subject.
-func (r *xmlReader) nodeElement(el xml.StartElement, scope xmlScope) (term, error) {
+func (r *xmlReader) nodeElement(el xml.StartElement, scope xmlScope) (rdf.Term, error) {
 	scope = r.scope(scope, el)
 	if el.Name.Space == nsRDF && (syntaxNames[el.Name.Local] || el.Name.Local == "li") {
-		return term{}, r.errorf("rdf:%s is not allowed as a node element", el.Name.Local)
+		return rdf.Term{}, r.errorf("rdf:%s is not allowed as a node element", el.Name.Local)
 	}
-	var subj term
+	var subj rdf.Term
 	ids := 0
 	if v, ok := rdfAttr(el, "about"); ok {
-		subj, ids = term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, v)}, ids+1
+		subj, ids = rdf.NewIRI(rdf.ResolveIRI(scope.base, v)), ids+1
 	}
 	if v, ok := rdfAttr(el, "ID"); ok {
-		subj, ids = term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, "#"+v)}, ids+1
+		subj, ids = rdf.NewIRI(rdf.ResolveIRI(scope.base, "#"+v)), ids+1
 	}
 	if v, ok := rdfAttr(el, "nodeID"); ok {
-		subj, ids = term{kind: blankTerm, value: "n" + v}, ids+1
+		subj, ids = rdf.NewBlank(v), ids+1
 	}
 	switch ids {
 	case 0:
 		subj = r.newBlank()
 	case 1:
 	default:
-		return term{}, r.errorf("a node element has at most one of rdf:about, rdf:ID and rdf:nodeID")
+		return rdf.Term{}, r.errorf("a node element has at most one of rdf:about, rdf:ID and rdf:nodeID")
 	}
 	if !(el.Name.Space == nsRDF && el.Name.Local == "Description") {
-		r.emit(subj, nsRDF+"type", term{kind: iriTerm, value: el.Name.Space + el.Name.Local})
+		r.emit(subj, nsRDF+"type", rdf.NewIRI(el.Name.Space+el.Name.Local))
 	}
 	for _, a := range el.Attr {
 		switch {
 		case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXML:
 		case a.Name.Space == nsRDF && (a.Name.Local == "about" || a.Name.Local == "ID" || a.Name.Local == "nodeID"):
 		case a.Name.Space == nsRDF && a.Name.Local == "type":
-			r.emit(subj, nsRDF+"type", term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, a.Value)})
+			r.emit(subj, nsRDF+"type", rdf.NewIRI(rdf.ResolveIRI(scope.base, a.Value)))
 		case a.Name.Space == nsRDF && (syntaxNames[a.Name.Local] || a.Name.Local == "li"):
-			return term{}, r.errorf("rdf:%s is not allowed on a node element", a.Name.Local)
+			return rdf.Term{}, r.errorf("rdf:%s is not allowed on a node element", a.Name.Local)
 		case a.Name.Space == "":
-			return term{}, r.errorf("attribute %q has no namespace", a.Name.Local)
+			return rdf.Term{}, r.errorf("attribute %q has no namespace", a.Name.Local)
 		default:
-			r.emit(subj, a.Name.Space+a.Name.Local, term{kind: literalTerm, value: a.Value, lang: scope.lang})
+			r.emit(subj, a.Name.Space+a.Name.Local, plain(a.Value, scope.lang))
 		}
 	}
 	return subj, r.propertyElements(subj, scope)
 }
 
 // propertyElements reads the property elements of subj up to the end of the enclosing element.
-func (r *xmlReader) propertyElements(subj term, scope xmlScope) error {
+func (r *xmlReader) propertyElements(subj rdf.Term, scope xmlScope) error {
 	li := 0
 	for {
 		tok, err := r.next()
@@ -259,7 +278,7 @@ func (r *xmlReader) propertyElements(subj term, scope xmlScope) error {
 }
 
 // propertyElement reads the property element el of subj.
-func (r *xmlReader) propertyElement(el xml.StartElement, subj term, scope xmlScope, li *int) error {
+func (r *xmlReader) propertyElement(el xml.StartElement, subj rdf.Term, scope xmlScope, li *int) error {
 	start := r.d.InputOffset()
 	scope = r.scope(scope, el)
 	pred := el.Name.Space + el.Name.Local
@@ -274,25 +293,25 @@ func (r *xmlReader) propertyElement(el xml.StartElement, subj term, scope xmlSco
 	}
 	var (
 		reify, parseType, datatype string
-		object                     *term
+		object                     *rdf.Term
 		props                      []xml.Attr
 	)
 	for _, a := range el.Attr {
 		switch {
 		case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXML:
 		case a.Name.Space == nsRDF && a.Name.Local == "ID":
-			reify = turtle.ResolveIRI(scope.base, "#"+a.Value)
+			reify = rdf.ResolveIRI(scope.base, "#"+a.Value)
 		case a.Name.Space == nsRDF && a.Name.Local == "parseType":
 			parseType = a.Value
 		case a.Name.Space == nsRDF && a.Name.Local == "datatype":
-			datatype = turtle.ResolveIRI(scope.base, a.Value)
+			datatype = rdf.ResolveIRI(scope.base, a.Value)
 		case a.Name.Space == nsRDF && (a.Name.Local == "resource" || a.Name.Local == "nodeID"):
 			if object != nil {
 				return r.errorf("a property element has at most one of rdf:resource and rdf:nodeID")
 			}
-			o := term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, a.Value)}
+			o := rdf.NewIRI(rdf.ResolveIRI(scope.base, a.Value))
 			if a.Name.Local == "nodeID" {
-				o = term{kind: blankTerm, value: "n" + a.Value}
+				o = rdf.NewBlank(a.Value)
 			}
 			object = &o
 		case a.Name.Space == nsRDF && (syntaxNames[a.Name.Local] || a.Name.Local == "li" || a.Name.Local == "Description"):
@@ -306,7 +325,7 @@ func (r *xmlReader) propertyElement(el xml.StartElement, subj term, scope xmlSco
 	if parseType != "" && (object != nil || datatype != "" || len(props) > 0) {
 		return r.errorf("rdf:parseType cannot be combined with rdf:resource, rdf:nodeID, rdf:datatype or property attributes")
 	}
-	var obj term
+	var obj rdf.Term
 	switch parseType {
 	case "":
 		o, err := r.propertyContent(scope, object, datatype, props)
@@ -330,7 +349,7 @@ func (r *xmlReader) propertyElement(el xml.StartElement, subj term, scope xmlSco
 		if err != nil {
 			return err
 		}
-		obj = term{kind: literalTerm, value: string(r.data[start:end])}
+		obj = rdf.NewLiteral(string(r.data[start:end]), rdf.RDFNS+"XMLLiteral")
 	}
 	r.emit(subj, pred, obj)
 	r.reify(reify, subj, pred, obj)
@@ -338,43 +357,43 @@ func (r *xmlReader) propertyElement(el xml.StartElement, subj term, scope xmlSco
 }
 
 // reify records the statement (s, p, o) under the IRI id, when id is not empty.
-func (r *xmlReader) reify(id string, s term, p string, o term) {
+func (r *xmlReader) reify(id string, s rdf.Term, p string, o rdf.Term) {
 	if id == "" {
 		return
 	}
-	st := term{kind: iriTerm, value: id}
-	r.emit(st, nsRDF+"type", term{kind: iriTerm, value: nsRDF + "Statement"})
+	st := rdf.NewIRI(id)
+	r.emit(st, nsRDF+"type", rdf.NewIRI(nsRDF+"Statement"))
 	r.emit(st, nsRDF+"subject", s)
-	r.emit(st, nsRDF+"predicate", term{kind: iriTerm, value: p})
+	r.emit(st, nsRDF+"predicate", rdf.NewIRI(p))
 	r.emit(st, nsRDF+"object", o)
 }
 
 // propertyContent reads the content of a property element without rdf:parseType: a node element, text, or
 // nothing (then the object is rdf:resource, rdf:nodeID, or a blank node carrying the property attributes).
-func (r *xmlReader) propertyContent(scope xmlScope, object *term, datatype string, props []xml.Attr) (term, error) {
+func (r *xmlReader) propertyContent(scope xmlScope, object *rdf.Term, datatype string, props []xml.Attr) (rdf.Term, error) {
 	var text strings.Builder
-	var node *term
+	var node *rdf.Term
 	for {
 		tok, err := r.next()
 		if err != nil {
-			return term{}, unexpectedEOF(r, err)
+			return rdf.Term{}, unexpectedEOF(r, err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if node != nil || strings.TrimSpace(text.String()) != "" {
-				return term{}, r.errorf("a property element holds one node element or text, not both or more")
+				return rdf.Term{}, r.errorf("a property element holds one node element or text, not both or more")
 			}
 			if object != nil || datatype != "" || len(props) > 0 {
-				return term{}, r.errorf("a property element with a node element inside cannot have rdf:resource, rdf:nodeID, rdf:datatype or property attributes")
+				return rdf.Term{}, r.errorf("a property element with a node element inside cannot have rdf:resource, rdf:nodeID, rdf:datatype or property attributes")
 			}
 			n, err := r.nodeElement(t, scope)
 			if err != nil {
-				return term{}, err
+				return rdf.Term{}, err
 			}
 			node = &n
 		case xml.CharData:
 			if node != nil && len(bytes.TrimSpace(t)) > 0 {
-				return term{}, r.errorf("a property element holds one node element or text, not both")
+				return rdf.Term{}, r.errorf("a property element holds one node element or text, not both")
 			}
 			text.Write(t)
 		case xml.EndElement:
@@ -383,10 +402,10 @@ func (r *xmlReader) propertyContent(scope xmlScope, object *term, datatype strin
 				return *node, nil
 			case object != nil || len(props) > 0:
 				if strings.TrimSpace(text.String()) != "" {
-					return term{}, r.errorf("a property element with rdf:resource, rdf:nodeID or property attributes must be empty")
+					return rdf.Term{}, r.errorf("a property element with rdf:resource, rdf:nodeID or property attributes must be empty")
 				}
 				if datatype != "" {
-					return term{}, r.errorf("rdf:datatype on an empty property element")
+					return rdf.Term{}, r.errorf("rdf:datatype on an empty property element")
 				}
 				o := r.newBlank()
 				if object != nil {
@@ -394,16 +413,16 @@ func (r *xmlReader) propertyContent(scope xmlScope, object *term, datatype strin
 				}
 				for _, a := range props {
 					if a.Name.Space == nsRDF && a.Name.Local == "type" {
-						r.emit(o, nsRDF+"type", term{kind: iriTerm, value: turtle.ResolveIRI(scope.base, a.Value)})
+						r.emit(o, nsRDF+"type", rdf.NewIRI(rdf.ResolveIRI(scope.base, a.Value)))
 					} else {
-						r.emit(o, a.Name.Space+a.Name.Local, term{kind: literalTerm, value: a.Value, lang: scope.lang})
+						r.emit(o, a.Name.Space+a.Name.Local, plain(a.Value, scope.lang))
 					}
 				}
 				return o, nil
 			case datatype != "":
-				return term{kind: literalTerm, value: text.String()}, nil
+				return rdf.NewLiteral(text.String(), datatype), nil
 			default:
-				return term{kind: literalTerm, value: text.String(), lang: scope.lang}, nil
+				return plain(text.String(), scope.lang), nil
 			}
 		}
 	}
@@ -411,26 +430,26 @@ func (r *xmlReader) propertyContent(scope xmlScope, object *term, datatype strin
 
 // collection reads the node elements of an rdf:parseType="Collection" property and returns the head of
 // the RDF list they form.
-func (r *xmlReader) collection(scope xmlScope) (term, error) {
-	var items []term
+func (r *xmlReader) collection(scope xmlScope) (rdf.Term, error) {
+	var items []rdf.Term
 	for {
 		tok, err := r.next()
 		if err != nil {
-			return term{}, unexpectedEOF(r, err)
+			return rdf.Term{}, unexpectedEOF(r, err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			n, err := r.nodeElement(t, scope)
 			if err != nil {
-				return term{}, err
+				return rdf.Term{}, err
 			}
 			items = append(items, n)
 		case xml.CharData:
 			if len(bytes.TrimSpace(t)) > 0 {
-				return term{}, r.errorf("text %q in a collection", strings.TrimSpace(string(t)))
+				return rdf.Term{}, r.errorf("text %q in a collection", strings.TrimSpace(string(t)))
 			}
 		case xml.EndElement:
-			head := term{kind: iriTerm, value: nsRDF + "nil"}
+			head := rdf.NewIRI(nsRDF + "nil")
 			for i := len(items) - 1; i >= 0; i-- {
 				cell := r.newBlank()
 				r.emit(cell, nsRDF+"first", items[i])

@@ -1,4 +1,4 @@
-package convert
+package jsonld
 
 import (
 	"bufio"
@@ -8,26 +8,29 @@ import (
 	"io"
 	"strings"
 
-	"github.com/knakk/rdf"
+	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
 
-// jsonldSink writes a conversion as one JSON-LD document: in expanded form
-// an array of node objects, in compacted form {"@context": ..., "@graph":
-// [...]} with the block's context and the prefixes of the output. Each
-// message's node objects are made from its triples, so the document reads
-// back to the same graph as the Turtle output.
-type jsonldSink struct {
+// Writer writes groups of statements as one JSON-LD document: in expanded
+// form an array of node objects, in compacted form {"@context": ...,
+// "@graph": [...]} with the given context and prefixes. The node objects of
+// each group are made from its statements alone, so the document reads back
+// to the same graph as the Turtle of the same groups.
+type Writer struct {
 	w        *bufio.Writer
 	expanded bool
 	active   *ld.Context // for compaction
-	opts     *ld.JsonLdOptions
-	n        int // node objects written
+	n        int         // node objects written
 	err      error
 }
 
-func newJSONLDSink(w io.Writer, ctx any, prefixes []Prefix, expanded bool) (*jsonldSink, error) {
-	s := &jsonldSink{w: bufio.NewWriter(w), expanded: expanded}
+// NewWriter returns a Writer to w. context, the value of a block's
+// "@context", and prefixes make the context of a compacted document; with
+// expanded, both are ignored and the document is written in expanded form.
+func NewWriter(w io.Writer, context any, prefixes []rdf.Prefix, expanded bool) (*Writer, error) {
+	s := &Writer{w: bufio.NewWriter(w), expanded: expanded}
 	if expanded {
 		s.w.WriteString("[")
 		return s, nil
@@ -36,11 +39,8 @@ func newJSONLDSink(w io.Writer, ctx any, prefixes []Prefix, expanded bool) (*jso
 	for _, p := range prefixes {
 		pm[p.Name] = p.IRI
 	}
-	full := []any{ctx, pm}
-	s.opts = ld.NewJsonLdOptions("")
-	s.opts.DocumentLoader = refusingLoader{}
-	s.opts.ProcessingMode = ld.JsonLd_1_1
-	active, err := ld.NewContext(nil, s.opts).Parse(floatNumbers(full))
+	full := []any{context, pm}
+	active, err := ld.NewContext(nil, gold.Options("")).Parse(gold.FloatNumbers(full))
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
 	}
@@ -55,10 +55,8 @@ func newJSONLDSink(w io.Writer, ctx any, prefixes []Prefix, expanded bool) (*jso
 	return s, nil
 }
 
-func (s *jsonldSink) StartLog(string) error { return s.err }
-func (s *jsonldSink) EndLog() error         { return s.err }
-
-func (s *jsonldSink) Write(triples []rdf.Triple) error {
+// WriteGroup writes the node objects of one group of statements.
+func (s *Writer) WriteGroup(triples []rdf.Triple) error {
 	if s.err != nil || len(triples) == 0 {
 		return s.err
 	}
@@ -96,7 +94,7 @@ func (s *jsonldSink) Write(triples []rdf.Triple) error {
 // restoreJSON puts back, in a compacted node object, the JSON values of @json
 // terms: json-gold's compaction turns a value that is an array of one
 // element into that element, changing the value.
-func (s *jsonldSink) restoreJSON(compacted any, expanded map[string]any) {
+func (s *Writer) restoreJSON(compacted any, expanded map[string]any) {
 	m, ok := compacted.(map[string]any)
 	if !ok {
 		return
@@ -116,7 +114,9 @@ func (s *jsonldSink) restoreJSON(compacted any, expanded map[string]any) {
 	}
 }
 
-func (s *jsonldSink) Close() error {
+// Close ends the document and flushes it; it does not close the underlying
+// writer.
+func (s *Writer) Close() error {
 	if s.err != nil {
 		return s.err
 	}
@@ -134,27 +134,24 @@ func nodeObjects(triples []rdf.Triple) ([]map[string]any, error) {
 	var order []string
 	nodes := map[string]map[string]any{}
 	for _, t := range triples {
-		s := termID(t.Subj)
+		s := nodeID(t.S)
 		n, ok := nodes[s]
 		if !ok {
 			n = map[string]any{"@id": s}
 			nodes[s] = n
 			order = append(order, s)
 		}
-		p := t.Pred.(rdf.IRI).String()
-		if p == RDFType {
-			if o, ok := t.Obj.(rdf.IRI); ok {
-				types, _ := n["@type"].([]any)
-				n["@type"] = append(types, o.String())
-				continue
-			}
+		if t.P == rdf.RDFType && t.O.Kind == rdf.IRI {
+			types, _ := n["@type"].([]any)
+			n["@type"] = append(types, t.O.Value)
+			continue
 		}
-		v, err := valueObject(t.Obj)
+		v, err := valueObject(t.O)
 		if err != nil {
 			return nil, err
 		}
-		vals, _ := n[p].([]any)
-		n[p] = append(vals, v)
+		vals, _ := n[t.P].([]any)
+		n[t.P] = append(vals, v)
 	}
 	out := make([]map[string]any, len(order))
 	for i, s := range order {
@@ -163,31 +160,31 @@ func nodeObjects(triples []rdf.Triple) ([]map[string]any, error) {
 	return out, nil
 }
 
-func termID(t rdf.Term) string {
-	if b, ok := t.(rdf.Blank); ok {
-		return "_:" + strings.TrimPrefix(b.String(), "_:")
+// nodeID returns the @id of a node: its IRI, or _:label.
+func nodeID(t rdf.Term) string {
+	if t.Kind == rdf.Blank {
+		return "_:" + t.Value
 	}
-	return t.String()
+	return t.Value
 }
 
-func valueObject(o rdf.Object) (map[string]any, error) {
-	switch x := o.(type) {
+func valueObject(o rdf.Term) (map[string]any, error) {
+	switch o.Kind {
 	case rdf.IRI, rdf.Blank:
-		return map[string]any{"@id": termID(x)}, nil
+		return map[string]any{"@id": nodeID(o)}, nil
 	case rdf.Literal:
-		if x.Lang() != "" {
-			return map[string]any{"@value": x.String(), "@language": x.Lang()}, nil
+		if o.Lang != "" {
+			return map[string]any{"@value": o.Value, "@language": o.Lang}, nil
 		}
-		dt := x.DataType.String()
-		switch dt {
-		case XSDStr:
-			return map[string]any{"@value": x.String()}, nil
-		case RDFJSON:
-			d := json.NewDecoder(strings.NewReader(x.String()))
+		switch o.Datatype {
+		case rdf.XSDString, "":
+			return map[string]any{"@value": o.Value}, nil
+		case rdf.RDFJSON:
+			d := json.NewDecoder(strings.NewReader(o.Value))
 			d.UseNumber()
 			var v any
 			if err := d.Decode(&v); err != nil {
-				return nil, fmt.Errorf("rdf:JSON literal %q: %w", x.String(), err)
+				return nil, fmt.Errorf("rdf:JSON literal %q: %w", o.Value, err)
 			}
 			if v == nil {
 				// A JSON null is kept as a value object (JSON-LD 1.1, @json).
@@ -195,7 +192,7 @@ func valueObject(o rdf.Object) (map[string]any, error) {
 			}
 			return map[string]any{"@value": v, "@type": "@json"}, nil
 		}
-		return map[string]any{"@value": x.String(), "@type": dt}, nil
+		return map[string]any{"@value": o.Value, "@type": o.Datatype}, nil
 	}
-	return nil, fmt.Errorf("unknown RDF term %T", o)
+	return nil, fmt.Errorf("term of unknown kind %d", o.Kind)
 }

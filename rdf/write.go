@@ -1,7 +1,6 @@
-package convert
+package rdf
 
-// RDF serialisers: Turtle, N-Triples and N-Quads, writing knakk/rdf terms
-// (whose own Turtle encoder writes invalid Turtle).
+// The writers of Turtle, N-Triples and N-Quads.
 
 import (
 	"errors"
@@ -10,9 +9,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/jrpcld/jrpcld/internal/turtle"
-	"github.com/knakk/rdf"
 )
 
 // ErrInvalidTerm is wrapped by the errors of the RDF writers for a term that
@@ -26,15 +22,13 @@ import (
 //     could merge two nodes, since the caller picks the labels);
 //   - language tags that do not match [a-zA-Z]+('-'[a-zA-Z0-9]+)*, and
 //     rdf:langString literals without one;
-//   - nil terms.
+//   - empty IRIs in any position (the zero Term among them).
 var ErrInvalidTerm = errors.New("RDF term cannot be written")
 
 // errClosed is returned when writing to a closed writer.
-var errClosed = errors.New("convert: RDF writer is closed")
+var errClosed = errors.New("rdf: writer is closed")
 
 const (
-	rdfLangString = RDFNS + "langString"
-
 	// flushSize is the buffer size at which formatted groups are written out.
 	flushSize = 64 << 10
 	// maxNest is the deepest nesting of [ ... ] in Turtle; deeper blank
@@ -44,6 +38,13 @@ const (
 
 // Prefix maps a short name to an IRI namespace for Turtle output.
 type Prefix struct{ Name, IRI string }
+
+// A Formatter formats a group of triples as the writer it comes from
+// writes a group, appending the text to dst; on error dst comes back as it
+// was. Each Formatter has its own scratch space, so that several
+// goroutines can format groups at once while one goroutine hands the text
+// to the writer's WriteFormatted in the order wanted.
+type Formatter func(dst []byte, triples []Triple) ([]byte, error)
 
 // output is the buffer shared by the writers.
 type output struct {
@@ -91,7 +92,7 @@ func (o *output) flush() error {
 	_, err := o.w.Write(o.buf)
 	o.buf = o.buf[:0]
 	if err != nil {
-		o.err = fmt.Errorf("convert: writing RDF: %w", err)
+		o.err = fmt.Errorf("rdf: writing: %w", err)
 	}
 	return o.err
 }
@@ -141,8 +142,10 @@ var iriForbidden = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// checkIRI reports why iri cannot be written as an absolute IRIREF.
-func checkIRI(iri string) error {
+// CheckIRI reports why iri cannot be written as an absolute IRI (an
+// IRIREF): it is empty, has no scheme, or holds a character IRIs cannot
+// contain. The error wraps ErrInvalidTerm; nil means the writers accept it.
+func CheckIRI(iri string) error {
 	if iri == "" {
 		return invalid("empty IRI")
 	}
@@ -178,17 +181,12 @@ func checkIRI(iri string) error {
 
 // appendIRIRef appends <iri>.
 func appendIRIRef(dst []byte, iri string) ([]byte, error) {
-	if err := checkIRI(iri); err != nil {
+	if err := CheckIRI(iri); err != nil {
 		return dst, err
 	}
 	dst = append(dst, '<')
 	dst = append(dst, iri...)
 	return append(dst, '>'), nil
-}
-
-// blankLabel returns the label of b without the "_:" that knakk/rdf keeps.
-func blankLabel(b rdf.Blank) string {
-	return strings.TrimPrefix(b.Serialize(rdf.NTriples), "_:")
 }
 
 // checkBlank checks that label is a valid BLANK_NODE_LABEL:
@@ -201,8 +199,8 @@ func checkBlank(label string) error {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(label[i:], "\uFFFD"):
 			return invalid("blank node label %.200q is not valid UTF-8 at byte %d", label, i)
-		case i == 0 && (turtle.IsPNCharsU(r) || r >= '0' && r <= '9'):
-		case i > 0 && turtle.IsPNChars(r):
+		case i == 0 && (IsPNCharsU(r) || r >= '0' && r <= '9'):
+		case i > 0 && IsPNChars(r):
 		case i > 0 && r == '.' && i < len(label)-1:
 		default:
 			return invalid("blank node label %.200q: %q at byte %d is not allowed there", label, r, i)
@@ -278,31 +276,31 @@ func checkLang(lang string) error {
 
 // literalParts returns the lexical form, language tag and datatype IRI of l,
 // with an empty datatype read as xsd:string.
-func literalParts(l rdf.Literal) (lex, lang, dt string, err error) {
-	lex, lang, dt = l.String(), l.Lang(), l.DataType.String()
+func literalParts(l Term) (lex, lang, dt string, err error) {
+	lex, lang, dt = l.Value, l.Lang, l.Datatype
 	switch {
 	case lang != "":
 		if err := checkLang(lang); err != nil {
 			return "", "", "", err
 		}
-		dt = rdfLangString
-	case dt == rdfLangString:
+		dt = RDFLangString
+	case dt == RDFLangString:
 		return "", "", "", invalid("rdf:langString literal %.80q without a language tag", lex)
 	case dt == "":
-		dt = XSDStr
+		dt = XSDString
 	}
 	return lex, lang, dt, nil
 }
 
 // appendNTTerm appends an N-Triples term: <iri>, _:label or a literal.
-func appendNTTerm(dst []byte, t rdf.Term) ([]byte, error) {
-	switch v := t.(type) {
-	case rdf.IRI:
-		return appendIRIRef(dst, v.String())
-	case rdf.Blank:
-		return appendBlank(dst, blankLabel(v))
-	case rdf.Literal:
-		lex, lang, dt, err := literalParts(v)
+func appendNTTerm(dst []byte, t Term) ([]byte, error) {
+	switch t.Kind {
+	case IRI:
+		return appendIRIRef(dst, t.Value)
+	case Blank:
+		return appendBlank(dst, t.Value)
+	case Literal:
+		lex, lang, dt, err := literalParts(t)
 		if err != nil {
 			return dst, err
 		}
@@ -313,29 +311,30 @@ func appendNTTerm(dst []byte, t rdf.Term) ([]byte, error) {
 		case lang != "":
 			dst = append(dst, '@')
 			return append(dst, lang...), nil
-		case dt != XSDStr:
+		case dt != XSDString:
 			dst = append(dst, '^', '^')
 			return appendIRIRef(dst, dt)
 		}
 		return dst, nil
-	case nil:
-		return dst, invalid("nil term")
 	}
-	return dst, invalid("unsupported term type %T", t)
+	return dst, invalid("term of unknown kind %d", t.Kind)
 }
 
 // appendNTStatement appends "s p o[ g] .\n"; g may be nil.
-func appendNTStatement(dst []byte, t rdf.Triple, g []byte) ([]byte, error) {
+func appendNTStatement(dst []byte, t Triple, g []byte) ([]byte, error) {
 	var err error
-	if dst, err = appendNTTerm(dst, t.Subj); err != nil {
+	if t.S.Kind == Literal {
+		return dst, fmt.Errorf("subject: %w", invalid("a literal cannot be a subject"))
+	}
+	if dst, err = appendNTTerm(dst, t.S); err != nil {
 		return dst, fmt.Errorf("subject: %w", err)
 	}
 	dst = append(dst, ' ')
-	if dst, err = appendNTTerm(dst, t.Pred); err != nil {
+	if dst, err = appendIRIRef(dst, t.P); err != nil {
 		return dst, fmt.Errorf("predicate: %w", err)
 	}
 	dst = append(dst, ' ')
-	if dst, err = appendNTTerm(dst, t.Obj); err != nil {
+	if dst, err = appendNTTerm(dst, t.O); err != nil {
 		return dst, fmt.Errorf("object: %w", err)
 	}
 	if g != nil {
@@ -365,7 +364,7 @@ func NewNTriplesWriter(w io.Writer) *NTriplesWriter {
 }
 
 // WriteGroup writes the triples; on error none of them is written.
-func (n *NTriplesWriter) WriteGroup(triples []rdf.Triple) error {
+func (n *NTriplesWriter) WriteGroup(triples []Triple) error {
 	if err := n.out.ready(); err != nil {
 		return err
 	}
@@ -378,19 +377,19 @@ func (n *NTriplesWriter) WriteGroup(triples []rdf.Triple) error {
 
 // appendGroup appends the N-Triples of triples to dst; on error dst comes
 // back as it was.
-func (n *NTriplesWriter) appendGroup(dst []byte, triples []rdf.Triple) ([]byte, error) {
+func (n *NTriplesWriter) appendGroup(dst []byte, triples []Triple) ([]byte, error) {
 	return appendStatements(dst, nil, triples, "N-Triples")
 }
 
 // appendStatements appends a line per triple to dst, in the graph written
 // as g (nil: none); format names the syntax in errors. On error dst comes
 // back as it was.
-func appendStatements(dst, g []byte, triples []rdf.Triple, format string) ([]byte, error) {
+func appendStatements(dst, g []byte, triples []Triple, format string) ([]byte, error) {
 	start := len(dst)
 	for i, t := range triples {
 		var err error
 		if dst, err = appendNTStatement(dst, t, g); err != nil {
-			return dst[:start], fmt.Errorf("convert: %s: triple %d: %w", format, i, err)
+			return dst[:start], fmt.Errorf("rdf: %s: triple %d: %w", format, i, err)
 		}
 	}
 	return dst, nil
@@ -399,8 +398,11 @@ func appendStatements(dst, g []byte, triples []rdf.Triple, format string) ([]byt
 // Flush writes the buffered output to the underlying writer.
 func (n *NTriplesWriter) Flush() error { return n.out.flush() }
 
-// writeFormatted writes statements appendGroup formatted.
-func (n *NTriplesWriter) writeFormatted(b []byte) error { return n.out.write(b) }
+// Formatter returns a Formatter of N-Triples.
+func (n *NTriplesWriter) Formatter() Formatter { return n.appendGroup }
+
+// WriteFormatted writes statements a Formatter of n formatted.
+func (n *NTriplesWriter) WriteFormatted(b []byte) error { return n.out.write(b) }
 
 // Close flushes; the writer accepts no more groups afterwards. It does not
 // close the underlying writer.
@@ -419,20 +421,17 @@ func NewNQuadsWriter(w io.Writer) *NQuadsWriter {
 }
 
 // WriteGroup writes the triples into graph, an IRI or a blank node, or
-// into the default graph when graph is nil; on error none is written.
-func (n *NQuadsWriter) WriteGroup(graph rdf.Context, triples []rdf.Triple) error {
+// into the default graph when graph is the zero Term; on error none is
+// written.
+func (n *NQuadsWriter) WriteGroup(graph Term, triples []Triple) error {
 	if err := n.out.ready(); err != nil {
 		return err
 	}
-	var g []byte
-	if graph != nil {
-		var err error
-		if n.graph, err = appendNTTerm(n.graph[:0], graph); err != nil {
-			return fmt.Errorf("convert: N-Quads: graph name: %w", err)
-		}
-		g = n.graph
+	g, err := appendGraph(n.graph[:0], graph)
+	if err != nil {
+		return err
 	}
-	var err error
+	n.graph = g
 	if n.out.buf, err = appendNQGroup(n.out.buf, g, triples); err != nil {
 		return err
 	}
@@ -441,15 +440,44 @@ func (n *NQuadsWriter) WriteGroup(graph rdf.Context, triples []rdf.Triple) error
 
 // appendNQGroup appends the N-Quads of triples in the graph written as g
 // (nil for the default graph) to dst; on error dst comes back as it was.
-func appendNQGroup(dst, g []byte, triples []rdf.Triple) ([]byte, error) {
+func appendNQGroup(dst, g []byte, triples []Triple) ([]byte, error) {
 	return appendStatements(dst, g, triples, "N-Quads")
+}
+
+// appendGraph appends the N-Quads term of a graph name to dst; for the
+// default graph (the zero Term) it returns nil.
+func appendGraph(dst []byte, graph Term) ([]byte, error) {
+	if graph == (Term{}) {
+		return nil, nil
+	}
+	if graph.Kind == Literal {
+		return nil, fmt.Errorf("rdf: N-Quads: graph name: %w", invalid("a literal cannot name a graph"))
+	}
+	g, err := appendNTTerm(dst, graph)
+	if err != nil {
+		return nil, fmt.Errorf("rdf: N-Quads: graph name: %w", err)
+	}
+	return g, nil
+}
+
+// Formatter returns a Formatter of the N-Quads of groups in graph (the
+// zero Term for the default graph). An invalid graph name makes every call
+// of the Formatter fail.
+func (n *NQuadsWriter) Formatter(graph Term) Formatter {
+	g, err := appendGraph(nil, graph)
+	return func(dst []byte, triples []Triple) ([]byte, error) {
+		if err != nil {
+			return dst, err
+		}
+		return appendNQGroup(dst, g, triples)
+	}
 }
 
 // Flush writes the buffered output to the underlying writer.
 func (n *NQuadsWriter) Flush() error { return n.out.flush() }
 
-// writeFormatted writes statements appendNQGroup formatted.
-func (n *NQuadsWriter) writeFormatted(b []byte) error { return n.out.write(b) }
+// WriteFormatted writes statements a Formatter of n formatted.
+func (n *NQuadsWriter) WriteFormatted(b []byte) error { return n.out.write(b) }
 
 // Close flushes; the writer accepts no more groups afterwards. It does not
 // close the underlying writer.
@@ -494,15 +522,15 @@ func NewTurtleWriter(w io.Writer, prefixes []Prefix) *TurtleWriter {
 	seen := make(map[string]bool)
 	for _, p := range prefixes {
 		if err := checkPrefixName(p.Name); err != nil {
-			t.err = fmt.Errorf("convert: Turtle prefix %q: %w", p.Name, err)
+			t.err = fmt.Errorf("rdf: Turtle prefix %q: %w", p.Name, err)
 			break
 		}
-		if err := checkIRI(p.IRI); err != nil {
-			t.err = fmt.Errorf("convert: Turtle prefix %q: %w", p.Name, err)
+		if err := CheckIRI(p.IRI); err != nil {
+			t.err = fmt.Errorf("rdf: Turtle prefix %q: %w", p.Name, err)
 			break
 		}
 		if seen[p.Name] {
-			t.err = fmt.Errorf("convert: Turtle prefix %q declared twice", p.Name)
+			t.err = fmt.Errorf("rdf: Turtle prefix %q declared twice", p.Name)
 			break
 		}
 		seen[p.Name] = true
@@ -518,8 +546,8 @@ func checkPrefixName(name string) error {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(name[i:], "\uFFFD"):
 			return invalid("prefix name is not valid UTF-8")
-		case i == 0 && turtle.IsPNCharsBase(r):
-		case i > 0 && turtle.IsPNChars(r):
+		case i == 0 && IsPNCharsBase(r):
+		case i > 0 && IsPNChars(r):
 		case i > 0 && r == '.' && i < len(name)-1:
 		default:
 			return invalid("%q at byte %d is not allowed in a prefix name", r, i)
@@ -554,7 +582,7 @@ func (t *TurtleWriter) start() {
 // unreferenced blank subject is written as [ ... ] . Output of a group is
 // written only once the whole group is formatted, so an error never leaves
 // a half-written statement.
-func (t *TurtleWriter) WriteGroup(triples []rdf.Triple) error {
+func (t *TurtleWriter) WriteGroup(triples []Triple) error {
 	if t.err != nil {
 		return t.err
 	}
@@ -571,7 +599,7 @@ func (t *TurtleWriter) WriteGroup(triples []rdf.Triple) error {
 
 // appendGroup appends the statements of one group to dst, without the
 // prefix block; on error dst comes back as it was.
-func (t *TurtleWriter) appendGroup(dst []byte, triples []rdf.Triple) ([]byte, error) {
+func (t *TurtleWriter) appendGroup(dst []byte, triples []Triple) ([]byte, error) {
 	if t.err != nil {
 		return dst, t.err
 	}
@@ -580,20 +608,27 @@ func (t *TurtleWriter) appendGroup(dst []byte, triples []rdf.Triple) ([]byte, er
 	}
 	start := len(dst)
 	if err := t.plan.build(triples); err != nil {
-		return dst, fmt.Errorf("convert: Turtle: %w", err)
+		return dst, fmt.Errorf("rdf: Turtle: %w", err)
 	}
 	var err error
 	for _, r := range t.plan.roots {
 		if dst, err = t.appendRoot(dst, r); err != nil {
-			return dst[:start], fmt.Errorf("convert: Turtle: %w", err)
+			return dst[:start], fmt.Errorf("rdf: Turtle: %w", err)
 		}
 	}
 	return append(dst, '\n'), nil
 }
 
-// writeFormatted writes statements appendGroup formatted, after the prefix
-// block.
-func (t *TurtleWriter) writeFormatted(b []byte) error {
+// Formatter returns a Formatter of Turtle with t's prefixes. Groups it
+// formats go after the prefix block, which WriteFormatted writes first.
+func (t *TurtleWriter) Formatter() Formatter {
+	f := &TurtleWriter{decl: t.decl, prefixes: t.prefixes, err: t.err, started: true}
+	return f.appendGroup
+}
+
+// WriteFormatted writes statements a Formatter of t formatted, after the
+// prefix block.
+func (t *TurtleWriter) WriteFormatted(b []byte) error {
 	if t.err != nil {
 		return t.err
 	}
@@ -636,7 +671,7 @@ const (
 )
 
 type turtleSubject struct {
-	term       rdf.Subject
+	term       Term
 	label      string // blank node label, "" for an IRI
 	first, end int    // its triples: plan.order[first:end]
 	refs       int32  // times it is the object of a triple in the group
@@ -645,7 +680,7 @@ type turtleSubject struct {
 
 // turtlePlan is the reusable scratch state for one group.
 type turtlePlan struct {
-	triples  []rdf.Triple
+	triples  []Triple
 	subjects []turtleSubject
 	subjIdx  map[termKey]int32
 	predIdx  map[string]int32
@@ -663,7 +698,7 @@ type turtlePlan struct {
 	roots     []int32          // subjects written as statements, in order
 }
 
-func (p *turtlePlan) reset(triples []rdf.Triple) {
+func (p *turtlePlan) reset(triples []Triple) {
 	if p.subjIdx == nil {
 		p.subjIdx = make(map[termKey]int32)
 		p.predIdx = make(map[string]int32)
@@ -685,20 +720,20 @@ func (p *turtlePlan) reset(triples []rdf.Triple) {
 }
 
 // build indexes the group and decides which blank nodes are nested.
-func (p *turtlePlan) build(triples []rdf.Triple) error {
+func (p *turtlePlan) build(triples []Triple) error {
 	p.reset(triples)
 	for i, t := range triples {
 		var k termKey
-		switch s := t.Subj.(type) {
-		case rdf.IRI:
-			k = termKey{s: s.String()}
-		case rdf.Blank:
-			k = termKey{blank: true, s: blankLabel(s)}
+		switch t.S.Kind {
+		case IRI:
+			k = termKey{s: t.S.Value}
+		case Blank:
+			k = termKey{blank: true, s: t.S.Value}
 			if err := checkBlank(k.s); err != nil {
 				return fmt.Errorf("triple %d: subject: %w", i, err)
 			}
 		default:
-			return fmt.Errorf("triple %d: subject: %w", i, invalid("subject of type %T", t.Subj))
+			return fmt.Errorf("triple %d: subject: %w", i, invalid("a literal cannot be a subject"))
 		}
 		si, ok := p.subject(k)
 		if !ok {
@@ -712,18 +747,11 @@ func (p *turtlePlan) build(triples []rdf.Triple) error {
 			if k.blank {
 				lbl = k.s
 			}
-			p.subjects = append(p.subjects, turtleSubject{term: t.Subj, label: lbl})
+			p.subjects = append(p.subjects, turtleSubject{term: t.S, label: lbl})
 		}
-		pr, ok := t.Pred.(rdf.IRI)
-		if !ok {
-			return fmt.Errorf("triple %d: predicate: %w", i, invalid("predicate of type %T", t.Pred))
-		}
-		pi := p.predicate(pr.String())
-		if t.Obj == nil {
-			return fmt.Errorf("triple %d: object: %w", i, invalid("nil term"))
-		}
-		if b, ok := t.Obj.(rdf.Blank); ok {
-			lbl := blankLabel(b)
+		pi := p.predicate(t.P)
+		if t.O.Kind == Blank {
+			lbl := t.O.Value
 			if err := checkBlank(lbl); err != nil {
 				return fmt.Errorf("triple %d: object: %w", i, err)
 			}
@@ -852,7 +880,7 @@ func (p *turtlePlan) planQueue(q int) int {
 func (p *turtlePlan) nest(s int32, depth int) {
 	sub := p.subjects[s]
 	for _, ti := range p.order[sub.first:sub.end] {
-		j, ok := p.nestedSubject(p.triples[ti].Obj)
+		j, ok := p.nestedSubject(p.triples[ti].O)
 		if !ok || p.subjects[j].state != unplanned {
 			continue
 		}
@@ -868,12 +896,11 @@ func (p *turtlePlan) nest(s int32, depth int) {
 
 // nestedSubject returns the subject index of o when o is a blank node that
 // is the object of exactly one triple and has triples of its own.
-func (p *turtlePlan) nestedSubject(o rdf.Object) (int32, bool) {
-	b, ok := o.(rdf.Blank)
-	if !ok {
+func (p *turtlePlan) nestedSubject(o Term) (int32, bool) {
+	if o.Kind != Blank {
 		return 0, false
 	}
-	lbl := blankLabel(b)
+	lbl := o.Value
 	if p.refCount(lbl) != 1 {
 		return 0, false
 	}
@@ -900,7 +927,7 @@ func (t *TurtleWriter) appendRoot(dst []byte, r int32) ([]byte, error) {
 	case s.label != "":
 		dst, err = appendBlank(dst, s.label)
 	default:
-		dst, err = t.appendIRI(dst, s.term.(rdf.IRI).String())
+		dst, err = t.appendIRI(dst, s.term.Value)
 	}
 	if err != nil {
 		return dst, fmt.Errorf("triple %d: subject: %w", t.plan.order[s.first], err)
@@ -928,14 +955,14 @@ func (t *TurtleWriter) appendBody(dst []byte, s int32, level int) ([]byte, error
 				dst = append(dst, " ;\n"...)
 				dst = append(dst, indent[:4*level]...)
 			}
-			if pr := tr.Pred.(rdf.IRI).String(); pr == RDFType {
+			if pr := tr.P; pr == RDFType {
 				dst = append(dst, 'a')
 			} else if dst, err = t.appendName(dst, pr); err != nil {
 				return dst, fmt.Errorf("triple %d: predicate: %w", ti, err)
 			}
 			dst = append(dst, ' ')
 		}
-		if j, ok := p.nestedSubject(tr.Obj); ok && p.subjects[j].state == planNested {
+		if j, ok := p.nestedSubject(tr.O); ok && p.subjects[j].state == planNested {
 			dst = append(dst, '[', ' ')
 			if dst, err = t.appendBody(dst, j, level+1); err != nil {
 				return dst, err
@@ -943,7 +970,7 @@ func (t *TurtleWriter) appendBody(dst []byte, s int32, level int) ([]byte, error
 			dst = append(dst, ' ', ']')
 			continue
 		}
-		if dst, err = t.appendObject(dst, tr.Obj); err != nil {
+		if dst, err = t.appendObject(dst, tr.O); err != nil {
 			return dst, fmt.Errorf("triple %d: object: %w", ti, err)
 		}
 	}
@@ -951,40 +978,40 @@ func (t *TurtleWriter) appendBody(dst []byte, s int32, level int) ([]byte, error
 }
 
 // appendObject appends an object that is not nested.
-func (t *TurtleWriter) appendObject(dst []byte, o rdf.Object) ([]byte, error) {
-	switch v := o.(type) {
-	case rdf.IRI:
-		return t.appendIRI(dst, v.String())
-	case rdf.Blank:
-		lbl := blankLabel(v)
+func (t *TurtleWriter) appendObject(dst []byte, o Term) ([]byte, error) {
+	switch o.Kind {
+	case IRI:
+		return t.appendIRI(dst, o.Value)
+	case Blank:
+		lbl := o.Value
 		if t.plan.refCount(lbl) == 1 {
 			if _, ok := t.plan.subject(termKey{blank: true, s: lbl}); !ok {
 				return append(dst, '[', ']'), nil // only here, no properties
 			}
 		}
 		return appendBlank(dst, lbl)
-	case rdf.Literal:
-		return t.appendLiteral(dst, v)
+	case Literal:
+		return t.appendLiteral(dst, o)
 	}
-	return dst, invalid("unsupported term type %T", o)
+	return dst, invalid("term of unknown kind %d", o.Kind)
 }
 
 // appendLiteral appends a literal, bare when its datatype and lexical form
 // allow it, otherwise quoted with its language tag or datatype.
-func (t *TurtleWriter) appendLiteral(dst []byte, l rdf.Literal) ([]byte, error) {
+func (t *TurtleWriter) appendLiteral(dst []byte, l Term) ([]byte, error) {
 	lex, lang, dt, err := literalParts(l)
 	if err != nil {
 		return dst, err
 	}
 	bare := false
 	switch dt {
-	case XSDInt:
+	case XSDInteger:
 		bare = isTurtleInteger(lex)
-	case XSDDec:
+	case XSDDecimal:
 		bare = isTurtleDecimal(lex)
-	case XSDDbl:
+	case XSDDouble:
 		bare = isTurtleDouble(lex)
-	case XSDBool:
+	case XSDBoolean:
 		bare = lex == "true" || lex == "false"
 	}
 	if bare {
@@ -997,7 +1024,7 @@ func (t *TurtleWriter) appendLiteral(dst []byte, l rdf.Literal) ([]byte, error) 
 	case lang != "":
 		dst = append(dst, '@')
 		return append(dst, lang...), nil
-	case dt != XSDStr:
+	case dt != XSDString:
 		dst = append(dst, '^', '^')
 		return t.appendName(dst, dt)
 	}
@@ -1055,14 +1082,14 @@ func appendLocal(dst []byte, local string) ([]byte, bool) {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(local[i:], "\uFFFD"):
 			return dst, false
-		case turtle.IsPNCharsU(r) || r == ':' || isDigit(byte(r)) && r < utf8.RuneSelf:
+		case IsPNCharsU(r) || r == ':' || isDigit(byte(r)) && r < utf8.RuneSelf:
 			dst = utf8.AppendRune(dst, r)
 		case r == '-':
 			if first {
 				dst = append(dst, '\\')
 			}
 			dst = append(dst, '-')
-		case turtle.IsPNChars(r): // U+00B7, combining marks: not allowed first, no escape
+		case IsPNChars(r): // U+00B7, combining marks: not allowed first, no escape
 			if first {
 				return dst, false
 			}
@@ -1146,5 +1173,3 @@ func digits[T string | []byte](s T) int {
 }
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-func isHex(c byte) bool   { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

@@ -1,0 +1,65 @@
+package rdf
+
+// The namespaces of the vocabularies jrpcld writes and reads.
+const (
+	RDFNS  = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+	RDFSNS = "http://www.w3.org/2000/01/rdf-schema#"
+	OWLNS  = "http://www.w3.org/2002/07/owl#"
+	XSDNS  = "http://www.w3.org/2001/XMLSchema#"
+	// JRPCNS is the JSON-RPC ontology's namespace, whose classes type
+	// messages and whose properties the blocks' contexts map members to.
+	JRPCNS = "http://json-rpc.org/ontology#"
+	// JLogNS is the namespace of jrpcld's own log terms: how messages sit in
+	// a log (direction, position, time), which request a response answers,
+	// what a message's id was, and what the context could not carry. The
+	// terms are declared in ontology/log.ttl.
+	JLogNS = "https://jrpcld.github.io/ns/log#"
+)
+
+// Terms of RDF and XML Schema.
+const (
+	RDFType       = RDFNS + "type"
+	RDFJSON       = RDFNS + "JSON"
+	RDFLangString = RDFNS + "langString"
+	RDFFirst      = RDFNS + "first"
+	RDFRest       = RDFNS + "rest"
+	RDFNil        = RDFNS + "nil"
+
+	XSDString   = XSDNS + "string"
+	XSDInteger  = XSDNS + "integer"
+	XSDDecimal  = XSDNS + "decimal"
+	XSDDouble   = XSDNS + "double"
+	XSDBoolean  = XSDNS + "boolean"
+	XSDDateTime = XSDNS + "dateTime"
+)
+
+// The classes of JSON-RPC messages.
+const (
+	JRPCRequest       = JRPCNS + "Request"
+	JRPCNotification  = JRPCNS + "Notification"
+	JRPCResponse      = JRPCNS + "Response"
+	JRPCErrorResponse = JRPCNS + "ErrorResponse"
+)
+
+// jrpcld's log terms.
+const (
+	JLogLog               = JLogNS + "Log"
+	JLogBatch             = JLogNS + "Batch"
+	JLogUnansweredRequest = JLogNS + "UnansweredRequest"
+	JLogOrphanResponse    = JLogNS + "OrphanResponse"
+	JLogInLog             = JLogNS + "inLog"
+	JLogPosition          = JLogNS + "position"
+	JLogDirection         = JLogNS + "direction"
+	JLogClientToServer    = JLogNS + "ClientToServer"
+	JLogServerToClient    = JLogNS + "ServerToClient"
+	JLogTimestamp         = JLogNS + "timestamp"
+	JLogAnswers           = JLogNS + "answers"
+	JLogMember            = JLogNS + "member"
+	JLogMemberIndex       = JLogNS + "memberIndex"
+	JLogID                = JLogNS + "id"
+	// JLogPatch carries what the block's context cannot: an RFC 6902 JSON
+	// Patch (its JSON text, an xsd:string) that turns the message the way
+	// back makes from a node's mapped properties into the message exactly
+	// as it was sent.
+	JLogPatch = JLogNS + "patch"
+)
