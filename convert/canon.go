@@ -2,6 +2,7 @@ package convert
 
 import (
 	"encoding/json"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -128,8 +129,8 @@ type textMember struct {
 // appendText appends the canonical form of the JSON value text to dst.
 func (c *textCanon) appendText(dst, text []byte) ([]byte, bool) {
 	start := len(dst)
-	dst, i, ok := c.value(dst, text, skipJSONSpace(text, 0), 0)
-	if !ok || skipJSONSpace(text, i) != len(text) {
+	dst, i, ok := c.value(dst, text, jsonparse.SkipSpace(text, 0), 0)
+	if !ok || jsonparse.SkipSpace(text, i) != len(text) {
 		return dst[:start], false
 	}
 	return dst, true
@@ -145,7 +146,7 @@ func (c *textCanon) value(dst, text []byte, i, depth int) ([]byte, int, bool) {
 		return c.object(dst, text, i, depth)
 	case '[':
 		dst = append(dst, '[')
-		i = skipJSONSpace(text, i+1)
+		i = jsonparse.SkipSpace(text, i+1)
 		if i < len(text) && text[i] == ']' {
 			return append(dst, ']'), i + 1, true
 		}
@@ -157,12 +158,12 @@ func (c *textCanon) value(dst, text []byte, i, depth int) ([]byte, int, bool) {
 			if dst, i, ok = c.value(dst, text, i, depth+1); !ok {
 				return dst, i, false
 			}
-			if i = skipJSONSpace(text, i); i >= len(text) {
+			if i = jsonparse.SkipSpace(text, i); i >= len(text) {
 				return dst, i, false
 			}
 			switch text[i] {
 			case ',':
-				i = skipJSONSpace(text, i+1)
+				i = jsonparse.SkipSpace(text, i+1)
 			case ']':
 				return append(dst, ']'), i + 1, true
 			default:
@@ -178,7 +179,7 @@ func (c *textCanon) value(dst, text []byte, i, depth int) ([]byte, int, bool) {
 	case 'n':
 		return literalText(dst, text, i, "null")
 	}
-	end, perr := parseNumber(text, i)
+	end, perr := jsonparse.ScanNumber(text, i)
 	if perr != nil {
 		return dst, i, false
 	}
@@ -221,7 +222,7 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 	defer func() { c.members[depth] = ms[:0] }()
 	open := len(dst)
 	dst = append(dst, '{')
-	i = skipJSONSpace(text, i+1)
+	i = jsonparse.SkipSpace(text, i+1)
 	if i < len(text) && text[i] == '}' {
 		return append(dst, '}'), i + 1, true
 	}
@@ -254,20 +255,20 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 		}
 		start := len(dst)
 		dst = append(dst, text[i:j+1]...)
-		if i = skipJSONSpace(text, j+1); i >= len(text) || text[i] != ':' {
+		if i = jsonparse.SkipSpace(text, j+1); i >= len(text) || text[i] != ':' {
 			return dst, i, false
 		}
 		dst = append(dst, ':')
 		var ok bool
-		if dst, i, ok = c.value(dst, text, skipJSONSpace(text, i+1), depth+1); !ok {
+		if dst, i, ok = c.value(dst, text, jsonparse.SkipSpace(text, i+1), depth+1); !ok {
 			return dst, i, false
 		}
 		ms = append(ms, textMember{name: name, start: start, end: len(dst)})
-		if i = skipJSONSpace(text, i); i >= len(text) {
+		if i = jsonparse.SkipSpace(text, i); i >= len(text) {
 			return dst, i, false
 		}
 		if text[i] == ',' {
-			i = skipJSONSpace(text, i+1)
+			i = jsonparse.SkipSpace(text, i+1)
 			continue
 		}
 		if text[i] != '}' {
@@ -336,7 +337,7 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 			dst = append(dst, '/')
 			j += 2
 		case 'u':
-			r, perr := parseHex4(text, j+2)
+			r, perr := jsonparse.Hex4(text, j+2)
 			if perr != nil {
 				return dst, j, false
 			}
@@ -345,7 +346,7 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 				if r >= 0xdc00 || j+6 > len(text) || text[j] != '\\' || text[j+1] != 'u' {
 					return dst, j, false
 				}
-				r2, perr := parseHex4(text, j+2)
+				r2, perr := jsonparse.Hex4(text, j+2)
 				if perr != nil || r2 < 0xdc00 || r2 > 0xdfff {
 					return dst, j, false
 				}

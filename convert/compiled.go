@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"slices"
 	"strconv"
@@ -451,7 +452,7 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, 
 		if !ok || t != nil && t.kind == ckUnsupported {
 			return false
 		}
-		if _, ok := v.(undecoded); ok && (t == nil || t.kind == ckDrop) {
+		if _, ok := v.(jsonparse.Undecoded); ok && (t == nil || t.kind == ckDrop) {
 			return false // mapInto tries again with the value decoded
 		}
 		if t == nil || t.kind == ckDrop {
@@ -471,7 +472,7 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, 
 			continue
 		}
 		w.path[len(w.path)-1].iri = t.iri
-		if _, ok := v.(undecoded); ok && t.kind != ckJSON {
+		if _, ok := v.(jsonparse.Undecoded); ok && t.kind != ckJSON {
 			return false // mapInto tries again with the value decoded
 		}
 		if t.kind == ckJSON {
@@ -521,8 +522,8 @@ func validNumber(n json.Number) bool {
 // checkNumbers reports, as the preparation does, the numbers beyond a
 // double in a member that maps to nothing.
 func (w *cwalk) checkNumbers(v any, s *scope) {
-	if u, ok := v.(undecoded); ok {
-		v = decodeUndecoded(u)
+	if u, ok := v.(jsonparse.Undecoded); ok {
+		v = jsonparse.Decode(u)
 	}
 	switch x := v.(type) {
 	case map[string]any:
@@ -579,7 +580,7 @@ func (w *cwalk) pointer() string {
 // rdf:JSON literal. It reports false when the value has no canonical form
 // and is left out.
 func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
-	if u, ok := v.(undecoded); ok {
+	if u, ok := v.(jsonparse.Undecoded); ok {
 		if w.buf, ok = w.text.appendText(w.buf[:0], u); ok {
 			if !t.exact {
 				w.whole = false
@@ -587,7 +588,7 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 			w.add(subj, t.iri, rdf.NewLiteral(string(w.buf), rdf.RDFJSON))
 			return true
 		}
-		v = decodeUndecoded(u)
+		v = jsonparse.Decode(u)
 	} else {
 		materialize(v) // an @json object may hold what looked like a message
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -162,7 +164,7 @@ func compareEngines(t testing.TB, what string, m *Mapping, msg map[string]any, n
 // engineMessages returns the messages of a log text: each object, and each
 // object member of a batch.
 func engineMessages(t testing.TB, data []byte) []map[string]any {
-	r, err := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
+	r, err := rpclog.NewReader(bytes.NewReader(data), "log", rpclog.ReaderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +380,7 @@ func TestEnginesLogs(t *testing.T) {
 					c := NewConverter(ctx)
 					c.Engine = engine
 					c.Report = func(i Issue) { issues[e] = append(issues[e], i) }
-					r, err := NewReader(strings.NewReader(log), lname, ReaderOptions{})
+					r, err := rpclog.NewReader(strings.NewReader(log), lname, rpclog.ReaderOptions{})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -547,8 +549,8 @@ func TestCanonical(t *testing.T) {
 // nothing. It reports whether it wrote one.
 func checkCanonicalText(t *testing.T, text []byte) bool {
 	t.Helper()
-	p := &jsonParser{maxDepth: 1000}
-	v, perr := p.parse(text)
+	p := &jsonparse.Parser{MaxDepth: 1000}
+	v, perr := p.Parse(text)
 	if perr != nil {
 		return false
 	}
@@ -588,21 +590,21 @@ func TestCanonicalText(t *testing.T) {
 	// The corpus: the text of every params, result and error as sent,
 	// and written again sorted, indented and with other escapes.
 	n, nText := 0, 0
-	p := &jsonParser{maxDepth: 1000, lazy: []string{"params", "result", "error"}}
+	p := &jsonparse.Parser{MaxDepth: 1000, Lazy: []string{"params", "result", "error"}}
 	for _, file := range corpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			if _, perr := p.parse([]byte(line)); perr != nil {
-				t.Fatalf("%s: %v", line, perr.msg)
+			if _, perr := p.Parse([]byte(line)); perr != nil {
+				t.Fatalf("%s: %v", line, perr.Msg)
 			}
-			for _, l := range p.lazies {
-				if checkCanonicalText(t, l.v) {
+			for _, l := range p.Lazies() {
+				if checkCanonicalText(t, l.V) {
 					nText++
 				}
-				b, _ := json.MarshalIndent(decodeValue(t, string(l.v)), "", "  ")
+				b, _ := json.MarshalIndent(decodeValue(t, string(l.V)), "", "  ")
 				checkCanonicalText(t, b)
 				n++
 			}

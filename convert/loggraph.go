@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -72,7 +73,7 @@ func (g *LogGraph) MessageIRI(dir jsonrpc.Direction, pos int) string {
 // Message returns the triples of one record of the log; pos is its position
 // (from 1). The notices tell what the mapping could not carry. An invalid
 // message has no triples: the error says why.
-func (g *LogGraph) Message(rec *Record, pos int) ([]rdf.Triple, []Notice, error) {
+func (g *LogGraph) Message(rec *rpclog.Record, pos int) ([]rdf.Triple, []Notice, error) {
 	m := jsonrpc.Classify(rec.Value)
 	return g.build(nil, rec, pos, m, g.pair(rec, pos, m))
 }
@@ -89,7 +90,7 @@ type pairing struct {
 // pair takes the next record of the log, classified as m, in order: the
 // part of a message's triples that depends on the records before it. The
 // rest (build) may then run on any goroutine.
-func (g *LogGraph) pair(rec *Record, pos int, m jsonrpc.Message) pairing {
+func (g *LogGraph) pair(rec *rpclog.Record, pos int, m jsonrpc.Message) pairing {
 	p := pairing{first: !g.started}
 	g.started = true
 	switch m.Kind {
@@ -126,7 +127,7 @@ func (g *LogGraph) pairOne(dir jsonrpc.Direction, node string, m jsonrpc.Message
 // build appends to dst the triples of a record classified as m and paired
 // as p. It reads only what does not change during a log, so several
 // goroutines may build the records of one log at once.
-func (g *LogGraph) build(dst []rdf.Triple, rec *Record, pos int, m jsonrpc.Message, p pairing) ([]rdf.Triple, []Notice, error) {
+func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p pairing) ([]rdf.Triple, []Notice, error) {
 	out := dst
 	if p.first {
 		out = append(out, rdf.T(g.node, rdf.RDFType, objLog))

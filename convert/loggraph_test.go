@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func textLogs(t testing.TB, logs map[string]string) []Log {
 	t.Helper()
 	var ls []Log
 	for _, iri := range sortedKeys(logs) {
-		r, err := NewReader(strings.NewReader(logs[iri]), iri, ReaderOptions{})
+		r, err := rpclog.NewReader(strings.NewReader(logs[iri]), iri, rpclog.ReaderOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +167,7 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 			}
 			src = f
 		}
-		r, _ := NewReader(src, file, ReaderOptions{})
+		r, _ := rpclog.NewReader(src, file, rpclog.ReaderOptions{})
 		for {
 			rec, err := r.Next()
 			if err != nil {
@@ -454,7 +455,7 @@ func TestStrict(t *testing.T) {
 	c := NewConverter(defaultContext(t))
 	c.Strict = true
 	log := `{"jsonrpc":"2.0","method":"a"}` + "\n" + "garbage\n" + `{"jsonrpc":"2.0","method":"b"}` + "\n"
-	r, _ := NewReader(strings.NewReader(log), "s", ReaderOptions{})
+	r, _ := rpclog.NewReader(strings.NewReader(log), "s", rpclog.ReaderOptions{})
 	var buf bytes.Buffer
 	err := c.Convert(&buf, rdf.Turtle, []Log{{Reader: r, File: "s", IRI: "http://example.com/s"}})
 	if err == nil || !strings.Contains(err.Error(), "s:2") {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"regexp"
 	"sort"
@@ -138,7 +139,7 @@ func NewConverter(context any) *Converter {
 
 // Log is one input of a conversion.
 type Log struct {
-	Reader *Reader
+	Reader *rpclog.Reader
 	File   string // for messages
 	IRI    string // the log's IRI; see DefaultLogIRI
 }

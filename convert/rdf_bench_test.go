@@ -3,6 +3,8 @@ package convert
 import (
 	"bytes"
 	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"testing"
 
@@ -13,11 +15,11 @@ import (
 // benchConvert converts the cycled corpus in format f with the context
 // ctx: one op is one message.
 func benchConvert(b *testing.B, f rdf.Format, ctx any) {
-	log, n := corpusLog(b)
+	log, n := shared.CorpusLog(b)
 	c := NewConverter(ctx)
 	b.SetBytes(int64(len(log) / n))
 	b.ReportAllocs()
-	r, err := NewReader(newCycleReader(log, b.N), "corpus", ReaderOptions{})
+	r, err := rpclog.NewReader(shared.NewCycleReader(log, b.N), "corpus", rpclog.ReaderOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -50,9 +52,9 @@ func BenchmarkJSONGoldToRDFMCP(b *testing.B) { benchJSONGold(b, mcpContext(b)) }
 // benchJSONGold runs json-gold's plain ToRDF on each corpus message with
 // ctx attached.
 func benchJSONGold(b *testing.B, ctx any) {
-	log, n := corpusLog(b)
+	log, n := shared.CorpusLog(b)
 	ctx = gold.FloatNumbers(ctx)
-	r, _ := NewReader(bytes.NewReader(log), "corpus", ReaderOptions{})
+	r, _ := rpclog.NewReader(bytes.NewReader(log), "corpus", rpclog.ReaderOptions{})
 	var docs []map[string]any
 	for {
 		rec, err := r.Next()
@@ -87,12 +89,12 @@ func benchJSONGold(b *testing.B, ctx any) {
 // json-gold: the mapping alone, no log layer, no writing. It runs on as
 // many goroutines as -cpu gives.
 func BenchmarkCompiledToRDF(b *testing.B) {
-	log, n := corpusLog(b)
+	log, n := shared.CorpusLog(b)
 	m, err := NewMapping(defaultContext(b), "http://example.com/corpus/")
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, _ := NewReader(bytes.NewReader(log), "corpus", ReaderOptions{})
+	r, _ := rpclog.NewReader(bytes.NewReader(log), "corpus", rpclog.ReaderOptions{})
 	var msgs []map[string]any
 	for {
 		rec, err := r.Next()

@@ -21,12 +21,12 @@ import (
 	"errors"
 	"fmt"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ordered"
 	"io"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/jrpcld/jrpcld/rdf"
 )
@@ -82,87 +82,45 @@ func (rv *Reverse) stream(r io.Reader, syntax rdf.Format, chunkSize, jobSize int
 	default:
 		return ungrouped("%v is not read as a stream", syntax)
 	}
-	n := 2*workers() + 2
+	n := 2*ordered.Workers() + 2
 	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	run := func(fn func()) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn()
-		}()
-	}
 	// At most n chunks and n jobs are in flight: a stage takes a token
 	// before it sends one on, and the next stage that keeps them in order
 	// gives it back once done with it.
 	chunkTokens := make(tokens, n)
 	jobTokens := make(tokens, n)
 	chunks := make(chan *rchunk, n)
-	parsed := make(chan *rchunk, n)
 	jobs := make(chan *rjob, n)
-	built := make(chan *rjob, n)
-	run(func() { readChunks(r, syntax, chunkSize, chunkTokens, chunks, stop) })
-	var parsers sync.WaitGroup
-	for w := 0; w < workers(); w++ {
-		parsers.Add(1)
-		run(func() {
-			defer parsers.Done()
-			for c := range chunks {
-				if !c.parsed && c.err == nil {
-					c.parse(syntax)
-				}
-				parsed <- c
+	go readChunks(r, syntax, chunkSize, chunkTokens, chunks, stop)
+	parsed := ordered.Map(ordered.Workers(), chunks, func() func(*rchunk) {
+		return func(c *rchunk) {
+			if !c.parsed && c.err == nil {
+				c.parse(syntax)
 			}
-		})
-	}
-	run(func() {
-		parsers.Wait()
-		close(parsed)
+		}
 	})
-	run(func() { segment(parsed, jobSize, chunkTokens, jobTokens, jobs, stop) })
-	var builders sync.WaitGroup
-	for w := 0; w < workers(); w++ {
-		builders.Add(1)
-		run(func() {
-			defer builders.Done()
-			for j := range jobs {
-				if j.err == nil {
-					j.logs, j.problems = rv.read(j.quads, 1)
-					j.quads = nil
-				}
-				built <- j
+	go segment(parsed, jobSize, chunkTokens, jobTokens, jobs, stop)
+	built := ordered.Map(ordered.Workers(), jobs, func() func(*rjob) {
+		return func(j *rjob) {
+			if j.err == nil {
+				j.logs, j.problems = rv.read(j.quads, 1)
+				j.quads = nil
 			}
-		})
-	}
-	run(func() {
-		builders.Wait()
-		close(built)
+		}
 	})
 
+	// Once built is closed, every stage before has finished.
 	e := emitter{emit: emit, finished: map[string]bool{}}
 	var err error
-	pending := map[int]*rjob{}
-	next := 0
-	for j := range built {
-		if err != nil {
-			continue // drain
-		}
-		pending[j.seq] = j
-		for err == nil {
-			j, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			err = e.job(j)
-			jobTokens.give()
-		}
+	ordered.Reorder(built, func(j *rjob) int { return j.seq }, func(j *rjob) bool {
+		err = e.job(j)
+		jobTokens.give()
 		if err != nil {
 			close(stop)
+			return false
 		}
-	}
-	wg.Wait()
+		return true
+	})
 	if err == io.EOF {
 		err = nil
 		if e.count == 0 {
@@ -431,50 +389,34 @@ func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out 
 			return false
 		}
 	}
-	pending := map[int]*rchunk{}
-	next := 0
-	done := false
-	for c := range in {
-		if done {
-			continue // drain
-		}
-		pending[c.seq] = c
-		for !done {
-			c, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			chunkTokens.give()
-			err := c.err
-			if err == nil {
-				for _, q := range c.quads {
-					if err = s.add(q); err != nil {
-						break
-					}
-					if len(s.job) >= jobSize {
-						if !send(&rjob{quads: s.job}) {
-							done = true
-							break
-						}
-						s.job = nil
-					}
-				}
-			}
-			if err == io.EOF {
-				s.flush()
-				if len(s.job) > 0 && !send(&rjob{quads: s.job}) {
-					done = true
+	ordered.Reorder(in, func(c *rchunk) int { return c.seq }, func(c *rchunk) bool {
+		chunkTokens.give()
+		err := c.err
+		if err == nil {
+			for _, q := range c.quads {
+				if err = s.add(q); err != nil {
 					break
 				}
-			}
-			if err != nil {
-				send(&rjob{err: err})
-				done = true
+				if len(s.job) >= jobSize {
+					if !send(&rjob{quads: s.job}) {
+						return false
+					}
+					s.job = nil
+				}
 			}
 		}
-	}
+		if err == io.EOF {
+			s.flush()
+			if len(s.job) > 0 && !send(&rjob{quads: s.job}) {
+				return false
+			}
+		}
+		if err != nil {
+			send(&rjob{err: err})
+			return false
+		}
+		return true
+	})
 }
 
 // add takes the next statement.

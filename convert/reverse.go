@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ordered"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
 	"io"
@@ -146,8 +147,8 @@ func containsTerm(ts []rdf.Term, t rdf.Term) bool {
 func ReadRDF(data []byte, f rdf.Format) ([]rdf.Quad, error) {
 	switch f {
 	case rdf.NTriples, rdf.NQuads:
-		if len(data) >= parallelParse && workers() > 1 {
-			return rdf.ParseLines(data, f, 4*workers())
+		if len(data) >= parallelParse && ordered.Workers() > 1 {
+			return rdf.ParseLines(data, f, 4*ordered.Workers())
 		}
 		fallthrough
 	case rdf.Turtle:
@@ -168,7 +169,7 @@ const parallelParse = 1 << 20
 // keep parts of it from being read back. Every message that can be read
 // back is, whatever the problems with others.
 func (rv *Reverse) Logs(quads []rdf.Quad) ([]WireLog, []diag.Diagnostic) {
-	logs, problems := rv.read(quads, workers())
+	logs, problems := rv.read(quads, ordered.Workers())
 	if len(logs) == 0 && len(problems) == 0 {
 		problems = append(problems, diag.Diagnostic{Message: "no JSON-RPC messages: no node has a jlog:position"})
 	}
@@ -491,7 +492,7 @@ func (s *scope) message(g *graph, node rdf.Term) (map[string]any, []string) {
 			if m, ok := v.(map[string]any); ok && err == nil {
 				obj = m
 			} else if err == nil {
-				err = fmt.Errorf("it makes the message %s", describeJSON(v))
+				err = fmt.Errorf("it makes the message %s", brief(v))
 			}
 		}
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -146,7 +147,7 @@ func wireRoundTrip(t testing.TB, ctx any, log string, f rdf.Format) ([]WireLog, 
 	c := NewConverter(ctx)
 	var issues []Issue
 	c.Report = func(i Issue) { issues = append(issues, i) }
-	r, err := NewReader(strings.NewReader(log), "log", ReaderOptions{})
+	r, err := rpclog.NewReader(strings.NewReader(log), "log", rpclog.ReaderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -625,7 +626,7 @@ func FuzzRoundTrip(f *testing.F) {
 			c := NewConverter(ctx)
 			skipped := false
 			c.Report = func(i Issue) { skipped = skipped || i.Skipped }
-			r, err := NewReader(bytes.NewReader(line), "fuzz", ReaderOptions{})
+			r, err := rpclog.NewReader(bytes.NewReader(line), "fuzz", rpclog.ReaderOptions{})
 			if err != nil {
 				return
 			}

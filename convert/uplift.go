@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/jrpcld/jrpcld/internal/gold"
-	"math"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,32 +128,22 @@ func materialize(v any) bool {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if u, ok := e.(undecoded); ok {
-				x[k], found = decodeUndecoded(u), true
+			if u, ok := e.(jsonparse.Undecoded); ok {
+				x[k], found = jsonparse.Decode(u), true
 			} else if materialize(e) {
 				found = true
 			}
 		}
 	case []any:
 		for i, e := range x {
-			if u, ok := e.(undecoded); ok {
-				x[i], found = decodeUndecoded(u), true
+			if u, ok := e.(jsonparse.Undecoded); ok {
+				x[i], found = jsonparse.Decode(u), true
 			} else if materialize(e) {
 				found = true
 			}
 		}
 	}
 	return found
-}
-
-// decodeUndecoded decodes text the log reader has checked.
-func decodeUndecoded(u undecoded) any {
-	p := &jsonParser{maxDepth: math.MaxInt}
-	v, perr := p.parse(u)
-	if perr != nil {
-		return u // cannot be: the reader checked it
-	}
-	return v
 }
 
 // goldTriples appends the triples json-gold makes of msg to dst.

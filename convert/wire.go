@@ -400,3 +400,15 @@ func applyOp(v any, toks []string, op patchOp) (any, error) {
 	}
 	return v, fmt.Errorf("%q leads into a value that is not an object or array", tok)
 }
+
+// brief returns v as compact JSON, cut short after 64 bytes, for a message.
+func brief(v any) string {
+	b, err := appendJSON(nil, v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 64 {
+		return string(b[:64]) + "..."
+	}
+	return string(b)
+}

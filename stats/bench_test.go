@@ -2,12 +2,12 @@ package stats
 
 import (
 	"bytes"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/internal/shared"
 )
 
@@ -35,7 +35,7 @@ func BenchmarkStats(b *testing.B) {
 	b.ResetTimer()
 	msgs := 0
 	for i := 0; i < b.N; i++ {
-		r, err := convert.NewReader(bytes.NewReader(data), "bench", convert.ReaderOptions{})
+		r, err := rpclog.NewReader(bytes.NewReader(data), "bench", rpclog.ReaderOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"math/big"
 	"regexp"
@@ -13,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/schema"
 )
 
@@ -326,11 +326,11 @@ func NewCollector(opts Options) *Collector {
 }
 
 // Add counts the next record of the log.
-func (c *Collector) Add(rec *convert.Record) { c.addAt(rec, c.index+1) }
+func (c *Collector) Add(rec *rpclog.Record) { c.addAt(rec, c.index+1) }
 
 // addAt counts the record at position pos of the log (from 1; positions
 // grow, and may skip the messages a graph does not hold).
-func (c *Collector) addAt(rec *convert.Record, pos int) {
+func (c *Collector) addAt(rec *rpclog.Record, pos int) {
 	c.index = pos
 	s := c.s
 	s.Messages++
@@ -340,7 +340,7 @@ func (c *Collector) addAt(rec *convert.Record, pos int) {
 		s.Validation.Invalid++
 		code := jsonrpc.CodeParseError
 		label := "unreadable"
-		var re *convert.ReadError
+		var re *diag.Diagnostic
 		if errors.As(rec.Err, &re) {
 			code = re.Code
 			if code == jsonrpc.CodeParseError {
@@ -392,7 +392,7 @@ func (c *Collector) addAt(rec *convert.Record, pos int) {
 }
 
 // message counts one message, on its own or in a batch.
-func (c *Collector) message(m jsonrpc.Message, v any, rec *convert.Record, dir string, ts time.Time, hasTS, top bool) {
+func (c *Collector) message(m jsonrpc.Message, v any, rec *rpclog.Record, dir string, ts time.Time, hasTS, top bool) {
 	s := c.s
 	obj, _ := v.(map[string]any)
 	ev := Event{Pos: c.index, Dir: dir, Kind: m.Kind.String(), Label: m.Method, TS: rec.TS}
@@ -497,7 +497,7 @@ func (c *Collector) Timeline() []Event { return c.events }
 
 // ReadLog counts every record r reads. The error is an I/O error that ended
 // the log; what was read before is counted.
-func ReadLog(r *convert.Reader, c *Collector) error {
+func ReadLog(r *rpclog.Reader, c *Collector) error {
 	for {
 		rec, err := r.Next()
 		if err != nil {

@@ -3,6 +3,7 @@ package stats
 import (
 	"encoding/json"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,14 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/schema"
 )
 
 // collect reads a log given as text and returns its Stats as decoded JSON.
 func collect(t *testing.T, log string, opts Options) (*Collector, any) {
 	t.Helper()
-	r, err := convert.NewReader(strings.NewReader(log), "test", convert.ReaderOptions{})
+	r, err := rpclog.NewReader(strings.NewReader(log), "test", rpclog.ReaderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestMemoryBounded(t *testing.T) {
 	c := NewCollector(Options{})
 	n := jsonrpc.DefaultOpenLimit + 2*forgetLimit + 10
 	for i := 0; i < n; i++ {
-		c.Add(&convert.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(i)), "method": "m"}, Dir: jsonrpc.ClientToServer})
+		c.Add(&rpclog.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(i)), "method": "m"}, Dir: jsonrpc.ClientToServer})
 	}
 	if len(c.open) > jsonrpc.DefaultOpenLimit+forgetLimit || c.tracker.Len() != jsonrpc.DefaultOpenLimit {
 		t.Errorf("%d open ids indexed, %d tracked", len(c.open), c.tracker.Len())
@@ -313,7 +313,7 @@ func TestMemoryBounded(t *testing.T) {
 		t.Errorf("%+v", p)
 	}
 	// The latest request is still open: reusing its id is seen.
-	c.Add(&convert.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(n - 1)), "method": "m"}, Dir: jsonrpc.ClientToServer})
+	c.Add(&rpclog.Record{Value: map[string]any{"jsonrpc": "2.0", "id": json.Number(strconv.Itoa(n - 1)), "method": "m"}, Dir: jsonrpc.ClientToServer})
 	if p.ReusedIDs != 1 {
 		t.Errorf("reuse of the latest id not seen: %+v", p)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"path/filepath"
 	"strings"
@@ -104,13 +105,13 @@ func ReadGraph(r io.Reader, file string, f rdf.Format, rv *convert.Reverse, newC
 
 // record turns a message read back from a graph into the record a log
 // reader would have read.
-func record(m convert.WireMessage) *convert.Record {
-	rec := &convert.Record{Line: int(m.Position), Raw: m.JSON, Dir: m.Dir, TS: m.TS}
+func record(m convert.WireMessage) *rpclog.Record {
+	rec := &rpclog.Record{Line: int(m.Position), Raw: m.JSON, Dir: m.Dir, TS: m.TS}
 	d := json.NewDecoder(bytes.NewReader(m.JSON))
 	d.UseNumber()
 	if err := d.Decode(&rec.Value); err != nil {
 		rec.Value = nil
-		rec.Err = &convert.ReadError{Line: rec.Line, Code: jsonrpc.CodeParseError, Msg: err.Error()}
+		rec.Err = &diag.Diagnostic{Line: rec.Line, Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: err.Error()}
 	}
 	return rec
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"maps"
 	"path/filepath"
 	"reflect"
@@ -160,7 +161,7 @@ func TestGraphSeveralLogs(t *testing.T) {
 	var logs []convert.Log
 	var out bytes.Buffer
 	for _, iri := range []string{"http://x/b", "http://x/a"} {
-		r, err := convert.NewReader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"`+iri+`"}`), iri, convert.ReaderOptions{})
+		r, err := rpclog.NewReader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"`+iri+`"}`), iri, rpclog.ReaderOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

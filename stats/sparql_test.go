@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"maps"
 	"os"
@@ -427,14 +428,14 @@ func writeGraph(t *testing.T, ctx any, file, iri, to string, f rdf.Format) []byt
 
 // openLog opens a message log file to read; it is closed when the test
 // ends.
-func openLog(t *testing.T, file string) *convert.Reader {
+func openLog(t *testing.T, file string) *rpclog.Reader {
 	t.Helper()
 	in, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { in.Close() })
-	r, err := convert.NewReader(in, file, convert.ReaderOptions{})
+	r, err := rpclog.NewReader(in, file, rpclog.ReaderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

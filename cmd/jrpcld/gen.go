@@ -2,9 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
-
-	"github.com/jrpcld/jrpcld/convert"
 )
 
 func genCommand() command {
@@ -37,7 +36,7 @@ func runGen(e *env, c *command, args []string) int {
 		fmt.Fprintf(e.stderr, "jrpcld gen: -n must not be negative\n")
 		return exitUsage
 	}
-	var readers []*convert.Reader
+	var readers []*rpclog.Reader
 	for _, name := range files {
 		in, display, _, err := openInput(e, name)
 		if err != nil {
@@ -47,14 +46,14 @@ func runGen(e *env, c *command, args []string) int {
 		if c, ok := in.(io.Closer); ok {
 			defer c.Close()
 		}
-		r, err := convert.NewReader(in, display, convert.ReaderOptions{})
+		r, err := rpclog.NewReader(in, display, rpclog.ReaderOptions{})
 		if err != nil {
 			fmt.Fprintf(e.stderr, "jrpcld gen: %v\n", err)
 			return exitUsage
 		}
 		readers = append(readers, r)
 	}
-	g, err := convert.NewGenerator(readers...)
+	g, err := rpclog.NewGenerator(readers...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld gen: %v\n", err)
 		return exitUsage

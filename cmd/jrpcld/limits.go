@@ -3,9 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
-
-	"github.com/jrpcld/jrpcld/convert"
 )
 
 // limitFlags bound what a command accepts from its input, each with a sane
@@ -23,7 +22,7 @@ func addLimitFlags(fs *flag.FlagSet) *limitFlags {
 	l := &limitFlags{}
 	fs.IntVar(&l.maxLine, "max-line-bytes", 64<<20, "longest line (or pretty-printed document) read, in `bytes`; a longer one is an error for that line")
 	fs.IntVar(&l.maxDepth, "max-depth", 512, "deepest nesting of arrays and objects in a message (`levels`)")
-	fs.IntVar(&l.maxBatch, "max-batch", convert.DefaultMaxBatch, "most `messages` in one batch")
+	fs.IntVar(&l.maxBatch, "max-batch", rpclog.DefaultMaxBatch, "most `messages` in one batch")
 	fs.IntVar(&l.maxErrors, "max-errors", defaultMaxErrors, "print at most `N` problems; the rest are only counted")
 	return l
 }
@@ -38,8 +37,8 @@ func (l *limitFlags) check() error {
 	return nil
 }
 
-func (l *limitFlags) readerOptions() convert.ReaderOptions {
-	return convert.ReaderOptions{MaxLineBytes: l.maxLine, MaxDepth: l.maxDepth, MaxBatch: l.maxBatch}
+func (l *limitFlags) readerOptions() rpclog.ReaderOptions {
+	return rpclog.ReaderOptions{MaxLineBytes: l.maxLine, MaxDepth: l.maxDepth, MaxBatch: l.maxBatch}
 }
 
 // errorPrinter prints problems up to a limit and counts the rest.

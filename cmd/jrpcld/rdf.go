@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"os"
 	"path/filepath"
@@ -140,7 +141,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		if cl, ok := in.(io.Closer); ok {
 			closers = append(closers, cl)
 		}
-		r, err := convert.NewReader(in, display, limits.readerOptions())
+		r, err := rpclog.NewReader(in, display, limits.readerOptions())
 		if err != nil {
 			out.finish(false)
 			fmt.Fprintf(e.stderr, "jrpcld %s: %s: %v\n", c.name, display, err)

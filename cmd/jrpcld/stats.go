@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"os"
 
@@ -184,7 +185,7 @@ func statsFile(e *env, name string, newCollector func() *stats.Collector, revers
 		}
 		return stats.ReadGraph(br, display, f, rv, func(string) *stats.Collector { return newCollector() })
 	}
-	r, err := convert.NewReader(br, display, convert.ReaderOptions{})
+	r, err := rpclog.NewReader(br, display, rpclog.ReaderOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", display, err)
 	}

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"os"
 	"sort"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/schema"
 )
 
@@ -92,7 +92,7 @@ func runValidate(e *env, c *command, args []string) int {
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	printer := &errorPrinter{w: out, limit: limits.maxErrors}
-	emit := func(f convert.Finding) {
+	emit := func(f schema.Finding) {
 		if *format == "json" {
 			line, _ := json.Marshal(findingJSON(f))
 			printer.print("%s\n", line)
@@ -117,7 +117,7 @@ func runValidate(e *env, c *command, args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	var total convert.Summary
+	var total schema.Summary
 	ioFailed := false
 	for _, name := range files {
 		sum, err := validateFile(e, s, *definition, name, limits.readerOptions(), emit)
@@ -146,7 +146,7 @@ func runValidate(e *env, c *command, args []string) int {
 	return exitOK
 }
 
-func validateFile(e *env, s *schema.Schema, definition, name string, opts convert.ReaderOptions, emit func(convert.Finding)) (convert.Summary, error) {
+func validateFile(e *env, s *schema.Schema, definition, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) (schema.Summary, error) {
 	var in io.Reader = e.stdin
 	display := name
 	if name == "-" {
@@ -154,27 +154,27 @@ func validateFile(e *env, s *schema.Schema, definition, name string, opts conver
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
-			return convert.Summary{}, err
+			return schema.Summary{}, err
 		}
 		defer f.Close()
 		in = f
 	}
-	r, err := convert.NewReader(in, display, opts)
+	r, err := rpclog.NewReader(in, display, opts)
 	if err != nil {
-		return convert.Summary{}, fmt.Errorf("%s: %w", display, err)
+		return schema.Summary{}, fmt.Errorf("%s: %w", display, err)
 	}
 	checker, err := schema.NewChecker(s, definition)
 	if err != nil {
-		return convert.Summary{}, err
+		return schema.Summary{}, err
 	}
-	sum, err := convert.ValidateLog(r, checker, display, emit)
+	sum, err := schema.ValidateLog(r, checker, display, emit)
 	if err != nil {
 		err = fmt.Errorf("%s: %w", display, err)
 	}
 	return sum, err
 }
 
-func findingJSON(f convert.Finding) map[string]any {
+func findingJSON(f schema.Finding) map[string]any {
 	m := map[string]any{
 		"file": f.File, "line": f.Line, "index": f.Index, "code": f.Code, "kind": f.Kind.String(),
 		"severity": f.Severity.String(), "message": f.Message, "pointer": f.Pointer,
@@ -185,7 +185,7 @@ func findingJSON(f convert.Finding) map[string]any {
 	return m
 }
 
-func summaryJSON(files int, s convert.Summary) map[string]any {
+func summaryJSON(files int, s schema.Summary) map[string]any {
 	kinds, invalid := s.Kinds, s.Invalid
 	if kinds == nil {
 		kinds = map[string]int{}
@@ -197,7 +197,7 @@ func summaryJSON(files int, s convert.Summary) map[string]any {
 		"warnings": s.Warnings, "kinds": kinds, "invalidByKind": invalid}
 }
 
-func writeSummary(w io.Writer, files int, s convert.Summary) {
+func writeSummary(w io.Writer, files int, s schema.Summary) {
 	plural := func(n int, word string) string {
 		if n == 1 {
 			return fmt.Sprintf("%d %s", n, word)

@@ -1,10 +1,13 @@
 // Package shared locates the ../shared folder (reference data and corpus)
 // for tests. A test that needs it calls Dir: the test is skipped with a clear
 // message when the folder is absent, and fails instead when JRPCLD_SHARED is
-// set, as it is in CI.
+// set, as it is in CI. CorpusLog and NewCycleReader make the benchmarks'
+// logs from the recorded sessions.
 package shared
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -36,4 +39,62 @@ func Dir(t testing.TB, elem ...string) string {
 	}
 	t.Skipf("shared: ../shared not found beside the module (%v); skipping. Set JRPCLD_SHARED to its path to run this test.", err)
 	return ""
+}
+
+// CorpusLog returns the bare corpus sessions (without directions)
+// concatenated, and their number of messages. It skips or fails b as Dir
+// does.
+func CorpusLog(b testing.TB) ([]byte, int) {
+	b.Helper()
+	dir := Dir(b, "corpus", "mcp-sessions")
+	var buf bytes.Buffer
+	n := 0
+	for _, name := range []string{"everything-stdio.jsonl", "filesystem-stdio.jsonl", "memory-stdio.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf.Write(data)
+		n += bytes.Count(data, []byte("\n"))
+	}
+	return buf.Bytes(), n
+}
+
+// cycleReader reads the lines of a log over and over until it has given
+// a fixed number of them.
+type cycleReader struct {
+	lines [][]byte
+	left  int // lines still to give
+	next  int
+	rest  []byte // the unread part of the current line
+}
+
+// NewCycleReader returns a reader of n lines taken from log over and over:
+// a log of exactly b.N messages in little memory, for benchmarks.
+func NewCycleReader(log []byte, n int) io.Reader {
+	return &cycleReader{lines: bytes.SplitAfter(bytes.TrimRight(log, "\n"), []byte("\n")), left: n}
+}
+
+func (c *cycleReader) Read(p []byte) (int, error) {
+	total := 0
+	for total < len(p) {
+		if len(c.rest) == 0 {
+			if c.left == 0 {
+				break
+			}
+			c.rest = c.lines[c.next%len(c.lines)]
+			if c.rest[len(c.rest)-1] != '\n' {
+				c.rest = append(c.rest[:len(c.rest):len(c.rest)], '\n')
+			}
+			c.next++
+			c.left--
+		}
+		k := copy(p[total:], c.rest)
+		c.rest = c.rest[k:]
+		total += k
+	}
+	if total == 0 {
+		return 0, io.EOF
+	}
+	return total, nil
 }

@@ -1,4 +1,4 @@
-package convert
+package schema
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/schema"
+	"github.com/jrpcld/jrpcld/rpclog"
 )
 
 // Finding is one problem found in a log: where, in which kind of message,
@@ -62,29 +62,31 @@ func (s *Summary) invalid() map[string]int {
 // the rest is still checked. The error is an I/O error that ended the log.
 // Lines are decoded on every core; the checks, which follow the log's
 // order, run on the calling goroutine.
-func ValidateLog(r *Reader, c *schema.Checker, file string, emit func(Finding)) (Summary, error) {
+func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) (Summary, error) {
 	var sum Summary
+	var err error
 	index := 0
-	err := orderedRecords(r, false, func(b *pbatch) bool {
-		for i := range b.items {
-			validateRecord(b.items[i].rec, c, file, index, &sum, emit)
+	for b := range r.Batches(rpclog.BatchOptions{}, nil) {
+		for i := range b.Records {
+			validateRecord(b.Records[i].Record, c, file, index, &sum, emit)
 			index++
 		}
-		return true
-	})
+		err = b.Err
+		b.Done()
+	}
 	return sum, err
 }
 
 // validateRecord checks one record, the index-th of the log.
-func validateRecord(rec *Record, c *schema.Checker, file string, index int, sum *Summary, emit func(Finding)) {
+func validateRecord(rec *rpclog.Record, c *Checker, file string, index int, sum *Summary, emit func(Finding)) {
 	sum.Messages++
 	if rec.Err != nil {
-		var re *ReadError
+		var re *diag.Diagnostic
 		p := diag.Diagnostic{File: file, Line: rec.Line, Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: rec.Err.Error()}
 		if errors.As(rec.Err, &re) {
-			p.Code, p.Message = re.Code, re.Msg
+			p.Code, p.Message = re.Code, re.Message
 			if re.Column > 0 {
-				p.Message = "column " + strconv.Itoa(re.Column) + ": " + re.Msg
+				p.Message = "column " + strconv.Itoa(re.Column) + ": " + re.Message
 			}
 			if re.Code == jsonrpc.CodeParseError {
 				p.Message = "not JSON: " + p.Message

@@ -1,16 +1,16 @@
-package convert
+package rpclog
 
 import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -24,7 +24,7 @@ type lrGot struct {
 	raw     string
 	value   any
 	dir, ts string
-	err     *ReadError
+	err     *diag.Diagnostic
 }
 
 // lrReadAll reads every record of input and returns them with the final
@@ -46,9 +46,9 @@ func lrReadAll(t testing.TB, input []byte, opts ReaderOptions) ([]lrGot, *Reader
 		}
 		g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS}
 		if rec.Err != nil {
-			var re *ReadError
+			var re *diag.Diagnostic
 			if !errors.As(rec.Err, &re) {
-				t.Fatalf("record error %v is not a *ReadError", rec.Err)
+				t.Fatalf("record error %v is not a *diag.Diagnostic", rec.Err)
 			}
 			g.err = re
 		}
@@ -118,7 +118,7 @@ func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
 				t.Errorf("record %d: error record has a value %v", i, g.value)
 			}
 			e := g.err
-			if e.Code != w.code || e.Line != w.line || e.Column != w.col || !strings.Contains(e.Msg, w.msg) || e.File != "in.jsonl" {
+			if e.Code != w.code || e.Line != w.line || e.Column != w.col || !strings.Contains(e.Message, w.msg) || e.File != "in.jsonl" {
 				t.Errorf("record %d: error %+v, want line %d col %d code %d msg containing %q", i, e, w.line, w.col, w.code, w.msg)
 			}
 			continue
@@ -523,9 +523,6 @@ func BenchmarkReader(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 }
 
-// lrSurrogateEscape matches a \u escape of a UTF-16 surrogate.
-var lrSurrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F]`)
-
 func FuzzReader(f *testing.F) {
 	for _, tc := range lrCases {
 		if len(tc.in) < 4096 {
@@ -559,7 +556,7 @@ func FuzzReader(f *testing.F) {
 			}
 			lastLine = rec.Line
 			if rec.Err != nil {
-				var re *ReadError
+				var re *diag.Diagnostic
 				if !errors.As(rec.Err, &re) || re.Line != rec.Line || re.File != "fuzz" ||
 					(re.Code != codeParseError && re.Code != codeInvalidMessage) {
 					t.Fatalf("record %d: lrBad error %#v", n, rec.Err)
@@ -579,71 +576,6 @@ func FuzzReader(f *testing.F) {
 		}
 		if !gz && r.BytesRead() > int64(len(data)) {
 			t.Fatalf("BytesRead %d > %d", r.BytesRead(), len(data))
-		}
-	})
-}
-
-// checkLazy parses data again leaving values of lazy members undecoded,
-// and checks it against the parse that decoded everything (v, perr, p):
-// the same error at the same place, or the same value once decoded, the
-// same spans, and undecoded values that are the text of an object or array
-// where the reader said they are.
-func checkLazy(t *testing.T, data []byte, v any, perr *jsonSyntaxError, p *jsonParser) {
-	t.Helper()
-	lp := jsonParser{maxDepth: p.maxDepth, lazy: []string{"params", "result", "a", "b"}}
-	lv, lerr := lp.parse(data)
-	if (perr == nil) != (lerr == nil) || perr != nil && (perr.off != lerr.off || perr.msg != lerr.msg) {
-		t.Fatalf("with lazy members: error %v, without: %v", lerr, perr)
-	}
-	if perr != nil {
-		return
-	}
-	for _, l := range lp.lazies {
-		if u, ok := l.m[l.k].(undecoded); !ok || string(u) != string(l.v) || !json.Valid(l.v) || l.v[0] != '{' && l.v[0] != '[' {
-			t.Fatalf("undecoded %q of %q: %#v in the object", l.v, l.k, l.m[l.k])
-		}
-	}
-	materialize(lv)
-	if !reflect.DeepEqual(lv, v) || lp.start != p.start || lp.end != p.end || lp.msgStart != p.msgStart || lp.msgEnd != p.msgEnd {
-		t.Fatalf("with lazy members: %#v, without: %#v", lv, v)
-	}
-}
-
-// FuzzParser checks the parser against encoding/json: it accepts what
-// encoding/json accepts, with the same value, and refuses only what
-// encoding/json refuses or would silently alter (invalid UTF-8, lone
-// surrogate escapes); and leaving lazy members undecoded changes nothing
-// else.
-func FuzzParser(f *testing.F) {
-	for _, tc := range lrCases {
-		for _, l := range strings.Split(tc.in, "\n") {
-			if len(l) < 4096 {
-				f.Add([]byte(l))
-			}
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p := jsonParser{maxDepth: 10000} // encoding/json's own limit
-		v, perr := p.parse(data)
-		checkLazy(t, data, v, perr, &p)
-		valid := json.Valid(data)
-		if perr != nil {
-			if valid && utf8.Valid(data) && !lrSurrogateEscape.Match(data) {
-				t.Fatalf("parser refuses %q (%s at %d), encoding/json accepts it", data, perr.msg, perr.off)
-			}
-			if perr.off < 0 || perr.off > len(data) {
-				t.Fatalf("error offset %d outside the input", perr.off)
-			}
-			return
-		}
-		if !valid || !utf8.Valid(data) {
-			t.Fatalf("parser accepts %q, encoding/json refuses it or it is not UTF-8", data)
-		}
-		if want := lrDecodeStd(t, string(data)); !reflect.DeepEqual(v, want) {
-			t.Fatalf("value %#v, encoding/json gives %#v", v, want)
-		}
-		if !json.Valid(data[p.start:p.end]) {
-			t.Fatalf("value span %d:%d is not the value", p.start, p.end)
 		}
 	})
 }

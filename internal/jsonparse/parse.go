@@ -1,0 +1,621 @@
+// Package jsonparse is jrpcld's JSON parser for logs: one pass over a
+// complete text, no recursion, the values encoding/json with UseNumber
+// gives, strict about what encoding/json would silently alter (invalid
+// UTF-8, lone surrogate escapes), with a bound on nesting and errors at a
+// byte offset. It can leave chosen members of message objects undecoded
+// (their text checked but not turned into values), which the conversion
+// maps from the text directly, and it exposes the scanning steps other
+// text-level code needs.
+package jsonparse
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxInterned and maxInternLen bound the object keys a Parser keeps to
+// share between texts, and their length.
+const (
+	maxInterned  = 4096
+	maxInternLen = 64
+)
+
+// EndsToken reports whether c ends a number or a literal (true, false,
+// null): white space or a structural character.
+func EndsToken(c byte) bool { return tokenEnd[c] }
+
+// Decode decodes text the parser has checked, such as an Undecoded value,
+// whole. It returns the text itself when it does not parse.
+func Decode(u Undecoded) any {
+	p := &Parser{MaxDepth: math.MaxInt}
+	v, perr := p.Parse(u)
+	if perr != nil {
+		return u
+	}
+	return v
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// tokenEnd marks the bytes that end a number or a literal.
+var tokenEnd = [256]bool{' ': true, '\t': true, '\n': true, '\r': true,
+	'{': true, '}': true, '[': true, ']': true, ',': true, ':': true, '"': true}
+
+// strPlain marks the bytes a string holds as they are: not '"', '\\', a
+// control character or the start of a multi-byte UTF-8 sequence.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// Parser decodes one JSON value from a complete text, without recursion,
+// into the values encoding/json with UseNumber gives: map[string]any, []any,
+// string, json.Number, bool and nil. It refuses what encoding/json would
+// silently alter: invalid UTF-8 and lone UTF-16 surrogate escapes. A Parser
+// keeps scratch space from one Parse to the next; it is not safe for
+// concurrent use.
+//
+// With Lazy set, an object or array that is the value of one of the lazy
+// member names in a message object (the top-level object, the "msg" object
+// of an envelope, an object of a batch) is checked as thoroughly but not
+// decoded: it is left as its text, an Undecoded value, and noted in
+// Lazies.
+type Parser struct {
+	// MaxDepth bounds the nesting of arrays and objects (0: no nesting).
+	MaxDepth int
+	// Lazy names the members of message objects whose object or array
+	// values are left Undecoded.
+	Lazy []string
+
+	stack    []frame              // open arrays and objects
+	vals     []any                // members of the open containers
+	keys     []string             // keys of the open objects' members
+	buf      []byte               // scratch for unescaping strings
+	keyCache *[maxInterned]string // object keys seen, by hash
+
+	lazyNext bool      // the value about to be read is one of Lazy
+	skip     int       // the depth of the undecoded value being read, or 0
+	lazies   []LazyRef // the undecoded values of the last parse
+
+	// After a successful parse: the value's span in the text, and the span of
+	// the top-level object's "msg" member value (-1 when there is none).
+	start, end       int
+	msgStart, msgEnd int
+	inMsg            bool // reading the top-level object's "msg" value
+}
+
+// frame is an open array or object.
+type frame struct {
+	obj        bool
+	vals, keys int  // where its members begin in Parser.vals and Parser.keys
+	msg        bool // an object that may be a message
+	batch      bool // an array whose objects may be messages
+	start      int  // where the undecoded value it opens starts
+}
+
+// Undecoded is the text of a JSON object or array that the parser checked
+// but did not decode (see Parser.Lazy). It is valid as long as the text it
+// was read from.
+type Undecoded []byte
+
+// LazyRef is an Undecoded value and where it is: member K of object M.
+type LazyRef struct {
+	M map[string]any
+	K string
+	V Undecoded
+}
+
+// SyntaxError is a parse failure at byte Offset of the text. EOF tells that
+// the text ended inside a value (not inside a string): more text could
+// complete it.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+	EOF    bool
+}
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+func errAt(off int, format string, args ...any) *SyntaxError {
+	return &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+func errEOF(off int) *SyntaxError {
+	return &SyntaxError{Offset: off, Msg: "unexpected end of JSON input", EOF: true}
+}
+
+// errStringEOF reports text that ends inside a string. A string cannot go
+// on to the next line, so this is not a truncated document: EOF is false.
+func errStringEOF(off int) *SyntaxError {
+	return &SyntaxError{Offset: off, Msg: "unexpected end of JSON input in a string"}
+}
+
+// Lazies returns the Undecoded values of the last Parse, valid until the
+// next.
+func (p *Parser) Lazies() []LazyRef { return p.lazies }
+
+// Span returns where the value of the last successful Parse starts and
+// ends in the text.
+func (p *Parser) Span() (start, end int) { return p.start, p.end }
+
+// MsgSpan returns where the value of the top-level object's "msg" member
+// starts and ends in the text of the last successful Parse; start is -1
+// when there is none.
+func (p *Parser) MsgSpan() (start, end int) { return p.msgStart, p.msgEnd }
+
+// Parse decodes the JSON value that data holds, with optional whitespace
+// around it.
+func (p *Parser) Parse(data []byte) (any, *SyntaxError) {
+	clear(p.vals)
+	clear(p.keys)
+	clear(p.lazies)
+	p.stack, p.vals, p.keys, p.lazies = p.stack[:0], p.vals[:0], p.keys[:0], p.lazies[:0]
+	p.msgStart, p.msgEnd, p.inMsg = -1, -1, false
+	p.lazyNext, p.skip = false, 0
+	i := SkipSpace(data, 0)
+	p.start = i
+	var perr *SyntaxError
+value:
+	for {
+		// Read a value at i: a scalar into v, or open a container.
+		if i >= len(data) {
+			return nil, errEOF(i)
+		}
+		var v any
+		lazy := p.lazyNext
+		p.lazyNext = false
+		switch c := data[i]; c {
+		case '{', '[':
+			if len(p.stack) >= p.MaxDepth {
+				return nil, errAt(i, "nesting deeper than %d levels (raise the limit with --max-depth)", p.MaxDepth)
+			}
+			p.stack = append(p.stack, p.frame(c == '{', i, lazy))
+			i = SkipSpace(data, i+1)
+			if i < len(data) && data[i] == c+2 { // '}' is '{'+2, ']' is '['+2
+				i++
+				v = p.close(data, i)
+				break
+			}
+			if c == '{' {
+				if i, perr = p.key(data, i); perr != nil {
+					return nil, perr
+				}
+			}
+			continue value
+		case '"':
+			var s string
+			if s, i, perr = p.str(data, i, false, p.skip > 0); perr != nil {
+				return nil, perr
+			}
+			v = s
+		case 't':
+			if i, perr = parseLiteral(data, i, "true"); perr != nil {
+				return nil, perr
+			}
+			v = true
+		case 'f':
+			if i, perr = parseLiteral(data, i, "false"); perr != nil {
+				return nil, perr
+			}
+			v = false
+		case 'n':
+			if i, perr = parseLiteral(data, i, "null"); perr != nil {
+				return nil, perr
+			}
+		default:
+			start := i
+			if i, perr = ScanNumber(data, i); perr != nil {
+				return nil, perr
+			}
+			if p.skip == 0 {
+				v = json.Number(data[start:i])
+			}
+		}
+		// A value ends at i: add it to its container, then read a separator
+		// and go on with the next value, or close containers.
+		for {
+			if len(p.stack) == 0 {
+				p.end = i
+				if i = SkipSpace(data, i); i < len(data) {
+					return nil, errAt(i, "invalid character %s after top-level value", QuoteChar(data[i]))
+				}
+				return v, nil
+			}
+			if p.inMsg && len(p.stack) == 1 {
+				p.inMsg, p.msgEnd = false, i
+			}
+			if p.skip == 0 {
+				p.vals = append(p.vals, v)
+			}
+			top := p.stack[len(p.stack)-1]
+			if i = SkipSpace(data, i); i >= len(data) {
+				return nil, errEOF(i)
+			}
+			switch c := data[i]; {
+			case c == ',':
+				i = SkipSpace(data, i+1)
+				if top.obj {
+					if i, perr = p.key(data, i); perr != nil {
+						return nil, perr
+					}
+				}
+				continue value
+			case top.obj && c == '}', !top.obj && c == ']':
+				i++
+				v = p.close(data, i)
+			case top.obj:
+				return nil, errAt(i, "invalid character %s after object key:value pair", QuoteChar(c))
+			default:
+				return nil, errAt(i, "invalid character %s after array element", QuoteChar(c))
+			}
+		}
+	}
+}
+
+// frame returns the frame of an array or object that opens at i; lazy
+// tells that it is the value of a lazy member.
+func (p *Parser) frame(obj bool, i int, lazy bool) frame {
+	f := frame{obj: obj, vals: len(p.vals), keys: len(p.keys)}
+	switch {
+	case p.skip > 0:
+		return f
+	case lazy:
+		p.skip, f.start = len(p.stack)+1, i
+		return f
+	case len(p.stack) == 0:
+		f.msg, f.batch = obj, !obj
+	default:
+		parent := p.stack[len(p.stack)-1]
+		if parent.obj && len(p.stack) == 1 && p.keys[len(p.keys)-1] == "msg" || !parent.obj && parent.batch {
+			f.msg, f.batch = obj, !obj && parent.obj
+		}
+	}
+	return f
+}
+
+// close ends the innermost container, which ends before end, and returns
+// it.
+func (p *Parser) close(data []byte, end int) any {
+	f := p.stack[len(p.stack)-1]
+	p.stack = p.stack[:len(p.stack)-1]
+	if p.skip > 0 {
+		if len(p.stack)+1 > p.skip {
+			return nil // inside an undecoded value
+		}
+		p.skip = 0
+		return Undecoded(data[f.start:end])
+	}
+	vals := p.vals[f.vals:]
+	var v any
+	if f.obj {
+		keys := p.keys[f.keys:]
+		m := make(map[string]any, len(vals))
+		for j, k := range keys {
+			m[k] = vals[j]
+			if u, ok := vals[j].(Undecoded); ok {
+				p.lazies = append(p.lazies, LazyRef{m, k, u})
+			}
+		}
+		clear(keys)
+		p.keys = p.keys[:f.keys]
+		v = m
+	} else {
+		a := make([]any, len(vals))
+		copy(a, vals)
+		v = a
+	}
+	clear(vals)
+	p.vals = p.vals[:f.vals]
+	return v
+}
+
+// key reads an object key and its colon at i, and returns the offset of the
+// member's value. It notes where the top-level object's "msg" value starts.
+func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
+	if i >= len(data) {
+		return i, errEOF(i)
+	}
+	if data[i] != '"' {
+		return i, errAt(i, "invalid character %s looking for beginning of object key string", QuoteChar(data[i]))
+	}
+	k, i, perr := p.str(data, i, true, p.skip > 0)
+	if perr != nil {
+		return i, perr
+	}
+	if i = SkipSpace(data, i); i >= len(data) {
+		return i, errEOF(i)
+	}
+	if data[i] != ':' {
+		return i, errAt(i, "invalid character %s after object key", QuoteChar(data[i]))
+	}
+	i = SkipSpace(data, i+1)
+	if p.skip > 0 {
+		return i, nil
+	}
+	p.keys = append(p.keys, k)
+	if len(p.stack) == 1 && k == "msg" {
+		p.inMsg, p.msgStart = true, i
+	}
+	if p.Lazy != nil && p.stack[len(p.stack)-1].msg && i < len(data) && (data[i] == '{' || data[i] == '[') {
+		for _, l := range p.Lazy {
+			if k == l {
+				p.lazyNext = true
+			}
+		}
+	}
+	return i, nil
+}
+
+// str reads the string whose opening quote is at i and returns it with the
+// offset past its closing quote; with discard, it only checks it and
+// returns "".
+func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *SyntaxError) {
+	start := i + 1
+	j := start
+	for {
+		for j < len(data) && strPlain[data[j]] {
+			j++
+		}
+		if j >= len(data) {
+			return "", j, errStringEOF(j)
+		}
+		c := data[j]
+		if c == '"' {
+			switch {
+			case discard:
+				return "", j + 1, nil
+			case key:
+				return p.intern(data[start:j]), j + 1, nil
+			}
+			return string(data[start:j]), j + 1, nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", j, errAt(j, "invalid character %s in string literal", QuoteChar(c))
+		}
+		n, perr := jsonRuneLen(data, j)
+		if perr != nil {
+			return "", j, perr
+		}
+		j += n
+	}
+	// The string has escapes: unescape it into the scratch buffer.
+	buf := append(p.buf[:0], data[start:j]...)
+	for {
+		for j < len(data) && strPlain[data[j]] {
+			buf = append(buf, data[j])
+			j++
+		}
+		if j >= len(data) {
+			p.buf = buf
+			return "", j, errStringEOF(j)
+		}
+		switch c := data[j]; {
+		case c == '"':
+			p.buf = buf
+			if discard {
+				return "", j + 1, nil
+			}
+			return string(buf), j + 1, nil
+		case c == '\\':
+			var perr *SyntaxError
+			if buf, j, perr = appendUnescaped(buf, data, j); perr != nil {
+				p.buf = buf
+				return "", j, perr
+			}
+		case c < 0x20:
+			p.buf = buf
+			return "", j, errAt(j, "invalid character %s in string literal", QuoteChar(c))
+		default:
+			n, perr := jsonRuneLen(data, j)
+			if perr != nil {
+				p.buf = buf
+				return "", j, perr
+			}
+			buf = append(buf, data[j:j+n]...)
+			j += n
+		}
+	}
+}
+
+// intern returns b as a string, shared with earlier keys of the same text:
+// object keys repeat from message to message.
+func (p *Parser) intern(b []byte) string {
+	if len(b) > maxInternLen {
+		return string(b)
+	}
+	// A direct-mapped cache: a key takes the slot its hash picks, and a
+	// later key with the same slot takes it over.
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	if p.keyCache == nil {
+		p.keyCache = new([maxInterned]string)
+	}
+	slot := &p.keyCache[h%maxInterned]
+	if *slot == string(b) {
+		return *slot
+	}
+	*slot = string(b)
+	return *slot
+}
+
+// jsonRuneLen returns the length of the UTF-8 sequence at data[j], which must
+// be valid.
+func jsonRuneLen(data []byte, j int) (int, *SyntaxError) {
+	r, n := utf8.DecodeRune(data[j:])
+	if r == utf8.RuneError && n == 1 {
+		return 0, errAt(j, "invalid UTF-8 byte %#02x", data[j])
+	}
+	return n, nil
+}
+
+// appendUnescaped decodes the escape sequence whose backslash is at data[j],
+// appends it to buf, and returns the offset past it. A \u escape of a UTF-16
+// surrogate must pair a high with a low one.
+func appendUnescaped(buf, data []byte, j int) ([]byte, int, *SyntaxError) {
+	if j+1 >= len(data) {
+		return buf, j + 1, errStringEOF(j + 1)
+	}
+	switch c := data[j+1]; c {
+	case '"', '\\', '/':
+		return append(buf, c), j + 2, nil
+	case 'b':
+		return append(buf, '\b'), j + 2, nil
+	case 'f':
+		return append(buf, '\f'), j + 2, nil
+	case 'n':
+		return append(buf, '\n'), j + 2, nil
+	case 'r':
+		return append(buf, '\r'), j + 2, nil
+	case 't':
+		return append(buf, '\t'), j + 2, nil
+	case 'u':
+		// decoded below
+	default:
+		return buf, j + 1, errAt(j+1, "invalid character %s in string escape code", QuoteChar(c))
+	}
+	r, perr := Hex4(data, j+2)
+	if perr != nil {
+		return buf, perr.Offset, perr
+	}
+	next := j + 6
+	if utf16.IsSurrogate(r) {
+		var r2 rune = -1
+		if r < 0xdc00 && next+1 < len(data) && data[next] == '\\' && data[next+1] == 'u' {
+			if r2, perr = Hex4(data, next+2); perr != nil {
+				return buf, perr.Offset, perr
+			}
+		}
+		if r >= 0xdc00 || r2 < 0xdc00 || r2 > 0xdfff {
+			return buf, j, errAt(j, "lone UTF-16 surrogate %s in string", data[j:j+6])
+		}
+		r = utf16.DecodeRune(r, r2)
+		next += 6
+	}
+	return utf8.AppendRune(buf, r), next, nil
+}
+
+// Hex4 decodes the four hexadecimal digits at data[i:].
+func Hex4(data []byte, i int) (rune, *SyntaxError) {
+	var r rune
+	for k := i; k < i+4; k++ {
+		if k >= len(data) {
+			return 0, errStringEOF(k)
+		}
+		c := data[k]
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, errAt(k, "invalid character %s in \\u hexadecimal character escape", QuoteChar(c))
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, nil
+}
+
+// parseLiteral reads the literal word (true, false or null) at i.
+func parseLiteral(data []byte, i int, word string) (int, *SyntaxError) {
+	for k := 1; k < len(word); k++ {
+		if i+k >= len(data) {
+			return i + k, errEOF(i + k)
+		}
+		if data[i+k] != word[k] {
+			return i + k, errAt(i+k, "invalid character %s in literal %s (expecting %s)",
+				QuoteChar(data[i+k]), word, QuoteChar(word[k]))
+		}
+	}
+	return i + len(word), nil
+}
+
+// ScanNumber reads the number at data[i] and returns the offset past it.
+func ScanNumber(data []byte, i int) (int, *SyntaxError) {
+	neg := data[i] == '-'
+	if neg {
+		i++
+		if i >= len(data) {
+			return i, errEOF(i)
+		}
+	}
+	switch c := data[i]; {
+	case c == '0':
+		i++
+	case '1' <= c && c <= '9':
+		i = skipDigits(data, i+1)
+	case neg:
+		return i, errAt(i, "invalid character %s in numeric literal", QuoteChar(c))
+	default:
+		return i, errAt(i, "invalid character %s looking for beginning of value", QuoteChar(c))
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if i >= len(data) {
+			return i, errEOF(i)
+		}
+		if !isDigit(data[i]) {
+			return i, errAt(i, "invalid character %s after decimal point in numeric literal", QuoteChar(data[i]))
+		}
+		i = skipDigits(data, i)
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) {
+			return i, errEOF(i)
+		}
+		if !isDigit(data[i]) {
+			return i, errAt(i, "invalid character %s in exponent of numeric literal", QuoteChar(data[i]))
+		}
+		i = skipDigits(data, i)
+	}
+	return i, nil
+}
+
+func skipDigits(data []byte, i int) int {
+	for i < len(data) && isDigit(data[i]) {
+		i++
+	}
+	return i
+}
+
+// SkipSpace returns the offset of the first byte at or after i that is not
+// JSON whitespace.
+func SkipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// QuoteChar formats c for an error message, as encoding/json does.
+func QuoteChar(c byte) string {
+	switch c {
+	case '\'':
+		return `'\''`
+	case '"':
+		return `'"'`
+	}
+	s := strconv.Quote(string([]byte{c}))
+	return "'" + s[1:len(s)-1] + "'"
+}

@@ -1,0 +1,161 @@
+package jsonparse
+
+import (
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// decodeStd decodes JSON text with encoding/json and UseNumber: the
+// independent reference for the values the parser must produce.
+func decodeStd(t testing.TB, text []byte) any {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(string(text)))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("reference decode of %q: %v", text, err)
+	}
+	return v
+}
+
+// materialize decodes the Undecoded values in v, in place.
+func materialize(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if u, ok := e.(Undecoded); ok {
+				x[k] = Decode(u)
+			} else {
+				materialize(e)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if u, ok := e.(Undecoded); ok {
+				x[i] = Decode(u)
+			} else {
+				materialize(e)
+			}
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		text      string
+		err       string
+		off       int
+		eof       bool
+		lazyCount int
+	}{
+		{text: `{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1,2]}}`, lazyCount: 1},
+		{text: ` [ {"params":[1],"result":{}} , {"params":3} ] `, lazyCount: 2},
+		{text: `{"dir":"c2s","msg":{"params":{},"x":{"params":{}}}}`, lazyCount: 1},
+		{text: `{"a":`, err: "unexpected end of JSON input", off: 5, eof: true},
+		{text: `"abc`, err: "unexpected end of JSON input in a string", off: 4},
+		{text: `[1,]`, err: "invalid character ']' looking for beginning of value", off: 3},
+		{text: "\"\xff\"", err: "invalid UTF-8 byte 0xff", off: 1},
+		{text: `"\ud800"`, err: `lone UTF-16 surrogate \ud800 in string`, off: 1},
+		{text: `[[[[[1]]]]]`, err: "nesting deeper than 4 levels", off: 4},
+		{text: `1 2`, err: "invalid character '2' after top-level value", off: 2},
+	} {
+		p := &Parser{MaxDepth: 4, Lazy: []string{"params", "result"}}
+		v, perr := p.Parse([]byte(c.text))
+		if c.err != "" {
+			if perr == nil || !strings.Contains(perr.Msg, c.err) || perr.Offset != c.off || perr.EOF != c.eof || perr.Error() != perr.Msg {
+				t.Errorf("%s: error %+v, want %q at %d (EOF %v)", c.text, perr, c.err, c.off, c.eof)
+			}
+			continue
+		}
+		if perr != nil {
+			t.Errorf("%s: %v", c.text, perr)
+			continue
+		}
+		if len(p.Lazies()) != c.lazyCount {
+			t.Errorf("%s: %d lazy values, want %d", c.text, len(p.Lazies()), c.lazyCount)
+		}
+		materialize(v)
+		if want := decodeStd(t, []byte(c.text)); !reflect.DeepEqual(v, want) {
+			t.Errorf("%s: %#v, want %#v", c.text, v, want)
+		}
+		if start, end := p.Span(); strings.TrimSpace(c.text) != c.text[start:end] {
+			t.Errorf("%s: span %d:%d", c.text, start, end)
+		}
+	}
+}
+
+// surrogateEscape matches a \u escape of a UTF-16 surrogate.
+var surrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F]`)
+
+// checkLazy parses data again leaving values of lazy members undecoded,
+// and checks it against the parse that decoded everything (v, perr, p):
+// the same error at the same place, or the same value once decoded, the
+// same spans, and undecoded values that are the text of an object or array
+// where the parser said they are.
+func checkLazy(t *testing.T, data []byte, v any, perr *SyntaxError, p *Parser) {
+	t.Helper()
+	lp := Parser{MaxDepth: p.MaxDepth, Lazy: []string{"params", "result", "a", "b"}}
+	lv, lerr := lp.Parse(data)
+	if (perr == nil) != (lerr == nil) || perr != nil && (perr.Offset != lerr.Offset || perr.Msg != lerr.Msg) {
+		t.Fatalf("with lazy members: error %v, without: %v", lerr, perr)
+	}
+	if perr != nil {
+		return
+	}
+	for _, l := range lp.Lazies() {
+		if u, ok := l.M[l.K].(Undecoded); !ok || string(u) != string(l.V) || !json.Valid(l.V) || l.V[0] != '{' && l.V[0] != '[' {
+			t.Fatalf("undecoded %q of %q: %#v in the object", l.V, l.K, l.M[l.K])
+		}
+	}
+	materialize(lv)
+	ls, le := lp.Span()
+	ps, pe := p.Span()
+	lms, lme := lp.MsgSpan()
+	pms, pme := p.MsgSpan()
+	if !reflect.DeepEqual(lv, v) || ls != ps || le != pe || lms != pms || lme != pme {
+		t.Fatalf("with lazy members: %#v, without: %#v", lv, v)
+	}
+}
+
+// FuzzParser checks the parser against encoding/json: it accepts what
+// encoding/json accepts, with the same value, and refuses only what
+// encoding/json refuses or would silently alter (invalid UTF-8, lone
+// surrogate escapes); and leaving lazy members undecoded changes nothing
+// else.
+func FuzzParser(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1,2.5e3,"\u00e9"]}}`,
+		`{"dir":"s2c","ts":"t","msg":[{"jsonrpc":"2.0","id":"x","result":{"b":{"a":null}}}]}`,
+		`[{"params":[true,false]},{"result":{}}]`, `"\ud83c\udf89"`, `-0.0e-0`, `{"a":{"b":[]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := Parser{MaxDepth: 10000} // encoding/json's own limit
+		v, perr := p.Parse(data)
+		checkLazy(t, data, v, perr, &p)
+		valid := json.Valid(data)
+		if perr != nil {
+			if valid && utf8.Valid(data) && !surrogateEscape.Match(data) {
+				t.Fatalf("parser refuses %q (%s at %d), encoding/json accepts it", data, perr.Msg, perr.Offset)
+			}
+			if perr.Offset < 0 || perr.Offset > len(data) {
+				t.Fatalf("error offset %d outside the input", perr.Offset)
+			}
+			return
+		}
+		if !valid || !utf8.Valid(data) {
+			t.Fatalf("parser accepts %q, encoding/json refuses it or it is not UTF-8", data)
+		}
+		if want := decodeStd(t, data); !reflect.DeepEqual(v, want) {
+			t.Fatalf("value %#v, encoding/json gives %#v", v, want)
+		}
+		if start, end := p.Span(); !json.Valid(data[start:end]) {
+			t.Fatalf("value span %d:%d is not the value", start, end)
+		}
+	})
+}

@@ -1,0 +1,179 @@
+package rpclog
+
+import (
+	"io"
+
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+	"github.com/jrpcld/jrpcld/internal/ordered"
+	"github.com/jrpcld/jrpcld/jsonrpc"
+)
+
+const (
+	batchRecords = 256       // records per batch, at most
+	batchBytes   = 256 << 10 // text per batch, about
+)
+
+// Batch is a run of consecutive records of a log, as Reader.Batches hands
+// them on: read on one goroutine, decoded and classified on every core, in
+// log order.
+type Batch struct {
+	Seq     int           // the batch's place in the log, from 0
+	Records []BatchRecord // in log order
+	Err     error         // the read error that ended the log after these records, or nil
+
+	arena []byte // the text of the records' lines
+	pool  chan *Batch
+}
+
+// BatchRecord is one record of a Batch.
+type BatchRecord struct {
+	*Record
+	// Message is the record's classification, when BatchOptions.Classify
+	// asked for it and the record was read (Err is nil).
+	Message jsonrpc.Message
+	// Read is how many bytes of the (decompressed) log had been read once
+	// this record was, for progress reporting.
+	Read int64
+
+	text []byte // the undecoded line (in the batch's arena), or nil
+	line int
+}
+
+// BatchOptions say what Reader.Batches does to each record.
+type BatchOptions struct {
+	// Classify applies the JSON-RPC 2.0 rules (jsonrpc.Classify) to each
+	// message.
+	Classify bool
+	// Lazy names the members of message objects whose object or array
+	// values are left undecoded: their text, checked, as a
+	// jsonparse.Undecoded value. Classify looks at nothing but whether
+	// they are there and whether they are objects or arrays.
+	Lazy []string
+}
+
+// Done gives the batch back once its records are no longer used: the Raw
+// texts of its records and the batch itself are reused.
+func (b *Batch) Done() {
+	clear(b.Records)
+	b.Records = b.Records[:0]
+	b.pool <- b
+}
+
+// Batches reads r on one goroutine, decodes (and classifies) its records
+// on every core, and sends them on the returned channel in batches, in log
+// order; the channel is closed after the last batch. A fixed number of
+// batches is in flight at any time, so memory does not grow with the log:
+// the receiver gives each back with Done once finished with it. Closing
+// stop ends the reading early: the channel is then closed without the
+// batches still on their way. r must not be used otherwise while Batches
+// reads it.
+func (r *Reader) Batches(opts BatchOptions, stop <-chan struct{}) <-chan *Batch {
+	n := 2*ordered.Workers() + 2
+	pool := make(chan *Batch, n)
+	for range n {
+		pool <- &Batch{pool: pool}
+	}
+	read := make(chan *Batch, n)
+	go r.readBatches(pool, read, stop)
+	decoded := ordered.Map(ordered.Workers(), read, func() func(*Batch) {
+		p := r.newParser()
+		p.Lazy = opts.Lazy
+		return func(b *Batch) { r.decodeBatch(p, b, opts.Classify) }
+	})
+	out := make(chan *Batch, n)
+	go func() {
+		defer close(out)
+		ordered.Reorder(decoded, func(b *Batch) int { return b.Seq }, func(b *Batch) bool {
+			select {
+			case out <- b:
+				return true
+			case <-stop:
+				return false
+			}
+		})
+	}()
+	return out
+}
+
+// readBatches reads r into batches from pool and sends them on out, in
+// order, until the log ends or stop is closed. The lines of a JSON lines
+// input are left undecoded for the decoding stage.
+func (r *Reader) readBatches(pool chan *Batch, out chan<- *Batch, stop <-chan struct{}) {
+	defer close(out)
+	for seq := 0; ; seq++ {
+		var b *Batch
+		select {
+		case b = <-pool:
+		case <-stop:
+			return
+		}
+		b.Seq, b.Records, b.arena, b.Err = seq, b.Records[:0], b.arena[:0], nil
+		for len(b.Records) < batchRecords && len(b.arena) < batchBytes {
+			rec, text, line, err := r.nextText(b.arena)
+			if err != nil {
+				if err != io.EOF {
+					b.Err = err
+				}
+				break
+			}
+			br := BatchRecord{Record: rec, line: line, Read: r.BytesRead()}
+			if rec == nil {
+				br.text = text[len(b.arena):len(text):len(text)]
+				b.arena = text
+			}
+			b.Records = append(b.Records, br)
+		}
+		if len(b.Records) == 0 && b.Err == nil {
+			pool <- b
+			return
+		}
+		select {
+		case out <- b:
+		case <-stop:
+			return
+		}
+		if b.Err != nil {
+			return
+		}
+	}
+}
+
+// decodeBatch decodes the lines of b with p, and classifies the records
+// when classify is set.
+func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify bool) {
+	for i := range b.Records {
+		br := &b.Records[i]
+		var lazies []jsonparse.LazyRef
+		if br.Record == nil {
+			br.Record = r.decodeText(p, br.text, br.line)
+			lazies = p.Lazies()
+		}
+		if classify && br.Err == nil {
+			br.Message = classifyLazy(br.Value, lazies)
+		}
+	}
+}
+
+// Stand-ins for undecoded values, never changed.
+var (
+	emptyObject = map[string]any{}
+	emptyArray  = []any{}
+)
+
+// classifyLazy classifies a message whose undecoded values are lazies:
+// jsonrpc.Classify looks at nothing but whether they are there and whether
+// they are objects or arrays, so it sees an empty one in their place.
+func classifyLazy(v any, lazies []jsonparse.LazyRef) jsonrpc.Message {
+	for _, l := range lazies {
+		if l.V[0] == '{' {
+			l.M[l.K] = emptyObject
+		} else {
+			l.M[l.K] = emptyArray
+		}
+	}
+	m := jsonrpc.Classify(v)
+	for _, l := range lazies {
+		l.M[l.K] = l.V
+	}
+	return m
+}

@@ -1,0 +1,126 @@
+package rpclog
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+	"github.com/jrpcld/jrpcld/jsonrpc"
+)
+
+// batchLog returns a log of n lines of several kinds, some of them broken.
+func batchLog(n int) []byte {
+	var b strings.Builder
+	for i := range n {
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&b, `{"dir":"c2s","ts":"t%d","msg":{"jsonrpc":"2.0","id":%d,"method":"m","params":{"a":[%d,{"b":"x"}]}}}`+"\n", i, i, i)
+		case 1:
+			fmt.Fprintf(&b, `{"dir":"s2c","msg":{"jsonrpc":"2.0","id":%d,"result":[1,2,{"c":null}]}}`+"\n", i-1)
+		case 2:
+			b.WriteString("not json\n")
+		case 3:
+			fmt.Fprintf(&b, `{"dir":"c2s","msg":[{"jsonrpc":"2.0","method":"n","params":[%d]},{"jsonrpc":"2.0","id":"x%d","method":"m"}]}`+"\n", i, i)
+		default:
+			b.WriteString(`{"dir":"x","msg":{}}` + "\n\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+// TestBatches: the records of Batches are those of Next, in the same order,
+// classified as jsonrpc.Classify classifies the decoded values, and lazy
+// members hold their text.
+func TestBatches(t *testing.T) {
+	data := batchLog(3000)
+	seq, err := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	par, _ := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
+	seen, lazy := 0, 0
+	wantSeq := 0
+	for b := range par.Batches(BatchOptions{Classify: true, Lazy: []string{"params", "result"}}, nil) {
+		if b.Seq != wantSeq || b.Err != nil {
+			t.Fatalf("batch %d (error %v), want %d", b.Seq, b.Err, wantSeq)
+		}
+		wantSeq++
+		for _, br := range b.Records {
+			want, err := seq.Next()
+			if err != nil {
+				t.Fatalf("record %d: Next: %v", seen, err)
+			}
+			seen++
+			if br.Line != want.Line || string(br.Raw) != string(want.Raw) || br.Dir != want.Dir || br.TS != want.TS || (br.Err == nil) != (want.Err == nil) {
+				t.Fatalf("record %d: line %d %q, want line %d %q", seen, br.Line, br.Raw, want.Line, want.Raw)
+			}
+			if want.Err != nil {
+				if br.Err.Error() != want.Err.Error() {
+					t.Fatalf("line %d: error %v, want %v", br.Line, br.Err, want.Err)
+				}
+				continue
+			}
+			if got := jsonrpc.Classify(want.Value); !reflect.DeepEqual(br.Message, got) {
+				t.Fatalf("line %d: classified %+v, want %+v", br.Line, br.Message, got)
+			}
+			lazy += materialize(br.Value)
+			if !reflect.DeepEqual(br.Value, want.Value) {
+				t.Fatalf("line %d: %#v, want %#v", br.Line, br.Value, want.Value)
+			}
+		}
+		b.Done()
+	}
+	if _, err := seq.Next(); err != io.EOF || seen == 0 || lazy == 0 {
+		t.Errorf("%d records, %d lazy values, then %v; want all of them", seen, lazy, err)
+	}
+}
+
+// materialize decodes the undecoded values in v, in place, and counts them.
+func materialize(v any) int {
+	n := 0
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if u, ok := e.(jsonparse.Undecoded); ok {
+				x[k], n = jsonparse.Decode(u), n+1
+			} else {
+				n += materialize(e)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			n += materialize(e)
+		}
+	}
+	return n
+}
+
+// TestBatchesStop: closing stop ends the reading; no goroutine is left.
+func TestBatchesStop(t *testing.T) {
+	before := runtime.NumGoroutine()
+	r, _ := NewReader(bytes.NewReader(batchLog(20000)), "log", ReaderOptions{})
+	stop := make(chan struct{})
+	got := 0
+	for b := range r.Batches(BatchOptions{Classify: true}, stop) {
+		got++
+		if got == 3 {
+			close(stop)
+		}
+		b.Done()
+	}
+	if got < 3 {
+		t.Errorf("%d batches before the stop", got)
+	}
+	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > before {
+		t.Errorf("%d goroutines left, %d before", g, before)
+	}
+}
