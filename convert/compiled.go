@@ -12,6 +12,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jsonrpc"
@@ -98,7 +99,7 @@ type cterm struct {
 type cscope struct {
 	plan  *plan
 	gold  *ld.Context
-	pkg   *scope
+	pkg   *context.Scope
 	terms map[string]*cterm
 	// vocab: keys that are not terms would expand against @vocab.
 	vocab bool
@@ -119,28 +120,28 @@ type plan struct {
 }
 
 type scopeKey struct {
-	pkg         *scope
+	pkg         *context.Scope
 	base, vocab string
 }
 
 // compile builds the plan for the json-gold active context active and the
 // scope sc of the same context.
-func compile(active *ld.Context, sc *scope) *plan {
+func compile(active *ld.Context, sc *context.Scope) *plan {
 	p := &plan{scopes: map[scopeKey]*cscope{}}
 	p.root = p.newScope(active, sc)
 	return p
 }
 
 // newScope compiles every term of a scope.
-func (p *plan) newScope(active *ld.Context, pkg *scope) *cscope {
+func (p *plan) newScope(active *ld.Context, pkg *context.Scope) *cscope {
 	s := &cscope{plan: p, gold: active, pkg: pkg, terms: make(map[string]*cterm, len(active.TermDefinitions))}
 	s.vocab = active.Values.Vocab != nil
 	plainStrings := !active.Values.HasLanguage && active.Values.Direction == ""
-	names := make(map[string]bool, len(active.TermDefinitions)+len(pkg.terms))
+	names := make(map[string]bool, len(active.TermDefinitions)+len(pkg.Terms()))
 	for n := range active.TermDefinitions {
 		names[n] = true
 	}
-	for n := range pkg.terms {
+	for n := range pkg.Terms() {
 		names[n] = true
 	}
 	for n := range names {
@@ -152,9 +153,9 @@ func (p *plan) newScope(active *ld.Context, pkg *scope) *cscope {
 
 // compileTerm compiles member name n; anything json-gold and the scope do
 // not agree on, or that the plan does not cover, is unsupported.
-func compileTerm(active *ld.Context, pkg *scope, n string, plainStrings bool) *cterm {
+func compileTerm(active *ld.Context, pkg *context.Scope, n string, plainStrings bool) *cterm {
 	td, inGold := active.TermDefinitions[n]
-	pt := pkg.terms[n]
+	pt := pkg.Terms()[n]
 	unsupported := &cterm{kind: ckUnsupported}
 	if !inGold || td == nil {
 		if pt != nil && pt.ID != "" {
@@ -200,7 +201,7 @@ func compileTerm(active *ld.Context, pkg *scope, n string, plainStrings bool) *c
 		t.kind = ckTyped
 		t.dt = td.Type
 	}
-	t.exact = len(pkg.inv[td.ID]) == 1 && td.ID != rdf.RDFType && !strings.HasPrefix(td.ID, rdf.JLogNS)
+	t.exact = len(pkg.TermsFor(td.ID)) == 1 && td.ID != rdf.RDFType && !strings.HasPrefix(td.ID, rdf.JLogNS)
 	return t
 }
 
@@ -313,7 +314,7 @@ func (p *plan) deriveChild(s *cscope, name string, t *cterm) *cscope {
 	if err != nil || hasPrevious(c2) {
 		return nil
 	}
-	pkg := s.pkg.child(name)
+	pkg := s.pkg.Child(name)
 	key := scopeKey{pkg: pkg, base: c2.Values.Base}
 	if c2.Values.Vocab != nil {
 		key.vocab = "v" + *c2.Values.Vocab
@@ -458,12 +459,12 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, 
 		if t == nil || t.kind == ckDrop {
 			// json-gold drops the member; the preparation still reports
 			// numbers beyond a double in it.
-			if pt := s.pkg.term(k); pt != nil && pt.Type == "@json" {
+			if pt := s.pkg.Term(k); pt != nil && pt.Type == "@json" {
 				if _, _, err := jcs.Append(w.buf[:0], v); err != nil {
 					w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
 				}
 			} else {
-				w.checkNumbers(v, s.pkg.child(k))
+				w.checkNumbers(v, s.pkg.Child(k))
 			}
 			if !(top && k == "id" && jlogID(v)) {
 				w.whole = false
@@ -521,7 +522,7 @@ func validNumber(n json.Number) bool {
 
 // checkNumbers reports, as the preparation does, the numbers beyond a
 // double in a member that maps to nothing.
-func (w *cwalk) checkNumbers(v any, s *scope) {
+func (w *cwalk) checkNumbers(v any, s *context.Scope) {
 	if u, ok := v.(jsonparse.Undecoded); ok {
 		v = jsonparse.Decode(u)
 	}
@@ -536,12 +537,12 @@ func (w *cwalk) checkNumbers(v any, s *scope) {
 			w.path = append(w.path, pathElem{key: k, idx: -1})
 			if strings.HasPrefix(k, "@") {
 				w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true)
-			} else if t := s.term(k); t != nil && t.Type == "@json" {
+			} else if t := s.Term(k); t != nil && t.Type == "@json" {
 				if _, _, err := jcs.Append(w.buf[:0], x[k]); err != nil {
 					w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
 				}
 			} else {
-				w.checkNumbers(x[k], s.child(k))
+				w.checkNumbers(x[k], s.Child(k))
 			}
 			w.path = w.path[:len(w.path)-1]
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"os"
@@ -85,7 +86,7 @@ func decodeValue(t testing.TB, s string) any {
 // and of the MCP block when ../shared is there.
 func engineMappings(t testing.TB, base string) map[string]*Mapping {
 	t.Helper()
-	ctxs := map[string]any{"default": defaultContext(t), "test": decodeValue(t, engineContext)}
+	ctxs := map[string]*context.Processed{"default": defaultContext(t), "test": processed(t, decodeValue(t, engineContext))}
 	if mcp := mcpContextIfPresent(t); mcp != nil {
 		ctxs["mcp"] = mcp
 	}
@@ -102,12 +103,12 @@ func engineMappings(t testing.TB, base string) map[string]*Mapping {
 
 var (
 	mcpOnce sync.Once
-	mcpCtx  any
+	mcpCtx  *context.Processed
 )
 
 // mcpContextIfPresent returns the MCP block's context, or nil without
 // ../shared (it does not skip: the other contexts still run).
-func mcpContextIfPresent(t testing.TB) any {
+func mcpContextIfPresent(t testing.TB) *context.Processed {
 	mcpOnce.Do(func() {
 		dir := filepath.Join("..", "..", "shared", "reference", "ogc-mcp-bblocks")
 		if d := os.Getenv("JRPCLD_SHARED"); d != "" {
@@ -120,7 +121,7 @@ func mcpContextIfPresent(t testing.TB) any {
 		if err != nil {
 			return
 		}
-		mcpCtx, _, _ = BlockContext(reg.Block("mcp.mcp"), reg, nil)
+		mcpCtx, _, _ = context.ForBlock(reg.Block("mcp.mcp"), reg, nil)
 	})
 	return mcpCtx
 }
@@ -321,7 +322,7 @@ func TestEnginesCases(t *testing.T) {
 // TestEnginesCoverage: the plan covers the features it claims and hands the
 // others to json-gold.
 func TestEnginesCoverage(t *testing.T) {
-	m, err := NewMapping(decodeValue(t, engineContext), "http://example.com/l/")
+	m, err := NewMapping(processed(t, decodeValue(t, engineContext)), "http://example.com/l/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +371,7 @@ func TestEnginesLogs(t *testing.T) {
 		}
 		logs[filepath.Base(file)] = string(data)
 	}
-	ctxs := map[string]any{"default": defaultContext(t), "mcp": mcpContext(t), "test": decodeValue(t, engineContext)}
+	ctxs := map[string]*context.Processed{"default": defaultContext(t), "mcp": mcpContext(t), "test": processed(t, decodeValue(t, engineContext))}
 	for cname, ctx := range ctxs {
 		for lname, log := range logs {
 			for _, f := range []rdf.Format{rdf.NTriples, rdf.NQuads} {
@@ -427,7 +428,7 @@ func TestEnginesExamples(t *testing.T) {
 		if b.Examples == nil || b.Files.Context == "" {
 			continue
 		}
-		ctx, _, err := BlockContext(b, reg, nil)
+		ctx, _, err := context.ForBlock(b, reg, nil)
 		if err != nil {
 			continue
 		}
@@ -620,7 +621,8 @@ func TestCanonicalText(t *testing.T) {
 // terms with scoped contexts reuse a handful of scopes, in the preparation,
 // the way back and the compiled plan alike.
 func TestScopesBounded(t *testing.T) {
-	m, err := NewMapping(decodeValue(t, engineContext), "http://example.com/l/")
+	ctx := processed(t, decodeValue(t, engineContext))
+	m, err := NewMapping(ctx, "http://example.com/l/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -637,9 +639,7 @@ func TestScopesBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m.scope.reg.mu.Lock()
-	n := len(m.scope.reg.byKey)
-	m.scope.reg.mu.Unlock()
+	n := ctx.Scopes()
 	m.plan.mu.Lock()
 	p := m.plan.n
 	m.plan.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"sort"
 
@@ -29,11 +30,11 @@ type Uplift struct {
 }
 
 // UpliftSnippet uplifts the JSON snippet code of example ex of a block whose
-// context (the value of "@context", see BlockContext) is ctx. prefixes are
+// context is ctx (see context.ForBlock). prefixes are
 // the examples file's global prefixes. The base IRI is the snippet's
 // base-uri, or else the example's; a @base in the context wins over both.
 // blank prefixes the labels of blank nodes.
-func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.Example, sn bblock.Snippet, blank string) (*Uplift, error) {
+func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]string, ex bblock.Example, sn bblock.Snippet, blank string) (*Uplift, error) {
 	d := json.NewDecoder(bytes.NewReader(code))
 	d.UseNumber()
 	var v any
@@ -49,7 +50,7 @@ func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.E
 			pm[k] = iri
 		}
 	}
-	contexts := []any{pm, ctx}
+	contexts := []any{pm, ctx.Value()}
 	doc := map[string]any{}
 	switch x := v.(type) {
 	case map[string]any:
@@ -96,12 +97,12 @@ func UpliftSnippet(code []byte, ctx any, prefixes map[string]string, ex bblock.E
 	}
 	sortTriples(up.Triples)
 	seen := map[string]bool{}
-	for _, p := range ContextPrefixes(ctx) {
+	for _, p := range ctx.Prefixes() {
 		seen[p.Name] = true
 		up.Prefixes = append(up.Prefixes, p)
 	}
 	for k, iri := range pm {
-		if s, ok := iri.(string); ok && !seen[k] && prefixNameRE.MatchString(k) {
+		if s, ok := iri.(string); ok && !seen[k] && context.IsPrefixName(k) {
 			up.Prefixes = append(up.Prefixes, rdf.Prefix{Name: k, IRI: s})
 		}
 	}

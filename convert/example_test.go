@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"github.com/jrpcld/jrpcld/context"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 // "title/snippet".
 func upliftAll(t *testing.T, b *bblock.Block, reg *bblock.Register) map[string]*Uplift {
 	t.Helper()
-	ctx, _, err := BlockContext(b, reg, nil)
+	ctx, _, err := context.ForBlock(b, reg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ _:x <` + rdf.JRPCNS + `hasResult> "null"^^<` + rdf.RDFJSON + `> .
 `},
 	}
 	for _, tt := range tests {
-		up, err := UpliftSnippet([]byte(tt.code), ctx, nil, bblock.Example{BaseURI: "http://example.com/base/"}, bblock.Snippet{}, "b")
+		up, err := UpliftSnippet([]byte(tt.code), processed(t, ctx), nil, bblock.Example{BaseURI: "http://example.com/base/"}, bblock.Snippet{}, "b")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -266,7 +266,7 @@ func (m *Mapping) patch(obj map[string]any, node string, triples, id []rdf.Tripl
 			quads = append(quads, rdf.Quad{Triple: t})
 		}
 	}
-	back, _ := m.scope.message(newGraph(quads), rdf.NewIRI(node))
+	back, _ := message(m.scope, newGraph(quads), rdf.NewIRI(node))
 	ops := diffJSON(nil, "", obj, back)
 	if len(ops) == 0 {
 		return "", nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
@@ -21,9 +22,19 @@ import (
 )
 
 // defaultContext returns the context the embedded block maps messages with.
-func defaultContext(t testing.TB) any {
+func defaultContext(t testing.TB) *context.Processed {
 	t.Helper()
-	ctx, _, err := BlockContext(bblock.Default(), nil, nil)
+	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// processed processes v, the value of a "@context".
+func processed(t testing.TB, v any) *context.Processed {
+	t.Helper()
+	ctx, err := context.Process(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,9 +229,9 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 }
 
 // jsonGoldAlone runs json-gold's own ToRDF on {"@context": ctx, "@id": node, ...msg}.
-func jsonGoldAlone(t *testing.T, ctx any, msg map[string]any, node, base string) []rdf.Triple {
+func jsonGoldAlone(t *testing.T, ctx *context.Processed, msg map[string]any, node, base string) []rdf.Triple {
 	t.Helper()
-	doc := map[string]any{"@context": gold.FloatNumbers(ctx), "@id": node}
+	doc := map[string]any{"@context": gold.FloatNumbers(ctx.Value()), "@id": node}
 	for k, v := range msg {
 		doc[k] = v
 	}

@@ -2,7 +2,7 @@ package convert
 
 import (
 	"errors"
-	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/rdf"
 	"strings"
 	"sync"
@@ -76,16 +76,17 @@ func TestBlockContextsNeverLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = BlockContext(b, nil, nil)
+		_, _, err = context.ForBlock(b, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), ref) || !strings.Contains(err.Error(), "--context-map") {
 			t.Errorf("%s: %v", ref, err)
 		}
 	}
-	// A context that reached json-gold with a reference would be refused by
-	// the loader every Mapping installs, naming the reference.
-	_, err := NewMapping([]any{"http://169.254.169.254/latest"}, "http://example.com/")
-	if err == nil || !strings.Contains(err.Error(), "http://169.254.169.254/latest") || !errors.Is(err, gold.ErrRemoteContext) {
-		t.Errorf("NewMapping with a remote context: %v", err)
+	// A context value with a reference is refused before json-gold sees it
+	// (whose loader would refuse it too: see internal/gold).
+	_, err := context.Process([]any{"http://169.254.169.254/latest"})
+	var ue *context.UnmappedError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "http://169.254.169.254/latest") {
+		t.Errorf("a remote context: %v", err)
 	}
 }
 

@@ -6,86 +6,13 @@ import (
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
-	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/rdf"
 )
-
-// BlockContext returns the JSON-LD context (the value of "@context") that
-// maps the messages of block b: the context built from its annotated schema,
-// as the building-block tool chain builds it, or, for a block without a
-// schema, its own context.jsonld. reg and opts (which maps remote context
-// references to local files) may be nil.
-func BlockContext(b *bblock.Block, reg *bblock.Register, opts *context.Options) (any, []context.Warning, error) {
-	if b.Files.Context == "" {
-		return nil, nil, fmt.Errorf("block %s has no context.jsonld: it cannot be turned into RDF", b.ID)
-	}
-	if b.Files.Schema != "" {
-		doc, warns, err := context.Build(b, reg, opts)
-		if err != nil {
-			return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
-		}
-		return doc["@context"], warns, nil
-	}
-	data, err := b.ReadFile(b.Files.Context)
-	if err != nil {
-		return nil, nil, err
-	}
-	doc, err := bblock.DecodeDoc(b.Files.Context, data)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, ok := doc.(map[string]any)
-	if !ok || m["@context"] == nil {
-		return nil, nil, fmt.Errorf("block %s: %s has no \"@context\"", b.ID, b.Files.Context)
-	}
-	return m["@context"], nil, nil
-}
-
-var prefixNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
-
-// ContextPrefixes returns the prefixes a Turtle output uses: rdf, xsd, jrpc
-// and jlog, and those the context defines (terms whose IRI ends in '#', '/'
-// or ':'), sorted by name.
-func ContextPrefixes(ctx any) []rdf.Prefix {
-	byName := map[string]string{"rdf": rdf.RDFNS, "xsd": rdf.XSDNS, "jrpc": rdf.JRPCNS, "jlog": rdf.JLogNS}
-	var visit func(v any)
-	visit = func(v any) {
-		switch x := v.(type) {
-		case []any:
-			for _, e := range x {
-				visit(e)
-			}
-		case map[string]any:
-			for k, e := range x {
-				s, ok := e.(string)
-				if !ok {
-					if m, ok := e.(map[string]any); ok {
-						s, _ = m["@id"].(string)
-					}
-				}
-				if !prefixNameRE.MatchString(k) || !strings.Contains(s, "://") || !strings.ContainsAny(s[len(s)-1:], "#/:") {
-					continue
-				}
-				if _, taken := byName[k]; !taken {
-					byName[k] = s
-				}
-			}
-		}
-	}
-	visit(ctx)
-	out := make([]rdf.Prefix, 0, len(byName))
-	for n, i := range byName {
-		out = append(out, rdf.Prefix{Name: n, IRI: i})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
 
 // Issue is something a conversion tells the user about one message: a
 // notice about data the mapping cannot carry, or a message it skipped.
@@ -115,8 +42,7 @@ var ErrStrict = errors.New("stopped at a message that cannot be converted (stric
 
 // Converter turns message logs into RDF with one block's context.
 type Converter struct {
-	context  any
-	prefixes []rdf.Prefix
+	ctx *context.Processed
 
 	// Engine maps the messages: EngineCompiled (the default) or
 	// EngineJSONGold.
@@ -131,10 +57,9 @@ type Converter struct {
 	Progress func(bytesRead int64)
 }
 
-// NewConverter returns a Converter that maps messages with context (the
-// value of a block's "@context").
-func NewConverter(context any) *Converter {
-	return &Converter{context: context, prefixes: ContextPrefixes(context)}
+// NewConverter returns a Converter that maps messages with ctx.
+func NewConverter(ctx *context.Processed) *Converter {
+	return &Converter{ctx: ctx}
 }
 
 // Log is one input of a conversion.
@@ -149,7 +74,7 @@ type Log struct {
 // an error wrapping ErrStrict). Whatever was written before an error is
 // complete: no statement is ever cut in half.
 func (c *Converter) Convert(w io.Writer, f rdf.Format, logs []Log) error {
-	prefixes := c.prefixes
+	prefixes := slices.Clone(c.ctx.Prefixes())
 	for i, l := range logs {
 		if rdf.CheckIRI(l.IRI) != nil {
 			return fmt.Errorf("%s: log IRI %q is not an absolute IRI", l.File, l.IRI)
@@ -180,7 +105,7 @@ func (c *Converter) report(i Issue) {
 }
 
 func (c *Converter) convertLog(out sink, l Log) error {
-	m, err := NewMapping(c.context, docBase(l.IRI))
+	m, err := NewMapping(c.ctx, docBase(l.IRI))
 	if err != nil {
 		return err
 	}
@@ -225,7 +150,7 @@ func (c *Converter) newSink(w io.Writer, f rdf.Format, prefixes []rdf.Prefix) (s
 	case rdf.NQuads:
 		return &quadSink{w: rdf.NewNQuadsWriter(w)}, nil
 	case rdf.JSONLD, rdf.JSONLDExpanded:
-		jw, err := jsonld.NewWriter(w, c.context, prefixes, f == rdf.JSONLDExpanded)
+		jw, err := jsonld.NewWriter(w, c.ctx.Value(), prefixes, f == rdf.JSONLDExpanded)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -14,7 +15,7 @@ import (
 
 // benchConvert converts the cycled corpus in format f with the context
 // ctx: one op is one message.
-func benchConvert(b *testing.B, f rdf.Format, ctx any) {
+func benchConvert(b *testing.B, f rdf.Format, ctx *context.Processed) {
 	log, n := shared.CorpusLog(b)
 	c := NewConverter(ctx)
 	b.SetBytes(int64(len(log) / n))
@@ -51,9 +52,9 @@ func BenchmarkJSONGoldToRDFMCP(b *testing.B) { benchJSONGold(b, mcpContext(b)) }
 
 // benchJSONGold runs json-gold's plain ToRDF on each corpus message with
 // ctx attached.
-func benchJSONGold(b *testing.B, ctx any) {
+func benchJSONGold(b *testing.B, ctx *context.Processed) {
 	log, n := shared.CorpusLog(b)
-	ctx = gold.FloatNumbers(ctx)
+	value := gold.FloatNumbers(ctx.Value())
 	r, _ := rpclog.NewReader(bytes.NewReader(log), "corpus", rpclog.ReaderOptions{})
 	var docs []map[string]any
 	for {
@@ -61,7 +62,7 @@ func benchJSONGold(b *testing.B, ctx any) {
 		if err != nil {
 			break
 		}
-		doc := map[string]any{"@context": ctx}
+		doc := map[string]any{"@context": value}
 		for k, v := range rec.Value.(map[string]any) {
 			doc[k] = v
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
 	"io"
@@ -99,17 +100,14 @@ var streamFormats = []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads}
 // into nested blank nodes), is read as a stream, whatever the size of the
 // chunks, into the messages Logs reads.
 func TestStreamCorpus(t *testing.T) {
-	blocks := map[string]any{"json-rpc": defaultContext(t), "mcp": mcpContext(t)}
+	blocks := map[string]*context.Processed{"json-rpc": defaultContext(t), "mcp": mcpContext(t)}
 	for _, file := range corpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for name, ctx := range blocks {
-			rv, err := NewReverse(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rv := NewReverse(ctx)
 			for _, f := range streamFormats {
 				out := convertWith(t, ctx, f, map[string]string{"http://example.com/logs/" + filepath.Base(file): string(data)})
 				for _, size := range []int{1 << 20, 4096, 1} {
@@ -123,7 +121,7 @@ func TestStreamCorpus(t *testing.T) {
 }
 
 // convertWith converts logs (IRI -> text) with ctx to format f.
-func convertWith(t testing.TB, ctx any, f rdf.Format, logs map[string]string) []byte {
+func convertWith(t testing.TB, ctx *context.Processed, f rdf.Format, logs map[string]string) []byte {
 	t.Helper()
 	c := NewConverter(ctx)
 	var buf bytes.Buffer
@@ -148,10 +146,7 @@ func sequenceLog() string {
 // in one output, are read as a stream.
 func TestStreamCases(t *testing.T) {
 	ctx := defaultContext(t)
-	rv, err := NewReverse(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rv := NewReverse(ctx)
 	for _, f := range streamFormats {
 		for _, tc := range roundTripCases {
 			out := convertWith(t, ctx, f, map[string]string{"http://example.com/a.jsonl": tc.log})
@@ -174,10 +169,7 @@ func TestStreamCases(t *testing.T) {
 // differently from Logs), whatever the size of the chunks.
 func TestStreamUngrouped(t *testing.T) {
 	ctx := defaultContext(t)
-	rv, err := NewReverse(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rv := NewReverse(ctx)
 	const log = `{"dir":"c2s","msg":[{"jsonrpc":"2.0","id":3,"method":"c"},{"jsonrpc":"2.0","method":"d"}]}
 {"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"a"}}
 {"dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}}
@@ -259,10 +251,7 @@ func TestStreamUngrouped(t *testing.T) {
 // hand (prefixed names, comments, other IRIs and labels, statements of a
 // message in any order, a message as a blank node) is read as a stream too.
 func TestStreamFromOthers(t *testing.T) {
-	rv, err := NewReverse(defaultContext(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rv := NewReverse(defaultContext(t))
 	doc := `@prefix jlog: <https://jrpcld.github.io/ns/log#> .
 @prefix jrpc: <http://json-rpc.org/ontology#> .
 # a log
@@ -286,13 +275,10 @@ _:e jrpc:hasErrorCode 7 ; jrpc:hasErrorMessage "m" .
 // TestStreamReadError: an error of the reader ends the stream with that
 // error, not as input to read whole.
 func TestStreamReadError(t *testing.T) {
-	rv, err := NewReverse(defaultContext(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rv := NewReverse(defaultContext(t))
 	boom := errors.New("boom")
 	r := io.MultiReader(strings.NewReader("<http://e/a> <http://e/b> <http://e/c> .\n"), errReader{boom})
-	err = rv.StreamLogs(r, rdf.NTriples, func(string, *WireMessage) error { return nil })
+	err := rv.StreamLogs(r, rdf.NTriples, func(string, *WireMessage) error { return nil })
 	if !errors.Is(err, boom) || errors.Is(err, ErrUngrouped) {
 		t.Errorf("error %v, want boom", err)
 	}
@@ -320,10 +306,7 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 // without a problem.
 func FuzzStream(f *testing.F) {
 	ctx := defaultContext(f)
-	rv, err := NewReverse(ctx)
-	if err != nil {
-		f.Fatal(err)
-	}
+	rv := NewReverse(ctx)
 	for i, tc := range roundTripCases {
 		format := streamFormats[i%len(streamFormats)]
 		out := convertWith(f, ctx, format, map[string]string{"http://example.com/l": tc.log})

@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ordered"
 	"github.com/jrpcld/jrpcld/jsonrpc"
@@ -36,17 +37,12 @@ const maxNodeDepth = 512
 // comes from jlog:id and whatever the context could not carry from
 // jlog:patch. A Reverse is safe for concurrent use.
 type Reverse struct {
-	root *scope
+	root *context.Scope
 }
 
-// NewReverse returns a Reverse for messages mapped with context, the value
-// of a block's "@context" (see BlockContext).
-func NewReverse(context any) (*Reverse, error) {
-	s, err := newRootScope(context)
-	if err != nil {
-		return nil, err
-	}
-	return &Reverse{root: s}, nil
+// NewReverse returns a Reverse for messages mapped with ctx.
+func NewReverse(ctx *context.Processed) *Reverse {
+	return &Reverse{root: ctx.Root()}
 }
 
 // WireLog is one log read back from a graph.
@@ -424,7 +420,7 @@ func (r *reading) batch(node rdf.Term) ([]any, bool) {
 
 // message reads back the message at node and checks that it is one.
 func (r *reading) message(node rdf.Term) (map[string]any, bool) {
-	obj, probs := r.rv.root.message(r.g, node)
+	obj, probs := message(r.rv.root, r.g, node)
 	for _, p := range probs {
 		r.problem(node, "%s", p)
 	}
@@ -468,9 +464,9 @@ func classifiable(obj map[string]any) map[string]any {
 // message reads back the message at node of g: the properties its terms
 // map, the id from jlog:id, then jlog:patch applied. It returns what it
 // could not read as problems.
-func (s *scope) message(g *graph, node rdf.Term) (map[string]any, []string) {
+func message(s *context.Scope, g *graph, node rdf.Term) (map[string]any, []string) {
 	var probs []string
-	obj := s.object(g, node, 0, &probs)
+	obj := object(s, g, node, 0, &probs)
 	if ids := g.objects(node, rdf.JLogID); len(ids) == 1 {
 		if v, ok := wireID(ids[0]); ok {
 			obj["id"] = v
@@ -504,14 +500,14 @@ func (s *scope) message(g *graph, node rdf.Term) (map[string]any, []string) {
 
 // object reads back the node at depth as an object with the terms of s.
 // A member whose property has several values becomes a setValue.
-func (s *scope) object(g *graph, node rdf.Term, depth int, probs *[]string) map[string]any {
+func object(s *context.Scope, g *graph, node rdf.Term, depth int, probs *[]string) map[string]any {
 	obj := map[string]any{}
 	edges := g.out[node]
 	for i, e := range edges {
 		if e.p == rdf.RDFType || strings.HasPrefix(e.p, rdf.JLogNS) {
 			continue
 		}
-		name := s.name(e.p, e.o)
+		name := s.Name(e.p, e.o)
 		if name == "" {
 			continue
 		}
@@ -519,7 +515,7 @@ func (s *scope) object(g *graph, node rdf.Term, depth int, probs *[]string) map[
 		if ok && stated(edges[:i], e) {
 			continue // the same statement twice is one statement
 		}
-		v := s.child(name).value(g, e.o, depth+1, probs)
+		v := value(s.Child(name), g, e.o, depth+1, probs)
 		switch set, isSet := prev.(setValue); {
 		case !ok:
 			obj[name] = v
@@ -543,7 +539,7 @@ func stated(edges []edge, e edge) bool {
 }
 
 // value reads back one object of a property whose member has scope s.
-func (s *scope) value(g *graph, o rdf.Term, depth int, probs *[]string) any {
+func value(s *context.Scope, g *graph, o rdf.Term, depth int, probs *[]string) any {
 	switch o.Kind {
 	case rdf.IRI:
 		return o.Value
@@ -552,7 +548,7 @@ func (s *scope) value(g *graph, o rdf.Term, depth int, probs *[]string) any {
 			*probs = append(*probs, fmt.Sprintf("blank nodes nested more than %d deep", maxNodeDepth))
 			return nil
 		}
-		return s.object(g, o, depth, probs)
+		return object(s, g, o, depth, probs)
 	}
 	return literalValue(o, probs)
 }

@@ -40,10 +40,7 @@ func BenchmarkReverse(b *testing.B) {
 	const msgs = 5000
 	log := benchLog(b, msgs)
 	ctx := defaultContext(b)
-	rv, err := NewReverse(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
+	rv := NewReverse(ctx)
 	for _, f := range []rdf.Format{rdf.NTriples, rdf.Turtle, rdf.NQuads} {
 		out, issues := convertString(b, log, f, "http://example.com/logs/bench.jsonl")
 		if len(issues) > 0 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -142,7 +143,7 @@ func sameDecimal(a, b string) bool {
 }
 
 // wireRoundTrip converts log with ctx to format f and reads it back.
-func wireRoundTrip(t testing.TB, ctx any, log string, f rdf.Format) ([]WireLog, []diag.Diagnostic, []Issue) {
+func wireRoundTrip(t testing.TB, ctx *context.Processed, log string, f rdf.Format) ([]WireLog, []diag.Diagnostic, []Issue) {
 	t.Helper()
 	c := NewConverter(ctx)
 	var issues []Issue
@@ -159,10 +160,7 @@ func wireRoundTrip(t testing.TB, ctx any, log string, f rdf.Format) ([]WireLog, 
 	if err != nil {
 		t.Fatalf("%v: reading back: %v\n%s", f, err, buf.String())
 	}
-	rv, err := NewReverse(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rv := NewReverse(ctx)
 	logs, probs := rv.Logs(ds)
 	return logs, probs, issues
 }
@@ -197,13 +195,13 @@ func checkSame(t testing.TB, what string, sent, back []wireRecord) {
 	}
 }
 
-func mcpContext(t testing.TB) any {
+func mcpContext(t testing.TB) *context.Processed {
 	t.Helper()
 	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, _, err := BlockContext(reg.Block("mcp.mcp"), reg, nil)
+	ctx, _, err := context.ForBlock(reg.Block("mcp.mcp"), reg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +214,7 @@ func mcpContext(t testing.TB) any {
 // the MCP block, whose context maps params and results into nodes, sets
 // and literals of many kinds.
 func TestCorpusRoundTrip(t *testing.T) {
-	blocks := map[string]any{"json-rpc": defaultContext(t), "mcp": mcpContext(t)}
+	blocks := map[string]*context.Processed{"json-rpc": defaultContext(t), "mcp": mcpContext(t)}
 	for _, file := range corpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -360,7 +358,7 @@ func TestSequence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rv, _ := NewReverse(defaultContext(t))
+		rv := NewReverse(defaultContext(t))
 		logs, probs := rv.Logs(ds)
 		if len(probs) > 0 || len(logs) != 2 || logs[0].IRI != "http://example.com/one" || logs[1].IRI != "http://example.com/two" {
 			t.Fatalf("%v: %d logs %v, problems %v", f, len(logs), []string{logs[0].IRI, logs[len(logs)-1].IRI}, probs)
@@ -439,10 +437,7 @@ func TestNotALog(t *testing.T) {
 			[]string{"http://e/l#m2", "nested more than 512 deep"}, []string{"ok1", ""}},
 		{"no messages", "<http://e/a> <http://e/b> <http://e/c> .\n", []string{"", "no JSON-RPC messages"}, nil},
 	}
-	rv, err := NewReverse(defaultContext(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rv := NewReverse(defaultContext(t))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ds, err := ReadRDF([]byte(head+tt.doc), rdf.Turtle)
@@ -495,7 +490,7 @@ func TestDeepBlankNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rv, _ := NewReverse(defaultContext(t))
+	rv := NewReverse(defaultContext(t))
 	_, probs := rv.Logs(ds)
 	if len(probs) == 0 || !strings.Contains(fmt.Sprint(probs), "nested more than") {
 		t.Errorf("problems %v", probs)
@@ -609,10 +604,7 @@ func TestFuzzSeeds(t *testing.T) {
 // Logs and with the stream.
 func FuzzRoundTrip(f *testing.F) {
 	ctx := defaultContext(f)
-	rv, err := NewReverse(ctx)
-	if err != nil {
-		f.Fatal(err)
-	}
+	rv := NewReverse(ctx)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.ContainsAny(line, "\n\r") || !utf8.Valid(line) {
 			return // one line of text

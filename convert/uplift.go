@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"sort"
@@ -23,7 +24,7 @@ import (
 type Mapping struct {
 	active *ld.Context
 	opts   *ld.JsonLdOptions
-	scope  *scope // the same context, for what json-gold must not see and for the way back
+	scope  *context.Scope // the same context, for what json-gold must not see and for the way back
 	plan   *plan
 	engine Engine
 
@@ -31,21 +32,18 @@ type Mapping struct {
 	nnodes atomic.Int64
 }
 
-// NewMapping processes context, the value of a block's "@context", for
-// documents whose base IRI is base (the context's own @base wins).
-func NewMapping(context any, base string) (*Mapping, error) {
+// NewMapping returns the Mapping of ctx for documents whose base IRI is
+// base (the context's own @base wins).
+func NewMapping(ctx *context.Processed, base string) (*Mapping, error) {
 	opts := gold.Options(base)
-	active, err := ld.NewContext(nil, opts).Parse(gold.FloatNumbers(context))
+	active, err := ld.NewContext(nil, opts).Parse(gold.FloatNumbers(ctx.Value()))
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
 	}
 	// Computing the inverse context once makes the parsed context safe to
 	// share between goroutines.
 	active.GetInverse()
-	sc, err := newRootScope(context)
-	if err != nil {
-		return nil, err
-	}
+	sc := ctx.Root()
 	return &Mapping{active: active, opts: opts, scope: sc, plan: compile(active, sc)}, nil
 }
 
@@ -195,7 +193,7 @@ type leftOut struct {
 // pointer ptr, whose terms are those of s: obj without the members json-gold
 // must not see, which it reports in left. Values of @json terms are data
 // and go through whole, when they have a canonical form.
-func (m *Mapping) prepare(obj map[string]any, s *scope, ptr string, left *[]leftOut) map[string]any {
+func (m *Mapping) prepare(obj map[string]any, s *context.Scope, ptr string, left *[]leftOut) map[string]any {
 	doc := make(map[string]any, len(obj)+1)
 	for _, k := range sortedMapKeys(obj) { // notices in a stable order
 		v := obj[k]
@@ -204,7 +202,7 @@ func (m *Mapping) prepare(obj map[string]any, s *scope, ptr string, left *[]left
 			*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true})
 			continue
 		}
-		if t := s.term(k); t != nil && t.Type == "@json" {
+		if t := s.Term(k); t != nil && t.Type == "@json" {
 			if _, _, err := jcs.Append(nil, v); err != nil {
 				*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false})
 				continue
@@ -212,14 +210,14 @@ func (m *Mapping) prepare(obj map[string]any, s *scope, ptr string, left *[]left
 			doc[k] = v
 			continue
 		}
-		if nv, ok := m.prepareValue(v, s.child(k), p, left); ok {
+		if nv, ok := m.prepareValue(v, s.Child(k), p, left); ok {
 			doc[k] = nv
 		}
 	}
 	return doc
 }
 
-func (m *Mapping) prepareValue(v any, s *scope, ptr string, left *[]leftOut) (any, bool) {
+func (m *Mapping) prepareValue(v any, s *context.Scope, ptr string, left *[]leftOut) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		return m.prepare(x, s, ptr, left), true

@@ -9,7 +9,6 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/ontology"
 	"github.com/jrpcld/jrpcld/schema"
 )
@@ -25,10 +24,10 @@ type blockOut struct {
 
 	schemaYAML   []byte // the annotated schema as written, nil when none
 	schemaJSON   []byte
-	context      []byte // the built context.jsonld, nil when none
-	ctx          any    // its "@context" value
-	ontology     []byte // ontology.ttl as written, nil when none
-	description  string // description.md
+	context      []byte            // the built context.jsonld, nil when none
+	ctx          *jsonld.Processed // its context
+	ontology     []byte            // ontology.ttl as written, nil when none
+	description  string            // description.md
 	examples     []*exampleOut
 	testItems    []*item
 	report       *report
@@ -100,7 +99,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		}
 	}
 	if b.Files.Context != "" {
-		ctx, warns, err := convert.BlockContext(b, bd.reg, bd.opts.Contexts)
+		ctx, warns, err := jsonld.ForBlock(b, bd.reg, bd.opts.Contexts)
 		for _, w := range warns {
 			o.warnf("%s", w)
 		}
@@ -109,7 +108,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		} else {
 			o.ctx = ctx
 			var buf bytes.Buffer
-			if err := jsonld.WriteJSON(&buf, map[string]any{"@context": ctx}); err != nil {
+			if err := jsonld.WriteJSON(&buf, map[string]any{"@context": ctx.Value()}); err != nil {
 				global(sectionJSONLD, "JSON-LD context: %v", err)
 			} else {
 				o.context = withNewline(buf.Bytes())

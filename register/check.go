@@ -300,7 +300,7 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 	}
 	ctx := o.ctx
 	if kind == langJSONLD {
-		ctx = map[string]any{} // a JSON-LD snippet carries its own context
+		ctx, _ = jsonld.Process(map[string]any{}) // a JSON-LD snippet carries its own context
 	} else if ctx == nil {
 		if o.b.Files.Context == "" {
 			it.add(sectionJSONLD, "uplift", false, "the block has no JSON-LD context: no semantic uplift")

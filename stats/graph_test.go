@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -45,12 +46,9 @@ func TestGraphFormat(t *testing.T) {
 
 // readGraph returns the Stats of each log of a graph, read back with the
 // context ctx.
-func readGraph(t *testing.T, data []byte, file string, f rdf.Format, ctx any) ([]*LogStats, error) {
+func readGraph(t *testing.T, data []byte, file string, f rdf.Format, ctx *context.Processed) ([]*LogStats, error) {
 	t.Helper()
-	rv, err := convert.NewReverse(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rv := convert.NewReverse(ctx)
 	return ReadGraph(bytes.NewReader(data), file, f, rv, func(string) *Collector { return NewCollector(Options{}) })
 }
 
@@ -80,7 +78,7 @@ func TestGraphRoundTrip(t *testing.T) {
 	corpus := shared.Dir(t, "corpus", "mcp-sessions")
 	more, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
 	logs = append(logs, more...)
-	ctx, _, err := convert.BlockContext(bblock.Default(), nil, nil)
+	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +108,11 @@ func TestGraphMCPBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mcp, _, err := convert.BlockContext(reg.Block("mcp.mcp"), reg, nil)
+	mcp, _, err := context.ForBlock(reg.Block("mcp.mcp"), reg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, _, err := convert.BlockContext(bblock.Default(), nil, nil)
+	def, _, err := context.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +152,7 @@ func TestGraphMCPBlock(t *testing.T) {
 // TestGraphSeveralLogs: a graph of several logs gives one LogStats each, in
 // the order they appear.
 func TestGraphSeveralLogs(t *testing.T) {
-	ctx, _, err := convert.BlockContext(bblock.Default(), nil, nil)
+	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +220,7 @@ func TestGraphErrors(t *testing.T) {
 			`_:n <` + jlog + `inLog> <http://l> .` + "\n" + `_:n <` + jrpc + `version> "2.0" .`, rdf.NTriples,
 			[]string{"b.nt: _:n: not a JSON-RPC 2.0 message"}, 1},
 	}
-	ctx, _, err := convert.BlockContext(bblock.Default(), nil, nil)
+	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

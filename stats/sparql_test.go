@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
@@ -289,7 +290,7 @@ func TestSPARQLInJena(t *testing.T) {
 	logs = append(logs, filepath.Join("testdata", "pairing.jsonl"), bare)
 
 	// The graphs, one Turtle file per log, and the JSON of stats.
-	ctx, _, err := convert.BlockContext(bblock.Default(), nil, nil)
+	ctx, _, err := jsonld.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +408,7 @@ func writeBare(t *testing.T, from, to string) {
 
 // writeGraph converts a log to RDF with jrpcld's converter and the block
 // context ctx, as "jrpcld rdf" does, writes it to the file to and returns it.
-func writeGraph(t *testing.T, ctx any, file, iri, to string, f rdf.Format) []byte {
+func writeGraph(t *testing.T, ctx *jsonld.Processed, file, iri, to string, f rdf.Format) []byte {
 	t.Helper()
 	r := openLog(t, file)
 	var out bytes.Buffer

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/convert"
 )
 
 // contextMap is the repeatable --context-map URL=FILE flag: the only way a
@@ -66,13 +65,13 @@ func (b *blockFlags) open(e *env, cmd string) (*bblock.Block, *bblock.Register, 
 }
 
 // openContext loads the chosen block and the JSON-LD context its messages
-// are mapped with (see convert.BlockContext), printing warnings.
-func (b *blockFlags) openContext(e *env, cmd string) (*bblock.Block, *bblock.Register, any, error) {
+// are mapped with (see context.ForBlock), printing warnings.
+func (b *blockFlags) openContext(e *env, cmd string) (*bblock.Block, *bblock.Register, *jsonld.Processed, error) {
 	blk, reg, err := b.open(e, cmd)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ctx, warns, err := convert.BlockContext(blk, reg, b.ctxMap.options())
+	ctx, warns, err := jsonld.ForBlock(blk, reg, b.ctxMap.options())
 	warn(e, cmd, warns)
 	if err != nil {
 		return nil, nil, nil, err

@@ -76,7 +76,7 @@ func runExamples(e *env, c *command, args []string) int {
 	return exitOK
 }
 
-func upliftOne(e *env, b *bblock.Block, ctx any, ex bblock.Example, sn bblock.Snippet, name, outDir string) error {
+func upliftOne(e *env, b *bblock.Block, ctx *jsonld.Processed, ex bblock.Example, sn bblock.Snippet, name, outDir string) error {
 	code, err := b.SnippetCode(sn)
 	if err != nil {
 		return err

@@ -85,10 +85,7 @@ func runJSON(e *env, c *command, args []string) int {
 	}
 	_, _, ctx, err := bf.openContext(e, c.name)
 	if err == nil {
-		var rv *convert.Reverse
-		if rv, err = convert.NewReverse(ctx); err == nil {
-			return writeJSON(e, c, rv, files, formats, *graph, *envelope, *outPath)
-		}
+		return writeJSON(e, c, convert.NewReverse(ctx), files, formats, *graph, *envelope, *outPath)
 	}
 	fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 	return exitUsage

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"os"
@@ -107,10 +108,10 @@ func runStats(e *env, c *command, args []string) int {
 		if rv != nil {
 			return rv, nil
 		}
-		ctx, warns, err := convert.BlockContext(b, reg, nil)
+		ctx, warns, err := jsonld.ForBlock(b, reg, nil)
 		warn(e, c.name, warns)
 		if err == nil {
-			rv, err = convert.NewReverse(ctx)
+			rv = convert.NewReverse(ctx)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("block %s: %w", b.ID, err)

@@ -1,4 +1,4 @@
-package convert
+package context
 
 import (
 	"fmt"
@@ -6,46 +6,40 @@ import (
 	"strings"
 	"sync"
 
-	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
-// scope is the term definitions in effect for one level of a message: the
+// Scope is the term definitions in effect for one level of a message: the
 // block's context at the top, and under a term with a property-scoped
 // context that context over the enclosing one. Both directions use it: the
-// uplift to know which values are @json (opaque data) and which objects
+// mapping to know which values are @json (opaque data) and which objects
 // become nodes, the way back to name a node's properties. It is safe for
 // concurrent use.
-type scope struct {
-	terms map[string]*jsonld.Term
+type Scope struct {
+	terms map[string]*Term
 	inv   map[string][]string // property IRI -> the terms for it, shortest first
 	reg   *scopes
 
 	mu       sync.Mutex
-	children map[string]*scope // by term name
+	children map[string]*Scope // by term name
 }
+
+// maxScopes bounds the distinct scopes one Processed context keeps: the
+// scopes of objects nested beyond are made afresh each time, so that no
+// stream of messages, however nested, grows them without end.
+const maxScopes = 256
 
 // scopes holds the distinct scopes of one context: objects nested under
 // terms with scoped contexts reuse the scope of an equal set of terms, and
-// at most maxScopes are kept, so that no stream of messages, however
-// nested, grows them without end.
+// at most maxScopes are kept.
 type scopes struct {
 	mu    sync.Mutex
-	byKey map[string]*scope
-	ids   map[*jsonld.Term]int
+	byKey map[string]*Scope
+	ids   map[*Term]int
 }
 
-// newRootScope processes ctx, the value of a block's "@context".
-func newRootScope(ctx any) (*scope, error) {
-	c, _, err := jsonld.Parse("block context", map[string]any{"@context": ctx}, nil)
-	if err != nil {
-		return nil, fmt.Errorf("context: %w", err)
-	}
-	return newScope(c.Terms, &scopes{byKey: map[string]*scope{}, ids: map[*jsonld.Term]int{}}), nil
-}
-
-func newScope(terms map[string]*jsonld.Term, reg *scopes) *scope {
-	s := &scope{terms: terms, inv: map[string][]string{}, reg: reg}
+func newScope(terms map[string]*Term, reg *scopes) *Scope {
+	s := &Scope{terms: terms, inv: map[string][]string{}, reg: reg}
 	for name, t := range terms {
 		if t.ID == "" || t.Reverse || strings.HasPrefix(t.ID, "@") || strings.HasPrefix(t.ID, "_:") {
 			continue
@@ -63,9 +57,17 @@ func newScope(terms map[string]*jsonld.Term, reg *scopes) *scope {
 	return s
 }
 
-// term returns the definition of member name, or nil when the context has
+// Terms returns the term definitions of the scope, by name, including
+// terms mapped to null. The map must not be changed.
+func (s *Scope) Terms() map[string]*Term { return s.terms }
+
+// TermsFor returns the names of the terms that map the property IRI iri,
+// shortest first. The slice must not be changed.
+func (s *Scope) TermsFor(iri string) []string { return s.inv[iri] }
+
+// Term returns the definition of member name, or nil when the context has
 // none (or maps it to null).
-func (s *scope) term(name string) *jsonld.Term {
+func (s *Scope) Term(name string) *Term {
 	t := s.terms[name]
 	if t == nil || t.ID == "" {
 		return nil
@@ -73,10 +75,10 @@ func (s *scope) term(name string) *jsonld.Term {
 	return t
 }
 
-// child returns the scope of an object that is the value of member name:
+// Child returns the scope of an object that is the value of member name:
 // the term's scoped context over this one, or this one when it has none.
-func (s *scope) child(name string) *scope {
-	t := s.term(name)
+func (s *Scope) Child(name string) *Scope {
+	t := s.Term(name)
 	if t == nil || t.Scoped == nil {
 		return s
 	}
@@ -85,7 +87,7 @@ func (s *scope) child(name string) *scope {
 	if c, ok := s.children[name]; ok {
 		return c
 	}
-	terms := map[string]*jsonld.Term{}
+	terms := map[string]*Term{}
 	if !t.Scoped.Reset {
 		for k, v := range s.terms {
 			terms[k] = v
@@ -97,7 +99,7 @@ func (s *scope) child(name string) *scope {
 	c, keep := s.reg.intern(terms)
 	if keep {
 		if s.children == nil {
-			s.children = map[string]*scope{}
+			s.children = map[string]*Scope{}
 		}
 		s.children[name] = c
 	}
@@ -107,7 +109,7 @@ func (s *scope) child(name string) *scope {
 // intern returns the scope of terms: the one already made for the same
 // terms, or a new one, which it keeps (and reports so) while there are
 // fewer than maxScopes.
-func (r *scopes) intern(terms map[string]*jsonld.Term) (*scope, bool) {
+func (r *scopes) intern(terms map[string]*Term) (*Scope, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	names := make([]string, 0, len(terms))
@@ -138,10 +140,10 @@ func (r *scopes) intern(terms map[string]*jsonld.Term) (*scope, bool) {
 	return c, true
 }
 
-// name returns the member name for a property with object o: among the
+// Name returns the member name for a property with object o: among the
 // terms for the property, the first whose type fits o, else the first.
 // It returns "" when no term maps the property.
-func (s *scope) name(prop string, o rdf.Term) string {
+func (s *Scope) Name(prop string, o rdf.Term) string {
 	names := s.inv[prop]
 	switch len(names) {
 	case 0:
