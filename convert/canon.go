@@ -2,13 +2,13 @@ package convert
 
 import (
 	"encoding/json"
-	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 )
 
 // canonical appends the RFC 8785 canonical form of v, a decoded JSON

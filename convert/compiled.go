@@ -12,10 +12,6 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/gold"
-	"github.com/jrpcld/jrpcld/internal/jsonparse"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +19,13 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/jcs"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/jlog"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
@@ -504,7 +506,7 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, 
 }
 
 // jlogID reports whether jlog:id gives id, a message's id, back exactly:
-// for a string, a number or null (see idLiteral).
+// for a string, a number or null (see jlog.IDLiteral).
 func jlogID(id any) bool {
 	switch id.(type) {
 	case string, json.Number, nil:
@@ -571,7 +573,7 @@ func (w *cwalk) pointer() string {
 		if e.idx >= 0 {
 			b.WriteString(strconv.Itoa(e.idx))
 		} else {
-			b.WriteString(escapePointer(e.key))
+			b.WriteString(jsonptr.Escape(e.key))
 		}
 	}
 	return b.String()
@@ -846,7 +848,7 @@ func stringBack(s, dt string) bool {
 		return false
 	case dt == rdf.XSDBoolean:
 		return s != "true" && s != "false"
-	case numericTypes[dt]:
+	case jlog.NumericDatatype(dt):
 		return !jsonrpc.IsNumber(s)
 	}
 	return true
@@ -856,7 +858,7 @@ func stringBack(s, dt string) bool {
 // written as written, with lexical form lex, into a number of the same
 // value.
 func numberBack(written, lex string, t *cterm) bool {
-	if t.kind == ckTyped && !numericTypes[t.dt] {
+	if t.kind == ckTyped && !jlog.NumericDatatype(t.dt) {
 		return false
 	}
 	return written == lex

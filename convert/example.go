@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/gold"
 	"sort"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )

@@ -2,11 +2,11 @@ package convert
 
 import (
 	"bytes"
-	"github.com/jrpcld/jrpcld/context"
 	"strings"
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/rdf"

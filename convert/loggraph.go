@@ -1,33 +1,17 @@
 package convert
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
-	"github.com/jrpcld/jrpcld/rpclog"
-	"net/url"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
+	"github.com/jrpcld/jrpcld/jlog"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/wire"
 )
-
-// DefaultLogIRI returns the IRI a log is given when the user gives none: the
-// file: URL of its absolute path, or file:///dev/stdin for standard input.
-func DefaultLogIRI(file string) string {
-	if file == "" || file == "-" {
-		return "file:///dev/stdin"
-	}
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		abs = file
-	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
-}
 
 // LogGraph turns the messages of one log, in order, into one connected
 // graph: each message is a node with a stable IRI built from the log's IRI,
@@ -46,28 +30,13 @@ type LogGraph struct {
 // NewLogGraph returns a LogGraph for the log with the given IRI, mapping
 // message content with m.
 func NewLogGraph(logIRI string, m *Mapping) *LogGraph {
-	return &LogGraph{iri: logIRI, node: rdf.NewIRI(logIRI), mapping: m, tracker: jsonrpc.NewTracker[string](0), blank: blankPrefix(logIRI)}
-}
-
-// blankPrefix derives a blank-node label prefix from the log IRI, so that
-// the outputs of two logs can be concatenated without merging nodes.
-func blankPrefix(logIRI string) string {
-	// FNV-1a, 64 bits: short, stable and spread enough for labels.
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(logIRI); i++ {
-		h ^= uint64(logIRI[i])
-		h *= 1099511628211
-	}
-	return "l" + strconv.FormatUint(h, 36) + "m"
+	return &LogGraph{iri: logIRI, node: rdf.NewIRI(logIRI), mapping: m, tracker: jsonrpc.NewTracker[string](0), blank: jlog.BlankPrefix(logIRI)}
 }
 
 // MessageIRI returns the IRI of the message at position pos (from 1) sent in
 // direction dir.
 func (g *LogGraph) MessageIRI(dir jsonrpc.Direction, pos int) string {
-	if dir == jsonrpc.NoDirection {
-		return g.iri + "#m" + strconv.Itoa(pos)
-	}
-	return g.iri + "#" + dir.String() + "-" + strconv.Itoa(pos)
+	return jlog.MessageIRI(g.iri, dir, pos)
 }
 
 // Message returns the triples of one record of the log; pos is its position
@@ -101,7 +70,7 @@ func (g *LogGraph) pair(rec *rpclog.Record, pos int, m jsonrpc.Message) pairing 
 		p.members = make([]string, len(m.Members))
 		for i, mm := range m.Members {
 			if mm.Kind != jsonrpc.KindInvalid && i < len(arr) {
-				p.members[i] = g.pairOne(rec.Dir, node+"."+strconv.Itoa(i), mm)
+				p.members[i] = g.pairOne(rec.Dir, jlog.MemberIRI(node, i), mm)
 			}
 		}
 	default:
@@ -133,7 +102,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		out = append(out, rdf.T(g.node, rdf.RDFType, objLog))
 	}
 	if m.Kind == jsonrpc.KindInvalid {
-		return out, nil, fmt.Errorf("not a JSON-RPC 2.0 message: %s", firstError(m))
+		return out, nil, fmt.Errorf("not a JSON-RPC 2.0 message: %v", m.Err())
 	}
 	node := rdf.NewIRI(g.MessageIRI(rec.Dir, pos))
 	if m.Kind == jsonrpc.KindBatch {
@@ -152,25 +121,21 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		out = append(out, rdf.T(node, rdf.JLogDirection, objServerClient))
 	}
 	if rec.TS != "" {
-		dt := rdf.XSDString
-		if isDateTime(rec.TS) {
-			dt = rdf.XSDDateTime
-		}
-		out = append(out, rdf.T(node, rdf.JLogTimestamp, rdf.NewLiteral(rec.TS, dt)))
+		out = append(out, rdf.T(node, rdf.JLogTimestamp, jlog.Timestamp(rec.TS)))
 	}
 	if m.Kind != jsonrpc.KindBatch {
 		obj, _ := rec.Value.(map[string]any)
-		return g.message(out, node, pos, m, p.answers, obj, g.blank+strconv.Itoa(pos)+"b")
+		return g.message(out, node, pos, m, p.answers, obj, jlog.MessageBlanks(g.blank, pos))
 	}
 	arr, _ := rec.Value.([]any)
 	var notices []Notice
 	var errs []string
 	for i, mm := range m.Members {
 		if mm.Kind == jsonrpc.KindInvalid || i >= len(arr) {
-			errs = append(errs, fmt.Sprintf("member %d is not a JSON-RPC 2.0 message: %s", i, firstError(mm)))
+			errs = append(errs, fmt.Sprintf("member %d is not a JSON-RPC 2.0 message: %v", i, mm.Err()))
 			continue
 		}
-		mnode := rdf.NewIRI(node.Value + "." + strconv.Itoa(i))
+		mnode := rdf.NewIRI(jlog.MemberIRI(node.Value, i))
 		out = append(out,
 			rdf.T(node, rdf.JLogMember, mnode),
 			rdf.T(mnode, rdf.RDFType, kindObject(mm.Kind)),
@@ -179,7 +144,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		obj, _ := arr[i].(map[string]any)
 		var ns []Notice
 		var err error
-		out, ns, err = g.message(out, mnode, pos, mm, p.members[i], obj, g.blank+strconv.Itoa(pos)+"x"+strconv.Itoa(i)+"b")
+		out, ns, err = g.message(out, mnode, pos, mm, p.members[i], obj, jlog.MemberBlanks(g.blank, pos, i))
 		for _, n := range ns {
 			n.Pointer = "/" + strconv.Itoa(i) + n.Pointer
 			notices = append(notices, n)
@@ -207,7 +172,7 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	}
 	var idTriple []rdf.Triple
 	if m.HasID {
-		out = append(out, rdf.T(node, rdf.JLogID, idLiteral(m.ID)))
+		out = append(out, rdf.T(node, rdf.JLogID, jlog.IDLiteral(m.ID)))
 		idTriple = out[len(out)-1:]
 	}
 	start := len(out)
@@ -260,22 +225,7 @@ func noticesOf(left []leftOut, changes []jcs.Change) []Notice {
 // message as sent; "" when they are the same. Whatever the mapping loses,
 // the patch carries exactly, so there is nothing more to tell the user.
 func (m *Mapping) patch(obj map[string]any, node string, triples, id []rdf.Triple) (string, error) {
-	quads := make([]rdf.Quad, 0, len(triples)+len(id))
-	for _, ts := range [][]rdf.Triple{triples, id} {
-		for _, t := range ts {
-			quads = append(quads, rdf.Quad{Triple: t})
-		}
-	}
-	back, _ := message(m.scope, newGraph(quads), rdf.NewIRI(node))
-	ops := diffJSON(nil, "", obj, back)
-	if len(ops) == 0 {
-		return "", nil
-	}
-	b, err := appendPatch(nil, ops)
-	if err != nil {
-		return "", fmt.Errorf("jlog:patch: %w", err)
-	}
-	return string(b), nil
+	return wire.Patch(m.scope, obj, node, triples, id)
 }
 
 // kindObject returns the jrpc class of a message kind.
@@ -315,93 +265,4 @@ func (g *LogGraph) Close() []rdf.Triple {
 		out = append(out, rdf.T(rdf.NewIRI(node), rdf.RDFType, objUnanswered))
 	}
 	return out
-}
-
-// idLiteral writes a JSON-RPC id as a literal that keeps its type and
-// spelling: a string as xsd:string, a number as xsd:integer, xsd:decimal or
-// xsd:double as written, null as the rdf:JSON literal null.
-func idLiteral(id any) rdf.Term {
-	switch x := id.(type) {
-	case string:
-		return rdf.NewLiteral(x, rdf.XSDString)
-	case json.Number:
-		s := string(x)
-		switch {
-		case integerRE.MatchString(s):
-			return rdf.NewLiteral(s, rdf.XSDInteger)
-		case decimalRE.MatchString(s):
-			return rdf.NewLiteral(s, rdf.XSDDecimal)
-		}
-		return rdf.NewLiteral(s, rdf.XSDDouble)
-	case nil:
-		return rdf.NewLiteral("null", rdf.RDFJSON)
-	}
-	return rdf.NewLiteral(fmt.Sprint(id), rdf.XSDString)
-}
-
-var (
-	integerRE  = regexp.MustCompile(`^-?[0-9]+$`)
-	decimalRE  = regexp.MustCompile(`^-?[0-9]+\.[0-9]+$`)
-	dateTimeRE = regexp.MustCompile(`^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$`)
-)
-
-func firstError(m jsonrpc.Message) string {
-	for _, p := range m.AllDiagnostics() {
-		if p.Severity == diag.Error {
-			if p.Pointer != "" {
-				return p.Message + " (at " + p.Pointer + ")"
-			}
-			return p.Message
-		}
-	}
-	return "invalid"
-}
-
-// isDateTime reports whether s matches dateTimeRE: an xsd:dateTime as
-// -?YYYY+-MM-DDThh:mm:ss(.s+)?(Z|(+|-)hh:mm)?. It is the regular expression
-// written out, for the hot path.
-func isDateTime(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	n := digits(s[i:])
-	if n < 4 {
-		return false
-	}
-	i += n
-	fixed := func(sep byte) bool {
-		if i+3 > len(s) || s[i] != sep || !isDigit(s[i+1]) || !isDigit(s[i+2]) {
-			return false
-		}
-		i += 3
-		return true
-	}
-	// -MM-DD, Thh, :mm, :ss
-	for _, sep := range []byte("--T::") {
-		if !fixed(sep) {
-			return false
-		}
-	}
-	if i < len(s) && s[i] == '.' {
-		n := digits(s[i+1:])
-		if n == 0 {
-			return false
-		}
-		i += 1 + n
-	}
-	switch {
-	case i == len(s):
-		return true
-	case s[i] == 'Z':
-		return i+1 == len(s)
-	case s[i] == '+' || s[i] == '-':
-		i++
-		if i+2 > len(s) || !isDigit(s[i]) || !isDigit(s[i+1]) {
-			return false
-		}
-		i += 2
-		return fixed(':') && i == len(s)
-	}
-	return false
 }

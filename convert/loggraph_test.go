@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/gold"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,22 +11,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/fixture"
+	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
-	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/piprate/json-gold/ld"
 )
-
-// defaultContext returns the context the embedded block maps messages with.
-func defaultContext(t testing.TB) *context.Processed {
-	t.Helper()
-	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ctx
-}
 
 // processed processes v, the value of a "@context".
 func processed(t testing.TB, v any) *context.Processed {
@@ -53,7 +42,7 @@ func convertString(t testing.TB, log string, f rdf.Format, iri string) (string, 
 
 func convertLogs(t testing.TB, f rdf.Format, logs map[string]string) (string, []Issue, error) {
 	t.Helper()
-	c := NewConverter(defaultContext(t))
+	c := NewConverter(fixture.DefaultContext(t))
 	var issues []Issue
 	c.Report = func(i Issue) { issues = append(issues, i) }
 	var buf bytes.Buffer
@@ -90,18 +79,10 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
-func corpusFiles(t testing.TB) []string {
-	files, err := filepath.Glob(filepath.Join(shared.Dir(t, "corpus", "mcp-sessions"), "*.jsonl"))
-	if err != nil || len(files) != 6 {
-		t.Fatalf("corpus: %v %v", files, err)
-	}
-	return files
-}
-
 // TestCorpusTurtle: the rdf.Turtle of every corpus log reads back, with rapper, to
 // the same graph as its N-Triples read by knakk.
 func TestCorpusTurtle(t *testing.T) {
-	for _, file := range corpusFiles(t) {
+	for _, file := range fixture.CorpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +124,7 @@ func countType(ts []rdf.Triple, class string) int {
 // strings, null; see LIBRARIES.md), the mapping's literal must be the same
 // JSON value as the message member, in canonical form.
 func TestMappingMatchesJSONGold(t *testing.T) {
-	ctx := defaultContext(t)
+	ctx := fixture.DefaultContext(t)
 	const base = "http://example.com/log/"
 	m, err := NewMapping(ctx, base)
 	if err != nil {
@@ -167,7 +148,7 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 {"jsonrpc":"2.0","result":false,"id":2}
 {"jsonrpc":"2.0","error":{"code":-32000,"message":"m","data":["x",1]},"id":null}
 `
-	inputs := append(corpusFiles(t), "extra")
+	inputs := append(fixture.CorpusFiles(t), "extra")
 	n, patched := 0, 0
 	for _, file := range inputs {
 		var f *os.File
@@ -340,7 +321,7 @@ func contains(list []string, s string) bool {
 // TestCorpusPairing checks every jlog:answers link of the corpus against an
 // independent reading of the envelopes: same id, opposite direction, earlier.
 func TestCorpusPairing(t *testing.T) {
-	for _, file := range corpusFiles(t) {
+	for _, file := range fixture.CorpusFiles(t) {
 		if !strings.HasSuffix(file, ".dir.jsonl") {
 			continue
 		}
@@ -463,7 +444,7 @@ func TestBadLines(t *testing.T) {
 // TestStrict: --strict stops at the first bad message; what was written
 // before is complete rdf.Turtle.
 func TestStrict(t *testing.T) {
-	c := NewConverter(defaultContext(t))
+	c := NewConverter(fixture.DefaultContext(t))
 	c.Strict = true
 	log := `{"jsonrpc":"2.0","method":"a"}` + "\n" + "garbage\n" + `{"jsonrpc":"2.0","method":"b"}` + "\n"
 	r, _ := rpclog.NewReader(strings.NewReader(log), "s", rpclog.ReaderOptions{})

@@ -2,14 +2,15 @@ package convert
 
 import (
 	"errors"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/rdf"
 	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/fixture"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -31,7 +32,7 @@ var hostileRefs = []string{"file:///etc/passwd", "/etc/passwd", "../secret.jsonl
 // TestMessagesNeverLoad: a message that names a context, or any other "@"
 // key, never makes the processor load anything: no load is even attempted.
 func TestMessagesNeverLoad(t *testing.T) {
-	m, err := NewMapping(defaultContext(t), "http://example.com/log/")
+	m, err := NewMapping(fixture.DefaultContext(t), "http://example.com/log/")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package convert
 import (
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/rdf/jsonld"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"slices"
 	"strconv"
@@ -12,6 +10,8 @@ import (
 
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/jsonld"
+	"github.com/jrpcld/jrpcld/rpclog"
 )
 
 // Issue is something a conversion tells the user about one message: a

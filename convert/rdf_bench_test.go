@@ -2,14 +2,15 @@ package convert
 
 import (
 	"bytes"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/gold"
-	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/fixture"
+	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -32,23 +33,23 @@ func benchConvert(b *testing.B, f rdf.Format, ctx *context.Processed) {
 }
 
 // BenchmarkConvertNTriples: log -> N-Triples with the embedded block.
-func BenchmarkConvertNTriples(b *testing.B) { benchConvert(b, rdf.NTriples, defaultContext(b)) }
+func BenchmarkConvertNTriples(b *testing.B) { benchConvert(b, rdf.NTriples, fixture.DefaultContext(b)) }
 
 // BenchmarkConvertTurtle: log -> rdf.Turtle with the embedded block.
-func BenchmarkConvertTurtle(b *testing.B) { benchConvert(b, rdf.Turtle, defaultContext(b)) }
+func BenchmarkConvertTurtle(b *testing.B) { benchConvert(b, rdf.Turtle, fixture.DefaultContext(b)) }
 
 // BenchmarkConvertTurtleMCP: log -> rdf.Turtle with the MCP block of the
 // reference register, whose context maps params and results into nodes.
-func BenchmarkConvertTurtleMCP(b *testing.B) { benchConvert(b, rdf.Turtle, mcpContext(b)) }
+func BenchmarkConvertTurtleMCP(b *testing.B) { benchConvert(b, rdf.Turtle, fixture.MCPContext(b)) }
 
 // BenchmarkJSONGoldToRDF is the reference: json-gold's plain ToRDF of each
 // corpus message with the embedded block's context attached, as a JSON-LD
 // user would call it (the context processed for every document).
-func BenchmarkJSONGoldToRDF(b *testing.B) { benchJSONGold(b, defaultContext(b)) }
+func BenchmarkJSONGoldToRDF(b *testing.B) { benchJSONGold(b, fixture.DefaultContext(b)) }
 
 // BenchmarkJSONGoldToRDFMCP is BenchmarkJSONGoldToRDF with the MCP block's
 // context.
-func BenchmarkJSONGoldToRDFMCP(b *testing.B) { benchJSONGold(b, mcpContext(b)) }
+func BenchmarkJSONGoldToRDFMCP(b *testing.B) { benchJSONGold(b, fixture.MCPContext(b)) }
 
 // benchJSONGold runs json-gold's plain ToRDF on each corpus message with
 // ctx attached.
@@ -91,7 +92,7 @@ func benchJSONGold(b *testing.B, ctx *context.Processed) {
 // many goroutines as -cpu gives.
 func BenchmarkCompiledToRDF(b *testing.B) {
 	log, n := shared.CorpusLog(b)
-	m, err := NewMapping(defaultContext(b), "http://example.com/corpus/")
+	m, err := NewMapping(fixture.DefaultContext(b), "http://example.com/corpus/")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,16 +3,18 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/gold"
-	"github.com/jrpcld/jrpcld/internal/jsonparse"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/jcs"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
@@ -195,9 +197,9 @@ type leftOut struct {
 // and go through whole, when they have a canonical form.
 func (m *Mapping) prepare(obj map[string]any, s *context.Scope, ptr string, left *[]leftOut) map[string]any {
 	doc := make(map[string]any, len(obj)+1)
-	for _, k := range sortedMapKeys(obj) { // notices in a stable order
+	for _, k := range slices.Sorted(maps.Keys(obj)) { // notices in a stable order
 		v := obj[k]
-		p := ptr + "/" + escapePointer(k)
+		p := ptr + "/" + jsonptr.Escape(k)
 		if strings.HasPrefix(k, "@") {
 			*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true})
 			continue
@@ -236,13 +238,4 @@ func (m *Mapping) prepareValue(v any, s *context.Scope, ptr string, left *[]left
 		}
 	}
 	return v, true
-}
-
-func sortedMapKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

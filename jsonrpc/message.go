@@ -510,3 +510,14 @@ func rpcShow(v any) string {
 
 // rpcRuneStart reports whether b can begin a UTF-8 sequence.
 func rpcRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// Err returns the first error-severity diagnostic of m or its members, as
+// an error (a *diag.Diagnostic), or nil when m is valid.
+func (m Message) Err() error {
+	for _, d := range m.AllDiagnostics() {
+		if d.Severity == diag.Error {
+			return &d
+		}
+	}
+	return nil
+}

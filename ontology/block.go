@@ -3,10 +3,10 @@ package ontology
 import (
 	"bytes"
 	"fmt"
-	"github.com/jrpcld/jrpcld/rdf"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 // LoadBlock reads the ontology files of block b and of the blocks it depends

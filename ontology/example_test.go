@@ -2,12 +2,12 @@ package ontology_test
 
 import (
 	"fmt"
-	"github.com/jrpcld/jrpcld/rdf"
 	"log"
 	"os"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/ontology"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 const rpc = `@prefix rpc: <http://example.org/rpc#> .

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rdf/rdfxml"
 	"io"
 	"os"
 	"regexp"
@@ -14,6 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/rdfxml"
 )
 
 // Well-known namespaces.

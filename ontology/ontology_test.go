@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/rdf"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,7 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 const (

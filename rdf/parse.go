@@ -6,10 +6,11 @@ package rdf
 import (
 	"bytes"
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jrpcld/jrpcld/diag"
 )
 
 const (

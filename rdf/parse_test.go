@@ -3,12 +3,12 @@ package rdf_test
 import (
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/rdf"
 )

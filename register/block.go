@@ -3,13 +3,13 @@ package register
 import (
 	"bytes"
 	"fmt"
-	"github.com/jrpcld/jrpcld/rdf"
 	"path"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/ontology"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/schema"
 )
 

@@ -3,7 +3,6 @@ package register
 import (
 	"errors"
 	"fmt"
-	jsonld "github.com/jrpcld/jrpcld/context"
 	"io/fs"
 	"net/url"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
 )
 

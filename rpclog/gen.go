@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/jrpcld/jrpcld/jsonrpc"
 )
 
 // Generator writes synthetic logs of any size from real ones: it cycles

@@ -6,10 +6,11 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
+
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jsonrpc"
-	"io"
 )
 
 // Error codes of the diagnostics of unreadable records, taken from

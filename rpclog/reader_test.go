@@ -5,8 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,7 +13,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 )
 
 // lrGot is a Record copied out of the Reader (Raw is only valid until Next).

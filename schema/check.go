@@ -1,10 +1,10 @@
 package schema
 
 import (
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"strconv"
 
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

@@ -2,12 +2,12 @@ package schema
 
 import (
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"sort"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

@@ -3,9 +3,10 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/jsonrpc"
 )
 
 // The embedded block's schema and the JSON-RPC rules say the same: a value

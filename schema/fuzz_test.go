@@ -3,11 +3,12 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 )
 
 // FuzzChecker checks any JSON value, in either direction, against the

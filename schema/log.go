@@ -2,11 +2,11 @@ package schema
 
 import (
 	"errors"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"strconv"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
 )
 

@@ -3,8 +3,6 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -12,7 +10,9 @@ import (
 	"sync"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"

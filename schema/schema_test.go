@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +12,9 @@ import (
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 )
 
 func decode(t testing.TB, s string) any {

@@ -2,13 +2,13 @@ package stats
 
 import (
 	"bytes"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/rpclog"
 )
 
 // BenchmarkStats reads the envelope logs of the corpus, cycled into one log

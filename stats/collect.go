@@ -3,9 +3,6 @@ package stats
 import (
 	"encoding/json"
 	"errors"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"math/big"
 	"regexp"
@@ -14,6 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
 )
 

@@ -2,8 +2,6 @@ package stats
 
 import (
 	"encoding/json"
-	"github.com/jrpcld/jrpcld/jsonrpc"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
 )
 

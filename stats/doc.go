@@ -7,7 +7,7 @@
 //
 // A Collector counts one log record by record with bounded memory; ReadLog
 // feeds it a message log and ReadGraph the logs of a graph, whose messages
-// convert.Reverse rebuilds with the context of the graph's building block.
+// wire.Decoder rebuilds with the context of the graph's building block.
 // A Report gathers the logs and their total and writes them as text tables,
 // one JSON object (documented in docs/stats.md) or a self-contained HTML
 // page. The same figures are computed in SPARQL by the queries in

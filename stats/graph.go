@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"path/filepath"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/wire"
 )
 
 // GraphFormat tells whether a file holds a graph rather than a message log,
@@ -72,12 +72,12 @@ func GraphFormat(name string, head []byte) (rdf.Format, bool) {
 // A graph that does not parse gives a *diag.Diagnostic and no Stats. Nodes
 // that do not read back as messages give a *diag.Diagnostic each, joined
 // with errors.Join, and the Stats of the messages that do.
-func ReadGraph(r io.Reader, file string, f rdf.Format, rv *convert.Reverse, newCollector func(logIRI string) *Collector) ([]*LogStats, error) {
+func ReadGraph(r io.Reader, file string, f rdf.Format, rv *wire.Decoder, newCollector func(logIRI string) *Collector) ([]*LogStats, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	quads, err := convert.ReadRDF(data, f)
+	quads, err := wire.ReadRDF(data, f)
 	if err != nil {
 		var se *diag.Diagnostic
 		if errors.As(err, &se) {
@@ -105,7 +105,7 @@ func ReadGraph(r io.Reader, file string, f rdf.Format, rv *convert.Reverse, newC
 
 // record turns a message read back from a graph into the record a log
 // reader would have read.
-func record(m convert.WireMessage) *rpclog.Record {
+func record(m wire.Message) *rpclog.Record {
 	rec := &rpclog.Record{Line: int(m.Position), Raw: m.JSON, Dir: m.Dir, TS: m.TS}
 	d := json.NewDecoder(bytes.NewReader(m.JSON))
 	d.UseNumber()

@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"maps"
 	"path/filepath"
 	"reflect"
@@ -17,8 +13,13 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/wire"
 )
 
 func TestGraphFormat(t *testing.T) {
@@ -48,7 +49,7 @@ func TestGraphFormat(t *testing.T) {
 // context ctx.
 func readGraph(t *testing.T, data []byte, file string, f rdf.Format, ctx *context.Processed) ([]*LogStats, error) {
 	t.Helper()
-	rv := convert.NewReverse(ctx)
+	rv := wire.NewDecoder(ctx)
 	return ReadGraph(bytes.NewReader(data), file, f, rv, func(string) *Collector { return NewCollector(Options{}) })
 }
 

@@ -6,9 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	jsonld "github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"maps"
 	"os"
@@ -25,8 +22,12 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/jlog"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
 )
 
 // requireTool skips t for a missing tool, or fails it when JRPCLD_SHARED is
@@ -299,7 +300,7 @@ func TestSPARQLInJena(t *testing.T) {
 	iriOf := map[string]string{}
 	for i, file := range logs {
 		ttl := filepath.Join(dir, fmt.Sprintf("log%d.ttl", i))
-		iri := convert.DefaultLogIRI(file)
+		iri := jlog.DefaultLogIRI(file)
 		iriOf[file] = iri
 		writeGraph(t, ctx, file, iri, ttl, rdf.Turtle)
 		data = append(data, ttl)

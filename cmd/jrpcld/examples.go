@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/jrpcld/jrpcld/rdf"
 	"os"
 	"path/filepath"
 
@@ -11,6 +10,7 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 func examplesCommand() command {

@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
+
+	"github.com/jrpcld/jrpcld/rpclog"
 )
 
 func genCommand() command {

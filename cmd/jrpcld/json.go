@@ -5,14 +5,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/rdf"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/wire"
 )
 
 func jsonCommand() command {
@@ -85,7 +85,7 @@ func runJSON(e *env, c *command, args []string) int {
 	}
 	_, _, ctx, err := bf.openContext(e, c.name)
 	if err == nil {
-		return writeJSON(e, c, convert.NewReverse(ctx), files, formats, *graph, *envelope, *outPath)
+		return writeJSON(e, c, wire.NewDecoder(ctx), files, formats, *graph, *envelope, *outPath)
 	}
 	fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
 	return exitUsage
@@ -114,7 +114,7 @@ func inputFormat(name string, fixed *rdf.Format) (rdf.Format, error) {
 }
 
 // writeJSON reads each input and writes its logs' messages.
-func writeJSON(e *env, c *command, rv *convert.Reverse, files []string, formats []rdf.Format, graph string, envelope bool, outPath string) int {
+func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, formats []rdf.Format, graph string, envelope bool, outPath string) int {
 	out, err := openOutput(e, outPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
@@ -142,7 +142,7 @@ func writeJSON(e *env, c *command, rv *convert.Reverse, files []string, formats 
 // jsonRun is the state of one json command.
 type jsonRun struct {
 	e        *env
-	rv       *convert.Reverse
+	rv       *wire.Decoder
 	graph    string
 	envelope bool
 	out      io.Writer
@@ -164,7 +164,7 @@ func (j *jsonRun) input(name string, f rdf.Format) error {
 	if err != nil || data == nil {
 		return err
 	}
-	quads, err := convert.ReadRDF(data, f)
+	quads, err := wire.ReadRDF(data, f)
 	if err != nil {
 		var se *diag.Diagnostic
 		if errors.As(err, &se) {
@@ -187,7 +187,7 @@ func (j *jsonRun) input(name string, f rdf.Format) error {
 			continue
 		}
 		j.found = true
-		if err := convert.WriteJSONL(j.out, l.Messages, j.envelope); err != nil {
+		if err := wire.WriteJSONL(j.out, l.Messages, j.envelope); err != nil {
 			return err
 		}
 	}
@@ -195,7 +195,7 @@ func (j *jsonRun) input(name string, f rdf.Format) error {
 }
 
 // stream writes the messages of in as they come when the input is laid
-// out as jrpcld writes logs (see convert.StreamLogs), in memory that does
+// out as jrpcld writes logs (see wire.Decoder.Stream), in memory that does
 // not grow with the input, and returns nil. Otherwise it returns the whole
 // input, to be read as one graph: what the stream wrote went to a
 // temporary file and is dropped, and what it read is read again (from a
@@ -223,7 +223,7 @@ func (j *jsonRun) stream(in io.Reader, f rdf.Format, size int64) ([]byte, error)
 	found := false
 	var line []byte
 	restore := tuneGC()
-	err = j.rv.StreamLogs(src, f, func(log string, m *convert.WireMessage) error {
+	err = j.rv.Stream(src, f, func(log string, m *wire.Message) error {
 		if j.graph != "" && log != j.graph {
 			return nil
 		}
@@ -243,7 +243,7 @@ func (j *jsonRun) stream(in io.Reader, f rdf.Format, size int64) ([]byte, error)
 			_, err = io.Copy(j.out, spool)
 		}
 		return nil, err
-	case !errors.Is(err, convert.ErrUngrouped):
+	case !errors.Is(err, wire.ErrUngrouped):
 		return nil, err
 	case copied != nil:
 		if _, err := copied.Seek(0, io.SeekStart); err != nil {

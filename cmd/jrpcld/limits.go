@@ -3,8 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
+
+	"github.com/jrpcld/jrpcld/rpclog"
 )
 
 // limitFlags bound what a command accepts from its input, each with a sane

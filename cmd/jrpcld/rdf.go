@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
 )
 
 func rdfCommand() command {
@@ -226,7 +227,7 @@ func openInput(e *env, name string) (io.Reader, string, int64, error) {
 // file's URL without --base.
 func logIRI(base, file string, inputs int) string {
 	if base == "" {
-		return convert.DefaultLogIRI(file)
+		return jlog.DefaultLogIRI(file)
 	}
 	if inputs == 1 {
 		return base

@@ -3,16 +3,16 @@ package main
 import (
 	"bufio"
 	"fmt"
-	jsonld "github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"os"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/convert"
+	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
 	"github.com/jrpcld/jrpcld/stats"
+	"github.com/jrpcld/jrpcld/wire"
 )
 
 func statsCommand() command {
@@ -103,15 +103,15 @@ func runStats(e *env, c *command, args []string) int {
 
 	// The way back from graphs to messages is made for the first graph:
 	// message logs do not need the block's context.
-	var rv *convert.Reverse
-	reverse := func() (*convert.Reverse, error) {
+	var rv *wire.Decoder
+	reverse := func() (*wire.Decoder, error) {
 		if rv != nil {
 			return rv, nil
 		}
 		ctx, warns, err := jsonld.ForBlock(b, reg, nil)
 		warn(e, c.name, warns)
 		if err == nil {
-			rv = convert.NewReverse(ctx)
+			rv = wire.NewDecoder(ctx)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("block %s: %w", b.ID, err)
@@ -164,7 +164,7 @@ func runStats(e *env, c *command, args []string) int {
 
 // statsFile reads one LOG: a message log, or a graph whose messages
 // reverse rebuilds.
-func statsFile(e *env, name string, newCollector func() *stats.Collector, reverse func() (*convert.Reverse, error)) ([]*stats.LogStats, error) {
+func statsFile(e *env, name string, newCollector func() *stats.Collector, reverse func() (*wire.Decoder, error)) ([]*stats.LogStats, error) {
 	var in io.Reader = e.stdin
 	display := name
 	if name == "-" {

@@ -4,14 +4,14 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"io"
 	"os"
 	"sort"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
 )
 

@@ -1,4 +1,4 @@
-package convert
+package wire
 
 // The way back as a stream. jrpcld writes a log's statements message by
 // message: all the statements about a message node, its blank nodes and
@@ -20,18 +20,19 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/ordered"
 	"io"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ordered"
+	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
-// ErrUngrouped is wrapped by the error StreamLogs returns when its input is
+// ErrUngrouped is wrapped by the error Stream returns when its input is
 // not what it can read as a stream: not grouped message by message in log
 // order as jrpcld writes logs, not parseable, or with something Logs would
 // report as a problem. The input must then be read whole, with ReadRDF and
@@ -47,14 +48,14 @@ const (
 	streamJob   = 1024      // statements read back at once, about
 )
 
-// StreamLogs reads the logs in RDF text (Turtle, N-Triples or N-Quads) from
+// Stream reads the logs in RDF text (Turtle, N-Triples or N-Quads) from
 // r and calls emit with each message, in the order of Logs, as soon as the
 // statements of the messages around it are complete; its memory does not
 // grow with the input. When it returns an error wrapping ErrUngrouped, the
 // messages it emitted may differ from those of Logs: the caller discards
 // them and reads the input whole. Any other error is one of r or of emit.
-func (rv *Reverse) StreamLogs(r io.Reader, f rdf.Format, emit func(log string, m *WireMessage) error) error {
-	return rv.stream(r, f, streamChunk, streamJob, emit)
+func (d *Decoder) Stream(r io.Reader, f rdf.Format, emit func(log string, m *Message) error) error {
+	return d.stream(r, f, streamChunk, streamJob, emit)
 }
 
 // rchunk is a piece of RDF text and its statements.
@@ -71,12 +72,12 @@ type rchunk struct {
 type rjob struct {
 	seq      int
 	quads    []rdf.Quad
-	logs     []WireLog
+	logs     []Log
 	problems []diag.Diagnostic
 	err      error // what ended the stream here
 }
 
-func (rv *Reverse) stream(r io.Reader, syntax rdf.Format, chunkSize, jobSize int, emit func(string, *WireMessage) error) error {
+func (d *Decoder) stream(r io.Reader, syntax rdf.Format, chunkSize, jobSize int, emit func(string, *Message) error) error {
 	switch syntax {
 	case rdf.Turtle, rdf.NTriples, rdf.NQuads:
 	default:
@@ -103,7 +104,7 @@ func (rv *Reverse) stream(r io.Reader, syntax rdf.Format, chunkSize, jobSize int
 	built := ordered.Map(ordered.Workers(), jobs, func() func(*rjob) {
 		return func(j *rjob) {
 			if j.err == nil {
-				j.logs, j.problems = rv.read(j.quads, 1)
+				j.logs, j.problems = d.read(j.quads, 1)
 				j.quads = nil
 			}
 		}
@@ -147,7 +148,7 @@ func (t tokens) give() { <-t }
 
 // emitter checks the order of the messages read back and hands them on.
 type emitter struct {
-	emit     func(string, *WireMessage) error
+	emit     func(string, *Message) error
 	log      string
 	started  bool
 	last     int64
@@ -364,7 +365,7 @@ type segmenter struct {
 	last      rdf.Term           // the subject of the previous statement
 	closed    map[rdf.Term]struct{}
 	maxPos    map[string]int64  // per log
-	blankLogs map[string]string // blankPrefix(log) -> log, for the logs of maxPos
+	blankLogs map[string]string // jlog.BlankPrefix(log) -> log, for the logs of maxPos
 	job       []rdf.Quad
 }
 
@@ -458,14 +459,14 @@ func (s *segmenter) flush() {
 	log, pos, owned := s.owner()
 	var prefix string
 	if owned {
-		prefix = blankPrefix(log) + strconv.FormatInt(pos, 10)
+		prefix = jlog.BlankPrefix(log)
 	}
 	for n, flags := range s.nodes {
 		switch {
 		case n.Kind == rdf.Blank && strings.HasPrefix(n.Value, "#") && flags&2 != 0:
 			// A [] or () of Turtle, referred to: never named again.
-		case owned && n.Kind == rdf.IRI && iriOwnedBy(n.Value, log, pos):
-		case owned && n.Kind == rdf.Blank && blankOwnedBy(n.Value, prefix):
+		case owned && n.Kind == rdf.IRI && ownsIRI(n.Value, log, pos):
+		case owned && n.Kind == rdf.Blank && jlog.OwnsBlank(n.Value, prefix, pos):
 		default:
 			s.closed[n] = struct{}{}
 		}
@@ -474,7 +475,7 @@ func (s *segmenter) flush() {
 		if m, ok := s.maxPos[log]; !ok || pos > m {
 			s.maxPos[log] = pos
 		}
-		s.blankLogs[blankPrefix(log)] = log
+		s.blankLogs[jlog.BlankPrefix(log)] = log
 	}
 	s.job = append(s.job, s.seg...)
 	s.seg = s.seg[:0]
@@ -529,77 +530,23 @@ func (s *segmenter) isClosed(n rdf.Term) bool {
 	}
 	switch n.Kind {
 	case rdf.IRI:
-		if log, pos, ok := iriOwner(n.Value); ok {
+		if log, pos, ok := jlog.ParseMessageIRI(n.Value); ok {
 			if m, known := s.maxPos[log]; known && pos <= m {
 				return true
 			}
 		}
 	case rdf.Blank:
-		// blankPrefix is "l", base 36 digits and "m".
-		label := n.Value
-		if len(label) == 0 || label[0] != 'l' {
-			return false
-		}
-		for k := 2; k < min(len(label), 16); k++ {
-			if label[k] != 'm' {
-				continue
-			}
-			log, known := s.blankLogs[label[:k+1]]
-			if !known {
-				continue
-			}
-			d := digits(label[k+1:])
-			if d == 0 || k+1+d >= len(label) || label[k+1+d] != 'b' && label[k+1+d] != 'x' {
-				continue
-			}
-			if pos, err := strconv.ParseInt(label[k+1:k+1+d], 10, 64); err == nil && pos <= s.maxPos[log] {
-				return true
-			}
+		known := func(prefix string) bool { _, ok := s.blankLogs[prefix]; return ok }
+		if prefix, pos, ok := jlog.ParseBlankLabel(n.Value, known); ok && pos <= s.maxPos[s.blankLogs[prefix]] {
+			return true
 		}
 	}
 	return false
 }
 
-// iriOwner returns the log and position that a message IRI (MessageIRI,
-// or a batch member's IRI) names.
-func iriOwner(iri string) (string, int64, bool) {
-	i := strings.LastIndexByte(iri, '#')
-	if i < 0 {
-		return "", 0, false
-	}
-	sfx := iri[i+1:]
-	switch {
-	case strings.HasPrefix(sfx, "c2s-"), strings.HasPrefix(sfx, "s2c-"):
-		sfx = sfx[4:]
-	case strings.HasPrefix(sfx, "m"):
-		sfx = sfx[1:]
-	default:
-		return "", 0, false
-	}
-	d := digits(sfx)
-	if d == 0 {
-		return "", 0, false
-	}
-	if rest := sfx[d:]; rest != "" && (rest[0] != '.' || len(rest) == 1 || digits(rest[1:]) != len(rest)-1) {
-		return "", 0, false
-	}
-	pos, err := strconv.ParseInt(sfx[:d], 10, 64)
-	if err != nil {
-		return "", 0, false
-	}
-	return iri[:i], pos, true
-}
-
-// iriOwnedBy reports whether iri names the message at pos of log, or one
-// of its batch members.
-func iriOwnedBy(iri, log string, pos int64) bool {
-	l, p, ok := iriOwner(iri)
+// ownsIRI reports whether iri names the message at pos of log, or one of
+// its batch members.
+func ownsIRI(iri, log string, pos int64) bool {
+	l, p, ok := jlog.ParseMessageIRI(iri)
 	return ok && l == log && p == pos
-}
-
-// blankOwnedBy reports whether a blank node label is one that jrpcld gives
-// the blank nodes of a message: prefix (the log's blank prefix and the
-// message's position) and then 'b' or 'x'.
-func blankOwnedBy(label, prefix string) bool {
-	return len(label) > len(prefix) && label[:len(prefix)] == prefix && (label[len(prefix)] == 'b' || label[len(prefix)] == 'x')
 }

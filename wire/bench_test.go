@@ -1,21 +1,24 @@
-package convert
+package wire_test
 
 import (
 	"bytes"
-	"github.com/jrpcld/jrpcld/rdf"
 	"io"
 	"os"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jrpcld/jrpcld/internal/fixture"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/wire"
 )
 
 // benchLog returns a log of n messages cycled from the corpus logs with
 // envelopes, and n.
 func benchLog(b *testing.B, n int) string {
 	var lines []string
-	for _, file := range corpusFiles(b) {
+	for _, file := range fixture.CorpusFiles(b) {
 		if !strings.HasSuffix(file, ".dir.jsonl") {
 			continue
 		}
@@ -35,12 +38,12 @@ func benchLog(b *testing.B, n int) string {
 
 // BenchmarkReverse measures the way back: RDF text of the corpus, cycled to
 // 5,000 messages, read, turned into messages and written as JSON lines;
-// whole (ReadRDF and Logs) and as a stream (StreamLogs, "-stream").
+// whole (wire.ReadRDF and Logs) and as a stream (Stream, "-stream").
 func BenchmarkReverse(b *testing.B) {
 	const msgs = 5000
 	log := benchLog(b, msgs)
-	ctx := defaultContext(b)
-	rv := NewReverse(ctx)
+	ctx := fixture.DefaultContext(b)
+	rv := wire.NewDecoder(ctx)
 	for _, f := range []rdf.Format{rdf.NTriples, rdf.Turtle, rdf.NQuads} {
 		out, issues := convertString(b, log, f, "http://example.com/logs/bench.jsonl")
 		if len(issues) > 0 {
@@ -57,7 +60,7 @@ func BenchmarkReverse(b *testing.B) {
 			var buf []byte
 			for i := 0; i < b.N; i++ {
 				n := 0
-				err := rv.StreamLogs(bytes.NewReader(data), f, func(_ string, m *WireMessage) error {
+				err := rv.Stream(bytes.NewReader(data), f, func(_ string, m *wire.Message) error {
 					n++
 					buf = m.AppendJSONL(buf[:0], true)
 					return nil
@@ -80,7 +83,7 @@ func BenchmarkReverse(b *testing.B) {
 			b.ResetTimer()
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
-				ds, err := ReadRDF(data, f)
+				ds, err := wire.ReadRDF(data, f)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -88,7 +91,7 @@ func BenchmarkReverse(b *testing.B) {
 				if len(probs) > 0 || len(logs) != 1 || len(logs[0].Messages) != msgs {
 					b.Fatalf("problems %v", probs)
 				}
-				if err := WriteJSONL(io.Discard, logs[0].Messages, true); err != nil {
+				if err := wire.WriteJSONL(io.Discard, logs[0].Messages, true); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,28 +1,31 @@
-package convert
+package wire_test
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/rdf"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/fixture"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/wire"
 )
 
 // streamed reads data with the stream, in chunks of about size bytes; the
 // statements are read back in jobs of about size/16 (with size 1, a job
 // per message).
-func streamed(t testing.TB, rv *Reverse, data []byte, f rdf.Format, size int) ([]WireLog, error) {
+func streamed(t testing.TB, rv *wire.Decoder, data []byte, f rdf.Format, size int) ([]wire.Log, error) {
 	t.Helper()
-	var logs []WireLog
-	err := rv.stream(bytes.NewReader(data), f, size, max(1, size/16), func(log string, m *WireMessage) error {
+	var logs []wire.Log
+	err := rv.StreamSized(bytes.NewReader(data), f, size, max(1, size/16), func(log string, m *wire.Message) error {
 		if len(logs) == 0 || logs[len(logs)-1].IRI != log {
-			logs = append(logs, WireLog{IRI: log})
+			logs = append(logs, wire.Log{IRI: log})
 		}
 		l := &logs[len(logs)-1]
 		l.Messages = append(l.Messages, *m)
@@ -31,16 +34,16 @@ func streamed(t testing.TB, rv *Reverse, data []byte, f rdf.Format, size int) ([
 	return logs, err
 }
 
-// whole reads data with ReadRDF and Logs, leaving out logs without
+// whole reads data with wire.ReadRDF and Logs, leaving out logs without
 // messages (the stream has nothing to say about them).
-func whole(t testing.TB, rv *Reverse, data []byte, f rdf.Format) ([]WireLog, []diag.Diagnostic, error) {
+func whole(t testing.TB, rv *wire.Decoder, data []byte, f rdf.Format) ([]wire.Log, []diag.Diagnostic, error) {
 	t.Helper()
-	ds, err := ReadRDF(data, f)
+	ds, err := wire.ReadRDF(data, f)
 	if err != nil {
 		return nil, nil, err
 	}
 	logs, probs := rv.Logs(ds)
-	var out []WireLog
+	var out []wire.Log
 	for _, l := range logs {
 		if len(l.Messages) > 0 {
 			out = append(out, l)
@@ -52,7 +55,7 @@ func whole(t testing.TB, rv *Reverse, data []byte, f rdf.Format) ([]WireLog, []d
 // sameLogs compares logs read back: their IRIs and messages, field by
 // field (but the labels of blank nodes that the rdf.Turtle parser names: the
 // stream names them apart chunk by chunk).
-func sameLogs(a, b []WireLog) error {
+func sameLogs(a, b []wire.Log) error {
 	if len(a) != len(b) {
 		return fmt.Errorf("%d logs, want %d", len(a), len(b))
 	}
@@ -70,15 +73,15 @@ func sameLogs(a, b []WireLog) error {
 	return nil
 }
 
-// checkStream checks the stream against ReadRDF and Logs on data: when the
+// checkStream checks the stream against wire.ReadRDF and Logs on data: when the
 // stream reads data, Logs reads the same logs and messages without a
 // problem; otherwise its error says the input is not grouped. It returns
 // the stream's error.
-func checkStream(t testing.TB, rv *Reverse, data []byte, f rdf.Format, size int) error {
+func checkStream(t testing.TB, rv *wire.Decoder, data []byte, f rdf.Format, size int) error {
 	t.Helper()
 	got, err := streamed(t, rv, data, f, size)
 	if err != nil {
-		if !errors.Is(err, ErrUngrouped) {
+		if !errors.Is(err, wire.ErrUngrouped) {
 			t.Fatalf("%v, chunks of %d: error %v does not wrap ErrUngrouped", f, size, err)
 		}
 		return err
@@ -100,14 +103,14 @@ var streamFormats = []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads}
 // into nested blank nodes), is read as a stream, whatever the size of the
 // chunks, into the messages Logs reads.
 func TestStreamCorpus(t *testing.T) {
-	blocks := map[string]*context.Processed{"json-rpc": defaultContext(t), "mcp": mcpContext(t)}
-	for _, file := range corpusFiles(t) {
+	blocks := map[string]*context.Processed{"json-rpc": fixture.DefaultContext(t), "mcp": fixture.MCPContext(t)}
+	for _, file := range fixture.CorpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for name, ctx := range blocks {
-			rv := NewReverse(ctx)
+			rv := wire.NewDecoder(ctx)
 			for _, f := range streamFormats {
 				out := convertWith(t, ctx, f, map[string]string{"http://example.com/logs/" + filepath.Base(file): string(data)})
 				for _, size := range []int{1 << 20, 4096, 1} {
@@ -118,17 +121,6 @@ func TestStreamCorpus(t *testing.T) {
 			}
 		}
 	}
-}
-
-// convertWith converts logs (IRI -> text) with ctx to format f.
-func convertWith(t testing.TB, ctx *context.Processed, f rdf.Format, logs map[string]string) []byte {
-	t.Helper()
-	c := NewConverter(ctx)
-	var buf bytes.Buffer
-	if err := c.Convert(&buf, f, textLogs(t, logs)); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // sequenceLog is every round-trip case in one log, with envelopes.
@@ -145,8 +137,8 @@ func sequenceLog() string {
 // TestStreamCases: every round-trip case alone, and all of them in two logs
 // in one output, are read as a stream.
 func TestStreamCases(t *testing.T) {
-	ctx := defaultContext(t)
-	rv := NewReverse(ctx)
+	ctx := fixture.DefaultContext(t)
+	rv := wire.NewDecoder(ctx)
 	for _, f := range streamFormats {
 		for _, tc := range roundTripCases {
 			out := convertWith(t, ctx, f, map[string]string{"http://example.com/a.jsonl": tc.log})
@@ -168,8 +160,8 @@ func TestStreamCases(t *testing.T) {
 // that Logs would find problems in, is refused as such (and never read
 // differently from Logs), whatever the size of the chunks.
 func TestStreamUngrouped(t *testing.T) {
-	ctx := defaultContext(t)
-	rv := NewReverse(ctx)
+	ctx := fixture.DefaultContext(t)
+	rv := wire.NewDecoder(ctx)
 	const log = `{"dir":"c2s","msg":[{"jsonrpc":"2.0","id":3,"method":"c"},{"jsonrpc":"2.0","method":"d"}]}
 {"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"a"}}
 {"dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}}
@@ -251,7 +243,7 @@ func TestStreamUngrouped(t *testing.T) {
 // hand (prefixed names, comments, other IRIs and labels, statements of a
 // message in any order, a message as a blank node) is read as a stream too.
 func TestStreamFromOthers(t *testing.T) {
-	rv := NewReverse(defaultContext(t))
+	rv := wire.NewDecoder(fixture.DefaultContext(t))
 	doc := `@prefix jlog: <https://jrpcld.github.io/ns/log#> .
 @prefix jrpc: <http://json-rpc.org/ontology#> .
 # a log
@@ -275,17 +267,17 @@ _:e jrpc:hasErrorCode 7 ; jrpc:hasErrorMessage "m" .
 // TestStreamReadError: an error of the reader ends the stream with that
 // error, not as input to read whole.
 func TestStreamReadError(t *testing.T) {
-	rv := NewReverse(defaultContext(t))
+	rv := wire.NewDecoder(fixture.DefaultContext(t))
 	boom := errors.New("boom")
 	r := io.MultiReader(strings.NewReader("<http://e/a> <http://e/b> <http://e/c> .\n"), errReader{boom})
-	err := rv.StreamLogs(r, rdf.NTriples, func(string, *WireMessage) error { return nil })
-	if !errors.Is(err, boom) || errors.Is(err, ErrUngrouped) {
+	err := rv.Stream(r, rdf.NTriples, func(string, *wire.Message) error { return nil })
+	if !errors.Is(err, boom) || errors.Is(err, wire.ErrUngrouped) {
 		t.Errorf("error %v, want boom", err)
 	}
-	out := convertWith(t, defaultContext(t), rdf.NTriples, map[string]string{"http://e/l": sequenceLog()})
+	out := convertWith(t, fixture.DefaultContext(t), rdf.NTriples, map[string]string{"http://e/l": sequenceLog()})
 	stop := errors.New("stop")
 	n := 0
-	err = rv.StreamLogs(bytes.NewReader(out), rdf.NTriples, func(string, *WireMessage) error {
+	err = rv.Stream(bytes.NewReader(out), rdf.NTriples, func(string, *wire.Message) error {
 		n++
 		if n == 3 {
 			return stop
@@ -305,8 +297,8 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 // either says the input is not grouped or reads exactly what Logs reads,
 // without a problem.
 func FuzzStream(f *testing.F) {
-	ctx := defaultContext(f)
-	rv := NewReverse(ctx)
+	ctx := fixture.DefaultContext(f)
+	rv := wire.NewDecoder(ctx)
 	for i, tc := range roundTripCases {
 		format := streamFormats[i%len(streamFormats)]
 		out := convertWith(f, ctx, format, map[string]string{"http://example.com/l": tc.log})

@@ -1,4 +1,4 @@
-package convert
+package wire_test
 
 import (
 	"bytes"
@@ -6,10 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -19,9 +15,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/fixture"
 	"github.com/jrpcld/jrpcld/ontology"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/wire"
 )
 
 var allFormats = []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads, rdf.JSONLD, rdf.JSONLDExpanded}
@@ -143,35 +144,35 @@ func sameDecimal(a, b string) bool {
 }
 
 // wireRoundTrip converts log with ctx to format f and reads it back.
-func wireRoundTrip(t testing.TB, ctx *context.Processed, log string, f rdf.Format) ([]WireLog, []diag.Diagnostic, []Issue) {
+func wireRoundTrip(t testing.TB, ctx *context.Processed, log string, f rdf.Format) ([]wire.Log, []diag.Diagnostic, []convert.Issue) {
 	t.Helper()
-	c := NewConverter(ctx)
-	var issues []Issue
-	c.Report = func(i Issue) { issues = append(issues, i) }
+	c := convert.NewConverter(ctx)
+	var issues []convert.Issue
+	c.Report = func(i convert.Issue) { issues = append(issues, i) }
 	r, err := rpclog.NewReader(strings.NewReader(log), "log", rpclog.ReaderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := c.Convert(&buf, f, []Log{{Reader: r, File: "log", IRI: "http://example.com/logs/a.jsonl"}}); err != nil {
+	if err := c.Convert(&buf, f, []convert.Log{{Reader: r, File: "log", IRI: "http://example.com/logs/a.jsonl"}}); err != nil {
 		t.Fatalf("%v: %v", f, err)
 	}
-	ds, err := ReadRDF(buf.Bytes(), f)
+	ds, err := wire.ReadRDF(buf.Bytes(), f)
 	if err != nil {
 		t.Fatalf("%v: reading back: %v\n%s", f, err, buf.String())
 	}
-	rv := NewReverse(ctx)
+	rv := wire.NewDecoder(ctx)
 	logs, probs := rv.Logs(ds)
 	return logs, probs, issues
 }
 
 // backLines writes the messages back as JSONL, with envelopes, and reads
 // the lines as the test reads any log.
-func backLines(t testing.TB, logs []WireLog) []wireRecord {
+func backLines(t testing.TB, logs []wire.Log) []wireRecord {
 	t.Helper()
 	var buf bytes.Buffer
 	for _, l := range logs {
-		if err := WriteJSONL(&buf, l.Messages, true); err != nil {
+		if err := wire.WriteJSONL(&buf, l.Messages, true); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -195,27 +196,14 @@ func checkSame(t testing.TB, what string, sent, back []wireRecord) {
 	}
 }
 
-func mcpContext(t testing.TB) *context.Processed {
-	t.Helper()
-	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, _, err := context.ForBlock(reg.Block("mcp.mcp"), reg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ctx
-}
-
 // TestCorpusRoundTrip: every message of every corpus log (bare and with
 // envelopes) comes back from each RDF format equal to the message sent, in
 // order, with its direction and timestamp; with the default block and with
 // the MCP block, whose context maps params and results into nodes, sets
 // and literals of many kinds.
 func TestCorpusRoundTrip(t *testing.T) {
-	blocks := map[string]*context.Processed{"json-rpc": defaultContext(t), "mcp": mcpContext(t)}
-	for _, file := range corpusFiles(t) {
+	blocks := map[string]*context.Processed{"json-rpc": fixture.DefaultContext(t), "mcp": fixture.MCPContext(t)}
+	for _, file := range fixture.CorpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -313,7 +301,7 @@ var roundTripCases = []struct{ name, log string }{
 // TestRoundTripCases: each hand-written case comes back exactly, from
 // every format, without a notice other than for "@" keys.
 func TestRoundTripCases(t *testing.T) {
-	ctx := defaultContext(t)
+	ctx := fixture.DefaultContext(t)
 	for _, tc := range roundTripCases {
 		t.Run(tc.name, func(t *testing.T) {
 			sent := readWire(t, []byte(tc.log))
@@ -354,17 +342,17 @@ func TestSequence(t *testing.T) {
 				t.Errorf("%v: %v", f, i)
 			}
 		}
-		ds, err := ReadRDF([]byte(out), f)
+		ds, err := wire.ReadRDF([]byte(out), f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rv := NewReverse(defaultContext(t))
+		rv := wire.NewDecoder(fixture.DefaultContext(t))
 		logs, probs := rv.Logs(ds)
 		if len(probs) > 0 || len(logs) != 2 || logs[0].IRI != "http://example.com/one" || logs[1].IRI != "http://example.com/two" {
 			t.Fatalf("%v: %d logs %v, problems %v", f, len(logs), []string{logs[0].IRI, logs[len(logs)-1].IRI}, probs)
 		}
 		for _, l := range logs {
-			checkSame(t, f.String()+" "+l.IRI, sent, backLines(t, []WireLog{l}))
+			checkSame(t, f.String()+" "+l.IRI, sent, backLines(t, []wire.Log{l}))
 		}
 	}
 }
@@ -388,13 +376,13 @@ func TestBadRDF(t *testing.T) {
 		{rdf.JSONLD, "[1] {\"a\":1}", 1, 5, "more than one JSON value"},
 	}
 	for _, tt := range tests {
-		_, err := ReadRDF([]byte(tt.doc), tt.f)
+		_, err := wire.ReadRDF([]byte(tt.doc), tt.f)
 		var se *diag.Diagnostic
 		if !errors.As(err, &se) || se.Line != tt.line || se.Column != tt.col || !strings.Contains(se.Message, tt.msg) {
 			t.Errorf("%v %q: error %v, want %d:%d and %q", tt.f, tt.doc, err, tt.line, tt.col, tt.msg)
 		}
 	}
-	_, err := ReadRDF([]byte(`{"@context": "http://example.com/ctx", "@id": "x"}`), rdf.JSONLD)
+	_, err := wire.ReadRDF([]byte(`{"@context": "http://example.com/ctx", "@id": "x"}`), rdf.JSONLD)
 	if err == nil || !strings.Contains(err.Error(), "does not fetch") {
 		t.Errorf("a remote context: %v", err)
 	}
@@ -437,10 +425,10 @@ func TestNotALog(t *testing.T) {
 			[]string{"http://e/l#m2", "nested more than 512 deep"}, []string{"ok1", ""}},
 		{"no messages", "<http://e/a> <http://e/b> <http://e/c> .\n", []string{"", "no JSON-RPC messages"}, nil},
 	}
-	rv := NewReverse(defaultContext(t))
+	rv := wire.NewDecoder(fixture.DefaultContext(t))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ds, err := ReadRDF([]byte(head+tt.doc), rdf.Turtle)
+			ds, err := wire.ReadRDF([]byte(head+tt.doc), rdf.Turtle)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -486,11 +474,11 @@ func TestDeepBlankNodes(t *testing.T) {
 	for i := 0; i < 100000; i++ {
 		fmt.Fprintf(&b, "_:b%d <http://json-rpc.org/ontology#hasError> _:b%d .\n", i, i+1)
 	}
-	ds, err := ReadRDF([]byte(b.String()), rdf.NTriples)
+	ds, err := wire.ReadRDF([]byte(b.String()), rdf.NTriples)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rv := NewReverse(defaultContext(t))
+	rv := wire.NewDecoder(fixture.DefaultContext(t))
 	_, probs := rv.Logs(ds)
 	if len(probs) == 0 || !strings.Contains(fmt.Sprint(probs), "nested more than") {
 		t.Errorf("problems %v", probs)
@@ -555,12 +543,7 @@ func TestPatch(t *testing.T) {
 		{`{"a":1}`, `{"op":"remove","path":"/a"}`, "", "not a JSON array"},
 	}
 	for _, tt := range tests {
-		doc, _ := decodeJSON(tt.doc)
-		ops, err := parsePatch(tt.patch)
-		var got any
-		if err == nil {
-			got, err = applyPatch(doc, ops)
-		}
+		got, err := wire.ApplyPatch(tt.doc, tt.patch)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%s on %s: error %v, want %q", tt.patch, tt.doc, err, tt.err)
@@ -603,8 +586,8 @@ func TestFuzzSeeds(t *testing.T) {
 // N-Triples and N-Quads equal to what encoding/json reads from it, with
 // Logs and with the stream.
 func FuzzRoundTrip(f *testing.F) {
-	ctx := defaultContext(f)
-	rv := NewReverse(ctx)
+	ctx := fixture.DefaultContext(f)
+	rv := wire.NewDecoder(ctx)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.ContainsAny(line, "\n\r") || !utf8.Valid(line) {
 			return // one line of text
@@ -615,18 +598,18 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		sent := []wireRecord{wireOf(v)}
 		for _, format := range []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads} {
-			c := NewConverter(ctx)
+			c := convert.NewConverter(ctx)
 			skipped := false
-			c.Report = func(i Issue) { skipped = skipped || i.Skipped }
+			c.Report = func(i convert.Issue) { skipped = skipped || i.Skipped }
 			r, err := rpclog.NewReader(bytes.NewReader(line), "fuzz", rpclog.ReaderOptions{})
 			if err != nil {
 				return
 			}
 			var buf bytes.Buffer
-			if err := c.Convert(&buf, format, []Log{{Reader: r, File: "fuzz", IRI: "http://example.com/f"}}); err != nil || skipped {
+			if err := c.Convert(&buf, format, []convert.Log{{Reader: r, File: "fuzz", IRI: "http://example.com/f"}}); err != nil || skipped {
 				return
 			}
-			ds, err := ReadRDF(buf.Bytes(), format)
+			ds, err := wire.ReadRDF(buf.Bytes(), format)
 			if err != nil {
 				t.Fatalf("%v does not read back: %v\n%s", format, err, buf.String())
 			}

@@ -1,13 +1,8 @@
-package convert
+package wire
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/ordered"
-	"github.com/jrpcld/jrpcld/jsonrpc"
-	"github.com/jrpcld/jrpcld/rdf/jsonld"
 	"io"
 	"sort"
 	"strconv"
@@ -15,44 +10,44 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ordered"
+	"github.com/jrpcld/jrpcld/jlog"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/jsonld"
 )
-
-// rdf.JLogPatch is the log term that carries what the block's context cannot:
-// an RFC 6902 JSON Patch (its JSON text, an xsd:string) that turns the
-// message the way back makes from a node's mapped properties into the
-// message exactly as it was sent. See ontology/log.ttl.
-const LogPatch = rdf.JLogNS + "patch"
 
 // maxNodeDepth bounds how deep blank nodes nest in a message read back, so
 // that a hostile graph cannot exhaust the stack.
 const maxNodeDepth = 512
 
-// Reverse turns graphs that jrpcld made from logs back into the wire
+// Decoder turns graphs that jrpcld made from logs back into the wire
 // messages they came from. It is the direct inverse of a block's context:
 // each property a term maps becomes the term's member, an rdf:JSON literal
 // the JSON value it holds, a literal of a numeric or boolean datatype a
 // JSON number or boolean, any other literal or IRI a string, and a blank
 // node an object read with the term's scoped context. The message's id
 // comes from jlog:id and whatever the context could not carry from
-// jlog:patch. A Reverse is safe for concurrent use.
-type Reverse struct {
+// jlog:patch. A Decoder is safe for concurrent use.
+type Decoder struct {
 	root *context.Scope
 }
 
-// NewReverse returns a Reverse for messages mapped with ctx.
-func NewReverse(ctx *context.Processed) *Reverse {
-	return &Reverse{root: ctx.Root()}
+// NewDecoder returns a Decoder for messages mapped with ctx.
+func NewDecoder(ctx *context.Processed) *Decoder {
+	return &Decoder{root: ctx.Root()}
 }
 
-// WireLog is one log read back from a graph.
-type WireLog struct {
+// Log is one log read back from a graph.
+type Log struct {
 	IRI      string // the log's IRI (jlog:inLog), or the named graph holding it
-	Messages []WireMessage
+	Messages []Message
 }
 
-// WireMessage is one message of a log read back from a graph.
-type WireMessage struct {
+// Message is one message of a log read back from a graph.
+type Message struct {
 	Node     string // the IRI of the message's node (a blank node's label)
 	Position int64  // jlog:position
 	Dir      jsonrpc.Direction
@@ -63,7 +58,7 @@ type WireMessage struct {
 // AppendJSONL appends the message as one line of JSON: the message itself,
 // or with envelope the {"dir","ts","msg"} form (without "dir" or "ts" when
 // the log did not record them).
-func (m *WireMessage) AppendJSONL(dst []byte, envelope bool) []byte {
+func (m *Message) AppendJSONL(dst []byte, envelope bool) []byte {
 	if !envelope {
 		return append(append(dst, m.JSON...), '\n')
 	}
@@ -81,7 +76,7 @@ func (m *WireMessage) AppendJSONL(dst []byte, envelope bool) []byte {
 }
 
 // WriteJSONL writes the messages as JSON lines; see AppendJSONL.
-func WriteJSONL(w io.Writer, msgs []WireMessage, envelope bool) error {
+func WriteJSONL(w io.Writer, msgs []Message, envelope bool) error {
 	var buf []byte
 	for i := range msgs {
 		buf = msgs[i].AppendJSONL(buf, envelope)
@@ -164,8 +159,8 @@ const parallelParse = 1 << 20
 // with its messages in log order (jlog:position), and the problems that
 // keep parts of it from being read back. Every message that can be read
 // back is, whatever the problems with others.
-func (rv *Reverse) Logs(quads []rdf.Quad) ([]WireLog, []diag.Diagnostic) {
-	logs, problems := rv.read(quads, ordered.Workers())
+func (d *Decoder) Logs(quads []rdf.Quad) ([]Log, []diag.Diagnostic) {
+	logs, problems := d.read(quads, ordered.Workers())
 	if len(logs) == 0 && len(problems) == 0 {
 		problems = append(problems, diag.Diagnostic{Message: "no JSON-RPC messages: no node has a jlog:position"})
 	}
@@ -173,9 +168,9 @@ func (rv *Reverse) Logs(quads []rdf.Quad) ([]WireLog, []diag.Diagnostic) {
 }
 
 // read reads back the logs of quads on par goroutines; see Logs.
-func (rv *Reverse) read(quads []rdf.Quad, par int) ([]WireLog, []diag.Diagnostic) {
+func (d *Decoder) read(quads []rdf.Quad, par int) ([]Log, []diag.Diagnostic) {
 	g := newGraph(quads)
-	r := &reading{rv: rv, g: g}
+	r := &reading{d: d, g: g}
 	type placed struct {
 		node rdf.Term
 		pos  int64
@@ -218,7 +213,7 @@ func (rv *Reverse) read(quads []rdf.Quad, par int) ([]WireLog, []diag.Diagnostic
 	}
 	// The messages are read back on par goroutines: the graph is only read.
 	type result struct {
-		wm       WireMessage
+		wm       Message
 		ok       bool
 		problems []diag.Diagnostic
 	}
@@ -229,7 +224,7 @@ func (rv *Reverse) read(quads []rdf.Quad, par int) ([]WireLog, []diag.Diagnostic
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rr := &reading{rv: rv, g: g}
+			rr := &reading{d: d, g: g}
 			for {
 				i := int(next.Add(64)) - 64
 				if i >= len(all) {
@@ -244,11 +239,11 @@ func (rv *Reverse) read(quads []rdf.Quad, par int) ([]WireLog, []diag.Diagnostic
 		}()
 	}
 	wg.Wait()
-	var logs []WireLog
+	var logs []Log
 	k := 0
 	for _, iri := range order {
 		ms := byLog[iri]
-		l := WireLog{IRI: iri}
+		l := Log{IRI: iri}
 		for i, m := range ms {
 			if i > 0 && ms[i-1].pos == m.pos {
 				r.problem(m.node, "position %d is also the position of <%s>", m.pos, ms[i-1].node.Value)
@@ -267,7 +262,7 @@ func (rv *Reverse) read(quads []rdf.Quad, par int) ([]WireLog, []diag.Diagnostic
 
 // reading is the state of one Logs call.
 type reading struct {
-	rv       *Reverse
+	d        *Decoder
 	g        *graph
 	problems []diag.Diagnostic
 }
@@ -346,8 +341,8 @@ func isMessageClass(c string) bool {
 }
 
 // wireMessage reads back the message (or batch) at node.
-func (r *reading) wireMessage(node rdf.Term, pos int64) (WireMessage, bool) {
-	wm := WireMessage{Node: node.Value, Position: pos}
+func (r *reading) wireMessage(node rdf.Term, pos int64) (Message, bool) {
+	wm := Message{Node: node.Value, Position: pos}
 	if d, ok := r.one(node, rdf.JLogDirection); ok {
 		switch d.Value {
 		case rdf.JLogClientToServer:
@@ -420,12 +415,12 @@ func (r *reading) batch(node rdf.Term) ([]any, bool) {
 
 // message reads back the message at node and checks that it is one.
 func (r *reading) message(node rdf.Term) (map[string]any, bool) {
-	obj, probs := message(r.rv.root, r.g, node)
+	obj, probs := readMessage(r.d.root, r.g, node)
 	for _, p := range probs {
 		r.problem(node, "%s", p)
 	}
 	if m := jsonrpc.Classify(classifiable(obj)); m.Kind == jsonrpc.KindInvalid {
-		r.problem(node, "not a JSON-RPC 2.0 message: %s", firstError(m))
+		r.problem(node, "not a JSON-RPC 2.0 message: %v", m.Err())
 		return nil, false
 	}
 	return obj, true
@@ -461,14 +456,44 @@ func classifiable(obj map[string]any) map[string]any {
 	return c
 }
 
-// message reads back the message at node of g: the properties its terms
+// Patch returns the JSON text of the JSON Patch (RFC 6902) that turns what
+// the way back makes of a message's statements into msg, the message as
+// sent; "" when they are the same. triples are the statements about the
+// message's node (its mapped members and its jlog:id), in one or more
+// slices; scope is its context's root. The mapping keeps the patch as the
+// node's jlog:patch, so that whatever the context cannot carry comes back
+// exactly.
+func Patch(scope *context.Scope, msg map[string]any, node string, triples ...[]rdf.Triple) (string, error) {
+	n := 0
+	for _, ts := range triples {
+		n += len(ts)
+	}
+	quads := make([]rdf.Quad, 0, n)
+	for _, ts := range triples {
+		for _, t := range ts {
+			quads = append(quads, rdf.Quad{Triple: t})
+		}
+	}
+	back, _ := readMessage(scope, newGraph(quads), rdf.NewIRI(node))
+	ops := diffJSON(nil, "", msg, back)
+	if len(ops) == 0 {
+		return "", nil
+	}
+	b, err := appendPatch(nil, ops)
+	if err != nil {
+		return "", fmt.Errorf("jlog:patch: %w", err)
+	}
+	return string(b), nil
+}
+
+// readMessage reads back the message at node of g: the properties its terms
 // map, the id from jlog:id, then jlog:patch applied. It returns what it
 // could not read as problems.
-func message(s *context.Scope, g *graph, node rdf.Term) (map[string]any, []string) {
+func readMessage(s *context.Scope, g *graph, node rdf.Term) (map[string]any, []string) {
 	var probs []string
 	obj := object(s, g, node, 0, &probs)
 	if ids := g.objects(node, rdf.JLogID); len(ids) == 1 {
-		if v, ok := wireID(ids[0]); ok {
+		if v, ok := jlog.ID(ids[0]); ok {
 			obj["id"] = v
 		} else {
 			probs = append(probs, fmt.Sprintf("jlog:id %q is not a JSON-RPC id", ids[0].Value))
@@ -569,36 +594,10 @@ func literalValue(o rdf.Term, probs *[]string) any {
 		case "false":
 			return false
 		}
-	case numericTypes[o.Datatype]:
+	case jlog.NumericDatatype(o.Datatype):
 		if jsonrpc.IsNumber(o.Value) {
 			return json.Number(o.Value)
 		}
 	}
 	return o.Value
-}
-
-// numericTypes are the XSD datatypes whose literals become JSON numbers.
-var numericTypes = map[string]bool{
-	rdf.XSDInteger: true, rdf.XSDDecimal: true, rdf.XSDDouble: true, rdf.XSDNS + "float": true,
-	rdf.XSDNS + "long": true, rdf.XSDNS + "int": true, rdf.XSDNS + "short": true, rdf.XSDNS + "byte": true,
-	rdf.XSDNS + "nonNegativeInteger": true, rdf.XSDNS + "positiveInteger": true,
-	rdf.XSDNS + "nonPositiveInteger": true, rdf.XSDNS + "negativeInteger": true,
-	rdf.XSDNS + "unsignedLong": true, rdf.XSDNS + "unsignedInt": true, rdf.XSDNS + "unsignedShort": true, rdf.XSDNS + "unsignedByte": true,
-}
-
-// wireID turns a jlog:id literal back into the id as sent.
-func wireID(o rdf.Term) (any, bool) {
-	if o.Kind != rdf.Literal {
-		return nil, false
-	}
-	switch o.Datatype {
-	case rdf.XSDString:
-		return o.Value, true
-	case rdf.RDFJSON:
-		return nil, o.Value == "null"
-	}
-	if numericTypes[o.Datatype] && jsonrpc.IsNumber(o.Value) {
-		return json.Number(o.Value), true
-	}
-	return nil, false
 }

@@ -1,0 +1,139 @@
+package jlog
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rdf"
+)
+
+// dateTimeRE is the regular expression IsDateTime writes out.
+var dateTimeRE = regexp.MustCompile(`^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$`)
+
+// TestIsDateTime checks IsDateTime against the regular expression.
+func TestIsDateTime(t *testing.T) {
+	re := dateTimeRE
+	cases := []string{"", "2026-11-21T23:20:01.905Z", "2026-11-21T23:20:01Z", "2026-11-21T23:20:01", "-12026-11-21T23:20:01+01:00",
+		"2026-11-21T23:20:01.Z", "2026-11-21T23:20:01.905", "2026-11-21 23:20:01Z", "226-11-21T23:20:01Z", "2026-1-21T23:20:01Z",
+		"2026-11-21T23:20:01+0100", "2026-11-21T23:20:01+01:00x", "2026-11-21T23:20:01Zx", "2026-11-21T23:2:01Z", "x2026-11-21T23:20:01Z",
+		"2026-11-21T23:20:01-01:0", "2026-11-21T23:20:01.123456789-12:59", "20261-11-21T23:20:01Z", "2026-11-21T", "2026-11-21T23:20:0１Z"}
+	for _, c := range cases {
+		if got, want := IsDateTime(c), re.MatchString(c); got != want {
+			t.Errorf("IsDateTime(%q) = %v, the expression says %v", c, got, want)
+		}
+		want := rdf.XSDString
+		if re.MatchString(c) {
+			want = rdf.XSDDateTime
+		}
+		if got := Timestamp(c); got != rdf.NewLiteral(c, want) {
+			t.Errorf("Timestamp(%q) = %v", c, got)
+		}
+	}
+}
+
+// TestIDs: every kind of id comes back from its literal as it was, and
+// numbers are typed by the regular expressions of their spelling.
+func TestIDs(t *testing.T) {
+	integer := regexp.MustCompile(`^-?[0-9]+$`)
+	decimal := regexp.MustCompile(`^-?[0-9]+\.[0-9]+$`)
+	for _, id := range []any{"", "a b", "1", nil, json.Number("0"), json.Number("-7"), json.Number("12345678901234567890123"),
+		json.Number("1.5"), json.Number("-0.25"), json.Number("1e3"), json.Number("1.5E-7"), json.Number("-0")} {
+		lit := IDLiteral(id)
+		if n, ok := id.(json.Number); ok {
+			want := rdf.XSDDouble
+			switch {
+			case integer.MatchString(string(n)):
+				want = rdf.XSDInteger
+			case decimal.MatchString(string(n)):
+				want = rdf.XSDDecimal
+			}
+			if lit.Datatype != want || lit.Value != string(n) {
+				t.Errorf("IDLiteral(%v) = %v, want datatype %s", id, lit, want)
+			}
+		}
+		back, ok := ID(lit)
+		if !ok || back != id {
+			t.Errorf("ID(IDLiteral(%#v)) = %#v, %v", id, back, ok)
+		}
+	}
+	for _, bad := range []rdf.Term{rdf.NewIRI("http://e/1"), rdf.NewLiteral("x", rdf.XSDInteger), rdf.NewLiteral("[]", rdf.RDFJSON), rdf.NewLiteral("1", rdf.XSDBoolean)} {
+		if v, ok := ID(bad); ok {
+			t.Errorf("ID(%v) = %#v, want no id", bad, v)
+		}
+	}
+}
+
+func TestMessageIRIs(t *testing.T) {
+	const log = "http://example.com/logs/a"
+	for _, dir := range []jsonrpc.Direction{jsonrpc.NoDirection, jsonrpc.ClientToServer, jsonrpc.ServerToClient} {
+		for _, pos := range []int{1, 42, 1 << 40} {
+			iri := MessageIRI(log, dir, pos)
+			for _, x := range []string{iri, MemberIRI(iri, 0), MemberIRI(iri, 17)} {
+				l, p, ok := ParseMessageIRI(x)
+				if !ok || l != log || p != int64(pos) {
+					t.Errorf("ParseMessageIRI(%q) = %q, %d, %v", x, l, p, ok)
+				}
+			}
+		}
+	}
+	for _, x := range []string{log, log + "#x1", log + "#m", log + "#c2s-", log + "#m1.", log + "#m1.x", log + "#s2c-1a", "urn:x"} {
+		if _, _, ok := ParseMessageIRI(x); ok {
+			t.Errorf("ParseMessageIRI(%q) succeeded", x)
+		}
+	}
+	if got := MessageIRI(log, jsonrpc.ClientToServer, 5); got != log+"#c2s-5" {
+		t.Errorf("MessageIRI = %q", got)
+	}
+}
+
+func TestBlankLabels(t *testing.T) {
+	a, b := BlankPrefix("http://example.com/a"), BlankPrefix("http://example.com/b")
+	if a == b || !strings.HasPrefix(a, "l") || !strings.HasSuffix(a, "m") {
+		t.Fatalf("prefixes %q and %q", a, b)
+	}
+	known := func(p string) bool { return p == a }
+	for _, c := range []struct {
+		label string
+		pos   int64
+		ok    bool
+	}{
+		{MessageBlanks(a, 7) + "0", 7, true},
+		{MemberBlanks(a, 12, 3) + "1", 12, true},
+		{MessageBlanks(b, 7) + "0", 0, false},
+		{a + "7", 0, false},
+		{"x" + a[1:] + "7b0", 0, false},
+	} {
+		prefix, pos, ok := ParseBlankLabel(c.label, known)
+		if ok != c.ok || ok && (prefix != a || pos != c.pos) {
+			t.Errorf("ParseBlankLabel(%q) = %q, %d, %v", c.label, prefix, pos, ok)
+		}
+		if ok && !OwnsBlank(c.label, a, c.pos) || OwnsBlank(c.label, a, c.pos+1) {
+			t.Errorf("OwnsBlank(%q)", c.label)
+		}
+	}
+}
+
+func TestDefaultLogIRI(t *testing.T) {
+	if DefaultLogIRI("-") != "file:///dev/stdin" || DefaultLogIRI("") != "file:///dev/stdin" {
+		t.Error("standard input")
+	}
+	if got := DefaultLogIRI("/tmp/a b.jsonl"); got != "file:///tmp/a%20b.jsonl" {
+		t.Errorf("DefaultLogIRI = %q", got)
+	}
+}
+
+// FuzzIsDateTime checks IsDateTime against the regular expression on any
+// text.
+func FuzzIsDateTime(f *testing.F) {
+	for _, s := range []string{"2026-11-21T23:20:01.905Z", "-12026-11-21T23:20:01+01:00", "2026-11-21T23:20:01-01:0", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if IsDateTime(s) != dateTimeRE.MatchString(s) {
+			t.Errorf("IsDateTime(%q) disagrees with the expression", s)
+		}
+	})
+}

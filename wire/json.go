@@ -1,0 +1,223 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/internal/jcs"
+	"github.com/jrpcld/jrpcld/jsonrpc"
+)
+
+// Wire JSON values are what encoding/json decodes into any with UseNumber
+// (maps, slices, strings, json.Number, bools and nil), plus two kinds the
+// way back makes from a graph:
+type (
+	// rawJSON is the text of an rdf:JSON literal, already checked to be
+	// JSON: written out as it is, decoded only when a patch reaches into it.
+	rawJSON string
+	// setValue holds the values of a property that has several: RDF does
+	// not keep their order, so they never count as equal to anything.
+	setValue []any
+)
+
+// decodeJSON decodes JSON text with json.Number for numbers.
+func decodeJSON(s string) (any, error) {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if d.More() {
+		return nil, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
+// messageOrder is the order of the members of a JSON-RPC message on output;
+// the others follow, sorted. RDF does not carry the order they were sent in.
+var messageOrder = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+
+// appendMessage appends a message (an object, or a batch of objects) as
+// compact JSON, its members in messageOrder.
+func appendMessage(dst []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case map[string]any:
+		dst = append(dst, '{')
+		n := 0
+		for _, k := range messageOrder {
+			if e, ok := x[k]; ok {
+				var err error
+				if dst, err = appendMember(dst, n, k, e); err != nil {
+					return dst, err
+				}
+				n++
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if isMessageMember(k) {
+				continue
+			}
+			var err error
+			if dst, err = appendMember(dst, n, k, x[k]); err != nil {
+				return dst, err
+			}
+			n++
+		}
+		return append(dst, '}'), nil
+	case []any:
+		return appendArray(dst, x, appendMessage)
+	}
+	return appendJSON(dst, v)
+}
+
+// appendArray appends x as a JSON array, each element written by f.
+func appendArray(dst []byte, x []any, f func([]byte, any) ([]byte, error)) ([]byte, error) {
+	dst = append(dst, '[')
+	for i, e := range x {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = f(dst, e); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+func isMessageMember(k string) bool {
+	for _, m := range messageOrder {
+		if k == m {
+			return true
+		}
+	}
+	return false
+}
+
+func appendMember(dst []byte, n int, k string, v any) ([]byte, error) {
+	if n > 0 {
+		dst = append(dst, ',')
+	}
+	dst, err := jcs.AppendString(dst, k)
+	if err != nil {
+		return dst, err
+	}
+	return appendJSON(append(dst, ':'), v)
+}
+
+// appendJSON appends v as compact JSON: numbers exactly as written, object
+// members sorted, the values of a set sorted by their text.
+func appendJSON(dst []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		return strconv.AppendBool(dst, x), nil
+	case string:
+		return jcs.AppendString(dst, x)
+	case json.Number:
+		return append(dst, x...), nil
+	case rawJSON:
+		return append(dst, x...), nil
+	case float64:
+		return jcs.AppendNumber(dst, x)
+	case map[string]any:
+		dst = append(dst, '{')
+		for i, k := range slices.Sorted(maps.Keys(x)) {
+			var err error
+			if dst, err = appendMember(dst, i, k, x[k]); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	case []any:
+		return appendArray(dst, x, appendJSON)
+	case setValue:
+		texts := make([]string, len(x))
+		for i, e := range x {
+			b, err := appendJSON(nil, e)
+			if err != nil {
+				return dst, err
+			}
+			texts[i] = string(b)
+		}
+		sort.Strings(texts)
+		return append(append(append(dst, '['), strings.Join(texts, ",")...), ']'), nil
+	}
+	return dst, fmt.Errorf("%T is not a JSON value", v)
+}
+
+// equalJSON reports whether two wire values are the same JSON value, numbers
+// compared by their exact decimal value. A setValue equals nothing.
+func equalJSON(a, b any) bool {
+	if r, ok := a.(rawJSON); ok {
+		v, err := decodeJSON(string(r))
+		if err != nil {
+			return false
+		}
+		a = v
+	}
+	if r, ok := b.(rawJSON); ok {
+		v, err := decodeJSON(string(r))
+		if err != nil {
+			return false
+		}
+		b = v
+	}
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && jsonrpc.SameNumber(string(x), string(y))
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, e := range x {
+			f, ok := y[k]
+			if !ok || !equalJSON(e, f) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// brief returns v as compact JSON, cut short after 64 bytes, for a message.
+func brief(v any) string {
+	b, err := appendJSON(nil, v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 64 {
+		return string(b[:64]) + "..."
+	}
+	return string(b)
+}
