@@ -1,147 +1,143 @@
-package convert
+package convert_test
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"strings"
-	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/schema"
+	"github.com/jrpcld/jrpcld/wire"
 )
 
-// upliftAll uplifts every JSON snippet of b and returns the results by
-// "title/snippet".
-func upliftAll(t *testing.T, b *bblock.Block, reg *bblock.Register) map[string]*Uplift {
-	t.Helper()
-	ctx, _, err := context.ForBlock(b, reg, nil)
+// One message to triples with the embedded JSON-RPC 2.0 block's context.
+func ExampleMapping_Triples() {
+	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
-	out := map[string]*Uplift{}
-	for i, ex := range b.Examples.Examples {
-		for j, sn := range ex.Snippets {
-			if !sn.IsJSON() {
-				continue
-			}
-			code, err := b.SnippetCode(sn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			up, err := UpliftSnippet(code, ctx, b.Examples.Prefixes, ex, sn, "e"+itoa(i)+"s"+itoa(j)+"b")
-			if err != nil {
-				t.Fatalf("%s: %v", ex.Title, err)
-			}
-			out[ex.Title+"/"+itoa(j)] = up
-		}
+	m, err := convert.NewMapping(ctx, "http://example.com/log/")
+	if err != nil {
+		panic(err)
 	}
-	return out
+	msg, err := jsonrpc.Decode([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search"}}`))
+	if err != nil {
+		panic(err)
+	}
+	triples, notices, err := m.Triples(msg.(map[string]any), "http://example.com/log#m1", "b")
+	if err != nil {
+		panic(err)
+	}
+	w := rdf.NewNTriplesWriter(os.Stdout)
+	w.WriteGroup(triples)
+	w.Close()
+	fmt.Println(len(notices), "notices")
+	// Output:
+	// <http://example.com/log#m1> <http://json-rpc.org/ontology#hasId> "7"^^<http://www.w3.org/2001/XMLSchema#integer> .
+	// <http://example.com/log#m1> <http://json-rpc.org/ontology#version> "2.0" .
+	// <http://example.com/log#m1> <http://json-rpc.org/ontology#hasMethod> "tools/call" .
+	// <http://example.com/log#m1> <http://json-rpc.org/ontology#hasParameters> "{\"name\":\"search\"}"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON> .
+	// 0 notices
 }
 
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i%10))) }
-
-// TestOGCExampleUplift: all 23 examples of the OGC tree give non-empty graphs
-// whose rdf.Turtle an independent parser reads back to the same graph.
-func TestOGCExampleUplift(t *testing.T) {
-	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
+// A log to Turtle: each message a node of the log's graph, the response
+// linked to the request it answers.
+func ExampleConverter_Convert() {
+	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
-	n := 0
-	for _, b := range reg.Blocks {
-		for name, up := range upliftAll(t, b, reg) {
-			n++
-			if len(up.Triples) == 0 {
-				t.Errorf("%s %s: empty graph", b.ID, name)
-				continue
-			}
-			var buf bytes.Buffer
-			w := rdf.NewTurtleWriter(&buf, up.Prefixes)
-			if err := w.WriteGroup(up.Triples); err != nil {
-				t.Fatal(err)
-			}
-			w.Close()
-			back := rdftest.Rapper(t, buf.Bytes(), "")
-			if ok, diff := rdftest.Isomorphic(up.Triples, back); !ok {
-				t.Errorf("%s %s: Turtle reads back differently:\n%s\n%s", b.ID, name, diff, buf.String())
-			}
-		}
-	}
-	if n != 23 {
-		t.Errorf("%d snippets, want 23", n)
-	}
-}
-
-// TestOGCUpliftQuirks checks the published json-rpc block's examples against
-// triples written by hand from BBLOCKS.md: the context's @base wins over the
-// example's base-uri, a string id becomes an IRI, and no rdf:type is made.
-func TestOGCUpliftQuirks(t *testing.T) {
-	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ups := upliftAll(t, reg.Block("mcp.json-rpc"), reg)
-	const jrpc = "http://json-rpc.org/ontology#"
-	want := `_:r <` + jrpc + `hasId> <https://override-me-for-custom-content.eg/1> .
-_:r <` + jrpc + `hasMethod> "subtract" .
-_:r <` + jrpc + `hasParameters> "{\"p1\":42,\"p2\":23}"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON> .
-_:r <` + jrpc + `version> "2.0" .
+	log := `{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}
+{"dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":{}}}
 `
-	wantTriples, err := rdftest.ParseNTriples([]byte(want))
+	r, err := rpclog.NewReader(strings.NewReader(log), "session.jsonl", rpclog.ReaderOptions{})
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
-	got := ups["Call (positional params)/0"]
-	if ok, diff := rdftest.Isomorphic(got.Triples, wantTriples); !ok {
-		t.Errorf("positional call:\n%s", diff)
+	c := convert.NewConverter(ctx)
+	err = c.Convert(os.Stdout, rdf.Turtle, []convert.Log{{Reader: r, File: "session.jsonl", IRI: "http://example.com/session"}})
+	if err != nil {
+		panic(err)
 	}
-	for _, tr := range got.Triples {
-		if tr.P == rdf.RDFType {
-			t.Errorf("rdf:type made: %v", tr)
-		}
-	}
+	// Output:
+	// @prefix jlog: <https://jrpcld.github.io/ns/log#> .
+	// @prefix jrpc: <http://json-rpc.org/ontology#> .
+	// @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+	// @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+	// @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+	// @prefix log: <http://example.com/session#> .
+	//
+	// <http://example.com/session> a jlog:Log .
+	// log:c2s-1 a jrpc:Request ;
+	//     jlog:inLog <http://example.com/session> ;
+	//     jlog:position 1 ;
+	//     jlog:direction jlog:ClientToServer ;
+	//     jlog:id 1 ;
+	//     jrpc:hasId 1 ;
+	//     jrpc:version "2.0" ;
+	//     jrpc:hasMethod "ping" .
+	//
+	// log:s2c-2 a jrpc:Response ;
+	//     jlog:inLog <http://example.com/session> ;
+	//     jlog:position 2 ;
+	//     jlog:direction jlog:ServerToClient ;
+	//     jlog:answers log:c2s-1 ;
+	//     jlog:id 1 ;
+	//     jrpc:hasId 1 ;
+	//     jrpc:version "2.0" ;
+	//     jrpc:hasResult "{}"^^rdf:JSON .
 }
 
-// TestUpliftIDs: a numeric id is an integer literal, a null id is dropped,
-// and @json values of every kind become canonical rdf:JSON literals.
-func TestUpliftIDs(t *testing.T) {
-	ctx := map[string]any{
-		"jrpc": rdf.JRPCNS, "xsd": rdf.XSDNS,
-		"id":     map[string]any{"@id": "jrpc:hasId", "@type": "@id"},
-		"result": map[string]any{"@id": "jrpc:hasResult", "@type": "@json"},
+// The whole way with exported API only: a log is checked against the
+// JSON-RPC 2.0 block's schema, turned into N-Triples, and read back into
+// the messages as sent (member order and white space aside).
+func Example_roundTrip() {
+	block := bblock.Default()
+	log := `{"jsonrpc":"2.0","id":"q1","method":"tools/call","params":{"name":"search","arguments":{"q":"rdf","limit":10}}}
+{"jsonrpc":"2.0","id":"q1","result":{"content":[{"type":"text","text":"3 hits"}],"isError":false}}
+{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":0.5},"@context":"data, not JSON-LD"}
+`
+	// Validate.
+	s, err := schema.Compile(block, nil)
+	if err != nil {
+		panic(err)
 	}
-	tests := []struct{ code, want string }{
-		{`{"id": 7, "result": [1, {"b": 2, "a": 1}]}`, `_:x <` + rdf.JRPCNS + `hasId> "7"^^<` + rdf.XSDInteger + `> .
-_:x <` + rdf.JRPCNS + `hasResult> "[1,{\"a\":1,\"b\":2}]"^^<` + rdf.RDFJSON + `> .
-`},
-		{`{"id": null, "result": "text"}`, `_:x <` + rdf.JRPCNS + `hasResult> "\"text\""^^<` + rdf.RDFJSON + `> .
-`},
-		{`{"id": "a", "result": null}`, `_:x <` + rdf.JRPCNS + `hasId> <http://example.com/base/a> .
-_:x <` + rdf.JRPCNS + `hasResult> "null"^^<` + rdf.RDFJSON + `> .
-`},
+	c, _ := schema.NewChecker(s, "")
+	r, _ := rpclog.NewReader(strings.NewReader(log), "log.jsonl", rpclog.ReaderOptions{})
+	sum, err := schema.ValidateLog(r, c, "log.jsonl", func(f schema.Finding) { fmt.Println(f.Diagnostic) })
+	if err != nil {
+		panic(err)
 	}
-	for _, tt := range tests {
-		up, err := UpliftSnippet([]byte(tt.code), processed(t, ctx), nil, bblock.Example{BaseURI: "http://example.com/base/"}, bblock.Snippet{}, "b")
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := rdftest.ParseNTriples([]byte(tt.want))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok, diff := rdftest.Isomorphic(up.Triples, want); !ok {
-			t.Errorf("%s:\n%s", tt.code, diff)
-		}
-	}
-}
+	fmt.Printf("%d of %d messages valid\n", sum.Valid, sum.Messages)
 
-// TestDefaultExampleUplift: every example of the embedded block gives a graph.
-func TestDefaultExampleUplift(t *testing.T) {
-	for name, up := range upliftAll(t, bblock.Default(), nil) {
-		if len(up.Triples) == 0 {
-			t.Errorf("%s: empty graph", name)
-		}
+	// Convert.
+	ctx, _, err := context.ForBlock(block, nil, nil)
+	if err != nil {
+		panic(err)
 	}
+	var nt bytes.Buffer
+	r, _ = rpclog.NewReader(strings.NewReader(log), "log.jsonl", rpclog.ReaderOptions{})
+	conv := convert.NewConverter(ctx)
+	conv.Report = func(i convert.Issue) { fmt.Println(i) }
+	if err := conv.Convert(&nt, rdf.NTriples, []convert.Log{{Reader: r, File: "log.jsonl", IRI: "http://example.com/log"}}); err != nil {
+		panic(err)
+	}
+
+	// And back.
+	res, err := wire.NewDecoder(ctx).WriteJSONL(os.Stdout, &nt, rdf.NTriples, wire.JSONLOptions{})
+	if err != nil || len(res.Problems) > 0 {
+		panic(fmt.Sprint(err, res.Problems))
+	}
+	// Output:
+	// 3 of 3 messages valid
+	// log.jsonl:3: member "@context" is data, not a JSON-LD instruction; it is not mapped to RDF (jlog:patch keeps it) (at /@context)
+	// {"jsonrpc":"2.0","id":"q1","method":"tools/call","params":{"arguments":{"limit":10,"q":"rdf"},"name":"search"}}
+	// {"jsonrpc":"2.0","id":"q1","result":{"content":[{"text":"3 hits","type":"text"}],"isError":false}}
+	// {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":0.5},"@context":"data, not JSON-LD"}
 }

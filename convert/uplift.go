@@ -1,241 +1,159 @@
 package convert
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
+	"sort"
 
+	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/gold"
-	"github.com/jrpcld/jrpcld/internal/jcs"
-	"github.com/jrpcld/jrpcld/internal/jsonparse"
-	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
 
-// Mapping turns JSON-RPC messages into RDF triples with a block's JSON-LD
-// context, processed once: with the compiled plan of the context, and
-// through json-gold for the messages the plan does not cover (or for all,
-// with EngineJSONGold). It is safe for concurrent use.
-type Mapping struct {
-	active *ld.Context
-	opts   *ld.JsonLdOptions
-	scope  *context.Scope // the same context, for what json-gold must not see and for the way back
-	plan   *plan
-	engine Engine
-
-	nodes  sync.Map // node IRI family -> json-gold keeps it (see nodeValid)
-	nnodes atomic.Int64
+// Uplift is the semantic uplift of one JSON example snippet, as the
+// building-block tool chain defines it: the snippet with a JSON-LD context
+// attached, and the graph it means.
+type Uplift struct {
+	// JSONLD is the snippet as a JSON-LD document: "@context" is the list
+	// [the example's prefixes, the block's context, the snippet's own
+	// context]; a snippet that is an array becomes "@graph".
+	JSONLD map[string]any
+	// Triples is the graph; it is empty when the context maps nothing.
+	Triples []rdf.Triple
+	// Prefixes are those of the example and the context, for Turtle.
+	Prefixes []rdf.Prefix
+	// Notices name numbers the rdf:JSON canonical form changes.
+	Notices []Notice
 }
 
-// NewMapping returns the Mapping of ctx for documents whose base IRI is
-// base (the context's own @base wins).
-func NewMapping(ctx *context.Processed, base string) (*Mapping, error) {
-	opts := gold.Options(base)
-	active, err := ld.NewContext(nil, opts).Parse(gold.FloatNumbers(ctx.Value()))
-	if err != nil {
-		return nil, fmt.Errorf("context: %w", err)
+// UpliftSnippet uplifts the JSON snippet code of example ex of a block whose
+// context is ctx (see context.ForBlock). prefixes are
+// the examples file's global prefixes. The base IRI is the snippet's
+// base-uri, or else the example's; a @base in the context wins over both.
+// blank prefixes the labels of blank nodes.
+func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]string, ex bblock.Example, sn bblock.Snippet, blank string) (*Uplift, error) {
+	d := json.NewDecoder(bytes.NewReader(code))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, fmt.Errorf("snippet is not JSON: %w", err)
 	}
-	// Computing the inverse context once makes the parsed context safe to
-	// share between goroutines.
-	active.GetInverse()
-	sc := ctx.Root()
-	return &Mapping{active: active, opts: opts, scope: sc, plan: compile(active, sc)}, nil
-}
-
-// Notice is something worth telling the user about one message: data the
-// mapping cannot carry, or changes it makes.
-type Notice struct {
-	Pointer string
-	Message string
-}
-
-// Triples maps msg, a decoded message object, to triples. The message's
-// node is the IRI node, or a blank node when node is empty; blank nodes are
-// labelled with the given prefix so that labels of different messages never
-// collide. Keys starting with "@" are data, not JSON-LD keywords, at any
-// depth outside @json values: they are left out, with a notice, as are
-// numbers beyond the range of a double and @json values that have no
-// canonical form. The notices also name numbers whose value the canonical
-// form of an rdf:JSON literal changes.
-func (m *Mapping) Triples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []Notice, error) {
-	triples, left, changes, err := m.mapTriples(msg, node, bnodePrefix)
-	var notices []Notice
-	for _, l := range left {
-		notices = append(notices, l.Notice)
+	if d.More() {
+		return nil, fmt.Errorf("snippet is not JSON: data after the value")
 	}
-	for _, c := range changes {
-		notices = append(notices, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
-	}
-	return triples, notices, err
-}
-
-// mapTriples maps msg as Triples does, and returns apart the notices for
-// what it left out of the mapping and the numbers canonical form changes.
-func (m *Mapping) mapTriples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []leftOut, []jcs.Change, error) {
-	out, left, changes, _, err := m.mapInto(nil, msg, node, bnodePrefix)
-	return out, left, changes, err
-}
-
-// mapInto appends the triples of msg to dst, with the engine of m. whole
-// reports that the triples (with the message's jlog:id) read back to msg
-// exactly, which only the compiled plan tells; when it is false the way
-// back may or may not give msg.
-func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, err error) {
-	if m.engine == EngineCompiled {
-		if out, left, changes, whole, ok := m.compiledTriples(msg, node, bnodePrefix, dst); ok {
-			return out, left, changes, whole, nil
-		}
-		// Where the plan meets an undecoded value it does not take as it
-		// is, it tries again with the message decoded whole.
-		if materialize(msg) {
-			if out, left, changes, whole, ok := m.compiledTriples(msg, node, bnodePrefix, dst); ok {
-				return out, left, changes, whole, nil
-			}
+	pm := map[string]any{}
+	for _, m := range []map[string]string{prefixes, ex.Prefixes, sn.Prefixes} {
+		for k, iri := range m {
+			pm[k] = iri
 		}
 	}
-	out, left, changes, err = m.goldTriples(dst, msg, node, bnodePrefix)
-	return out, left, changes, false, err
-}
-
-// lazyKeys returns the members of a message whose values the compiled
-// plan maps from their text, so that the log reader need not decode them:
-// "params" and "result" when they are @json terms (the only members whose
-// content classifying a message does not look into).
-func (m *Mapping) lazyKeys() []string {
-	if m.engine != EngineCompiled {
-		return nil
-	}
-	var keys []string
-	for _, k := range []string{"params", "result"} {
-		if t := m.plan.root.terms[k]; t != nil && t.kind == ckJSON {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
-
-// materialize decodes the undecoded values in v, in place, and reports
-// whether there were any.
-func materialize(v any) bool {
-	found := false
+	contexts := []any{pm, ctx.Value()}
+	doc := map[string]any{}
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if u, ok := e.(jsonparse.Undecoded); ok {
-				x[k], found = jsonparse.Decode(u), true
-			} else if materialize(e) {
-				found = true
-			}
+			doc[k] = e
+		}
+		if own, ok := x["@context"]; ok {
+			contexts = append(contexts, own)
 		}
 	case []any:
-		for i, e := range x {
-			if u, ok := e.(jsonparse.Undecoded); ok {
-				x[i], found = jsonparse.Decode(u), true
-			} else if materialize(e) {
-				found = true
-			}
-		}
+		doc["@graph"] = x
+	default:
+		return nil, fmt.Errorf("snippet is a JSON %T, not an object or an array", v)
 	}
-	return found
-}
+	doc["@context"] = contexts
 
-// goldTriples appends the triples json-gold makes of msg to dst.
-func (m *Mapping) goldTriples(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, err error) {
-	doc := m.prepare(msg, m.scope, "", &left)
-	if node != "" {
-		doc["@id"] = node
+	base := sn.BaseURI
+	if base == "" {
+		base = ex.BaseURI
 	}
-	defer func() {
-		if e := recover(); e != nil {
-			// json-gold asserts types deep inside; never let one of its
-			// panics stop a run.
-			out, err = dst, fmt.Errorf("JSON-LD processor failed: %v", e)
-		}
-	}()
-	api := ld.NewJsonLdApi()
-	expanded, err := api.Expand(m.active, "", doc, m.opts, false, nil)
+	opts := gold.Options(base)
+	expanded, err := expandExact(doc, opts)
 	if err != nil {
-		return dst, left, nil, fmt.Errorf("JSON-LD expansion: %w", err)
+		return nil, err
 	}
-	changes, err = gold.CanonicalJSONValues(expanded)
+	changes, err := gold.CanonicalJSONValues(expanded)
 	if err != nil {
-		return dst, left, changes, err
+		return nil, err
 	}
-	ds, err := api.ToRDF(expanded, m.opts)
+	ds, err := ld.NewJsonLdApi().ToRDF(expanded, opts)
 	if err != nil {
-		return dst, left, changes, fmt.Errorf("JSON-LD to RDF: %w", err)
+		return nil, fmt.Errorf("JSON-LD to RDF: %w", err)
 	}
-	quads := ds.GetQuads("@default")
-	out = dst
-	for _, q := range quads {
-		t, err := gold.Triple(q, bnodePrefix)
+	up := &Uplift{JSONLD: doc}
+	for _, c := range changes {
+		up.Notices = append(up.Notices, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
+	}
+	for _, q := range ds.GetQuads("@default") {
+		t, err := gold.Triple(q, blank)
 		if err != nil {
-			return dst, left, changes, err
+			return nil, err
 		}
-		out = append(out, t)
+		up.Triples = append(up.Triples, t)
 	}
-	return out, left, changes, nil
-}
-
-// leftOut is a notice for something the mapping leaves out; atKey marks a
-// member whose name starts with "@".
-type leftOut struct {
-	Notice
-	atKey bool
-}
-
-// prepare returns the document json-gold gets for the object obj at
-// pointer ptr, whose terms are those of s: obj without the members json-gold
-// must not see, which it reports in left. Values of @json terms are data
-// and go through whole, when they have a canonical form.
-func (m *Mapping) prepare(obj map[string]any, s *context.Scope, ptr string, left *[]leftOut) map[string]any {
-	doc := make(map[string]any, len(obj)+1)
-	for _, k := range slices.Sorted(maps.Keys(obj)) { // notices in a stable order
-		v := obj[k]
-		p := ptr + "/" + jsonptr.Escape(k)
-		if strings.HasPrefix(k, "@") {
-			*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true})
-			continue
-		}
-		if t := s.Term(k); t != nil && t.Type == "@json" {
-			if _, _, err := jcs.Append(nil, v); err != nil {
-				*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false})
-				continue
-			}
-			doc[k] = v
-			continue
-		}
-		if nv, ok := m.prepareValue(v, s.Child(k), p, left); ok {
-			doc[k] = nv
+	sortTriples(up.Triples)
+	seen := map[string]bool{}
+	for _, p := range ctx.Prefixes() {
+		seen[p.Name] = true
+		up.Prefixes = append(up.Prefixes, p)
+	}
+	for k, iri := range pm {
+		if s, ok := iri.(string); ok && !seen[k] && context.IsPrefixName(k) {
+			up.Prefixes = append(up.Prefixes, rdf.Prefix{Name: k, IRI: s})
 		}
 	}
-	return doc
+	sort.Slice(up.Prefixes, func(i, j int) bool { return up.Prefixes[i].Name < up.Prefixes[j].Name })
+	return up, nil
 }
 
-func (m *Mapping) prepareValue(v any, s *context.Scope, ptr string, left *[]leftOut) (any, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		return m.prepare(x, s, ptr, left), true
+// sortTriples puts triples in a fixed order, subjects with IRIs first:
+// json-gold emits the nodes of a graph in map order, which changes from run
+// to run, while its blank-node labels do not.
+func sortTriples(ts []rdf.Triple) {
+	key := func(t rdf.Triple) string {
+		k := "1"
+		if t.S.Kind == rdf.Blank {
+			k = "2"
+		}
+		return k + t.S.Value + "\x00" + t.P + "\x00" + t.O.String()
+	}
+	sort.SliceStable(ts, func(i, j int) bool { return key(ts[i]) < key(ts[j]) })
+}
+
+// expandExact expands doc with its context processed from float numbers
+// (json-gold needs "@version": 1.1 as a double) while the data keeps its
+// json.Number values.
+func expandExact(doc map[string]any, opts *ld.JsonLdOptions) (any, error) {
+	ctx := gold.FloatNumbers(doc["@context"])
+	active, err := ld.NewContext(nil, opts).Parse(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	body := make(map[string]any, len(doc))
+	for k, v := range doc {
+		if k != "@context" {
+			body[k] = v
+		}
+	}
+	expanded, err := ld.NewJsonLdApi().Expand(active, "", body, opts, false, nil)
+	if err != nil {
+		return nil, fmt.Errorf("JSON-LD expansion: %w", err)
+	}
+	// Like the processor's Expand, return a list at the top.
+	switch x := expanded.(type) {
 	case []any:
-		out := make([]any, 0, len(x))
-		for i, e := range x {
-			if ne, ok := m.prepareValue(e, s, ptr+"/"+strconv.Itoa(i), left); ok {
-				out = append(out, ne)
-			}
+		return x, nil
+	case nil:
+		return []any{}, nil
+	case map[string]any:
+		if g, ok := x["@graph"]; ok && len(x) == 1 {
+			return g, nil
 		}
-		return out, true
-	case json.Number:
-		if _, err := strconv.ParseFloat(string(x), 64); err != nil {
-			*left = append(*left, leftOut{Notice{Pointer: ptr, Message: fmt.Sprintf("number %s is beyond the range of a double; it is not mapped to RDF", x)}, false})
-			return nil, false
-		}
+		return []any{x}, nil
 	}
-	return v, true
+	return expanded, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 )
 
 // Kind is the kind of a JSON-RPC 2.0 message.
@@ -521,3 +522,22 @@ func (m Message) Err() error {
 	}
 	return nil
 }
+
+// Decode decodes the JSON text of one message (or batch) into the values
+// Classify and the rest of jrpcld take: objects as map[string]any, arrays
+// as []any, numbers as json.Number (never rounded through float64). It is
+// stricter than encoding/json: invalid UTF-8 and lone UTF-16 surrogate
+// escapes are errors, as in a log. A syntax error is a *diag.Diagnostic
+// with the code -32700 and the 1-based byte column.
+func Decode(text []byte) (any, error) {
+	p := jsonparse.Parser{MaxDepth: maxDecodeDepth}
+	v, perr := p.Parse(text)
+	if perr != nil {
+		return nil, &diag.Diagnostic{Column: perr.Offset + 1, Code: CodeParseError, Severity: diag.Error, Message: perr.Msg}
+	}
+	return v, nil
+}
+
+// maxDecodeDepth is the deepest nesting Decode accepts, as a log reader
+// does by default.
+const maxDecodeDepth = 512

@@ -740,3 +740,20 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// TestDecode: numbers stay json.Number, and what encoding/json refuses or
+// would alter is a -32700 diagnostic at its column.
+func TestDecode(t *testing.T) {
+	v, err := Decode([]byte(` {"id": 12345678901234567890, "x": [1.50]} `))
+	want := map[string]any{"id": json.Number("12345678901234567890"), "x": []any{json.Number("1.50")}}
+	if err != nil || !reflect.DeepEqual(v, want) {
+		t.Errorf("Decode = %#v, %v", v, err)
+	}
+	for text, col := range map[string]int{`{"a":}`: 6, "\"\xff\"": 2, `"\udc00"`: 2, `[1] [2]`: 5, ``: 1} {
+		_, err := Decode([]byte(text))
+		var d *diag.Diagnostic
+		if !errors.As(err, &d) || d.Code != CodeParseError || d.Column != col || d.Severity != diag.Error {
+			t.Errorf("Decode(%q): %#v, want -32700 at column %d", text, err, col)
+		}
+	}
+}

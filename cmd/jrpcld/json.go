@@ -1,16 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
-	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/wire"
 )
@@ -100,15 +93,8 @@ func inputFormat(name string, fixed *rdf.Format) (rdf.Format, error) {
 	if name == "-" {
 		return rdf.Turtle, nil
 	}
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".ttl":
-		return rdf.Turtle, nil
-	case ".nt":
-		return rdf.NTriples, nil
-	case ".nq":
-		return rdf.NQuads, nil
-	case ".jsonld":
-		return rdf.JSONLD, nil
+	if f, gz, ok := rdf.FormatOf(name); ok && !gz && f != rdf.RDFXML {
+		return f, nil
 	}
 	return 0, fmt.Errorf("%s: cannot tell the RDF format from the extension (.ttl, .nt, .nq or .jsonld): use --from", name)
 }
@@ -160,134 +146,17 @@ func (j *jsonRun) input(name string, f rdf.Format) error {
 	if cl, ok := in.(io.Closer); ok && name != "-" {
 		defer cl.Close()
 	}
-	data, err := j.stream(in, f, size)
-	if err != nil || data == nil {
+	restore := tuneGC()
+	res, err := j.rv.WriteJSONL(j.out, in, f, wire.JSONLOptions{Envelope: j.envelope, Graph: j.graph, Size: size})
+	restore()
+	if err != nil {
 		return err
 	}
-	quads, err := wire.ReadRDF(data, f)
-	if err != nil {
-		var se *diag.Diagnostic
-		if errors.As(err, &se) {
-			se.File = display
-			fmt.Fprintln(j.e.stderr, se)
-		} else {
-			fmt.Fprintf(j.e.stderr, "%s: %v\n", display, err)
-		}
-		j.status = exitInvalid
-		return nil
-	}
-	logs, problems := j.rv.Logs(quads)
-	for _, p := range problems {
+	j.found = j.found || res.Found
+	for _, p := range res.Problems {
 		p.File = display
 		fmt.Fprintln(j.e.stderr, p)
 		j.status = exitInvalid
 	}
-	for _, l := range logs {
-		if j.graph != "" && l.IRI != j.graph {
-			continue
-		}
-		j.found = true
-		if err := wire.WriteJSONL(j.out, l.Messages, j.envelope); err != nil {
-			return err
-		}
-	}
 	return nil
-}
-
-// stream writes the messages of in as they come when the input is laid
-// out as jrpcld writes logs (see wire.Decoder.Stream), in memory that does
-// not grow with the input, and returns nil. Otherwise it returns the whole
-// input, to be read as one graph: what the stream wrote went to a
-// temporary file and is dropped, and what it read is read again (from a
-// temporary copy when in cannot seek).
-func (j *jsonRun) stream(in io.Reader, f rdf.Format, size int64) ([]byte, error) {
-	if f == rdf.JSONLD {
-		return readAll(in, size)
-	}
-	start, canSeek := seekable(in)
-	spool, err := tempFile()
-	if err != nil {
-		return nil, err
-	}
-	defer closeTemp(spool)
-	src := in
-	var copied *os.File
-	if !canSeek {
-		if copied, err = tempFile(); err != nil {
-			return nil, err
-		}
-		defer closeTemp(copied)
-		src = io.TeeReader(in, copied)
-	}
-	w := bufio.NewWriterSize(spool, 64<<10)
-	found := false
-	var line []byte
-	restore := tuneGC()
-	err = j.rv.Stream(src, f, func(log string, m *wire.Message) error {
-		if j.graph != "" && log != j.graph {
-			return nil
-		}
-		found = true
-		line = m.AppendJSONL(line[:0], j.envelope)
-		_, err := w.Write(line)
-		return err
-	})
-	restore()
-	switch {
-	case err == nil:
-		j.found = j.found || found
-		if err = w.Flush(); err == nil {
-			_, err = spool.Seek(0, io.SeekStart)
-		}
-		if err == nil {
-			_, err = io.Copy(j.out, spool)
-		}
-		return nil, err
-	case !errors.Is(err, wire.ErrUngrouped):
-		return nil, err
-	case copied != nil:
-		if _, err := copied.Seek(0, io.SeekStart); err != nil {
-			return nil, err
-		}
-		return readAll(io.MultiReader(copied, in), 0)
-	}
-	if _, err := in.(io.Seeker).Seek(start, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return readAll(in, size-start)
-}
-
-// seekable reports whether r can seek, and where it is.
-func seekable(r io.Reader) (int64, bool) {
-	s, ok := r.(io.Seeker)
-	if !ok {
-		return 0, false
-	}
-	pos, err := s.Seek(0, io.SeekCurrent)
-	return pos, err == nil
-}
-
-// tempFile creates a temporary file, removed when closed with closeTemp
-// (on Unix at once: it goes away with the process).
-func tempFile() (*os.File, error) {
-	f, err := os.CreateTemp("", "jrpcld-json-*")
-	if err == nil {
-		os.Remove(f.Name())
-	}
-	return f, err
-}
-
-func closeTemp(f *os.File) {
-	f.Close()
-	os.Remove(f.Name())
-}
-
-// readAll reads r to its end; size, when known, is what it holds.
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	var b bytes.Buffer
-	if size > 0 && size < 1<<40 {
-		b.Grow(int(size) + bytes.MinRead)
-	}
-	_, err := b.ReadFrom(r)
-	return b.Bytes(), err
 }

@@ -109,7 +109,7 @@ func (c *Converter) convertLog(out sink, l Log) error {
 	if err != nil {
 		return err
 	}
-	m.engine = c.Engine
+	m.Engine = c.Engine
 	g := NewLogGraph(l.IRI, m)
 	if err := out.StartLog(l.IRI); err != nil {
 		return err

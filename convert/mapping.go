@@ -1,0 +1,244 @@
+package convert
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/internal/jcs"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/piprate/json-gold/ld"
+)
+
+// Mapping turns JSON-RPC messages into RDF triples with a block's JSON-LD
+// context, processed once: with the compiled plan of the context, and
+// through json-gold for the messages the plan does not cover (or for all,
+// with EngineJSONGold). It is safe for concurrent use.
+type Mapping struct {
+	active *ld.Context
+	opts   *ld.JsonLdOptions
+	scope  *context.Scope // the same context, for what json-gold must not see and for the way back
+	plan   *plan
+
+	// Engine maps the messages: EngineCompiled (the default) or
+	// EngineJSONGold. Set it before the first message.
+	Engine Engine
+
+	nodes  sync.Map // node IRI family -> json-gold keeps it (see nodeValid)
+	nnodes atomic.Int64
+}
+
+// NewMapping returns the Mapping of ctx for documents whose base IRI is
+// base (the context's own @base wins).
+func NewMapping(ctx *context.Processed, base string) (*Mapping, error) {
+	opts := gold.Options(base)
+	active, err := ld.NewContext(nil, opts).Parse(gold.FloatNumbers(ctx.Value()))
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	// Computing the inverse context once makes the parsed context safe to
+	// share between goroutines.
+	active.GetInverse()
+	sc := ctx.Root()
+	return &Mapping{active: active, opts: opts, scope: sc, plan: compile(active, sc)}, nil
+}
+
+// Notice is something worth telling the user about one message: data the
+// mapping cannot carry, or changes it makes.
+type Notice struct {
+	Pointer string
+	Message string
+}
+
+// Triples maps msg, a decoded message object, to triples. The message's
+// node is the IRI node, or a blank node when node is empty; blank nodes are
+// labelled with the given prefix so that labels of different messages never
+// collide. Keys starting with "@" are data, not JSON-LD keywords, at any
+// depth outside @json values: they are left out, with a notice, as are
+// numbers beyond the range of a double and @json values that have no
+// canonical form. The notices also name numbers whose value the canonical
+// form of an rdf:JSON literal changes.
+func (m *Mapping) Triples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []Notice, error) {
+	triples, left, changes, err := m.mapTriples(msg, node, bnodePrefix)
+	var notices []Notice
+	for _, l := range left {
+		notices = append(notices, l.Notice)
+	}
+	for _, c := range changes {
+		notices = append(notices, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
+	}
+	return triples, notices, err
+}
+
+// mapTriples maps msg as Triples does, and returns apart the notices for
+// what it left out of the mapping and the numbers canonical form changes.
+func (m *Mapping) mapTriples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []leftOut, []jcs.Change, error) {
+	out, left, changes, _, err := m.mapInto(nil, msg, node, bnodePrefix)
+	return out, left, changes, err
+}
+
+// mapInto appends the triples of msg to dst, with the engine of m. whole
+// reports that the triples (with the message's jlog:id) read back to msg
+// exactly, which only the compiled plan tells; when it is false the way
+// back may or may not give msg.
+func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, err error) {
+	if m.Engine == EngineCompiled {
+		if out, left, changes, whole, ok := m.compiledTriples(msg, node, bnodePrefix, dst); ok {
+			return out, left, changes, whole, nil
+		}
+		// Where the plan meets an undecoded value it does not take as it
+		// is, it tries again with the message decoded whole.
+		if materialize(msg) {
+			if out, left, changes, whole, ok := m.compiledTriples(msg, node, bnodePrefix, dst); ok {
+				return out, left, changes, whole, nil
+			}
+		}
+	}
+	out, left, changes, err = m.goldTriples(dst, msg, node, bnodePrefix)
+	return out, left, changes, false, err
+}
+
+// lazyKeys returns the members of a message whose values the compiled
+// plan maps from their text, so that the log reader need not decode them:
+// "params" and "result" when they are @json terms (the only members whose
+// content classifying a message does not look into).
+func (m *Mapping) lazyKeys() []string {
+	if m.Engine != EngineCompiled {
+		return nil
+	}
+	var keys []string
+	for _, k := range []string{"params", "result"} {
+		if t := m.plan.root.terms[k]; t != nil && t.kind == ckJSON {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// materialize decodes the undecoded values in v, in place, and reports
+// whether there were any.
+func materialize(v any) bool {
+	found := false
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if u, ok := e.(jsonparse.Undecoded); ok {
+				x[k], found = jsonparse.Decode(u), true
+			} else if materialize(e) {
+				found = true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if u, ok := e.(jsonparse.Undecoded); ok {
+				x[i], found = jsonparse.Decode(u), true
+			} else if materialize(e) {
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// goldTriples appends the triples json-gold makes of msg to dst.
+func (m *Mapping) goldTriples(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, err error) {
+	doc := m.prepare(msg, m.scope, "", &left)
+	if node != "" {
+		doc["@id"] = node
+	}
+	defer func() {
+		if e := recover(); e != nil {
+			// json-gold asserts types deep inside; never let one of its
+			// panics stop a run.
+			out, err = dst, fmt.Errorf("JSON-LD processor failed: %v", e)
+		}
+	}()
+	api := ld.NewJsonLdApi()
+	expanded, err := api.Expand(m.active, "", doc, m.opts, false, nil)
+	if err != nil {
+		return dst, left, nil, fmt.Errorf("JSON-LD expansion: %w", err)
+	}
+	changes, err = gold.CanonicalJSONValues(expanded)
+	if err != nil {
+		return dst, left, changes, err
+	}
+	ds, err := api.ToRDF(expanded, m.opts)
+	if err != nil {
+		return dst, left, changes, fmt.Errorf("JSON-LD to RDF: %w", err)
+	}
+	quads := ds.GetQuads("@default")
+	out = dst
+	for _, q := range quads {
+		t, err := gold.Triple(q, bnodePrefix)
+		if err != nil {
+			return dst, left, changes, err
+		}
+		out = append(out, t)
+	}
+	return out, left, changes, nil
+}
+
+// leftOut is a notice for something the mapping leaves out; atKey marks a
+// member whose name starts with "@".
+type leftOut struct {
+	Notice
+	atKey bool
+}
+
+// prepare returns the document json-gold gets for the object obj at
+// pointer ptr, whose terms are those of s: obj without the members json-gold
+// must not see, which it reports in left. Values of @json terms are data
+// and go through whole, when they have a canonical form.
+func (m *Mapping) prepare(obj map[string]any, s *context.Scope, ptr string, left *[]leftOut) map[string]any {
+	doc := make(map[string]any, len(obj)+1)
+	for _, k := range slices.Sorted(maps.Keys(obj)) { // notices in a stable order
+		v := obj[k]
+		p := ptr + "/" + jsonptr.Escape(k)
+		if strings.HasPrefix(k, "@") {
+			*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true})
+			continue
+		}
+		if t := s.Term(k); t != nil && t.Type == "@json" {
+			if _, _, err := jcs.Append(nil, v); err != nil {
+				*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false})
+				continue
+			}
+			doc[k] = v
+			continue
+		}
+		if nv, ok := m.prepareValue(v, s.Child(k), p, left); ok {
+			doc[k] = nv
+		}
+	}
+	return doc
+}
+
+func (m *Mapping) prepareValue(v any, s *context.Scope, ptr string, left *[]leftOut) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		return m.prepare(x, s, ptr, left), true
+	case []any:
+		out := make([]any, 0, len(x))
+		for i, e := range x {
+			if ne, ok := m.prepareValue(e, s, ptr+"/"+strconv.Itoa(i), left); ok {
+				out = append(out, ne)
+			}
+		}
+		return out, true
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(x), 64); err != nil {
+			*left = append(*left, leftOut{Notice{Pointer: ptr, Message: fmt.Sprintf("number %s is beyond the range of a double; it is not mapped to RDF", x)}, false})
+			return nil, false
+		}
+	}
+	return v, true
+}
