@@ -11,7 +11,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
-	"github.com/jrpcld/jrpcld/schema"
+	"github.com/jrpcld/jrpcld/internal/schemadoc"
 )
 
 // Annotation keywords written into and read from annotated schemas.
@@ -53,7 +53,7 @@ func Annotate(b *bblock.Block, reg *bblock.Register, opts *Options) (any, []Warn
 type annotator struct {
 	main     *bblock.Block
 	reg      *bblock.Register
-	docs     *schema.Docs
+	docs     *schemadoc.Docs
 	opts     *Options
 	blocks   map[string]*bblock.Block
 	stacks   map[string]*Context
@@ -80,7 +80,7 @@ func newAnnotator(b *bblock.Block, reg *bblock.Register, opts *Options) (*annota
 	if b.Files.Schema == "" {
 		return nil, fmt.Errorf("block %s: %w", b.ID, ErrNoSchema)
 	}
-	docs, err := schema.NewDocs(b, reg)
+	docs, err := schemadoc.NewDocs(b, reg)
 	if err != nil {
 		return nil, err
 	}

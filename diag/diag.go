@@ -91,3 +91,13 @@ func (d Diagnostic) String() string {
 	}
 	return b.String()
 }
+
+// HasErrors reports whether any of ds has severity Error.
+func HasErrors(ds []Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}

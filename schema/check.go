@@ -34,42 +34,29 @@ func NewChecker(s *Schema, definition string) (*Checker, error) {
 	return c, nil
 }
 
-// Result is the outcome of checking one message.
-type Result struct {
-	Message     jsonrpc.Message   // the classification
-	Diagnostics []diag.Diagnostic // rule diagnostics, then schema ones, for the message and its members
-	Answers     *Pending          // for a response: the request it answers, when the log shows it
-}
-
-// Valid reports whether the message has no error-severity diagnostic.
-func (r Result) Valid() bool {
-	for _, p := range r.Diagnostics {
-		if p.Severity == diag.Error {
-			return false
-		}
-	}
-	return true
-}
-
-// Check checks v, the next message of the log, sent in direction dir.
-// index is its position in the log.
-func (c *Checker) Check(v any, dir jsonrpc.Direction, index int) Result {
+// Check checks v, the next message of the log, sent in direction dir:
+// index is its position in the log. It returns the message's
+// classification and its diagnostics: the rules' first, then the
+// schema's, for the message and its members (diag.HasErrors tells whether
+// it is invalid).
+func (c *Checker) Check(v any, dir jsonrpc.Direction, index int) (jsonrpc.Message, []diag.Diagnostic) {
 	m := jsonrpc.Classify(v)
-	r := Result{Message: m, Diagnostics: m.AllDiagnostics()}
+	ds := m.AllDiagnostics()
 	if m.Kind == jsonrpc.KindBatch {
 		arr, _ := v.([]any)
 		for i, mm := range m.Members {
 			if i < len(arr) {
-				c.checkOne(&r, mm, arr[i], dir, index, "/"+strconv.Itoa(i))
+				ds = c.checkOne(ds, mm, arr[i], dir, index, "/"+strconv.Itoa(i))
 			}
 		}
-		return r
+		return m, ds
 	}
-	c.checkOne(&r, m, v, dir, index, "")
-	return r
+	return m, c.checkOne(ds, m, v, dir, index, "")
 }
 
-func (c *Checker) checkOne(r *Result, m jsonrpc.Message, v any, dir jsonrpc.Direction, index int, prefix string) {
+// checkOne checks one message (or batch member) v, classified as m, and
+// appends its schema diagnostics to ds.
+func (c *Checker) checkOne(ds []diag.Diagnostic, m jsonrpc.Message, v any, dir jsonrpc.Direction, index int, prefix string) []diag.Diagnostic {
 	var answers string
 	switch m.Kind {
 	case jsonrpc.KindRequest:
@@ -77,25 +64,22 @@ func (c *Checker) checkOne(r *Result, m jsonrpc.Message, v any, dir jsonrpc.Dire
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if p, ok := c.tracker.Answer(dir, m.ID); ok {
 			answers = p.Method
-			if prefix == "" {
-				r.Answers = &p
-			}
 		}
 	}
 	if c.schema == nil || !m.Valid() {
 		// A message the rules reject would only fail the schema again.
-		return
+		return ds
 	}
 	switch {
 	case c.def != nil:
-		r.Diagnostics = append(r.Diagnostics, c.schema.validateWith(c.def, v, prefix)...)
+		return append(ds, c.schema.validateWith(c.def, v, prefix)...)
 	case c.schema.dispatch != nil:
-		r.Diagnostics = append(r.Diagnostics, c.schema.dispatch.check(c.schema, m, v, dir, answers, prefix)...)
+		return append(ds, c.schema.dispatch.check(c.schema, m, v, dir, answers, prefix)...)
 	case c.schema.rulesSuffice:
 		// The embedded schema says no more than the rules just applied.
-	default:
-		r.Diagnostics = append(r.Diagnostics, c.schema.validateWith(c.schema.root, v, prefix)...)
+		return ds
 	}
+	return append(ds, c.schema.validateWith(c.schema.root, v, prefix)...)
 }
 
 // Open returns the requests seen so far that no response has answered, in

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
@@ -28,9 +29,9 @@ func ExampleChecker_Check() {
 		if err != nil {
 			panic(err)
 		}
-		r := c.Check(v, jsonrpc.NoDirection, i)
-		fmt.Println(r.Message.Kind, r.Valid())
-		for _, d := range r.Diagnostics {
+		m, ds := c.Check(v, jsonrpc.NoDirection, i)
+		fmt.Println(m.Kind, !diag.HasErrors(ds))
+		for _, d := range ds {
 			fmt.Println(" ", d.Code, d)
 		}
 	}

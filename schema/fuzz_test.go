@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/jrpcld/jrpcld/diag"
@@ -47,18 +48,20 @@ func FuzzChecker(f *testing.F) {
 				t.Fatal(err)
 			}
 			for i := 0; i < 2; i++ { // twice: the second may pair with the first
-				r := c.Check(v, dir, i)
-				invalid := false
-				for _, p := range r.Diagnostics {
-					if p.Severity == diag.Error {
-						invalid = true
-					}
+				m, ds := c.Check(v, dir, i)
+				for _, p := range ds {
 					if p.Message == "" {
 						t.Errorf("%s: problem without a message: %+v", data, p)
 					}
 				}
-				if r.Valid() == invalid {
-					t.Errorf("%s: Valid() = %v with problems %+v", data, r.Valid(), r.Diagnostics)
+				// The rules' diagnostics come first, and a message they
+				// reject is invalid whatever the schema says.
+				rules := m.AllDiagnostics()
+				if len(ds) < len(rules) || len(rules) > 0 && !reflect.DeepEqual(ds[:len(rules)], rules) {
+					t.Errorf("%s: diagnostics %+v do not start with the rules' %+v", data, ds, rules)
+				}
+				if !m.Valid() && !diag.HasErrors(ds) {
+					t.Errorf("%s: invalid by the rules, but no error in %+v", data, ds)
 				}
 			}
 		}

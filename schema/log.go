@@ -97,20 +97,20 @@ func validateRecord(rec *rpclog.Record, c *Checker, file string, index int, sum 
 		emit(Finding{Index: index, Kind: jsonrpc.KindInvalid, Diagnostic: p})
 		return
 	}
-	res := c.Check(rec.Value, rec.Dir, index)
-	kind := res.Message.Kind.String()
+	m, ds := c.Check(rec.Value, rec.Dir, index)
+	kind := m.Kind.String()
 	sum.kinds()[kind]++
-	if res.Valid() {
+	if !diag.HasErrors(ds) {
 		sum.Valid++
 	} else {
 		sum.invalid()[kind]++
 	}
-	for _, p := range res.Diagnostics {
+	for _, p := range ds {
 		if p.Severity == diag.Warning {
 			sum.Warnings++
 		}
 		p.File, p.Line = file, rec.Line
-		emit(Finding{Index: index, Kind: memberKind(res.Message, p.Pointer), Diagnostic: p})
+		emit(Finding{Index: index, Kind: memberKind(m, p.Pointer), Diagnostic: p})
 	}
 }
 

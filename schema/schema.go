@@ -12,6 +12,7 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/internal/schemadoc"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -24,7 +25,7 @@ import (
 type Schema struct {
 	url   string // the root document's URL
 	name  string // how messages name the schema: a block id or a file path
-	store *store
+	store *schemadoc.Store
 	c     *jsonschema.Compiler
 
 	mu   sync.Mutex
@@ -46,7 +47,7 @@ func Compile(b *bblock.Block, reg *bblock.Register) (*Schema, error) {
 	if b.Files.Schema == "" {
 		return nil, fmt.Errorf("block %s has no schema file", b.ID)
 	}
-	s, err := compile(newBlockStore(b, reg), blockURL(b.ID, b.Files.Schema), b.ID)
+	s, err := compile(schemadoc.NewBlockStore(b, reg), schemadoc.BlockURL(b.ID, b.Files.Schema), b.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -61,13 +62,12 @@ func CompileFile(file string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := newStore()
-	st.fileDir = filepath.Dir(abs)
-	return compile(st, fileURL(abs), file)
+	st, u := schemadoc.NewFileStore(abs)
+	return compile(st, u, file)
 }
 
-func compile(st *store, u, name string) (*Schema, error) {
-	doc, err := st.doc(u)
+func compile(st *schemadoc.Store, u, name string) (*Schema, error) {
+	doc, err := st.Doc(u)
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
@@ -94,11 +94,15 @@ func (s *Schema) compileURL(u string) (*jsonschema.Schema, error) {
 	}
 	sch, err := s.c.Compile(u)
 	if err != nil {
-		return nil, fmt.Errorf("schema %s: %s: %w", s.name, s.store.display(u), err)
+		return nil, fmt.Errorf("schema %s: %s: %w", s.name, s.store.Display(u), err)
 	}
 	s.byID[u] = sch
 	return sch, nil
 }
+
+// ErrNotLocal is wrapped by errors for references jrpcld will not follow
+// because they point to the network or outside the schema's own files.
+var ErrNotLocal = schemadoc.ErrNotLocal
 
 // ErrNoDefinition is wrapped by errors for a definition the schema lacks.
 var ErrNoDefinition = errors.New("no such definition")
@@ -110,7 +114,7 @@ var ErrNoDefinition = errors.New("no such definition")
 // $defs and definitions), a sibling file ("other.yaml#/x") or another block
 // ("bblocks://id#Name").
 func (s *Schema) Resolve(ref string) (string, error) {
-	doc, err := s.store.doc(s.url)
+	doc, err := s.store.Doc(s.url)
 	if err != nil {
 		return "", err
 	}
@@ -122,12 +126,12 @@ func (s *Schema) Resolve(ref string) (string, error) {
 				}
 			}
 		}
-		if ptr, ok := findAnchor(doc, ref); ok {
+		if ptr, ok := schemadoc.FindAnchor(doc, ref); ok {
 			return s.url + "#" + ptr, nil
 		}
 		return "", fmt.Errorf("schema %s: %q: %w (not in $defs or definitions, and no such $anchor)", s.name, ref, ErrNoDefinition)
 	}
-	u, err := s.store.resolveRef(s.url, doc, ref)
+	u, err := s.store.ResolveRef(s.url, doc, ref)
 	if err != nil {
 		return "", fmt.Errorf("schema %s: %w", s.name, err)
 	}
@@ -182,7 +186,7 @@ func (s *Schema) leafDiagnostic(e *jsonschema.ValidationError, prefix string) di
 	for _, tok := range e.InstanceLocation {
 		ptr += "/" + jsonptr.Escape(tok)
 	}
-	loc := s.store.display(e.SchemaURL)
+	loc := s.store.Display(e.SchemaURL)
 	if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
 		for _, k := range kp {
 			loc += "/" + jsonptr.Escape(k)

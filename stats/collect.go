@@ -14,7 +14,6 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
-	"github.com/jrpcld/jrpcld/schema"
 )
 
 // Directions as stats names them: the envelope's "c2s" and "s2c", and
@@ -265,10 +264,25 @@ type Event struct {
 	TS      string // the timestamp as written
 }
 
+// A Checker checks the messages of a log, in log order: it returns a
+// message's classification and its diagnostics. *schema.Checker is one.
+type Checker interface {
+	Check(v any, dir jsonrpc.Direction, index int) (jsonrpc.Message, []diag.Diagnostic)
+}
+
+// rulesOnly is the Checker of a Collector without one: the JSON-RPC 2.0
+// rules.
+type rulesOnly struct{}
+
+func (rulesOnly) Check(v any, _ jsonrpc.Direction, _ int) (jsonrpc.Message, []diag.Diagnostic) {
+	m := jsonrpc.Classify(v)
+	return m, m.AllDiagnostics()
+}
+
 // Options tunes a Collector.
 type Options struct {
 	// Checker checks each message; nil checks the JSON-RPC 2.0 rules only.
-	Checker *schema.Checker
+	Checker Checker
 	// Schema names the schema the Checker uses, for the report ("" for none).
 	Schema string
 	// Timeline is how many of the first messages to keep as Events (0: none).
@@ -282,7 +296,7 @@ type Options struct {
 // length of the log.
 type Collector struct {
 	s       *Stats
-	checker *schema.Checker
+	checker Checker
 	tracker *jsonrpc.Tracker[*openRequest]
 	// open counts the open requests by direction and id, to tell when a
 	// request reuses the id of one still open. The tracker forgets the
@@ -319,7 +333,7 @@ func NewCollector(opts Options) *Collector {
 	c := &Collector{s: NewStats(), checker: opts.Checker, tracker: jsonrpc.NewTracker[*openRequest](0),
 		open: map[pairKey]int{}, timeline: opts.Timeline}
 	if c.checker == nil {
-		c.checker, _ = schema.NewChecker(nil, "") // cannot fail without a definition
+		c.checker = rulesOnly{}
 	}
 	c.s.Validation.Schema = opts.Schema
 	return c
@@ -351,16 +365,15 @@ func (c *Collector) addAt(rec *rpclog.Record, pos int) {
 		c.event(Event{Pos: c.index, Dir: dir, Kind: "invalid", Label: label, TS: rec.TS})
 		return
 	}
-	res := c.checker.Check(rec.Value, rec.Dir, c.index-1)
-	m := res.Message
+	m, ds := c.checker.Check(rec.Value, rec.Dir, c.index-1)
 	kind := m.Kind.String()
 	s.kind(kind, dir, 1)
-	if res.Valid() {
+	if !diag.HasErrors(ds) {
 		s.Validation.Valid++
 	} else {
 		s.Validation.Invalid++
 	}
-	for _, p := range res.Diagnostics {
+	for _, p := range ds {
 		source := "rules"
 		if p.Schema != "" {
 			source = "schema"

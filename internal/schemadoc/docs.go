@@ -1,4 +1,4 @@
-package schema
+package schemadoc
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // has been rewritten to an absolute URL with a JSON-pointer fragment
 // ("bblocks://ID/FILE#/pointer"), so Get resolves any of them.
 type Docs struct {
-	st   *store
+	st   *Store
 	root string
 }
 
@@ -24,7 +24,7 @@ func NewDocs(b *bblock.Block, reg *bblock.Register) (*Docs, error) {
 	if b.Files.Schema == "" {
 		return nil, fmt.Errorf("block %s has no schema file", b.ID)
 	}
-	return &Docs{st: newBlockStore(b, reg), root: blockURL(b.ID, b.Files.Schema)}, nil
+	return &Docs{st: NewBlockStore(b, reg), root: BlockURL(b.ID, b.Files.Schema)}, nil
 }
 
 // RootURL returns the URL of the block's own schema document.
@@ -34,7 +34,7 @@ func (d *Docs) RootURL() string { return d.root }
 // JSON-pointer fragment. The returned value is shared: do not modify it.
 func (d *Docs) Get(ref string) (any, error) {
 	u, frag, _ := strings.Cut(ref, "#")
-	doc, err := d.st.doc(u)
+	doc, err := d.st.Doc(u)
 	if err != nil {
 		return nil, err
 	}
@@ -42,4 +42,4 @@ func (d *Docs) Get(ref string) (any, error) {
 }
 
 // Display shortens a URL for messages (ID/FILE#/pointer).
-func (d *Docs) Display(u string) string { return d.st.display(u) }
+func (d *Docs) Display(u string) string { return d.st.Display(u) }

@@ -1,9 +1,10 @@
-package schema
-
-// This file serves schema documents to the validator offline: a block's own
-// files, other blocks of its register through bblocks:// ids, and a plain
-// schema file's siblings. References are rewritten where the validator would
-// not resolve them as building-block authors mean them.
+// Package schemadoc serves the JSON schema documents of building blocks
+// offline, to the validator (package schema) and to the tools that walk
+// schemas (the context annotator): a block's own files, the other blocks of
+// its register through bblocks:// ids, and a plain schema file's siblings.
+// References are rewritten where a validator would not resolve them as
+// building-block authors mean them; nothing is fetched.
+package schemadoc
 
 import (
 	"errors"
@@ -25,10 +26,10 @@ import (
 // because they point to the network or outside the schema's own files.
 var ErrNotLocal = errors.New("not a local reference")
 
-// store loads and rewrites schema documents by URL. Block documents have
+// Store loads and rewrites schema documents by URL. Block documents have
 // URLs bblocks://ID/FILE; plain files have file:// URLs and may refer only to
 // files in their own folder and below.
-type store struct {
+type Store struct {
 	blocks  map[string]*bblock.Block
 	imports []string // unresolved register imports, named in errors
 	fileDir string   // folder a plain schema file may read below, or ""
@@ -37,13 +38,22 @@ type store struct {
 	docs map[string]any // URL without fragment -> rewritten document
 }
 
-func newStore() *store {
-	return &store{blocks: map[string]*bblock.Block{}, docs: map[string]any{}}
+// NewFileStore returns a store serving the plain schema file at the
+// absolute path file, which may refer to files in its folder and below,
+// and the file's URL.
+func NewFileStore(file string) (*Store, string) {
+	st := newStore()
+	st.fileDir = filepath.Dir(file)
+	return st, FileURL(file)
 }
 
-// newBlockStore returns a store serving block b and, when reg is not nil,
+func newStore() *Store {
+	return &Store{blocks: map[string]*bblock.Block{}, docs: map[string]any{}}
+}
+
+// NewBlockStore returns a store serving block b and, when reg is not nil,
 // the other blocks of its register.
-func newBlockStore(b *bblock.Block, reg *bblock.Register) *store {
+func NewBlockStore(b *bblock.Block, reg *bblock.Register) *Store {
 	st := newStore()
 	st.blocks[b.ID] = b
 	if reg != nil {
@@ -57,18 +67,18 @@ func newBlockStore(b *bblock.Block, reg *bblock.Register) *store {
 	return st
 }
 
-// blockURL returns the URL of file in block id.
-func blockURL(id, file string) string {
+// BlockURL returns the URL of file in block id.
+func BlockURL(id, file string) string {
 	return bblock.BlockRefPrefix + id + "/" + file
 }
 
 // Load implements jsonschema.URLLoader.
-func (s *store) Load(u string) (any, error) {
-	return s.doc(u)
+func (s *Store) Load(u string) (any, error) {
+	return s.Doc(u)
 }
 
-// doc returns the rewritten document at u (a URL without fragment).
-func (s *store) doc(u string) (any, error) {
+// Doc returns the rewritten document at u (a URL without fragment).
+func (s *Store) Doc(u string) (any, error) {
 	s.mu.Lock()
 	d, ok := s.docs[u]
 	s.mu.Unlock()
@@ -89,7 +99,7 @@ func (s *store) doc(u string) (any, error) {
 }
 
 // read decodes the document at u without rewriting it.
-func (s *store) read(u string) (any, error) {
+func (s *Store) read(u string) (any, error) {
 	switch {
 	case strings.HasPrefix(u, bblock.BlockRefPrefix):
 		rest := strings.TrimPrefix(u, bblock.BlockRefPrefix)
@@ -127,7 +137,7 @@ func (s *store) read(u string) (any, error) {
 	return nil, fmt.Errorf("%s: jrpcld does not fetch schemas; save it locally and refer to the file instead: %w", u, ErrNotLocal)
 }
 
-func (s *store) unknownBlock(id string) error {
+func (s *Store) unknownBlock(id string) error {
 	msg := fmt.Sprintf("bblocks://%s: %v %q", id, bblock.ErrUnknownBlock, id)
 	if len(s.imports) > 0 {
 		msg += fmt.Sprintf(" (it may be in the import %s, which jrpcld cannot resolve offline)", strings.Join(s.imports, ", "))
@@ -135,7 +145,8 @@ func (s *store) unknownBlock(id string) error {
 	return errors.New(msg)
 }
 
-func fileURL(p string) string {
+// FileURL returns the file: URL of the absolute path p.
+func FileURL(p string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
 }
 
@@ -159,14 +170,14 @@ func isMetaSchema(u string) bool {
 //     draft-07 "$id": "#Name"), since draft-07 validators ignore $anchor;
 //   - "bblocks://ID#frag" becomes the URL of block ID's schema file;
 //   - a reference to the network or outside the local files is an error.
-func (s *store) rewrite(u string, doc any) error {
+func (s *Store) rewrite(u string, doc any) error {
 	var errs []error
 	walkSchemas(doc, func(m map[string]any) {
 		ref, ok := m["$ref"].(string)
 		if !ok {
 			return
 		}
-		target, err := s.resolveRef(u, doc, ref)
+		target, err := s.ResolveRef(u, doc, ref)
 		if err != nil {
 			errs = append(errs, err)
 			return
@@ -178,7 +189,7 @@ func (s *store) rewrite(u string, doc any) error {
 
 // resolveRef returns the absolute URL with a JSON-pointer fragment that ref,
 // found in the document doc at u, means.
-func (s *store) resolveRef(u string, doc any, ref string) (string, error) {
+func (s *Store) ResolveRef(u string, doc any, ref string) (string, error) {
 	base, frag, _ := strings.Cut(ref, "#")
 	var docURL string
 	var target any
@@ -195,7 +206,7 @@ func (s *store) resolveRef(u string, doc any, ref string) (string, error) {
 		if file == "" {
 			file = b.Files.Schema
 		}
-		docURL = blockURL(id, file)
+		docURL = BlockURL(id, file)
 	case isMetaSchema(base):
 		return ref, nil
 	default:
@@ -224,22 +235,22 @@ func (s *store) resolveRef(u string, doc any, ref string) (string, error) {
 		return docURL + "#/" + frag, nil
 	}
 	if target == nil {
-		d, err := s.doc(docURL)
+		d, err := s.Doc(docURL)
 		if err != nil {
 			return "", fmt.Errorf("$ref %q: %w", ref, err)
 		}
 		target = d
 	}
-	ptr, ok := findAnchor(target, frag)
+	ptr, ok := FindAnchor(target, frag)
 	if !ok {
-		return "", fmt.Errorf("$ref %q: no $anchor %q in %s", ref, frag, s.display(docURL))
+		return "", fmt.Errorf("$ref %q: no $anchor %q in %s", ref, frag, s.Display(docURL))
 	}
 	return docURL + "#" + ptr, nil
 }
 
 // findAnchor returns the JSON pointer of the subschema of doc that declares
 // the anchor name, with "$anchor" or a draft-07 "$id": "#name".
-func findAnchor(doc any, name string) (string, bool) {
+func FindAnchor(doc any, name string) (string, bool) {
 	var found string
 	var ok bool
 	var walk func(v any, ptr string)
@@ -303,7 +314,7 @@ func walkSchemas(v any, fn func(map[string]any)) {
 
 // display shortens a document URL for messages: a block's file shows as
 // ID/FILE, a local file as its path relative to the schema's folder.
-func (s *store) display(u string) string {
+func (s *Store) Display(u string) string {
 	doc, frag, hasFrag := strings.Cut(u, "#")
 	switch {
 	case strings.HasPrefix(doc, bblock.BlockRefPrefix):
