@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"gopkg.in/yaml.v3"
 )
 
@@ -52,7 +53,7 @@ func ParseExamples(file string, data []byte) (*Examples, []Problem, error) {
 	}
 	out := &Examples{}
 	if root.Kind == 0 || len(root.Content) == 0 {
-		return out, []Problem{{File: file, Message: "examples file is empty", Warning: true}}, nil
+		return out, []Problem{{File: file, Message: "examples file is empty", Severity: diag.Warning}}, nil
 	}
 	doc := root.Content[0]
 	list := doc

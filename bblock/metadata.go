@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/diag"
 )
 
 // Metadata is the content of a block's bblock.json. The fields jrpcld uses
@@ -84,7 +86,7 @@ func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
 	m := &Metadata{Fields: fields}
 	var probs []Problem
 	add := func(warn bool, key, format string, args ...any) {
-		probs = append(probs, Problem{File: file, Pointer: "/" + key, Message: fmt.Sprintf(format, args...), Warning: warn})
+		probs = append(probs, Problem{File: file, Pointer: "/" + key, Message: fmt.Sprintf(format, args...), Severity: severity(warn)})
 	}
 	seen := map[string]bool{}
 	for _, f := range fields {
@@ -230,29 +232,10 @@ func kindMatches(want, got string) bool {
 	return false
 }
 
-// Problem is something wrong, or worth a warning, in a block's files.
-type Problem struct {
-	File    string // path of the file, relative to the block or register
-	Pointer string // JSON pointer inside the file, when known
-	Message string
-	Warning bool // a warning does not make the block fail
-}
-
-func (p Problem) Error() string {
-	var b strings.Builder
-	b.WriteString(p.File)
-	b.WriteString(": ")
-	if p.Warning {
-		b.WriteString("warning: ")
-	}
-	b.WriteString(p.Message)
-	if p.Pointer != "" {
-		b.WriteString(" (at ")
-		b.WriteString(p.Pointer)
-		b.WriteString(")")
-	}
-	return b.String()
-}
+// Problem is something wrong, or worth a warning, in a block's files: a
+// diagnostic naming the file (relative to the block or register) and, when
+// known, a JSON pointer in it. A warning does not make the block fail.
+type Problem = diag.Diagnostic
 
 // Problems is a list of problems; as an error it reports the errors among them.
 type Problems []Problem
@@ -261,7 +244,7 @@ type Problems []Problem
 func (ps Problems) Errors() Problems {
 	var out Problems
 	for _, p := range ps {
-		if !p.Warning {
+		if p.Severity != diag.Warning {
 			out = append(out, p)
 		}
 	}
@@ -272,7 +255,7 @@ func (ps Problems) Errors() Problems {
 func (ps Problems) Warnings() Problems {
 	var out Problems
 	for _, p := range ps {
-		if p.Warning {
+		if p.Severity == diag.Warning {
 			out = append(out, p)
 		}
 	}
@@ -282,7 +265,15 @@ func (ps Problems) Warnings() Problems {
 func (ps Problems) Error() string {
 	var msgs []string
 	for _, p := range ps {
-		msgs = append(msgs, p.Error())
+		msgs = append(msgs, p.String())
 	}
 	return strings.Join(msgs, "\n")
+}
+
+// severity returns diag.Warning for a warning, else diag.Error.
+func severity(warning bool) diag.Severity {
+	if warning {
+		return diag.Warning
+	}
+	return diag.Error
 }

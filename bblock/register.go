@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"gopkg.in/yaml.v3"
 )
 
@@ -95,7 +96,7 @@ func LoadRegister(fsys fs.FS) (*Register, error) {
 		r.Config.Imports = []string{"default"}
 	}
 	for _, imp := range r.Config.Imports {
-		r.Problems = append(r.Problems, Problem{File: ConfigFile, Warning: true,
+		r.Problems = append(r.Problems, Problem{File: ConfigFile, Severity: diag.Warning,
 			Message: fmt.Sprintf("import %q is not resolved: jrpcld works offline; a reference into it is an error", imp)})
 	}
 	prefix := r.Config.IdentifierPrefix
@@ -212,7 +213,7 @@ func orderBlocks(blocks []*Block, imports []string, probs Problems) ([]*Block, P
 		visit(b, nil)
 	}
 	for _, c := range cycles {
-		probs = append(probs, Problem{File: ConfigFile, Warning: true,
+		probs = append(probs, Problem{File: ConfigFile, Severity: diag.Warning,
 			Message: fmt.Sprintf("dependency cycle %s -> %s: the order among them is arbitrary", strings.Join(c, " -> "), c[0])})
 	}
 	return out, probs

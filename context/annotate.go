@@ -309,7 +309,7 @@ func (a *annotator) annotateRoot(d *adoc) {
 		}
 		m, ok := existing.(map[string]any)
 		if !ok {
-			a.warnings = append(a.warnings, Warning{File: d.file, Message: fmt.Sprintf("%s is not an object; left as it is", kw)})
+			a.warnings = append(a.warnings, warning(d.file, fmt.Sprintf("%s is not an object; left as it is", kw)))
 			continue
 		}
 		for k, v := range add {
@@ -331,7 +331,7 @@ func (a *annotator) warnUnusedScoped(d *adoc) {
 	}
 	sort.Strings(msgs)
 	for _, m := range msgs {
-		a.warnings = append(a.warnings, Warning{File: d.file, Message: m})
+		a.warnings = append(a.warnings, warning(d.file, m))
 	}
 }
 

@@ -190,7 +190,7 @@ func (bl *builder) properties(d *adoc, o, s map[string]any, onto map[string]any,
 			if !termKeywords[kw] || kw == "@context" {
 				if msg := k + " is not the annotation of a term keyword; ignored"; !bl.warned[msg] {
 					bl.warned[msg] = true
-					bl.a.warnings = append(bl.a.warnings, Warning{File: d.file, Message: msg})
+					bl.a.warnings = append(bl.a.warnings, warning(d.file, msg))
 				}
 				continue
 			}

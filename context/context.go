@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/diag"
 )
 
 // Context is a processed JSON-LD context: its term definitions with every
@@ -67,18 +68,14 @@ type Term struct {
 }
 
 // Warning is a problem that does not stop the work: a dubious construct in a
-// context or an annotated schema.
-type Warning struct {
-	File    string // the document concerned, e.g. "mcp.mcp/context.jsonld"; "" when unknown
-	Message string
-}
+// context or an annotated schema, as a diagnostic of severity
+// diag.Warning whose File names the document concerned (e.g.
+// "mcp.mcp/context.jsonld"; "" when unknown).
+type Warning = diag.Diagnostic
 
-// String formats the warning as "FILE: MESSAGE".
-func (w Warning) String() string {
-	if w.File == "" {
-		return w.Message
-	}
-	return w.File + ": " + w.Message
+// warning returns a Warning about file.
+func warning(file, message string) Warning {
+	return Warning{File: file, Severity: diag.Warning, Message: message}
 }
 
 // Options maps context references to local sources. A string in "@context"
@@ -211,7 +208,7 @@ func depOrder(b *bblock.Block, reg *bblock.Register) ([]*bblock.Block, []Warning
 	visit = func(blk *bblock.Block, path []string) error {
 		for _, id := range blk.Deps {
 			if slices.Contains(path, id) {
-				warns = append(warns, Warning{Message: fmt.Sprintf("dependency cycle: %s -> %s", strings.Join(path, " -> "), id)})
+				warns = append(warns, warning("", fmt.Sprintf("dependency cycle: %s -> %s", strings.Join(path, " -> "), id)))
 				continue
 			}
 			if need[id] {

@@ -39,7 +39,7 @@ func (p *proc) warn(file, format string, args ...any) {
 		return
 	}
 	p.warned[file+"\x00"+msg] = true
-	p.warnings = append(p.warnings, Warning{File: file, Message: msg})
+	p.warnings = append(p.warnings, warning(file, msg))
 }
 
 // record tells what one application of a context value defined, so that a

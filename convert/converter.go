@@ -9,32 +9,11 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
 	"github.com/jrpcld/jrpcld/rpclog"
 )
-
-// Issue is something a conversion tells the user about one message: a
-// notice about data the mapping cannot carry, or a message it skipped.
-type Issue struct {
-	File    string
-	Line    int
-	Pointer string
-	Message string
-	Skipped bool // the message, or part of it, is not in the output
-}
-
-func (i Issue) String() string {
-	s := fmt.Sprintf("%s:%d: ", i.File, i.Line)
-	if i.Skipped {
-		s += "skipped: "
-	}
-	s += i.Message
-	if i.Pointer != "" {
-		s += " (at " + i.Pointer + ")"
-	}
-	return s
-}
 
 // ErrStrict is wrapped by the error that stops a strict conversion at the
 // first message it cannot convert.
@@ -50,8 +29,12 @@ type Converter struct {
 	// Strict stops a conversion at the first message it cannot convert,
 	// instead of reporting and skipping it.
 	Strict bool
-	// Report, when set, receives every Issue.
-	Report func(Issue)
+	// Report, when set, receives what a conversion tells about the
+	// messages, in log order: a warning about data the mapping cannot carry
+	// or changes it makes (with a pointer into the message), or an error
+	// for a message, or part of one, left out of the output (its message
+	// starts with "skipped: ").
+	Report func(diag.Diagnostic)
 	// Progress, when set, is called after each message with the bytes of
 	// the current log read so far.
 	Progress func(bytesRead int64)
@@ -98,9 +81,9 @@ func (c *Converter) Convert(w io.Writer, f rdf.Format, logs []Log) error {
 	return out.Close()
 }
 
-func (c *Converter) report(i Issue) {
+func (c *Converter) report(d diag.Diagnostic) {
 	if c.Report != nil {
-		c.Report(i)
+		c.Report(d)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/fixture"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
@@ -31,7 +32,7 @@ func processed(t testing.TB, v any) *context.Processed {
 }
 
 // convertString converts log text in format f with the default block.
-func convertString(t testing.TB, log string, f rdf.Format, iri string) (string, []Issue) {
+func convertString(t testing.TB, log string, f rdf.Format, iri string) (string, []diag.Diagnostic) {
 	t.Helper()
 	out, issues, err := convertLogs(t, f, map[string]string{iri: log})
 	if err != nil {
@@ -40,11 +41,11 @@ func convertString(t testing.TB, log string, f rdf.Format, iri string) (string, 
 	return out, issues
 }
 
-func convertLogs(t testing.TB, f rdf.Format, logs map[string]string) (string, []Issue, error) {
+func convertLogs(t testing.TB, f rdf.Format, logs map[string]string) (string, []diag.Diagnostic, error) {
 	t.Helper()
 	c := NewConverter(fixture.DefaultContext(t))
-	var issues []Issue
-	c.Report = func(i Issue) { issues = append(issues, i) }
+	var issues []diag.Diagnostic
+	c.Report = func(i diag.Diagnostic) { issues = append(issues, i) }
 	var buf bytes.Buffer
 	err := c.Convert(&buf, f, textLogs(t, logs))
 	return buf.String(), issues, err
@@ -417,7 +418,7 @@ func TestBadLines(t *testing.T) {
 	for _, i := range issues {
 		got = append(got, i.String())
 	}
-	want := []string{"http://example.com/bad:1: skipped:", "http://example.com/bad:2: skipped: not a JSON-RPC 2.0 message", `http://example.com/bad:3: member "@context" is data`, `http://example.com/bad:3: member "@id" is data`}
+	want := []string{"http://example.com/bad:1:2: skipped:", "http://example.com/bad:2: skipped: not a JSON-RPC 2.0 message", `http://example.com/bad:3: warning: member "@context" is data`, `http://example.com/bad:3: warning: member "@id" is data`}
 	if len(got) != len(want) {
 		t.Fatalf("issues %q", got)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -124,7 +125,7 @@ func Example_roundTrip() {
 	var nt bytes.Buffer
 	r, _ = rpclog.NewReader(strings.NewReader(log), "log.jsonl", rpclog.ReaderOptions{})
 	conv := convert.NewConverter(ctx)
-	conv.Report = func(i convert.Issue) { fmt.Println(i) }
+	conv.Report = func(i diag.Diagnostic) { fmt.Println(i) }
 	if err := conv.Convert(&nt, rdf.NTriples, []convert.Log{{Reader: r, File: "log.jsonl", IRI: "http://example.com/log"}}); err != nil {
 		panic(err)
 	}
@@ -136,7 +137,7 @@ func Example_roundTrip() {
 	}
 	// Output:
 	// 3 of 3 messages valid
-	// log.jsonl:3: member "@context" is data, not a JSON-LD instruction; it is not mapped to RDF (jlog:patch keeps it) (at /@context)
+	// log.jsonl:3: warning: member "@context" is data, not a JSON-LD instruction; it is not mapped to RDF (jlog:patch keeps it) (at /@context)
 	// {"jsonrpc":"2.0","id":"q1","method":"tools/call","params":{"arguments":{"limit":10,"q":"rdf"},"name":"search"}}
 	// {"jsonrpc":"2.0","id":"q1","result":{"content":[{"text":"3 hits","type":"text"}],"isError":false}}
 	// {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":0.5},"@context":"data, not JSON-LD"}

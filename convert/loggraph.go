@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/jsonrpc"
@@ -42,7 +43,7 @@ func (g *LogGraph) MessageIRI(dir jsonrpc.Direction, pos int) string {
 // Message returns the triples of one record of the log; pos is its position
 // (from 1). The notices tell what the mapping could not carry. An invalid
 // message has no triples: the error says why.
-func (g *LogGraph) Message(rec *rpclog.Record, pos int) ([]rdf.Triple, []Notice, error) {
+func (g *LogGraph) Message(rec *rpclog.Record, pos int) ([]rdf.Triple, []diag.Diagnostic, error) {
 	m := jsonrpc.Classify(rec.Value)
 	return g.build(nil, rec, pos, m, g.pair(rec, pos, m))
 }
@@ -96,7 +97,7 @@ func (g *LogGraph) pairOne(dir jsonrpc.Direction, node string, m jsonrpc.Message
 // build appends to dst the triples of a record classified as m and paired
 // as p. It reads only what does not change during a log, so several
 // goroutines may build the records of one log at once.
-func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p pairing) ([]rdf.Triple, []Notice, error) {
+func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p pairing) ([]rdf.Triple, []diag.Diagnostic, error) {
 	out := dst
 	if p.first {
 		out = append(out, rdf.T(g.node, rdf.RDFType, objLog))
@@ -128,7 +129,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		return g.message(out, node, pos, m, p.answers, obj, jlog.MessageBlanks(g.blank, pos))
 	}
 	arr, _ := rec.Value.([]any)
-	var notices []Notice
+	var notices []diag.Diagnostic
 	var errs []string
 	for i, mm := range m.Members {
 		if mm.Kind == jsonrpc.KindInvalid || i >= len(arr) {
@@ -142,7 +143,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 			rdf.T(mnode, rdf.JLogMemberIndex, rdf.NewLiteral(strconv.Itoa(i), rdf.XSDInteger)),
 		)
 		obj, _ := arr[i].(map[string]any)
-		var ns []Notice
+		var ns []diag.Diagnostic
 		var err error
 		out, ns, err = g.message(out, mnode, pos, mm, p.members[i], obj, jlog.MemberBlanks(g.blank, pos, i))
 		for _, n := range ns {
@@ -161,7 +162,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 
 // message appends the triples of one (non-batch) message at node, whose
 // type the caller has written; answers is the request it answers, if any.
-func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, blank string) ([]rdf.Triple, []Notice, error) {
+func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, blank string) ([]rdf.Triple, []diag.Diagnostic, error) {
 	switch m.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if answers != "" {
@@ -198,24 +199,24 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	// What the mapping leaves out or changes, jlog:id and jlog:patch keep
 	// exactly: nothing to tell, but that members named like JSON-LD
 	// keywords were taken as data.
-	var notices []Notice
+	var notices []diag.Diagnostic
 	for _, l := range left {
 		if l.atKey {
 			l.Message += " (jlog:patch keeps it)"
-			notices = append(notices, l.Notice)
+			notices = append(notices, l.Diagnostic)
 		}
 	}
 	return out, notices, nil
 }
 
 // noticesOf returns all the notices of a message the patch does not carry.
-func noticesOf(left []leftOut, changes []jcs.Change) []Notice {
-	var out []Notice
+func noticesOf(left []leftOut, changes []jcs.Change) []diag.Diagnostic {
+	var out []diag.Diagnostic
 	for _, l := range left {
-		out = append(out, l.Notice)
+		out = append(out, l.Diagnostic)
 	}
 	for _, c := range changes {
-		out = append(out, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
+		out = append(out, changed(c))
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
@@ -52,11 +53,16 @@ func NewMapping(ctx *context.Processed, base string) (*Mapping, error) {
 	return &Mapping{active: active, opts: opts, scope: sc, plan: compile(active, sc)}, nil
 }
 
-// Notice is something worth telling the user about one message: data the
-// mapping cannot carry, or changes it makes.
-type Notice struct {
-	Pointer string
-	Message string
+// notice returns a warning about the member at pointer ptr of a message:
+// data the mapping cannot carry, or a change it makes.
+func notice(ptr, format string, args ...any) diag.Diagnostic {
+	return diag.Diagnostic{Pointer: ptr, Severity: diag.Warning, Message: fmt.Sprintf(format, args...)}
+}
+
+// changed returns the notice of a number the canonical form of an rdf:JSON
+// literal changes.
+func changed(c jcs.Change) diag.Diagnostic {
+	return notice(c.Pointer, "number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)
 }
 
 // Triples maps msg, a decoded message object, to triples. The message's
@@ -66,17 +72,11 @@ type Notice struct {
 // depth outside @json values: they are left out, with a notice, as are
 // numbers beyond the range of a double and @json values that have no
 // canonical form. The notices also name numbers whose value the canonical
-// form of an rdf:JSON literal changes.
-func (m *Mapping) Triples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []Notice, error) {
+// form of an rdf:JSON literal changes. The notices are warnings with a
+// pointer into the message.
+func (m *Mapping) Triples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []diag.Diagnostic, error) {
 	triples, left, changes, err := m.mapTriples(msg, node, bnodePrefix)
-	var notices []Notice
-	for _, l := range left {
-		notices = append(notices, l.Notice)
-	}
-	for _, c := range changes {
-		notices = append(notices, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
-	}
-	return triples, notices, err
+	return triples, noticesOf(left, changes), err
 }
 
 // mapTriples maps msg as Triples does, and returns apart the notices for
@@ -190,7 +190,7 @@ func (m *Mapping) goldTriples(dst []rdf.Triple, msg map[string]any, node, bnodeP
 // leftOut is a notice for something the mapping leaves out; atKey marks a
 // member whose name starts with "@".
 type leftOut struct {
-	Notice
+	diag.Diagnostic
 	atKey bool
 }
 
@@ -204,12 +204,12 @@ func (m *Mapping) prepare(obj map[string]any, s *context.Scope, ptr string, left
 		v := obj[k]
 		p := ptr + "/" + jsonptr.Escape(k)
 		if strings.HasPrefix(k, "@") {
-			*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true})
+			*left = append(*left, leftOut{notice(p, "member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k), true})
 			continue
 		}
 		if t := s.Term(k); t != nil && t.Type == "@json" {
 			if _, _, err := jcs.Append(nil, v); err != nil {
-				*left = append(*left, leftOut{Notice{Pointer: p, Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false})
+				*left = append(*left, leftOut{notice(p, "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false})
 				continue
 			}
 			doc[k] = v
@@ -236,7 +236,7 @@ func (m *Mapping) prepareValue(v any, s *context.Scope, ptr string, left *[]left
 		return out, true
 	case json.Number:
 		if _, err := strconv.ParseFloat(string(x), 64); err != nil {
-			*left = append(*left, leftOut{Notice{Pointer: ptr, Message: fmt.Sprintf("number %s is beyond the range of a double; it is not mapped to RDF", x)}, false})
+			*left = append(*left, leftOut{notice(ptr, "number %s is beyond the range of a double; it is not mapped to RDF", x), false})
 			return nil, false
 		}
 	}

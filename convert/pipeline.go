@@ -7,9 +7,12 @@ package convert
 // batches is in flight at any time, so memory does not grow with the log.
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ordered"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
 )
@@ -21,7 +24,7 @@ type item struct {
 
 	triples []rdf.Triple // for sinks that do not take formatted text
 	out     []byte       // the formatted statements (in the batch's out)
-	notices []Notice
+	notices []diag.Diagnostic
 	err     error // the record cannot be converted: reported, skipped
 	werr    error // formatting failed: ends the conversion
 }
@@ -154,17 +157,24 @@ func (c *Converter) writeBatch(out sink, fs formattingSink, formats bool, l Log,
 	for i := range b.items {
 		it, rec := &b.items[i], &b.Records[i]
 		if rec.Err != nil {
-			c.report(Issue{File: l.File, Line: rec.Line, Message: rec.Err.Error(), Skipped: true})
+			d := diag.Diagnostic{File: l.File, Line: rec.Line, Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: rec.Err.Error()}
+			var re *diag.Diagnostic
+			if errors.As(rec.Err, &re) {
+				d = *re
+			}
+			d.Message = "skipped: " + d.Message
+			c.report(d)
 			if c.Strict {
 				return fmt.Errorf("%s:%d: %w", l.File, rec.Line, ErrStrict)
 			}
 			continue
 		}
 		for _, n := range it.notices {
-			c.report(Issue{File: l.File, Line: rec.Line, Pointer: n.Pointer, Message: n.Message})
+			n.File, n.Line = l.File, rec.Line
+			c.report(n)
 		}
 		if it.err != nil {
-			c.report(Issue{File: l.File, Line: rec.Line, Message: it.err.Error(), Skipped: true})
+			c.report(diag.Diagnostic{File: l.File, Line: rec.Line, Code: jsonrpc.CodeInvalidRequest, Severity: diag.Error, Message: "skipped: " + it.err.Error()})
 			if c.Strict {
 				return fmt.Errorf("%s:%d: %w", l.File, rec.Line, ErrStrict)
 			}

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
@@ -446,7 +447,7 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, 
 		v := obj[k]
 		w.path = append(w.path, pathElem{key: k, idx: -1})
 		if strings.HasPrefix(k, "@") {
-			w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true)
+			w.leave(notice(w.pointer(), "member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k), true)
 			w.whole = false
 			w.path = w.path[:len(w.path)-1]
 			continue
@@ -463,7 +464,7 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, 
 			// numbers beyond a double in it.
 			if pt := s.pkg.Term(k); pt != nil && pt.Type == "@json" {
 				if _, _, err := jcs.Append(w.buf[:0], v); err != nil {
-					w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
+					w.leave(notice(w.pointer(), "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false)
 				}
 			} else {
 				w.checkNumbers(v, s.pkg.Child(k))
@@ -538,10 +539,10 @@ func (w *cwalk) checkNumbers(v any, s *context.Scope) {
 		for _, k := range keys {
 			w.path = append(w.path, pathElem{key: k, idx: -1})
 			if strings.HasPrefix(k, "@") {
-				w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k)}, true)
+				w.leave(notice(w.pointer(), "member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k), true)
 			} else if t := s.Term(k); t != nil && t.Type == "@json" {
 				if _, _, err := jcs.Append(w.buf[:0], x[k]); err != nil {
-					w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
+					w.leave(notice(w.pointer(), "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false)
 				}
 			} else {
 				w.checkNumbers(x[k], s.Child(k))
@@ -556,12 +557,12 @@ func (w *cwalk) checkNumbers(v any, s *context.Scope) {
 		}
 	case json.Number:
 		if _, err := strconv.ParseFloat(string(x), 64); err != nil {
-			w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("number %s is beyond the range of a double; it is not mapped to RDF", x)}, false)
+			w.leave(notice(w.pointer(), "number %s is beyond the range of a double; it is not mapped to RDF", x), false)
 		}
 	}
 }
 
-func (w *cwalk) leave(n Notice, atKey bool) {
+func (w *cwalk) leave(n diag.Diagnostic, atKey bool) {
 	w.left = append(w.left, leftOut{n, atKey})
 }
 
@@ -599,7 +600,7 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	var err error
 	w.buf, changes, err = canonical(w.buf[:0], v, &w.jkeys)
 	if err != nil {
-		w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)}, false)
+		w.leave(notice(w.pointer(), "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false)
 		w.whole = false
 		return false
 	}
@@ -806,7 +807,7 @@ func (w *cwalk) scalar(t *cterm, s *cscope, v any) (o rdf.Term, exact, ok bool) 
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {
 			// Beyond a double: the preparation leaves it out.
-			w.leave(Notice{Pointer: w.pointer(), Message: fmt.Sprintf("number %s is beyond the range of a double; it is not mapped to RDF", x)}, false)
+			w.leave(notice(w.pointer(), "number %s is beyond the range of a double; it is not mapped to RDF", x), false)
 			return noObject, false, true
 		}
 		lit, lex := goldNumber(f, t)

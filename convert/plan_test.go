@@ -13,6 +13,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/fixture"
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
@@ -378,11 +379,11 @@ func TestEnginesLogs(t *testing.T) {
 		for lname, log := range logs {
 			for _, f := range []rdf.Format{rdf.NTriples, rdf.NQuads} {
 				var outs [2]string
-				var issues [2][]Issue
+				var issues [2][]diag.Diagnostic
 				for e, engine := range []Engine{EngineCompiled, EngineJSONGold} {
 					c := NewConverter(ctx)
 					c.Engine = engine
-					c.Report = func(i Issue) { issues[e] = append(issues[e], i) }
+					c.Report = func(i diag.Diagnostic) { issues[e] = append(issues[e], i) }
 					r, err := rpclog.NewReader(strings.NewReader(log), lname, rpclog.ReaderOptions{})
 					if err != nil {
 						t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
@@ -26,7 +27,7 @@ type Uplift struct {
 	// Prefixes are those of the example and the context, for Turtle.
 	Prefixes []rdf.Prefix
 	// Notices name numbers the rdf:JSON canonical form changes.
-	Notices []Notice
+	Notices []diag.Diagnostic
 }
 
 // UpliftSnippet uplifts the JSON snippet code of example ex of a block whose
@@ -86,7 +87,7 @@ func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]stri
 	}
 	up := &Uplift{JSONLD: doc}
 	for _, c := range changes {
-		up.Notices = append(up.Notices, Notice{Pointer: c.Pointer, Message: fmt.Sprintf("number %s becomes %s in the rdf:JSON literal: a double cannot hold it", c.Written, c.Becomes)})
+		up.Notices = append(up.Notices, changed(c))
 	}
 	for _, q := range ds.GetQuads("@default") {
 		t, err := gold.Triple(q, blank)

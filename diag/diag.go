@@ -56,7 +56,7 @@ func (d *Diagnostic) Error() string { return d.String() }
 
 // String returns the diagnostic as "FILE:LINE:COL: message (at POINTER)",
 // leaving out the parts that are not set; a node is shown as "<IRI>: " or
-// "_:label: " before the message.
+// "_:label: " before the message, and a warning says "warning: " first.
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.File != "" {
@@ -77,6 +77,9 @@ func (d Diagnostic) String() string {
 			b.WriteString(strconv.Itoa(d.Column))
 		}
 		b.WriteString(": ")
+	}
+	if d.Severity == Warning {
+		b.WriteString("warning: ")
 	}
 	switch {
 	case d.Node == "":

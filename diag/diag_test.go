@@ -20,6 +20,8 @@ func TestString(t *testing.T) {
 		{Diagnostic{File: "g.ttl", Node: "http://x/#c2s-1", Message: "m"}, "g.ttl: <http://x/#c2s-1>: m"},
 		{Diagnostic{File: "g.ttl", Node: "_:b0", Message: "m"}, "g.ttl: _:b0: m"},
 		{Diagnostic{File: "a.jsonl", Line: 1, Pointer: "/params/x", Message: "m"}, "a.jsonl:1: m (at /params/x)"},
+		{Diagnostic{File: "a.jsonl", Line: 1, Severity: Warning, Message: "m"}, "a.jsonl:1: warning: m"},
+		{Diagnostic{Severity: Warning, Node: "_:b", Message: "m"}, "warning: _:b: m"},
 	} {
 		if got := c.d.String(); got != c.want {
 			t.Errorf("%+v: String() = %q, want %q", c.d, got, c.want)

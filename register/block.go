@@ -8,6 +8,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/ontology"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/schema"
@@ -73,7 +74,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		o.errorf("%s", msg)
 	}
 	for _, p := range b.Problems {
-		if p.Warning {
+		if p.Severity == diag.Warning {
 			o.warnf("%s", problemText(p))
 		} else {
 			global(sectionGeneral, "%s", problemText(p))
@@ -101,7 +102,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 	if b.Files.Context != "" {
 		ctx, warns, err := jsonld.ForBlock(b, bd.reg, bd.opts.Contexts)
 		for _, w := range warns {
-			o.warnf("%s", w)
+			o.warnf("%s", problemText(w))
 		}
 		if err != nil {
 			global(sectionJSONLD, "JSON-LD context: %v", err)
@@ -245,14 +246,8 @@ func examplesBase(b *bblock.Block) string {
 // problemText formats a loading problem without its severity, which the
 // list it goes into gives.
 func problemText(p bblock.Problem) string {
-	msg := p.Message
-	if p.File != "" {
-		msg = p.File + ": " + msg
-	}
-	if p.Pointer != "" {
-		msg += " (at " + p.Pointer + ")"
-	}
-	return msg
+	p.Severity = diag.Error // the lists of the result say which it is
+	return p.String()
 }
 
 // undeclaredWarning words the warning about IRIs of a block's context that

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
 )
 
@@ -128,7 +129,7 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 			continue
 		}
 		seen[msg] = true
-		if p.Warning {
+		if p.Severity == diag.Warning {
 			res.Warnings = append(res.Warnings, msg)
 		} else {
 			res.Errors = append(res.Errors, msg)

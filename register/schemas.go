@@ -29,7 +29,7 @@ func (bd *builder) writeSchemas(o *blockOut) error {
 	b := o.b
 	doc, warns, err := jsonld.Annotate(b, bd.reg, bd.opts.Contexts)
 	for _, w := range warns {
-		o.warnf("%s", w)
+		o.warnf("%s", problemText(w))
 	}
 	if err != nil {
 		return err

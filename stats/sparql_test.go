@@ -24,6 +24,7 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -414,8 +415,8 @@ func writeGraph(t *testing.T, ctx *jsonld.Processed, file, iri, to string, f rdf
 	r := openLog(t, file)
 	var out bytes.Buffer
 	conv := convert.NewConverter(ctx)
-	conv.Report = func(i convert.Issue) {
-		if i.Skipped {
+	conv.Report = func(i diag.Diagnostic) {
+		if i.Severity == diag.Error {
 			t.Errorf("converting %s: %s", file, i)
 		}
 	}

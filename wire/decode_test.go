@@ -144,11 +144,11 @@ func sameDecimal(a, b string) bool {
 }
 
 // wireRoundTrip converts log with ctx to format f and reads it back.
-func wireRoundTrip(t testing.TB, ctx *context.Processed, log string, f rdf.Format) ([]wire.Log, []diag.Diagnostic, []convert.Issue) {
+func wireRoundTrip(t testing.TB, ctx *context.Processed, log string, f rdf.Format) ([]wire.Log, []diag.Diagnostic, []diag.Diagnostic) {
 	t.Helper()
 	c := convert.NewConverter(ctx)
-	var issues []convert.Issue
-	c.Report = func(i convert.Issue) { issues = append(issues, i) }
+	var issues []diag.Diagnostic
+	c.Report = func(i diag.Diagnostic) { issues = append(issues, i) }
 	r, err := rpclog.NewReader(strings.NewReader(log), "log", rpclog.ReaderOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -311,7 +311,7 @@ func TestRoundTripCases(t *testing.T) {
 					t.Errorf("%v: problems %v", f, probs)
 				}
 				for _, i := range issues {
-					if i.Skipped || !strings.Contains(i.Message, `" is data, not a JSON-LD instruction`) {
+					if i.Severity == diag.Error || !strings.Contains(i.Message, `" is data, not a JSON-LD instruction`) {
 						t.Errorf("%v: issue %v", f, i)
 					}
 				}
@@ -338,7 +338,7 @@ func TestSequence(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, i := range issues {
-			if i.Skipped {
+			if i.Severity == diag.Error {
 				t.Errorf("%v: %v", f, i)
 			}
 		}
@@ -600,7 +600,7 @@ func FuzzRoundTrip(f *testing.F) {
 		for _, format := range []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads} {
 			c := convert.NewConverter(ctx)
 			skipped := false
-			c.Report = func(i convert.Issue) { skipped = skipped || i.Skipped }
+			c.Report = func(i diag.Diagnostic) { skipped = skipped || i.Severity == diag.Error }
 			r, err := rpclog.NewReader(bytes.NewReader(line), "fuzz", rpclog.ReaderOptions{})
 			if err != nil {
 				return

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/fixture"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -16,7 +17,7 @@ import (
 
 // convertWithIssues converts logs (IRI -> text), in IRI order, with ctx
 // into format f: the way there whose output the tests read back.
-func convertWithIssues(t testing.TB, ctx *context.Processed, f rdf.Format, logs map[string]string) ([]byte, []convert.Issue, error) {
+func convertWithIssues(t testing.TB, ctx *context.Processed, f rdf.Format, logs map[string]string) ([]byte, []diag.Diagnostic, error) {
 	t.Helper()
 	var ls []convert.Log
 	for _, iri := range slices.Sorted(maps.Keys(logs)) {
@@ -27,8 +28,8 @@ func convertWithIssues(t testing.TB, ctx *context.Processed, f rdf.Format, logs 
 		ls = append(ls, convert.Log{Reader: r, File: iri, IRI: iri})
 	}
 	c := convert.NewConverter(ctx)
-	var issues []convert.Issue
-	c.Report = func(i convert.Issue) { issues = append(issues, i) }
+	var issues []diag.Diagnostic
+	c.Report = func(i diag.Diagnostic) { issues = append(issues, i) }
 	var buf bytes.Buffer
 	err := c.Convert(&buf, f, ls)
 	return buf.Bytes(), issues, err
@@ -45,14 +46,14 @@ func convertWith(t testing.TB, ctx *context.Processed, f rdf.Format, logs map[st
 }
 
 // convertLogs converts logs with the embedded block's context.
-func convertLogs(t testing.TB, f rdf.Format, logs map[string]string) (string, []convert.Issue, error) {
+func convertLogs(t testing.TB, f rdf.Format, logs map[string]string) (string, []diag.Diagnostic, error) {
 	t.Helper()
 	out, issues, err := convertWithIssues(t, fixture.DefaultContext(t), f, logs)
 	return string(out), issues, err
 }
 
 // convertString converts one log with the embedded block's context.
-func convertString(t testing.TB, log string, f rdf.Format, iri string) (string, []convert.Issue) {
+func convertString(t testing.TB, log string, f rdf.Format, iri string) (string, []diag.Diagnostic) {
 	t.Helper()
 	out, issues, err := convertLogs(t, f, map[string]string{iri: log})
 	if err != nil {

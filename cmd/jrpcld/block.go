@@ -82,6 +82,6 @@ func (b *blockFlags) openContext(e *env, cmd string) (*bblock.Block, *bblock.Reg
 // warn prints context warnings.
 func warn(e *env, cmd string, warns []jsonld.Warning) {
 	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "jrpcld %s: warning: %s\n", cmd, w)
+		fmt.Fprintf(e.stderr, "jrpcld %s: %s\n", cmd, w)
 	}
 }

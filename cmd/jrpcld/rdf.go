@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -118,8 +119,8 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	skipped := 0
 	printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
 	defer printer.summary(c.name)
-	conv.Report = func(i convert.Issue) {
-		if i.Skipped {
+	conv.Report = func(i diag.Diagnostic) {
+		if i.Severity == diag.Error {
 			skipped++
 		}
 		printer.print("%s\n", i)

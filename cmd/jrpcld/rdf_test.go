@@ -36,7 +36,7 @@ func TestRDFCommandErrors(t *testing.T) {
 		{[]string{"rdf", "--format", "xml"}, "", exitUsage, `unknown RDF format "xml"`},
 		{[]string{"rdf", "--base", "not an iri"}, "", exitUsage, "not an absolute IRI"},
 		{[]string{"turtle", "nope.jsonl"}, "", exitUsage, "nope.jsonl"},
-		{[]string{"turtle"}, "x\n", exitInvalid, "stdin:1: skipped:"},
+		{[]string{"turtle"}, "x\n", exitInvalid, "stdin:1:1: skipped:"},
 		{[]string{"turtle", "--strict"}, "x\n", exitInvalid, "strict"},
 		{[]string{"rdf", "--format", "nt", "-q", "-"}, `{"jsonrpc":"2.0","method":"m"}`, exitOK, ""},
 	}
