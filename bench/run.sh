@@ -56,9 +56,9 @@ fi
 "$jrpcld" context > "$out/context.json"
 
 log "go benchmarks (-count $COUNT)"
-go test ./convert -run '^$' -bench 'Benchmark(Validate|ValidateMCP|ConvertTurtle|ConvertTurtleMCP|ConvertNTriples|JSONGoldToRDF|JSONGoldToRDFMCP|CompiledToRDF)$' \
+go test ./convert ./schema -run '^$' -bench 'Benchmark(Validate|ValidateMCP|ConvertTurtle|ConvertTurtleMCP|ConvertNTriples|JSONGoldToRDF|JSONGoldToRDFMCP|CompiledToRDF)$' \
 	-cpu 1,2 -count "$COUNT" -benchtime 2s > "$out/go-convert.txt"
-go test ./convert -run '^$' -bench 'BenchmarkReverse' -cpu 1,2 -count "$COUNT" > "$out/go-reverse.txt"
+go test ./wire -run '^$' -bench 'BenchmarkReverse' -cpu 1,2 -count "$COUNT" > "$out/go-reverse.txt"
 go test ./register -run '^$' -bench BuildOGC -benchtime 20x -count "$COUNT" > "$out/go-register.txt" || true
 go test ./stats -run '^$' -bench . -benchtime 5x -count "$COUNT" > "$out/go-stats.txt" || true
 

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Summarises bench/compare.sh: per benchmark and command, the median, min
+and max of the base and of the head, and the ratio of the medians.
+Usage: compare.py OUT_DIR N."""
+import os
+import re
+import statistics
+import sys
+
+out, n = sys.argv[1], int(sys.argv[2])
+
+
+def read(name):
+    path = os.path.join(out, name)
+    return open(path).read() if os.path.exists(path) else ""
+
+
+def go(text):
+    """(name, cpu) -> list of msgs/s (or ops/s where no msgs/s is given)."""
+    runs = {}
+    for line in text.splitlines():
+        m = re.match(r"^(Benchmark\S+?)(?:-(\d+))?\s+\d+\s+([\d.]+) ns/op(.*)$", line)
+        if not m:
+            continue
+        rate = re.search(r"([\d.]+) msgs/s", m.group(4))
+        v = float(rate.group(1)) if rate else 1e9 / float(m.group(3))
+        runs.setdefault((m.group(1), m.group(2) or "1"), []).append(v)
+    return runs
+
+
+def timed(text):
+    """command -> list of messages per second of wall time, and peak RSS."""
+    runs = {}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) < 3:
+            continue
+        runs.setdefault(f[0], []).append((n / float(f[1]), int(f[2])))
+    return runs
+
+
+def cell(xs):
+    return f"{statistics.median(xs):,.0f} ({min(xs):,.0f}-{max(xs):,.0f})"
+
+
+print("# bench/compare.sh report\n")
+print("```")
+print(read("machine.txt").rstrip())
+print("```\n")
+print("Medians of the runs, min-max in parentheses; ratio = head / base of the medians.\n")
+print("| benchmark | cores | base msgs/s | head msgs/s | ratio |")
+print("| --- | --- | ---: | ---: | ---: |")
+b, h = go(read("go-base.txt")), go(read("go-head.txt"))
+for k in sorted(set(b) & set(h)):
+    print(f"| {k[0]} | {k[1]} | {cell(b[k])} | {cell(h[k])} | {statistics.median(h[k]) / statistics.median(b[k]):.2f} |")
+print(f"\n| command ({n:,} messages) | base msgs/s | head msgs/s | ratio | base peak RSS | head peak RSS |")
+print("| --- | ---: | ---: | ---: | ---: | ---: |")
+tb, th = timed(read("time-base.txt")), timed(read("time-head.txt"))
+for k in sorted(set(tb) & set(th)):
+    rb, rh = [x[0] for x in tb[k]], [x[0] for x in th[k]]
+    print(f"| {k} | {cell(rb)} | {cell(rh)} | {statistics.median(rh) / statistics.median(rb):.2f} |"
+          f" {max(x[1] for x in tb[k]) / 1024:,.0f} MiB | {max(x[1] for x in th[k]) / 1024:,.0f} MiB |")
