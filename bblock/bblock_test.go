@@ -172,7 +172,7 @@ func TestLoadRegister(t *testing.T) {
 		"_sources/aa/nested/schema.yaml":    {Data: []byte("type: object\n")},
 		"_sources/aa/nested/schema.json":    {Data: []byte("{}")},
 	}
-	r, err := LoadRegister(fsys)
+	r, err := LoadRegister(fsys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestLoadRegisterCycle(t *testing.T) {
 		"_sources/b/bblock.json": meta(`, "dependsOn": ["c.a"]`),
 		"_sources/z/bblock.json": meta(""),
 	}
-	r, err := LoadRegister(fsys)
+	r, err := LoadRegister(fsys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestLoadRegisterCycle(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
-	if _, err := LoadRegister(fstest.MapFS{}); err == nil || !strings.Contains(err.Error(), "bblocks-config.yaml") {
+	if _, err := LoadRegister(fstest.MapFS{}, nil); err == nil || !strings.Contains(err.Error(), "bblocks-config.yaml") {
 		t.Errorf("empty tree: %v", err)
 	}
 	if _, err := Load(fstest.MapFS{"x": {}}, "x"); err == nil || !strings.Contains(err.Error(), "no bblock.json") {
@@ -249,7 +249,7 @@ func TestLoadErrors(t *testing.T) {
 // TestOGCRegister loads the real source tree of ../shared as it is.
 func TestOGCRegister(t *testing.T) {
 	dir := shared.Dir(t, "reference", "ogc-mcp-bblocks")
-	r, err := LoadRegisterDir(dir)
+	r, err := LoadRegisterDir(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,30 +312,30 @@ func TestDefault(t *testing.T) {
 }
 
 func TestOpen(t *testing.T) {
-	b, reg, err := Open("", "")
+	b, reg, err := Open("", "", nil)
 	if err != nil || b.ID != DefaultID || reg != nil {
 		t.Fatalf("Open default: %v %v %v", b, reg, err)
 	}
-	if _, _, err := Open("", "x.y"); err == nil || !strings.Contains(err.Error(), "--bblock") {
+	if _, _, err := Open("", "x.y", nil); err == nil || !strings.Contains(err.Error(), "--bblock") {
 		t.Errorf("an id without a folder: %v", err)
 	}
 	dir := shared.Dir(t, "reference", "ogc-mcp-bblocks")
-	if _, _, err := Open(dir, ""); err == nil || !strings.Contains(err.Error(), "mcp.json-rpc, mcp.mcp") {
+	if _, _, err := Open(dir, "", nil); err == nil || !strings.Contains(err.Error(), "mcp.json-rpc, mcp.mcp") {
 		t.Errorf("a register of two blocks without --id: %v", err)
 	}
-	if _, _, err := Open(dir, "mcp.nope"); err == nil || !strings.Contains(err.Error(), `"mcp.nope"`) {
+	if _, _, err := Open(dir, "mcp.nope", nil); err == nil || !strings.Contains(err.Error(), `"mcp.nope"`) {
 		t.Errorf("unknown id: %v", err)
 	}
-	b, reg, err = Open(dir, "mcp.mcp")
+	b, reg, err = Open(dir, "mcp.mcp", nil)
 	if err != nil || b.ID != "mcp.mcp" || reg == nil {
 		t.Fatalf("Open register with id: %v", err)
 	}
 	// A block folder inside a register tree gets its register id and register.
-	b, reg, err = Open(dir+"/_sources/mcp", "")
+	b, reg, err = Open(dir+"/_sources/mcp", "", nil)
 	if err != nil || b.ID != "mcp.mcp" || reg == nil || reg.Block("mcp.json-rpc") == nil {
 		t.Fatalf("Open block folder: %v %v", b, err)
 	}
-	if _, _, err := Open(dir+"/_sources", ""); err == nil {
+	if _, _, err := Open(dir+"/_sources", "", nil); err == nil {
 		t.Error("a folder that is neither a block nor a register opened")
 	}
 }

@@ -35,6 +35,15 @@ type Block struct {
 	Problems Problems
 
 	embedded bool // the block is the embedded default, as Default returns it
+
+	// tree is the register source tree the block belongs to, and dir its
+	// folder in it ("_sources/PATH"); tree is nil for a lone block.
+	tree fs.FS
+	dir  string
+	// outsideRefs are the tree paths of the files outside the block's
+	// folder that its schema files refer to; the register makes the blocks
+	// whose schemas they are dependencies.
+	outsideRefs []string
 }
 
 // Embedded reports whether b is the embedded JSON-RPC 2.0 block, loaded by
@@ -63,17 +72,58 @@ func (b *Block) Err() error {
 }
 
 // ReadFile reads a file of the block by its slash-separated name relative to
-// the block's folder. Names that leave the folder are refused.
+// the block's folder. In a register, the name may lead to the folder of
+// another block or any other folder of the sources tree ("../other/x.yaml"),
+// as building-block authors share files; names that leave the sources tree
+// (or, for a lone block, the block's folder) are refused.
 func (b *Block) ReadFile(name string) ([]byte, error) {
-	clean := path.Clean(strings.TrimPrefix(name, "./"))
-	if !fs.ValidPath(clean) {
-		return nil, fmt.Errorf("block %s: %q is outside the block's folder", b.ID, name)
+	fsys, p, err := b.locate(name)
+	if err != nil {
+		return nil, err
 	}
-	data, err := fs.ReadFile(b.FS, clean)
+	data, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", b.ID, err)
 	}
 	return data, nil
+}
+
+// TreePath returns the slash-separated path, below the root of the
+// register source tree, of the file name relative to the block's folder;
+// for a lone block, the path below the block's folder.
+func (b *Block) TreePath(name string) (string, error) {
+	_, p, err := b.locate(name)
+	return p, err
+}
+
+// locate returns the file system and path that file name of the block is at.
+func (b *Block) locate(name string) (fs.FS, string, error) {
+	if b.tree == nil {
+		clean := path.Clean(strings.TrimPrefix(name, "./"))
+		if !fs.ValidPath(clean) {
+			return nil, "", fmt.Errorf("block %s: %q leaves the block's folder", b.ID, name)
+		}
+		return b.FS, clean, nil
+	}
+	p := path.Join(b.dir, name)
+	if path.IsAbs(name) || !fs.ValidPath(p) || p != SourcesDir && !strings.HasPrefix(p, SourcesDir+"/") {
+		return nil, "", fmt.Errorf("block %s: %q leaves the register's %s folder", b.ID, name, SourcesDir)
+	}
+	return b.tree, p, nil
+}
+
+// OutputPath returns the folder, below annotated/ and tests/ of a built
+// register, that the building-block tool chain gives the block: its id
+// without the first component ("ogc.geo.feature" -> "geo/feature"), or
+// its folder below _sources when the id has a single component.
+func (b *Block) OutputPath() string {
+	if _, rest, ok := strings.Cut(b.ID, "."); ok && rest != "" {
+		return strings.ReplaceAll(rest, ".", "/")
+	}
+	if b.Path == "" {
+		return "."
+	}
+	return b.Path
 }
 
 // SnippetCode returns a snippet's code: its inline code, or the content of
@@ -188,7 +238,13 @@ func LoadDir(dir string) (*Block, error) {
 // in its files are recorded in the block's Problems; the error is non-nil
 // only when there is no block to speak of (no readable bblock.json).
 func Load(fsys fs.FS, id string) (*Block, error) {
-	b := &Block{ID: id, Path: ".", FS: fsys}
+	return load(fsys, id, nil, "")
+}
+
+// load loads the block whose folder is fsys; tree and dir, when tree is
+// not nil, are the register source tree and the block's folder in it.
+func load(fsys fs.FS, id string, tree fs.FS, dir string) (*Block, error) {
+	b := &Block{ID: id, Path: ".", FS: fsys, tree: tree, dir: dir}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", id, err)
@@ -231,6 +287,24 @@ func Load(fsys fs.FS, id string) (*Block, error) {
 	b.Files.Description = one("description", "description.md")
 	b.Files.Schema = one("schema", "schema.yaml", "schema.yml", "schema.json")
 	b.Files.Context = one("context", "context.jsonld")
+	// bblock.json may name the schema and the context; a named file and a
+	// default one side by side is the tool chain's error too.
+	for _, named := range []struct {
+		key, value string
+		file       *string
+	}{{"schema", meta.Schema, &b.Files.Schema}, {"ldContext", meta.LdContext, &b.Files.Context}} {
+		switch {
+		case named.value == "":
+		case strings.Contains(named.value, "://"):
+			b.Problems = append(b.Problems, Problem{File: "bblock.json", Pointer: "/" + named.key,
+				Message: fmt.Sprintf("%q is the URL %s: jrpcld works offline and reads only local files", named.key, named.value)})
+		case *named.file != "" && path.Clean(named.value) != *named.file:
+			b.Problems = append(b.Problems, Problem{File: "bblock.json", Pointer: "/" + named.key,
+				Message: fmt.Sprintf("%q names %s, and the folder also has %s: keep one", named.key, named.value, *named.file)})
+		default:
+			*named.file = path.Clean(named.value)
+		}
+	}
 	b.Files.Examples = one("examples", "examples.yaml", "examples.yml")
 	b.Files.Shapes = one("SHACL shapes", "shapes.shacl", "rules.shacl")
 	b.Files.TestsConfig = one("tests", "tests.yaml", "tests.yml")
@@ -257,7 +331,7 @@ func Load(fsys fs.FS, id string) (*Block, error) {
 
 	b.Deps = append(b.Deps, meta.DependsOn...)
 	if b.Files.Schema != "" {
-		refs, err := b.blockRefs()
+		refs, outside, err := b.blockRefs()
 		if err != nil {
 			b.Problems = append(b.Problems, Problem{File: b.Files.Schema, Message: err.Error()})
 		}
@@ -266,6 +340,7 @@ func Load(fsys fs.FS, id string) (*Block, error) {
 				b.Deps = append(b.Deps, r)
 			}
 		}
+		b.outsideRefs = outside
 	}
 	return b, nil
 }
@@ -294,12 +369,13 @@ func listFiles(fsys fs.FS, dir string, exts ...string) []string {
 const BlockRefPrefix = "bblocks://"
 
 // blockRefs returns the ids of the blocks that the block's schema files
-// refer to with bblocks:// references, in order of first appearance. It
+// refer to with bblocks:// references, in order of first appearance, and
+// the tree paths of the files outside the block's folder they refer to. It
 // follows references to the block's other schema files.
-func (b *Block) blockRefs() ([]string, error) {
-	var ids []string
+func (b *Block) blockRefs() (ids, outside []string, err error) {
 	visited := map[string]bool{}
 	var errs []error
+	own := b.dir
 	var visitFile func(name string)
 	visitFile = func(name string) {
 		if visited[name] {
@@ -324,21 +400,35 @@ func (b *Block) blockRefs() ([]string, error) {
 			case strings.HasPrefix(ref, "#") || strings.Contains(ref, ":"):
 				// local pointer, anchor, or another scheme: not a file of the block
 			default:
-				file := ref
-				if i := strings.IndexByte(file, '#'); i >= 0 {
-					file = file[:i]
+				file, _, _ := strings.Cut(ref, "#")
+				file = path.Join(path.Dir(name), file)
+				tp, err := b.TreePath(file)
+				if err != nil {
+					return
 				}
-				file = path.Clean(path.Join(path.Dir(name), file))
-				if fs.ValidPath(file) {
-					if _, err := fs.Stat(b.FS, file); err == nil {
-						visitFile(file)
+				if b.tree != nil && own != "" && tp != own && !strings.HasPrefix(tp, own+"/") {
+					if !slices.Contains(outside, tp) {
+						outside = append(outside, tp)
 					}
+					return
+				}
+				if _, err := b.stat(file); err == nil {
+					visitFile(file)
 				}
 			}
 		})
 	}
 	visitFile(b.Files.Schema)
-	return ids, errors.Join(errs...)
+	return ids, outside, errors.Join(errs...)
+}
+
+// stat returns the file information of file name of the block.
+func (b *Block) stat(name string) (fs.FileInfo, error) {
+	fsys, p, err := b.locate(name)
+	if err != nil {
+		return nil, err
+	}
+	return fs.Stat(fsys, p)
 }
 
 // walkRefs calls fn for every "$ref" string in a decoded document.

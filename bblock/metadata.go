@@ -24,7 +24,9 @@ type Metadata struct {
 	ItemIdentifier   string
 	Abstract         string
 	Description      string
-	DependsOn        []string
+	DependsOn        []string // ids, with any "bblocks://" taken off
+	Schema           string   // the schema file bblock.json names, or ""
+	LdContext        string   // the context file bblock.json names, or ""
 	Highlighted      bool
 	Tags             []string
 	Sources          []Source
@@ -127,6 +129,13 @@ func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
 			err = json.Unmarshal(f.Value, &m.Highlighted)
 		case "dependsOn":
 			err = json.Unmarshal(f.Value, &m.DependsOn)
+			for i, d := range m.DependsOn {
+				m.DependsOn[i] = strings.TrimPrefix(d, BlockRefPrefix)
+			}
+		case "schema":
+			err = json.Unmarshal(f.Value, &m.Schema)
+		case "ldContext":
+			err = json.Unmarshal(f.Value, &m.LdContext)
 		case "tags":
 			err = json.Unmarshal(f.Value, &m.Tags)
 		case "sources":

@@ -13,7 +13,7 @@ import (
 // when the tree has one block); or a block folder, in which case the
 // register above it, if any, is loaded too so that its bblocks://
 // references resolve. The register is nil when there is none.
-func Open(dir, id string) (*Block, *Register, error) {
+func Open(dir, id string, opts *Options) (*Block, *Register, error) {
 	if dir == "" {
 		if id != "" && id != DefaultID {
 			return nil, nil, fmt.Errorf("block %q: give the folder of its register with --bblock", id)
@@ -28,7 +28,7 @@ func Open(dir, id string) (*Block, *Register, error) {
 		return nil, nil, fmt.Errorf("%s is not a folder: give a block folder or a register source tree", dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err == nil {
-		reg, err := LoadRegisterDir(dir)
+		reg, err := LoadRegisterDir(dir, opts)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -52,7 +52,7 @@ func Open(dir, id string) (*Block, *Register, error) {
 		if err != nil || strings.HasPrefix(rel, "..") {
 			break
 		}
-		reg, err := LoadRegisterDir(up)
+		reg, err := LoadRegisterDir(up, opts)
 		if err != nil {
 			return nil, nil, err
 		}

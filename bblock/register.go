@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,6 +41,16 @@ type Register struct {
 	Blocks []*Block
 	// Problems of the register as a whole (configuration, dependencies).
 	Problems Problems
+	// Imports are the local copies of imported registers it was loaded
+	// with; nil when none.
+	Imports *Imports
+}
+
+// Options control how a register is loaded. A nil *Options is the zero value.
+type Options struct {
+	// Imports stand for registers that bblocks-config.yaml imports: blocks
+	// may depend on and refer to their blocks.
+	Imports *Imports
 }
 
 // Block returns the block with the given id, or nil.
@@ -52,6 +63,16 @@ func (r *Register) Block(id string) *Block {
 	return nil
 }
 
+// ReadSource reads the file at the slash-separated path p below the root
+// of the register source tree; p must lie in its _sources folder.
+func (r *Register) ReadSource(p string) ([]byte, error) {
+	clean := path.Clean(p)
+	if !fs.ValidPath(clean) || clean != SourcesDir && !strings.HasPrefix(clean, SourcesDir+"/") {
+		return nil, fmt.Errorf("%s is outside the register's %s folder", p, SourcesDir)
+	}
+	return fs.ReadFile(r.FS, clean)
+}
+
 // IDs returns the ids of the register's blocks, in dependency order.
 func (r *Register) IDs() []string {
 	ids := make([]string, len(r.Blocks))
@@ -62,8 +83,8 @@ func (r *Register) IDs() []string {
 }
 
 // LoadRegisterDir loads the register source tree in the folder dir.
-func LoadRegisterDir(dir string) (*Register, error) {
-	r, err := LoadRegister(os.DirFS(dir))
+func LoadRegisterDir(dir string, opts *Options) (*Register, error) {
+	r, err := LoadRegister(os.DirFS(dir), opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -78,8 +99,11 @@ func LoadRegisterDir(dir string) (*Register, error) {
 // folder below _sources that holds a bblock.json. The error is non-nil only
 // when the tree cannot be read at all; problems of single blocks are in
 // their Problems, and those of the whole in the register's.
-func LoadRegister(fsys fs.FS) (*Register, error) {
+func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 	r := &Register{FS: fsys}
+	if opts != nil {
+		r.Imports = opts.Imports
+	}
 	data, err := fs.ReadFile(fsys, ConfigFile)
 	if err != nil {
 		return nil, fmt.Errorf("not a building-block source tree: %w", err)
@@ -95,9 +119,12 @@ func LoadRegister(fsys fs.FS) (*Register, error) {
 		// The tool chain imports the main OGC register when the key is absent.
 		r.Config.Imports = []string{"default"}
 	}
+	mapped := r.Imports.Names()
 	for _, imp := range r.Config.Imports {
-		r.Problems = append(r.Problems, Problem{File: ConfigFile, Severity: diag.Warning,
-			Message: fmt.Sprintf("import %q is not resolved: jrpcld works offline; a reference into it is an error", imp)})
+		if !slices.Contains(mapped, imp) {
+			r.Problems = append(r.Problems, Problem{File: ConfigFile, Severity: diag.Warning,
+				Message: fmt.Sprintf("import %q is not resolved: jrpcld works offline; a block that needs it fails unless the import is mapped to a local copy of that register with --import URL=DIR", imp)})
+		}
 	}
 	prefix := r.Config.IdentifierPrefix
 	if prefix != "" && !strings.HasSuffix(prefix, ".") {
@@ -132,7 +159,7 @@ func LoadRegister(fsys fs.FS) (*Register, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := Load(sub, id)
+		b, err := load(sub, id, fsys, dir)
 		if err != nil {
 			r.Problems = append(r.Problems, Problem{File: dir, Message: err.Error()})
 			continue
@@ -148,8 +175,36 @@ func LoadRegister(fsys fs.FS) (*Register, error) {
 		}
 		seen[b.ID] = path.Join(SourcesDir, b.Path)
 	}
-	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Problems)
+	siblingDeps(blocks)
+	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
 	return r, nil
+}
+
+// siblingDeps makes each block depend on the blocks whose schema files its
+// schema refers to by path ("../other/schema.yaml"), as the tool chain
+// does; a reference to the .json twin of a .yaml schema (or back) counts.
+func siblingDeps(blocks []*Block) {
+	owner := map[string]string{} // tree path of a schema file, without extension -> block id
+	for _, b := range blocks {
+		if b.Files.Schema == "" {
+			continue
+		}
+		if tp, err := b.TreePath(b.Files.Schema); err == nil {
+			owner[strings.TrimSuffix(tp, path.Ext(tp))] = b.ID
+		}
+	}
+	for _, b := range blocks {
+		for _, tp := range b.outsideRefs {
+			switch path.Ext(tp) {
+			case ".yaml", ".yml", ".json":
+			default:
+				continue
+			}
+			if id, ok := owner[strings.TrimSuffix(tp, path.Ext(tp))]; ok && id != b.ID && !slices.Contains(b.Deps, id) {
+				b.Deps = append(b.Deps, id)
+			}
+		}
+	}
 }
 
 // ErrUnknownBlock is wrapped by errors that name a block id the register
@@ -160,17 +215,17 @@ var ErrUnknownBlock = errors.New("unknown building block")
 // the given order where there is a choice. A dependency on an id the
 // register does not have is an error of the depending block; a cycle is a
 // warning.
-func orderBlocks(blocks []*Block, imports []string, probs Problems) ([]*Block, Problems) {
+func orderBlocks(blocks []*Block, imports []string, im *Imports, probs Problems) ([]*Block, Problems) {
 	byID := map[string]*Block{}
 	for _, b := range blocks {
 		byID[b.ID] = b
 	}
 	for _, b := range blocks {
 		for _, d := range b.Deps {
-			if byID[d] == nil {
+			if _, imported := im.Block(d); byID[d] == nil && !imported {
 				msg := fmt.Sprintf("depends on %q: %v", d, ErrUnknownBlock)
 				if len(imports) > 0 {
-					msg += fmt.Sprintf(" (it may be in the import %s, which jrpcld cannot resolve offline)", strings.Join(quoteAll(imports), ", "))
+					msg += fmt.Sprintf(" (it may be in the import %s: map it to a local copy of that register with --import URL=DIR)", strings.Join(quoteAll(imports), ", "))
 				}
 				b.Problems = append(b.Problems, Problem{File: "bblock.json", Message: msg})
 			}

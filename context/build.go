@@ -1,421 +1,671 @@
 package context
 
 import (
-	"maps"
-	"reflect"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
-// Build builds the JSON-LD context document ({"@context": {...}}) of block b
-// from its annotated schema (see Annotate), as the building-block tool chain
-// does. Each subschema level contributes the terms of its properties; $ref
-// (into other blocks too, annotated with their own context stacks), allOf,
-// anyOf, oneOf, items, additionalProperties, patternProperties and then/else
-// merge into the same level, a later one winning per keyword; the subschema
-// of a property with an @id gives its property-scoped @context, that of a
-// property without one is flattened into the current level. Then prefixes
-// are added, id-less terms and scoped terms identical to the nearest
-// ancestor's definition are dropped, IRIs are compacted with the prefixes,
-// {"@id": x} is written "x", and "@version": 1.1 is added. reg may be nil.
+// buildContext builds block b's JSON-LD context from its annotated schema
+// as the tool chain does, and returns the value of "@context": nil when the
+// context is empty (the tool chain then writes none).
 //
-// The document is made of plain maps; WriteJSON writes it deterministically.
-func Build(b *bblock.Block, reg *bblock.Register, opts *Options) (map[string]any, []Warning, error) {
-	a, err := newAnnotator(b, reg, opts)
+// Each subschema contributes a level: x-jsonld-base/-vocab, what its $ref
+// (into any annotated schema or file), allOf, anyOf, oneOf, items,
+// additionalProperties, patternProperties and then/else contribute, its
+// x-jsonld-extra-terms, then its properties: a property with an @id (or
+// under @vocab) maps to a term whose scoped @context holds its subschema's
+// level; one without, in the entry document, has its subschema's level
+// merged into the current one. Afterwards the extra terms of every document
+// reached are added at the top (the first wins), prefixes are declared, @id
+// left undefined is dropped, @nest contexts are lifted, a scoped term that
+// any enclosing context already defines the same way is removed, and IRIs
+// are compacted with the prefixes (see compact for where jrpcld differs).
+func (tc *toolchain) buildContext(b *bblock.Block) (*ojson.Object, []Warning, error) {
+	doc, warns, err := tc.annotate(b)
 	if err != nil {
-		return nil, nil, err
+		return nil, warns, err
 	}
-	root, err := a.doc(a.docs.RootURL())
+	root := rootSchema(annotatedLoc(b), ojson.Clone(doc))
+	bd := &ctxBuilder{
+		root:          root,
+		refs:          schemaRefs{load: tc.loadSchema, warn: func(m string) { warns = appendOnce(warns, warning(b.ID+" context", m)) }},
+		prefixes:      ojson.NewObject(),
+		cache:         map[string]*ojson.Object{},
+		importedPfx:   ojson.NewObject(),
+		importedExtra: ojson.NewObject(),
+	}
+	own := ojson.NewObject()
+	c, err := bd.subschema(root.sub, root, false, false, nil, nil)
 	if err != nil {
-		return nil, a.warnings, err
+		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
-	bl := &builder{a: a, memo: map[string]bool{}, warned: map[string]bool{}}
-	bl.visit(root)
-	ctx := map[string]any{}
-	if err := bl.subschema(root, root.out, root.src, ctx, "", nil); err != nil {
-		return nil, a.warnings, err
+	if err := mergeInto(own, c); err != nil {
+		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
+	}
+	for _, k := range bd.importedExtra.Keys() {
+		et := bd.importedExtra.Value(k).(*ojson.Object)
+		for _, term := range et.Keys() {
+			if own.Has(term) {
+				continue
+			}
+			own.Set(term, fromAnnotations(et.Value(term)))
+		}
+	}
+	for _, k := range bd.importedPfx.Keys() {
+		pm := bd.importedPfx.Value(k).(*ojson.Object)
+		for _, p := range pm.Keys() {
+			if !bd.prefixes.Has(p) {
+				bd.prefixes.Set(p, pm.Value(p))
+			}
+		}
+	}
+	for _, p := range bd.prefixes.Keys() {
+		if own.Has(p) {
+			bd.prefixes.Delete(p)
+			continue
+		}
+		def := ojson.NewObject()
+		def.Set("@id", bd.prefixes.Value(p))
+		own.Set(p, def)
+	}
+	pruneUndefined(own)
+	if err := fixNest(own); err != nil {
+		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
+	}
+	// The tool chain's compaction, to tell where jrpcld's differs.
+	theirs := ojson.Clone(own).(*ojson.Object)
+	if err := (&compactor{prefixes: bd.prefixes, asToolchain: true}).all(theirs); err != nil {
+		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
+	}
+	cp := &compactor{prefixes: bd.prefixes}
+	if err := cp.all(own); err != nil {
+		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
+	}
+	keptTerms(own, theirs, nil, cp.warn)
+	for _, m := range cp.warnings {
+		warns = append(warns, warning(b.ID+" context", m))
+	}
+	if own.Len() == 0 {
+		return nil, warns, nil
+	}
+	own.Set("@version", json.Number("1.1"))
+	return own, warns, nil
+}
+
+// fromAnnotations turns an extra term's x-jsonld-* keys into keywords
+// ("x-jsonld-type" is "@type"); like the tool chain, it cuts the length of
+// "x-jsonld-" off whatever the key.
+func fromAnnotations(v any) any {
+	o, ok := v.(*ojson.Object)
+	if !ok {
+		return v
+	}
+	out := ojson.NewObject()
+	for _, k := range o.Keys() {
+		out.Set("@"+k[min(len(annPrefix), len(k)):], o.Value(k))
+	}
+	return out
+}
+
+// ctxBuilder holds the state of one context build.
+type ctxBuilder struct {
+	root     *refSchema
+	refs     schemaRefs
+	prefixes *ojson.Object
+	// cache holds the level each document part gave, by refSchema.key.
+	cache map[string]*ojson.Object
+	// importedPfx and importedExtra hold the x-jsonld-prefixes and
+	// x-jsonld-extra-terms of each document reached, in the order the
+	// tool chain records them.
+	importedPfx, importedExtra *ojson.Object
+}
+
+// subschema returns the context level of a subschema of from.
+func (bd *ctxBuilder) subschema(v any, from *refSchema, isVocab, localRefsOnly bool, currentVocab any, sibling *ojson.Object) (*ojson.Object, error) {
+	onto := ojson.NewObject()
+	s, ok := v.(*ojson.Object)
+	if !ok {
+		return onto, nil
+	}
+	for _, kw := range []string{annBase, annVocab} {
+		if val := s.Value(kw); ojson.Truthy(val) {
+			onto.Set("@"+strings.TrimPrefix(kw, annPrefix), val)
+		}
+	}
+	if s.Has(annVocab) {
+		isVocab = s.Value(annVocab) != nil
+		currentVocab = s.Value(annVocab)
+	} else {
+		isVocab = isVocab || ojson.Truthy(onto.Value("@vocab"))
+	}
+	if isVocab {
+		localRefsOnly = false
 	}
 
-	// Prefixes: the entry block's first, then those of the documents the
-	// references led to.
-	prefixes := map[string]string{}
-	for _, d := range bl.visited {
-		m, _ := d.out.(map[string]any)
-		pm, _ := m[annPrefixes].(map[string]any)
-		for _, name := range slices.Sorted(maps.Keys(pm)) {
-			if iri, ok := pm[name].(string); ok {
-				if _, seen := prefixes[name]; !seen {
-					prefixes[name] = iri
+	merge := func(c *ojson.Object) error { return mergeInto(onto, c) }
+
+	if ref, ok := s.Value("$ref").(string); ok {
+		target, err := resolveSchema(ref, from, bd.refs)
+		if err != nil {
+			return nil, err
+		}
+		if target != nil {
+			if !localRefsOnly || strings.HasPrefix(ref, "#") {
+				refCtx := bd.cache[target.key()]
+				if refCtx != nil {
+					refCtx = ojson.Clone(refCtx).(*ojson.Object)
+				} else if refCtx, err = bd.subschema(target.sub, target, isVocab, localRefsOnly, currentVocab, nil); err != nil {
+					return nil, err
+				}
+				if err := merge(refCtx); err != nil {
+					return nil, err
+				}
+			} else if _, err := bd.subschema(target.sub, target, isVocab, false, currentVocab, nil); err != nil {
+				// Walked for what it records, not for its terms.
+				return nil, err
+			}
+		}
+	}
+
+	if list, ok := s.Value("allOf").([]any); ok {
+		for _, e := range list {
+			c, err := bd.subschema(e, from, isVocab, localRefsOnly, currentVocab, onto)
+			if err != nil {
+				return nil, err
+			}
+			if err := merge(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, kw := range []string{"anyOf", "oneOf"} {
+		list, ok := s.Value(kw).([]any)
+		if !ok {
+			continue
+		}
+		for _, e := range flattenBranches(list, kw) {
+			c, err := bd.subschema(e, from, isVocab, localRefsOnly, currentVocab, onto)
+			if err != nil {
+				return nil, err
+			}
+			if err := merge(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, kw := range []string{"prefixItems", "items", "contains", "additionalProperties", "unevaluatedProperties", "then", "else"} {
+		if sub, ok := s.Value(kw).(*ojson.Object); ok {
+			c, err := bd.subschema(sub, from, isVocab, localRefsOnly, currentVocab, nil)
+			if err != nil {
+				return nil, err
+			}
+			if err := merge(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if pp, ok := s.Value("patternProperties").(*ojson.Object); ok {
+		for _, k := range pp.Keys() {
+			if sub, ok := pp.Value(k).(*ojson.Object); ok {
+				c, err := bd.subschema(sub, from, isVocab, localRefsOnly, currentVocab, nil)
+				if err != nil {
+					return nil, err
+				}
+				if err := merge(c); err != nil {
+					return nil, err
 				}
 			}
 		}
 	}
-	for name, iri := range prefixes {
-		if _, ok := ctx[name]; ok {
-			delete(prefixes, name) // a term of the same name wins
-			continue
-		}
-		ctx[name] = iri
-	}
 
-	prune(ctx)
-	dropInherited(ctx, nil)
-	compactLevel(ctx, prefixes)
-	ctx["@version"] = 1.1
-	return map[string]any{"@context": ctx}, a.warnings, nil
-}
-
-// builder holds the state of one Build.
-type builder struct {
-	a       *annotator
-	memo    map[string]bool // level and reference already merged
-	visited []*adoc         // documents the walk entered, in order
-	warned  map[string]bool
-}
-
-func (bl *builder) visit(d *adoc) {
-	for _, v := range bl.visited {
-		if v == d {
-			return
+	if et, ok := s.Value(annExtraTerms).(*ojson.Object); ok {
+		for _, term := range et.Keys() {
+			cur, has := onto.Get(term)
+			curObj, _ := cur.(*ojson.Object)
+			if !has || cur == undefined || curObj != nil && curObj.Value("@id") == undefined {
+				onto.Set(term, fromAnnotations(et.Value(term)))
+			}
 		}
 	}
-	bl.visited = append(bl.visited, d)
+
+	if err := bd.properties(s, from, onto, isVocab, currentVocab, sibling); err != nil {
+		return nil, err
+	}
+
+	ref := from.refText()
+	if !bd.importedPfx.Has(ref) {
+		sub := ojson.NewObject()
+		if sp, ok := s.Value(annPrefixes).(*ojson.Object); ok {
+			sub = sp
+		}
+		if full, ok := from.full.(*ojson.Object); ok {
+			if fp, ok := full.Value(annPrefixes).(*ojson.Object); ok {
+				sub.Update(fp)
+			}
+		}
+		if sub.Len() > 0 {
+			bd.importedPfx.Set(ref, sub)
+		}
+	}
+	if !bd.importedExtra.Has(ref) {
+		if full, ok := from.full.(*ojson.Object); ok {
+			if fe, ok := full.Value(annExtraTerms).(*ojson.Object); ok && fe.Len() > 0 {
+				bd.importedExtra.Set(ref, fe)
+			}
+		}
+	}
+	bd.cache[from.key()] = onto
+	return onto, nil
 }
 
-// subschema merges the terms of the subschema out of document d (src is its
-// Docs form) into the context level onto. level names the level (the
-// property path of scoped contexts) and path lists the references being
-// followed, against cycles.
-func (bl *builder) subschema(d *adoc, out, src any, onto map[string]any, level string, path []string) error {
-	o, ok := out.(map[string]any)
+// flattenBranches lifts the branches of a branch that is nothing but the
+// same keyword (anyOf: [anyOf: [a, b], c] is anyOf: [a, b, c]).
+func flattenBranches(list []any, kw string) []any {
+	var out []any
+	for _, b := range list {
+		if o, ok := b.(*ojson.Object); ok && o.Len() == 1 {
+			if inner, ok := o.Value(kw).([]any); ok {
+				out = append(out, flattenBranches(inner, kw)...)
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// properties adds the terms of the properties of s to onto.
+func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, onto *ojson.Object, isVocab bool, currentVocab any, sibling *ojson.Object) error {
+	switch t := s.Value("type").(type) {
+	case nil:
+	case string:
+		if t != "object" && t != "" {
+			return nil
+		}
+	case []any:
+		if !slices.ContainsFunc(t, func(e any) bool { return e == "object" }) && len(t) > 0 {
+			return nil
+		}
+	default:
+		if ojson.Truthy(t) {
+			return nil
+		}
+	}
+	props, ok := s.Value("properties").(*ojson.Object)
 	if !ok {
 		return nil
 	}
-	s, _ := src.(map[string]any)
-	if v, ok := o[annBase].(string); ok {
-		onto["@base"] = v
-	}
-	if v, ok := o[annVocab].(string); ok {
-		onto["@vocab"] = v
-	}
-	if ref, ok := s["$ref"].(string); ok && !slices.Contains(path, ref) && !bl.memo[level+"\x00"+ref] {
-		bl.memo[level+"\x00"+ref] = true
-		if u, frag, _ := strings.Cut(ref, "#"); strings.HasPrefix(u, bblock.BlockRefPrefix) {
-			td, err := bl.a.doc(u)
-			if err != nil {
-				return err
-			}
-			bl.visit(td)
-			tOut, err := jsonptr.Get(td.out, frag)
-			if err != nil {
-				return err
-			}
-			tSrc, _ := jsonptr.Get(td.src, frag)
-			if err := bl.subschema(td, tOut, tSrc, onto, level, append(path[:len(path):len(path)], ref)); err != nil {
-				return err
-			}
+	for _, prop := range props.Keys() {
+		if isKeyword(prop) {
+			continue
 		}
-	}
-	each := func(o, s any) error { return bl.subschema(d, o, s, onto, level, path) }
-	eachList := func(o, s any) error {
-		list, _ := o.([]any)
-		slist, _ := s.([]any)
-		for i, e := range list {
-			var se any
-			if i < len(slist) {
-				se = slist[i]
+		pv, ok := props.Value(prop).(*ojson.Object)
+		if !ok {
+			continue
+		}
+		pc := ojson.NewObject()
+		pc.Set("@context", ojson.NewObject())
+		scoped := func() *ojson.Object {
+			c, ok := pc.Value("@context").(*ojson.Object)
+			if !ok {
+				c = ojson.NewObject()
+				pc.Set("@context", c)
 			}
-			if err := each(e, se); err != nil {
-				return err
+			return c
+		}
+		newVocab := isVocab
+		for _, k := range pv.Keys() {
+			val := pv.Value(k)
+			switch {
+			case k == annBase:
+				scoped().Set("@base", val)
+			case k == annVocab:
+				newVocab = val != nil
+				scoped().Set("@vocab", val)
+			case strings.HasPrefix(k, annPrefix) && k != annContext && k != annExtraTerms && k != annPrefixes:
+				pc.Set("@"+strings.TrimPrefix(k, annPrefix), val)
 			}
 		}
-		return nil
-	}
-	for _, kw := range []string{"allOf", "anyOf", "oneOf", "prefixItems"} {
-		if err := eachList(o[kw], s[kw]); err != nil {
-			return err
+		var idValue any
+		_, idOK := pc.Value("@id").(string)
+		rev, revOK := pc.Value("@reverse").(string)
+		switch {
+		case idOK || revOK && pc.Has("@id"):
+			idValue = pc.Value("@id")
+		case revOK:
+			idValue = rev
+		default:
+			pc.Set("@id", undefined)
+			idValue = undefined
 		}
-	}
-	if _, isList := o["items"].([]any); isList {
-		if err := eachList(o["items"], s["items"]); err != nil {
-			return err
-		}
-	} else if err := each(o["items"], s["items"]); err != nil {
-		return err
-	}
-	for _, kw := range []string{"contains", "then", "else", "additionalProperties"} {
-		if err := each(o[kw], s[kw]); err != nil {
-			return err
-		}
-	}
-	pp, _ := o["patternProperties"].(map[string]any)
-	spp, _ := s["patternProperties"].(map[string]any)
-	for _, name := range slices.Sorted(maps.Keys(pp)) {
-		if err := each(pp[name], spp[name]); err != nil {
-			return err
-		}
-	}
-	if extra, ok := o[annExtraTerms].(map[string]any); ok {
-		for _, name := range slices.Sorted(maps.Keys(extra)) {
-			if _, defined := onto[name]; !defined && name != "" {
-				onto[name] = fromAnnotations(extra[name])
-			}
-		}
-	}
-	return bl.properties(d, o, s, onto, level, path)
-}
 
-// properties merges the terms of the properties of subschema o.
-func (bl *builder) properties(d *adoc, o, s map[string]any, onto map[string]any, level string, path []string) error {
-	props, _ := o["properties"].(map[string]any)
-	sprops, _ := s["properties"].(map[string]any)
-	for _, name := range slices.Sorted(maps.Keys(props)) {
-		pv, ok := props[name].(map[string]any)
-		if !ok || name == "" || strings.HasPrefix(name, "@") {
-			continue
-		}
-		def := map[string]any{}
-		for _, k := range slices.Sorted(maps.Keys(pv)) {
-			if !strings.HasPrefix(k, annPrefix) {
-				continue
+		if strings.Contains(prop, ":") {
+			// A compact IRI names the property: its @id is implied, and
+			// the terms of its subschema go to the current level.
+			child, err := bd.subschema(pv, from, newVocab, false, currentVocab, nil)
+			if err != nil {
+				return err
 			}
-			switch k {
-			case annBase, annVocab, annExtraTerms, annPrefixes, annContext:
-				continue
+			pc.Delete("@id")
+			nested, ok := pc.Pop("@context", ojson.NewObject()).(*ojson.Object)
+			if !ok {
+				nested = ojson.NewObject()
 			}
-			kw := "@" + strings.TrimPrefix(k, annPrefix)
-			if !termKeywords[kw] || kw == "@context" {
-				if msg := k + " is not the annotation of a term keyword; ignored"; !bl.warned[msg] {
-					bl.warned[msg] = true
-					bl.a.warnings = append(bl.a.warnings, warning(d.file, msg))
+			if err := mergeInto(nested, child); err != nil {
+				return err
+			}
+			if err := mergeInto(onto, nested); err != nil {
+				return err
+			}
+			if pc.Len() > 0 {
+				if !onto.Has(prop) {
+					onto.Set(prop, pc)
+				} else if err := mergeInto(asObject(onto, prop), pc); err != nil {
+					return err
 				}
-				continue
-			}
-			def[kw] = deepCopy(pv[k])
-		}
-		id, _ := def["@id"].(string)
-		rev, _ := def["@reverse"].(string)
-		if id == "" && rev == "" {
-			if err := bl.subschema(d, pv, sprops[name], onto, level, path); err != nil {
-				return err
 			}
 			continue
 		}
-		if id == "@nest" || id == "@graph" {
-			if err := bl.subschema(d, pv, sprops[name], onto, level, path); err != nil {
+
+		if idValue == "@nest" || idValue == "@graph" || idValue == undefined && from == bd.root || !ojson.Truthy(idValue) && isVocab {
+			if idValue == undefined || !ojson.Truthy(idValue) && isVocab {
+				pc.Delete("@id")
+			}
+			existing := onto.Value(prop)
+			if existing == nil && sibling != nil {
+				existing = sibling.Value(prop)
+			}
+			bound := false
+			switch e := existing.(type) {
+			case string:
+				bound = e != ""
+			case *ojson.Object:
+				bound = ojson.Truthy(e.Value("@id"))
+			}
+			child, err := bd.subschema(pv, from, newVocab, !bound && !pc.Has("@id") && !isVocab, currentVocab, nil)
+			if err != nil {
+				return err
+			}
+			target := onto
+			if isVocab {
+				target = scoped()
+			}
+			if err := mergeInto(target, child); err != nil {
 				return err
 			}
 		} else {
-			sub := map[string]any{}
-			if err := bl.subschema(d, pv, sprops[name], sub, level+"/"+jsonptr.Escape(name), path); err != nil {
+			child, err := bd.subschema(pv, from, newVocab, !pc.Has("@id"), currentVocab, nil)
+			if err != nil {
 				return err
 			}
-			if len(sub) > 0 {
-				def["@context"] = sub
+			if err := mergeInto(scoped(), child); err != nil {
+				return err
 			}
 		}
-		if existing, ok := onto[name]; ok {
-			onto[name] = mergeTerm(existing, def)
-		} else {
-			onto[name] = def
+		sc, hasSC := pc.Get("@context")
+		if pc.Len() > 0 && (!hasSC || pc.Len() > 1 || ojson.Truthy(sc)) {
+			cur, has := onto.Get(prop)
+			switch c := cur.(type) {
+			case nil:
+				// A term mapped to null stays so (the tool chain's merge
+				// into null gives nothing).
+				if !has {
+					onto.Set(prop, pc)
+				}
+			case string:
+				def := ojson.NewObject()
+				var idv any = c
+				if ojson.Truthy(idValue) {
+					idv = idValue
+				}
+				if pc.Has("@id") {
+					idv = pc.Pop("@id", nil)
+				}
+				def.Set("@id", idv)
+				def.Update(pc)
+				onto.Set(prop, def)
+			case *ojson.Object:
+				if err := mergeInto(c, pc); err != nil {
+					return err
+				}
+			default:
+				return fmt.Errorf("term %q: cannot merge a definition into a %s", prop, typeName(cur))
+			}
 		}
 	}
 	return nil
 }
 
-// termMap returns a term's definition as an object.
-func termMap(v any) map[string]any {
-	switch x := v.(type) {
-	case string:
-		return map[string]any{"@id": x}
-	case map[string]any:
-		return x
+// asObject returns onto's definition of term as an object, turning a
+// missing one into an empty object.
+func asObject(onto *ojson.Object, term string) *ojson.Object {
+	o, ok := onto.Value(term).(*ojson.Object)
+	if !ok {
+		o = ojson.NewObject()
+		onto.Set(term, o)
 	}
-	return map[string]any{}
+	return o
 }
 
-// mergeTerm merges definition def into existing, def winning per keyword;
-// scoped contexts merge term by term.
-func mergeTerm(existing any, def map[string]any) map[string]any {
-	e := termMap(existing)
-	for k, v := range def {
-		if k == "@context" {
-			ec, ok1 := e["@context"].(map[string]any)
-			vc, ok2 := v.(map[string]any)
-			if ok1 && ok2 {
-				mergeLevel(ec, vc)
+// compactBranch removes, in place, what a context needs not say, as the
+// tool chain does: empty definitions, empty scoped contexts, scoped
+// contexts of terms without an @id (outside @vocab), and a scoped term that
+// an enclosing context already defines. It reports whether it changed
+// anything.
+//
+// The tool chain removes a scoped term when ANY enclosing context holds a
+// definition containing it. When the nearest enclosing definition differs
+// (an intermediate scope redefines the term, or the outer one says more,
+// such as a @type), the removal changes what the term means in that scope;
+// jrpcld removes it only when the nearest enclosing definition is the same,
+// and warns where it keeps one the tool chain drops.
+func (c *compactor) branch(branch *ojson.Object, stack []*ojson.Object, isVocab bool) (bool, error) {
+	isVocab = isVocab || ojson.Truthy(branch.Value("@vocab"))
+	child := append(stack[:len(stack):len(stack)], branch)
+	changed := false
+	for _, term := range branch.Keys() {
+		if isKeyword(term) {
+			continue
+		}
+		tv := branch.Value(term)
+		if o, ok := tv.(*ojson.Object); ok && o.Len() == 0 {
+			branch.Delete(term)
+			changed = true
+			continue
+		}
+		if o, ok := tv.(*ojson.Object); ok && o.Has("@context") {
+			sc := o.Value("@context")
+			idish := o.Value("@id")
+			if !o.Has("@id") {
+				idish = o.Value("@reverse")
+			}
+			switch {
+			case !ojson.Truthy(sc):
+				o.Delete("@context")
+				changed = true
+			case isVocab || ojson.Truthy(idish) || strings.Contains(term, ":"):
+				sco, ok := sc.(*ojson.Object)
+				if !ok {
+					return false, fmt.Errorf("term %q: a scoped context that is not an object", term)
+				}
+				termVocab := isVocab && (!sco.Has("@vocab") || sco.Value("@vocab") != nil)
+				for {
+					ch, err := c.branch(sco, child, termVocab)
+					if err != nil {
+						return false, err
+					}
+					if !ch {
+						break
+					}
+					changed = true
+				}
+			default:
+				branch.Delete(term)
+				changed = true
 				continue
 			}
 		}
-		e[k] = v
-	}
-	return e
-}
-
-func mergeLevel(dst, src map[string]any) {
-	for k, v := range src {
-		if dv, ok := dst[k]; ok && !strings.HasPrefix(k, "@") {
-			dst[k] = mergeTerm(dv, termMap(v))
-		} else {
-			dst[k] = v
-		}
-	}
-}
-
-// fromAnnotations turns an extra term's annotations (x-jsonld-*) into a
-// JSON-LD term definition; a string stays as it is.
-func fromAnnotations(v any) any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return deepCopy(v)
-	}
-	def := map[string]any{}
-	for k, e := range m {
-		switch {
-		case strings.HasPrefix(k, annPrefix):
-			def["@"+strings.TrimPrefix(k, annPrefix)] = deepCopy(e)
-		case strings.HasPrefix(k, "@"):
-			def[k] = deepCopy(e)
-		}
-	}
-	return def
-}
-
-// prune drops terms without @id or @reverse and empty scoped contexts.
-func prune(level map[string]any) {
-	for name, v := range level {
-		if strings.HasPrefix(name, "@") {
+		mine := asDefinition(tv)
+		if len(stack) == 0 || mine == nil {
 			continue
 		}
-		switch d := v.(type) {
-		case string:
-			if d == "" {
-				delete(level, name)
-			}
-		case map[string]any:
-			if sc, ok := d["@context"].(map[string]any); ok {
-				prune(sc)
-				if len(sc) == 0 {
-					delete(d, "@context")
+		if c.asToolchain {
+			for _, ctx := range stack {
+				if other := asDefinition(ctx.Value(term)); other != nil && dictContains(other, mine) {
+					branch.Delete(term)
+					changed = true
+					break
 				}
 			}
-			id, _ := d["@id"].(string)
-			rev, _ := d["@reverse"].(string)
-			if id == "" && rev == "" {
-				delete(level, name)
-			}
-		default:
-			delete(level, name)
-		}
-	}
-}
-
-// dropInherited drops, in the scoped contexts under level, the terms whose
-// definition equals the one of the nearest enclosing level that defines them.
-func dropInherited(level map[string]any, ancestors []map[string]any) {
-	for _, name := range slices.Sorted(maps.Keys(level)) {
-		if strings.HasPrefix(name, "@") {
 			continue
 		}
-		for i := len(ancestors) - 1; i >= 0; i-- {
-			if av, ok := ancestors[i][name]; ok {
-				if reflect.DeepEqual(termMap(av), termMap(level[name])) {
-					delete(level, name)
+		for i := len(stack) - 1; i >= 0; i-- {
+			if v, ok := stack[i].Get(term); ok {
+				if ojson.Equal(asDefinition(v), mine) {
+					branch.Delete(term)
+					changed = true
 				}
 				break
 			}
 		}
-		d, ok := level[name].(map[string]any)
-		if !ok {
-			continue
-		}
-		if sc, ok := d["@context"].(map[string]any); ok {
-			dropInherited(sc, append(ancestors[:len(ancestors):len(ancestors)], level))
-			if len(sc) == 0 {
-				delete(d, "@context")
-			}
-		}
 	}
+	return changed, nil
 }
 
-// compactLevel compacts the IRIs of the terms of level with the prefixes
-// visible there, and writes {"@id": x} as "x".
-func compactLevel(level map[string]any, prefixes map[string]string) {
-	for name, v := range level {
-		if strings.HasPrefix(name, "@") {
-			continue
-		}
-		switch d := v.(type) {
-		case string:
-			if _, isPrefix := prefixes[name]; !isPrefix {
-				level[name] = compactIRI(d, prefixes)
-			}
-		case map[string]any:
-			for _, kw := range []string{"@id", "@reverse", "@type"} {
-				if s, ok := d[kw].(string); ok && !isKeyword(s) {
-					d[kw] = compactIRI(s, prefixes)
-				}
-			}
-			if sc, ok := d["@context"].(map[string]any); ok {
-				visible := prefixes
-				for n := range sc {
-					if _, shadowed := prefixes[n]; shadowed {
-						visible = map[string]string{}
-						for pn, pi := range prefixes {
-							if _, ok := sc[pn]; !ok {
-								visible[pn] = pi
-							}
-						}
-						break
-					}
-				}
-				compactLevel(sc, visible)
-			}
-			if id, ok := d["@id"].(string); ok && len(d) == 1 {
-				level[name] = id
-			}
-		}
-	}
-}
-
-// compactIRI writes iri as a compact IRI with the prefix whose IRI is the
-// longest start of it; ties go to the first prefix name in sort order.
-func compactIRI(iri string, prefixes map[string]string) string {
-	best, bestName := "", ""
-	names := slices.Sorted(maps.Keys(prefixes))
-	for _, name := range names {
-		p := prefixes[name]
-		if p == "" || len(iri) <= len(p) || !strings.HasPrefix(iri, p) || strings.HasPrefix(iri[len(p):], "//") {
-			continue
-		}
-		if len(p) > len(best) {
-			best, bestName = p, name
-		}
-	}
-	if bestName == "" {
-		return iri
-	}
-	return bestName + ":" + iri[len(best):]
-}
-
-// deepCopy copies maps and slices of a decoded JSON value.
-func deepCopy(v any) any {
+// asDefinition returns a term definition as an object: a string s is
+// {"@id": s}. It returns nil for anything else.
+func asDefinition(v any) *ojson.Object {
 	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = deepCopy(e)
-		}
-		return l
+	case string:
+		o := ojson.NewObject()
+		o.Set("@id", x)
+		return o
+	case *ojson.Object:
+		return x
 	}
-	return v
+	return nil
+}
+
+// compactor compacts a built context: its definitions (branch) and its
+// IRIs (uris).
+type compactor struct {
+	prefixes *ojson.Object
+	// asToolchain compacts exactly as the tool chain does, where jrpcld
+	// would keep the meaning.
+	asToolchain bool
+	warnings    []string // where jrpcld does not do as the tool chain does, once each
+}
+
+// all compacts ctx: definitions until nothing changes, then IRIs.
+func (c *compactor) all(ctx *ojson.Object) error {
+	for {
+		changed, err := c.branch(ctx, nil, false)
+		if err != nil {
+			return err
+		}
+		if !changed {
+			break
+		}
+	}
+	c.uris(ctx, nil)
+	return nil
+}
+
+// keptTerms warns about each scoped term of mine that theirs, the same
+// context compacted as the tool chain compacts it, leaves out.
+func keptTerms(mine, theirs *ojson.Object, path []string, warn func(string)) {
+	for _, term := range mine.Keys() {
+		if isKeyword(term) {
+			continue
+		}
+		tv, has := theirs.Get(term)
+		if !has {
+			if len(path) > 0 {
+				warn(fmt.Sprintf("term %q of the context scoped to %s is kept: the OGC tool chain drops it because an outer context's definition contains it, but the nearest enclosing definition, which would apply there instead, differs, so the term could change meaning",
+					term, strings.Join(path, " > ")))
+			}
+			continue
+		}
+		mo, _ := mine.Value(term).(*ojson.Object)
+		to, _ := tv.(*ojson.Object)
+		msc, _ := mo.Value("@context").(*ojson.Object)
+		tsc, _ := to.Value("@context").(*ojson.Object)
+		if msc != nil {
+			if tsc == nil {
+				tsc = ojson.NewObject()
+			}
+			keptTerms(msc, tsc, append(path[:len(path):len(path)], term), warn)
+		}
+	}
+}
+
+func (c *compactor) warn(msg string) {
+	if !slices.Contains(c.warnings, msg) {
+		c.warnings = append(c.warnings, msg)
+	}
+}
+
+// compact returns uri as "prefix:local" with the first prefix, in order,
+// whose IRI starts uri and is shorter; a local part starting with "//"
+// leaves uri as it is. In a scope where a term redefines that prefix's
+// name, the compact IRI would mean something else: the tool chain writes
+// it anyway, jrpcld keeps the full IRI and says so.
+func (c *compactor) compact(uri string, stack []*ojson.Object) string {
+	if isKeyword(uri) {
+		return uri
+	}
+	for _, p := range c.prefixes.Keys() {
+		iri, _ := c.prefixes.Value(p).(string)
+		if iri == "" || !strings.HasPrefix(uri, iri) || len(iri) >= len(uri) {
+			continue
+		}
+		local := uri[len(iri):]
+		if strings.HasPrefix(local, "//") {
+			return uri
+		}
+		for i := len(stack) - 1; i > 0 && !c.asToolchain; i-- {
+			def, ok := stack[i].Get(p)
+			if !ok {
+				continue
+			}
+			if d := asDefinition(def); d == nil || d.Value("@id") != iri {
+				c.warn(fmt.Sprintf("%s is written in full: the OGC tool chain writes %s:%s, but a scoped context there defines %q otherwise, so that compact IRI would mean something else", uri, p, local, p))
+				return uri
+			}
+			break
+		}
+		return p + ":" + local
+	}
+	return uri
+}
+
+// uris compacts the IRIs of a context's definitions in place, and writes
+// a definition that is only an @id as a string.
+func (c *compactor) uris(branch *ojson.Object, stack []*ojson.Object) {
+	child := append(stack[:len(stack):len(stack)], branch)
+	for _, term := range branch.Keys() {
+		if isKeyword(term) {
+			continue
+		}
+		switch tv := branch.Value(term).(type) {
+		case string:
+			branch.Set(term, c.compact(tv, child))
+		case *ojson.Object:
+			for _, k := range curieKeys {
+				if s, ok := tv.Value(k).(string); ok {
+					tv.Set(k, c.compact(s, child))
+				}
+			}
+			if tv.Len() == 1 && tv.Has("@id") {
+				branch.Set(term, tv.Value("@id"))
+			} else if sc, ok := tv.Value("@context").(*ojson.Object); ok {
+				c.uris(sc, child)
+			}
+		}
+	}
 }

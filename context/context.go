@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 
@@ -73,6 +72,16 @@ type Term struct {
 // "mcp.mcp/context.jsonld"; "" when unknown).
 type Warning = diag.Diagnostic
 
+// appendOnce appends w to ws unless ws holds it already.
+func appendOnce(ws []Warning, w Warning) []Warning {
+	for _, e := range ws {
+		if e == w {
+			return ws
+		}
+	}
+	return append(ws, w)
+}
+
 // warning returns a Warning about file.
 func warning(file, message string) Warning {
 	return Warning{File: file, Severity: diag.Warning, Message: message}
@@ -90,8 +99,9 @@ type Options struct {
 	Contexts map[string]*Context
 }
 
-// ErrNoContext is wrapped by Load's error for a block without context.jsonld.
-var ErrNoContext = errors.New("block has no context.jsonld")
+// ErrNoContext is wrapped by the errors for a block that has no context to
+// map messages with.
+var ErrNoContext = errors.New("no JSON-LD context")
 
 // UnmappedError reports a context reference that no local mapping resolves.
 type UnmappedError struct {
@@ -139,37 +149,6 @@ func Load(b *bblock.Block, opts *Options) (*Context, []Warning, error) {
 	return Parse(name, map[string]any{"@context": value}, opts)
 }
 
-// Stack returns the effective source context of block b in register reg
-// (which may be nil): the contexts of the blocks it depends on, recursively
-// and in dependency order, followed by its own, merged as one JSON-LD
-// context array. Blocks without context.jsonld contribute nothing.
-func Stack(b *bblock.Block, reg *bblock.Register, opts *Options) (*Context, []Warning, error) {
-	blocks, warns, err := depOrder(b, reg)
-	if err != nil {
-		return nil, warns, err
-	}
-	p := newProc(opts)
-	p.warnings = warns
-	c := newContext()
-	for _, blk := range blocks {
-		if blk.Files.Context == "" {
-			continue
-		}
-		name, value, err := blockContext(blk)
-		if err != nil {
-			return nil, p.warnings, err
-		}
-		p.group = name
-		if c, _, err = p.apply(c, name, value, false); err != nil {
-			return nil, p.warnings, err
-		}
-	}
-	if err := p.finalize(c, c, 0); err != nil {
-		return nil, p.warnings, err
-	}
-	return c, p.warnings, nil
-}
-
 // blockContext reads block b's context.jsonld and returns its name for
 // messages and its "@context" value.
 func blockContext(b *bblock.Block) (string, any, error) {
@@ -197,49 +176,6 @@ func contextValue(name string, doc any) (any, error) {
 		return nil, fmt.Errorf("%s: no \"@context\" member", name)
 	}
 	return v, nil
-}
-
-// depOrder returns the blocks b depends on, recursively, in the register's
-// dependency order, followed by b.
-func depOrder(b *bblock.Block, reg *bblock.Register) ([]*bblock.Block, []Warning, error) {
-	need := map[string]bool{}
-	var warns []Warning
-	var visit func(blk *bblock.Block, path []string) error
-	visit = func(blk *bblock.Block, path []string) error {
-		for _, id := range blk.Deps {
-			if slices.Contains(path, id) {
-				warns = append(warns, warning("", fmt.Sprintf("dependency cycle: %s -> %s", strings.Join(path, " -> "), id)))
-				continue
-			}
-			if need[id] {
-				continue
-			}
-			var dep *bblock.Block
-			if reg != nil {
-				dep = reg.Block(id)
-			}
-			if dep == nil {
-				return fmt.Errorf("block %s depends on %q: %w", blk.ID, id, bblock.ErrUnknownBlock)
-			}
-			need[id] = true
-			if err := visit(dep, append(path, id)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := visit(b, []string{b.ID}); err != nil {
-		return nil, warns, err
-	}
-	var out []*bblock.Block
-	if reg != nil {
-		for _, rb := range reg.Blocks {
-			if need[rb.ID] && rb.ID != b.ID {
-				out = append(out, rb)
-			}
-		}
-	}
-	return append(out, b), warns, nil
 }
 
 // readMapped returns the context value a reference maps to, through opts.

@@ -298,35 +298,6 @@ func TestMappedLoadedContext(t *testing.T) {
 	checkTerm(t, "b", c.Terms["b"], want{id: ns + "b"})
 }
 
-func TestStackRemoteBlock(t *testing.T) {
-	reg, err := bblock.LoadRegisterDir("testdata/register")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := reg.Block("test.remote")
-	_, _, err = Stack(b, reg, nil)
-	var ue *UnmappedError
-	if !errors.As(err, &ue) || ue.Ref != "https://example.org/shared/context.jsonld" || !strings.Contains(err.Error(), "test.remote/context.jsonld") {
-		t.Fatalf("Stack without a mapping: error %v; want an UnmappedError naming the reference and the file", err)
-	}
-	opts := &Options{Files: map[string]string{"https://example.org/shared/context.jsonld": "testdata/shared-context.jsonld"}}
-	c, warns, err := Stack(b, reg, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkTerm(t, "remoteTerm", c.Terms["remoteTerm"], want{id: "http://example.org/shared#remote", typ: "@id"})
-	checkTerm(t, "local", c.Terms["local"], want{id: "http://example.org/shared#local"})
-	if len(warns) > 0 {
-		t.Errorf("a context that references the context declaring its prefix got warnings %v", warns)
-	}
-	if _, _, err := Load(b, opts); err != nil {
-		t.Errorf("Load: %v", err)
-	}
-	if _, _, err := Load(&bblock.Block{ID: "x"}, nil); !errors.Is(err, ErrNoContext) {
-		t.Errorf("Load of a block without context: %v, want ErrNoContext", err)
-	}
-}
-
 func TestExpandAndIRIs(t *testing.T) {
 	doc := plainJSON(t, `{"@context": {
 		"@vocab": "http://v.example/",

@@ -8,8 +8,9 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 )
 
-// Build the JSON-LD context of the embedded JSON-RPC 2.0 block and print
-// two of its terms.
+// Build the JSON-LD context of the embedded JSON-RPC 2.0 block, as the OGC
+// tool chain builds it from the block's annotated schema, and print one of
+// its terms.
 func ExampleBuild() {
 	doc, warnings, err := jsonld.Build(bblock.Default(), nil, nil)
 	if err != nil {
@@ -19,14 +20,12 @@ func ExampleBuild() {
 	for _, w := range warnings {
 		fmt.Println("warning:", w)
 	}
-	ctx := doc["@context"].(map[string]any)
-	part := map[string]any{"@version": ctx["@version"], "jsonrpc": ctx["jsonrpc"], "error": ctx["error"]}
-	if err := jsonld.WriteJSON(os.Stdout, part); err != nil {
+	ctx := doc.Value().(map[string]any)["@context"].(map[string]any)
+	if err := jsonld.WriteJSON(os.Stdout, map[string]any{"error": ctx["error"]}); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
 	// {
-	//   "@version": 1.1,
 	//   "error": {
 	//     "@context": {
 	//       "code": {
@@ -44,10 +43,6 @@ func ExampleBuild() {
 	//     },
 	//     "@id": "jrpc:hasError",
 	//     "@type": "@id"
-	//   },
-	//   "jsonrpc": {
-	//     "@id": "jrpc:version",
-	//     "@type": "xsd:string"
 	//   }
 	// }
 }

@@ -120,7 +120,7 @@ func mcpContextIfPresent(t testing.TB) *context.Processed {
 		if _, err := os.Stat(dir); err != nil {
 			return
 		}
-		reg, err := bblock.LoadRegisterDir(dir)
+		reg, err := bblock.LoadRegisterDir(dir, nil)
 		if err != nil {
 			return
 		}
@@ -418,7 +418,7 @@ func TestEnginesLogs(t *testing.T) {
 // reference register's blocks maps to the same graph with both engines,
 // with its block's context.
 func TestEnginesExamples(t *testing.T) {
-	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
+	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + stri
 // TestOGCExampleUplift: all 23 examples of the OGC tree give non-empty graphs
 // whose rdf.Turtle an independent parser reads back to the same graph.
 func TestOGCExampleUplift(t *testing.T) {
-	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
+	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestOGCExampleUplift(t *testing.T) {
 // triples written by hand from BBLOCKS.md: the context's @base wins over the
 // example's base-uri, a string id becomes an IRI, and no rdf:type is made.
 func TestOGCUpliftQuirks(t *testing.T) {
-	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
+	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,13 +57,16 @@ func LoadBlock(b *bblock.Block, reg *bblock.Register) (*Ontology, error) {
 }
 
 // CheckBlock returns, sorted, every IRI that block b's context (built from
-// its annotated schema, as it is used to make RDF) can produce and that the
-// ontologies of b and its dependencies do not declare. ok is false when there
-// is nothing to check against: the block has no context or no ontology. reg
-// and opts may be nil.
-func CheckBlock(b *bblock.Block, reg *bblock.Register, opts *jsonld.Options) (undeclared []string, ok bool, err error) {
-	if b.Files.Context == "" {
+// its annotated schema by t, as it is used to make RDF, or its own context
+// when it has no schema) can produce and that the ontologies of b and its
+// dependencies do not declare. ok is false when there is nothing to check
+// against: the block has no context or no ontology. t may be nil.
+func CheckBlock(b *bblock.Block, reg *bblock.Register, t *jsonld.Toolchain) (undeclared []string, ok bool, err error) {
+	if b.Files.Schema == "" && b.Files.Context == "" {
 		return nil, false, nil
+	}
+	if t == nil {
+		t = jsonld.ToolchainFor(b, reg, nil)
 	}
 	o, err := LoadBlock(b, reg)
 	if err != nil || o == nil {
@@ -71,14 +74,14 @@ func CheckBlock(b *bblock.Block, reg *bblock.Register, opts *jsonld.Options) (un
 	}
 	var ctx *jsonld.Context
 	if b.Files.Schema != "" {
-		doc, _, err := jsonld.Build(b, reg, opts)
-		if err != nil {
+		doc, _, err := t.Context(b)
+		if err != nil || doc == nil {
 			return nil, false, err
 		}
-		if ctx, _, err = jsonld.Parse(b.ID+" built context", doc, nil); err != nil {
+		if ctx, _, err = jsonld.Parse(b.ID+" built context", doc.Value(), nil); err != nil {
 			return nil, false, err
 		}
-	} else if ctx, _, err = jsonld.Stack(b, reg, opts); err != nil {
+	} else if ctx, _, err = jsonld.Load(b, nil); err != nil {
 		return nil, false, err
 	}
 	return o.Undeclared(ctx.IRIs()), true, nil

@@ -16,7 +16,7 @@ func TestCheckBlock(t *testing.T) {
 	if err != nil || !ok || len(undeclared) != 0 {
 		t.Errorf("default block: %v %v %v", undeclared, ok, err)
 	}
-	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
+	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func BenchmarkBuildOGC(b *testing.B) {
 	root := b.TempDir()
 	i := 0
 	for b.Loop() {
-		reg, err := bblock.LoadRegisterDir(src)
+		reg, err := bblock.LoadRegisterDir(src, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

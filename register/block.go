@@ -33,6 +33,7 @@ type blockOut struct {
 	testItems    []*item
 	report       *report
 	ontologyNote string // why no ontology.ttl was written, when there is an ontology
+	ctxErr       bool   // the context could not be built
 }
 
 // exampleOut is one example of a block with its checked snippets.
@@ -58,8 +59,8 @@ func (o *blockOut) warnf(format string, args ...any) {
 // buildBlock builds the outputs of block b.
 func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 	o := &blockOut{b: b, res: BlockResult{ID: b.ID, Name: b.Meta.Name}}
-	o.annotated = path.Join("annotated", blockPath(b))
-	o.tests = path.Join("tests", blockPath(b))
+	o.annotated = path.Join("annotated", b.OutputPath())
+	o.tests = path.Join("tests", b.OutputPath())
 	o.report = &report{
 		Title:        fmt.Sprintf("Validation report for %s - %s", b.ID, b.Meta.Name),
 		BBlockName:   b.Meta.Name,
@@ -99,26 +100,32 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 			global(sectionJSONSchema, "compiling the schema: %v", err)
 		}
 	}
-	if b.Files.Context != "" {
-		ctx, warns, err := jsonld.ForBlock(b, bd.reg, bd.opts.Contexts)
+	// The context: built from the annotated schema, as the tool chain
+	// builds it (a block without a context.jsonld of its own may inherit
+	// terms through its references); none when it is empty. A block with a
+	// context.jsonld but no schema gets none either, as in the tool chain.
+	if b.Files.Schema != "" {
+		doc, warns, err := bd.tc.Context(b)
 		for _, w := range warns {
 			o.warnf("%s", problemText(w))
 		}
-		if err != nil {
-			global(sectionJSONLD, "JSON-LD context: %v", err)
-		} else {
-			o.ctx = ctx
+		if err == nil && doc != nil {
 			var buf bytes.Buffer
-			if err := jsonld.WriteJSON(&buf, map[string]any{"@context": ctx.Value()}); err != nil {
-				global(sectionJSONLD, "JSON-LD context: %v", err)
-			} else {
+			if err = doc.WriteJSON(&buf); err == nil {
 				o.context = withNewline(buf.Bytes())
 				bd.put(path.Join(o.annotated, "context.jsonld"), o.context)
+				o.ctx, _, err = bd.tc.Processed(b)
 			}
 		}
-		if undeclared, ok, err := ontology.CheckBlock(b, bd.reg, bd.opts.Contexts); err == nil && ok && len(undeclared) > 0 {
+		if err != nil {
+			o.ctxErr = true
+			global(sectionJSONLD, "JSON-LD context: %v", err)
+		}
+		if undeclared, ok, err := ontology.CheckBlock(b, bd.reg, bd.tc); err == nil && ok && len(undeclared) > 0 {
 			o.warnf("%s", undeclaredWarning(undeclared))
 		}
+	} else if b.Files.Context != "" {
+		o.warnf("%s: the block has no schema, so no context is built from it and its JSON examples are not uplifted (as in the OGC tool chain)", b.Files.Context)
 	}
 	bd.writeOntology(o, global)
 

@@ -79,7 +79,7 @@ func TestPagesInChromium(t *testing.T) {
 	ogc := shared.Dir(t, "reference", "ogc-mcp-bblocks")
 	root := t.TempDir()
 	for name, src := range map[string]string{"ogc": ogc, "fixture": fixtureDir} {
-		reg, err := bblock.LoadRegisterDir(src)
+		reg, err := bblock.LoadRegisterDir(src, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

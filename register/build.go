@@ -120,7 +120,8 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 	if opts.Filter != "" && reg.Block(opts.Filter) == nil {
 		return nil, nil, fmt.Errorf("%w: %w %q; the register has %s", ErrUsage, bblock.ErrUnknownBlock, opts.Filter, strings.Join(reg.IDs(), ", "))
 	}
-	bd := &builder{reg: reg, opts: opts, files: map[string][]byte{}, docs: map[string]any{}, built: map[string]*blockOut{}}
+	bd := &builder{reg: reg, opts: opts, files: map[string][]byte{}, built: map[string]*blockOut{},
+		tc: jsonld.NewToolchain(reg, opts.Contexts), sourceDocs: map[string]*jsonld.Document{}}
 	res := &Result{Name: reg.Config.Name}
 	seen := map[string]bool{}
 	for _, p := range reg.Problems {
@@ -169,9 +170,12 @@ type builder struct {
 	opts   Options
 	date   string               // YYYY-MM-DD, or "" when nothing gives one
 	files  map[string][]byte    // output files by path below the output folder
-	docs   map[string]any       // decoded source schema documents by "ID FILE"
 	blocks []*blockOut          // built blocks in order
 	built  map[string]*blockOut // built blocks by id
+	tc     *jsonld.Toolchain    // annotated schemas and contexts, as the tool chain makes them
+	// sourceDocs holds the copies of sources-tree files written so far,
+	// by output path (nil for a file that is not JSON or YAML).
+	sourceDocs map[string]*jsonld.Document
 }
 
 // latestDate returns the latest date of the blocks' metadata, or "".
@@ -198,15 +202,6 @@ func (bd *builder) generated() string {
 // put records an output file.
 func (bd *builder) put(name string, data []byte) {
 	bd.files[name] = data
-}
-
-// blockPath returns the folder of block b below annotated/, tests/ and the
-// documentation folders.
-func blockPath(b *bblock.Block) string {
-	if b.Path == "" {
-		return "."
-	}
-	return b.Path
 }
 
 // link returns the URL of the output file to, as written in the output file
@@ -311,7 +306,7 @@ func DefaultRegister() (*bblock.Register, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded block: %w", err)
 	}
-	return bblock.LoadRegister(tree)
+	return bblock.LoadRegister(tree, nil)
 }
 
 // withNewline returns b ending with a newline.

@@ -16,6 +16,7 @@ import (
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc"
@@ -30,7 +31,7 @@ const fixtureDir = "testdata/fixture"
 // temporary folder, which it returns with the result.
 func buildDir(t testing.TB, src string, opts Options) (string, *Result) {
 	t.Helper()
-	reg, err := bblock.LoadRegisterDir(src)
+	reg, err := bblock.LoadRegisterDir(src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,13 +572,13 @@ func TestBuildDefault(t *testing.T) {
 // memory; Build writes exactly those bytes, as TestBuildOGC sees.)
 func TestDeterministic(t *testing.T) {
 	regs := map[string]func() (*bblock.Register, error){
-		"fixture": func() (*bblock.Register, error) { return bblock.LoadRegisterDir(fixtureDir) },
+		"fixture": func() (*bblock.Register, error) { return bblock.LoadRegisterDir(fixtureDir, nil) },
 		"default": DefaultRegister,
 	}
 	wd, _ := os.Getwd()
 	absolute := []string{wd, os.TempDir()}
 	if dir := ogcDir(t); dir != "" {
-		regs["ogc"] = func() (*bblock.Register, error) { return bblock.LoadRegisterDir(dir) }
+		regs["ogc"] = func() (*bblock.Register, error) { return bblock.LoadRegisterDir(dir, nil) }
 		absolute = append(absolute, dir)
 	}
 	for name, load := range regs {
@@ -671,7 +672,7 @@ func TestOptions(t *testing.T) {
 			t.Errorf("modified %v", reg["modified"])
 		}
 	})
-	reg, err := bblock.LoadRegisterDir(fixtureDir)
+	reg, err := bblock.LoadRegisterDir(fixtureDir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -683,9 +684,12 @@ func TestOptions(t *testing.T) {
 }
 
 // TestSchemaFiles checks the rewriting of references between the schema
-// files of a block and into another block: anchors become pointers,
-// pointers get their slash, sibling files are written beside the schema in
-// both forms.
+// files of a block and into another block: anchors (draft-07 "$id": "#X"
+// too) become pointers, pointers get their slash, references into another
+// block lead to its annotated schema, and another file of the sources tree
+// is copied under _sources/ as the tool chain publishes it beside its
+// build, as it is and, for the JSON form, as JSON with its references to
+// YAML files leading to their JSON copies.
 func TestSchemaFiles(t *testing.T) {
 	meta := `{"name": "N", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1"}`
 	fsys := fstest.MapFS{
@@ -696,7 +700,7 @@ func TestSchemaFiles(t *testing.T) {
 		"_sources/b/schema.yaml":      {Data: []byte("properties:\n  a: {$ref: 'bblocks://t.a#A'}\n  old: {$ref: 'bblocks://t.a#Old'}\n  c: {$ref: 'common/defs.yaml#C'}\n  d: {$ref: '#definitions/D'}\n  g: {$ref: 'bblocks://t.a'}\ndefinitions:\n  D: {type: integer}\n")},
 		"_sources/b/common/defs.yaml": {Data: []byte("$defs:\n  C:\n    $anchor: C\n    $ref: '../schema.yaml#/definitions/D'\n")},
 	}
-	reg, err := bblock.LoadRegister(fsys)
+	reg, err := bblock.LoadRegister(fsys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -704,33 +708,43 @@ func TestSchemaFiles(t *testing.T) {
 	if res.Failed() {
 		t.Errorf("%+v", res)
 	}
-	var got struct {
-		Properties map[string]struct {
-			Ref string `json:"$ref"`
+	for _, form := range []struct {
+		ext  string
+		want map[string]string
+	}{
+		{"json", map[string]string{
+			"a":   "../a/schema.json#/definitions/A",
+			"old": "../a/schema.json#/definitions/Old",
+			"c":   "../../_sources/b/common/defs.json#/$defs/C",
+			"d":   "#/definitions/D",
+			"g":   "../a/schema.json",
+		}},
+		{"yaml", map[string]string{
+			"a": "../a/schema.yaml#/definitions/A",
+			"c": "../../_sources/b/common/defs.yaml#/$defs/C",
+		}},
+	} {
+		doc, _, err := ojson.DecodeAny(readFile(t, filepath.Join(out, "annotated", "b", "schema."+form.ext)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		props := doc.(*ojson.Object).Object("properties")
+		for k, w := range form.want {
+			if got, _ := props.Object(k).String("$ref"); got != w {
+				t.Errorf("schema.%s: %s: $ref %q, want %q", form.ext, k, got, w)
+			}
 		}
 	}
-	if err := json.Unmarshal(readFile(t, filepath.Join(out, "annotated", "b", "schema.json")), &got); err != nil {
-		t.Fatal(err)
+	defs := string(readFile(t, filepath.Join(out, "_sources", "b", "common", "defs.yaml")))
+	if !strings.Contains(defs, "$ref: '../schema.yaml#/definitions/D'") {
+		t.Errorf("defs.yaml is not the source file:\n%s", defs)
 	}
-	want := map[string]string{
-		"a":   "../a/schema.json#/definitions/A",
-		"old": "../a/schema.json#/definitions/Old",
-		"c":   "common/defs.json#/$defs/C",
-		"d":   "#/definitions/D",
-		"g":   "../a/schema.json",
-	}
-	for k, w := range want {
-		if got.Properties[k].Ref != w {
-			t.Errorf("%s: $ref %q, want %q", k, got.Properties[k].Ref, w)
-		}
-	}
-	defs := string(readFile(t, filepath.Join(out, "annotated", "b", "common", "defs.yaml")))
-	if !strings.Contains(defs, "$ref: ../schema.yaml#/definitions/D") {
-		t.Errorf("defs.yaml:\n%s", defs)
-	}
-	defsJSON := string(readFile(t, filepath.Join(out, "annotated", "b", "common", "defs.json")))
+	defsJSON := string(readFile(t, filepath.Join(out, "_sources", "b", "common", "defs.json")))
 	if !strings.Contains(defsJSON, `"$ref": "../schema.json#/definitions/D"`) {
 		t.Errorf("defs.json:\n%s", defsJSON)
+	}
+	if !strings.Contains(string(readFile(t, filepath.Join(out, "_sources", "b", "schema.json"))), `"D"`) {
+		t.Error("the source schema defs.json refers to was not copied as JSON")
 	}
 }
 
@@ -779,7 +793,7 @@ func TestBrokenBlocks(t *testing.T) {
 			for k, v := range files {
 				fsys[k] = v
 			}
-			reg, err := bblock.LoadRegister(fsys)
+			reg, err := bblock.LoadRegister(fsys, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -833,7 +847,7 @@ func TestDefaultTreeOnDisk(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "_sources", "json-rpc", "tests")); err != nil {
 		t.Fatalf("the tree has no tests folder: %v", err)
 	}
-	onDisk, err := bblock.LoadRegisterDir(dir)
+	onDisk, err := bblock.LoadRegisterDir(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -298,20 +298,23 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 	if it.RequireFail && it.hasError() {
 		return
 	}
-	ctx := o.ctx
-	if kind == langJSONLD {
-		ctx, _ = jsonld.Process(map[string]any{}) // a JSON-LD snippet carries its own context
-	} else if ctx == nil {
-		if o.b.Files.Context == "" {
-			it.add(sectionJSONLD, "uplift", false, "the block has no JSON-LD context: no semantic uplift")
-		} else {
-			it.add(sectionJSONLD, "uplift", true, "no semantic uplift: the block's context could not be built")
-		}
-		return
-	}
 	var prefixes map[string]string
 	if o.b.Examples != nil {
 		prefixes = o.b.Examples.Prefixes
+	}
+	ctx := o.ctx
+	switch {
+	case kind == langJSONLD:
+		ctx, _ = jsonld.Process(map[string]any{}) // a JSON-LD snippet carries its own context
+	case ctx == nil && o.ctxErr:
+		it.add(sectionJSONLD, "uplift", true, "no semantic uplift: the block's context could not be built")
+		return
+	case ctx == nil && len(prefixes) == 0:
+		it.add(sectionJSONLD, "uplift", false, "the block has no JSON-LD context: no semantic uplift")
+		return
+	case ctx == nil:
+		// The examples' prefixes alone, as the tool chain uplifts them.
+		ctx, _ = jsonld.Process(map[string]any{})
 	}
 	up, err := convert.UpliftSnippet(code, ctx, prefixes, ex, sn, it.Base+"b")
 	if err != nil {
@@ -351,7 +354,10 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 	it.JSONLD = withNewline(bytes.Clone(buf.Bytes()))
 	bd.put(path.Join(o.tests, it.Base+".jsonld"), it.JSONLD)
 	if len(up.Triples) == 0 {
-		it.add(sectionJSONLD, "uplift", true, "the uplift gives an empty graph: the context maps none of its members")
+		// An empty Turtle file, as the tool chain writes it.
+		it.Turtle = []byte("# Empty Turtle file\n")
+		bd.put(path.Join(o.tests, it.Base+".ttl"), it.Turtle)
+		it.add(sectionJSONLD, "uplift", true, "the uplift gives an empty graph: the context maps none of its members (%s.ttl holds only a comment)", it.Base)
 		return
 	}
 	it.add(sectionJSONLD, "uplift", false, "uplifted to %s.jsonld", it.Base)

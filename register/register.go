@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-)
 
-// defaultImport is the register the tool chain's "default" import names:
-// the main OGC building-block register.
-const defaultImport = "https://opengeospatial.github.io/bblocks/register.json"
+	"github.com/jrpcld/jrpcld/bblock"
+)
 
 // object is a JSON object that keeps its members in order.
 type object []member
@@ -57,11 +55,11 @@ func (o object) set(key string, v any) object {
 
 // Output paths of the documentation of block o.
 func (o *blockOut) markdownDoc() string {
-	return path.Join("generateddocs", "markdown", blockPath(o.b), "index.md")
+	return path.Join("generateddocs", "markdown", o.b.OutputPath(), "index.md")
 }
 
 func (o *blockOut) jsonFullDoc() string {
-	return path.Join("generateddocs", "json-full", blockPath(o.b), "index.json")
+	return path.Join("generateddocs", "json-full", o.b.OutputPath(), "index.json")
 }
 
 // page is the path of the block's HTML page.
@@ -95,7 +93,7 @@ func (bd *builder) entry(o *blockOut, from string) object {
 		e = e.set("dependsOn", b.Deps)
 	}
 	src := func(file string) string {
-		return path.Join("_sources", blockPath(b), file)
+		return path.Join(bblock.SourcesDir, b.Path, file)
 	}
 	if o.schemaYAML != nil {
 		e = append(e, member{"schema", object{
@@ -144,7 +142,7 @@ func (bd *builder) writeRegister(res *Result) error {
 	imports := []string{}
 	for _, i := range cfg.Imports {
 		if i == "default" {
-			i = defaultImport
+			i = bblock.DefaultImport
 		}
 		imports = append(imports, i)
 	}

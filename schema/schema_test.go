@@ -163,7 +163,7 @@ $defs:
 	}) {
 		fsys["_sources/top/"+k] = v
 	}
-	reg, err := bblock.LoadRegister(fsys)
+	reg, err := bblock.LoadRegister(fsys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +350,7 @@ func TestDispatch(t *testing.T) {
 // TestOGCExamples validates every example snippet of the OGC tree against its
 // schema-ref: draft-07 anchors, "#definitions/X" and bblocks:// references.
 func TestOGCExamples(t *testing.T) {
-	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
+	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func TestGraphRoundTrip(t *testing.T) {
 // parameters and results into nodes of their own, gives the figures of its
 // log when read back with that block, and not with the default one.
 func TestGraphMCPBlock(t *testing.T) {
-	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"))
+	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-mcp-bblocks"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

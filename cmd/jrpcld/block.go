@@ -54,7 +54,7 @@ func addBlockFlags(fs *flag.FlagSet) *blockFlags {
 
 // open loads the chosen block and prints its problems as warnings.
 func (b *blockFlags) open(e *env, cmd string) (*bblock.Block, *bblock.Register, error) {
-	blk, reg, err := bblock.Open(b.dir, b.id)
+	blk, reg, err := bblock.Open(b.dir, b.id, nil)
 	if err != nil {
 		return nil, nil, err
 	}

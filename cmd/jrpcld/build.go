@@ -73,7 +73,7 @@ func runBuild(e *env, c *command, args []string) int {
 	if len(pos) == 0 {
 		reg, err = register.DefaultRegister()
 	} else {
-		reg, err = bblock.LoadRegisterDir(pos[0])
+		reg, err = bblock.LoadRegisterDir(pos[0], nil)
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld build: %v\n", err)

@@ -70,11 +70,14 @@ func runContext(e *env, c *command, args []string) int {
 		return exitUsage
 	}
 	b, reg, err := bf.open(e, c.name)
-	var doc map[string]any
+	var doc *jsonld.Document
 	if err == nil {
 		var warns []jsonld.Warning
 		doc, warns, err = jsonld.Build(b, reg, bf.ctxMap.options())
 		warn(e, c.name, warns)
+		if err == nil && doc == nil {
+			err = fmt.Errorf("block %s: the context built from its annotated schema is empty (the OGC tool chain writes no context.jsonld for it)", b.ID)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld context: %v\n", err)
@@ -99,7 +102,7 @@ func runAnnotate(e *env, c *command, args []string) int {
 		return exitUsage
 	}
 	b, reg, err := bf.open(e, c.name)
-	var doc any
+	var doc *jsonld.Document
 	if err == nil {
 		var warns []jsonld.Warning
 		doc, warns, err = jsonld.Annotate(b, reg, bf.ctxMap.options())
@@ -112,13 +115,13 @@ func runAnnotate(e *env, c *command, args []string) int {
 	return writeDoc(e, c.name, doc, *format)
 }
 
-func writeDoc(e *env, cmd string, doc any, format string) int {
+func writeDoc(e *env, cmd string, doc *jsonld.Document, format string) int {
 	w := bufio.NewWriter(e.stdout)
 	var err error
 	if format == "yaml" {
-		err = jsonld.WriteYAML(w, doc)
+		err = doc.WriteYAML(w)
 	} else {
-		err = jsonld.WriteJSON(w, doc)
+		err = doc.WriteJSON(w)
 	}
 	if err == nil {
 		err = w.Flush()
@@ -147,7 +150,7 @@ func runOntology(e *env, c *command, args []string) int {
 		return exitUsage
 	}
 	if *check {
-		undeclared, ok, err := ontology.CheckBlock(b, reg, bf.ctxMap.options())
+		undeclared, ok, err := ontology.CheckBlock(b, reg, jsonld.ToolchainFor(b, reg, bf.ctxMap.options()))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "jrpcld ontology: %v\n", err)
 			return exitUsage
@@ -185,7 +188,7 @@ func runOntology(e *env, c *command, args []string) int {
 // reportOntology prints, as warnings, the IRIs of block b's context that its
 // ontology does not declare.
 func reportOntology(e *env, cmd string, b *bblock.Block, reg *bblock.Register, opts *jsonld.Options) {
-	undeclared, ok, err := ontology.CheckBlock(b, reg, opts)
+	undeclared, ok, err := ontology.CheckBlock(b, reg, jsonld.ToolchainFor(b, reg, opts))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld %s: warning: %s: ontology check: %v\n", cmd, b.ID, err)
 		return

@@ -77,7 +77,7 @@ func runStats(e *env, c *command, args []string) int {
 	case *schemaFile != "":
 		s, err = schema.CompileFile(*schemaFile)
 	case *dir != "":
-		if b, reg, err = bblock.Open(*dir, *id); err == nil {
+		if b, reg, err = bblock.Open(*dir, *id, nil); err == nil {
 			if b.Files.Schema == "" {
 				err = fmt.Errorf("block %s has no schema to validate with", b.ID)
 			} else {

@@ -27,12 +27,15 @@ import (
 var ErrNotLocal = errors.New("not a local reference")
 
 // Store loads and rewrites schema documents by URL. Block documents have
-// URLs bblocks://ID/FILE; plain files have file:// URLs and may refer only to
-// files in their own folder and below.
+// URLs bblocks://ID/FILE; other files of a register's sources tree
+// bblocks:///_sources/PATH; the schemas of imported registers their own URLs,
+// read from the local copies the register's Imports map. Plain files have
+// file:// URLs and may refer only to files in their own folder and below.
 type Store struct {
 	blocks  map[string]*bblock.Block
-	imports []string // unresolved register imports, named in errors
-	fileDir string   // folder a plain schema file may read below, or ""
+	reg     *bblock.Register // the register, or nil
+	imports []string         // register imports, named in errors
+	fileDir string           // folder a plain schema file may read below, or ""
 
 	mu   sync.Mutex
 	docs map[string]any // URL without fragment -> rewritten document
@@ -63,8 +66,31 @@ func NewBlockStore(b *bblock.Block, reg *bblock.Register) *Store {
 			}
 		}
 		st.imports = reg.Config.Imports
+		st.reg = reg
 	}
 	return st
+}
+
+// treeURL is the URL of a file of the sources tree that belongs to no block.
+func treeURL(treePath string) string { return bblock.BlockRefPrefix + "/" + treePath }
+
+// fileURL returns the URL of the file at treePath, a path below the root of
+// the register's sources tree: that of the block whose folder holds it, or
+// a tree URL.
+func (s *Store) treeFileURL(treePath string) string {
+	var owner *bblock.Block
+	best := -1
+	for _, b := range s.blocks {
+		dir, err := b.TreePath(".")
+		if err != nil || !strings.HasPrefix(treePath, dir+"/") || len(dir) <= best {
+			continue
+		}
+		owner, best = b, len(dir)
+	}
+	if owner == nil {
+		return treeURL(treePath)
+	}
+	return BlockURL(owner.ID, treePath[best+1:])
 }
 
 // BlockURL returns the URL of file in block id.
@@ -101,6 +127,16 @@ func (s *Store) Doc(u string) (any, error) {
 // read decodes the document at u without rewriting it.
 func (s *Store) read(u string) (any, error) {
 	switch {
+	case strings.HasPrefix(u, bblock.BlockRefPrefix+"/"):
+		if s.reg == nil {
+			return nil, fmt.Errorf("%s: not in a register", u)
+		}
+		p := strings.TrimPrefix(u, bblock.BlockRefPrefix+"/")
+		data, err := s.reg.ReadSource(p)
+		if err != nil {
+			return nil, err
+		}
+		return bblock.DecodeDoc(p, data)
 	case strings.HasPrefix(u, bblock.BlockRefPrefix):
 		rest := strings.TrimPrefix(u, bblock.BlockRefPrefix)
 		id, file, _ := strings.Cut(rest, "/")
@@ -134,13 +170,69 @@ func (s *Store) read(u string) (any, error) {
 		}
 		return bblock.DecodeDoc(p, data)
 	}
+	if s.reg != nil && s.reg.Imports != nil {
+		data, err := s.reg.Imports.ReadURL(u)
+		if err == nil {
+			return bblock.DecodeDoc(u, data)
+		}
+		if !errors.Is(err, bblock.ErrNotImported) {
+			return nil, err
+		}
+	}
 	return nil, fmt.Errorf("%s: jrpcld does not fetch schemas; save it locally and refer to the file instead: %w", u, ErrNotLocal)
+}
+
+// resolvePath resolves the relative reference pu found in the document at
+// u. In a register it may lead to another block's files or any file of the
+// sources tree; a lone block's references stay in its folder.
+func (s *Store) resolvePath(u string, pu *url.URL) (string, error) {
+	bu, err := url.Parse(u)
+	if err != nil {
+		return "", err
+	}
+	if bu.Scheme != "bblocks" {
+		if p := path.Join(path.Dir(strings.TrimPrefix(bu.Path, "/")), pu.Path); bu.Scheme == "file" && (p == ".." || strings.HasPrefix(p, "../")) {
+			return "", fmt.Errorf("it leaves the schema's folder: %w", ErrNotLocal)
+		}
+		return bu.ResolveReference(pu).String(), nil
+	}
+	file := strings.TrimPrefix(bu.Path, "/")
+	var tp string
+	if bu.Host == "" { // a file of the tree
+		tp = path.Join(path.Dir(file), pu.Path)
+		if tp != bblock.SourcesDir && !strings.HasPrefix(tp, bblock.SourcesDir+"/") {
+			return "", fmt.Errorf("it leaves the register's %s folder: %w", bblock.SourcesDir, ErrNotLocal)
+		}
+		return s.treeFileURL(tp), nil
+	}
+	b := s.blocks[bu.Host]
+	if b == nil {
+		return "", s.unknownBlock(bu.Host)
+	}
+	if tp, err = b.TreePath(path.Join(path.Dir(file), pu.Path)); err != nil {
+		return "", fmt.Errorf("%v: %w", err, ErrNotLocal)
+	}
+	if s.reg == nil {
+		return BlockURL(b.ID, tp), nil
+	}
+	return s.treeFileURL(tp), nil
+}
+
+// imported returns the URL of the schema of imported block id.
+func (s *Store) imported(id string) (string, bool) {
+	if s.reg == nil {
+		return "", false
+	}
+	if b, ok := s.reg.Imports.Block(id); ok && b.Schema != "" {
+		return b.Schema, true
+	}
+	return "", false
 }
 
 func (s *Store) unknownBlock(id string) error {
 	msg := fmt.Sprintf("bblocks://%s: %v %q", id, bblock.ErrUnknownBlock, id)
 	if len(s.imports) > 0 {
-		msg += fmt.Sprintf(" (it may be in the import %s, which jrpcld cannot resolve offline)", strings.Join(s.imports, ", "))
+		msg += fmt.Sprintf(" (it may be in the import %s: map it to a local copy of that register with --import URL=DIR)", strings.Join(s.imports, ", "))
 	}
 	return errors.New(msg)
 }
@@ -201,7 +293,12 @@ func (s *Store) ResolveRef(u string, doc any, ref string) (string, error) {
 		id, file, _ := strings.Cut(id, "/")
 		b := s.blocks[id]
 		if b == nil {
-			return "", fmt.Errorf("$ref %q: %w", ref, s.unknownBlock(id))
+			imp, ok := s.imported(id)
+			if !ok {
+				return "", fmt.Errorf("$ref %q: %w", ref, s.unknownBlock(id))
+			}
+			docURL = imp
+			break
 		}
 		if file == "" {
 			file = b.Files.Schema
@@ -214,18 +311,16 @@ func (s *Store) ResolveRef(u string, doc any, ref string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("$ref %q: %w", ref, err)
 		}
+		if pu.Scheme != "" && s.reg != nil && s.reg.Imports != nil {
+			docURL = base // read from a mapped import, or refused then
+			break
+		}
 		if pu.Scheme != "" || strings.HasPrefix(base, "/") {
-			return "", fmt.Errorf("$ref %q: jrpcld does not fetch schemas from outside the block; save the schema beside this one and refer to it by a relative path: %w", ref, ErrNotLocal)
+			return "", fmt.Errorf("$ref %q: jrpcld does not fetch schemas from outside the register; save the schema in the sources tree and refer to it by a relative path: %w", ref, ErrNotLocal)
 		}
-		bu, err := url.Parse(u)
-		if err != nil {
-			return "", err
+		if docURL, err = s.resolvePath(u, pu); err != nil {
+			return "", fmt.Errorf("$ref %q: %w", ref, err)
 		}
-		if p := path.Join(path.Dir(strings.TrimPrefix(bu.Path, "/")), pu.Path); p == ".." || strings.HasPrefix(p, "../") {
-			return "", fmt.Errorf("$ref %q leaves the block's folder: %w", ref, ErrNotLocal)
-		}
-		resolved := bu.ResolveReference(pu)
-		docURL = resolved.String()
 	}
 	if frag == "" || strings.HasPrefix(frag, "/") {
 		return docURL + "#" + frag, nil

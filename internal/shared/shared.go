@@ -2,13 +2,15 @@
 // for tests. A test that needs it calls Dir: the test is skipped with a clear
 // message when the folder is absent, and fails instead when JRPCLD_SHARED is
 // set, as it is in CI. CorpusLog and NewCycleReader make the benchmarks'
-// logs from the recorded sessions.
+// logs from the recorded sessions; Oracle finds the OGC tool chain's code.
 package shared
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -97,4 +99,28 @@ func (c *cycleReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return total, nil
+}
+
+// Oracle returns the path of ../shared/tools/ogc-oracle/oracle, the OGC
+// tool chain's own code run offline, after checking that the Debian
+// packages it needs are installed. It skips t (or fails it when
+// JRPCLD_SHARED is set) when the folder or the packages are missing.
+func Oracle(t testing.TB) string {
+	t.Helper()
+	p := Dir(t, "tools", "ogc-oracle", "oracle")
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("JRPCLD_SHARED") != "" {
+			t.Fatalf("shared: the OGC oracle is missing: %v", err)
+		}
+		t.Skipf("shared: the OGC oracle is missing (%v); skipping", err)
+	}
+	out, err := exec.Command(p, "--check").CombinedOutput()
+	if err != nil {
+		msg := fmt.Sprintf("shared: the OGC oracle cannot run here (%v): %s; install its Debian packages: apt-get install -y --no-install-recommends $(%s --packages)", err, bytes.TrimSpace(out), p)
+		if os.Getenv("JRPCLD_SHARED") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return p
 }

@@ -1,0 +1,243 @@
+package bblock
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultImport is the URL the tool chain means by the import "default":
+// the main OGC building-block register.
+const DefaultImport = "https://opengeospatial.github.io/bblocks/register.json"
+
+// ImportMap maps an import of bblocks-config.yaml (its URL as written, or
+// "default") to a folder that holds a local copy of that register as built:
+// register.json (or build/register.json) and the files it links to, as
+// "jrpcld build -o DIR" writes them or as the tool chain publishes them.
+type ImportMap struct {
+	URL string
+	Dir string
+}
+
+// ParseImportMap parses a command-line "URL=DIR".
+func ParseImportMap(s string) (ImportMap, error) {
+	u, dir, ok := strings.Cut(s, "=")
+	if !ok || u == "" || dir == "" {
+		return ImportMap{}, fmt.Errorf("--import %q: want URL=DIR (the import as bblocks-config.yaml names it, and the folder of a local copy of that register)", s)
+	}
+	return ImportMap{URL: u, Dir: dir}, nil
+}
+
+// Imports are the imported registers that local copies stand for. The
+// zero value, and nil, have none.
+type Imports struct {
+	regs []*importedRegister
+}
+
+// ImportedBlock is a block of an imported register, as its register.json
+// describes it.
+type ImportedBlock struct {
+	ID        string
+	Name      string
+	Schema    string   // URL of its annotated schema (YAML), or ""
+	LdContext string   // URL of its context, or ""
+	DependsOn []string // ids
+	Import    string   // the import it came through, as named
+}
+
+// importedRegister is one loaded local copy.
+type importedRegister struct {
+	name    string   // the import as named ("default" or a URL)
+	dir     string   // the local folder
+	prefix  []string // URL prefixes the folder stands for, each ending in '/'
+	regFile string   // the register.json read
+	blocks  map[string]*ImportedBlock
+}
+
+// LoadImports reads the register.json of each mapped import. A folder
+// without one, or a register.json that is not a register, is an error that
+// names the folder.
+func LoadImports(maps []ImportMap) (*Imports, error) {
+	im := &Imports{}
+	for _, m := range maps {
+		r, err := loadImported(m)
+		if err != nil {
+			return nil, err
+		}
+		im.regs = append(im.regs, r)
+	}
+	return im, nil
+}
+
+func loadImported(m ImportMap) (*importedRegister, error) {
+	u := m.URL
+	if u == "default" {
+		u = DefaultImport
+	}
+	pu, err := url.Parse(u)
+	if err != nil || !pu.IsAbs() {
+		return nil, fmt.Errorf("--import %s=%s: %q is not an absolute URL (or \"default\")", m.URL, m.Dir, m.URL)
+	}
+	r := &importedRegister{name: m.URL, dir: m.Dir, blocks: map[string]*ImportedBlock{}}
+	base := u
+	if strings.HasSuffix(base, ".json") {
+		base = base[:strings.LastIndexByte(base, '/')+1]
+	} else if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	r.prefix = append(r.prefix, base)
+	var data []byte
+	for _, name := range []string{"register.json", filepath.Join("build", "register.json")} {
+		p := filepath.Join(m.Dir, name)
+		if data, err = os.ReadFile(p); err == nil {
+			r.regFile = p
+			break
+		}
+	}
+	if r.regFile == "" {
+		return nil, fmt.Errorf("--import %s=%s: no register.json (nor build/register.json) in %s", m.URL, m.Dir, m.Dir)
+	}
+	var doc struct {
+		BaseURL string            `json:"baseURL"`
+		Blocks  []json.RawMessage `json:"bblocks"`
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Blocks == nil {
+		if err2 := json.Unmarshal(data, &list); err2 != nil {
+			return nil, fmt.Errorf("--import %s=%s: %s is not a building-block register", m.URL, m.Dir, r.regFile)
+		}
+		doc.Blocks = list
+	}
+	if doc.BaseURL != "" {
+		b := doc.BaseURL
+		if !strings.HasSuffix(b, "/") {
+			b += "/"
+		}
+		r.prefix = append(r.prefix, b)
+	}
+	for i, raw := range doc.Blocks {
+		var b struct {
+			ID        string          `json:"itemIdentifier"`
+			Name      string          `json:"name"`
+			Schema    json.RawMessage `json:"schema"`
+			LdContext string          `json:"ldContext"`
+			DependsOn []string        `json:"dependsOn"`
+		}
+		if err := json.Unmarshal(raw, &b); err != nil || b.ID == "" {
+			return nil, fmt.Errorf("--import %s=%s: %s: block %d has no itemIdentifier", m.URL, m.Dir, r.regFile, i+1)
+		}
+		ib := &ImportedBlock{ID: b.ID, Name: b.Name, LdContext: b.LdContext, Import: m.URL}
+		for _, d := range b.DependsOn {
+			ib.DependsOn = append(ib.DependsOn, strings.TrimPrefix(d, BlockRefPrefix))
+		}
+		var byType map[string]string
+		var one string
+		if json.Unmarshal(b.Schema, &byType) == nil {
+			ib.Schema = byType["application/yaml"]
+			if ib.Schema == "" {
+				ib.Schema = byType["application/json"]
+			}
+		} else if json.Unmarshal(b.Schema, &one) == nil {
+			ib.Schema = one
+		}
+		ib.Schema = r.absolute(ib.Schema)
+		ib.LdContext = r.absolute(ib.LdContext)
+		r.blocks[ib.ID] = ib
+	}
+	return r, nil
+}
+
+// absolute resolves a link of register.json, which may be relative to it.
+func (r *importedRegister) absolute(link string) string {
+	if link == "" {
+		return ""
+	}
+	lu, err := url.Parse(link)
+	if err != nil || lu.IsAbs() {
+		return link
+	}
+	bu, err := url.Parse(r.prefix[0])
+	if err != nil {
+		return link
+	}
+	return bu.ResolveReference(lu).String()
+}
+
+// Block returns the imported block id.
+func (im *Imports) Block(id string) (*ImportedBlock, bool) {
+	if im == nil {
+		return nil, false
+	}
+	for _, r := range im.regs {
+		if b, ok := r.blocks[id]; ok {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// BlockOfURL returns the id of the imported block whose schema is at u.
+func (im *Imports) BlockOfURL(u string) (string, bool) {
+	if im == nil {
+		return "", false
+	}
+	for _, r := range im.regs {
+		for _, b := range r.blocks {
+			if b.Schema == u || strings.TrimSuffix(b.Schema, ".yaml")+".json" == u {
+				return b.ID, true
+			}
+		}
+	}
+	return "", false
+}
+
+// ErrNotImported is wrapped by ReadURL's error for a URL that no mapped
+// import covers.
+var ErrNotImported = errors.New("not in a mapped import")
+
+// ReadURL reads the file of a mapped import that URL u stands for.
+func (im *Imports) ReadURL(u string) ([]byte, error) {
+	if im != nil {
+		for _, r := range im.regs {
+			for _, p := range r.prefix {
+				rest, ok := strings.CutPrefix(u, p)
+				if !ok {
+					continue
+				}
+				rest, _, _ = strings.Cut(rest, "#")
+				rest, _, _ = strings.Cut(rest, "?")
+				if rest, err := url.PathUnescape(rest); err == nil && rest != "" {
+					clean := path.Clean(rest)
+					if clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
+						return nil, fmt.Errorf("%s leaves the copy of import %s", u, r.name)
+					}
+					for _, root := range []string{r.dir, filepath.Join(r.dir, "build")} {
+						data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(clean)))
+						if err == nil {
+							return data, nil
+						}
+					}
+					return nil, fmt.Errorf("%s: import %s is mapped to %s, which has no %s", u, r.name, r.dir, clean)
+				}
+			}
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", u, ErrNotImported)
+}
+
+// Names returns the imports that have a local copy, as named.
+func (im *Imports) Names() []string {
+	if im == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range im.regs {
+		out = append(out, r.name)
+	}
+	return out
+}

@@ -1,0 +1,258 @@
+// Package ojson holds JSON values whose objects keep their members in the
+// order they were written, as the Python dictionaries of the OGC
+// building-block tool chain do. The algorithms jrpcld shares with that tool
+// chain (annotating a schema from a context, building a context from an
+// annotated schema) give results that depend on member order: which prefix
+// compacts an IRI, which of two definitions of a term wins.
+//
+// A value is one of: *Object, []any, string, json.Number, bool, nil.
+// Decode reads JSON or YAML into such values; Encode and YAML write them
+// back in order; Plain turns them into the map[string]any values the rest
+// of jrpcld uses.
+package ojson
+
+import (
+	"encoding/json"
+	"math/big"
+	"slices"
+)
+
+// Object is a JSON object whose members keep their order: a member set for
+// the first time goes last, one set again keeps its place, a deleted one
+// leaves the order of the others as it was.
+type Object struct {
+	keys []string
+	vals map[string]any
+}
+
+// NewObject returns an empty object.
+func NewObject() *Object { return &Object{vals: map[string]any{}} }
+
+// Len returns the number of members of o; a nil o has none.
+func (o *Object) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.keys)
+}
+
+// Keys returns the names of o's members in order. The slice is a copy.
+func (o *Object) Keys() []string {
+	if o == nil {
+		return nil
+	}
+	return slices.Clone(o.keys)
+}
+
+// Get returns the value of member k and whether o has it.
+func (o *Object) Get(k string) (any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	v, ok := o.vals[k]
+	return v, ok
+}
+
+// Value returns the value of member k, or nil.
+func (o *Object) Value(k string) any {
+	v, _ := o.Get(k)
+	return v
+}
+
+// Has reports whether o has member k.
+func (o *Object) Has(k string) bool {
+	_, ok := o.Get(k)
+	return ok
+}
+
+// Set sets member k to v.
+func (o *Object) Set(k string, v any) {
+	if _, ok := o.vals[k]; !ok {
+		o.keys = append(o.keys, k)
+	}
+	o.vals[k] = v
+}
+
+// SetDefault sets member k to v when o does not have it, and returns the
+// member's value.
+func (o *Object) SetDefault(k string, v any) any {
+	if old, ok := o.vals[k]; ok {
+		return old
+	}
+	o.Set(k, v)
+	return v
+}
+
+// Delete removes member k, if o has it.
+func (o *Object) Delete(k string) {
+	if _, ok := o.vals[k]; !ok {
+		return
+	}
+	delete(o.vals, k)
+	o.keys = slices.DeleteFunc(o.keys, func(s string) bool { return s == k })
+}
+
+// Pop removes member k and returns its value, or def when o does not have it.
+func (o *Object) Pop(k string, def any) any {
+	v, ok := o.Get(k)
+	if !ok {
+		return def
+	}
+	o.Delete(k)
+	return v
+}
+
+// Object returns member k when it is an object, else nil.
+func (o *Object) Object(k string) *Object {
+	m, _ := o.Value(k).(*Object)
+	return m
+}
+
+// String returns member k when it is a string.
+func (o *Object) String(k string) (string, bool) {
+	s, ok := o.Value(k).(string)
+	return s, ok
+}
+
+// Update sets the members of p on o, in p's order.
+func (o *Object) Update(p *Object) {
+	for _, k := range p.Keys() {
+		o.Set(k, p.vals[k])
+	}
+}
+
+// Clone returns a deep copy of v.
+func Clone(v any) any {
+	switch x := v.(type) {
+	case *Object:
+		if x == nil {
+			return x
+		}
+		c := &Object{keys: slices.Clone(x.keys), vals: make(map[string]any, len(x.vals))}
+		for k, e := range x.vals {
+			c.vals[k] = Clone(e)
+		}
+		return c
+	case []any:
+		c := make([]any, len(x))
+		for i, e := range x {
+			c[i] = Clone(e)
+		}
+		return c
+	}
+	return v
+}
+
+// Truthy reports whether v is true as a condition in Python: not nil,
+// false, zero, an empty string, object or list.
+func Truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case json.Number:
+		r, ok := new(big.Rat).SetString(string(x))
+		return !ok || r.Sign() != 0
+	case *Object:
+		return x.Len() > 0
+	case []any:
+		return len(x) > 0
+	case interface{ Truthy() bool }:
+		return x.Truthy()
+	}
+	return true
+}
+
+// Equal reports whether a and b are equal JSON values: objects with the
+// same members whatever their order, lists element by element, numbers by
+// value.
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case *Object:
+		y, ok := b.(*Object)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		for _, k := range x.keys {
+			yv, ok := y.Get(k)
+			if !ok || !Equal(x.vals[k], yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		rx, okx := new(big.Rat).SetString(string(x))
+		ry, oky := new(big.Rat).SetString(string(y))
+		if !okx || !oky {
+			return x == y
+		}
+		return rx.Cmp(ry) == 0
+	}
+	return a == b
+}
+
+// Plain returns v with every *Object turned into a map[string]any, for the
+// parts of jrpcld that do not care about member order.
+func Plain(v any) any {
+	switch x := v.(type) {
+	case *Object:
+		if x == nil {
+			return map[string]any(nil)
+		}
+		m := make(map[string]any, len(x.keys))
+		for _, k := range x.keys {
+			m[k] = Plain(x.vals[k])
+		}
+		return m
+	case []any:
+		c := make([]any, len(x))
+		for i, e := range x {
+			c[i] = Plain(e)
+		}
+		return c
+	}
+	return v
+}
+
+// FromPlain returns v with every map[string]any turned into an *Object
+// whose members are in sorted order.
+func FromPlain(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		o := NewObject()
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			o.Set(k, FromPlain(x[k]))
+		}
+		return o
+	case []any:
+		c := make([]any, len(x))
+		for i, e := range x {
+			c[i] = FromPlain(e)
+		}
+		return c
+	}
+	return v
+}
