@@ -192,7 +192,7 @@ func TestLoadRegister(t *testing.T) {
 	}
 	nested := r.Block("t.aa.nested")
 	errs := nested.Problems.Errors().Error()
-	for _, want := range []string{`depends on "t.nowhere"`, "two schema files (schema.yaml and schema.json)"} {
+	for _, want := range []string{`depends on unknown building block "t.nowhere"`, "two schema files (schema.yaml and schema.json)"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("t.aa.nested errors %q lack %q", errs, want)
 		}

@@ -223,7 +223,7 @@ func orderBlocks(blocks []*Block, imports []string, im *Imports, probs Problems)
 	for _, b := range blocks {
 		for _, d := range b.Deps {
 			if _, imported := im.Block(d); byID[d] == nil && !imported {
-				msg := fmt.Sprintf("depends on %q: %v", d, ErrUnknownBlock)
+				msg := fmt.Sprintf("depends on %v %q", ErrUnknownBlock, d)
 				if len(imports) > 0 {
 					msg += fmt.Sprintf(" (it may be in the import %s: map it to a local copy of that register with --import URL=DIR)", strings.Join(quoteAll(imports), ", "))
 				}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -42,8 +43,22 @@ type exampleOut struct {
 	Snippets       []*item
 }
 
+// unknownBlockRE finds the id in an error about an unknown block.
+var unknownBlockRE = regexp.MustCompile(`unknown building block "([^"]+)"`)
+
+// errorf records an error of the block. Of the errors a missing block (in
+// an import without a local copy, say) causes in every step, the first is
+// kept.
 func (o *blockOut) errorf(format string, args ...any) {
-	o.res.Errors = append(o.res.Errors, fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf(format, args...)
+	if m := unknownBlockRE.FindStringSubmatch(msg); m != nil {
+		for _, e := range o.res.Errors {
+			if strings.Contains(e, m[0]) {
+				return
+			}
+		}
+	}
+	o.res.Errors = append(o.res.Errors, msg)
 }
 
 func (o *blockOut) warnf(format string, args ...any) {

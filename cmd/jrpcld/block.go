@@ -38,10 +38,46 @@ func (m contextMap) options() *jsonld.Options {
 	return &jsonld.Options{Files: m}
 }
 
+// importMaps is the repeatable --import URL=DIR flag: a local copy of a
+// register that bblocks-config.yaml imports.
+type importMaps []bblock.ImportMap
+
+func (m *importMaps) String() string {
+	var parts []string
+	for _, im := range *m {
+		parts = append(parts, im.URL+"="+im.Dir)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (m *importMaps) Set(s string) error {
+	im, err := bblock.ParseImportMap(s)
+	if err != nil {
+		return err
+	}
+	*m = append(*m, im)
+	return nil
+}
+
+// options returns the register load options the maps give.
+func (m importMaps) options() (*bblock.Options, error) {
+	if len(m) == 0 {
+		return nil, nil
+	}
+	im, err := bblock.LoadImports(m)
+	if err != nil {
+		return nil, err
+	}
+	return &bblock.Options{Imports: im}, nil
+}
+
+const importUsage = "map an import of bblocks-config.yaml (its URL, or \"default\") to a local copy of that built register: `URL=DIR` (repeatable)"
+
 // blockFlags are the flags that choose a building block.
 type blockFlags struct {
 	dir, id string
 	ctxMap  contextMap
+	imports importMaps
 }
 
 func addBlockFlags(fs *flag.FlagSet) *blockFlags {
@@ -49,12 +85,17 @@ func addBlockFlags(fs *flag.FlagSet) *blockFlags {
 	fs.StringVar(&b.dir, "bblock", "", "building block `DIR`, or a register source tree (with --id); default: the embedded JSON-RPC 2.0 block")
 	fs.StringVar(&b.id, "id", "", "the block's `ID` within the register given by --bblock")
 	fs.Var(b.ctxMap, "context-map", "map a context the block's context names to a local file: `URL=FILE` (repeatable)")
+	fs.Var(&b.imports, "import", importUsage)
 	return b
 }
 
 // open loads the chosen block and prints its problems as warnings.
 func (b *blockFlags) open(e *env, cmd string) (*bblock.Block, *bblock.Register, error) {
-	blk, reg, err := bblock.Open(b.dir, b.id, nil)
+	opts, err := b.imports.options()
+	if err != nil {
+		return nil, nil, err
+	}
+	blk, reg, err := bblock.Open(b.dir, b.id, opts)
 	if err != nil {
 		return nil, nil, err
 	}

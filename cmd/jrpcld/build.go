@@ -8,7 +8,7 @@ import (
 )
 
 func buildCommand() command {
-	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--filter ID] [--date YYYY-MM-DD] [--serve [--addr HOST:PORT]]",
+	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--serve [--addr HOST:PORT]]",
 		summary: "build a building-block register and its HTML pages, offline"}
 	c.run = func(e *env, args []string) int { return runBuild(e, &c, args) }
 	return c
@@ -38,10 +38,19 @@ and DIR/register.json lists them all. DIR/index.html and DIR/bblock/ID.html
 are a plain HTML site (no script, nothing loaded from the network): serve it
 with --serve, or later with "jrpcld serve DIR".
 
-Imports of bblocks-config.yaml are never fetched: each one is warned about
-once, and a reference into one is an error of the block that makes it,
-naming the import. register.json's source* members name files relative to
-the source tree.
+PATH is the block identifier without its first component, as the OGC tool
+chain lays out its build (ogc.geo.feature -> geo/feature). Files of the sources
+tree that an annotated schema refers to (other than block schemas) are copied
+under DIR/_sources/ at their place in the tree.
+
+Imports of bblocks-config.yaml are never fetched. --import URL=DIR maps one
+(its URL as bblocks-config.yaml writes it, or "default" for the main OGC
+register) to a local copy of that register as built: a folder with
+register.json (or build/register.json) and the files it links to, as
+"jrpcld build -o DIR" writes them or as the tool chain publishes them. An
+import without a copy is warned about once, and a block that needs it fails
+with an error naming the import and this flag. register.json's source*
+members name files relative to the source tree.
 
 The output depends only on the input: dates come from the blocks' metadata
 (the latest dateOfLastChange or dateTimeAddition) or from --date.
@@ -60,6 +69,8 @@ func runBuild(e *env, c *command, args []string) int {
 	addr := fs.String("addr", defaultAddr, "with --serve, listen on `HOST:PORT`")
 	ctxMap := contextMap{}
 	fs.Var(ctxMap, "context-map", "map a context the blocks' contexts name to a local file: `URL=FILE` (repeatable)")
+	var imports importMaps
+	fs.Var(&imports, "import", importUsage)
 	pos, code, ok := parse(fs, args)
 	if !ok {
 		return code
@@ -69,11 +80,13 @@ func runBuild(e *env, c *command, args []string) int {
 		return exitUsage
 	}
 	var reg *bblock.Register
-	var err error
-	if len(pos) == 0 {
-		reg, err = register.DefaultRegister()
-	} else {
-		reg, err = bblock.LoadRegisterDir(pos[0], nil)
+	opts, err := imports.options()
+	if err == nil {
+		if len(pos) == 0 {
+			reg, err = register.DefaultRegister()
+		} else {
+			reg, err = bblock.LoadRegisterDir(pos[0], opts)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jrpcld build: %v\n", err)

@@ -1,0 +1,125 @@
+package register
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/rdftest"
+)
+
+const importMeta = `{"name": "N", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1"}`
+
+// importedTree is register A: a block whose schema and context define a
+// place with a name and a position.
+var importedTree = fstest.MapFS{
+	"bblocks-config.yaml":           {Data: []byte("name: A\nidentifier-prefix: a.\nimports: []\n")},
+	"_sources/place/bblock.json":    {Data: []byte(importMeta)},
+	"_sources/place/schema.yaml":    {Data: []byte("type: object\nproperties:\n  name: {type: string}\n  position: {$ref: '#/$defs/Position'}\n$defs:\n  Position:\n    type: object\n    properties:\n      lat: {type: number}\n      lon: {type: number}\n")},
+	"_sources/place/context.jsonld": {Data: []byte(`{"@context": {"pl": "https://a.example/ns/place#", "name": "pl:name", "position": {"@id": "pl:position", "@context": {"lat": {"@id": "pl:lat", "@type": "http://www.w3.org/2001/XMLSchema#double"}, "lon": {"@id": "pl:lon", "@type": "http://www.w3.org/2001/XMLSchema#double"}}}, "unusedHere": "pl:unused"}}`)},
+}
+
+// importingTree is register B, which imports A by URL: a block that
+// depends on A's place and uses it for a property, with an example.
+func importingTree(importURL string) fstest.MapFS {
+	return fstest.MapFS{
+		"bblocks-config.yaml":           {Data: []byte("name: B\nidentifier-prefix: b.\nimports:\n  - " + importURL + "\n")},
+		"_sources/visit/bblock.json":    {Data: []byte(`{"name": "Visit", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1", "dependsOn": ["bblocks://a.place"]}`)},
+		"_sources/visit/schema.yaml":    {Data: []byte("type: object\nproperties:\n  where: {$ref: 'bblocks://a.place'}\n  when: {type: string}\n")},
+		"_sources/visit/context.jsonld": {Data: []byte(`{"@context": {"vi": "https://b.example/ns/visit#", "where": {"@id": "vi:where", "@type": "@id"}, "when": "vi:when"}}`)},
+		"_sources/visit/examples.yaml":  {Data: []byte("examples:\n  - title: A visit\n    base-uri: https://b.example/visits/\n    snippets:\n      - language: json\n        code: '{\"when\": \"2026-05-01\", \"where\": {\"name\": \"Harbour\", \"position\": {\"lat\": 1.5, \"lon\": 2.5}}}'\n")},
+	}
+}
+
+// TestBuildImport builds register A, then register B, which imports A, with
+// --import mapping A's URL to A's build: B's block refers to A's block,
+// its context holds A's terms (scoped under the property that refers to
+// it, and A's extra terms at the top, as the tool chain adds them), and its
+// example's graph says so. Without the mapping the block fails with an
+// error that names the import and the flag.
+func TestBuildImport(t *testing.T) {
+	const aURL = "https://a.example/reg/"
+	regA, err := bblock.LoadRegister(importedTree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range []string{aURL, ""} {
+		name := "published at its URL"
+		if base == "" {
+			name = "relative links"
+		}
+		t.Run(name, func(t *testing.T) {
+			outA, resA := buildReg(t, regA, Options{BaseURL: base})
+			if resA.Failed() {
+				t.Fatalf("register A: %+v", resA)
+			}
+			im, err := bblock.LoadImports([]bblock.ImportMap{{URL: aURL, Dir: outA}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			regB, err := bblock.LoadRegister(importingTree(aURL), &bblock.Options{Imports: im})
+			if err != nil {
+				t.Fatal(err)
+			}
+			outB, resB := buildReg(t, regB, Options{})
+			if resB.Failed() {
+				t.Fatalf("register B: %+v", resB)
+			}
+			ctx := readJSON(t, filepath.Join(outB, "annotated", "visit", "context.jsonld"))["@context"].(map[string]any)
+			where, _ := ctx["where"].(map[string]any)
+			scoped, _ := where["@context"].(map[string]any)
+			if scoped["name"] == nil || scoped["position"] == nil {
+				t.Errorf("the imported block's terms are not under where: %v", where)
+			}
+			if ctx["unusedHere"] == nil {
+				t.Errorf("the imported block's extra term is not at the top: %v", ctx)
+			}
+			got, err := rdftest.ParseTurtle(readFile(t, filepath.Join(outB, "tests", "visit", "example_1_1.ttl")), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := rdftest.ParseTurtle([]byte(strings.Join([]string{
+				`_:v <https://b.example/ns/visit#when> "2026-05-01" .`,
+				`_:v <https://b.example/ns/visit#where> _:p .`,
+				`_:p <https://a.example/ns/place#name> "Harbour" .`,
+				`_:p <https://a.example/ns/place#position> _:pos .`,
+				`_:pos <https://a.example/ns/place#lat> "1.5E0"^^<http://www.w3.org/2001/XMLSchema#double> .`,
+				`_:pos <https://a.example/ns/place#lon> "2.5E0"^^<http://www.w3.org/2001/XMLSchema#double> .`,
+			}, "\n")+"\n"), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, why := rdftest.Isomorphic(got, want); !ok {
+				t.Errorf("the example's graph: %s", why)
+			}
+		})
+	}
+
+	regB, err := bblock.LoadRegister(importingTree(aURL), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, res := buildReg(t, regB, Options{})
+	if !res.Failed() || len(res.Blocks) != 1 {
+		t.Fatalf("without --import the block should fail: %+v", res)
+	}
+	msg := strings.Join(res.Blocks[0].Errors, "\n")
+	if !strings.Contains(msg, aURL) || !strings.Contains(msg, "--import") {
+		t.Errorf("the error does not name the import and the flag:\n%s", msg)
+	}
+
+	if _, err := bblock.LoadImports([]bblock.ImportMap{{URL: aURL, Dir: t.TempDir()}}); err == nil || !strings.Contains(err.Error(), "register.json") {
+		t.Errorf("an import mapped to a folder without register.json: %v", err)
+	}
+	if _, err := bblock.ParseImportMap("nodir"); err == nil {
+		t.Error("--import without =DIR accepted")
+	}
+	var pe *os.PathError
+	if _, err := bblock.LoadImports([]bblock.ImportMap{{URL: aURL, Dir: filepath.Join(t.TempDir(), "missing")}}); err == nil || errors.As(err, &pe) && pe == nil {
+		t.Errorf("an import mapped to a missing folder: %v", err)
+	}
+}
