@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
@@ -26,16 +29,31 @@ type Uplift struct {
 	Triples []rdf.Triple
 	// Prefixes are those of the example and the context, for Turtle.
 	Prefixes []rdf.Prefix
-	// Notices name numbers the rdf:JSON canonical form changes.
+	// Notices name numbers the rdf:JSON canonical form changes, and
+	// relative IRIs and the base they were resolved against.
 	Notices []diag.Diagnostic
+	// Relative reports that relative IRIs were resolved against
+	// PlaceholderBase, for want of a base: a Turtle writer should write
+	// them relative again (rdf.TurtleWriter.SetRelative(PlaceholderBase)).
+	Relative bool
 }
 
+const publishedBase = "the URL the snippet is published at"
+
+// PlaceholderBase is the base IRI of a snippet that has none: no base-uri,
+// and no URL it is published at. The IRIs it gives are written as relative
+// references, which readers resolve against the URL they read the output
+// from.
+const PlaceholderBase = "https://relative.jrpcld.invalid/1/2/3/4/5/6/7/8/snippet"
+
 // UpliftSnippet uplifts the JSON snippet code of example ex of a block whose
-// context is ctx (see context.ForBlock). prefixes are
-// the examples file's global prefixes. The base IRI is the snippet's
-// base-uri, or else the example's; a @base in the context wins over both.
-// blank prefixes the labels of blank nodes.
-func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]string, ex bblock.Example, sn bblock.Snippet, blank string) (*Uplift, error) {
+// context is ctx (see context.ForBlock). prefixes are the examples file's
+// global prefixes. The base IRI is the snippet's base-uri, or else the
+// example's, or else published, the URL the snippet is published at; a @base
+// in the context wins over all. Without any, relative IRIs are resolved
+// against PlaceholderBase (see Uplift.Relative): never dropped. blank
+// prefixes the labels of blank nodes.
+func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]string, ex bblock.Example, sn bblock.Snippet, published, blank string) (*Uplift, error) {
 	d := json.NewDecoder(bytes.NewReader(code))
 	d.UseNumber()
 	var v any
@@ -68,9 +86,16 @@ func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]stri
 	}
 	doc["@context"] = contexts
 
-	base := sn.BaseURI
+	base, given := sn.BaseURI, ""
 	if base == "" {
 		base = ex.BaseURI
+	}
+	if base == "" {
+		base, given = published, publishedBase
+	}
+	placeholder := base == ""
+	if placeholder {
+		base = PlaceholderBase
 	}
 	opts := gold.Options(base)
 	expanded, err := expandExact(doc, opts)
@@ -89,12 +114,29 @@ func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]stri
 	for _, c := range changes {
 		up.Notices = append(up.Notices, changed(c))
 	}
+	relative := map[string]bool{}
 	for _, q := range ds.GetQuads("@default") {
 		t, err := gold.Triple(q, blank)
 		if err != nil {
 			return nil, err
 		}
+		for _, term := range []rdf.Term{t.S, t.O} {
+			if term.Kind == rdf.IRI && !strings.Contains(string(code), term.Value) && strings.HasPrefix(term.Value, baseOrigin(base)) {
+				relative[term.Value] = true
+			}
+		}
 		up.Triples = append(up.Triples, t)
+	}
+	if len(relative) > 0 {
+		iris := slices.Sorted(maps.Keys(relative))
+		if placeholder {
+			up.Relative = true
+			up.Notices = append(up.Notices, diag.Diagnostic{Severity: diag.Warning, Message: fmt.Sprintf(
+				"%d relative IRI%s kept relative (the snippet has no base-uri and its published URL is not known; build with --base-url to resolve them against it); the OGC tool chain resolves them against the working folder of the machine that builds", len(iris), plural(len(iris)))})
+		} else if given == publishedBase {
+			up.Notices = append(up.Notices, diag.Diagnostic{Severity: diag.Warning, Message: fmt.Sprintf(
+				"%d relative IRI%s resolved against %s, %s (e.g. %s); give the example a base-uri to choose another", len(iris), plural(len(iris)), given, base, iris[0])})
+		}
 	}
 	sortTriples(up.Triples)
 	seen := map[string]bool{}
@@ -109,6 +151,25 @@ func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]stri
 	}
 	sort.Slice(up.Prefixes, func(i, j int) bool { return up.Prefixes[i].Name < up.Prefixes[j].Name })
 	return up, nil
+}
+
+// baseOrigin returns the scheme and authority of an absolute IRI.
+func baseOrigin(base string) string {
+	scheme, rest, ok := strings.Cut(base, "://")
+	if !ok {
+		return base
+	}
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[:i]
+	}
+	return scheme + "://" + rest + "/"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // sortTriples puts triples in a fixed order, subjects with IRIs first:

@@ -30,7 +30,7 @@ func upliftAll(t *testing.T, b *bblock.Block, reg *bblock.Register) map[string]*
 			if err != nil {
 				t.Fatal(err)
 			}
-			up, err := UpliftSnippet(code, ctx, b.Examples.Prefixes, ex, sn, "e"+itoa(i)+"s"+itoa(j)+"b")
+			up, err := UpliftSnippet(code, ctx, b.Examples.Prefixes, ex, sn, "", "e"+itoa(i)+"s"+itoa(j)+"b")
 			if err != nil {
 				t.Fatalf("%s: %v", ex.Title, err)
 			}
@@ -123,7 +123,7 @@ _:x <` + rdf.JRPCNS + `hasResult> "null"^^<` + rdf.RDFJSON + `> .
 `},
 	}
 	for _, tt := range tests {
-		up, err := UpliftSnippet([]byte(tt.code), processed(t, ctx), nil, bblock.Example{BaseURI: "http://example.com/base/"}, bblock.Snippet{}, "b")
+		up, err := UpliftSnippet([]byte(tt.code), processed(t, ctx), nil, bblock.Example{BaseURI: "http://example.com/base/"}, bblock.Snippet{}, "", "b")
 		if err != nil {
 			t.Fatal(err)
 		}

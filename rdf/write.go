@@ -509,6 +509,55 @@ type TurtleWriter struct {
 	// names caches how predicates and datatypes, which recur in every
 	// group, are written; at most maxNames.
 	names map[string]string
+	// relOrigin and relDir: IRIs of this origin are written relative to
+	// the folder relDir (see SetRelative).
+	relOrigin, relDir string
+}
+
+// SetRelative makes the writer write the IRIs that share base's scheme and
+// authority as relative references from base, without an @base: a reader
+// resolves them against the document's own URL. For IRIs resolved against
+// a placeholder base because the document's URL is not known yet. Call it
+// before the first group.
+func (t *TurtleWriter) SetRelative(base string) {
+	scheme, rest, ok := strings.Cut(base, "://")
+	if !ok {
+		return
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 {
+		t.relOrigin, t.relDir = base, "/"
+		return
+	}
+	t.relOrigin = scheme + "://" + rest[:slash]
+	p := rest[slash:]
+	t.relDir = p[:strings.LastIndexByte(p, '/')+1]
+}
+
+// relative returns iri as a reference relative to the writer's relDir,
+// when it has the writer's relative origin.
+func (t *TurtleWriter) relative(iri string) (string, bool) {
+	if t.relOrigin == "" || !strings.HasPrefix(iri, t.relOrigin+"/") {
+		return "", false
+	}
+	p := iri[len(t.relOrigin):]
+	dir := strings.Split(strings.Trim(t.relDir, "/"), "/")
+	if t.relDir == "/" {
+		dir = nil
+	}
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	i := 0
+	for i < len(dir) && i < len(segs)-1 && dir[i] == segs[i] {
+		i++
+	}
+	rel := strings.Repeat("../", len(dir)-i) + strings.Join(segs[i:], "/")
+	if rel == "" || strings.HasPrefix(rel, "#") || strings.HasPrefix(rel, "?") {
+		rel = "./" + rel
+	}
+	if first, _, _ := strings.Cut(rel, "/"); strings.Contains(first, ":") {
+		rel = "./" + rel // a first segment with ':' would read as a scheme
+	}
+	return rel, true
 }
 
 // maxNames bounds the names a TurtleWriter caches.
@@ -622,7 +671,7 @@ func (t *TurtleWriter) appendGroup(dst []byte, triples []Triple) ([]byte, error)
 // Formatter returns a Formatter of Turtle with t's prefixes. Groups it
 // formats go after the prefix block, which WriteFormatted writes first.
 func (t *TurtleWriter) Formatter() Formatter {
-	f := &TurtleWriter{decl: t.decl, prefixes: t.prefixes, err: t.err, started: true}
+	f := &TurtleWriter{decl: t.decl, prefixes: t.prefixes, err: t.err, started: true, relOrigin: t.relOrigin, relDir: t.relDir}
 	return f.appendGroup
 }
 
@@ -1034,6 +1083,14 @@ func (t *TurtleWriter) appendLiteral(dst []byte, l Term) ([]byte, error) {
 // appendIRI appends iri as a prefixed name when a prefix matches and the
 // rest is a valid PN_LOCAL (after escaping), else as <iri>.
 func (t *TurtleWriter) appendIRI(dst []byte, iri string) ([]byte, error) {
+	if rel, ok := t.relative(iri); ok {
+		if err := CheckIRI(iri); err != nil {
+			return dst, err
+		}
+		dst = append(dst, '<')
+		dst = append(dst, rel...)
+		return append(dst, '>'), nil
+	}
 	for _, p := range t.prefixes {
 		if !strings.HasPrefix(iri, p.IRI) {
 			continue

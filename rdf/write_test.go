@@ -915,3 +915,51 @@ func TestTurtleGroupSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestTurtleRelative: with SetRelative, IRIs of the base's origin are
+// written as relative references, which rapper, serdi and our own parser,
+// given the document's URL, resolve back to the same IRIs.
+func TestTurtleRelative(t *testing.T) {
+	const base = "https://placeholder.invalid/a/b/doc.json"
+	iris := []string{
+		"https://placeholder.invalid/a/b/metadata/manifest.json",
+		"https://placeholder.invalid/a/x",
+		"https://placeholder.invalid/top",
+		"https://placeholder.invalid/a/b/doc.json#frag",
+		"https://placeholder.invalid/a/b/c:d",
+		"http://other.example/a/b/keep",
+	}
+	var ts []rdf.Triple
+	for i, iri := range iris {
+		ts = append(ts, triple(exIRI("s"), fmt.Sprintf("p%d", i), rdf.NewIRI(iri)))
+	}
+	var buf bytes.Buffer
+	w := rdf.NewTurtleWriter(&buf, nil)
+	w.SetRelative(base)
+	if err := w.WriteGroup(ts); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"<metadata/manifest.json>", "<../x>", "<../../top>", "<doc.json#frag>", "<./c:d>", "<http://other.example/a/b/keep>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in\n%s", want, out)
+		}
+	}
+	// knakk/rdf joins a relative IRI to its base as text: rapper, serdi
+	// and our own parser resolve it.
+	got, _, err := rdf.Parse(buf.Bytes(), rdf.Turtle, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := rdftest.Isomorphic(quadTriples(got), ts); !ok {
+		t.Errorf("read back against the base: %s\n%s", why, out)
+	}
+	for _, tool := range []string{"rapper", "serdi"} {
+		if ok, why := rdftest.Isomorphic(quadTriples(rdftest.ParseWith(t, tool, "turtle", buf.Bytes(), base)), ts); !ok {
+			t.Errorf("%s reads it back against the base: %s", tool, why)
+		}
+	}
+}

@@ -316,13 +316,21 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 		// The examples' prefixes alone, as the tool chain uplifts them.
 		ctx, _ = jsonld.Process(map[string]any{})
 	}
-	up, err := convert.UpliftSnippet(code, ctx, prefixes, ex, sn, it.Base+"b")
+	published := ""
+	if bd.opts.BaseURL != "" {
+		published = bd.link("", path.Join(o.tests, it.File))
+	}
+	up, err := convert.UpliftSnippet(code, ctx, prefixes, ex, sn, published, it.Base+"b")
 	if err != nil {
 		it.add(sectionJSONLD, "uplift", true, "semantic uplift: %v", err)
 		return
 	}
 	for _, n := range up.Notices {
-		it.add(sectionJSONLD, "uplift", false, "%s (at %s)", n.Message, n.Pointer)
+		if n.Pointer != "" {
+			it.add(sectionJSONLD, "uplift", false, "%s (at %s)", n.Message, n.Pointer)
+		} else {
+			it.add(sectionJSONLD, "uplift", false, "%s", n.Message)
+		}
 	}
 	doc := up.JSONLD
 	if kind != langJSONLD && o.context != nil {
@@ -363,6 +371,9 @@ func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string,
 	it.add(sectionJSONLD, "uplift", false, "uplifted to %s.jsonld", it.Base)
 	buf.Reset()
 	w := rdf.NewTurtleWriter(&buf, up.Prefixes)
+	if up.Relative {
+		w.SetRelative(convert.PlaceholderBase)
+	}
 	if err = w.WriteGroup(sortTriples(up.Triples)); err == nil {
 		err = w.Close()
 	}

@@ -123,3 +123,62 @@ func TestBuildImport(t *testing.T) {
 		t.Errorf("an import mapped to a missing folder: %v", err)
 	}
 }
+
+// TestRelativeIRIs: a relative IRI in an example is never dropped. It is
+// resolved against the example's base-uri; else, with --base-url, against
+// the URL the example is published at; else it is written relative in the
+// Turtle, so that it resolves against the URL the file is read from, and the
+// report says so.
+func TestRelativeIRIs(t *testing.T) {
+	tree := func(baseURI string) fstest.MapFS {
+		ex := "examples:\n  - title: With a manifest\n"
+		if baseURI != "" {
+			ex += "    base-uri: " + baseURI + "\n"
+		}
+		ex += "    snippets:\n      - language: json\n        code: '{\"title\": \"T\", \"manifest\": \"metadata/manifest.json\"}'\n"
+		return fstest.MapFS{
+			"bblocks-config.yaml":         {Data: []byte("name: R\nidentifier-prefix: r.\nimports: []\n")},
+			"_sources/pkg/bblock.json":    {Data: []byte(importMeta)},
+			"_sources/pkg/schema.yaml":    {Data: []byte("type: object\nproperties:\n  title: {type: string}\n  manifest: {type: string}\n")},
+			"_sources/pkg/context.jsonld": {Data: []byte(`{"@context": {"dc": "http://purl.org/dc/terms/", "title": "dc:title", "manifest": {"@id": "https://example.org/ns#manifest", "@type": "@id"}}}`)},
+			"_sources/pkg/examples.yaml":  {Data: []byte(ex)},
+		}
+	}
+	const manifest = "https://example.org/ns#manifest"
+	for _, tt := range []struct {
+		name, baseURI, baseURL string
+		readAt                 string // the URL the Turtle is read from
+		want                   string // the manifest's IRI
+	}{
+		{"base-uri", "https://data.example/packages/", "", "", "https://data.example/packages/metadata/manifest.json"},
+		{"base-url", "", "https://reg.example/build/", "", "https://reg.example/build/tests/pkg/metadata/manifest.json"},
+		{"neither", "", "", "https://wherever.example/x/tests/pkg/example_1_1.ttl", "https://wherever.example/x/tests/pkg/metadata/manifest.json"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reg, err := bblock.LoadRegister(tree(tt.baseURI), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, res := buildReg(t, reg, Options{BaseURL: tt.baseURL})
+			if res.Failed() {
+				t.Fatalf("%+v", res)
+			}
+			ttl := readFile(t, filepath.Join(out, "tests", "pkg", "example_1_1.ttl"))
+			for _, tool := range []string{"rapper", "serdi"} {
+				found := ""
+				for _, q := range rdftest.ParseWith(t, tool, "turtle", ttl, tt.readAt) {
+					if q.P == manifest {
+						found = q.O.Value
+					}
+				}
+				if found != tt.want {
+					t.Errorf("%s: manifest %q, want %q\n%s", tool, found, tt.want, ttl)
+				}
+			}
+			report := string(readFile(t, filepath.Join(out, "tests", "pkg", "example_1_1.validation_passed.txt")))
+			if tt.baseURI == "" && !strings.Contains(report, "relative IRI") {
+				t.Errorf("the report does not mention the relative IRI:\n%s", report)
+			}
+		})
+	}
+}

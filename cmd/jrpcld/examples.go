@@ -81,18 +81,25 @@ func upliftOne(e *env, b *bblock.Block, ctx *jsonld.Processed, ex bblock.Example
 	if err != nil {
 		return err
 	}
-	up, err := convert.UpliftSnippet(code, ctx, b.Examples.Prefixes, ex, sn, name+"b")
+	up, err := convert.UpliftSnippet(code, ctx, b.Examples.Prefixes, ex, sn, "", name+"b")
 	if err != nil {
 		return err
 	}
 	for _, n := range up.Notices {
-		fmt.Fprintf(e.stderr, "%s: %s: %s (at %s)\n", b.ID, name, n.Message, n.Pointer)
+		if n.Pointer != "" {
+			fmt.Fprintf(e.stderr, "%s: %s: %s (at %s)\n", b.ID, name, n.Message, n.Pointer)
+		} else {
+			fmt.Fprintf(e.stderr, "%s: %s: %s\n", b.ID, name, n.Message)
+		}
 	}
 	if len(up.Triples) == 0 {
 		return fmt.Errorf("the uplift gives an empty graph: the context maps none of its members")
 	}
 	var ttl bytes.Buffer
 	w := rdf.NewTurtleWriter(&ttl, up.Prefixes)
+	if up.Relative {
+		w.SetRelative(convert.PlaceholderBase)
+	}
 	if err := w.WriteGroup(up.Triples); err != nil {
 		return err
 	}
