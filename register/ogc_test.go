@@ -1,0 +1,139 @@
+package register
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/ctxtest"
+	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/internal/shared"
+)
+
+// tutorialNeedsImports are the blocks of the OGC tutorial register that
+// depend on blocks of the main OGC register (imports: default), whose files
+// ../shared does not hold.
+var tutorialNeedsImports = []string{
+	"ogc.bbr.tutorial.exercise6",
+	"ogc.bbr.tutorial.exercise6_completed",
+	"ogc.bbr.tutorial.exercise7_completed",
+}
+
+// TestBuildAtOGCPaths builds the MCP register and the OGC tutorial
+// register with jrpcld build and with the OGC tool chain's own code (the
+// oracle), and compares the contexts at the paths the tool chain writes
+// them (annotated/ + the block id without its first component) by what
+// they mean; a block the oracle writes no context for gets none. Blocks
+// that need an imported register fail, naming the import.
+func TestBuildAtOGCPaths(t *testing.T) {
+	oracle := shared.Oracle(t)
+	for name, src := range map[string]string{
+		"mcp":      shared.Dir(t, "reference", "ogc-mcp-bblocks"),
+		"tutorial": shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			reg, err := bblock.LoadRegisterDir(src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, res := buildReg(t, reg, Options{})
+			oout := t.TempDir()
+			stdout, err := exec.Command(oracle, src, oout).Output()
+			if err != nil {
+				t.Fatalf("oracle: %v", err)
+			}
+			results := map[string]BlockResult{}
+			for _, b := range res.Blocks {
+				results[b.ID] = b
+			}
+			sc := bufio.NewScanner(bytes.NewReader(stdout))
+			n := 0
+			for sc.Scan() {
+				f := strings.Fields(sc.Text())
+				if len(f) < 2 || !slices.Contains([]string{"ok", "none", "skip", "error"}, f[0]) {
+					continue
+				}
+				n++
+				status, id := f[0], f[1]
+				p := strings.ReplaceAll(strings.SplitN(id, ".", 2)[1], ".", "/")
+				ours := filepath.Join(out, "annotated", filepath.FromSlash(p), "context.jsonld")
+				_, statErr := os.Stat(ours)
+				switch status {
+				case "ok":
+					if statErr != nil {
+						t.Errorf("%s: the oracle writes annotated/%s/context.jsonld, jrpcld does not", id, p)
+						continue
+					}
+					want := readJSON(t, filepath.Join(oout, filepath.FromSlash(p), "context.jsonld"))["@context"]
+					got := readJSON(t, ours)["@context"]
+					for _, d := range ctxtest.DiffEffective(t, got, want) {
+						t.Errorf("%s: annotated/%s/context.jsonld differs from the oracle's: %s", id, p, d)
+					}
+				case "none", "error":
+					if statErr == nil {
+						t.Errorf("%s: the oracle writes no context (%s), jrpcld writes %s", id, status, ours)
+					}
+				case "skip":
+					if statErr == nil || results[id].Passed || !strings.Contains(strings.Join(results[id].Errors, "\n"), "--import") {
+						t.Errorf("%s needs an imported register: jrpcld should fail naming the import and --import: %+v", id, results[id])
+					}
+					if name == "tutorial" && !slices.Contains(tutorialNeedsImports, id) {
+						t.Errorf("%s needs an import, which the test does not expect", id)
+					}
+				}
+			}
+			if n != len(reg.Blocks) {
+				t.Errorf("the oracle reported %d blocks, jrpcld built %d", n, len(reg.Blocks))
+			}
+		})
+	}
+}
+
+// TestBuildTutorialGraphs compares every example graph the OGC tool chain
+// published for the tutorial register (tests/PATH/example_*.ttl) with
+// jrpcld's at the same path, by isomorphism, each read by rapper (a literal
+// typed xsd:string is a plain one, as in RDF 1.1: the tool chain writes the
+// type). The blocks that need the main OGC register are left out, and said
+// to be.
+func TestBuildTutorialGraphs(t *testing.T) {
+	pub := shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "published")
+	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := buildReg(t, reg, Options{})
+	files, err := filepath.Glob(filepath.Join(pub, "tests", "bbr", "tutorial", "*", "example_*.ttl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no published example graphs: %v", err)
+	}
+	compared := 0
+	for _, f := range files {
+		rel, _ := filepath.Rel(pub, f)
+		block := "ogc.bbr.tutorial." + filepath.Base(filepath.Dir(f))
+		if slices.Contains(tutorialNeedsImports, block) {
+			t.Logf("%s: left out, %s needs the main OGC register", rel, block)
+			continue
+		}
+		ours, err := os.ReadFile(filepath.Join(out, rel))
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			continue
+		}
+		want := rdftest.ParseWith(t, "rapper", "turtle", readFile(t, f), "")
+		got := rdftest.ParseWith(t, "rapper", "turtle", ours, "")
+		if ok, why := rdftest.IsomorphicQuads(got, want); !ok {
+			t.Errorf("%s differs from the published graph: %s", rel, why)
+		}
+		compared++
+	}
+	if compared < 13 {
+		t.Errorf("compared %d graphs, want all 13 of the blocks without imports", compared)
+	}
+}
