@@ -16,6 +16,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/fixture"
 	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/piprate/json-gold/ld"
@@ -126,6 +127,87 @@ func countType(ts []rdf.Triple, class string) int {
 // JSON value as the message member, in canonical form.
 func TestMappingMatchesJSONGold(t *testing.T) {
 	ctx := fixture.DefaultContext(t)
+	// Besides the corpus, whose params and results are all objects, the
+	// values json-gold cannot canonicalise.
+	extra := `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":1}
+{"jsonrpc":"2.0","result":null,"id":1}
+{"jsonrpc":"2.0","result":"text","id":"a"}
+{"jsonrpc":"2.0","result":[],"id":2}
+{"jsonrpc":"2.0","result":0,"id":2}
+{"jsonrpc":"2.0","result":false,"id":2}
+{"jsonrpc":"2.0","error":{"code":-32000,"message":"m","data":["x",1]},"id":null}
+`
+	n, patched := compareWithGold(t, ctx, ctx.Value(), extra)
+	if n != 224+7 || patched < 4 {
+		t.Errorf("%d messages, %d patched; want 231 and at least 4", n, patched)
+	}
+	t.Logf("%d messages compared; %d json-gold error literals checked by value", n, patched)
+}
+
+// TestMCPCorpusMatchesOracleContext: with the MCP block of the OGC register,
+// jrpcld maps every corpus message to the statements json-gold gives with
+// the context the OGC tool chain's own code builds for that block
+// (../shared/reference/ogc-published/mcp-bblocks-current, made with the
+// oracle), message by message: among them params.reason and
+// params.requestId of notifications/cancelled, params.progress,
+// progressToken and total of notifications/progress, params.logger and
+// params.data of notifications/message.
+func TestMCPCorpusMatchesOracleContext(t *testing.T) {
+	ctx := fixture.MCPContext(t)
+	data, err := os.ReadFile(shared.Dir(t, "reference", "ogc-published", "mcp-bblocks-current", "annotated", "mcp", "context.jsonld"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oracle map[string]any
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	if err := d.Decode(&oracle); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := compareWithGold(t, ctx, oracle["@context"], "")
+	if n != 224 {
+		t.Errorf("%d messages compared, want the corpus's 224", n)
+	}
+	// Statements the OGC tool chain's 2025-09 context did not give.
+	m, err := NewMapping(ctx, "http://example.com/log/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for msg, want := range map[string][]string{
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}}`:              {"hasRequestId", "hasReason"},
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":5,"total":10}}`: {"hasProgressToken", "hasProgress", "hasTotal"},
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"db","data":{"x":1}}}`:  {"hasLogger", "hasData"},
+	} {
+		var v map[string]any
+		d := json.NewDecoder(strings.NewReader(msg))
+		d.UseNumber()
+		if err := d.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		ts, _, err := m.Triples(v, "http://example.com/log/m1", "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, local := range want {
+			found := false
+			for _, tr := range ts {
+				if strings.HasSuffix(tr.P, "#"+local) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: no mcp:%s in %v", msg, local, ts)
+			}
+		}
+	}
+}
+
+// compareWithGold maps every message of the corpus, and of extra (JSON
+// lines), with ctx, and compares the triples with json-gold's for the
+// context value goldCtx. It returns the number of messages and of json-gold
+// error literals checked by value instead.
+func compareWithGold(t *testing.T, ctx *context.Processed, goldCtx any, extra string) (n, patched int) {
+	t.Helper()
 	const base = "http://example.com/log/"
 	m, err := NewMapping(ctx, base)
 	if err != nil {
@@ -139,18 +221,10 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 			return e["data"]
 		},
 	}
-	// Besides the corpus, whose params and results are all objects, the
-	// values json-gold cannot canonicalise.
-	extra := `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":1}
-{"jsonrpc":"2.0","result":null,"id":1}
-{"jsonrpc":"2.0","result":"text","id":"a"}
-{"jsonrpc":"2.0","result":[],"id":2}
-{"jsonrpc":"2.0","result":0,"id":2}
-{"jsonrpc":"2.0","result":false,"id":2}
-{"jsonrpc":"2.0","error":{"code":-32000,"message":"m","data":["x",1]},"id":null}
-`
-	inputs := append(fixture.CorpusFiles(t), "extra")
-	n, patched := 0, 0
+	inputs := fixture.CorpusFiles(t)
+	if extra != "" {
+		inputs = append(inputs, "extra")
+	}
 	for _, file := range inputs {
 		var f *os.File
 		var src io.Reader = strings.NewReader(extra)
@@ -173,7 +247,7 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s:%d: %v", file, rec.Line, err)
 			}
-			gold := jsonGoldAlone(t, ctx, msg, node, base)
+			gold := jsonGoldAlone(t, goldCtx, msg, node, base)
 			for i, g := range gold {
 				if g.O.Kind != rdf.Literal || !strings.HasPrefix(g.O.Value, "JSON Canonicalization error") {
 					continue
@@ -204,16 +278,13 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 			f.Close()
 		}
 	}
-	if n != 224+7 || patched < 4 {
-		t.Errorf("%d messages, %d patched; want 231 and at least 4", n, patched)
-	}
-	t.Logf("%d messages compared; %d json-gold error literals checked by value", n, patched)
+	return n, patched
 }
 
 // jsonGoldAlone runs json-gold's own ToRDF on {"@context": ctx, "@id": node, ...msg}.
-func jsonGoldAlone(t *testing.T, ctx *context.Processed, msg map[string]any, node, base string) []rdf.Triple {
+func jsonGoldAlone(t *testing.T, ctx any, msg map[string]any, node, base string) []rdf.Triple {
 	t.Helper()
-	doc := map[string]any{"@context": gold.FloatNumbers(ctx.Value()), "@id": node}
+	doc := map[string]any{"@context": gold.FloatNumbers(ctx), "@id": node}
 	for k, v := range msg {
 		doc[k] = v
 	}
