@@ -241,6 +241,20 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 	return o
 }
 
+// hasShapes reports whether the block has SHACL shapes, its own or named
+// in bblock.json (shaclShapes, or the older shaclRules).
+func (o *blockOut) hasShapes() bool {
+	if o.b.Files.Shapes != "" {
+		return true
+	}
+	for _, f := range o.b.Meta.Fields {
+		if (f.Key == "shaclShapes" || f.Key == "shaclRules") && len(bytes.TrimSpace(f.Value)) > 2 {
+			return true
+		}
+	}
+	return false
+}
+
 // examplesBase returns the base-uri that every example snippet of block b
 // uses, or "" when they use none or several: test resources are uplifted
 // with it, so that relative IRIs (such as string ids) resolve as in the

@@ -96,8 +96,8 @@ func TestBuildAtOGCPaths(t *testing.T) {
 	}
 }
 
-// TestBuildTutorialGraphs compares every example graph the OGC tool chain
-// published for the tutorial register (tests/PATH/example_*.ttl) with
+// TestBuildTutorialGraphs compares the verdict on each block, and every
+// example graph the OGC tool chain published for the tutorial register (tests/PATH/example_*.ttl) with
 // jrpcld's at the same path, by isomorphism, each read by rapper (a literal
 // typed xsd:string is a plain one, as in RDF 1.1: the tool chain writes the
 // type). The blocks that need the main OGC register are left out, and said
@@ -108,7 +108,24 @@ func TestBuildTutorialGraphs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := buildReg(t, reg, Options{})
+	out, res := buildReg(t, reg, Options{})
+	// The verdicts, as register.json's validationPassed: jrpcld's match the
+	// tool chain's (SHACL rules aside, which jrpcld does not check and
+	// which, in this register, only decide test resources that must fail).
+	published := readJSON(t, filepath.Join(pub, "register.json"))
+	verdicts := map[string]bool{}
+	for _, b := range published["bblocks"].([]any) {
+		m := b.(map[string]any)
+		verdicts[m["itemIdentifier"].(string)], _ = m["validationPassed"].(bool)
+	}
+	for _, b := range res.Blocks {
+		if slices.Contains(tutorialNeedsImports, b.ID) {
+			continue
+		}
+		if want, ok := verdicts[b.ID]; !ok || b.Passed != want {
+			t.Errorf("%s: passed %v, the tool chain published validationPassed %v (%v)", b.ID, b.Passed, want, b.Errors)
+		}
+	}
 	files, err := filepath.Glob(filepath.Join(pub, "tests", "bbr", "tutorial", "*", "example_*.ttl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no published example graphs: %v", err)
