@@ -73,7 +73,8 @@ var knownKeys = map[string]string{
 	"dependsOn": "array", "seeAlso": "array", "requirementClasses": "array", "superBBlock": "boolean",
 	"group": "string", "shaclShapes": "array", "shaclRules": "array", "shaclClosures": "array",
 	"extends": "string-or-object", "highlighted": "boolean", "conformanceClasses": "array",
-	"semanticUplift": "", "resources": "array",
+	"semanticUplift": "", "resources": "array", "rdfData": "string-or-array", "extensionPoints": "object",
+	"$schema": "string",
 }
 
 // ParseMetadata decodes and checks the bytes of a bblock.json. It returns
@@ -142,6 +143,10 @@ func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
 			err = json.Unmarshal(f.Value, &m.Sources)
 		case "semanticUplift":
 			add(true, f.Key, "%q is deprecated: move its settings to semantic-uplift.yaml", f.Key)
+		case "rdfData":
+			add(true, f.Key, "%q is deprecated: list the files in \"resources\" with the role \"data\"", f.Key)
+		case "extensionPoints":
+			add(true, f.Key, "%q is not supported by jrpcld: the block's schema, context and examples are built without its extensions", f.Key)
 		}
 		if err != nil {
 			add(false, f.Key, "%q has the wrong shape: %v", f.Key, err)
