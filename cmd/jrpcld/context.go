@@ -10,14 +10,14 @@ import (
 )
 
 func contextCommand() command {
-	c := command{name: "context", args: "[--bblock DIR [--id ID]] [--context-map URL=FILE]",
+	c := command{name: "context", args: "[--bblock DIR [--id ID]] [--context-map REF=FILE] [--import URL=DIR]",
 		summary: "print the JSON-LD context built from a block's annotated schema"}
 	c.run = func(e *env, args []string) int { return runContext(e, &c, args) }
 	return c
 }
 
 func annotateCommand() command {
-	c := command{name: "annotate", args: "[--bblock DIR [--id ID]] [--format yaml|json] [--context-map URL=FILE]",
+	c := command{name: "annotate", args: "[--bblock DIR [--id ID]] [--format yaml|json] [--context-map REF=FILE] [--import URL=DIR]",
 		summary: "print a block's schema annotated from its JSON-LD context"}
 	c.run = func(e *env, args []string) int { return runAnnotate(e, &c, args) }
 	return c
@@ -32,17 +32,26 @@ func ontologyCommand() command {
 
 const contextHelp = `
 Builds the JSON-LD context of a building block as the OGC tool chain does:
-the block's schema is annotated from its context.jsonld (merged after the
-contexts of the blocks it depends on), and the context is built back from the
-annotated schema. This is the context jrpcld uses to turn messages into RDF.
-The output is deterministic JSON.`
+the block's schema is annotated from the block's own context (its
+context.jsonld; the contexts of the blocks it depends on play no part), and
+the context is built back from the annotated schema and from the annotated
+schemas of the blocks it refers to, so a block without a context of its own
+may get terms that way. This is the context jrpcld uses to turn messages into
+RDF. The output is JSON, members in the tool chain's order; where jrpcld
+departs from the tool chain to keep a term's meaning, a warning says so
+(docs/ogc.md). A block whose context comes out empty is an error (the tool
+chain writes no file for it).`
 
 const annotateHelp = `
-Annotates a building block's schema from its JSON-LD context (merged after the
-contexts of the blocks it depends on): each property the context has a term
-for gets x-jsonld-id, x-jsonld-type, ...; the root gets x-jsonld-extra-terms,
-x-jsonld-prefixes, x-jsonld-base and x-jsonld-vocab. Output in YAML (default)
-or JSON, deterministic.`
+Annotates a building block's schema from its own JSON-LD context, as the OGC
+tool chain does: each property reachable from the root that the context has
+a term for gets x-jsonld-id, x-jsonld-type, ...; the terms nothing uses go to
+x-jsonld-extra-terms (or x-jsonld-prefixes) at the root, with x-jsonld-base
+and x-jsonld-vocab. References to other documents are written as the tool
+chain publishes them, below the register's root: /build/annotated/PATH/
+schema.yaml for another block's annotated schema, /_sources/... for another
+file of the sources tree, or an imported block's URL. Output in YAML
+(default) or JSON.`
 
 const ontologyHelp = `
 Lists the classes, properties (with domains and ranges) and individuals of a
