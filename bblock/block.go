@@ -40,10 +40,6 @@ type Block struct {
 	// folder in it ("_sources/PATH"); tree is nil for a lone block.
 	tree fs.FS
 	dir  string
-	// outsideRefs are the tree paths of the files outside the block's
-	// folder that its schema files refer to; the register makes the blocks
-	// whose schemas they are dependencies.
-	outsideRefs []string
 }
 
 // Embedded reports whether b is the embedded JSON-RPC 2.0 block, loaded by
@@ -330,19 +326,28 @@ func load(fsys fs.FS, id string, tree fs.FS, dir string) (*Block, error) {
 	}
 
 	b.Deps = append(b.Deps, meta.DependsOn...)
-	if b.Files.Schema != "" {
-		refs, outside, err := b.blockRefs()
-		if err != nil {
-			b.Problems = append(b.Problems, Problem{File: b.Files.Schema, Message: err.Error()})
-		}
-		for _, r := range refs {
-			if !slices.Contains(b.Deps, r) {
-				b.Deps = append(b.Deps, r)
-			}
-		}
-		b.outsideRefs = outside
+	if tree == nil {
+		b.addRefDeps(nil)
 	}
 	return b, nil
+}
+
+// addRefDeps adds to the block's dependencies the blocks its schema files
+// refer to (see blockRefs); schemas maps the tree path, without extension,
+// of every block's schema file to the block's id.
+func (b *Block) addRefDeps(schemas map[string]string) {
+	if b.Files.Schema == "" {
+		return
+	}
+	refs, err := b.blockRefs(schemas)
+	if err != nil {
+		b.Problems = append(b.Problems, Problem{File: b.Files.Schema, Message: err.Error()})
+	}
+	for _, r := range refs {
+		if !slices.Contains(b.Deps, r) {
+			b.Deps = append(b.Deps, r)
+		}
+	}
 }
 
 // listFiles lists the regular files below dir (recursively) whose extension
@@ -369,13 +374,19 @@ func listFiles(fsys fs.FS, dir string, exts ...string) []string {
 const BlockRefPrefix = "bblocks://"
 
 // blockRefs returns the ids of the blocks that the block's schema files
-// refer to with bblocks:// references, in order of first appearance, and
-// the tree paths of the files outside the block's folder they refer to. It
-// follows references to the block's other schema files.
-func (b *Block) blockRefs() (ids, outside []string, err error) {
+// refer to, in order of first appearance: bblocks:// references, and paths
+// to another block's schema file (or its .json/.yaml twin), as the tool
+// chain counts them; schemas maps the tree path, without extension, of
+// every block's schema to the block's id. It follows references to the
+// block's other schema files in its folder.
+func (b *Block) blockRefs(schemas map[string]string) (ids []string, err error) {
 	visited := map[string]bool{}
 	var errs []error
-	own := b.dir
+	add := func(id string) {
+		if id != "" && id != b.ID && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
 	var visitFile func(name string)
 	visitFile = func(name string) {
 		if visited[name] {
@@ -394,11 +405,9 @@ func (b *Block) blockRefs() (ids, outside []string, err error) {
 				if i := strings.IndexAny(id, "#/"); i >= 0 {
 					id = id[:i]
 				}
-				if id != "" && !slices.Contains(ids, id) {
-					ids = append(ids, id)
-				}
+				add(id)
 			case strings.HasPrefix(ref, "#") || strings.Contains(ref, ":"):
-				// local pointer, anchor, or another scheme: not a file of the block
+				// local pointer, anchor, or another scheme: not a file
 			default:
 				file, _, _ := strings.Cut(ref, "#")
 				file = path.Join(path.Dir(name), file)
@@ -406,11 +415,15 @@ func (b *Block) blockRefs() (ids, outside []string, err error) {
 				if err != nil {
 					return
 				}
-				if b.tree != nil && own != "" && tp != own && !strings.HasPrefix(tp, own+"/") {
-					if !slices.Contains(outside, tp) {
-						outside = append(outside, tp)
+				switch path.Ext(tp) {
+				case ".yaml", ".yml", ".json":
+					if id, ok := schemas[strings.TrimSuffix(tp, path.Ext(tp))]; ok && id != b.ID {
+						add(id)
+						return
 					}
-					return
+				}
+				if b.tree != nil && tp != b.dir && !strings.HasPrefix(tp, b.dir+"/") {
+					return // another folder's file, not another block's schema
 				}
 				if _, err := b.stat(file); err == nil {
 					visitFile(file)
@@ -419,7 +432,7 @@ func (b *Block) blockRefs() (ids, outside []string, err error) {
 		})
 	}
 	visitFile(b.Files.Schema)
-	return ids, outside, errors.Join(errs...)
+	return ids, errors.Join(errs...)
 }
 
 // stat returns the file information of file name of the block.

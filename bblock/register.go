@@ -175,36 +175,20 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 		}
 		seen[b.ID] = path.Join(SourcesDir, b.Path)
 	}
-	siblingDeps(blocks)
-	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
-	return r, nil
-}
-
-// siblingDeps makes each block depend on the blocks whose schema files its
-// schema refers to by path ("../other/schema.yaml"), as the tool chain
-// does; a reference to the .json twin of a .yaml schema (or back) counts.
-func siblingDeps(blocks []*Block) {
-	owner := map[string]string{} // tree path of a schema file, without extension -> block id
+	schemas := map[string]string{}
 	for _, b := range blocks {
 		if b.Files.Schema == "" {
 			continue
 		}
 		if tp, err := b.TreePath(b.Files.Schema); err == nil {
-			owner[strings.TrimSuffix(tp, path.Ext(tp))] = b.ID
+			schemas[strings.TrimSuffix(tp, path.Ext(tp))] = b.ID
 		}
 	}
 	for _, b := range blocks {
-		for _, tp := range b.outsideRefs {
-			switch path.Ext(tp) {
-			case ".yaml", ".yml", ".json":
-			default:
-				continue
-			}
-			if id, ok := owner[strings.TrimSuffix(tp, path.Ext(tp))]; ok && id != b.ID && !slices.Contains(b.Deps, id) {
-				b.Deps = append(b.Deps, id)
-			}
-		}
+		b.addRefDeps(schemas)
 	}
+	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
+	return r, nil
 }
 
 // ErrUnknownBlock is wrapped by errors that name a block id the register

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -88,9 +89,11 @@ func decodeJSONValue(dec *json.Decoder, depth int) (any, error) {
 }
 
 // DecodeYAML decodes one YAML document into JSON values, keeping the order
-// of mapping keys. Integers and floats are json.Number; timestamps and
-// binary values are strings as written; aliases are followed and merge
-// keys ("<<") applied. Keys that are not strings are written as strings.
+// of mapping keys. Integers and floats are json.Number (an integer with a
+// leading 0 is octal, as YAML 1.1, which the OGC tool chain reads, has it);
+// timestamps and binary values are strings as written; aliases are followed
+// and merge keys ("<<") applied, within a bound on what aliases may add.
+// Keys that are not strings are written as strings.
 func DecodeYAML(data []byte) (any, error) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(data, &n); err != nil {
@@ -99,25 +102,53 @@ func DecodeYAML(data []byte) (any, error) {
 	if n.Kind == 0 {
 		return nil, nil // an empty document
 	}
-	return yamlValue(&n, 0)
+	d := &yamlDecoder{budget: aliasBudget(&n)}
+	return d.value(&n, 0)
 }
 
-func yamlValue(n *yaml.Node, depth int) (any, error) {
+// yamlDecoder decodes a YAML node tree, counting the values it makes.
+type yamlDecoder struct {
+	budget int // values it may still make
+}
+
+// aliasBudget returns how many values a document may decode to: those its
+// nodes hold, and as many again tenfold through aliases, but never more than
+// a few million, so that a small document of nested aliases cannot expand
+// without bound.
+func aliasBudget(n *yaml.Node) int {
+	count := 0
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		count++
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return min(10*count+10000, 4_000_000)
+}
+
+var errAliasing = errors.New("the document's aliases expand it too much")
+
+func (d *yamlDecoder) value(n *yaml.Node, depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, errors.New("nested too deeply (or an alias loops)")
+	}
+	if d.budget--; d.budget < 0 {
+		return nil, errAliasing
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return yamlValue(n.Content[0], depth+1)
+		return d.value(n.Content[0], depth+1)
 	case yaml.AliasNode:
-		return yamlValue(n.Alias, depth+1)
+		return d.value(n.Alias, depth+1)
 	case yaml.SequenceNode:
 		list := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := yamlValue(c, depth+1)
+			v, err := d.value(c, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -129,7 +160,7 @@ func yamlValue(n *yaml.Node, depth int) (any, error) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			kn, vn := n.Content[i], n.Content[i+1]
 			if kn.Kind == yaml.ScalarNode && kn.Tag == "!!merge" {
-				merged, err := yamlValue(vn, depth+1)
+				merged, err := d.value(vn, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -142,11 +173,11 @@ func yamlValue(n *yaml.Node, depth int) (any, error) {
 				}
 				continue
 			}
-			k, err := yamlValue(kn, depth+1)
+			k, err := d.value(kn, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			v, err := yamlValue(vn, depth+1)
+			v, err := d.value(vn, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -204,27 +235,12 @@ func yamlScalar(n *yaml.Node) (any, error) {
 		}
 		return b, nil
 	case "!!int":
-		var i big.Int
-		s := strings.ReplaceAll(n.Value, "_", "")
-		neg := strings.HasPrefix(s, "-")
-		s = strings.TrimLeft(s, "+-")
-		base := 10
-		switch {
-		case strings.HasPrefix(s, "0x"):
-			base, s = 16, s[2:]
-		case strings.HasPrefix(s, "0o"):
-			base, s = 8, s[2:]
-		case strings.HasPrefix(s, "0b"):
-			base, s = 2, s[2:]
-		}
-		if _, ok := i.SetString(s, base); !ok {
-			return n.Value, nil
-		}
-		if neg {
-			i.Neg(&i)
-		}
-		return json.Number(i.String()), nil
+		return yamlInt(n.Value), nil
 	case "!!float":
+		if intForm.MatchString(n.Value) {
+			// An integer too large for 64 bits, which yaml.v3 calls a float.
+			return yamlInt(n.Value), nil
+		}
 		var f float64
 		if err := n.Decode(&f); err != nil {
 			return nil, fmt.Errorf("line %d: %w", n.Line, err)
@@ -242,6 +258,37 @@ func yamlScalar(n *yaml.Node) (any, error) {
 		return n.Value, nil
 	}
 	return n.Value, nil
+}
+
+// intForm matches a decimal integer, as YAML writes one.
+var intForm = regexp.MustCompile(`^[-+]?[0-9][0-9_]*$`)
+
+// yamlInt returns the YAML integer text s as a decimal json.Number: with
+// underscores, in hexadecimal (0x), binary (0b) or octal (0o, or a leading
+// 0 as in YAML 1.1), of any size. Text it cannot read stays a string.
+func yamlInt(text string) any {
+	s := strings.ReplaceAll(text, "_", "")
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimLeft(s, "+-")
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x"):
+		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "0o"):
+		base, s = 8, s[2:]
+	case strings.HasPrefix(s, "0b"):
+		base, s = 2, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	var i big.Int
+	if _, ok := i.SetString(s, base); !ok {
+		return text
+	}
+	if neg {
+		i.Neg(&i)
+	}
+	return json.Number(i.String())
 }
 
 // DecodeAny decodes data as JSON or, when it is not JSON, as YAML, as the

@@ -170,6 +170,12 @@ func Truthy(v any) bool {
 // same members whatever their order, lists element by element, numbers by
 // value.
 func Equal(a, b any) bool {
+	if m, ok := a.(map[string]any); ok {
+		a = FromPlain(m)
+	}
+	if m, ok := b.(map[string]any); ok {
+		b = FromPlain(m)
+	}
 	switch x := a.(type) {
 	case *Object:
 		y, ok := b.(*Object)

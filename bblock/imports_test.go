@@ -1,0 +1,389 @@
+package bblock
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// objectRegister is a register.json in the object form, with absolute and relative links.
+const objectRegister = `{
+  "baseURL": "https://pub.example/reg/",
+  "bblocks": [
+    {"itemIdentifier": "a.p", "name": "P",
+     "schema": {"application/yaml": "https://x.example/reg/annotated/p/schema.yaml", "application/json": "https://x.example/reg/annotated/p/schema.json"},
+     "ldContext": "https://x.example/reg/annotated/p/context.jsonld",
+     "dependsOn": ["bblocks://a.q"]},
+    {"itemIdentifier": "a.q", "name": "Q",
+     "schema": {"application/json": "annotated/q/schema.json"},
+     "ldContext": "annotated/q/context.jsonld"}
+  ]
+}`
+
+// listRegister is a register.json in the bare-list form.
+const listRegister = `[
+  {"itemIdentifier": "b.r", "schema": "annotated/r/schema.yaml", "dependsOn": ["b.s", "bblocks://b.t"]}
+]`
+
+// writeFiles writes files (slash-separated names -> content) below dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// importDir returns a new folder holding files.
+func importDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	return dir
+}
+
+// mustImports loads maps, failing the test when it cannot.
+func mustImports(t *testing.T, maps ...ImportMap) *Imports {
+	t.Helper()
+	im, err := LoadImports(maps)
+	if err != nil {
+		t.Fatalf("LoadImports: %v", err)
+	}
+	return im
+}
+
+// TestParseImportMap proves ParseImportMap splits "URL=DIR" and refuses a missing "=" or an empty side.
+func TestParseImportMap(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    ImportMap
+		wantErr bool
+	}{
+		{in: "https://x.example/reg/=/tmp/copy", want: ImportMap{URL: "https://x.example/reg/", Dir: "/tmp/copy"}},
+		{in: "default=copy", want: ImportMap{URL: "default", Dir: "copy"}},
+		{in: "https://x.example/register.json=../a b", want: ImportMap{URL: "https://x.example/register.json", Dir: "../a b"}},
+		{in: "https://x.example/reg/", wantErr: true},
+		{in: "", wantErr: true},
+		{in: "=", wantErr: true},
+		{in: "=/tmp/copy", wantErr: true},
+		{in: "https://x.example/reg/=", wantErr: true},
+	}
+	for _, tt := range tests {
+		got, err := ParseImportMap(tt.in)
+		if tt.wantErr {
+			if err == nil || !strings.Contains(err.Error(), "URL=DIR") {
+				t.Errorf("ParseImportMap(%q) = %+v, %v; want an error asking for URL=DIR", tt.in, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseImportMap(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// TestLoadImportsBlocks proves LoadImports reads both forms of register.json, in the folder or its build/, resolving relative links against the import URL.
+func TestLoadImportsBlocks(t *testing.T) {
+	tests := []struct {
+		name  string
+		url   string
+		files map[string]string
+		want  []ImportedBlock
+	}{
+		{name: "object form", url: "https://x.example/reg/",
+			files: map[string]string{"register.json": objectRegister},
+			want: []ImportedBlock{
+				{ID: "a.p", Name: "P", Schema: "https://x.example/reg/annotated/p/schema.yaml",
+					LdContext: "https://x.example/reg/annotated/p/context.jsonld", DependsOn: []string{"a.q"}, Import: "https://x.example/reg/"},
+				{ID: "a.q", Name: "Q", Schema: "https://x.example/reg/annotated/q/schema.json",
+					LdContext: "https://x.example/reg/annotated/q/context.jsonld", Import: "https://x.example/reg/"},
+			}},
+		{name: "import URL naming register.json", url: "https://x.example/reg/register.json",
+			files: map[string]string{"register.json": objectRegister},
+			want: []ImportedBlock{
+				{ID: "a.q", Name: "Q", Schema: "https://x.example/reg/annotated/q/schema.json",
+					LdContext: "https://x.example/reg/annotated/q/context.jsonld", Import: "https://x.example/reg/register.json"},
+			}},
+		{name: "import URL without a final slash", url: "https://x.example/reg",
+			files: map[string]string{"register.json": objectRegister},
+			want: []ImportedBlock{
+				{ID: "a.q", Name: "Q", Schema: "https://x.example/reg/annotated/q/schema.json",
+					LdContext: "https://x.example/reg/annotated/q/context.jsonld", Import: "https://x.example/reg"},
+			}},
+		{name: "bare list", url: "https://y.example/r/",
+			files: map[string]string{"register.json": listRegister},
+			want: []ImportedBlock{
+				{ID: "b.r", Schema: "https://y.example/r/annotated/r/schema.yaml", DependsOn: []string{"b.s", "b.t"}, Import: "https://y.example/r/"},
+			}},
+		{name: "build/register.json", url: "https://y.example/r/",
+			files: map[string]string{"build/register.json": listRegister},
+			want: []ImportedBlock{
+				{ID: "b.r", Schema: "https://y.example/r/annotated/r/schema.yaml", DependsOn: []string{"b.s", "b.t"}, Import: "https://y.example/r/"},
+			}},
+		{name: "relative links that climb", url: "https://y.example/r/v1/",
+			files: map[string]string{"register.json": `{"bblocks": [{"itemIdentifier": "c.u", "schema": "../shared/u.yaml", "ldContext": "/ctx/u.jsonld"}]}`},
+			want: []ImportedBlock{
+				{ID: "c.u", Schema: "https://y.example/r/shared/u.yaml", LdContext: "https://y.example/ctx/u.jsonld", Import: "https://y.example/r/v1/"},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			im := mustImports(t, ImportMap{URL: tt.url, Dir: importDir(t, tt.files)})
+			for _, want := range tt.want {
+				got, ok := im.Block(want.ID)
+				if !ok || got == nil {
+					t.Errorf("Block(%s) not found", want.ID)
+					continue
+				}
+				if !reflect.DeepEqual(*got, want) {
+					t.Errorf("Block(%s) = %+v\nwant %+v", want.ID, *got, want)
+				}
+			}
+			if b, ok := im.Block("no.such"); ok || b != nil {
+				t.Errorf("Block(no.such) = %+v, %v", b, ok)
+			}
+			if got := im.Names(); !reflect.DeepEqual(got, []string{tt.url}) {
+				t.Errorf("Names() = %v, want [%s]", got, tt.url)
+			}
+		})
+	}
+}
+
+// TestImportsBlockOfURL proves BlockOfURL finds an imported block by its schema URL or the .json twin of its .yaml URL.
+func TestImportsBlockOfURL(t *testing.T) {
+	im := mustImports(t, ImportMap{URL: "https://x.example/reg/", Dir: importDir(t, map[string]string{"register.json": objectRegister})})
+	tests := []struct {
+		url    string
+		want   string
+		wantOK bool
+	}{
+		{"https://x.example/reg/annotated/p/schema.yaml", "a.p", true},
+		{"https://x.example/reg/annotated/p/schema.json", "a.p", true},
+		{"https://x.example/reg/annotated/q/schema.json", "a.q", true},
+		{"https://x.example/reg/annotated/p/context.jsonld", "", false},
+		{"https://x.example/reg/annotated/r/schema.yaml", "", false},
+		{"annotated/p/schema.yaml", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := im.BlockOfURL(tt.url)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("BlockOfURL(%s) = %q, %v; want %q, %v", tt.url, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+// TestImportsReadURL proves ReadURL reads the mapped file of a URL under an import's prefixes and refuses escapes and unmapped URLs.
+func TestImportsReadURL(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"secret.txt":                      "outside the copy",
+		"copy/register.json":              objectRegister,
+		"copy/annotated/p/schema.yaml":    "type: object\n",
+		"copy/annotated/p/sub dir/x.yaml": "x: 1\n",
+		"built/build/register.json":       listRegister,
+		"built/build/annotated/r/s.yaml":  "r: 1\n",
+		"built/annotated/only-top.yaml":   "top: 1\n",
+	})
+	im := mustImports(t,
+		ImportMap{URL: "https://x.example/reg/", Dir: filepath.Join(root, "copy")},
+		ImportMap{URL: "https://y.example/r/register.json", Dir: filepath.Join(root, "built")})
+	tests := []struct {
+		url          string
+		want         string
+		leaves       bool // refused as leaving the copy
+		notImported  bool // errors.Is(err, ErrNotImported)
+		missingInMap bool // covered by an import, but the copy has no such file
+	}{
+		{url: "https://x.example/reg/annotated/p/schema.yaml", want: "type: object\n"},
+		{url: "https://x.example/reg/annotated/p/schema.yaml#/$defs/A", want: "type: object\n"},
+		{url: "https://x.example/reg/annotated/p/schema.yaml?v=2", want: "type: object\n"},
+		{url: "https://x.example/reg/annotated/p/sub%20dir/x.yaml", want: "x: 1\n"},
+		{url: "https://x.example/reg/annotated/p/./../p/schema.yaml", want: "type: object\n"},
+		{url: "https://pub.example/reg/annotated/p/schema.yaml", want: "type: object\n"}, // the register's baseURL
+		{url: "https://y.example/r/annotated/r/s.yaml", want: "r: 1\n"},                  // from build/
+		{url: "https://y.example/r/annotated/only-top.yaml", want: "top: 1\n"},
+		{url: "https://x.example/reg/../secret.txt", leaves: true},
+		{url: "https://x.example/reg/annotated/../../secret.txt", leaves: true},
+		{url: "https://x.example/reg/%2e%2e/secret.txt", leaves: true},
+		{url: "https://x.example/reg/annotated/p/missing.yaml", missingInMap: true},
+		{url: "https://other.example/reg/annotated/p/schema.yaml", notImported: true},
+		{url: "https://x.example/registry/annotated/p/schema.yaml", notImported: true},
+		{url: "http://x.example/reg/annotated/p/schema.yaml", notImported: true},
+	}
+	for _, tt := range tests {
+		data, err := im.ReadURL(tt.url)
+		switch {
+		case tt.leaves:
+			if err == nil || !strings.Contains(err.Error(), "leaves the copy") {
+				t.Errorf("ReadURL(%s) = %q, %v; want it refused", tt.url, data, err)
+			}
+		case tt.notImported:
+			if !errors.Is(err, ErrNotImported) {
+				t.Errorf("ReadURL(%s) = %q, %v; want an error wrapping ErrNotImported", tt.url, data, err)
+			}
+		case tt.missingInMap:
+			if err == nil || errors.Is(err, ErrNotImported) {
+				t.Errorf("ReadURL(%s) = %q, %v; want a missing-file error that is not ErrNotImported", tt.url, data, err)
+			}
+		default:
+			if err != nil || string(data) != tt.want {
+				t.Errorf("ReadURL(%s) = %q, %v; want %q", tt.url, data, err, tt.want)
+			}
+		}
+	}
+}
+
+// TestDefaultImportMapping proves the import "default" stands for the folder of DefaultImport.
+func TestDefaultImportMapping(t *testing.T) {
+	dir := importDir(t, map[string]string{
+		"register.json":               `{"bblocks": [{"itemIdentifier": "ogc.geo.x", "schema": {"application/yaml": "annotated/geo/x/schema.yaml"}}]}`,
+		"annotated/geo/x/schema.yaml": "type: object\n",
+	})
+	im := mustImports(t, ImportMap{URL: "default", Dir: dir})
+	if got := im.Names(); !reflect.DeepEqual(got, []string{"default"}) {
+		t.Errorf("Names() = %v, want [default]", got)
+	}
+	b, ok := im.Block("ogc.geo.x")
+	if !ok || b.Schema != "https://opengeospatial.github.io/bblocks/annotated/geo/x/schema.yaml" || b.Import != "default" {
+		t.Errorf("Block(ogc.geo.x) = %+v, %v", b, ok)
+	}
+	data, err := im.ReadURL("https://opengeospatial.github.io/bblocks/annotated/geo/x/schema.yaml")
+	if err != nil || string(data) != "type: object\n" {
+		t.Errorf("ReadURL under the default register = %q, %v", data, err)
+	}
+	if id, ok := im.BlockOfURL("https://opengeospatial.github.io/bblocks/annotated/geo/x/schema.json"); id != "ogc.geo.x" || !ok {
+		t.Errorf("BlockOfURL of the .json twin = %q, %v", id, ok)
+	}
+}
+
+// TestNilImports proves a nil or empty *Imports has no blocks, no names, and reads nothing.
+func TestNilImports(t *testing.T) {
+	empty, err := LoadImports(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		im   *Imports
+	}{{"nil", nil}, {"zero", &Imports{}}, {"LoadImports(nil)", empty}} {
+		if b, ok := tt.im.Block("a.p"); b != nil || ok {
+			t.Errorf("%s: Block = %+v, %v", tt.name, b, ok)
+		}
+		if id, ok := tt.im.BlockOfURL("https://x.example/reg/annotated/p/schema.yaml"); id != "" || ok {
+			t.Errorf("%s: BlockOfURL = %q, %v", tt.name, id, ok)
+		}
+		if names := tt.im.Names(); names != nil {
+			t.Errorf("%s: Names = %v", tt.name, names)
+		}
+		if data, err := tt.im.ReadURL("https://x.example/reg/a.yaml"); !errors.Is(err, ErrNotImported) {
+			t.Errorf("%s: ReadURL = %q, %v; want ErrNotImported", tt.name, data, err)
+		}
+	}
+}
+
+// TestLoadImportsErrors proves LoadImports reports, naming the folder, a copy without register.json or with one that is not a register, and a URL that is not absolute.
+func TestLoadImportsErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		url   string
+		files map[string]string
+		want  string
+	}{
+		{name: "no register.json", url: "https://x.example/reg/", files: map[string]string{"other.json": "{}"}, want: "no register.json"},
+		{name: "register.json in another folder", url: "https://x.example/reg/", files: map[string]string{"sub/register.json": listRegister}, want: "no register.json"},
+		{name: "not a register", url: "https://x.example/reg/", files: map[string]string{"register.json": `"x"`}, want: "not a building-block register"},
+		{name: "not JSON", url: "https://x.example/reg/", files: map[string]string{"register.json": `{"bblocks": [`}, want: "not a building-block register"},
+		{name: "block without id", url: "https://x.example/reg/", files: map[string]string{"register.json": `[{"name": "anonymous"}]`}, want: "no itemIdentifier"},
+		{name: "relative URL", url: "reg/", files: map[string]string{"register.json": listRegister}, want: "not an absolute URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := importDir(t, tt.files)
+			im, err := LoadImports([]ImportMap{{URL: tt.url, Dir: dir}})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), dir) {
+				t.Errorf("LoadImports = %v, %v; want an error %q naming %s", im, err, tt.want, dir)
+			}
+		})
+	}
+}
+
+// TestLoadRegisterWithImports proves a register loaded with Imports accepts dependencies on imported blocks and does not warn about mapped imports.
+func TestLoadRegisterWithImports(t *testing.T) {
+	xImport := ImportMap{URL: "https://x.example/reg/", Dir: importDir(t, map[string]string{"register.json": objectRegister})}
+	defImport := ImportMap{URL: "default", Dir: importDir(t, map[string]string{"register.json": `[{"itemIdentifier": "ogc.z"}]`})}
+	im := mustImports(t, xImport)
+	imDefault := mustImports(t, defImport)
+	const (
+		onX       = `, "dependsOn": ["bblocks://a.p"]`
+		schemaOnX = "$ref: 'bblocks://a.q#/$defs/Q'\n"
+	)
+	tests := []struct {
+		name       string
+		config     string
+		opts       *Options
+		dependsOn  string
+		schema     string
+		deps       []string
+		unknown    bool     // t.a has unknown-block errors
+		unresolved []string // imports warned about as not resolved
+	}{
+		{name: "mapped", config: "imports: [https://x.example/reg/]\n", opts: &Options{Imports: im},
+			dependsOn: onX, schema: schemaOnX, deps: []string{"a.p", "a.q"}},
+		{name: "mapped default", config: "name: r\n", opts: &Options{Imports: imDefault},
+			dependsOn: `, "dependsOn": ["ogc.z"]`, deps: []string{"ogc.z"}},
+		{name: "one of two mapped", config: "imports: [https://x.example/reg/, https://w.example/]\n", opts: &Options{Imports: im},
+			dependsOn: onX, schema: schemaOnX, deps: []string{"a.p", "a.q"}, unresolved: []string{"https://w.example/"}},
+		{name: "no imports given", config: "imports: [https://x.example/reg/]\n", opts: nil,
+			dependsOn: onX, schema: schemaOnX, deps: []string{"a.p", "a.q"}, unknown: true, unresolved: []string{"https://x.example/reg/"}},
+		{name: "default not mapped", config: "name: r\n", opts: &Options{Imports: im},
+			dependsOn: `, "dependsOn": ["ogc.z"]`, deps: []string{"ogc.z"}, unknown: true, unresolved: []string{"default"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{
+				"bblocks-config.yaml":    file("identifier-prefix: t\n" + tt.config),
+				"_sources/a/bblock.json": meta(tt.dependsOn),
+			}
+			if tt.schema != "" {
+				fsys["_sources/a/schema.yaml"] = file(tt.schema)
+			}
+			r := mustRegister(t, fsys, tt.opts)
+			if tt.opts != nil && r.Imports != tt.opts.Imports {
+				t.Error("Register.Imports is not the Imports given")
+			}
+			a := mustGet(t, r, "t.a")
+			if !reflect.DeepEqual(a.Deps, tt.deps) {
+				t.Errorf("Deps %v, want %v", a.Deps, tt.deps)
+			}
+			errs := a.Problems.Errors().Error()
+			if got := strings.Contains(errs, "unknown building block"); got != tt.unknown {
+				t.Errorf("unknown-block errors: %v, want %v; errors: %s", got, tt.unknown, errs)
+			}
+			var unresolved []string
+			for _, p := range r.Problems.Warnings() {
+				if strings.Contains(p.Message, "is not resolved") {
+					for _, imp := range []string{"https://x.example/reg/", "https://w.example/", "default"} {
+						if strings.Contains(p.Message, `"`+imp+`"`) {
+							unresolved = append(unresolved, imp)
+						}
+					}
+				}
+			}
+			if !reflect.DeepEqual(unresolved, tt.unresolved) {
+				t.Errorf("imports warned as not resolved %v, want %v", unresolved, tt.unresolved)
+			}
+			if err := r.Problems.Errors(); len(err) > 0 {
+				t.Errorf("register errors: %v", err)
+			}
+		})
+	}
+}
