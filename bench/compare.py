@@ -16,15 +16,18 @@ def read(name):
 
 
 def go(text):
-    """(name, cpu) -> list of msgs/s (or ops/s where no msgs/s is given)."""
+    """(name, cpu, unit) -> list of msgs/s, or of ms/op where no msgs/s is given."""
     runs = {}
     for line in text.splitlines():
         m = re.match(r"^(Benchmark\S+?)(?:-(\d+))?\s+\d+\s+([\d.]+) ns/op(.*)$", line)
         if not m:
             continue
         rate = re.search(r"([\d.]+) msgs/s", m.group(4))
-        v = float(rate.group(1)) if rate else 1e9 / float(m.group(3))
-        runs.setdefault((m.group(1), m.group(2) or "1"), []).append(v)
+        if rate:
+            key, v = (m.group(1), m.group(2) or "1", "msgs/s"), float(rate.group(1))
+        else:
+            key, v = (m.group(1), m.group(2) or "1", "ms/op"), float(m.group(3)) / 1e6
+        runs.setdefault(key, []).append(v)
     return runs
 
 
@@ -47,12 +50,13 @@ print("# bench/compare.sh report\n")
 print("```")
 print(read("machine.txt").rstrip())
 print("```\n")
-print("Medians of the runs, min-max in parentheses; ratio = head / base of the medians.\n")
-print("| benchmark | cores | base msgs/s | head msgs/s | ratio |")
-print("| --- | --- | ---: | ---: | ---: |")
+print("Medians of the runs, min-max in parentheses; ratio = head / base of the medians"
+      " (msgs/s: higher is faster; ms/op: lower is faster).\n")
+print("| benchmark | cores | unit | base | head | ratio |")
+print("| --- | --- | --- | ---: | ---: | ---: |")
 b, h = go(read("go-base.txt")), go(read("go-head.txt"))
 for k in sorted(set(b) & set(h)):
-    print(f"| {k[0]} | {k[1]} | {cell(b[k])} | {cell(h[k])} | {statistics.median(h[k]) / statistics.median(b[k]):.2f} |")
+    print(f"| {k[0]} | {k[1]} | {k[2]} | {cell(b[k])} | {cell(h[k])} | {statistics.median(h[k]) / statistics.median(b[k]):.2f} |")
 print(f"\n| command ({n:,} messages) | base msgs/s | head msgs/s | ratio | base peak RSS | head peak RSS |")
 print("| --- | ---: | ---: | ---: | ---: | ---: |")
 tb, th = timed(read("time-base.txt")), timed(read("time-head.txt"))

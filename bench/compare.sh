@@ -7,8 +7,10 @@
 # measured stays in bench/out/compare/.
 #
 # Environment: BENCH_N messages in the log the commands run on (default
-# 1000000), BENCH_COUNT runs of each (default 5), JRPCLD_SHARED the shared
-# folder (default ../shared).
+# 1000000), BENCH_COUNT runs of each (default 5), BENCH_GO the Go benchmarks
+# to run (default: the conversion, validation and way-back ones), BENCH_CMDS
+# the commands to time among turtle, ntriples, validate and json (default
+# all; "none" for none), JRPCLD_SHARED the shared folder (default ../shared).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -48,7 +50,8 @@ pkgof() {
 	(cd "$1" && grep -rl --include='*_test.go' "^func $2(" . | head -1 | xargs -r dirname)
 }
 
-benches="BenchmarkConvertTurtle BenchmarkConvertTurtleMCP BenchmarkConvertNTriples BenchmarkCompiledToRDF BenchmarkValidate BenchmarkValidateMCP BenchmarkReverse"
+benches=${BENCH_GO:-"BenchmarkConvertTurtle BenchmarkConvertTurtleMCP BenchmarkConvertNTriples BenchmarkCompiledToRDF BenchmarkValidate BenchmarkValidateMCP BenchmarkReverse"}
+cmds=${BENCH_CMDS:-"turtle ntriples validate json"}
 for i in $(seq "$COUNT"); do
 	for side in base head; do
 		dir=$root
@@ -62,6 +65,7 @@ for i in $(seq "$COUNT"); do
 			"validate $out/log.jsonl" "json -o /dev/null $out/log.nt"; do
 			name=${cmd%% *}
 			[ "$name" = rdf ] && name=ntriples
+			case " $cmds " in *" $name "*) ;; *) continue ;; esac
 			/usr/bin/time -f "%e %M %U %S" -o "$out/one.txt" "$out/jrpcld-$side" $cmd > /dev/null 2>&1 || true
 			echo "$name $(cat "$out/one.txt")" >> "$out/time-$side.txt"
 		done
