@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -39,15 +38,6 @@ func plainJSON(t testing.TB, s string) any {
 	return v
 }
 
-// roundTrip writes doc with WriteJSON and decodes it back as plain JSON.
-func roundTrip(t testing.TB, doc any) any {
-	t.Helper()
-	var sb strings.Builder
-	if err := WriteJSON(&sb, doc); err != nil {
-		t.Fatal(err)
-	}
-	return plainJSON(t, sb.String())
-}
 
 // meaning is what a term definition means: full IRIs, type, container and
 // the meaning of its scoped context.
@@ -152,45 +142,7 @@ func diffMeaning(got, want map[string]meaning, path string) []string {
 	return diffs
 }
 
-// toNQuads runs json-gold's ToRDF on doc and returns N-Quads.
-func toNQuads(t testing.TB, doc any) string {
-	t.Helper()
-	opts := goldOptions(t)
-	opts.Format = "application/n-quads"
-	out, err := ld.NewJsonLdProcessor().ToRDF(doc, opts)
-	if err != nil {
-		t.Fatalf("json-gold ToRDF: %v", err)
-	}
-	s, _ := out.(string)
-	return s
-}
 
-// get follows a slash-separated path of member names and array indexes
-// into a decoded value.
-func get(v any, path string) (any, bool) {
-	if path == "" {
-		return v, true
-	}
-	for _, tok := range strings.Split(path, "/") {
-		switch x := v.(type) {
-		case map[string]any:
-			e, ok := x[tok]
-			if !ok {
-				return nil, false
-			}
-			v = e
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
-}
 
 func hasWarning(ws []Warning, parts ...string) bool {
 	for _, w := range ws {

@@ -264,4 +264,3 @@ func readYAMLFile(t *testing.T, p string) any {
 	}
 	return v
 }
-

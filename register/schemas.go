@@ -227,10 +227,3 @@ func escapeFragment(s string) string {
 	return b.String()
 }
 
-func quoted(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = fmt.Sprintf("%q", s)
-	}
-	return out
-}
