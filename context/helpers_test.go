@@ -38,7 +38,6 @@ func plainJSON(t testing.TB, s string) any {
 	return v
 }
 
-
 // meaning is what a term definition means: full IRIs, type, container and
 // the meaning of its scoped context.
 type meaning struct {
@@ -141,8 +140,6 @@ func diffMeaning(got, want map[string]meaning, path string) []string {
 	}
 	return diffs
 }
-
-
 
 func hasWarning(ws []Warning, parts ...string) bool {
 	for _, w := range ws {

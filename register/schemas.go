@@ -226,4 +226,3 @@ func escapeFragment(s string) string {
 	}
 	return b.String()
 }
-
