@@ -35,10 +35,18 @@ type Record struct {
 	// text), or the unreadable text when Err is set (nil for an over-long
 	// line). It is valid until the next call to Next.
 	Raw   []byte
-	Value any               // the decoded message, as encoding/json with UseNumber decodes it; nil when Err != nil
-	Dir   jsonrpc.Direction // NoDirection when the input has no envelope
-	TS    string            // the envelope's "ts" as written, or ""
-	Err   error             // non-nil when this part could not be read: a *ReadError
+	Value any               // the decoded message, as encoding/json with UseNumber decodes it (nil for JSON null, or when Err != nil)
+	Dir   jsonrpc.Direction // NoDirection when the input has no envelope (or its "dir" is not c2s or s2c)
+	TS    string            // the envelope's "ts" when it is a string, as written, or ""
+	// TSRaw is the envelope's "ts" as JSON text when it is there and not
+	// a string (a number, null, ...); DirRaw its "dir" when it is there and
+	// not "c2s" or "s2c". The message is kept: these keep what the envelope
+	// said.
+	TSRaw, DirRaw string
+	// Problems are what is wrong with the envelope around a message that
+	// is kept (a "dir" that is not "c2s" or "s2c").
+	Problems []diag.Diagnostic
+	Err      error // non-nil when this part could not be read: a *diag.Diagnostic
 }
 
 // ReadError describes a part of a log that could not be read as a message.
@@ -398,9 +406,8 @@ func (r *Reader) record(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError,
 	msgStart, msgEnd := p.MsgSpan()
 	m, ok := v.(map[string]any)
 	if !ok || msgStart < 0 {
-		if v == nil {
-			return r.errRecord(raw, line, 0, codeInvalidMessage, "message is null")
-		}
+		// A batch, or JSON that is no message at all (null, a number, a
+		// string): kept, to be classified as invalid.
 		return r.checkBatch(&Record{Line: line, Raw: raw, Value: v})
 	}
 	if _, ok := m["jsonrpc"]; ok {
@@ -410,24 +417,20 @@ func (r *Reader) record(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError,
 	rec := &Record{Line: line, Raw: text[msgStart:msgEnd], Value: m["msg"]}
 	if d, ok := m["dir"]; ok {
 		s, _ := d.(string)
-		dir, ok := jsonrpc.ParseDirection(s)
-		switch {
-		case ok:
+		if dir, ok := jsonrpc.ParseDirection(s); ok {
 			rec.Dir = dir
-		default:
-			return r.errRecord(raw, line, 0, codeInvalidMessage,
-				`envelope "dir" must be "c2s" or "s2c", not `+describeJSON(d))
+		} else {
+			rec.DirRaw = rawJSON(d)
+			rec.Problems = append(rec.Problems, diag.Diagnostic{File: r.name, Line: line, Pointer: "/dir", Code: codeInvalidMessage, Severity: diag.Error,
+				Message: `envelope "dir" must be "c2s" or "s2c", not ` + describeJSON(d) + ": the message is kept without a direction"})
 		}
 	}
 	if t, ok := m["ts"]; ok {
-		s, ok := t.(string)
-		if !ok {
-			return r.errRecord(raw, line, 0, codeInvalidMessage, `envelope "ts" must be a string, not `+describeJSON(t))
+		if s, ok := t.(string); ok {
+			rec.TS = s
+		} else {
+			rec.TSRaw = rawJSON(t)
 		}
-		rec.TS = s
-	}
-	if rec.Value == nil {
-		return r.errRecord(raw, line, 0, codeInvalidMessage, `envelope "msg" is null`)
 	}
 	return r.checkBatch(rec)
 }
@@ -449,6 +452,15 @@ func (r *Reader) errRecord(text []byte, line, col, code int, msg string) *Record
 // tooLong returns the record for a line or document over the limit.
 func (r *Reader) tooLong(line int, what string) *Record {
 	return r.errRecord(nil, line, 0, codeParseError, fmt.Sprintf("%s longer than %d bytes (raise the limit with --max-line-bytes)", what, r.maxLine))
+}
+
+// rawJSON returns v as JSON text; json.Number keeps its spelling.
+func rawJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
 }
 
 // describeJSON returns v as short JSON text for an error message.

@@ -20,11 +20,13 @@ import (
 
 // lrGot is a Record copied out of the Reader (Raw is only valid until Next).
 type lrGot struct {
-	line    int
-	raw     string
-	value   any
-	dir, ts string
-	err     *diag.Diagnostic
+	line          int
+	raw           string
+	value         any
+	dir, ts       string
+	dirRaw, tsRaw string
+	problems      []diag.Diagnostic
+	err           *diag.Diagnostic
 }
 
 // lrReadAll reads every record of input and returns them with the final
@@ -44,7 +46,8 @@ func lrReadAll(t testing.TB, input []byte, opts ReaderOptions) ([]lrGot, *Reader
 		if err != nil {
 			return out, r, err
 		}
-		g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS}
+		g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS,
+			dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems}
 		if rec.Err != nil {
 			var re *diag.Diagnostic
 			if !errors.As(rec.Err, &re) {
@@ -74,12 +77,14 @@ func lrDecodeStd(t testing.TB, text string) any {
 
 // lrWant is one expected record: a message (raw set) or an error (code set).
 type lrWant struct {
-	line    int
-	raw     string // the message text; its value is checked against encoding/json
-	dir, ts string
-	col     int    // error column
-	code    int    // error code; 0 for a message
-	msg     string // substring of the error message
+	line          int
+	raw           string // the message text; its value is checked against encoding/json
+	dir, ts       string
+	dirRaw, tsRaw string // envelope members kept as JSON text
+	problem       string // substring of the envelope's one problem, if any
+	col           int    // error column
+	code          int    // error code; 0 for a message
+	msg           string // substring of the error message
 }
 
 // lrMsg, lrEnv and lrBad build expected records: a bare message, an
@@ -133,8 +138,14 @@ func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
 		if wv := lrDecodeStd(t, w.raw); !reflect.DeepEqual(g.value, wv) {
 			t.Errorf("record %d: value %#v, want %#v", i, g.value, wv)
 		}
-		if g.dir != w.dir || g.ts != w.ts {
-			t.Errorf("record %d: dir %q ts %q, want %q %q", i, g.dir, g.ts, w.dir, w.ts)
+		if g.dir != w.dir || g.ts != w.ts || g.dirRaw != w.dirRaw || g.tsRaw != w.tsRaw {
+			t.Errorf("record %d: dir %q ts %q raw dir %q raw ts %q, want %q %q %q %q", i, g.dir, g.ts, g.dirRaw, g.tsRaw, w.dir, w.ts, w.dirRaw, w.tsRaw)
+		}
+		switch {
+		case w.problem == "" && len(g.problems) > 0:
+			t.Errorf("record %d: problems %v, want none", i, g.problems)
+		case w.problem != "" && (len(g.problems) != 1 || !strings.Contains(g.problems[0].Message, w.problem) || g.problems[0].Line != w.line):
+			t.Errorf("record %d: problems %v, want one on line %d containing %q", i, g.problems, w.line, w.problem)
 		}
 	}
 }
@@ -287,13 +298,20 @@ var lrCases = []struct {
 			lrBad(2, 3, lrPE, "after array element"), lrBad(3, 4, lrPE, "decimal point"), lrBad(4, 3, lrPE, "numeric literal"),
 			lrBad(5, 4, lrPE, "exponent"), lrBad(6, 2, lrPE, "beginning of value"), lrBad(7, 5, lrPE, "literal true"),
 			lrBad(8, 5, lrPE, "unexpected end"), lrMsg(9, `"str"`), lrMsg(10, `42`), lrMsg(11, `true`)}},
+	// Every message JSON holds is kept, whatever its envelope says: a
+	// "dir" that is not c2s or s2c is a problem of the record, a "ts" that
+	// is not a string is kept as JSON text, null is a (bad) message.
 	{name: "bad envelopes",
 		in: `{"dir":"x","msg":{}}` + "\n" + `{"dir":5,"msg":{}}` + "\n" + `{"dir":"","ts":"t","msg":{}}` + "\n" +
-			`{"ts":1,"msg":{}}` + "\n" + `{"dir":"c2s","msg":null}` + "\n" + "null\n" +
+			`{"ts":1.50,"msg":{}}` + "\n" + `{"dir":"c2s","ts":null,"msg":null}` + "\n" + "null\n" +
 			`{"dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":1}}` + "\n",
-		want: []lrWant{lrBad(1, 0, lrIE, `envelope "dir" must be "c2s" or "s2c", not "x"`), lrBad(2, 0, lrIE, "not 5"),
-			lrBad(3, 0, lrIE, `not ""`), lrBad(4, 0, lrIE, `envelope "ts" must be a string, not 1`),
-			lrBad(5, 0, lrIE, `"msg" is null`), lrBad(6, 0, lrIE, "message is null"),
+		want: []lrWant{
+			{line: 1, raw: "{}", dirRaw: `"x"`, problem: `envelope "dir" must be "c2s" or "s2c", not "x"`},
+			{line: 2, raw: "{}", dirRaw: "5", problem: "not 5"},
+			{line: 3, raw: "{}", ts: "t", dirRaw: `""`, problem: `not ""`},
+			{line: 4, raw: "{}", tsRaw: "1.50"},
+			{line: 5, raw: "null", dir: "c2s", tsRaw: "null"},
+			lrMsg(6, "null"),
 			lrEnv(7, "s2c", "", `{"jsonrpc":"2.0","id":1,"result":1}`)}},
 	{name: "pretty-printed envelope",
 		in:   "{\n  \"dir\": \"s2c\",\n  \"ts\": \"t\",\n  \"msg\": {\n    \"id\": 2\n  }\n}\n",
@@ -548,8 +566,8 @@ func FuzzReader(f *testing.F) {
 				}
 				break
 			}
-			if (rec.Value == nil) == (rec.Err == nil) {
-				t.Fatalf("record %d: value %v and error %v", n, rec.Value, rec.Err)
+			if rec.Value != nil && rec.Err != nil || rec.Err == nil && rec.Raw == nil {
+				t.Fatalf("record %d: value %v, raw %q and error %v", n, rec.Value, rec.Raw, rec.Err)
 			}
 			if rec.Line < lastLine || rec.Line < 1 {
 				t.Fatalf("record %d: line %d after line %d", n, rec.Line, lastLine)
