@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 )
 
 // LogStats are the Stats of one log, with where it came from.
@@ -47,7 +49,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // WriteText writes the report as aligned tables: one section per log, and
-// a total when there are several logs.
+// a total when there are several logs. Text taken from the logs (file
+// names, IRIs, methods, tool names, schema names) is written with its
+// control and bidirectional characters escaped (see termsafe.Escape), so
+// that it can neither act on a terminal nor forge a row.
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for i, l := range r.Logs {
@@ -116,15 +121,21 @@ func (s *Stats) errorsByMethod() map[string]int {
 }
 
 func writeStats(w io.Writer, name string, s *Stats) {
-	fmt.Fprintf(w, "%s: %s, %d invalid\n", name, plural(s.Messages, "message"), s.Validation.Invalid)
+	fmt.Fprintf(w, "%s: %s, %d invalid\n", termsafe.Escape(name), plural(s.Messages, "message"), s.Validation.Invalid)
 	dirs := s.directions()
 	// table prints rows under head: the first left columns are text,
-	// aligned left, the others numbers, aligned right.
+	// aligned left, the others numbers, aligned right. Every cell is
+	// escaped for the terminal.
 	table := func(left int, head []string, rows [][]string) {
 		if len(rows) == 0 {
 			return
 		}
 		all := append([][]string{head}, rows...)
+		for _, r := range all {
+			for i, c := range r {
+				r[i] = termsafe.Escape(c)
+			}
+		}
 		width := make([]int, len(head))
 		for _, r := range all {
 			for i, c := range r {
@@ -216,7 +227,7 @@ func writeStats(w io.Writer, name string, s *Stats) {
 	v := s.Validation
 	by := "JSON-RPC 2.0 rules"
 	if v.Schema != "" {
-		by += " and schema " + v.Schema
+		by += " and schema " + termsafe.Escape(v.Schema)
 	}
 	fmt.Fprintf(w, "\n  validation (%s): %d valid, %d invalid, %s\n", by, v.Valid, v.Invalid, plural(v.Warnings, "warning"))
 	rows = nil
