@@ -8,6 +8,8 @@ package diag
 import (
 	"strconv"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 )
 
 // Severity says whether a Diagnostic makes its subject invalid.
@@ -57,10 +59,13 @@ func (d *Diagnostic) Error() string { return d.String() }
 // String returns the diagnostic as "FILE:LINE:COL: message (at POINTER)",
 // leaving out the parts that are not set; a node is shown as "<IRI>: " or
 // "_:label: " before the message, and a warning says "warning: " first.
+// The result is one line, safe to print on a terminal: the file, node,
+// message and pointer, which may quote the input, have their control and
+// bidirectional characters escaped (see termsafe.Escape).
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.File != "" {
-		b.WriteString(d.File)
+		b.WriteString(termsafe.Escape(d.File))
 		if d.Line > 0 {
 			b.WriteByte(':')
 			b.WriteString(strconv.Itoa(d.Line))
@@ -84,13 +89,13 @@ func (d Diagnostic) String() string {
 	switch {
 	case d.Node == "":
 	case strings.HasPrefix(d.Node, "_:"):
-		b.WriteString(d.Node + ": ")
+		b.WriteString(termsafe.Escape(d.Node) + ": ")
 	default:
-		b.WriteString("<" + d.Node + ">: ")
+		b.WriteString("<" + termsafe.Escape(d.Node) + ">: ")
 	}
-	b.WriteString(d.Message)
+	b.WriteString(termsafe.Escape(d.Message))
 	if d.Pointer != "" {
-		b.WriteString(" (at " + d.Pointer + ")")
+		b.WriteString(" (at " + termsafe.Escape(d.Pointer) + ")")
 	}
 	return b.String()
 }

@@ -22,6 +22,12 @@ func TestString(t *testing.T) {
 		{Diagnostic{File: "a.jsonl", Line: 1, Pointer: "/params/x", Message: "m"}, "a.jsonl:1: m (at /params/x)"},
 		{Diagnostic{File: "a.jsonl", Line: 1, Severity: Warning, Message: "m"}, "a.jsonl:1: warning: m"},
 		{Diagnostic{Severity: Warning, Node: "_:b", Message: "m"}, "warning: _:b: m"},
+		// What the input holds is escaped: no control or bidirectional
+		// character reaches a terminal raw, and the diagnostic stays one line.
+		{Diagnostic{File: "a\x1b[2J.jsonl", Line: 1, Message: "unknown method \"x\x1b[31m\r\nforged\"", Pointer: "/params/\u202ex"},
+			`a\x1b[2J.jsonl:1: unknown method "x\x1b[31m\r\nforged" (at /params/\u202ex)`},
+		{Diagnostic{File: "g.ttl", Node: "http://x/\u2066#m\u0085", Message: "m"}, `g.ttl: <http://x/\u2066#m\u0085>: m`},
+		{Diagnostic{Node: "_:b\n", Message: "m\x7f"}, `_:b\n: m\x7f`},
 	} {
 		if got := c.d.String(); got != c.want {
 			t.Errorf("%+v: String() = %q, want %q", c.d, got, c.want)
