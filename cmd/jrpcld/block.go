@@ -100,7 +100,7 @@ func (b *blockFlags) open(e *env, cmd string) (*bblock.Block, *bblock.Register, 
 		return nil, nil, err
 	}
 	for _, p := range blk.Problems {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %s: %v\n", cmd, blk.ID, p)
+		errorf(e, cmd, "%s: %v", blk.ID, p)
 	}
 	return blk, reg, nil
 }
@@ -123,6 +123,6 @@ func (b *blockFlags) openContext(e *env, cmd string) (*bblock.Block, *bblock.Reg
 // warn prints context warnings.
 func warn(e *env, cmd string, warns []jsonld.Warning) {
 	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %s\n", cmd, w)
+		errorf(e, cmd, "%s", w)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/register"
 )
 
@@ -76,7 +77,7 @@ func runBuild(e *env, c *command, args []string) int {
 		return code
 	}
 	if len(pos) > 1 {
-		fmt.Fprintf(e.stderr, "jrpcld build: one SOURCES folder at most, got %d arguments\n", len(pos))
+		errorf(e, "build", "one SOURCES folder at most, got %d arguments", len(pos))
 		return exitUsage
 	}
 	var reg *bblock.Register
@@ -89,35 +90,35 @@ func runBuild(e *env, c *command, args []string) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld build: %v\n", err)
+		errorf(e, "build", "%v", err)
 		return exitUsage
 	}
 	res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, Filter: *filter, Date: *date, Contexts: ctxMap.options()})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld build: %v\n", err)
+		errorf(e, "build", "%v", err)
 		return exitUsage
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(e.stderr, "jrpcld build: warning: %s\n", w)
+		errorf(e, "build", "warning: %s", w)
 	}
 	for _, msg := range res.Errors {
-		fmt.Fprintf(e.stderr, "jrpcld build: error: %s\n", msg)
+		errorf(e, "build", "error: %s", msg)
 	}
 	for _, b := range res.Blocks {
 		for _, w := range b.Warnings {
-			fmt.Fprintf(e.stderr, "jrpcld build: %s: warning: %s\n", b.ID, w)
+			errorf(e, "build", "%s: warning: %s", b.ID, w)
 		}
 		for _, msg := range b.Errors {
-			fmt.Fprintf(e.stderr, "jrpcld build: %s: error: %s\n", b.ID, msg)
+			errorf(e, "build", "%s: error: %s", b.ID, msg)
 		}
 	}
-	fmt.Fprintf(e.stdout, "%s: %d block%s built into %s\n", registerName(res), len(res.Blocks), plural(len(res.Blocks)), *out)
+	fmt.Fprintf(e.stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), plural(len(res.Blocks)), termsafe.Escape(*out))
 	for _, b := range res.Blocks {
 		verdict := "passed"
 		if !b.Passed {
 			verdict = "FAILED"
 		}
-		fmt.Fprintf(e.stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, b.ID,
+		fmt.Fprintf(e.stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, termsafe.Escape(b.ID),
 			b.Examples.Passed, b.Examples.Passed+b.Examples.Failed, b.Tests.Passed, b.Tests.Passed+b.Tests.Failed)
 	}
 	status := exitOK

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/ontology"
 )
 
@@ -62,7 +63,7 @@ the ontology does not declare, one per line, and exits 1 when there is any.`
 // noArgs reports an unexpected positional argument.
 func noArgs(e *env, cmd string, rest []string) bool {
 	if len(rest) > 0 {
-		fmt.Fprintf(e.stderr, "jrpcld %s: unexpected argument %q\n", cmd, rest[0])
+		errorf(e, cmd, "unexpected argument %q", rest[0])
 		return false
 	}
 	return true
@@ -89,7 +90,7 @@ func runContext(e *env, c *command, args []string) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld context: %v\n", err)
+		errorf(e, "context", "%v", err)
 		return exitUsage
 	}
 	return writeDoc(e, c.name, doc, "json")
@@ -107,7 +108,7 @@ func runAnnotate(e *env, c *command, args []string) int {
 		return exitUsage
 	}
 	if *format != "yaml" && *format != "json" {
-		fmt.Fprintf(e.stderr, "jrpcld annotate: --format must be yaml or json, not %q\n", *format)
+		errorf(e, "annotate", "--format must be yaml or json, not %q", *format)
 		return exitUsage
 	}
 	b, reg, err := bf.open(e, c.name)
@@ -118,7 +119,7 @@ func runAnnotate(e *env, c *command, args []string) int {
 		warn(e, c.name, warns)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld annotate: %v\n", err)
+		errorf(e, "annotate", "%v", err)
 		return exitUsage
 	}
 	return writeDoc(e, c.name, doc, *format)
@@ -136,7 +137,7 @@ func writeDoc(e *env, cmd string, doc *jsonld.Document, format string) int {
 		err = w.Flush()
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", cmd, err)
+		errorf(e, cmd, "%v", err)
 		return exitUsage
 	}
 	return exitOK
@@ -155,24 +156,24 @@ func runOntology(e *env, c *command, args []string) int {
 	}
 	b, reg, err := bf.open(e, c.name)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld ontology: %v\n", err)
+		errorf(e, "ontology", "%v", err)
 		return exitUsage
 	}
 	if *check {
 		undeclared, ok, err := ontology.CheckBlock(b, reg, jsonld.ToolchainFor(b, reg, bf.ctxMap.options()))
 		if err != nil {
-			fmt.Fprintf(e.stderr, "jrpcld ontology: %v\n", err)
+			errorf(e, "ontology", "%v", err)
 			return exitUsage
 		}
 		if !ok {
-			fmt.Fprintf(e.stderr, "jrpcld ontology: block %s has no context or no ontology to check\n", b.ID)
+			errorf(e, "ontology", "block %s has no context or no ontology to check", b.ID)
 			return exitUsage
 		}
 		for _, iri := range undeclared {
-			fmt.Fprintln(e.stdout, iri)
+			fmt.Fprintln(e.stdout, termsafe.Escape(iri))
 		}
 		if len(undeclared) > 0 {
-			fmt.Fprintf(e.stderr, "jrpcld ontology: %d IRIs of %s's context are not declared by its ontology\n", len(undeclared), b.ID)
+			errorf(e, "ontology", "%d IRIs of %s's context are not declared by its ontology", len(undeclared), b.ID)
 			return exitInvalid
 		}
 		return exitOK
@@ -182,12 +183,12 @@ func runOntology(e *env, c *command, args []string) int {
 		err = fmt.Errorf("block %s has no ontology", b.ID)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld ontology: %v\n", err)
+		errorf(e, "ontology", "%v", err)
 		return exitUsage
 	}
 	w := bufio.NewWriter(e.stdout)
 	if err := o.WriteSummary(w); err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld ontology: %v\n", err)
+		errorf(e, "ontology", "%v", err)
 		return exitUsage
 	}
 	w.Flush()
@@ -199,13 +200,13 @@ func runOntology(e *env, c *command, args []string) int {
 func reportOntology(e *env, cmd string, b *bblock.Block, reg *bblock.Register, opts *jsonld.Options) {
 	undeclared, ok, err := ontology.CheckBlock(b, reg, jsonld.ToolchainFor(b, reg, opts))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: warning: %s: ontology check: %v\n", cmd, b.ID, err)
+		errorf(e, cmd, "warning: %s: ontology check: %v", b.ID, err)
 		return
 	}
 	if !ok {
 		return
 	}
 	for _, iri := range undeclared {
-		fmt.Fprintf(e.stderr, "jrpcld %s: warning: %s: the context produces %s, which the ontology does not declare\n", cmd, b.ID, iri)
+		errorf(e, cmd, "warning: %s: the context produces %s, which the ontology does not declare", b.ID, iri)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -40,7 +41,7 @@ func runExamples(e *env, c *command, args []string) int {
 		return code
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(e.stderr, "jrpcld examples: unexpected argument %q\n", rest[0])
+		errorf(e, "examples", "unexpected argument %q", rest[0])
 		return exitUsage
 	}
 	b, _, ctx, err := bf.openContext(e, c.name)
@@ -48,12 +49,12 @@ func runExamples(e *env, c *command, args []string) int {
 		err = fmt.Errorf("block %s has no examples file", b.ID)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld examples: %v\n", err)
+		errorf(e, "examples", "%v", err)
 		return exitUsage
 	}
 	if *outDir != "" {
 		if err := os.MkdirAll(*outDir, 0o755); err != nil {
-			fmt.Fprintf(e.stderr, "jrpcld examples: %v\n", err)
+			errorf(e, "examples", "%v", err)
 			return exitUsage
 		}
 	}
@@ -65,7 +66,7 @@ func runExamples(e *env, c *command, args []string) int {
 			}
 			name := fmt.Sprintf("example_%d_%d", i+1, j+1)
 			if err := upliftOne(e, b, ctx, ex, sn, name, *outDir); err != nil {
-				fmt.Fprintf(e.stderr, "%s: %s (%q): %v\n", b.ID, name, ex.Title, err)
+				fmt.Fprintf(e.stderr, "%s\n", escapeLines(fmt.Sprintf("%s: %s (%q): %v", b.ID, name, ex.Title, err)))
 				failed++
 			}
 		}
@@ -86,11 +87,11 @@ func upliftOne(e *env, b *bblock.Block, ctx *jsonld.Processed, ex bblock.Example
 		return err
 	}
 	for _, n := range up.Notices {
+		line := fmt.Sprintf("%s: %s: %s", b.ID, name, n.Message)
 		if n.Pointer != "" {
-			fmt.Fprintf(e.stderr, "%s: %s: %s (at %s)\n", b.ID, name, n.Message, n.Pointer)
-		} else {
-			fmt.Fprintf(e.stderr, "%s: %s: %s\n", b.ID, name, n.Message)
+			line += " (at " + n.Pointer + ")"
 		}
+		fmt.Fprintf(e.stderr, "%s\n", termsafe.Escape(line))
 	}
 	if len(up.Triples) == 0 {
 		return fmt.Errorf("the uplift gives an empty graph: the context maps none of its members")
@@ -107,7 +108,8 @@ func upliftOne(e *env, b *bblock.Block, ctx *jsonld.Processed, ex bblock.Example
 		return err
 	}
 	if outDir == "" {
-		fmt.Fprintf(e.stdout, "# %s %s: %s\n%s\n", b.ID, name, ex.Title, ttl.String())
+		// The comment is one line: a line break in the title would end it.
+		fmt.Fprintf(e.stdout, "# %s %s: %s\n%s\n", termsafe.Escape(b.ID), name, termsafe.Escape(ex.Title), ttl.String())
 		return nil
 	}
 	var js bytes.Buffer

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -30,18 +29,18 @@ func runGen(e *env, c *command, args []string) int {
 		return code
 	}
 	if len(files) == 0 {
-		fmt.Fprintln(e.stderr, "jrpcld gen: give at least one TEMPLATE log (\"-\" for standard input)")
+		errorf(e, "gen", "give at least one TEMPLATE log (\"-\" for standard input)")
 		return exitUsage
 	}
 	if *n < 0 {
-		fmt.Fprintf(e.stderr, "jrpcld gen: -n must not be negative\n")
+		errorf(e, "gen", "-n must not be negative")
 		return exitUsage
 	}
 	var readers []*rpclog.Reader
 	for _, name := range files {
 		in, display, _, err := openInput(e, name)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "jrpcld gen: %v\n", err)
+			errorf(e, "gen", "%v", err)
 			return exitUsage
 		}
 		if c, ok := in.(io.Closer); ok {
@@ -49,28 +48,28 @@ func runGen(e *env, c *command, args []string) int {
 		}
 		r, err := rpclog.NewReader(in, display, rpclog.ReaderOptions{})
 		if err != nil {
-			fmt.Fprintf(e.stderr, "jrpcld gen: %v\n", err)
+			errorf(e, "gen", "%v", err)
 			return exitUsage
 		}
 		readers = append(readers, r)
 	}
 	g, err := rpclog.NewGenerator(readers...)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld gen: %v\n", err)
+		errorf(e, "gen", "%v", err)
 		return exitUsage
 	}
 	out, err := openOutput(e, *outPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld gen: %v\n", err)
+		errorf(e, "gen", "%v", err)
 		return exitUsage
 	}
 	if err := g.Generate(out, *n); err != nil {
 		out.finish(false)
-		fmt.Fprintf(e.stderr, "jrpcld gen: %v\n", err)
+		errorf(e, "gen", "%v", err)
 		return exitUsage
 	}
 	if err := out.finish(true); err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld gen: %v\n", err)
+		errorf(e, "gen", "%v", err)
 		return exitUsage
 	}
 	return exitOK

@@ -59,7 +59,7 @@ func runJSON(e *env, c *command, args []string) int {
 	if *from != "" {
 		f, err := rdf.ParseFormat(*from)
 		if err != nil || f == rdf.JSONLDExpanded || f == rdf.RDFXML {
-			fmt.Fprintf(e.stderr, "jrpcld %s: --from must be turtle, ntriples, nquads or jsonld, not %q\n", c.name, *from)
+			errorf(e, c.name, "--from must be turtle, ntriples, nquads or jsonld, not %q", *from)
 			return exitUsage
 		}
 		fixed = &f
@@ -71,7 +71,7 @@ func runJSON(e *env, c *command, args []string) int {
 	for i, name := range files {
 		f, err := inputFormat(name, fixed)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+			errorf(e, c.name, "%v", err)
 			return exitUsage
 		}
 		formats[i] = f
@@ -80,7 +80,7 @@ func runJSON(e *env, c *command, args []string) int {
 	if err == nil {
 		return writeJSON(e, c, wire.NewDecoder(ctx), files, formats, *graph, *envelope, *outPath)
 	}
-	fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+	errorf(e, c.name, "%v", err)
 	return exitUsage
 }
 
@@ -103,23 +103,23 @@ func inputFormat(name string, fixed *rdf.Format) (rdf.Format, error) {
 func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, formats []rdf.Format, graph string, envelope bool, outPath string) int {
 	out, err := openOutput(e, outPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
 	j := &jsonRun{e: e, rv: rv, graph: graph, envelope: envelope, out: out, status: exitOK}
 	for i, name := range files {
 		if err := j.input(name, formats[i]); err != nil {
 			out.finish(false)
-			fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+			errorf(e, c.name, "%v", err)
 			return exitUsage
 		}
 	}
 	if graph != "" && !j.found {
-		fmt.Fprintf(e.stderr, "jrpcld %s: no log <%s> in the input\n", c.name, graph)
+		errorf(e, c.name, "no log <%s> in the input", graph)
 		j.status = exitInvalid
 	}
 	if err := out.finish(true); err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
 	return j.status

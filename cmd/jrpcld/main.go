@@ -12,6 +12,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 )
 
 // Exit codes shared by every command.
@@ -26,6 +28,25 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+}
+
+// errorf prints a message of command cmd on standard error, as
+// "jrpcld CMD: MESSAGE". Messages quote what the input holds (names, values,
+// the text of errors), so each line of the message is escaped with
+// termsafe.Escape: no control or bidirectional character reaches the
+// terminal. Only the line breaks between joined errors stay; a diagnostic
+// has its own line breaks escaped already (diag.Diagnostic.String).
+func errorf(e *env, cmd, format string, args ...any) {
+	fmt.Fprintf(e.stderr, "jrpcld %s: %s\n", cmd, escapeLines(fmt.Sprintf(format, args...)))
+}
+
+// escapeLines applies termsafe.Escape to each line of s.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = termsafe.Escape(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // command is one subcommand.

@@ -76,7 +76,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		return code
 	}
 	if err := limits.check(); err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
 	f, err := rdf.ParseFormat(format)
@@ -84,23 +84,23 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		err = fmt.Errorf("jrpcld does not write %v: use turtle, ntriples, nquads, jsonld or jsonld-expanded", f)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
 	engine, err := convert.ParseEngine(*engineName)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: --engine: %v\n", c.name, err)
+		errorf(e, c.name, "--engine: %v", err)
 		return exitUsage
 	}
 	if *base != "" {
 		if rdf.CheckIRI(*base) != nil {
-			fmt.Fprintf(e.stderr, "jrpcld %s: --base %q is not an absolute IRI\n", c.name, *base)
+			errorf(e, c.name, "--base %q is not an absolute IRI", *base)
 			return exitUsage
 		}
 	}
 	_, _, ctx, err := bf.openContext(e, c.name)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
 	if len(files) == 0 {
@@ -109,7 +109,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 
 	out, err := openOutput(e, *outPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
 	defer tuneGC()()
@@ -137,7 +137,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		in, display, size, err := openInput(e, name)
 		if err != nil {
 			out.finish(false)
-			fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+			errorf(e, c.name, "%v", err)
 			return exitUsage
 		}
 		if cl, ok := in.(io.Closer); ok {
@@ -146,7 +146,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		r, err := rpclog.NewReader(in, display, limits.readerOptions())
 		if err != nil {
 			out.finish(false)
-			fmt.Fprintf(e.stderr, "jrpcld %s: %s: %v\n", c.name, display, err)
+			errorf(e, c.name, "%s: %v", display, err)
 			return exitUsage
 		}
 		logs = append(logs, convert.Log{Reader: r, File: display, IRI: logIRI(*base, name, len(files))})
@@ -173,14 +173,14 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	}
 	if err != nil {
 		out.finish(false)
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		errorf(e, c.name, "%v", err)
 		if errors.Is(err, convert.ErrStrict) {
 			return exitInvalid
 		}
 		return exitUsage
 	}
 	if err := out.finish(true); err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld %s: %v\n", c.name, err)
+		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
 	if skipped > 0 {

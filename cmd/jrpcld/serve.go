@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 )
 
 // defaultAddr is where serve and build --serve listen by default.
@@ -41,15 +43,15 @@ func runServe(e *env, c *command, args []string) int {
 	case 1:
 		dir = pos[0]
 	default:
-		fmt.Fprintf(e.stderr, "jrpcld serve: one DIR at most, got %d arguments\n", len(pos))
+		errorf(e, "serve", "one DIR at most, got %d arguments", len(pos))
 		return exitUsage
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		fmt.Fprintf(e.stderr, "jrpcld serve: %s is not a folder; build one with \"jrpcld build SOURCES -o %s\"\n", dir, dir)
+		errorf(e, "serve", "%s is not a folder; build one with \"jrpcld build SOURCES -o %s\"", dir, dir)
 		return exitUsage
 	}
 	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld serve: warning: %s has no index.html; is it a built register?\n", dir)
+		errorf(e, "serve", "warning: %s has no index.html; is it a built register?", dir)
 	}
 	return serveDir(e, dir, *addr, nil, nil)
 }
@@ -59,7 +61,7 @@ func runServe(e *env, c *command, args []string) int {
 func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url string)) int {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld serve: %v\n", err)
+		errorf(e, "serve", "%v", err)
 		return exitUsage
 	}
 	host, _, _ := net.SplitHostPort(addr)
@@ -74,7 +76,7 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 	defer signal.Stop(sigs)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
-	fmt.Fprintf(e.stdout, "Serving %s at %s (Ctrl-C stops)\n", dir, url)
+	fmt.Fprintf(e.stdout, "Serving %s at %s (Ctrl-C stops)\n", termsafe.Escape(dir), url)
 	if ready != nil {
 		ready(url)
 	}
@@ -82,7 +84,7 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 	case <-sigs:
 	case <-stop:
 	case err := <-done:
-		fmt.Fprintf(e.stderr, "jrpcld serve: %v\n", err)
+		errorf(e, "serve", "%v", err)
 		return exitUsage
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

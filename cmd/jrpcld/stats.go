@@ -58,7 +58,7 @@ func runStats(e *env, c *command, args []string) int {
 		return code
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "jrpcld stats: %v\n", err)
+		errorf(e, "stats", "%v", err)
 		return exitUsage
 	}
 	if *format != "text" && *format != "json" {
@@ -135,7 +135,7 @@ func runStats(e *env, c *command, args []string) int {
 				errs = j.Unwrap() // one line per problem of a graph
 			}
 			for _, err := range errs {
-				fmt.Fprintf(e.stderr, "jrpcld stats: %v\n", err)
+				errorf(e, "stats", "%v", err)
 			}
 			ioFailed = true
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
 )
@@ -53,15 +54,15 @@ func runValidate(e *env, c *command, args []string) int {
 		return code
 	}
 	if err := limits.check(); err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld validate: %v\n", err)
+		errorf(e, "validate", "%v", err)
 		return exitUsage
 	}
 	if *format != "text" && *format != "json" {
-		fmt.Fprintf(e.stderr, "jrpcld validate: --format must be text or json, not %q\n", *format)
+		errorf(e, "validate", "--format must be text or json, not %q", *format)
 		return exitUsage
 	}
 	if *schemaFile != "" && (bf.dir != "" || bf.id != "") {
-		fmt.Fprintln(e.stderr, "jrpcld validate: give --schema or --bblock, not both")
+		errorf(e, "validate", "give --schema or --bblock, not both")
 		return exitUsage
 	}
 
@@ -84,7 +85,7 @@ func runValidate(e *env, c *command, args []string) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jrpcld validate: %v\n", err)
+		errorf(e, "validate", "%v", err)
 		return exitUsage
 	}
 
@@ -111,7 +112,8 @@ func runValidate(e *env, c *command, args []string) int {
 		case f.Schema != "":
 			where = fmt.Sprintf(" (schema %s)", f.Schema)
 		}
-		printer.print("%s:%d: %d %s: %s%s%s\n", f.File, f.Line, f.Code, f.Kind, sev, f.Message, where)
+		line := fmt.Sprintf("%s:%d: %d %s: %s%s%s", f.File, f.Line, f.Code, f.Kind, sev, f.Message, where)
+		printer.print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
 	}
 
 	if len(files) == 0 {
@@ -124,7 +126,7 @@ func runValidate(e *env, c *command, args []string) int {
 		total.Add(sum)
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(e.stderr, "jrpcld validate: %v\n", err)
+			errorf(e, "validate", "%v", err)
 			ioFailed = true
 		}
 	}
