@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -350,8 +351,8 @@ func TestPairing(t *testing.T) {
 		`{"dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":true}}`,
 	}, "\n")
 	nt, issues := convertString(t, log, rdf.NTriples, L)
-	if len(issues) > 0 {
-		t.Fatalf("issues %v", issues)
+	if len(issues) != 1 || !strings.Contains(issues[0].Message, `"not a time" is not a valid xsd:dateTime`) {
+		t.Fatalf("issues %v, want one about the time that is not one", issues)
 	}
 	g := graphOf(t, nt)
 	want := map[string]string{
@@ -441,7 +442,8 @@ func TestCorpusPairing(t *testing.T) {
 	}
 }
 
-// TestBatchGraph: a batch is a node linking its members, each typed, in order.
+// TestBatchGraph: a batch is a node linking its members, each typed, in
+// order; a member that is no message is kept as a jlog:InvalidMessage.
 func TestBatchGraph(t *testing.T) {
 	const L = "http://example.com/b"
 	nt, issues := convertString(t, `[{"jsonrpc":"2.0","method":"a","id":1},{"jsonrpc":"2.0","method":"n"},5]`, rdf.NTriples, L)
@@ -450,8 +452,11 @@ func TestBatchGraph(t *testing.T) {
 	}
 	g := graphOf(t, nt)
 	node := L + "#m1"
-	if !contains(objects(g, node, rdf.RDFType), rdf.JLogBatch) || len(objects(g, node, rdf.JLogMember)) != 2 {
+	if !contains(objects(g, node, rdf.RDFType), rdf.JLogBatch) || len(objects(g, node, rdf.JLogMember)) != 3 {
 		t.Fatalf("batch node: %s", nt)
+	}
+	if !contains(objects(g, node+".2", rdf.RDFType), rdf.JLogInvalidMessage) || !slices.Equal(objects(g, node+".2", rdf.JLogJSON), []string{"5"}) {
+		t.Errorf("member 2: %s", nt)
 	}
 	if !contains(objects(g, node+".0", rdf.RDFType), rdf.JRPCNS+"Request") || !contains(objects(g, node+".1", rdf.RDFType), rdf.JRPCNS+"Notification") {
 		t.Errorf("member types: %s", nt)
@@ -479,8 +484,9 @@ func TestBlankLabelsDoNotCollide(t *testing.T) {
 	}
 }
 
-// TestBadLines: a line that is not JSON or not a message is reported with its
-// line and skipped; "@" keys are data, reported and left out.
+// TestBadLines: a line that is not JSON is reported with its line and
+// skipped; one that is no message is reported and kept as a
+// jlog:InvalidMessage; "@" keys are data, reported and left out.
 func TestBadLines(t *testing.T) {
 	log := "not json\n" + `{"jsonrpc":"2.0","method":1}` + "\n" +
 		`{"jsonrpc":"2.0","method":"m","@context":{"x":"http://evil.example/"},"@id":"http://evil.example/me","x":1}` + "\n"
@@ -489,7 +495,7 @@ func TestBadLines(t *testing.T) {
 	for _, i := range issues {
 		got = append(got, i.String())
 	}
-	want := []string{"http://example.com/bad:1:2: skipped:", "http://example.com/bad:2: skipped: not a JSON-RPC 2.0 message", `http://example.com/bad:3: warning: member "@context" is data`, `http://example.com/bad:3: warning: member "@id" is data`}
+	want := []string{"http://example.com/bad:1:2: skipped:", "http://example.com/bad:2: warning: not a JSON-RPC 2.0 message, kept as jlog:InvalidMessage", `http://example.com/bad:3: warning: member "@context" is data`, `http://example.com/bad:3: warning: member "@id" is data`}
 	if len(got) != len(want) {
 		t.Fatalf("issues %q", got)
 	}

@@ -1,9 +1,12 @@
 package convert
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jcs"
@@ -26,6 +29,10 @@ type LogGraph struct {
 	tracker *jsonrpc.Tracker[string] // open requests: their node IRIs
 	blank   string                   // blank-node label prefix unique to this log
 	started bool
+	// numericTS and oddTS are set once an envelope "ts" that is a number,
+	// or a string that is no xsd:dateTime, has been noted: each notice is
+	// given once per log.
+	numericTS, oddTS atomic.Bool
 }
 
 // NewLogGraph returns a LogGraph for the log with the given IRI, mapping
@@ -41,11 +48,12 @@ func (g *LogGraph) MessageIRI(dir jsonrpc.Direction, pos int) string {
 }
 
 // Message returns the triples of one record of the log; pos is its position
-// (from 1). The notices tell what the mapping could not carry. An invalid
-// message has no triples: the error says why.
+// (from 1). The notices tell what the mapping could not carry, and what was
+// left out because it cannot be written as RDF. A message that breaks the
+// JSON-RPC rules is kept too, typed jlog:InvalidMessage (see build).
 func (g *LogGraph) Message(rec *rpclog.Record, pos int) ([]rdf.Triple, []diag.Diagnostic, error) {
 	m := jsonrpc.Classify(rec.Value)
-	return g.build(nil, rec, pos, m, g.pair(rec, pos, m))
+	return g.build(nil, rec, pos, m, g.pair(rec, pos, m), true)
 }
 
 // pairing is what the order of a log decides about one record: whether it
@@ -64,13 +72,12 @@ func (g *LogGraph) pair(rec *rpclog.Record, pos int, m jsonrpc.Message) pairing 
 	p := pairing{first: !g.started}
 	g.started = true
 	switch m.Kind {
-	case jsonrpc.KindInvalid:
 	case jsonrpc.KindBatch:
 		node := g.MessageIRI(rec.Dir, pos)
 		arr, _ := rec.Value.([]any)
 		p.members = make([]string, len(m.Members))
 		for i, mm := range m.Members {
-			if mm.Kind != jsonrpc.KindInvalid && i < len(arr) {
+			if i < len(arr) {
 				p.members[i] = g.pairOne(rec.Dir, jlog.MemberIRI(node, i), mm)
 			}
 		}
@@ -81,9 +88,17 @@ func (g *LogGraph) pair(rec *rpclog.Record, pos int, m jsonrpc.Message) pairing 
 }
 
 // pairOne records a request as open, or returns the node of the request a
-// response answers.
+// response answers. A message that breaks the rules pairs as the kind it
+// has the shape of, when its id is one a message may have.
 func (g *LogGraph) pairOne(dir jsonrpc.Direction, node string, m jsonrpc.Message) string {
-	switch m.Kind {
+	kind := m.Kind
+	if kind == jsonrpc.KindInvalid {
+		if !usableID(m) {
+			return ""
+		}
+		kind = m.Shape
+	}
+	switch kind {
 	case jsonrpc.KindRequest:
 		g.tracker.Request(dir, m.ID, node)
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
@@ -97,55 +112,96 @@ func (g *LogGraph) pairOne(dir jsonrpc.Direction, node string, m jsonrpc.Message
 // build appends to dst the triples of a record classified as m and paired
 // as p. It reads only what does not change during a log, so several
 // goroutines may build the records of one log at once.
-func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p pairing) ([]rdf.Triple, []diag.Diagnostic, error) {
+//
+// A message that breaks the JSON-RPC rules (or a value that is no message
+// at all) is kept: typed jlog:InvalidMessage and, when it has the shape of
+// one, with its kind; its JSON text exactly as sent in jlog:json, its
+// problems as jlog:problem nodes, its jlog:id when it has a usable one, and
+// paired as its shape says. With checked, statements that cannot be written
+// as RDF (an IRI made of a string that is no IRI, such as "@id") are left
+// out, with a notice; jlog:patch then keeps their values.
+func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p pairing, checked bool) ([]rdf.Triple, []diag.Diagnostic, error) {
 	out := dst
 	if p.first {
 		out = append(out, rdf.T(g.node, rdf.RDFType, objLog))
 	}
-	if m.Kind == jsonrpc.KindInvalid {
-		return out, nil, fmt.Errorf("not a JSON-RPC 2.0 message: %v", m.Err())
-	}
 	node := rdf.NewIRI(g.MessageIRI(rec.Dir, pos))
-	if m.Kind == jsonrpc.KindBatch {
+	switch m.Kind {
+	case jsonrpc.KindBatch:
 		out = append(out, rdf.T(node, rdf.RDFType, objBatch))
-	} else {
+	case jsonrpc.KindInvalid:
+		out = append(out, rdf.T(node, rdf.RDFType, objInvalid))
+		if m.Shape != jsonrpc.KindInvalid {
+			out = append(out, rdf.T(node, rdf.RDFType, kindObject(m.Shape)))
+		}
+	default:
 		out = append(out, rdf.T(node, rdf.RDFType, kindObject(m.Kind)))
 	}
 	out = append(out,
 		rdf.T(node, rdf.JLogInLog, g.node),
 		rdf.T(node, rdf.JLogPosition, rdf.NewLiteral(strconv.Itoa(pos), rdf.XSDInteger)),
 	)
-	switch rec.Dir {
-	case jsonrpc.ClientToServer:
-		out = append(out, rdf.T(node, rdf.JLogDirection, objClientServer))
-	case jsonrpc.ServerToClient:
-		out = append(out, rdf.T(node, rdf.JLogDirection, objServerClient))
-	}
-	if rec.TS != "" {
-		out = append(out, rdf.T(node, rdf.JLogTimestamp, jlog.Timestamp(rec.TS)))
-	}
-	if m.Kind != jsonrpc.KindBatch {
+	blanks := jlog.MessageBlanks(g.blank, pos)
+	out, notices := g.envelope(out, node, rec, blanks)
+	switch m.Kind {
+	case jsonrpc.KindInvalid:
+		notices = append(notices, invalidNotice(m, ""))
+		text := rec.Raw
+		if len(text) == 0 {
+			materialize(rec.Value)
+			var err error
+			if text, err = memberJSON(rec.Value); err != nil {
+				return out, notices, err
+			}
+		}
+		return g.invalid(out, node, m, text, p.answers, blanks), notices, nil
+	case jsonrpc.KindBatch:
+	default:
 		obj, _ := rec.Value.(map[string]any)
-		return g.message(out, node, pos, m, p.answers, obj, jlog.MessageBlanks(g.blank, pos))
+		var ns []diag.Diagnostic
+		var err error
+		out, ns, err = g.message(out, node, pos, m, p.answers, obj, blanks, checked)
+		return out, append(notices, ns...), err
 	}
 	arr, _ := rec.Value.([]any)
-	var notices []diag.Diagnostic
 	var errs []string
 	for i, mm := range m.Members {
-		if mm.Kind == jsonrpc.KindInvalid || i >= len(arr) {
-			errs = append(errs, fmt.Sprintf("member %d is not a JSON-RPC 2.0 message: %v", i, mm.Err()))
-			continue
+		if i >= len(arr) {
+			break
 		}
 		mnode := rdf.NewIRI(jlog.MemberIRI(node.Value, i))
 		out = append(out,
 			rdf.T(node, rdf.JLogMember, mnode),
-			rdf.T(mnode, rdf.RDFType, kindObject(mm.Kind)),
 			rdf.T(mnode, rdf.JLogMemberIndex, rdf.NewLiteral(strconv.Itoa(i), rdf.XSDInteger)),
 		)
+		mblanks := jlog.MemberBlanks(g.blank, pos, i)
+		if mm.Kind == jsonrpc.KindInvalid {
+			out = append(out, rdf.T(mnode, rdf.RDFType, objInvalid))
+			if mm.Shape != jsonrpc.KindInvalid {
+				out = append(out, rdf.T(mnode, rdf.RDFType, kindObject(mm.Shape)))
+			}
+			materialize(arr[i])
+			text, err := memberJSON(arr[i])
+			if err != nil {
+				errs = append(errs, fmt.Sprintf("member %d: %v", i, err))
+				continue
+			}
+			// The member's problems point into the member, not the batch.
+			pre := "/" + strconv.Itoa(i)
+			for k, d := range mm.Diagnostics {
+				if d.Pointer == pre || strings.HasPrefix(d.Pointer, pre+"/") {
+					mm.Diagnostics[k].Pointer = d.Pointer[len(pre):]
+				}
+			}
+			notices = append(notices, invalidNotice(mm, fmt.Sprintf("member %d ", i)))
+			out = g.invalid(out, mnode, mm, text, p.members[i], mblanks)
+			continue
+		}
+		out = append(out, rdf.T(mnode, rdf.RDFType, kindObject(mm.Kind)))
 		obj, _ := arr[i].(map[string]any)
 		var ns []diag.Diagnostic
 		var err error
-		out, ns, err = g.message(out, mnode, pos, mm, p.members[i], obj, jlog.MemberBlanks(g.blank, pos, i))
+		out, ns, err = g.message(out, mnode, pos, mm, p.members[i], obj, mblanks, checked)
 		for _, n := range ns {
 			n.Pointer = "/" + strconv.Itoa(i) + n.Pointer
 			notices = append(notices, n)
@@ -160,9 +216,129 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 	return out, notices, nil
 }
 
+// envelope appends what the log's envelope said of the message at node:
+// its direction and time, exactly (a "ts" that is not a valid xsd:dateTime
+// as a plain string; one that is not a string as JSON text, and a number
+// also as the time it stands for, read as milliseconds since 1970; a "dir"
+// that is neither "c2s" nor "s2c" as JSON text), and what is wrong with it.
+func (g *LogGraph) envelope(out []rdf.Triple, node rdf.Term, rec *rpclog.Record, blanks string) ([]rdf.Triple, []diag.Diagnostic) {
+	var notices []diag.Diagnostic
+	switch rec.Dir {
+	case jsonrpc.ClientToServer:
+		out = append(out, rdf.T(node, rdf.JLogDirection, objClientServer))
+	case jsonrpc.ServerToClient:
+		out = append(out, rdf.T(node, rdf.JLogDirection, objServerClient))
+	}
+	if rec.DirRaw != "" {
+		out = append(out, rdf.T(node, rdf.JLogRawDirection, rdf.NewLiteral(rec.DirRaw, rdf.XSDString)))
+	}
+	switch {
+	case rec.TS != "":
+		ts := jlog.Timestamp(rec.TS)
+		out = append(out, rdf.T(node, rdf.JLogTimestamp, ts))
+		if ts.Datatype != rdf.XSDDateTime && g.oddTS.CompareAndSwap(false, true) {
+			notices = append(notices, diag.Diagnostic{Pointer: "/ts", Severity: diag.Warning,
+				Message: fmt.Sprintf(`envelope "ts" %q is not a valid xsd:dateTime: kept as a string (said once per log)`, rec.TS)})
+		}
+	case rec.TSRaw != "":
+		out = append(out, rdf.T(node, rdf.JLogRawTimestamp, rdf.NewLiteral(rec.TSRaw, rdf.XSDString)))
+		if t, ok := jlog.EpochMillis(rec.TSRaw); ok {
+			out = append(out, rdf.T(node, rdf.JLogTimestamp, rdf.NewLiteral(t, rdf.XSDDateTime)))
+			if g.numericTS.CompareAndSwap(false, true) {
+				notices = append(notices, diag.Diagnostic{Pointer: "/ts", Severity: diag.Warning,
+					Message: fmt.Sprintf(`envelope "ts" %s is a number: read as milliseconds since 1970-01-01T00:00:00Z (%s); jlog:rawTimestamp keeps it (said once per log)`, rec.TSRaw, t)})
+			}
+		}
+	}
+	for i, p := range rec.Problems {
+		out = problem(out, node, rdf.NewBlank(blanks+"e"+strconv.Itoa(i)), p)
+		notices = append(notices, diag.Diagnostic{Pointer: p.Pointer, Code: p.Code, Severity: diag.Warning, Message: p.Message})
+	}
+	return out, notices
+}
+
+// invalid appends the statements of a message that breaks the rules,
+// classified as m, whose JSON text is text.
+func (g *LogGraph) invalid(out []rdf.Triple, node rdf.Term, m jsonrpc.Message, text []byte, answers string, blanks string) []rdf.Triple {
+	if answers != "" {
+		out = append(out, rdf.T(node, rdf.JLogAnswers, rdf.NewIRI(answers)))
+	}
+	if usableID(m) {
+		out = append(out, rdf.T(node, rdf.JLogID, jlog.IDLiteral(m.ID)))
+	}
+	if m.Method != "" {
+		out = append(out, rdf.T(node, rdf.JRPCNS+"hasMethod", rdf.NewLiteral(m.Method, rdf.XSDString)))
+	}
+	// The text as a string: an rdf:JSON literal stands for its value, whose
+	// canonical form would change numbers and member order.
+	out = append(out, rdf.T(node, rdf.JLogJSON, rdf.NewLiteral(string(text), rdf.XSDString)))
+	k := 0
+	for _, d := range m.Diagnostics {
+		if d.Severity == diag.Error {
+			out = problem(out, node, rdf.NewBlank(blanks+"p"+strconv.Itoa(k)), d)
+			k++
+		}
+	}
+	return out
+}
+
+// invalidNotice tells that a message (or a batch member, what names it)
+// that breaks the rules is kept, and why it breaks them.
+func invalidNotice(m jsonrpc.Message, what string) diag.Diagnostic {
+	d := diag.Diagnostic{Code: jsonrpc.CodeInvalidRequest, Severity: diag.Warning,
+		Message: fmt.Sprintf("%snot a JSON-RPC 2.0 message, kept as jlog:InvalidMessage: %v", what, m.Err())}
+	for _, p := range m.Diagnostics {
+		if p.Severity == diag.Error {
+			d.Pointer = p.Pointer
+			break
+		}
+	}
+	return d
+}
+
+// problem appends a jlog:problem node b of node for d.
+func problem(out []rdf.Triple, node, b rdf.Term, d diag.Diagnostic) []rdf.Triple {
+	code := d.Code
+	if code == 0 {
+		code = jsonrpc.CodeInvalidRequest
+	}
+	return append(out,
+		rdf.T(node, rdf.JLogProblem, b),
+		rdf.T(b, rdf.RDFType, objProblem),
+		rdf.T(b, rdf.JLogCode, rdf.NewLiteral(strconv.Itoa(code), rdf.XSDInteger)),
+		rdf.T(b, rdf.JLogMessage, rdf.NewLiteral(d.Message, rdf.XSDString)),
+		rdf.T(b, rdf.JLogPointer, rdf.NewLiteral(d.Pointer, rdf.XSDString)),
+	)
+}
+
+// usableID reports whether m has an id of a type messages may have
+// (a string, a number or null), which pairs and jlog:id can carry.
+func usableID(m jsonrpc.Message) bool {
+	if !m.HasID {
+		return false
+	}
+	switch m.ID.(type) {
+	case nil, string, json.Number:
+		return true
+	}
+	return false
+}
+
+// memberJSON returns the JSON text of a decoded batch member: the same
+// JSON value (object members sorted, numbers as written).
+func memberJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
 // message appends the triples of one (non-batch) message at node, whose
 // type the caller has written; answers is the request it answers, if any.
-func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, blank string) ([]rdf.Triple, []diag.Diagnostic, error) {
+func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, blank string, checked bool) ([]rdf.Triple, []diag.Diagnostic, error) {
 	switch m.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if answers != "" {
@@ -184,6 +360,15 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	if _, ok := obj["id"]; ok && !m.HasID {
 		whole = false
 	}
+	var dropped []diag.Diagnostic
+	if checked {
+		var n int
+		n, dropped = dropUnwritable(out[start:])
+		if n < len(out)-start {
+			out = out[:start+n]
+			whole = false
+		}
+	}
 	var patch string
 	if !whole {
 		materialize(obj)
@@ -199,7 +384,7 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	// What the mapping leaves out or changes, jlog:id and jlog:patch keep
 	// exactly: nothing to tell, but that members named like JSON-LD
 	// keywords were taken as data.
-	var notices []diag.Diagnostic
+	notices := dropped
 	for _, l := range left {
 		if l.atKey {
 			l.Message += " (jlog:patch keeps it)"
@@ -207,6 +392,24 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 		}
 	}
 	return out, notices, nil
+}
+
+// dropUnwritable moves the triples of ts that the writers can write to its
+// front, in order, and returns how many there are, with a notice for each
+// one left out.
+func dropUnwritable(ts []rdf.Triple) (int, []diag.Diagnostic) {
+	var notices []diag.Diagnostic
+	n := 0
+	for _, t := range ts {
+		if err := rdf.CheckTriple(t); err != nil {
+			notices = append(notices, diag.Diagnostic{Severity: diag.Warning,
+				Message: fmt.Sprintf("a statement of %s is left out: %v (the value is kept in jlog:patch)", t.P, err)})
+			continue
+		}
+		ts[n] = t
+		n++
+	}
+	return n, notices
 }
 
 // noticesOf returns all the notices of a message the patch does not carry.
@@ -256,6 +459,8 @@ var (
 	objNotification  = rdf.NewIRI(rdf.JRPCNotification)
 	objResponse      = rdf.NewIRI(rdf.JRPCResponse)
 	objErrorResponse = rdf.NewIRI(rdf.JRPCErrorResponse)
+	objInvalid       = rdf.NewIRI(rdf.JLogInvalidMessage)
+	objProblem       = rdf.NewIRI(rdf.JLogNS + "Problem")
 )
 
 // Close returns the triples known only at the end of the log: the requests

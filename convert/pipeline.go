@@ -105,7 +105,7 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 					continue
 				}
 				var triples []rdf.Triple
-				triples, it.notices, it.err = g.build(scratch[:0], r.Record, it.pos, r.Message, it.pairing)
+				triples, it.notices, it.err = g.build(scratch[:0], r.Record, it.pos, r.Message, it.pairing, !formats)
 				if !formats {
 					it.triples = triples
 					continue
@@ -113,6 +113,13 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 				scratch = triples
 				start := len(b.out)
 				b.out, it.werr = format(b.out, triples)
+				if errors.Is(it.werr, rdf.ErrInvalidTerm) {
+					// A value of the message made a term no writer takes:
+					// built again, leaving such statements out.
+					triples, it.notices, it.err = g.build(scratch[:0], r.Record, it.pos, r.Message, it.pairing, true)
+					scratch = triples
+					b.out, it.werr = format(b.out[:start], triples)
+				}
 				it.out = b.out[start:len(b.out):len(b.out)]
 			}
 			// The items' text is in b.out, whose array may have moved

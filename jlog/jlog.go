@@ -11,10 +11,12 @@ package jlog
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -188,7 +190,7 @@ var numericTypes = map[string]bool{
 func NumericDatatype(dt string) bool { return numericTypes[dt] }
 
 // Timestamp writes the time an envelope recorded, as written: an
-// xsd:dateTime when it is one, else an xsd:string.
+// xsd:dateTime when it is a valid one (see IsDateTime), else an xsd:string.
 func Timestamp(ts string) rdf.Term {
 	if IsDateTime(ts) {
 		return rdf.NewLiteral(ts, rdf.XSDDateTime)
@@ -196,37 +198,66 @@ func Timestamp(ts string) rdf.Term {
 	return rdf.NewLiteral(ts, rdf.XSDString)
 }
 
-// IsDateTime reports whether s is an xsd:dateTime:
-// -?YYYY+-MM-DDThh:mm:ss(.s+)?(Z|(+|-)hh:mm)?
+// EpochMillis returns the xsd:dateTime (UTC, to the millisecond) that a
+// number of milliseconds since 1970-01-01T00:00:00Z stands for, the
+// reading jrpcld gives an envelope's numeric "ts"; ok is false for text
+// that is not a number or for years outside 0001-9999.
+func EpochMillis(num string) (string, bool) {
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return "", false
+	}
+	const (
+		minMs = -62135596800000 // 0001-01-01T00:00:00Z
+		maxMs = 253402300799999 // 9999-12-31T23:59:59.999Z
+	)
+	if f < minMs || f > maxMs {
+		return "", false
+	}
+	ms := int64(math.Round(f))
+	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z"), true
+}
+
+// IsDateTime reports whether s is a valid xsd:dateTime: the form
+// -?YYYY+-MM-DDThh:mm:ss(.s+)?(Z|(+|-)hh:mm)? with a month of 01-12, a day
+// that the month has, hours 00-23 (or 24:00:00), minutes and seconds 00-59
+// and a time zone within 14:00. The form alone is not enough: an invalid
+// date typed xsd:dateTime is an ill-typed literal.
 func IsDateTime(s string) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
 	n := digits(s[i:])
-	if n < 4 {
+	if n < 4 || n > 4 && s[i] == '0' {
+		return false
+	}
+	year, err := strconv.ParseInt(s[i:i+n], 10, 64)
+	if err != nil {
 		return false
 	}
 	i += n
-	fixed := func(sep byte) bool {
+	var f [5]int // month, day, hour, minute, second
+	for k, sep := range []byte("--T::") {
 		if i+3 > len(s) || s[i] != sep || !isDigit(s[i+1]) || !isDigit(s[i+2]) {
 			return false
 		}
+		f[k] = int(s[i+1]-'0')*10 + int(s[i+2]-'0')
 		i += 3
-		return true
 	}
-	// -MM-DD, Thh, :mm, :ss
-	for _, sep := range []byte("--T::") {
-		if !fixed(sep) {
-			return false
-		}
-	}
+	month, day, hour, minute, second := f[0], f[1], f[2], f[3], f[4]
+	fracZero := true
 	if i < len(s) && s[i] == '.' {
 		n := digits(s[i+1:])
 		if n == 0 {
 			return false
 		}
+		fracZero = strings.Trim(s[i+1:i+1+n], "0") == ""
 		i += 1 + n
+	}
+	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || minute > 59 || second > 59 ||
+		hour > 24 || hour == 24 && (minute != 0 || second != 0 || !fracZero) {
+		return false
 	}
 	switch {
 	case i == len(s):
@@ -234,14 +265,29 @@ func IsDateTime(s string) bool {
 	case s[i] == 'Z':
 		return i+1 == len(s)
 	case s[i] == '+' || s[i] == '-':
-		i++
-		if i+2 > len(s) || !isDigit(s[i]) || !isDigit(s[i+1]) {
+		if len(s) != i+6 || !isDigit(s[i+1]) || !isDigit(s[i+2]) || s[i+3] != ':' || !isDigit(s[i+4]) || !isDigit(s[i+5]) {
 			return false
 		}
-		i += 2
-		return fixed(':') && i == len(s)
+		hh := int(s[i+1]-'0')*10 + int(s[i+2]-'0')
+		mm := int(s[i+4]-'0')*10 + int(s[i+5]-'0')
+		return mm <= 59 && (hh < 14 || hh == 14 && mm == 0)
 	}
 	return false
+}
+
+// daysIn returns the number of days of month in year (proleptic
+// Gregorian, year 0 a leap year as in XSD 1.1).
+func daysIn(year int64, month int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // isInteger matches -?[0-9]+.

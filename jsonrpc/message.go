@@ -68,10 +68,14 @@ const (
 
 // Message is the classification of one decoded JSON-RPC value.
 type Message struct {
-	Kind        Kind
-	ID          any               // the id as decoded; meaningful only when HasID
-	HasID       bool              // the message has an "id" member (of any type)
-	Method      string            // for requests and notifications, when "method" is a string
+	Kind   Kind
+	ID     any    // the id as decoded; meaningful only when HasID
+	HasID  bool   // the message has an "id" member (of any type)
+	Method string // for requests and notifications, when "method" is a string
+	// Shape is the kind the message has the form of, even when it breaks
+	// a rule (Kind is then KindInvalid): a call with "method" and "id" is
+	// shaped as a request. KindInvalid when it has none.
+	Shape       Kind
 	Members     []Message         // batch members in order; their diagnostics' pointers are prefixed with "/<index>"
 	Diagnostics []diag.Diagnostic // about this value itself (for a batch: about the array, e.g. empty)
 }
@@ -117,7 +121,7 @@ func Classify(v any) Message {
 		if len(v) == 0 {
 			return rpcInvalid("", "empty batch: a batch must hold at least one request or response")
 		}
-		m := Message{Kind: KindBatch, Members: make([]Message, len(v))}
+		m := Message{Kind: KindBatch, Shape: KindBatch, Members: make([]Message, len(v))}
 		for i, e := range v {
 			var mm Message
 			switch e := e.(type) {
@@ -227,7 +231,7 @@ func rpcClassifyObject(obj map[string]any) Message {
 		m.checkID("a message")
 	}
 
-	m.Kind = kind
+	m.Kind, m.Shape = kind, kind
 	for _, p := range m.Diagnostics {
 		if p.Severity == diag.Error {
 			m.Kind = KindInvalid

@@ -62,4 +62,20 @@ const (
 	// back makes from a node's mapped properties into the message exactly
 	// as it was sent.
 	JLogPatch = JLogNS + "patch"
+	// JLogInvalidMessage types a message that breaks the JSON-RPC 2.0
+	// rules; JLogJSON holds its JSON text exactly as it was sent (an
+	// xsd:string), from which the way back gives it again.
+	JLogInvalidMessage = JLogNS + "InvalidMessage"
+	JLogJSON           = JLogNS + "json"
+	// JLogProblem links a message to what is wrong with it: a node with
+	// JLogCode, JLogMessage and, where known, JLogPointer.
+	JLogProblem = JLogNS + "problem"
+	JLogCode    = JLogNS + "code"
+	JLogMessage = JLogNS + "message"
+	JLogPointer = JLogNS + "pointer"
+	// JLogRawTimestamp and JLogRawDirection keep an envelope's "ts" that
+	// is not a string and a "dir" that is not "c2s" or "s2c": their JSON
+	// text, as xsd:string literals.
+	JLogRawTimestamp = JLogNS + "rawTimestamp"
+	JLogRawDirection = JLogNS + "rawDirection"
 )

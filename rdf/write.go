@@ -106,6 +106,14 @@ func (o *output) close() error {
 	return err
 }
 
+// CheckTriple reports why t cannot be written by the writers (an IRI that
+// is not absolute, a bad blank node label or literal, a literal subject);
+// the error wraps ErrInvalidTerm. nil means every writer accepts it.
+func CheckTriple(t Triple) error {
+	_, err := appendNTStatement(nil, t, nil)
+	return err
+}
+
 // invalid builds an error wrapping ErrInvalidTerm.
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidTerm}, args...)...)

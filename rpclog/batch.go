@@ -25,7 +25,8 @@ type Batch struct {
 	pool  chan *Batch
 }
 
-// BatchRecord is one record of a Batch.
+// BatchRecord is one record of a Batch. Its Raw text is valid until the
+// batch is given back with Done.
 type BatchRecord struct {
 	*Record
 	// Message is the record's classification, when BatchOptions.Classify
@@ -120,6 +121,12 @@ func (r *Reader) readBatches(pool chan *Batch, out chan<- *Batch, stop <-chan st
 			if rec == nil {
 				br.text = text[len(b.arena):len(text):len(text)]
 				b.arena = text
+			} else if len(rec.Raw) > 0 {
+				// Decoded while the reader found the log's form: its text
+				// is in the reader's buffer, which the next lines reuse.
+				start := len(b.arena)
+				b.arena = append(b.arena, rec.Raw...)
+				rec.Raw = b.arena[start:len(b.arena):len(b.arena)]
 			}
 			b.Records = append(b.Records, br)
 		}

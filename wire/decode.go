@@ -52,7 +52,10 @@ type Message struct {
 	Position int64  // jlog:position
 	Dir      jsonrpc.Direction
 	TS       string // the timestamp as the log wrote it, or ""
-	JSON     []byte // the message as compact JSON
+	// TSRaw and DirRaw are the envelope's "ts" that was not a string and
+	// "dir" that was neither "c2s" nor "s2c", as JSON text, or "".
+	TSRaw, DirRaw string
+	JSON          []byte // the message as compact JSON
 }
 
 // AppendJSONL appends the message as one line of JSON: the message itself,
@@ -63,10 +66,16 @@ func (m *Message) AppendJSONL(dst []byte, envelope bool) []byte {
 		return append(append(dst, m.JSON...), '\n')
 	}
 	dst = append(dst, '{')
-	if m.Dir != jsonrpc.NoDirection {
+	switch {
+	case m.Dir != jsonrpc.NoDirection:
 		dst = append(append(append(dst, `"dir":"`...), m.Dir.String()...), `",`...)
+	case m.DirRaw != "":
+		dst = append(append(append(dst, `"dir":`...), m.DirRaw...), ',')
 	}
-	if m.TS != "" {
+	switch {
+	case m.TSRaw != "":
+		dst = append(append(append(dst, `"ts":`...), m.TSRaw...), ',')
+	case m.TS != "":
 		dst = append(dst, `"ts":`...)
 		dst, _ = appendJSON(dst, m.TS) // TS comes from a parsed literal: valid UTF-8
 		dst = append(dst, ',')
@@ -334,7 +343,7 @@ func (r *reading) unplaced(placed map[rdf.Term]bool) {
 
 func isMessageClass(c string) bool {
 	switch c {
-	case rdf.JRPCRequest, rdf.JRPCNotification, rdf.JRPCResponse, rdf.JRPCErrorResponse, rdf.JLogBatch:
+	case rdf.JRPCRequest, rdf.JRPCNotification, rdf.JRPCResponse, rdf.JRPCErrorResponse, rdf.JLogBatch, rdf.JLogInvalidMessage:
 		return true
 	}
 	return false
@@ -356,8 +365,15 @@ func (r *reading) wireMessage(node rdf.Term, pos int64) (Message, bool) {
 	if ts, ok := r.one(node, rdf.JLogTimestamp); ok {
 		wm.TS = ts.Value
 	}
+	wm.TSRaw = r.rawJSON(node, rdf.JLogRawTimestamp)
+	wm.DirRaw = r.rawJSON(node, rdf.JLogRawDirection)
 	var msg any
-	if containsTerm(r.g.objects(node, rdf.RDFType), rdf.Term{Kind: rdf.IRI, Value: rdf.JLogBatch}) {
+	if raw, found, ok := r.invalidMessage(node); found {
+		if !ok {
+			return wm, false
+		}
+		msg = raw
+	} else if containsTerm(r.g.objects(node, rdf.RDFType), rdf.Term{Kind: rdf.IRI, Value: rdf.JLogBatch}) {
 		batch, ok := r.batch(node)
 		if !ok {
 			return wm, false
@@ -402,7 +418,11 @@ func (r *reading) batch(node rdf.Term) ([]any, bool) {
 		if i > 0 && ms[i-1].index == m.index {
 			r.problem(m.node, "member index %d is also the index of <%s>", m.index, ms[i-1].node.Value)
 		}
-		if v, ok := r.message(m.node); ok {
+		if raw, found, ok := r.invalidMessage(m.node); found {
+			if ok {
+				out = append(out, raw)
+			}
+		} else if v, ok := r.message(m.node); ok {
 			out = append(out, v)
 		}
 	}
@@ -411,6 +431,32 @@ func (r *reading) batch(node rdf.Term) ([]any, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// invalidMessage reads back a message that broke the JSON-RPC rules: its
+// jlog:json, compacted. found reports that node has one; ok that it is
+// JSON.
+func (r *reading) invalidMessage(node rdf.Term) (v rawJSON, found, ok bool) {
+	text := r.rawJSON(node, rdf.JLogJSON)
+	if text == "" {
+		return "", len(r.g.objects(node, rdf.JLogJSON)) > 0, false
+	}
+	return rawJSON(text), true, true
+}
+
+// rawJSON returns the single literal of (node, p) that holds JSON text, as
+// compact JSON; "" when there is none, or it is not JSON (a problem then).
+func (r *reading) rawJSON(node rdf.Term, p string) string {
+	o, ok := r.one(node, p)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	if o.Kind != rdf.Literal || compactJSON(&b, o.Value) != nil {
+		r.problem(node, "%s %.80q is not JSON", p, o.Value)
+		return ""
+	}
+	return b.String()
 }
 
 // message reads back the message at node and checks that it is one.

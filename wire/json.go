@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +26,17 @@ type (
 	// not keep their order, so they never count as equal to anything.
 	setValue []any
 )
+
+// compactJSON writes the JSON text s to b without insignificant white
+// space, keeping member order and the spelling of numbers and strings.
+func compactJSON(b *strings.Builder, s string) error {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(s)); err != nil {
+		return err
+	}
+	b.Write(buf.Bytes())
+	return nil
+}
 
 // decodeJSON decodes JSON text with json.Number for numbers.
 func decodeJSON(s string) (any, error) {

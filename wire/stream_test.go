@@ -128,7 +128,9 @@ func sequenceLog() string {
 	var lines []string
 	for _, tc := range roundTripCases {
 		if !strings.HasPrefix(tc.name, "envelope") {
-			lines = append(lines, fmt.Sprintf(`{"dir":"c2s","ts":"t%d","msg":%s}`, len(lines), tc.log))
+			for _, msg := range strings.Split(tc.log, "\n") {
+				lines = append(lines, fmt.Sprintf(`{"dir":"c2s","ts":"t%d","msg":%s}`, len(lines), msg))
+			}
 		}
 	}
 	return strings.Join(lines, "\n") + "\n"
