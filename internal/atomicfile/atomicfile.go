@@ -17,10 +17,17 @@ type File struct {
 	done   bool
 }
 
-// Create starts writing the file at path. The temporary file lives beside
-// it, so that the final rename stays on one file system.
+// Create starts writing the file at path. When path names a symbolic link,
+// the file is written through it: the link stays a link, and the file it
+// leads to (after every link on the way, even one that does not exist yet)
+// gets the new content. The temporary file lives beside that file, so that
+// the final rename stays on one file system.
 func Create(path string) (*File, error) {
-	dir, base := filepath.Split(path)
+	target, err := resolve(path)
+	if err != nil {
+		return nil, fmt.Errorf("creating %s: %w", path, err)
+	}
+	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
@@ -28,7 +35,32 @@ func Create(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating %s: %w", path, err)
 	}
-	return &File{File: f, target: path}, nil
+	return &File{File: f, target: target}, nil
+}
+
+// maxLinks is how many symbolic links resolve follows before it gives up,
+// as Linux does (MAXSYMLINKS).
+const maxLinks = 40
+
+// resolve returns the file that path leads to when path is a symbolic link
+// (following each link in turn, relative links from the link's folder),
+// and path itself otherwise. The last file need not exist.
+func resolve(path string) (string, error) {
+	for range maxLinks {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return path, nil // not there yet, or not a link
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", fmt.Errorf("more than %d symbolic links", maxLinks)
 }
 
 // Commit makes the written content the file's content. A new file gets mode

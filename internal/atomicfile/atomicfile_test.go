@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +54,97 @@ func TestCommitAndAbort(t *testing.T) {
 func TestCreateInMissingFolder(t *testing.T) {
 	if _, err := Create(filepath.Join(t.TempDir(), "no", "such", "x")); err == nil {
 		t.Error("Create in a missing folder succeeded")
+	}
+}
+
+// TestWriteThroughSymlink: Create on a symbolic link writes the file the
+// link leads to, atomically and keeping its mode, and leaves the link a
+// link with the same destination; relative links, chains of links and a
+// link to a file that does not exist yet all work, and no temporary file
+// is left in either folder.
+func TestWriteThroughSymlink(t *testing.T) {
+	tests := []struct {
+		name string
+		// links maps a link's name (in the folder "links") to its
+		// destination; the file written through is "links/out".
+		links  map[string]string
+		target string // the file that must get the content, below the root
+		old    bool   // the target exists before, with mode 0600
+	}{
+		{"absolute", map[string]string{"out": "ROOT/data/real.ttl"}, "data/real.ttl", true},
+		{"relative", map[string]string{"out": "../data/real.ttl"}, "data/real.ttl", true},
+		{"chain", map[string]string{"out": "mid", "mid": "../data/real.ttl"}, "data/real.ttl", true},
+		{"dangling", map[string]string{"out": "../data/new.ttl"}, "data/new.ttl", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, d := range []string{"links", "data"} {
+				if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			target := filepath.Join(root, tt.target)
+			if tt.old {
+				if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for name, to := range tt.links {
+				to = strings.Replace(to, "ROOT", root, 1)
+				if err := os.Symlink(to, filepath.Join(root, "links", name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			link := filepath.Join(root, "links", "out")
+			before, _ := os.Readlink(link)
+
+			f, err := Create(link)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if filepath.Dir(f.Temp()) != filepath.Dir(target) {
+				t.Errorf("temporary file %s is not beside %s", f.Temp(), target)
+			}
+			f.WriteString("new")
+			if err := f.Commit(); err != nil {
+				t.Fatal(err)
+			}
+
+			st, err := os.Lstat(link)
+			if err != nil || st.Mode()&os.ModeSymlink == 0 {
+				t.Fatalf("%s is no longer a symbolic link: %v, %v", link, st.Mode(), err)
+			}
+			if after, _ := os.Readlink(link); after != before {
+				t.Errorf("the link leads to %q, was %q", after, before)
+			}
+			if got, _ := os.ReadFile(target); string(got) != "new" {
+				t.Errorf("the target holds %q, want \"new\"", got)
+			}
+			wantMode := os.FileMode(0o644)
+			if tt.old {
+				wantMode = 0o600
+			}
+			if st, _ := os.Stat(target); st.Mode().Perm() != wantMode {
+				t.Errorf("target mode %v, want %v", st.Mode().Perm(), wantMode)
+			}
+			for _, d := range []string{"links", "data"} {
+				tmps, _ := filepath.Glob(filepath.Join(root, d, ".*.tmp-*"))
+				if len(tmps) > 0 {
+					t.Errorf("temporary files left: %v", tmps)
+				}
+			}
+		})
+	}
+}
+
+// TestSymlinkLoop: a loop of symbolic links is an error, not a hang.
+func TestSymlinkLoop(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	os.Symlink(b, a)
+	os.Symlink(a, b)
+	if _, err := Create(a); err == nil || !strings.Contains(err.Error(), "symbolic links") {
+		t.Errorf("Create on a loop: %v", err)
 	}
 }
