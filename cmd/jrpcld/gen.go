@@ -58,7 +58,7 @@ func runGen(e *env, c *command, args []string) int {
 		errorf(e, "gen", "%v", err)
 		return exitUsage
 	}
-	out, err := openOutput(e, *outPath)
+	out, err := openOutput(e, c.name, *outPath)
 	if err != nil {
 		errorf(e, "gen", "%v", err)
 		return exitUsage

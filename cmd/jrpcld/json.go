@@ -101,7 +101,7 @@ func inputFormat(name string, fixed *rdf.Format) (rdf.Format, error) {
 
 // writeJSON reads each input and writes its logs' messages.
 func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, formats []rdf.Format, graph string, envelope bool, outPath string) int {
-	out, err := openOutput(e, outPath)
+	out, err := openOutput(e, c.name, outPath)
 	if err != nil {
 		errorf(e, c.name, "%v", err)
 		return exitUsage

@@ -13,54 +13,124 @@ import (
 )
 
 // output is where a command writes its result: standard output, or a file
-// written atomically (-o). On an interrupt (Ctrl-C) or a failure the file
-// keeps its previous content and the temporary file is removed.
+// written atomically (-o). On a failure, or when INT, TERM or HUP arrives,
+// the file keeps its previous content and the temporary file is removed.
 type output struct {
 	io.Writer
 	file *atomicfile.File
 	stop func()
+
+	mu       sync.Mutex // held by finish, and by the signal handler
+	finished bool       // finish has begun: a signal no longer drops the file
 }
 
-func openOutput(e *env, path string) (*output, error) {
+// outputSignals are the signals that stop a command writing a file: the
+// temporary file is removed and the process exits with status 128 plus
+// the signal's number.
+var outputSignals = []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+
+// openOutput starts the output of command cmd: standard output for "" or
+// "-", else the file at path, written atomically (through a symbolic link
+// when path is one: see atomicfile.Create).
+func openOutput(e *env, cmd, path string) (*output, error) {
 	if path == "" || path == "-" {
 		return &output{Writer: e.stdout, stop: func() {}}, nil
 	}
 	// Signals are caught before the temporary file exists, so that none
-	// can end the process and leave it behind.
+	// can end the process and leave it behind. A signal the process was
+	// started to ignore (nohup) stays ignored.
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	for _, sig := range outputSignals {
+		if !signal.Ignored(sig) {
+			signal.Notify(sigs, sig)
+		}
+	}
+	_, err := os.Stat(path)
+	existed := err == nil
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		signal.Stop(sigs)
 		return nil, err
 	}
 	o := &output{Writer: f, file: f}
-	var once sync.Once
-	done := make(chan struct{})
+	o.stop = sync.OnceFunc(func() {
+		// After Stop no signal is sent on sigs: closing it ends the
+		// goroutine, once it has taken a signal sent before.
+		signal.Stop(sigs)
+		close(sigs)
+	})
 	go func() {
-		select {
-		case <-sigs:
-			f.Abort()
-			fmt.Fprintf(e.stderr, "\njrpcld: interrupted; %s is unchanged\n", path)
-			os.Exit(130)
-		case <-done:
+		sig, ok := <-sigs
+		if ok {
+			o.interrupted(e, cmd, path, existed, sig.(syscall.Signal))
 		}
 	}()
-	o.stop = func() {
-		once.Do(func() {
-			signal.Stop(sigs)
-			close(done)
-		})
-	}
 	return o, nil
 }
 
-// finish commits the file when ok, and drops it otherwise.
+// interrupted handles signal sig: unless finish has begun, it removes the
+// temporary file, says so in one line and exits with status 128+sig. When
+// finish has begun, the signal is sent again, to have its default effect.
+func (o *output) interrupted(e *env, cmd, path string, existed bool, sig syscall.Signal) {
+	o.mu.Lock()
+	if o.finished {
+		o.mu.Unlock()
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Signal(sig) // no longer caught: finish stopped that
+		}
+		return
+	}
+	// The file is not closed, only its name removed: a write under way in
+	// another goroutine goes on into a file no name reaches, rather than
+	// failing with a second message before the exit.
+	os.Remove(o.file.Temp())
+	state := "is unchanged"
+	if !existed {
+		state = "was not created"
+	}
+	if isTerminal(e.stderr) {
+		fmt.Fprintln(e.stderr) // past the ^C the terminal echoed
+	}
+	errorf(e, cmd, "stopped by %s; %s %s", signalName(sig), path, state)
+	exit(128 + int(sig))
+}
+
+// exit ends the process; tests replace it.
+var exit = os.Exit
+
+// signalName returns the usual name of sig, e.g. "SIGINT".
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return sig.String()
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// finish commits the file when ok, and drops it otherwise. From its start
+// a signal no longer drops the file.
 func (o *output) finish(ok bool) error {
-	o.stop()
 	if o.file == nil {
 		return nil
 	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.finished = true
+	o.stop()
 	if !ok {
 		o.file.Abort()
 		return nil

@@ -107,7 +107,7 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		files = []string{"-"}
 	}
 
-	out, err := openOutput(e, *outPath)
+	out, err := openOutput(e, c.name, *outPath)
 	if err != nil {
 		errorf(e, c.name, "%v", err)
 		return exitUsage

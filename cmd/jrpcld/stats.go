@@ -8,7 +8,6 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/atomicfile"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
 	"github.com/jrpcld/jrpcld/stats"
@@ -63,6 +62,9 @@ func runStats(e *env, c *command, args []string) int {
 	}
 	if *format != "text" && *format != "json" {
 		return fail(fmt.Errorf("--format must be text or json, not %q", *format))
+	}
+	if *htmlFile == "-" {
+		return fail(fmt.Errorf("--html needs a file name: the report goes to standard output"))
 	}
 	if *schemaFile != "" && (*dir != "" || *id != "") {
 		return fail(fmt.Errorf("give --schema or --bblock, not both"))
@@ -149,7 +151,7 @@ func runStats(e *env, c *command, args []string) int {
 		return fail(err)
 	}
 	if *htmlFile != "" {
-		if err := writeHTMLReport(*htmlFile, report); err != nil {
+		if err := writeHTMLReport(e, c.name, *htmlFile, report); err != nil {
 			return fail(err)
 		}
 	}
@@ -199,14 +201,16 @@ func statsFile(e *env, name string, newCollector func() *stats.Collector, revers
 	return []*stats.LogStats{l}, err
 }
 
-func writeHTMLReport(path string, r *stats.Report) error {
-	f, err := atomicfile.Create(path)
+// writeHTMLReport writes r as an HTML page to the file at path, as -o
+// writes (atomically, through a symbolic link, dropped on a signal).
+func writeHTMLReport(e *env, cmd, path string, r *stats.Report) error {
+	out, err := openOutput(e, cmd, path)
 	if err != nil {
 		return err
 	}
-	if err := r.WriteHTML(f); err != nil {
-		f.Abort()
+	if err := r.WriteHTML(out); err != nil {
+		out.finish(false)
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return f.Commit()
+	return out.finish(true)
 }

@@ -2,7 +2,8 @@
 // complete text, no recursion, the values encoding/json with UseNumber
 // gives, strict about what encoding/json would silently alter (invalid
 // UTF-8, lone surrogate escapes), with a bound on nesting and errors at a
-// byte offset. It can leave chosen members of message objects undecoded
+// byte offset. It notes the member names an object holds more than once
+// (the last one wins, as in encoding/json). It can leave chosen members of message objects undecoded
 // (their text checked but not turned into values), which the conversion
 // maps from the text directly, and it exposes the scanning steps other
 // text-level code needs.
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -79,9 +81,10 @@ type Parser struct {
 	buf      []byte               // scratch for unescaping strings
 	keyCache *[maxInterned]string // object keys seen, by hash
 
-	lazyNext bool      // the value about to be read is one of Lazy
-	skip     int       // the depth of the undecoded value being read, or 0
-	lazies   []LazyRef // the undecoded values of the last parse
+	lazyNext bool        // the value about to be read is one of Lazy
+	skip     int         // the depth of the undecoded value being read, or 0
+	lazies   []LazyRef   // the undecoded values of the last parse
+	dups     []Duplicate // the repeated member names of the last parse
 
 	// After a successful parse: the value's span in the text, and the span of
 	// the top-level object's "msg" member value (-1 when there is none).
@@ -109,6 +112,17 @@ type LazyRef struct {
 	M map[string]any
 	K string
 	V Undecoded
+}
+
+// Duplicate is a member name that one object of the text holds more than
+// once. The object keeps the value of its last appearance, as encoding/json
+// does.
+type Duplicate struct {
+	// Pointer is the JSON pointer (RFC 6901) of the member from the root
+	// of the parsed value, e.g. "/params/name".
+	Pointer string
+	Name    string // the member name, unescaped
+	Count   int    // how many times the object holds it (2 or more)
 }
 
 // SyntaxError is a parse failure at byte Offset of the text. EOF tells that
@@ -140,6 +154,13 @@ func errStringEOF(off int) *SyntaxError {
 // next.
 func (p *Parser) Lazies() []LazyRef { return p.lazies }
 
+// Duplicates returns the member names that an object of the last
+// successful Parse holds more than once, each object's in the order of
+// their first appearance, inner objects before the objects that hold them.
+// Names repeated inside an Undecoded value are not seen. The slice is valid
+// until the next Parse.
+func (p *Parser) Duplicates() []Duplicate { return p.dups }
+
 // Span returns where the value of the last successful Parse starts and
 // ends in the text.
 func (p *Parser) Span() (start, end int) { return p.start, p.end }
@@ -155,7 +176,8 @@ func (p *Parser) Parse(data []byte) (any, *SyntaxError) {
 	clear(p.vals)
 	clear(p.keys)
 	clear(p.lazies)
-	p.stack, p.vals, p.keys, p.lazies = p.stack[:0], p.vals[:0], p.keys[:0], p.lazies[:0]
+	clear(p.dups)
+	p.stack, p.vals, p.keys, p.lazies, p.dups = p.stack[:0], p.vals[:0], p.keys[:0], p.lazies[:0], p.dups[:0]
 	p.msgStart, p.msgEnd, p.inMsg = -1, -1, false
 	p.lazyNext, p.skip = false, 0
 	i := SkipSpace(data, 0)
@@ -296,11 +318,15 @@ func (p *Parser) close(data []byte, end int) any {
 	if f.obj {
 		keys := p.keys[f.keys:]
 		m := make(map[string]any, len(vals))
+		lazies := len(p.lazies)
 		for j, k := range keys {
 			m[k] = vals[j]
 			if u, ok := vals[j].(Undecoded); ok {
 				p.lazies = append(p.lazies, LazyRef{m, k, u})
 			}
+		}
+		if len(m) < len(keys) {
+			p.duplicates(f, keys, m, lazies)
 		}
 		clear(keys)
 		p.keys = p.keys[:f.keys]
@@ -314,6 +340,57 @@ func (p *Parser) close(data []byte, end int) any {
 	p.vals = p.vals[:f.vals]
 	return v
 }
+
+// duplicates notes the names that the object of frame f, just closed as
+// m, holds more than once (keys are its members' names in order), and
+// drops the undecoded values the object does not keep from p.lazies[from:].
+// Only objects with such names come here.
+func (p *Parser) duplicates(f frame, keys []string, m map[string]any, from int) {
+	count := make(map[string]int, len(keys))
+	for _, k := range keys {
+		count[k]++
+	}
+	ptr := p.pointer(f)
+	for _, k := range keys {
+		if n := count[k]; n > 1 {
+			p.dups = append(p.dups, Duplicate{Pointer: ptr + "/" + escapePointer(k), Name: k, Count: n})
+			count[k] = 0
+		}
+	}
+	kept := p.lazies[:from]
+	for _, l := range p.lazies[from:] {
+		if u, ok := m[l.K].(Undecoded); ok && &u[0] == &l.V[0] {
+			kept = append(kept, l)
+		}
+	}
+	clear(p.lazies[len(kept):])
+	p.lazies = kept
+}
+
+// pointer returns the JSON pointer of the container of frame f, just
+// closed: p.stack holds the containers around it.
+func (p *Parser) pointer(f frame) string {
+	var b []byte
+	for i, parent := range p.stack {
+		child := f
+		if i+1 < len(p.stack) {
+			child = p.stack[i+1]
+		}
+		b = append(b, '/')
+		if parent.obj {
+			b = append(b, escapePointer(p.keys[child.keys-1])...)
+		} else {
+			b = strconv.AppendInt(b, int64(child.vals-parent.vals), 10)
+		}
+	}
+	return string(b)
+}
+
+// pointerEscaper escapes a reference token of a JSON pointer.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// escapePointer returns name as a JSON pointer reference token.
+func escapePointer(name string) string { return pointerEscaper.Replace(name) }
 
 // key reads an object key and its colon at i, and returns the offset of the
 // member's value. It notes where the top-level object's "msg" value starts.

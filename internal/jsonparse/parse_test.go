@@ -55,6 +55,8 @@ func TestParse(t *testing.T) {
 		{text: `{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1,2]}}`, lazyCount: 1},
 		{text: ` [ {"params":[1],"result":{}} , {"params":3} ] `, lazyCount: 2},
 		{text: `{"dir":"c2s","msg":{"params":{},"x":{"params":{}}}}`, lazyCount: 1},
+		// Of a member named twice, only the value kept is an undecoded one.
+		{text: `{"params":{"a":1},"id":1,"params":[2]}`, lazyCount: 1},
 		{text: `{"a":`, err: "unexpected end of JSON input", off: 5, eof: true},
 		{text: `"abc`, err: "unexpected end of JSON input in a string", off: 4},
 		{text: `[1,]`, err: "invalid character ']' looking for beginning of value", off: 3},
@@ -107,8 +109,17 @@ func checkLazy(t *testing.T, data []byte, v any, perr *SyntaxError, p *Parser) {
 		return
 	}
 	for _, l := range lp.Lazies() {
-		if u, ok := l.M[l.K].(Undecoded); !ok || string(u) != string(l.V) || !json.Valid(l.V) || l.V[0] != '{' && l.V[0] != '[' {
+		if u, ok := l.M[l.K].(Undecoded); !ok || &u[0] != &l.V[0] || len(u) != len(l.V) || !json.Valid(l.V) || l.V[0] != '{' && l.V[0] != '[' {
 			t.Fatalf("undecoded %q of %q: %#v in the object", l.V, l.K, l.M[l.K])
+		}
+	}
+	full := map[Duplicate]bool{}
+	for _, d := range p.Duplicates() {
+		full[d] = true
+	}
+	for _, d := range lp.Duplicates() {
+		if !full[d] {
+			t.Fatalf("with lazy members: duplicate %+v, not found without", d)
 		}
 	}
 	materialize(lv)
@@ -124,13 +135,15 @@ func checkLazy(t *testing.T, data []byte, v any, perr *SyntaxError, p *Parser) {
 // FuzzParser checks the parser against encoding/json: it accepts what
 // encoding/json accepts, with the same value, and refuses only what
 // encoding/json refuses or would silently alter (invalid UTF-8, lone
-// surrogate escapes); and leaving lazy members undecoded changes nothing
-// else.
+// surrogate escapes); it reports the member names an object holds more
+// than once as encoding/json's tokens show them; and leaving lazy members
+// undecoded changes nothing else.
 func FuzzParser(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1,2.5e3,"\u00e9"]}}`,
 		`{"dir":"s2c","ts":"t","msg":[{"jsonrpc":"2.0","id":"x","result":{"b":{"a":null}}}]}`,
 		`[{"params":[true,false]},{"result":{}}]`, `"\ud83c\udf89"`, `-0.0e-0`, `{"a":{"b":[]}}`,
+		`{"params":{"a":1,"a":[{"b":1,"b":2}]},"params":{},"x/~":1,"x/~":2}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -157,5 +170,6 @@ func FuzzParser(f *testing.F) {
 		if start, end := p.Span(); !json.Valid(data[start:end]) {
 			t.Fatalf("value span %d:%d is not the value", start, end)
 		}
+		checkDuplicates(t, data, &p)
 	})
 }
