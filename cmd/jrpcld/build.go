@@ -80,6 +80,11 @@ func runBuild(e *env, c *command, args []string) int {
 		errorf(e, "build", "one SOURCES folder at most, got %d arguments", len(pos))
 		return exitUsage
 	}
+	if _, same := sameFile(e, *out, pos); same {
+		// The register's _sources/ would be written over the sources.
+		errorf(e, "build", "-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere)", *out)
+		return exitUsage
+	}
 	var reg *bblock.Register
 	opts, err := imports.options()
 	if err == nil {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
@@ -53,6 +55,9 @@ func runExamples(e *env, c *command, args []string) int {
 		return exitUsage
 	}
 	if *outDir != "" {
+		if refuseBlockFiles(e, c.name, b, *outDir) {
+			return exitUsage
+		}
 		if err := os.MkdirAll(*outDir, 0o755); err != nil {
 			errorf(e, "examples", "%v", err)
 			return exitUsage
@@ -75,6 +80,45 @@ func runExamples(e *env, c *command, args []string) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// refuseBlockFiles reports whether a file examples would write into outDir
+// is one of the files of block b it reads, and then says so.
+func refuseBlockFiles(e *env, cmd string, b *bblock.Block, outDir string) bool {
+	if b.Dir == "" {
+		return false // the embedded block has no files on disk
+	}
+	names := []string{b.Files.Metadata, b.Files.Description, b.Files.Schema, b.Files.Context,
+		b.Files.Examples, b.Files.Shapes, b.Files.TestsConfig}
+	names = append(names, b.Files.Ontology...)
+	names = append(names, b.Files.Tests...)
+	for _, ex := range b.Examples.Examples {
+		for _, sn := range ex.Snippets {
+			if sn.Ref != "" && !strings.Contains(sn.Ref, "://") {
+				names = append(names, path.Join(path.Dir(b.Files.Examples), sn.Ref))
+			}
+		}
+	}
+	var inputs []string
+	for _, n := range names {
+		if n != "" {
+			inputs = append(inputs, filepath.Join(b.Dir, filepath.FromSlash(n)))
+		}
+	}
+	for i, ex := range b.Examples.Examples {
+		for j, sn := range ex.Snippets {
+			if !sn.IsJSON() {
+				continue
+			}
+			for _, ext := range []string{".jsonld", ".ttl"} {
+				out := filepath.Join(outDir, fmt.Sprintf("example_%d_%d%s", i+1, j+1, ext))
+				if refuseInput(e, cmd, "the output", out, inputs) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func upliftOne(e *env, b *bblock.Block, ctx *jsonld.Processed, ex bblock.Example, sn bblock.Snippet, name, outDir string) error {

@@ -36,6 +36,9 @@ func runGen(e *env, c *command, args []string) int {
 		errorf(e, "gen", "-n must not be negative")
 		return exitUsage
 	}
+	if refuseInput(e, c.name, "-o", *outPath, files) {
+		return exitUsage
+	}
 	var readers []*rpclog.Reader
 	for _, name := range files {
 		in, display, _, err := openInput(e, name)

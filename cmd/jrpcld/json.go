@@ -67,6 +67,9 @@ func runJSON(e *env, c *command, args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	if refuseInput(e, c.name, "-o", *outPath, files) {
+		return exitUsage
+	}
 	formats := make([]rdf.Format, len(files))
 	for i, name := range files {
 		f, err := inputFormat(name, fixed)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -136,6 +137,54 @@ func (o *output) finish(ok bool) error {
 		return nil
 	}
 	return o.file.Commit()
+}
+
+// sameFile returns the input among inputs that names the same file as out
+// (os.SameFile: whatever the spelling, the symbolic links or hard links
+// that lead to it), "-" when standard input is that file, and false when
+// none is or out does not exist.
+func sameFile(e *env, out string, inputs []string) (string, bool) {
+	if out == "" || out == "-" {
+		return "", false
+	}
+	ost, err := os.Stat(out)
+	if err != nil {
+		return "", false
+	}
+	for _, in := range inputs {
+		var ist os.FileInfo
+		if in == "-" {
+			if f, ok := e.stdin.(*os.File); ok {
+				ist, err = f.Stat()
+			} else {
+				continue
+			}
+		} else {
+			ist, err = os.Stat(in)
+		}
+		if err == nil && os.SameFile(ost, ist) {
+			return in, true
+		}
+	}
+	return "", false
+}
+
+// refuseInput reports, for command cmd, whether the file flag names (-o
+// FILE, --html FILE) is one of the inputs, and then says so: replacing it
+// would destroy what is being read. Callers check before reading anything.
+func refuseInput(e *env, cmd, flag, out string, inputs []string) bool {
+	in, same := sameFile(e, out, inputs)
+	switch {
+	case !same:
+		return false
+	case in == "-":
+		errorf(e, cmd, "%s %s is also the input (standard input): refusing to replace it (write elsewhere)", flag, out)
+	case filepath.Clean(in) == filepath.Clean(out):
+		errorf(e, cmd, "%s %s is also an input: refusing to replace it (write elsewhere)", flag, out)
+	default:
+		errorf(e, cmd, "%s %s is also an input (%s): refusing to replace it (write elsewhere)", flag, out, in)
+	}
+	return true
 }
 
 // progress draws a progress bar on standard error for long inputs, when it

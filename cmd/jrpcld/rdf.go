@@ -75,6 +75,12 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	if !ok {
 		return code
 	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	if refuseInput(e, c.name, "-o", *outPath, files) {
+		return exitUsage
+	}
 	if err := limits.check(); err != nil {
 		errorf(e, c.name, "%v", err)
 		return exitUsage
@@ -103,10 +109,6 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-
 	out, err := openOutput(e, c.name, *outPath)
 	if err != nil {
 		errorf(e, c.name, "%v", err)

@@ -66,6 +66,12 @@ func runStats(e *env, c *command, args []string) int {
 	if *htmlFile == "-" {
 		return fail(fmt.Errorf("--html needs a file name: the report goes to standard output"))
 	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	if refuseInput(e, c.name, "--html", *htmlFile, files) {
+		return exitUsage
+	}
 	if *schemaFile != "" && (*dir != "" || *id != "") {
 		return fail(fmt.Errorf("give --schema or --bblock, not both"))
 	}
@@ -121,9 +127,6 @@ func runStats(e *env, c *command, args []string) int {
 		return rv, nil
 	}
 
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
 	report := stats.NewReport()
 	ioFailed := false
 	for _, name := range files {
