@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,6 +32,12 @@ const serveHelp = `
 Serves the folder DIR (default build-local, where "jrpcld build" writes) over
 HTTP on localhost, so that its pages (index.html, bblock/ID.html) and files
 can be browsed. It prints the URL and serves until interrupted (Ctrl-C).
+
+Only what is inside DIR is served: a symbolic link that leads out of DIR is
+neither served (404) nor listed. Only GET and HEAD are answered (405 for the
+other methods). With --addr on an address that is not loopback (0.0.0.0:8000,
+:8000, a network interface's address), the address actually bound is printed
+with a warning: the register is then served to the network.
 Exit status: 0 when stopped, 2 when DIR or the address cannot be used.`
 
 func runServe(e *env, c *command, args []string) int {
@@ -59,18 +69,35 @@ func runServe(e *env, c *command, args []string) int {
 // serveDir serves the files of dir on addr until an interrupt arrives or
 // stop is closed. ready, when set, receives the URL once the server listens.
 func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url string)) int {
-	ln, err := net.Listen("tcp", addr)
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		errorf(e, "serve", "%v", err)
 		return exitUsage
 	}
-	host, _, _ := net.SplitHostPort(addr)
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "localhost"
+	defer root.Close()
+	ln, err := net.Listen(network(addr), addr)
+	if err != nil {
+		errorf(e, "serve", "%v", err)
+		return exitUsage
 	}
-	url := "http://" + net.JoinHostPort(host, port) + "/"
-	srv := &http.Server{Handler: http.FileServer(http.Dir(dir)), ReadHeaderTimeout: 10 * time.Second}
+	bound := ln.Addr().(*net.TCPAddr)
+	port := strconv.Itoa(bound.Port)
+	var url string
+	if bound.IP.IsLoopback() {
+		host, _, _ := net.SplitHostPort(addr)
+		if host == "" {
+			host = bound.IP.String()
+		}
+		url = "http://" + net.JoinHostPort(host, port) + "/"
+	} else {
+		url = "http://" + net.JoinHostPort(bound.IP.String(), port) + "/"
+		where := "on every network interface"
+		if !bound.IP.IsUnspecified() {
+			where = "on " + bound.IP.String()
+		}
+		errorf(e, "serve", "warning: %s is not a loopback address: the register is served to the network, %s; use --addr localhost:%s to keep it on this machine", bound, where, port)
+	}
+	srv := &http.Server{Handler: registerHandler(root), ReadHeaderTimeout: 10 * time.Second}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -91,4 +118,90 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 	defer cancel()
 	srv.Shutdown(ctx)
 	return exitOK
+}
+
+// network returns the network to listen on addr: tcp4 or tcp6 when its host
+// is an IP address of that family, so that 0.0.0.0 is bound as written
+// (Go would bind it as [::], IPv6 as well), and tcp otherwise.
+func network(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "tcp"
+	}
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil:
+		return "tcp"
+	case ip.To4() != nil:
+		return "tcp4"
+	}
+	return "tcp6"
+}
+
+// registerHandler serves the files of root to GET and HEAD requests, and
+// answers 405 Method Not Allowed to the others.
+func registerHandler(root *os.Root) http.Handler {
+	files := http.FileServer(rootFS{root})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// rootFS is an http.FileSystem of the files inside an os.Root: a symbolic
+// link that leads out of the root (to /etc, say) cannot be opened, since
+// os.Root refuses it whatever happens to the links meanwhile, and is left
+// out of folder listings.
+type rootFS struct{ root *os.Root }
+
+// Open opens name, a slash-separated path from the root ("/bblock/x.html").
+// A file that does not exist, or is outside the root, is fs.ErrNotExist,
+// which http.FileServer answers with 404.
+func (r rootFS) Open(name string) (http.File, error) {
+	rel := strings.TrimPrefix(path.Clean("/"+name), "/")
+	if rel == "" {
+		rel = "."
+	}
+	f, err := r.root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, fs.ErrNotExist
+	}
+	return rootFile{File: f, root: r.root, dir: rel}, nil
+}
+
+// rootFile is a file of a rootFS. Its Readdir leaves out the symbolic links
+// that lead out of the root, or nowhere; a link inside the root is listed
+// as what it leads to (a folder as a folder).
+type rootFile struct {
+	http.File // an *os.File; only the methods of http.File, not ReadDir
+	root      *os.Root
+	dir       string // the file's path from the root
+}
+
+// Readdir returns the entries of the folder as os.File.Readdir does, less
+// the links that cannot be followed inside the root.
+func (f rootFile) Readdir(count int) ([]fs.FileInfo, error) {
+	var out []fs.FileInfo
+	for {
+		infos, err := f.File.Readdir(count)
+		for _, info := range infos {
+			if info.Mode()&fs.ModeSymlink != 0 {
+				to, err := f.root.Stat(filepath.Join(filepath.FromSlash(f.dir), info.Name()))
+				if err != nil {
+					continue // leads out of the root, or nowhere
+				}
+				info = to
+			}
+			out = append(out, info)
+		}
+		if count <= 0 || len(out) > 0 || err != nil {
+			return out, err
+		}
+		// Every entry of this batch was left out: read the next one, so
+		// that an empty result means the end of the folder.
+	}
 }
