@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
@@ -25,6 +27,10 @@ const (
 	defaultMaxDepth     = 512
 	readBufferSize      = 256 << 10
 )
+
+// ratioCheckAfter is how many bytes a gzip input must have decompressed to
+// before its compression ratio is checked: small inputs compress well.
+const ratioCheckAfter = 64 << 20
 
 // Record is one message read from a log, or one unreadable part of it.
 // Each call to Reader.Next returns a new Record; only Raw points into the
@@ -46,7 +52,18 @@ type Record struct {
 	// Problems are what is wrong with the envelope around a message that
 	// is kept (a "dir" that is not "c2s" or "s2c").
 	Problems []diag.Diagnostic
-	Err      error // non-nil when this part could not be read: a *diag.Diagnostic
+	// Warnings are remarks about the JSON text of a message that is kept:
+	// a member name an object holds more than once (the last one is
+	// used, as encoding/json does). Each has severity diag.Warning, the
+	// File and Line of the record, and the JSON pointer of the member from
+	// the root of the JSON value the line or document holds (for an
+	// envelope, "/msg/..." inside the message).
+	Warnings []diag.Diagnostic
+	// Err is non-nil when this part could not be read: a *diag.Diagnostic.
+	// A problem with the whole input (empty, not UTF-8, a gzip stream
+	// over the limits) is one such record, with Line 0 when it concerns
+	// no line, and the last.
+	Err error
 }
 
 // ReadError describes a part of a log that could not be read as a message.
@@ -71,10 +88,22 @@ type ReaderOptions struct {
 	MaxLineBytes int // longest line (and, for a pretty-printed input, longest document) accepted; default 64 MiB
 	MaxDepth     int // deepest nesting of arrays and objects accepted; default 512
 	MaxBatch     int // most messages in one batch; default 100000
+	// MaxDecompressedBytes bounds the size of a gzip input once
+	// decompressed; default DefaultMaxDecompressedBytes.
+	MaxDecompressedBytes int64
+	// MaxCompressionRatio bounds the decompressed bytes per compressed
+	// byte of a gzip input, checked once 64 MiB have been decompressed;
+	// default DefaultMaxCompressionRatio. Deflate cannot exceed about
+	// 1032, so a ratio above that is no limit.
+	MaxCompressionRatio int
 }
 
-// DefaultMaxBatch is the default of ReaderOptions.MaxBatch.
-const DefaultMaxBatch = 100000
+// Defaults of ReaderOptions.
+const (
+	DefaultMaxBatch             = 100000
+	DefaultMaxDecompressedBytes = 16 << 30
+	DefaultMaxCompressionRatio  = 1000
+)
 
 // Input forms, decided from the first non-blank line.
 const (
@@ -100,6 +129,12 @@ type Reader struct {
 	done     bool   // document mode met an error it cannot recover from
 	long     []byte // holds a line longer than the bufio buffer
 	lineNL   bool   // the last line read ended with "\n"
+	gzip     bool   // the input is gzip-compressed
+	sniffed  bool   // the start of the input was checked for its encoding
+	// final is the record that ends the input, handed out when the
+	// reading ends: the input is empty, not UTF-8, or over a limit of
+	// decompression.
+	final *Record
 
 	// Document mode: doc holds the text from the current document's start
 	// on; pos is where reading continues, on line posLine, which starts at
@@ -113,7 +148,9 @@ type Reader struct {
 
 // NewReader returns a Reader over r; name is used in errors (e.g. the file
 // path or "-"). Gzip-compressed input is recognised by its magic bytes and
-// decompressed.
+// decompressed, within the limits of opts. A UTF-8 byte order mark at the
+// start of the (decompressed) input is skipped; an input in UTF-16 or
+// UTF-32 is one error record that says how to convert it.
 func NewReader(r io.Reader, name string, opts ReaderOptions) (*Reader, error) {
 	if opts.MaxLineBytes <= 0 {
 		opts.MaxLineBytes = defaultMaxLineBytes
@@ -124,25 +161,108 @@ func NewReader(r io.Reader, name string, opts ReaderOptions) (*Reader, error) {
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = DefaultMaxBatch
 	}
-	br := bufio.NewReaderSize(r, readBufferSize)
+	if opts.MaxDecompressedBytes <= 0 {
+		opts.MaxDecompressedBytes = DefaultMaxDecompressedBytes
+	}
+	if opts.MaxCompressionRatio <= 0 {
+		opts.MaxCompressionRatio = DefaultMaxCompressionRatio
+	}
+	raw := &countingReader{r: r}
+	br := bufio.NewReaderSize(raw, readBufferSize)
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+	if gz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s: gzip: %w", name, err)
 		}
-		br = bufio.NewReaderSize(zr, readBufferSize)
+		br = bufio.NewReaderSize(&inflateLimiter{zr: zr, raw: raw, buf: br,
+			max: opts.MaxDecompressedBytes, ratio: int64(opts.MaxCompressionRatio)}, readBufferSize)
 	}
 	return &Reader{
 		name:     name,
 		maxBatch: opts.MaxBatch,
 		maxLine:  opts.MaxLineBytes,
 		br:       br,
+		gzip:     gz,
 		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth},
 	}, nil
+}
+
+// countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// inflateLimiter reads decompressed data from zr and refuses more than max
+// bytes, or, past ratioCheckAfter bytes, more than ratio bytes per
+// compressed byte: the compressed bytes zr has taken are those read from
+// raw less those still in buf, through which zr reads them.
+type inflateLimiter struct {
+	zr         io.Reader
+	raw        *countingReader
+	buf        *bufio.Reader
+	out        int64 // bytes decompressed so far
+	max, ratio int64
+}
+
+// limitError is a gzip input over a limit of inflateLimiter; msg says
+// which and the flag that raises it.
+type limitError struct{ msg string }
+
+func (e *limitError) Error() string { return e.msg }
+
+func (l *inflateLimiter) Read(p []byte) (int, error) {
+	if rest := l.max - l.out + 1; int64(len(p)) > rest {
+		p = p[:rest] // one byte more than the limit, to know it is passed
+	}
+	n, err := l.zr.Read(p)
+	l.out += int64(n)
+	if l.out > l.max {
+		return n - int(l.out-l.max), &limitError{fmt.Sprintf(
+			"the gzip input decompresses to more than %s, the limit: raise it with --max-decompressed-bytes", sizeString(l.max))}
+	}
+	if l.out > ratioCheckAfter {
+		if in := l.raw.n - int64(l.buf.Buffered()); l.out > l.ratio*in {
+			return n, &limitError{fmt.Sprintf(
+				"the gzip input expands more than %d times (%s from %s): refused as a likely decompression bomb; if the log is genuine, raise the limit with --max-compression-ratio",
+				l.ratio, sizeString(l.out), sizeString(in))}
+		}
+	}
+	return n, err
+}
+
+// sizeString returns n bytes in the largest binary unit not over it:
+// exactly when the unit divides it, else to a tenth of a MiB or GiB, or as
+// bytes below one MiB.
+func sizeString(n int64) string {
+	size, unit := int64(1), "bytes"
+	for _, u := range []struct {
+		size int64
+		name string
+	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
+		if n >= u.size {
+			size, unit = u.size, u.name
+			break
+		}
+	}
+	switch {
+	case n%size == 0:
+		return strconv.FormatInt(n/size, 10) + " " + unit
+	case size == 1<<10:
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	return strconv.FormatFloat(float64(n)/float64(size), 'f', 1, 64) + " " + unit
 }
 
 // BytesRead returns how many bytes of the (decompressed) input have been
@@ -152,22 +272,50 @@ func (r *Reader) BytesRead() int64 { return r.n }
 // Next returns the next record, or io.EOF at the end. A non-nil error other
 // than io.EOF is an I/O error that ends the input.
 func (r *Reader) Next() (*Record, error) {
+	var rec *Record
+	var err error
 	switch r.mode {
 	case modeLines:
-		return r.nextLine()
+		rec, err = r.nextLine()
 	case modeDocs:
-		return r.nextDoc()
+		rec, err = r.nextDoc()
+	default:
+		rec, err = r.detect()
 	}
-	return r.detect()
+	if err == io.EOF {
+		return r.end()
+	}
+	return rec, err
+}
+
+// end returns the record that ends the input, if there is one, or io.EOF.
+func (r *Reader) end() (*Record, error) {
+	if rec := r.final; rec != nil {
+		r.final = nil
+		return rec, nil
+	}
+	return nil, io.EOF
 }
 
 // detect reads the first non-blank line and decides the input form: JSONL
 // when the line holds a whole JSON value (or is not JSON at all), a stream of
-// documents when the line is the start of a longer one.
+// documents when the line is the start of a longer one. An input with no
+// such line is empty: its record ends it.
 func (r *Reader) detect() (*Record, error) {
+	if !r.sniffed {
+		r.sniffed = true
+		if err := r.sniff(); err != nil {
+			r.mode = modeLines
+			return nil, err
+		}
+	}
 	for {
 		line, err := r.readLine()
+		if err == io.EOF && r.final == nil {
+			r.final = r.emptyRecord()
+		}
 		if err != nil {
+			r.mode = modeLines // nothing is left to detect
 			return nil, err
 		}
 		if line == nil {
@@ -190,6 +338,66 @@ func (r *Reader) detect() (*Record, error) {
 		r.mode = modeLines
 		return r.record(&r.p, v, perr, line, r.line, 1), nil
 	}
+}
+
+// sniff checks the start of the input: it skips a UTF-8 byte order mark,
+// and refuses UTF-16 and UTF-32, told by their byte order mark or, without
+// one, by the NUL bytes around the first characters, which JSON text (ASCII
+// there) shows in these encodings (RFC 4627, section 3).
+func (r *Reader) sniff() error {
+	b, err := r.br.Peek(4)
+	if err != nil && err != io.EOF {
+		return r.readErr(err)
+	}
+	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+		r.br.Discard(3)
+		r.n += 3
+		return nil
+	}
+	enc, bom := "", false
+	switch {
+	case bytes.HasPrefix(b, []byte{0, 0, 0xfe, 0xff}):
+		enc, bom = "UTF-32BE", true
+	case bytes.HasPrefix(b, []byte{0xff, 0xfe, 0, 0}):
+		enc, bom = "UTF-32LE", true
+	case bytes.HasPrefix(b, []byte{0xfe, 0xff}):
+		enc, bom = "UTF-16BE", true
+	case bytes.HasPrefix(b, []byte{0xff, 0xfe}):
+		enc, bom = "UTF-16LE", true
+	case len(b) == 4 && b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] != 0:
+		enc = "UTF-32BE"
+	case len(b) == 4 && b[0] != 0 && b[1] == 0 && b[2] == 0 && b[3] == 0:
+		enc = "UTF-32LE"
+	case len(b) >= 2 && b[0] == 0 && b[1] != 0:
+		enc = "UTF-16BE"
+	case len(b) >= 2 && b[0] != 0 && b[1] == 0:
+		enc = "UTF-16LE"
+	default:
+		return nil
+	}
+	how := "it starts with a NUL byte"
+	switch {
+	case bom:
+		how = "it starts with the " + enc[:6] + " byte order mark"
+	case b[0] != 0:
+		how = "a NUL byte follows the first character"
+	}
+	r.eof = true
+	r.final = r.errRecord(nil, 0, 0, codeParseError, fmt.Sprintf(
+		"the log is %s %s (%s): jrpcld reads UTF-8; convert it first (iconv -f %s -t UTF-8)", enc[:6], enc[6:], how, enc))
+	return io.EOF
+}
+
+// emptyRecord returns the record of an input that holds no message.
+func (r *Reader) emptyRecord() *Record {
+	what := "no JSON-RPC message"
+	switch {
+	case r.line > 0:
+		what = "only white space, no JSON-RPC message"
+	case r.gzip:
+		what = "the gzip data decompresses to nothing, no JSON-RPC message"
+	}
+	return r.errRecord(nil, 0, 0, codeParseError, "empty input: "+what)
 }
 
 // nextLine returns the record for the next non-blank line of a JSONL input.
@@ -240,6 +448,9 @@ func (r *Reader) nextDoc() (*Record, error) {
 		}
 		rec, err := r.appendLine(line)
 		if err == io.EOF {
+			if r.final != nil {
+				return nil, err // the input was cut short: say why, not where
+			}
 			break
 		}
 		if err != nil || rec != nil {
@@ -340,8 +551,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			return nil, io.EOF
 		}
 	} else if err != nil {
-		r.eof = true
-		return nil, fmt.Errorf("%s: line %d: %w", r.name, r.line+1, err)
+		return nil, r.readErr(err)
 	}
 	r.line++
 	r.lineNL = len(b) > 0 && b[len(b)-1] == '\n'
@@ -358,6 +568,19 @@ func (r *Reader) readLine() ([]byte, error) {
 	return b, nil
 }
 
+// readErr ends the input on a read error: one over a limit of
+// decompression becomes the final record and io.EOF, any other an I/O
+// error that names the line.
+func (r *Reader) readErr(err error) error {
+	r.eof = true
+	var le *limitError
+	if errors.As(err, &le) {
+		r.final = r.errRecord(nil, r.line+1, 0, codeParseError, le.msg)
+		return io.EOF
+	}
+	return fmt.Errorf("%s: line %d: %w", r.name, r.line+1, err)
+}
+
 // nextText returns, for a JSON lines input, the text of the next non-blank
 // line appended to dst and its line number, for decodeText; for any other
 // input (and for a line over the limit), the next record as Next returns
@@ -369,6 +592,10 @@ func (r *Reader) nextText(dst []byte) (rec *Record, text []byte, line int, err e
 	}
 	for {
 		l, err := r.readLine()
+		if err == io.EOF {
+			rec, err := r.end()
+			return rec, dst, 0, err
+		}
 		if err != nil {
 			return nil, dst, 0, err
 		}
@@ -398,6 +625,23 @@ func (r *Reader) newParser() *jsonparse.Parser {
 // line line at column col. perr is the syntax error when there was one. It
 // reads only the Reader's settings.
 func (r *Reader) record(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError, text []byte, line, col int) *Record {
+	rec := r.message(p, v, perr, text, line, col)
+	if dups := p.Duplicates(); len(dups) > 0 && perr == nil && rec.Err == nil {
+		rec.Warnings = make([]diag.Diagnostic, len(dups))
+		for i, d := range dups {
+			times := "twice"
+			if d.Count > 2 {
+				times = strconv.Itoa(d.Count) + " times"
+			}
+			rec.Warnings[i] = diag.Diagnostic{File: r.name, Line: line, Pointer: d.Pointer, Severity: diag.Warning,
+				Message: fmt.Sprintf("member %s appears %s in one object: the last one is used", strconv.Quote(d.Name), times)}
+		}
+	}
+	return rec
+}
+
+// message builds the record for record, without its warnings.
+func (r *Reader) message(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError, text []byte, line, col int) *Record {
 	if perr != nil {
 		return r.errRecord(text, line, col+perr.Offset, codeParseError, perr.Msg)
 	}

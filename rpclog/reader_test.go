@@ -3,6 +3,7 @@ package rpclog
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/diag"
@@ -26,6 +28,7 @@ type lrGot struct {
 	dir, ts       string
 	dirRaw, tsRaw string
 	problems      []diag.Diagnostic
+	warnings      []diag.Diagnostic
 	err           *diag.Diagnostic
 }
 
@@ -47,7 +50,7 @@ func lrReadAll(t testing.TB, input []byte, opts ReaderOptions) ([]lrGot, *Reader
 			return out, r, err
 		}
 		g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS,
-			dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems}
+			dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems, warnings: rec.Warnings}
 		if rec.Err != nil {
 			var re *diag.Diagnostic
 			if !errors.As(rec.Err, &re) {
@@ -80,11 +83,12 @@ type lrWant struct {
 	line          int
 	raw           string // the message text; its value is checked against encoding/json
 	dir, ts       string
-	dirRaw, tsRaw string // envelope members kept as JSON text
-	problem       string // substring of the envelope's one problem, if any
-	col           int    // error column
-	code          int    // error code; 0 for a message
-	msg           string // substring of the error message
+	dirRaw, tsRaw string   // envelope members kept as JSON text
+	problem       string   // substring of the envelope's one problem, if any
+	dups          []string // pointers of the members named twice, in the order of the warnings
+	col           int      // error column
+	code          int      // error code; 0 for a message
+	msg           string   // substring of the error message
 }
 
 // lrMsg, lrEnv and lrBad build expected records: a bare message, an
@@ -147,6 +151,16 @@ func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
 		case w.problem != "" && (len(g.problems) != 1 || !strings.Contains(g.problems[0].Message, w.problem) || g.problems[0].Line != w.line):
 			t.Errorf("record %d: problems %v, want one on line %d containing %q", i, g.problems, w.line, w.problem)
 		}
+		var ptrs []string
+		for _, d := range g.warnings {
+			ptrs = append(ptrs, d.Pointer)
+			if d.Severity != diag.Warning || d.File != "in.jsonl" || d.Line != w.line || !strings.Contains(d.Message, "appears") {
+				t.Errorf("record %d: warning %+v, want a duplicate member warning on line %d", i, d, w.line)
+			}
+		}
+		if !reflect.DeepEqual(ptrs, w.dups) {
+			t.Errorf("record %d: duplicate members at %q, want %q", i, ptrs, w.dups)
+		}
 	}
 }
 
@@ -176,8 +190,59 @@ var lrCases = []struct {
 	partial bool // reading stops before the end of the input
 	want    []lrWant
 }{
-	{name: "empty", in: ""},
-	{name: "only blank lines", in: "\n  \r\n\t\n\n"},
+	// An input without a message is one error record, on no line.
+	{name: "empty", in: "",
+		want: []lrWant{lrBad(0, 0, lrPE, "empty input")}},
+	{name: "only blank lines", in: "\n  \r\n\t\n\n",
+		want: []lrWant{lrBad(0, 0, lrPE, "empty input: only white space, no JSON-RPC message")}},
+	{name: "only a byte order mark", in: "\xef\xbb\xbf",
+		want: []lrWant{lrBad(0, 0, lrPE, "empty input")}},
+	// A UTF-8 byte order mark is skipped; UTF-16 and UTF-32 are one error
+	// record, with or without a byte order mark.
+	{name: "UTF-8 byte order mark",
+		in:   "\xef\xbb\xbf{\"a\":1}\n{\"b\":2}\n",
+		want: []lrWant{lrMsg(1, `{"a":1}`), lrMsg(2, `{"b":2}`)}},
+	{name: "UTF-8 byte order mark before a document",
+		in:   "\xef\xbb\xbf{\n \"a\": 1\n}\n",
+		want: []lrWant{lrMsg(1, "{\n \"a\": 1\n}")}},
+	{name: "UTF-16 LE with a byte order mark", in: lrUTF("\ufeff{\"a\":1}\n", "UTF-16LE"), partial: true,
+		want: []lrWant{lrBad(0, 0, lrPE, "the log is UTF-16 LE (it starts with the UTF-16 byte order mark): jrpcld reads UTF-8; convert it first (iconv -f UTF-16LE -t UTF-8)")}},
+	{name: "UTF-16 BE with a byte order mark", in: lrUTF("\ufeff{\"a\":1}\n", "UTF-16BE"), partial: true,
+		want: []lrWant{lrBad(0, 0, lrPE, "UTF-16 BE (it starts with the UTF-16 byte order mark)")}},
+	{name: "UTF-16 LE", in: lrUTF("{\"a\":1}\n{\"b\":2}\n", "UTF-16LE"), partial: true,
+		want: []lrWant{lrBad(0, 0, lrPE, "UTF-16 LE (a NUL byte follows the first character)")}},
+	{name: "UTF-16 BE", in: lrUTF("\n{\"a\":1}\n", "UTF-16BE"), partial: true,
+		want: []lrWant{lrBad(0, 0, lrPE, "UTF-16 BE (it starts with a NUL byte)")}},
+	{name: "UTF-16 LE, one character", in: lrUTF("1", "UTF-16LE"), partial: true,
+		want: []lrWant{lrBad(0, 0, lrPE, "UTF-16 LE")}},
+	{name: "UTF-32 LE with a byte order mark", in: lrUTF("\ufeff[]", "UTF-32LE"), partial: true,
+		want: []lrWant{lrBad(0, 0, lrPE, "UTF-32 LE (it starts with the UTF-32 byte order mark): jrpcld reads UTF-8; convert it first (iconv -f UTF-32LE -t UTF-8)")}},
+	{name: "UTF-32 BE with a byte order mark", in: lrUTF("\ufeff[]", "UTF-32BE"), partial: true,
+		want: []lrWant{lrBad(0, 0, lrPE, "UTF-32 BE (it starts with the UTF-32 byte order mark)")}},
+	{name: "UTF-32 LE", in: lrUTF("[1]\n", "UTF-32LE"), partial: true,
+		want: []lrWant{lrBad(0, 0, lrPE, "UTF-32 LE (a NUL byte follows the first character)")}},
+	{name: "UTF-32 BE", in: lrUTF("[1]\n", "UTF-32BE"), partial: true,
+		want: []lrWant{lrBad(0, 0, lrPE, "UTF-32 BE (it starts with a NUL byte)")}},
+	{name: "NUL bytes later are a syntax error of their line",
+		in:   "{\"a\":1}\n{\x00}\n",
+		want: []lrWant{lrMsg(1, `{"a":1}`), lrBad(2, 2, lrPE, "invalid character '\\x00'")}},
+	// A member named twice is a warning with its pointer; the last value
+	// is kept, as encoding/json keeps it (lrCheck compares the values).
+	{name: "duplicate members",
+		in: `{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}` + "\n" +
+			`{"dir":"c2s","msg":{"jsonrpc":"2.0","method":"m","params":{"a":1,"a":2,"a":3,"b/c":0,"b/c":1}}}` + "\n" +
+			`[{"jsonrpc":"2.0","method":"m"},{"jsonrpc":"2.0","method":"m","method":"n"}]` + "\n" +
+			`{"dir":"c2s","dir":"s2c","msg":{"jsonrpc":"2.0","method":"m"}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"m","params":{"a":{"x":1},"b":{"x":1}}}` + "\n",
+		want: []lrWant{
+			{line: 1, raw: `{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}`, dups: []string{"/id"}},
+			{line: 2, raw: `{"jsonrpc":"2.0","method":"m","params":{"a":1,"a":2,"a":3,"b/c":0,"b/c":1}}`, dir: "c2s", dups: []string{"/msg/params/a", "/msg/params/b~1c"}},
+			{line: 3, raw: `[{"jsonrpc":"2.0","method":"m"},{"jsonrpc":"2.0","method":"m","method":"n"}]`, dups: []string{"/1/method"}},
+			{line: 4, raw: `{"jsonrpc":"2.0","method":"m"}`, dir: "s2c", dups: []string{"/dir"}},
+			lrMsg(5, `{"jsonrpc":"2.0","method":"m","params":{"a":{"x":1},"b":{"x":1}}}`)}},
+	{name: "duplicate members in a document",
+		in:   "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"id\": 2\n}\n",
+		want: []lrWant{{line: 1, raw: "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"id\": 2\n}", dups: []string{"/id"}}}},
 	{name: "single object without newline",
 		in:   `{"jsonrpc":"2.0","id":1,"method":"ping"}`,
 		want: []lrWant{lrMsg(1, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)}},
@@ -290,7 +355,7 @@ var lrCases = []struct {
 		in: `{"s":"a\"b\\c\/d\b\f\n\r\t\u00e9\u0000"}` + "\n" + "{\"s\":\"a\tb\"}\n" + `{"s":"\x"}` + "\n" +
 			`{"s":"\u12G4"}` + "\n" + `{"a":1,"a":2}` + "\n",
 		want: []lrWant{lrMsg(1, `{"s":"a\"b\\c\/d\b\f\n\r\t\u00e9\u0000"}`), lrBad(2, 8, lrPE, "in string literal"),
-			lrBad(3, 8, lrPE, "escape"), lrBad(4, 11, lrPE, "hexadecimal"), lrMsg(5, `{"a":1,"a":2}`)}},
+			lrBad(3, 8, lrPE, "escape"), lrBad(4, 11, lrPE, "hexadecimal"), {line: 5, raw: `{"a":1,"a":2}`, dups: []string{"/a"}}}},
 	{name: "numbers and literals",
 		in: "[0,-0,1.5e+10,-12.5E-3,12345678901234567890123,1E2,true,false,null]\n" +
 			"[01]\n[1.]\n[-]\n[1e]\n[.5]\n[tru]\n[nul\n\"str\"\n42\ntrue\n",
@@ -316,6 +381,29 @@ var lrCases = []struct {
 	{name: "pretty-printed envelope",
 		in:   "{\n  \"dir\": \"s2c\",\n  \"ts\": \"t\",\n  \"msg\": {\n    \"id\": 2\n  }\n}\n",
 		want: []lrWant{lrEnv(1, "s2c", "t", "{\n    \"id\": 2\n  }")}},
+}
+
+// lrUTF returns s encoded in enc: UTF-16LE, UTF-16BE, UTF-32LE or
+// UTF-32BE.
+func lrUTF(s, enc string) string {
+	var b []byte
+	for _, c := range utf16.Encode([]rune(s)) {
+		switch enc {
+		case "UTF-16LE":
+			b = binary.LittleEndian.AppendUint16(b, c)
+		case "UTF-16BE":
+			b = binary.BigEndian.AppendUint16(b, c)
+		}
+	}
+	for _, c := range s {
+		switch enc {
+		case "UTF-32LE":
+			b = binary.LittleEndian.AppendUint32(b, uint32(c))
+		case "UTF-32BE":
+			b = binary.BigEndian.AppendUint32(b, uint32(c))
+		}
+	}
+	return string(b)
 }
 
 func TestReader(t *testing.T) {
@@ -555,6 +643,7 @@ func FuzzReader(f *testing.F) {
 		}
 		gz := len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
 		lastLine := 0
+		whole := false // a record about the whole input (line 0) was read: it is the last
 		for n := 0; ; n++ {
 			if !gz && n > len(data)+1 {
 				t.Fatal("more records than input bytes")
@@ -569,10 +658,19 @@ func FuzzReader(f *testing.F) {
 			if rec.Value != nil && rec.Err != nil || rec.Err == nil && rec.Raw == nil {
 				t.Fatalf("record %d: value %v, raw %q and error %v", n, rec.Value, rec.Raw, rec.Err)
 			}
-			if rec.Line < lastLine || rec.Line < 1 {
+			if whole {
+				t.Fatalf("record %d after the record about the whole input", n)
+			}
+			whole = rec.Line == 0 && rec.Err != nil
+			if rec.Line < lastLine || rec.Line < 1 && !whole {
 				t.Fatalf("record %d: line %d after line %d", n, rec.Line, lastLine)
 			}
 			lastLine = rec.Line
+			for _, w := range rec.Warnings {
+				if w.Severity != diag.Warning || w.Line != rec.Line || w.File != "fuzz" || !strings.HasPrefix(w.Pointer, "/") || rec.Err != nil {
+					t.Fatalf("record %d: warning %+v", n, w)
+				}
+			}
 			if rec.Err != nil {
 				var re *diag.Diagnostic
 				if !errors.As(rec.Err, &re) || re.Line != rec.Line || re.File != "fuzz" ||
