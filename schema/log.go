@@ -59,7 +59,9 @@ func (s *Summary) invalid() map[string]int {
 
 // ValidateLog checks every message r reads with c, calling emit for each
 // problem in log order. An unreadable part of the log is a finding too, and
-// the rest is still checked. The error is an I/O error that ended the log.
+// the rest is still checked. The reader's warnings about a message's JSON
+// text (a member named twice) come first among its findings, and count as
+// warnings: they do not make the message invalid. The error is an I/O error that ended the log.
 // Lines are decoded on every core; the checks, which follow the log's
 // order, run on the calling goroutine.
 func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) (Summary, error) {
@@ -98,6 +100,11 @@ func validateRecord(rec *rpclog.Record, c *Checker, file string, index int, sum 
 		return
 	}
 	m, ds := c.Check(rec.Value, rec.Dir, index)
+	for _, w := range rec.Warnings {
+		sum.Warnings++
+		w.File, w.Line = file, rec.Line
+		emit(Finding{Index: index, Kind: memberKind(m, w.Pointer), Diagnostic: w})
+	}
 	kind := m.Kind.String()
 	sum.kinds()[kind]++
 	if !diag.HasErrors(ds) {
