@@ -13,6 +13,8 @@ import (
 // memory.
 type limitFlags struct {
 	maxLine, maxDepth, maxBatch, maxErrors int
+	maxDecompressed                        int64
+	maxRatio                               int
 }
 
 // defaultMaxErrors is how many problems a command prints before it only
@@ -24,13 +26,18 @@ func addLimitFlags(fs *flag.FlagSet) *limitFlags {
 	fs.IntVar(&l.maxLine, "max-line-bytes", 64<<20, "longest line (or pretty-printed document) read, in `bytes`; a longer one is an error for that line")
 	fs.IntVar(&l.maxDepth, "max-depth", 512, "deepest nesting of arrays and objects in a message (`levels`)")
 	fs.IntVar(&l.maxBatch, "max-batch", rpclog.DefaultMaxBatch, "most `messages` in one batch")
+	fs.Int64Var(&l.maxDecompressed, "max-decompressed-bytes", rpclog.DefaultMaxDecompressedBytes,
+		"largest size of a gzip-compressed log once decompressed, in `bytes`, 16 GiB by default; a larger one ends with an error there")
+	fs.IntVar(&l.maxRatio, "max-compression-ratio", rpclog.DefaultMaxCompressionRatio,
+		"most decompressed bytes per compressed byte (`N`) of a gzip-compressed log, checked past 64 MiB: a decompression bomb exceeds it (deflate cannot exceed about 1032)")
 	fs.IntVar(&l.maxErrors, "max-errors", defaultMaxErrors, "print at most `N` problems; the rest are only counted")
 	return l
 }
 
 // check reports a limit that is not positive.
 func (l *limitFlags) check() error {
-	for name, v := range map[string]int{"--max-line-bytes": l.maxLine, "--max-depth": l.maxDepth, "--max-batch": l.maxBatch, "--max-errors": l.maxErrors} {
+	for name, v := range map[string]int64{"--max-line-bytes": int64(l.maxLine), "--max-depth": int64(l.maxDepth), "--max-batch": int64(l.maxBatch),
+		"--max-errors": int64(l.maxErrors), "--max-decompressed-bytes": l.maxDecompressed, "--max-compression-ratio": int64(l.maxRatio)} {
 		if v <= 0 {
 			return fmt.Errorf("%s must be positive, not %d", name, v)
 		}
@@ -39,7 +46,8 @@ func (l *limitFlags) check() error {
 }
 
 func (l *limitFlags) readerOptions() rpclog.ReaderOptions {
-	return rpclog.ReaderOptions{MaxLineBytes: l.maxLine, MaxDepth: l.maxDepth, MaxBatch: l.maxBatch}
+	return rpclog.ReaderOptions{MaxLineBytes: l.maxLine, MaxDepth: l.maxDepth, MaxBatch: l.maxBatch,
+		MaxDecompressedBytes: l.maxDecompressed, MaxCompressionRatio: l.maxRatio}
 }
 
 // errorPrinter prints problems up to a limit and counts the rest.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -112,5 +113,50 @@ func TestProgress(t *testing.T) {
 	p.done()
 	if !strings.HasSuffix(w.String(), "\r") {
 		t.Error("done does not clear the line")
+	}
+}
+
+// TestDecompressionLimits: every command that reads logs refuses a gzip
+// input past --max-decompressed-bytes, or expanding more than
+// --max-compression-ratio times, with one problem that names the flag,
+// after the messages read in full; raising the flag lets it through; a
+// limit that is not positive is a usage error.
+func TestDecompressionLimits(t *testing.T) {
+	msgs := gzipped(t, []byte(strings.Repeat(`{"jsonrpc":"2.0","method":"m"}`+"\n", 1000))) // 31 bytes a line
+	// A small decompression bomb: 20 gzip members of 4 MiB of blank lines,
+	// each over 1000 times smaller.
+	member := gzipped(t, bytes.Repeat(append(bytes.Repeat([]byte(" "), 1<<20-1), '\n'), 4))
+	bomb := strings.Repeat(string(member), 20)
+	tests := []struct {
+		name, stdin string
+		args        []string
+		out, err    string // substrings of stdout and stderr
+		code        int
+	}{
+		{"validate size", string(msgs), []string{"validate", "--max-decompressed-bytes", "10000"},
+			"stdin:323: -32700 invalid: not JSON: the gzip input decompresses to more than 10000 bytes, the limit: raise it with --max-decompressed-bytes\n" +
+				"1 file, 323 messages: 322 valid, 1 invalid", "", exitInvalid},
+		{"validate size raised", string(msgs), []string{"validate", "--max-decompressed-bytes", "31000"},
+			"1 file, 1000 messages: 1000 valid, 0 invalid", "", exitOK},
+		{"turtle size", string(msgs), []string{"turtle", "--max-decompressed-bytes", "10000"},
+			"jlog:position 322", "stdin:323: skipped: the gzip input decompresses to more than 10000 bytes, the limit: raise it with --max-decompressed-bytes", exitInvalid},
+		{"validate ratio", bomb, []string{"validate"},
+			"refused as a likely decompression bomb; if the log is genuine, raise the limit with --max-compression-ratio\n1 file, 1 message: 0 valid, 1 invalid", "", exitInvalid},
+		{"rdf ratio", bomb, []string{"rdf", "--format", "ntriples"},
+			"", "refused as a likely decompression bomb; if the log is genuine, raise the limit with --max-compression-ratio", exitInvalid},
+		{"validate ratio raised", bomb, []string{"validate", "--max-compression-ratio", "2000"},
+			"stdin: -32700 invalid: not JSON: empty input: only white space, no JSON-RPC message", "", exitInvalid},
+		{"zero size", "", []string{"validate", "--max-decompressed-bytes", "0"},
+			"", "--max-decompressed-bytes must be positive, not 0", exitUsage},
+		{"negative ratio", "", []string{"turtle", "--max-compression-ratio", "-1"},
+			"", "--max-compression-ratio must be positive, not -1", exitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := jrpcld(t, tt.stdin, tt.args...)
+			if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
+				t.Errorf("exit %d, want %d\nstdout %.2000s\nstderr %s", code, tt.code, out, errOut)
+			}
+		})
 	}
 }

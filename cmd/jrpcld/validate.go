@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -39,8 +40,13 @@ not declare are reported as warnings on standard error.
 
 Each problem is printed as FILE:LINE: CODE KIND: message (at /pointer), with
 the schema location when a schema found it, then a summary; --format json
-prints one JSON object per problem and a summary object. Exit status: 0 when every message is valid, 1 when some are not,
-2 on a usage or I/O error.`
+prints one JSON object per problem and a summary object. An input with no
+message, or not in UTF-8, is one invalid message without a line; a gzip
+stream over --max-decompressed-bytes or --max-compression-ratio ends with
+one. A member named twice in one object is a warning, without a code: the
+last one is used, as most JSON readers do. Warnings do not change the exit
+status: 0 when every message is valid, 1 when some are not, 2 on a usage or
+I/O error.`
 
 func runValidate(e *env, c *command, args []string) int {
 	fs := newFlags(e, c, validateHelp)
@@ -112,7 +118,15 @@ func runValidate(e *env, c *command, args []string) int {
 		case f.Schema != "":
 			where = fmt.Sprintf(" (schema %s)", f.Schema)
 		}
-		line := fmt.Sprintf("%s:%d: %d %s: %s%s%s", f.File, f.Line, f.Code, f.Kind, sev, f.Message, where)
+		pos := f.File // a problem of the whole input has no line
+		if f.Line > 0 {
+			pos += ":" + strconv.Itoa(f.Line)
+		}
+		code := "" // a warning about the JSON text has no JSON-RPC code
+		if f.Code != 0 {
+			code = strconv.Itoa(f.Code) + " "
+		}
+		line := fmt.Sprintf("%s: %s%s: %s%s%s", pos, code, f.Kind, sev, f.Message, where)
 		printer.print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
 	}
 
