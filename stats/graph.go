@@ -61,39 +61,62 @@ func GraphFormat(name string, head []byte) (rdf.Format, bool) {
 	return rdf.Turtle, comment
 }
 
+// GraphOptions say how ReadGraph reads a graph.
+type GraphOptions struct {
+	// NewCollector is called once per log, with the log's IRI.
+	NewCollector func(logIRI string) *Collector
+	// Whole, when not nil, is told why the graph must be read whole, before
+	// it is (see wire.Decoder.EachMessage).
+	Whole func(reason string)
+	// Size is the size of the input when known, 0 otherwise.
+	Size int64
+}
+
 // ReadGraph reads a graph jrpcld wrote, in format f, and computes the Stats
 // of each log in it, in the order the logs first appear. rv, made with the
 // context of the block the graph was made with, rebuilds each message as
 // it was sent, with its direction and timestamp; the messages are counted
-// as in a message log, in the order of jlog:position. The graph is read
-// whole: memory grows with its size. newCollector is called once per log,
-// with the log's IRI.
+// as in a message log, in the order of jlog:position.
+//
+// A graph laid out as jrpcld writes logs is read as a stream, in memory
+// that does not grow with its size; any other is read whole, after
+// opts.Whole is told why.
 //
 // A graph that does not parse gives a *diag.Diagnostic and no Stats. Nodes
 // that do not read back as messages give a *diag.Diagnostic each, joined
 // with errors.Join, and the Stats of the messages that do.
-func ReadGraph(r io.Reader, file string, f rdf.Format, rv *wire.Decoder, newCollector func(logIRI string) *Collector) ([]*LogStats, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	quads, err := wire.ReadRDF(data, f)
-	if err != nil {
-		var se *diag.Diagnostic
-		if errors.As(err, &se) {
-			se.File = file
-			return nil, se
+func ReadGraph(r io.Reader, file string, f rdf.Format, rv *wire.Decoder, opts GraphOptions) ([]*LogStats, error) {
+	var order []string
+	collectors := map[string]*Collector{}
+	whole := func(reason string) error {
+		order, collectors = nil, map[string]*Collector{}
+		if opts.Whole != nil {
+			opts.Whole(reason)
 		}
+		return nil
+	}
+	problems, err := rv.EachMessage(r, f, opts.Size, whole, func(log string, m *wire.Message) error {
+		c := collectors[log]
+		if c == nil {
+			c = opts.NewCollector(log)
+			collectors[log] = c
+			order = append(order, log)
+		}
+		c.addAt(record(m), int(m.Position))
+		return nil
+	})
+	var se *diag.Diagnostic
+	if errors.As(err, &se) {
+		se.File = file
+		return nil, se
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	logs, problems := rv.Logs(quads)
 	var out []*LogStats
-	for _, l := range logs {
-		c := newCollector(l.IRI)
-		for _, m := range l.Messages {
-			c.addAt(record(m), int(m.Position))
-		}
-		out = append(out, &LogStats{File: file, Log: l.IRI, Stats: c.Stats(), Events: c.Timeline()})
+	for _, log := range order {
+		c := collectors[log]
+		out = append(out, &LogStats{File: file, Log: log, Stats: c.Stats(), Events: c.Timeline()})
 	}
 	var errs []error
 	for _, p := range problems {
@@ -105,7 +128,7 @@ func ReadGraph(r io.Reader, file string, f rdf.Format, rv *wire.Decoder, newColl
 
 // record turns a message read back from a graph into the record a log
 // reader would have read.
-func record(m wire.Message) *rpclog.Record {
+func record(m *wire.Message) *rpclog.Record {
 	rec := &rpclog.Record{Line: int(m.Position), Raw: m.JSON, Dir: m.Dir, TS: m.TS}
 	d := json.NewDecoder(bytes.NewReader(m.JSON))
 	d.UseNumber()

@@ -46,11 +46,16 @@ func TestGraphFormat(t *testing.T) {
 }
 
 // readGraph returns the Stats of each log of a graph, read back with the
-// context ctx.
-func readGraph(t *testing.T, data []byte, file string, f rdf.Format, ctx *context.Processed) ([]*LogStats, error) {
+// context ctx, and why it was read whole ("" when it was streamed).
+func readGraph(t *testing.T, data []byte, file string, f rdf.Format, ctx *context.Processed) ([]*LogStats, string, error) {
 	t.Helper()
 	rv := wire.NewDecoder(ctx)
-	return ReadGraph(bytes.NewReader(data), file, f, rv, func(string) *Collector { return NewCollector(Options{}) })
+	whole := ""
+	got, err := ReadGraph(bytes.NewReader(data), file, f, rv, GraphOptions{
+		NewCollector: func(string) *Collector { return NewCollector(Options{}) },
+		Whole:        func(reason string) { whole = reason },
+	})
+	return got, whole, err
 }
 
 // sameStats reports an error when two Stats differ.
@@ -88,9 +93,14 @@ func TestGraphRoundTrip(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s", f, filepath.Base(file)), func(t *testing.T) {
 				g := filepath.Join(dir, fmt.Sprintf("g%d.%s", i, f))
 				data := writeGraph(t, ctx, file, "http://example.org/log", g, f)
-				got, err := readGraph(t, data, g, f, ctx)
+				got, whole, err := readGraph(t, data, g, f, ctx)
 				if err != nil {
 					t.Fatal(err)
+				}
+				// What jrpcld writes streams back (JSON-LD is always read
+				// whole, without a reason).
+				if whole != "" {
+					t.Errorf("read whole: %q", whole)
 				}
 				if len(got) != 1 || got[0].Log != "http://example.org/log" || got[0].File != g {
 					t.Fatalf("%d logs", len(got))
@@ -128,7 +138,7 @@ func TestGraphMCPBlock(t *testing.T) {
 			what := fmt.Sprintf("%s %s", f, filepath.Base(file))
 			g := filepath.Join(dir, fmt.Sprintf("mcp%d.%s", i, f))
 			data := writeGraph(t, mcp, file, "http://example.org/log", g, f)
-			got, err := readGraph(t, data, g, f, mcp)
+			got, _, err := readGraph(t, data, g, f, mcp)
 			if err != nil || len(got) != 1 {
 				t.Fatalf("%s: %d logs, %v", what, len(got), err)
 			}
@@ -138,7 +148,7 @@ func TestGraphMCPBlock(t *testing.T) {
 			}
 			// The default block does not know the MCP block's terms: what it
 			// reads back is not the log.
-			other, err := readGraph(t, data, g, f, def)
+			other, _, err := readGraph(t, data, g, f, def)
 			if err == nil && len(other) == 1 && reflect.DeepEqual(statsJSON(t, other[0].Stats), statsJSON(t, got[0].Stats)) {
 				t.Errorf("%s: the default block reads the same figures", what)
 			}
@@ -169,7 +179,7 @@ func TestGraphSeveralLogs(t *testing.T) {
 	if err := convert.NewConverter(ctx).Convert(&out, rdf.Turtle, logs); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readGraph(t, out.Bytes(), "two.ttl", rdf.Turtle, ctx)
+	got, _, err := readGraph(t, out.Bytes(), "two.ttl", rdf.Turtle, ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +237,7 @@ func TestGraphErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readGraph(t, []byte(tt.doc), tt.file, tt.f, ctx)
+			got, _, err := readGraph(t, []byte(tt.doc), tt.file, tt.f, ctx)
 			if err == nil {
 				t.Fatalf("no error")
 			}
@@ -262,4 +272,27 @@ func TestGraphErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGraphUngrouped: a graph whose statements are not laid out as jrpcld
+// writes logs (here in reverse order) is read whole, says why, and gives
+// the same figures as the stream.
+func TestGraphUngrouped(t *testing.T) {
+	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join("testdata", "pairing.jsonl")
+	g := filepath.Join(t.TempDir(), "g.nt")
+	data := writeGraph(t, ctx, file, "http://example.org/log", g, rdf.NTriples)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	slices.Reverse(lines)
+	got, whole, err := readGraph(t, []byte(strings.Join(lines, "\n")+"\n"), g, rdf.NTriples, ctx)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%d logs, %v", len(got), err)
+	}
+	if !strings.Contains(whole, "not grouped") {
+		t.Errorf("read whole because %q, want the reason the stream gave up", whole)
+	}
+	sameStats(t, "reversed", got[0].Stats, readLogFile(t, file, Options{}).Stats)
 }

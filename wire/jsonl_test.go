@@ -33,24 +33,28 @@ func TestWriteJSONL(t *testing.T) {
 	reversed := []byte(strings.Join(lines, "\n") + "\n")
 	var want bytes.Buffer
 	res, err := d.WriteJSONL(&want, bytes.NewReader(nq), rdf.NQuads, wire.JSONLOptions{Envelope: true})
-	if err != nil || len(res.Problems) > 0 || !res.Found || strings.Count(want.String(), "\n") != 2*strings.Count(sequenceLog(), "\n") {
+	if err != nil || len(res.Problems) > 0 || !res.Found || res.Whole != "" || strings.Count(want.String(), "\n") != 2*strings.Count(sequenceLog(), "\n") {
 		t.Fatalf("streamed: %v %+v\n%s", err, res, want.String())
 	}
 	for _, c := range []struct {
-		name string
-		in   io.Reader
-		f    rdf.Format
+		name  string
+		in    io.Reader
+		f     rdf.Format
+		whole bool
 	}{
-		{"stream, cannot seek", onlyReader{bytes.NewReader(nq)}, rdf.NQuads},
-		{"whole, seeks back", bytes.NewReader(reversed), rdf.NQuads},
-		{"whole, from a copy", onlyReader{bytes.NewReader(reversed)}, rdf.NQuads},
-		{"JSON-LD", bytes.NewReader(convertWith(t, ctx, rdf.JSONLD, logs)), rdf.JSONLD},
+		{"stream, cannot seek", onlyReader{bytes.NewReader(nq)}, rdf.NQuads, false},
+		{"whole, seeks back", bytes.NewReader(reversed), rdf.NQuads, true},
+		{"whole, from a copy", onlyReader{bytes.NewReader(reversed)}, rdf.NQuads, true},
+		{"JSON-LD", bytes.NewReader(convertWith(t, ctx, rdf.JSONLD, logs)), rdf.JSONLD, false},
 	} {
 		var got bytes.Buffer
 		res, err := d.WriteJSONL(&got, c.in, c.f, wire.JSONLOptions{Envelope: true})
 		if err != nil || len(res.Problems) > 0 || !res.Found {
 			t.Errorf("%s: %v %+v", c.name, err, res)
 			continue
+		}
+		if (res.Whole != "") != c.whole {
+			t.Errorf("%s: read whole because %q, want whole %v", c.name, res.Whole, c.whole)
 		}
 		if c.f == rdf.JSONLD {
 			if got.Len() != want.Len() {

@@ -156,6 +156,9 @@ func (j *jsonRun) input(name string, f rdf.Format) error {
 		return err
 	}
 	j.found = j.found || res.Found
+	if res.Whole != "" {
+		errorf(j.e, "json", "%s: read whole, so memory grows with its size: %s", display, res.Whole)
+	}
 	for _, p := range res.Problems {
 		p.File = display
 		fmt.Fprintln(j.e.stderr, p)

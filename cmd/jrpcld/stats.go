@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
@@ -168,19 +167,14 @@ func runStats(e *env, c *command, args []string) int {
 }
 
 // statsFile reads one LOG: a message log, or a graph whose messages
-// reverse rebuilds.
+// reverse rebuilds. A graph jrpcld did not lay out is read whole, and said so.
 func statsFile(e *env, name string, newCollector func() *stats.Collector, reverse func() (*wire.Decoder, error)) ([]*stats.LogStats, error) {
-	var in io.Reader = e.stdin
-	display := name
-	if name == "-" {
-		display = "stdin"
-	} else {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		in = f
+	in, display, size, err := openInput(e, name)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := in.(io.Closer); ok && name != "-" {
+		defer c.Close()
 	}
 	br := bufio.NewReaderSize(in, 64<<10)
 	head, _ := br.Peek(512)
@@ -189,7 +183,22 @@ func statsFile(e *env, name string, newCollector func() *stats.Collector, revers
 		if err != nil {
 			return nil, err
 		}
-		return stats.ReadGraph(br, display, f, rv, func(string) *stats.Collector { return newCollector() })
+		var graph io.Reader = br
+		if s, ok := in.(io.Seeker); ok && name != "-" {
+			// A file is read again from its start rather than from a copy
+			// when it must be read whole.
+			if _, err := s.Seek(0, io.SeekStart); err == nil {
+				graph = in
+			}
+		}
+		defer tuneGC()()
+		return stats.ReadGraph(graph, display, f, rv, stats.GraphOptions{
+			NewCollector: func(string) *stats.Collector { return newCollector() },
+			Whole: func(reason string) {
+				errorf(e, "stats", "%s: read whole, so memory grows with its size: %s", display, reason)
+			},
+			Size: size,
+		})
 	}
 	r, err := rpclog.NewReader(br, display, rpclog.ReaderOptions{})
 	if err != nil {

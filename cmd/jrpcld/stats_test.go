@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,6 +149,53 @@ func TestStatsGraphInput(t *testing.T) {
 			if !reflect.DeepEqual(l, wantLog) {
 				t.Errorf("%s %v: figures of the graph differ from those of the log", f, args)
 			}
+		}
+	}
+}
+
+// TestStatsGraphUngrouped: a graph jrpcld did not lay out (its statements
+// reversed) has the same figures, from a file and from standard input, and
+// stats says in one line that it reads it whole.
+func TestStatsGraphUngrouped(t *testing.T) {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "g.nt")
+	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "--base", "http://example.org/log", "-o", g, statsPairing); code != exitOK {
+		t.Fatalf("rdf: exit %d %s", code, errOut)
+	}
+	code, want := statsJSON(t, "", g)
+	if code != exitOK {
+		t.Fatalf("stats of the stream: exit %d", code)
+	}
+	figures := func(v map[string]any) any {
+		l := get(v, "logs").([]any)[0].(map[string]any)
+		delete(l, "file")
+		return l
+	}
+	data, err := os.ReadFile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	slices.Reverse(lines)
+	rev := filepath.Join(dir, "r.nt")
+	if err := os.WriteFile(rev, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{rev, "-"} {
+		stdin, shown := "", name
+		if name == "-" {
+			stdin, shown = strings.Join(lines, ""), "stdin"
+		}
+		code, out, errOut := jrpcld(t, stdin, "stats", "--format", "json", name)
+		if code != exitOK || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "jrpcld stats: "+shown+": read whole, so memory grows with its size: ") {
+			t.Errorf("%s: exit %d: %q", shown, code, errOut)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v", shown, err)
+		}
+		if !reflect.DeepEqual(figures(got), figures(want)) {
+			t.Errorf("%s: figures differ from those of the stream:\n%s", shown, out)
 		}
 	}
 }
