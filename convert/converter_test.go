@@ -504,6 +504,10 @@ func TestBadLines(t *testing.T) {
 			t.Errorf("issue %d = %q, want prefix %q", i, got[i], want[i])
 		}
 	}
+	// The invalid message's notice names its pointer once.
+	if strings.Count(got[1], "(at /method)") != 1 {
+		t.Errorf("issue %q: want its pointer once", got[1])
+	}
 	// The "@" members are carried as data (a literal), never as JSON-LD:
 	// no IRI of the graph comes from them.
 	for _, tr := range graphOf(t, nt) {

@@ -285,14 +285,15 @@ func (g *LogGraph) invalid(out []rdf.Triple, node rdf.Term, m jsonrpc.Message, t
 // invalidNotice tells that a message (or a batch member, what names it)
 // that breaks the rules is kept, and why it breaks them.
 func invalidNotice(m jsonrpc.Message, what string) diag.Diagnostic {
-	d := diag.Diagnostic{Code: jsonrpc.CodeInvalidRequest, Severity: diag.Warning,
-		Message: fmt.Sprintf("%snot a JSON-RPC 2.0 message, kept as jlog:InvalidMessage: %v", what, m.Err())}
-	for _, p := range m.Diagnostics {
+	d := diag.Diagnostic{Code: jsonrpc.CodeInvalidRequest, Severity: diag.Warning}
+	why := "it breaks the rules"
+	for _, p := range m.AllDiagnostics() {
 		if p.Severity == diag.Error {
-			d.Pointer = p.Pointer
+			why, d.Pointer = p.Message, p.Pointer
 			break
 		}
 	}
+	d.Message = what + "not a JSON-RPC 2.0 message, kept as jlog:InvalidMessage: " + why
 	return d
 }
 

@@ -37,7 +37,8 @@ with that IRI (its named graph in N-Quads).
 RDF laid out as jrpcld writes it (each message's statements together, in log
 order) is read as a stream, in memory that does not grow with the input; the
 messages are kept in a temporary file until the input has been read to its end.
-Other RDF, and JSON-LD, is read whole, as one graph.
+Other RDF is read whole, as one graph, which a line on standard error says
+(with the reason); JSON-LD always is.
 
 RDF that does not parse is reported as FILE:LINE:COL. A graph that parses but
 is not a JSON-RPC log as jrpcld writes one (a message node without a method,

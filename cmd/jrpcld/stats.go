@@ -33,8 +33,10 @@ A LOG is a message log in any form validate reads, or a graph jrpcld wrote
 (Turtle, N-Triples, N-Quads or JSON-LD: by the extension .ttl, .nt, .nq or
 .jsonld, or by its content). A graph's messages are rebuilt with the context
 of the building block it was made with: --bblock, or the embedded JSON-RPC
-2.0 block. The JSON-RPC 2.0 rules always run; a schema runs too with
---bblock or --schema.
+2.0 block. A graph laid out as jrpcld writes it is read as a stream, in
+memory that does not grow with it; any other (and JSON-LD) is read whole,
+which a line on standard error says. The JSON-RPC 2.0 rules always run; a
+schema runs too with --bblock or --schema.
 
 --format json prints one JSON object, described in docs/stats.md. --html
 writes a self-contained report page (summary, charts, a timeline of each
