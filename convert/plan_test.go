@@ -90,7 +90,7 @@ func decodeValue(t testing.TB, s string) any {
 func engineMappings(t testing.TB, base string) map[string]*Mapping {
 	t.Helper()
 	ctxs := map[string]*context.Processed{"default": fixture.DefaultContext(t), "test": processed(t, decodeValue(t, engineContext))}
-	if mcp := mcpContextIfPresent(t); mcp != nil {
+	if mcp := fixture.MCPContextIfPresent(t); mcp != nil {
 		ctxs["mcp"] = mcp
 	}
 	out := map[string]*Mapping{}
@@ -102,31 +102,6 @@ func engineMappings(t testing.TB, base string) map[string]*Mapping {
 		out[name] = m
 	}
 	return out
-}
-
-var (
-	mcpOnce sync.Once
-	mcpCtx  *context.Processed
-)
-
-// mcpContextIfPresent returns the MCP block's context, or nil without
-// ../shared (it does not skip: the other contexts still run).
-func mcpContextIfPresent(t testing.TB) *context.Processed {
-	mcpOnce.Do(func() {
-		dir := filepath.Join("..", "..", "shared", "reference", "ogc-mcp-bblocks")
-		if d := os.Getenv("JRPCLD_SHARED"); d != "" {
-			dir = filepath.Join(d, "reference", "ogc-mcp-bblocks")
-		}
-		if _, err := os.Stat(dir); err != nil {
-			return
-		}
-		reg, err := bblock.LoadRegisterDir(dir, nil)
-		if err != nil {
-			return
-		}
-		mcpCtx, _, _ = context.ForBlock(reg.Block("mcp.mcp"), reg, nil)
-	})
-	return mcpCtx
 }
 
 // compareEngines maps msg with both engines and fails the test when the

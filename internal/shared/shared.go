@@ -7,6 +7,7 @@ package shared
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,27 +21,43 @@ import (
 // It skips t when the folder is missing, or fails t when JRPCLD_SHARED is set.
 func Dir(t testing.TB, elem ...string) string {
 	t.Helper()
-	root := os.Getenv("JRPCLD_SHARED")
-	required := root != ""
-	if root == "" {
-		_, file, _, ok := runtime.Caller(0)
-		if !ok {
-			t.Skip("shared: cannot locate the module root; set JRPCLD_SHARED")
-		}
-		// file is <module>/internal/shared/shared.go; ../shared sits beside the module.
-		root = filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
-	}
-	abs, err := filepath.Abs(root)
+	abs, required, err := root()
 	if err == nil {
-		if _, err = os.Stat(filepath.Join(abs, "reference")); err == nil {
-			return filepath.Join(append([]string{abs}, elem...)...)
-		}
+		return filepath.Join(append([]string{abs}, elem...)...)
 	}
 	if required {
 		t.Fatalf("shared: JRPCLD_SHARED=%q is set but %v", os.Getenv("JRPCLD_SHARED"), err)
 	}
 	t.Skipf("shared: ../shared not found beside the module (%v); skipping. Set JRPCLD_SHARED to its path to run this test.", err)
 	return ""
+}
+
+// Present reports whether the tests are to use the shared folder: it is
+// there, or JRPCLD_SHARED is set (and then Dir fails when it is not there).
+// Fuzz targets use it to add what needs the folder without skipping.
+func Present() bool {
+	_, required, err := root()
+	return err == nil || required
+}
+
+// root returns the shared folder, whether JRPCLD_SHARED names it, and why
+// it is not there.
+func root() (string, bool, error) {
+	root := os.Getenv("JRPCLD_SHARED")
+	required := root != ""
+	if root == "" {
+		_, file, _, ok := runtime.Caller(0)
+		if !ok {
+			return "", false, errors.New("cannot locate the module root; set JRPCLD_SHARED")
+		}
+		// file is <module>/internal/shared/shared.go; ../shared sits beside the module.
+		root = filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
+	}
+	abs, err := filepath.Abs(root)
+	if err == nil {
+		_, err = os.Stat(filepath.Join(abs, "reference"))
+	}
+	return abs, required, err
 }
 
 // CorpusLog returns the bare corpus sessions (without directions)

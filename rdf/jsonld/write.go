@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/internal/gold"
@@ -68,12 +69,7 @@ func (s *Writer) WriteGroup(triples []rdf.Triple) error {
 	for _, n := range nodes {
 		var v any = n
 		if !s.expanded {
-			c, err := ld.NewJsonLdApi().Compact(s.active, "", n, true)
-			if err != nil {
-				return fmt.Errorf("JSON-LD compaction: %w", err)
-			}
-			s.restoreJSON(c, n)
-			v = c
+			v = s.compact(n)
 		}
 		if s.n > 0 {
 			buf.WriteByte(',')
@@ -91,27 +87,117 @@ func (s *Writer) WriteGroup(triples []rdf.Triple) error {
 	return s.err
 }
 
-// restoreJSON puts back, in a compacted node object, the JSON values of @json
-// terms: json-gold's compaction turns a value that is an array of one
-// element into that element, changing the value.
-func (s *Writer) restoreJSON(compacted any, expanded map[string]any) {
-	m, ok := compacted.(map[string]any)
-	if !ok {
-		return
+// compact returns the compacted form of the node object n. The values of
+// @json literals are held out of json-gold's compaction, which would change
+// them (an array of one element becomes the element, a member named
+// "jrpc:x" is read as an IRI and can fail). A node the context cannot
+// express, such as one with the IRI jrpc:x while jrpc is a prefix (it
+// would read back as another IRI), is written in expanded form with
+// "@context": null, which reads back exactly.
+func (s *Writer) compact(n map[string]any) any {
+	held := holdJSON(n)
+	c, err := ld.NewJsonLdApi().Compact(s.active, "", n, true)
+	for _, h := range held {
+		h.obj["@value"] = h.value
 	}
-	for k := range m {
-		td := s.active.GetTermDefinition(k)
-		if td == nil || td.Type != "@json" {
-			continue
+	if err != nil {
+		n["@context"] = nil
+		return n
+	}
+	if len(held) > 0 {
+		byMark := make(map[string]any, len(held))
+		for _, h := range held {
+			byMark[h.mark] = h.value
 		}
-		vals, _ := expanded[td.ID].([]any)
-		if len(vals) != 1 {
-			continue
-		}
-		if vo, ok := vals[0].(map[string]any); ok {
-			m[k] = vo["@value"]
+		c = putBack(c, byMark)
+	}
+	return c
+}
+
+// heldJSON is the value of a @json literal, replaced by mark while its
+// node object is compacted.
+type heldJSON struct {
+	obj   map[string]any // the value object
+	value any
+	mark  string
+}
+
+// holdJSON replaces the value of each @json literal of n by a mark, a
+// string that no other string of n holds.
+func holdJSON(n map[string]any) []heldJSON {
+	var held []heldJSON
+	for _, vals := range n {
+		vs, _ := vals.([]any)
+		for _, v := range vs {
+			if vo, ok := v.(map[string]any); ok && vo["@type"] == "@json" {
+				held = append(held, heldJSON{obj: vo, value: vo["@value"]})
+			}
 		}
 	}
+	if len(held) == 0 {
+		return nil
+	}
+	prefix := "\x00json"
+	for containsString(n, prefix, held) {
+		prefix += "\x00"
+	}
+	for i := range held {
+		held[i].mark = prefix + strconv.Itoa(i)
+		held[i].obj["@value"] = held[i].mark
+	}
+	return held
+}
+
+// containsString reports whether a string of the node object n other than
+// the held @json values (its @id, its types, its literals) holds sub.
+func containsString(n map[string]any, sub string, held []heldJSON) bool {
+	for _, vals := range n {
+		switch vs := vals.(type) {
+		case string:
+			if strings.Contains(vs, sub) {
+				return true
+			}
+		case []any:
+			for _, v := range vs {
+				switch x := v.(type) {
+				case string:
+					if strings.Contains(x, sub) {
+						return true
+					}
+				case map[string]any:
+					if x["@type"] == "@json" {
+						continue
+					}
+					for _, e := range x {
+						if str, ok := e.(string); ok && strings.Contains(str, sub) {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// putBack returns v with each mark replaced by the value it holds the
+// place of.
+func putBack(v any, byMark map[string]any) any {
+	switch x := v.(type) {
+	case string:
+		if orig, ok := byMark[x]; ok {
+			return orig
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = putBack(e, byMark)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = putBack(e, byMark)
+		}
+	}
+	return v
 }
 
 // Close ends the document and flushes it; it does not close the underlying

@@ -1,0 +1,196 @@
+package wire_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/fixture"
+	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/wire"
+)
+
+// hostileWords are strings a peer may put where jrpcld must not read them
+// as anything but data: JSON-LD keywords, IRIs and names of every sort.
+var hostileWords = []string{
+	"@id", "@context", "@type", "@vocab", "@base", "@none", "@graph", "@list", "@set", "@value",
+	"@language", "@index", "@reverse", "@nest", "@json", "@direction", "@included", "@protected",
+	"@version", "@import", "@propagate", "@prefix", "@", "@@", "@ID", "_:b0", "_:", "http://evil.example/x",
+	"urn:x", "jrpc:hasMethod", "rdf:type", ":", "#", "", " ", "\u0000", "\u202e", "é🎉", "jsonrpc",
+	"params", "1", "-0", "1e400", "true", "null",
+}
+
+// hostileMessage builds one log line from what a peer controls: the id, a
+// member name and its value, the method. shape picks the kind of message
+// (bits 0-1: request, notification, result, error), the id as a number
+// when it is one (bit 2), an envelope with a direction (bits 3-4) and the
+// value as its timestamp, the value as JSON when it is JSON (bit 5), the
+// member nested in an array of objects (bit 6) and a batch of the message
+// twice (bit 7).
+func hostileMessage(shape uint8, id, key, value, method string) ([]byte, bool) {
+	var val any = value
+	if shape&32 != 0 {
+		if v, err := decodeStrict(value); err == nil && depth(v) < 64 {
+			val = v
+		}
+	}
+	var member any = map[string]any{key: val}
+	if shape&64 != 0 {
+		member = map[string]any{key: []any{map[string]any{key: val}, val}}
+	}
+	var idv any = id
+	if shape&4 != 0 && json.Valid([]byte(id)) {
+		if v, err := decodeStrict(id); err == nil {
+			if _, ok := v.(json.Number); ok {
+				idv = v
+			}
+		}
+	}
+	msg := map[string]any{"jsonrpc": "2.0"}
+	switch shape & 3 {
+	case 0:
+		msg["id"], msg["method"], msg["params"] = idv, method, member
+	case 1:
+		msg["method"], msg["params"] = method, member
+	case 2:
+		msg["id"], msg["result"] = idv, member
+	case 3:
+		msg["id"], msg["error"] = idv, map[string]any{"code": -32000, "message": value, "data": member}
+	}
+	var line any = msg
+	if shape&128 != 0 {
+		line = []any{msg, msg}
+	}
+	if shape&8 != 0 {
+		line = map[string]any{"dir": []string{"c2s", "s2c"}[shape>>4&1], "ts": value, "msg": line}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(line); err != nil {
+		return nil, false
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), true
+}
+
+// depth returns how deeply v nests.
+func depth(v any) int {
+	d := 0
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			d = max(d, depth(e))
+		}
+	case []any:
+		for _, e := range x {
+			d = max(d, depth(e))
+		}
+	default:
+		return 0
+	}
+	return d + 1
+}
+
+// hostileRoundTrip converts line with ctx and engine into format and
+// writes it back as `jrpcld json` does; it fails t unless the message comes
+// back exactly as sent, and unless it was kept without an error. It
+// returns the statements of the graph, whatever their named graph.
+func hostileRoundTrip(t *testing.T, what string, ctx *context.Processed, engine convert.Engine, format rdf.Format, line []byte, sent []wireRecord) []rdf.Triple {
+	t.Helper()
+	c := convert.NewConverter(ctx)
+	c.Engine = engine
+	var errs []string
+	c.Report = func(d diag.Diagnostic) {
+		if d.Severity == diag.Error {
+			errs = append(errs, d.String())
+		}
+	}
+	r, err := rpclog.NewReader(bytes.NewReader(line), "fuzz", rpclog.ReaderOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	var graph bytes.Buffer
+	if err := c.Convert(&graph, format, []convert.Log{{Reader: r, File: "fuzz", IRI: "http://example.com/f"}}); err != nil || len(errs) > 0 {
+		t.Fatalf("%s: %s: %v %q", what, line, err, errs)
+	}
+	var back bytes.Buffer
+	res, err := wire.NewDecoder(ctx).WriteJSONL(&back, bytes.NewReader(graph.Bytes()), format, wire.JSONLOptions{Envelope: true})
+	if err != nil || len(res.Problems) > 0 || res.Whole != "" {
+		t.Fatalf("%s: %s: %v %+v\n%s", what, line, err, res, graph.String())
+	}
+	checkSame(t, what+" "+string(line), sent, readWire(t, back.Bytes()))
+	quads, err := wire.ReadRDF(graph.Bytes(), format)
+	if err != nil {
+		t.Fatalf("%s: %s: %v", what, line, err)
+	}
+	triples := make([]rdf.Triple, len(quads))
+	for i, q := range quads {
+		triples[i] = q.Triple
+	}
+	return triples
+}
+
+// FuzzHostile: a message whose id, member names and values a peer chose
+// (JSON-LD keywords among them) goes from the log to RDF and back, as
+// `jrpcld turtle` and `jrpcld json` take it, exactly as it was sent: in
+// Turtle, N-Triples, N-Quads and JSON-LD, with both engines, with the
+// default block and (when ../shared is there) the MCP block, whose context
+// maps MCP's params and results.
+func FuzzHostile(f *testing.F) {
+	methods := []string{"m", "tools/call", "completion/complete", "resources/read", "notifications/progress", "@type"}
+	for i, w := range hostileWords {
+		f.Add(uint8(i*37), w, w, w, methods[i%len(methods)])
+	}
+	f.Add(uint8(0), "1", "ref", "@type", "completion/complete")
+	f.Add(uint8(32), "@id", "ref", `{"type":"@type","name":"@id"}`, "completion/complete")
+	f.Add(uint8(32+2), "@context", "content", `[{"type":"@vocab","text":"@base"}]`, "tools/call")
+	f.Add(uint8(32+8+16), "@none", "progressToken", `"@none"`, "notifications/progress")
+	var once sync.Once
+	ctxs := map[string]*context.Processed{}
+	f.Fuzz(func(t *testing.T, shape uint8, id, key, value, method string) {
+		once.Do(func() {
+			ctxs["json-rpc"] = fixture.DefaultContext(t)
+			if mcp := fixture.MCPContextIfPresent(t); mcp != nil {
+				ctxs["mcp"] = mcp
+			}
+		})
+		for _, s := range []string{id, key, value, method} {
+			if !utf8.ValidString(s) {
+				return // JSON text holds no invalid UTF-8
+			}
+		}
+		line, ok := hostileMessage(shape, id, key, value, method)
+		if !ok || strings.ContainsAny(string(line), "\n\r") {
+			return
+		}
+		v, err := decodeStrict(string(line))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		sent := []wireRecord{wireOf(v)}
+		for name, ctx := range ctxs {
+			// Every format and engine gives the same graph.
+			var first []rdf.Triple
+			for _, engine := range []convert.Engine{convert.EngineCompiled, convert.EngineJSONGold} {
+				for _, format := range []rdf.Format{rdf.NQuads, rdf.Turtle, rdf.NTriples, rdf.JSONLD} {
+					what := fmt.Sprintf("%s %s engine %d", name, format, engine)
+					g := hostileRoundTrip(t, what, ctx, engine, format, line, sent)
+					if first == nil {
+						first = g
+					} else if ok, diff := rdftest.Isomorphic(g, first); !ok {
+						t.Fatalf("%s: %s: not the graph of N-Quads with the compiled engine:\n%s", what, line, diff)
+					}
+				}
+			}
+		}
+	})
+}
