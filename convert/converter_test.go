@@ -605,3 +605,38 @@ func TestFormatsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicateMembers: a member named twice is told, with its line and
+// pointer into the message, by both engines alike: in values the compiled
+// engine reads from their text (params, result) as in those the log reader
+// decodes (id, the members of a batch, an envelope's message).
+func TestDuplicateMembers(t *testing.T) {
+	log := `{"jsonrpc":"2.0","id":1,"method":"a","params":{"x":1,"x":2}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"id":1,"result":{"b":{"y":1,"y":[]}}}` + "\n" +
+		`{"dir":"s2c","msg":{"jsonrpc":"2.0","method":"n","params":{"a":1,"a":1,"a":1}}}` + "\n" +
+		`[{"jsonrpc":"2.0","method":"n","params":[{"c":1,"c":2}]}]` + "\n"
+	want := []string{
+		`f:1: warning: member "x" appears twice in one object: the last one is used (at /params/x)`,
+		`f:2: warning: member "id" appears twice in one object: the last one is used (at /id)`,
+		`f:2: warning: member "y" appears twice in one object: the last one is used (at /result/b/y)`,
+		`f:3: warning: member "a" appears 3 times in one object: the last one is used (at /params/a)`,
+		`f:4: warning: member "c" appears twice in one object: the last one is used (at /0/params/0/c)`,
+	}
+	for _, engine := range []Engine{EngineCompiled, EngineJSONGold} {
+		c := NewConverter(fixture.DefaultContext(t))
+		c.Engine = engine
+		var got []string
+		c.Report = func(d diag.Diagnostic) { got = append(got, d.String()) }
+		r, err := rpclog.NewReader(strings.NewReader(log), "f", rpclog.ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Convert(io.Discard, rdf.NTriples, []Log{{Reader: r, File: "f", IRI: "http://example.com/f"}}); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("engine %d: notices\n%s\nwant\n%s", engine, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

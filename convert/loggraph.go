@@ -254,6 +254,9 @@ func (g *LogGraph) envelope(out []rdf.Triple, node rdf.Term, rec *rpclog.Record,
 		out = problem(out, node, rdf.NewBlank(blanks+"e"+strconv.Itoa(i)), p)
 		notices = append(notices, diag.Diagnostic{Pointer: p.Pointer, Code: p.Code, Severity: diag.Warning, Message: p.Message})
 	}
+	for _, w := range rec.Warnings {
+		notices = append(notices, diag.Diagnostic{Pointer: w.Pointer, Code: w.Code, Severity: diag.Warning, Message: w.Message})
+	}
 	return out, notices
 }
 
@@ -387,7 +390,10 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	// keywords were taken as data.
 	notices := dropped
 	for _, l := range left {
-		if l.atKey {
+		switch {
+		case l.tell:
+			notices = append(notices, l.Diagnostic)
+		case l.atKey:
 			l.Message += " (jlog:patch keeps it)"
 			notices = append(notices, l.Diagnostic)
 		}

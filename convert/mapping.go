@@ -188,10 +188,12 @@ func (m *Mapping) goldTriples(dst []rdf.Triple, msg map[string]any, node, bnodeP
 }
 
 // leftOut is a notice for something the mapping leaves out; atKey marks a
-// member whose name starts with "@".
+// member whose name starts with "@", tell a notice to be told as it is
+// (jlog:patch does not keep what it says is lost).
 type leftOut struct {
 	diag.Diagnostic
 	atKey bool
+	tell  bool
 }
 
 // prepare returns the document json-gold gets for the object obj at
@@ -204,12 +206,12 @@ func (m *Mapping) prepare(obj map[string]any, s *context.Scope, ptr string, left
 		v := obj[k]
 		p := ptr + "/" + jsonptr.Escape(k)
 		if strings.HasPrefix(k, "@") {
-			*left = append(*left, leftOut{notice(p, "member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k), true})
+			*left = append(*left, leftOut{Diagnostic: notice(p, "member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k), atKey: true})
 			continue
 		}
 		if t := s.Term(k); t != nil && t.Type == "@json" {
 			if _, _, err := jcs.Append(nil, v); err != nil {
-				*left = append(*left, leftOut{notice(p, "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false})
+				*left = append(*left, leftOut{Diagnostic: notice(p, "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err)})
 				continue
 			}
 			doc[k] = v
@@ -236,7 +238,7 @@ func (m *Mapping) prepareValue(v any, s *context.Scope, ptr string, left *[]left
 		return out, true
 	case json.Number:
 		if _, err := strconv.ParseFloat(string(x), 64); err != nil {
-			*left = append(*left, leftOut{notice(ptr, "number %s is beyond the range of a double; it is not mapped to RDF", x), false})
+			*left = append(*left, leftOut{Diagnostic: notice(ptr, "number %s is beyond the range of a double; it is not mapped to RDF", x)})
 			return nil, false
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
@@ -627,17 +628,33 @@ func (r *Reader) newParser() *jsonparse.Parser {
 func (r *Reader) record(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError, text []byte, line, col int) *Record {
 	rec := r.message(p, v, perr, text, line, col)
 	if dups := p.Duplicates(); len(dups) > 0 && perr == nil && rec.Err == nil {
+		// Pointers into the message of an envelope start at the message,
+		// as those of every other finding about it do.
+		obj, isObj := v.(map[string]any)
+		_, bare := obj["jsonrpc"]
+		msgStart, _ := p.MsgSpan()
+		envelope := isObj && msgStart >= 0 && !bare
 		rec.Warnings = make([]diag.Diagnostic, len(dups))
 		for i, d := range dups {
-			times := "twice"
-			if d.Count > 2 {
-				times = strconv.Itoa(d.Count) + " times"
+			if envelope && strings.HasPrefix(d.Pointer, "/msg/") {
+				d.Pointer = strings.TrimPrefix(d.Pointer, "/msg")
 			}
-			rec.Warnings[i] = diag.Diagnostic{File: r.name, Line: line, Pointer: d.Pointer, Severity: diag.Warning,
-				Message: fmt.Sprintf("member %s appears %s in one object: the last one is used", strconv.Quote(d.Name), times)}
+			rec.Warnings[i] = DuplicateWarning(d, "")
+			rec.Warnings[i].File, rec.Warnings[i].Line = r.name, line
 		}
 	}
 	return rec
+}
+
+// DuplicateWarning is the warning about a member an object holds more
+// than once, d, found in a value at the JSON pointer at.
+func DuplicateWarning(d jsonparse.Duplicate, at string) diag.Diagnostic {
+	times := "twice"
+	if d.Count > 2 {
+		times = strconv.Itoa(d.Count) + " times"
+	}
+	return diag.Diagnostic{Pointer: at + d.Pointer, Severity: diag.Warning,
+		Message: fmt.Sprintf("member %s appears %s in one object: the last one is used", strconv.Quote(d.Name), times)}
 }
 
 // message builds the record for record, without its warnings.

@@ -236,7 +236,7 @@ var lrCases = []struct {
 			`{"jsonrpc":"2.0","method":"m","params":{"a":{"x":1},"b":{"x":1}}}` + "\n",
 		want: []lrWant{
 			{line: 1, raw: `{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}`, dups: []string{"/id"}},
-			{line: 2, raw: `{"jsonrpc":"2.0","method":"m","params":{"a":1,"a":2,"a":3,"b/c":0,"b/c":1}}`, dir: "c2s", dups: []string{"/msg/params/a", "/msg/params/b~1c"}},
+			{line: 2, raw: `{"jsonrpc":"2.0","method":"m","params":{"a":1,"a":2,"a":3,"b/c":0,"b/c":1}}`, dir: "c2s", dups: []string{"/params/a", "/params/b~1c"}},
 			{line: 3, raw: `[{"jsonrpc":"2.0","method":"m"},{"jsonrpc":"2.0","method":"m","method":"n"}]`, dups: []string{"/1/method"}},
 			{line: 4, raw: `{"jsonrpc":"2.0","method":"m"}`, dir: "s2c", dups: []string{"/dir"}},
 			lrMsg(5, `{"jsonrpc":"2.0","method":"m","params":{"a":{"x":1},"b":{"x":1}}}`)}},

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,7 +62,9 @@ func (s *Summary) invalid() map[string]int {
 // problem in log order. An unreadable part of the log is a finding too, and
 // the rest is still checked. The reader's warnings about a message's JSON
 // text (a member named twice) come first among its findings, and count as
-// warnings: they do not make the message invalid. The error is an I/O error that ended the log.
+// warnings: they do not make the message invalid; what is wrong with its
+// envelope (a "dir" that is not "c2s" or "s2c") comes next and does. The
+// error is an I/O error that ended the log.
 // Lines are decoded on every core; the checks, which follow the log's
 // order, run on the calling goroutine.
 func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) (Summary, error) {
@@ -100,6 +103,11 @@ func validateRecord(rec *rpclog.Record, c *Checker, file string, index int, sum 
 		return
 	}
 	m, ds := c.Check(rec.Value, rec.Dir, index)
+	if len(rec.Problems) > 0 {
+		// What is wrong with the envelope (a "dir" that is not "c2s" or
+		// "s2c") is wrong with the record.
+		ds = append(slices.Clone(rec.Problems), ds...)
+	}
 	for _, w := range rec.Warnings {
 		sum.Warnings++
 		w.File, w.Line = file, rec.Line

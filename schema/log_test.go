@@ -41,6 +41,29 @@ func TestValidateLogWarnings(t *testing.T) {
 	}
 }
 
+// TestValidateLogEnvelope: a "dir" that is neither c2s nor s2c is an error
+// of its record, with its pointer; a member named twice inside an
+// envelope's message points into the message, as every finding about the
+// message does.
+func TestValidateLogEnvelope(t *testing.T) {
+	log := `{"dir":"in","msg":{"jsonrpc":"2.0","method":"n"}}` + "\n" +
+		`{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"a":2}}}` + "\n"
+	var got []string
+	sum := validate(t, log, func(f Finding) {
+		got = append(got, f.Kind.String()+" "+f.Diagnostic.String())
+	})
+	want := []string{
+		`notification log.jsonl:1: envelope "dir" must be "c2s" or "s2c", not "in": the message is kept without a direction (at /dir)`,
+		`request log.jsonl:2: warning: member "a" appears twice in one object: the last one is used (at /params/a)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if sum.Messages != 2 || sum.Valid != 1 || sum.Warnings != 1 {
+		t.Errorf("summary %+v, want 2 messages, 1 valid, 1 warning", sum)
+	}
+}
+
 // validate runs ValidateLog with the JSON-RPC 2.0 rules over log.
 func validate(t *testing.T, log string, emit func(Finding)) Summary {
 	t.Helper()

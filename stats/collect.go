@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/big"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -366,6 +367,11 @@ func (c *Collector) addAt(rec *rpclog.Record, pos int) {
 		return
 	}
 	m, ds := c.checker.Check(rec.Value, rec.Dir, c.index-1)
+	if len(rec.Problems)+len(rec.Warnings) > 0 {
+		// As validate counts them: a member named twice is a warning, what
+		// is wrong with the envelope an error of the record.
+		ds = append(append(slices.Clone(rec.Warnings), rec.Problems...), ds...)
+	}
 	kind := m.Kind.String()
 	s.kind(kind, dir, 1)
 	if !diag.HasErrors(ds) {

@@ -221,9 +221,24 @@ func TestCollectorCases(t *testing.T) {
 			want: map[string]any{"/pairing/c2s/answered": 2, "/latency": map[string]any{}},
 		},
 		{
+			// An empty log is a problem, as a JSON-RPC server answers an
+			// empty body: one invalid record, -32700.
 			name: "empty log",
 			log:  "",
-			want: map[string]any{"/messages": 0, "/kinds": map[string]any{}, "/errors": []any{}, "/pairing": map[string]any{}},
+			want: map[string]any{"/messages": 1, "/kinds/invalid/unknown": 1, "/validation/invalid": 1,
+				"/validation/problems/0/code": -32700, "/errors": []any{}, "/pairing": map[string]any{}},
+		},
+		{
+			// As validate counts them: a member named twice is a warning of a
+			// valid message, a "dir" that is neither c2s nor s2c an error.
+			name: "a member named twice and a wrong direction",
+			log: `{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"a":2}}
+{"dir":"in","msg":{"jsonrpc":"2.0","method":"n"}}
+`,
+			want: map[string]any{"/validation/valid": 1, "/validation/invalid": 1, "/validation/warnings": 1,
+				"/validation/problems/0/kind": "request", "/validation/problems/0/severity": "warning", "/validation/problems/0/code": 0,
+				"/validation/problems/1/kind": "notification", "/validation/problems/1/severity": "error", "/validation/problems/1/code": -32600,
+				"/kinds/notification/unknown": 1},
 		},
 	}
 	for _, tt := range tests {

@@ -81,7 +81,7 @@ func TestValidateDuplicates(t *testing.T) {
 	code, out, errOut := jrpcld(t, in, "validate")
 	want := `stdin:1: request: warning: member "a" appears 3 times in one object: the last one is used (at /params/a)
 stdin:1: request: warning: member "id" appears twice in one object: the last one is used (at /id)
-stdin:2: response: warning: member "result" appears twice in one object: the last one is used (at /msg/result)
+stdin:2: response: warning: member "result" appears twice in one object: the last one is used (at /result)
 1 file, 2 messages: 2 valid, 0 invalid, 3 warnings
 `
 	if code != exitOK || !strings.HasPrefix(out, want) || errOut != "" {
