@@ -86,7 +86,8 @@ print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 cmd_rate = {}
 for name, count in [("validate", n), ("validate-1core", n), ("turtle", n), ("turtle-1core", n), ("ntriples", n),
                     ("json", 100000), ("json-all", n), ("turtle-mcp", n),
-                    ("big-turtle", big), ("big-validate", big), ("big-stats", big)]:
+                    ("big-turtle", big), ("big-validate", big), ("big-stats", big),
+                    ("big-stats-nq", big), ("big-stats-ttl", big)]:
     secs, rss, cpu = timed(name)
     if secs is None:
         continue

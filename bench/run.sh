@@ -99,6 +99,13 @@ if [ "$BIG" -gt 0 ]; then
 	timed big-turtle "$jrpcld" turtle -q -o /dev/null "$out/big.jsonl"
 	timed big-validate "$jrpcld" validate "$out/big.jsonl"
 	timed big-stats "$jrpcld" stats "$out/big.jsonl"
+	# stats on the graphs of the 1 GB log, read back as a stream.
+	"$jrpcld" rdf -q --format nquads -o "$out/big.nq" "$out/big.jsonl"
+	timed big-stats-nq "$jrpcld" stats "$out/big.nq"
+	rm -f "$out/big.nq"
+	"$jrpcld" turtle -q -o "$out/big.ttl" "$out/big.jsonl"
+	timed big-stats-ttl "$jrpcld" stats "$out/big.ttl"
+	rm -f "$out/big.ttl"
 fi
 
 js=skipped
