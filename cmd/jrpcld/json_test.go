@@ -157,3 +157,51 @@ func TestJSONReadWhole(t *testing.T) {
 		t.Errorf("reversed stdin: exit %d: %s\n%s", code, stderr.String(), stdout.String())
 	}
 }
+
+// TestHostileLog: a log with ids that are JSON-LD keywords, invalid
+// messages, timestamps that are no xsd:dateTime and a line that is not
+// JSON goes to every RDF format and back: every message that is JSON comes
+// back exactly, with its envelope; only the line that is not JSON is left
+// out, reported with its line, and the exit status says so (1).
+func TestHostileLog(t *testing.T) {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":"@id","method":"a"}`,
+		`{"jsonrpc":"2.0","id":"@context","result":{"@type":"@vocab"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":null}`,
+		`{"jsonrpc":"2.0","id":1,"result":"ok"}`,
+		`{"dir":"c2s","ts":"2026-13-45T99:99:99Z","msg":{"jsonrpc":"2.0","method":"n"}}`,
+		`{"dir":"s2c","ts":1732300000000,"msg":{"jsonrpc":"2.0","method":"n"}}`,
+		`{"ts":null,"msg":{"jsonrpc":"2.0","method":"n"}}`,
+		`{"dir":"sideways","msg":{"jsonrpc":"2.0","id":"@type","method":"x"}}`,
+		`[{"jsonrpc":"2.0","id":"@none","method":"b"},5]`,
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "h.jsonl")
+	if err := os.WriteFile(log, []byte(strings.Join(lines, "\n")+"\nnot json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := jsonLines(t, strings.Join(lines, "\n"))
+	for _, f := range []struct{ format, ext string }{{"turtle", ".ttl"}, {"ntriples", ".nt"}, {"nquads", ".nq"}, {"jsonld", ".jsonld"}} {
+		out := filepath.Join(dir, "h"+f.ext)
+		code, _, errOut := jrpcld(t, "", "rdf", "--format", f.format, "-o", out, log)
+		if code != exitInvalid || !strings.Contains(errOut, "h.jsonl:10:") || strings.Contains(errOut, "panic") {
+			t.Errorf("rdf %s: exit %d, want 1 for the line that is not JSON:\n%s", f.format, code, errOut)
+		}
+		code, back, errOut := jrpcld(t, "", "json", "--envelope", out)
+		if code != exitOK || errOut != "" {
+			t.Errorf("json %s: exit %d: %s", f.ext, code, errOut)
+		}
+		// Bare messages come back bare: the envelope writes them as {"msg":...}.
+		got := jsonLines(t, back)
+		for i, v := range got {
+			if m, ok := v.(map[string]any); ok && len(m) == 1 && m["msg"] != nil {
+				if w, ok := want[min(i, len(want)-1)].(map[string]any); !ok || w["msg"] == nil {
+					got[i] = m["msg"]
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: messages differ:\n%s", f.format, back)
+		}
+	}
+}
