@@ -46,9 +46,12 @@ jlog:OrphanResponse.
 The log's IRI is the file: URL of the file unless --base gives one; with several
 files, --base is a prefix to which each file's name is added.
 
-A line that is not JSON, or not a JSON-RPC message, is reported on standard
-error and skipped; with --strict it stops the run (exit 1), and what was written
-before stays complete. Keys of a message that start with "@" are data, never
+A message that breaks the JSON-RPC 2.0 rules is kept, typed jlog:InvalidMessage
+with its exact text (jlog:json) and its problems (jlog:problem), and reported as
+a warning; a value the writers cannot write (an id "@id" read as an IRI) is left
+out of the mapping, reported and kept in jlog:patch. Only a line that is not
+JSON is skipped, reported on standard error with its line (exit 1); with
+--strict it stops the run, and what was written before stays complete. Keys of a message that start with "@" are data, never
 JSON-LD instructions: they are reported, left out of the mapping and kept, with
 whatever else the block's context cannot carry, in jlog:patch (a JSON Patch)
 so that "jrpcld json" gives the message back. Nothing is fetched.
