@@ -401,6 +401,13 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	return out, notices, nil
 }
 
+// unwritable is the notice of a statement of predicate p left out because
+// a term of it cannot be written (err).
+func unwritable(p string, err error) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Warning,
+		Message: fmt.Sprintf("a statement of %s is left out: %v (the value is kept in jlog:patch)", p, err)}
+}
+
 // dropUnwritable moves the triples of ts that the writers can write to its
 // front, in order, and returns how many there are, with a notice for each
 // one left out.
@@ -409,8 +416,7 @@ func dropUnwritable(ts []rdf.Triple) (int, []diag.Diagnostic) {
 	n := 0
 	for _, t := range ts {
 		if err := rdf.CheckTriple(t); err != nil {
-			notices = append(notices, diag.Diagnostic{Severity: diag.Warning,
-				Message: fmt.Sprintf("a statement of %s is left out: %v (the value is kept in jlog:patch)", t.P, err)})
+			notices = append(notices, unwritable(t.P, err))
 			continue
 		}
 		ts[n] = t

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -179,6 +180,13 @@ func (m *Mapping) goldTriples(dst []rdf.Triple, msg map[string]any, node, bnodeP
 	out = dst
 	for _, q := range quads {
 		t, err := gold.Triple(q, bnodePrefix)
+		if errors.Is(err, rdf.ErrInvalidTerm) {
+			// A value of the message made a term no writer takes (an id
+			// such as "a:`" read as an IRI): the statement is left out, and
+			// jlog:patch keeps the value.
+			left = append(left, leftOut{Diagnostic: unwritable(q.Predicate.GetValue(), err), tell: true})
+			continue
+		}
 		if err != nil {
 			return dst, left, changes, err
 		}

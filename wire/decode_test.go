@@ -309,6 +309,7 @@ var roundTripCases = []struct{ name, log string }{
 	{"batch with invalid members", `[{"jsonrpc":"2.0","id":1,"method":"a"},5,{"jsonrpc":"2.0","id":2,"method":"b","params":"x"},null]`},
 	{"invalid request answered", `{"dir":"c2s","msg":{"jsonrpc":"2.0","id":7,"method":"m","params":3}}` + "\n" + `{"dir":"s2c","msg":{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"bad"}}}`},
 	{"keyword ids", `{"jsonrpc":"2.0","id":"@id","method":"a"}` + "\n" + `{"jsonrpc":"2.0","id":"@context","result":{}}` + "\n" + `{"jsonrpc":"2.0","id":"@type","method":"b"}` + "\n" + `{"jsonrpc":"2.0","id":"@vocab","method":"c"}` + "\n" + `{"jsonrpc":"2.0","id":"@base","method":"d"}` + "\n" + `{"jsonrpc":"2.0","id":"@none","method":"e"}` + "\n" + `{"jsonrpc":"2.0","id":"a b<>","method":"f"}`},
+	{"ids no IRI can hold", "{\"jsonrpc\":\"2.0\",\"id\":\"a:`\",\"method\":\"m\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"x:{y}\",\"result\":{\"b\":\"c d\"}}\n{\"jsonrpc\":\"2.0\",\"id\":\"h:<\\u0000>\",\"error\":{\"code\":1,\"message\":\"m\"}}"},
 }
 
 // expectedNotice reports whether a conversion notice is one the round-trip

@@ -186,11 +186,11 @@ func ValidIRI(iri string) bool { return checkIRI(iri) == nil }
 
 func checkIRI(iri string) error {
 	if iri == "" {
-		return errors.New("empty IRI")
+		return fmt.Errorf("%w: empty IRI", rdf.ErrInvalidTerm)
 	}
 	for _, r := range iri {
 		if r <= ' ' || strings.ContainsRune("<>\"{}|^`\\", r) {
-			return fmt.Errorf("IRI <%s>: disallowed character %q", iri, r)
+			return fmt.Errorf("%w: IRI <%s>: disallowed character %q", rdf.ErrInvalidTerm, iri, r)
 		}
 	}
 	return nil
