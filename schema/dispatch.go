@@ -85,7 +85,11 @@ func newDispatch(s *Schema, doc any) (*dispatch, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := get(strings.TrimSuffix(n, "Request") + "Result")
+		// The response to a request: a whole-message definition named after
+		// it where the schema has one (2026-07-28: ReadResourceResultResponse,
+		// whose result may also be an InputRequiredResult), else the result's.
+		base := strings.TrimSuffix(n, "Request")
+		res, err := get(base+"ResultResponse", base+"Result")
 		if err != nil {
 			return nil, err
 		}

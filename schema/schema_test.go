@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -449,5 +450,38 @@ func TestMCPCorpus(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDispatchResultResponse: where a schema defines a whole response per
+// method (2026-07-28: ReadResourceResultResponse, whose result may be an
+// InputRequiredResult), a response is checked against it, not against the
+// method's Result alone.
+func TestDispatchResultResponse(t *testing.T) {
+	s, err := CompileFile(shared.Dir(t, "reference", "mcp-schema", "2026-07-28", "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := NewChecker(s, "")
+	readRequest := func(id int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"uri":"file:///a"}}`, id)
+	}
+	steps := []struct {
+		dir      jsonrpc.Direction
+		msg      string
+		problems int // -1: some
+	}{
+		{jsonrpc.ClientToServer, readRequest(1), 0},
+		{jsonrpc.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s1"}}`, 0},
+		{jsonrpc.ClientToServer, readRequest(2), 0},
+		{jsonrpc.ServerToClient, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","cacheScope":"private","ttlMs":0,"contents":[{"uri":"file:///a","text":"x"}]}}`, 0},
+		{jsonrpc.ClientToServer, readRequest(3), 0},
+		{jsonrpc.ServerToClient, `{"jsonrpc":"2.0","id":3,"result":{"contents":"no"}}`, -1},
+	}
+	for i, st := range steps {
+		_, ds := c.Check(decode(t, st.msg), st.dir, i)
+		if st.problems < 0 && len(ds) == 0 || st.problems >= 0 && len(ds) != st.problems {
+			t.Errorf("step %d %s: problems %v, want %d", i, st.msg, ds, st.problems)
+		}
 	}
 }
