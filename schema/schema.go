@@ -41,39 +41,65 @@ type Schema struct {
 	rulesSuffice bool
 }
 
+// A Compiler compiles schemas with its settings; the zero Compiler is the
+// one Compile and CompileFile use.
+type Compiler struct {
+	// Formats asserts "format" in every draft, as ajv-formats does: the
+	// formats jsonschema knows (uri, uri-reference, uri-template, date-time,
+	// email, ...) and "byte" (base64, which the MCP schemas use). Without it,
+	// formats are asserted as each draft says: in draft-07 and before, not in
+	// 2019-09 and 2020-12.
+	Formats bool
+}
+
 // Compile compiles the schema of block b. reg, which may be nil, resolves
 // bblocks:// references into the other blocks of b's register.
 func Compile(b *bblock.Block, reg *bblock.Register) (*Schema, error) {
-	if b.Files.Schema == "" {
-		return nil, fmt.Errorf("block %s has no schema file", b.ID)
-	}
-	s, err := compile(schemadoc.NewBlockStore(b, reg), schemadoc.BlockURL(b.ID, b.Files.Schema), b.ID)
-	if err != nil {
-		return nil, err
-	}
-	s.rulesSuffice = b.Embedded()
-	return s, nil
+	return (&Compiler{}).Compile(b, reg)
 }
 
 // CompileFile compiles a schema file (JSON or YAML) on its own. It may refer
 // to files in its folder and below, nothing else.
 func CompileFile(file string) (*Schema, error) {
+	return (&Compiler{}).CompileFile(file)
+}
+
+// Compile compiles the schema of block b, as the function Compile does.
+func (c *Compiler) Compile(b *bblock.Block, reg *bblock.Register) (*Schema, error) {
+	if b.Files.Schema == "" {
+		return nil, fmt.Errorf("block %s has no schema file", b.ID)
+	}
+	s, err := c.compile(schemadoc.NewBlockStore(b, reg), schemadoc.BlockURL(b.ID, b.Files.Schema), b.ID)
+	if err != nil {
+		return nil, err
+	}
+	// With formats asserted, the embedded schema may say more than the rules.
+	s.rulesSuffice = b.Embedded() && !c.Formats
+	return s, nil
+}
+
+// CompileFile compiles a schema file, as the function CompileFile does.
+func (c *Compiler) CompileFile(file string) (*Schema, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, err
 	}
 	st, u := schemadoc.NewFileStore(abs)
-	return compile(st, u, file)
+	return c.compile(st, u, file)
 }
 
-func compile(st *schemadoc.Store, u, name string) (*Schema, error) {
+func (c *Compiler) compile(st *schemadoc.Store, u, name string) (*Schema, error) {
 	doc, err := st.Doc(u)
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(st)
-	s := &Schema{url: u, name: name, store: st, c: c, byID: map[string]*jsonschema.Schema{}}
+	jc := jsonschema.NewCompiler()
+	jc.UseLoader(st)
+	if c.Formats {
+		jc.AssertFormat()
+		jc.RegisterFormat(&jsonschema.Format{Name: "byte", Validate: validateBase64})
+	}
+	s := &Schema{url: u, name: name, store: st, c: jc, byID: map[string]*jsonschema.Schema{}}
 	if s.root, err = s.compileURL(u + "#"); err != nil {
 		return nil, err
 	}
@@ -279,4 +305,31 @@ func relevantCauses(e *jsonschema.ValidationError) []*jsonschema.ValidationError
 		return strings.Join(out[i].InstanceLocation, "\x00") < strings.Join(out[j].InstanceLocation, "\x00")
 	})
 	return out
+}
+
+// validateBase64 is the "byte" format: standard base64 with its padding
+// (RFC 4648, section 4), as ajv-formats checks it: groups of four
+// characters of A-Z a-z 0-9 + /, the last of which may end in "=" or "==".
+func validateBase64(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	if len(str)%4 != 0 {
+		return errors.New("base64: length is not a multiple of 4")
+	}
+	pad := 0
+	switch {
+	case strings.HasSuffix(str, "=="):
+		pad = 2
+	case strings.HasSuffix(str, "="):
+		pad = 1
+	}
+	for i := 0; i < len(str)-pad; i++ {
+		c := str[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/') {
+			return fmt.Errorf("base64: character %q at %d", c, i)
+		}
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -483,5 +484,55 @@ func TestDispatchResultResponse(t *testing.T) {
 		if st.problems < 0 && len(ds) == 0 || st.problems >= 0 && len(ds) != st.problems {
 			t.Errorf("step %d %s: problems %v, want %d", i, st.msg, ds, st.problems)
 		}
+	}
+}
+
+// TestFormats: with Compiler.Formats, "format" is asserted in a 2020-12
+// schema (MCP 2025-11-25): uri, and byte (base64) as ajv-formats checks it;
+// without it, the draft's default (annotations only) holds.
+func TestFormats(t *testing.T) {
+	file := shared.Dir(t, "reference", "mcp-schema", "2025-11-25", "schema.json")
+	plain, err := CompileFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict, err := (&Compiler{Formats: true}).CompileFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		def, value string
+		valid      bool // with formats asserted
+	}{
+		{"Icon", `{"src":"https://example.com/i.png"}`, true},
+		{"Icon", `{"src":"foobar"}`, false},
+		{"BlobResourceContents", `{"uri":"file:///a","blob":"aGVsbG8="}`, true},
+		{"BlobResourceContents", `{"uri":"file:///a","blob":""}`, true},
+		{"BlobResourceContents", `{"uri":"file:///a","blob":"not base64!"}`, false},
+		{"BlobResourceContents", `{"uri":"relative/a","blob":"aGVsbG8="}`, false},
+	}
+	for _, tt := range tests {
+		v := decode(t, tt.value)
+		if probs, err := plain.ValidateRef(tt.def, v); err != nil || len(probs) > 0 {
+			t.Errorf("%s %s without formats: %v %v", tt.def, tt.value, err, probs)
+		}
+		probs, err := strict.ValidateRef(tt.def, v)
+		if err != nil || (len(probs) == 0) != tt.valid {
+			t.Errorf("%s %s with formats: %v %v, want valid %v", tt.def, tt.value, err, probs, tt.valid)
+		}
+	}
+}
+
+// TestValidateBase64 holds the "byte" format to the regular expression
+// ajv-formats uses, /^(?:[a-z0-9+/]{4})*(?:[a-z0-9+/]{2}==|[a-z0-9+/]{3}=)?$/i.
+func TestValidateBase64(t *testing.T) {
+	re := regexp.MustCompile(`(?i)^(?:[a-z0-9+/]{4})*(?:[a-z0-9+/]{2}==|[a-z0-9+/]{3}=)?$`)
+	for _, s := range []string{"", "QQ==", "QUI=", "QUJD", "QUJDRA==", "Q===", "=", "====", "QQ=A", "Q", "QUJ", "QU JD", "QUJD\n", "-_==", "QUJDé===", "QUJDRA=="[:7]} {
+		if got, want := validateBase64(s) == nil, re.MatchString(s); got != want {
+			t.Errorf("%q: valid %v, ajv-formats %v", s, got, want)
+		}
+	}
+	if validateBase64(5) != nil {
+		t.Error("a number is not a string: no verdict")
 	}
 }
