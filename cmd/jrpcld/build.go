@@ -61,7 +61,7 @@ Exit status: 0 when every block passed, 1 when one failed, 2 on a usage or
 I/O error.`
 
 func runBuild(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, buildHelp)
+	fs := newFlags(e, c, buildHelp+"\n\n"+profileHelp)
 	out := fs.String("o", "build-local", "write the register into `DIR`")
 	baseURL := fs.String("base-url", "", "the `URL` DIR will be published at; links become absolute below it")
 	filter := fs.String("filter", "", "build only the block with this `ID` (the blocks it depends on are read, not built)")
@@ -72,10 +72,15 @@ func runBuild(e *env, c *command, args []string) int {
 	fs.Var(ctxMap, "context-map", "map a context the blocks' contexts name to a local file: `URL=FILE` (repeatable)")
 	var imports importMaps
 	fs.Var(&imports, "import", importUsage)
+	prof := addProfileFlags(fs)
 	pos, code, ok := parse(fs, args)
 	if !ok {
 		return code
 	}
+	if !prof.start(e, c.name) {
+		return exitUsage
+	}
+	defer prof.stop()
 	if len(pos) > 1 {
 		errorf(e, "build", "one SOURCES folder at most, got %d arguments", len(pos))
 		return exitUsage

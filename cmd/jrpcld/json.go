@@ -46,16 +46,21 @@ result or error, two messages at one position, ...) is reported node by node;
 the other messages still come back, and the exit status is 1.`
 
 func runJSON(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, jsonHelp)
+	fs := newFlags(e, c, jsonHelp+"\n\n"+profileHelp)
 	bf := addBlockFlags(fs)
 	from := fs.String("from", "", "input `format`: turtle, ntriples, nquads or jsonld (default: from the file extension)")
 	envelope := fs.Bool("envelope", false, `write {"dir","ts","msg"} lines`)
 	graph := fs.String("graph", "", "write only the log with this `IRI`")
 	outPath := fs.String("o", "", "write to `FILE` (atomically: replaced only when complete)")
+	prof := addProfileFlags(fs)
 	files, code, ok := parse(fs, args)
 	if !ok {
 		return code
 	}
+	if !prof.start(e, c.name) {
+		return exitUsage
+	}
+	defer prof.stop()
 	var fixed *rdf.Format
 	if *from != "" {
 		f, err := rdf.ParseFormat(*from)

@@ -62,7 +62,7 @@ feature the plan does not cover goes to json-gold. --engine json-gold sends ever
 message there. Lines are decoded, mapped and written on every core, in order.`
 
 func runRDF(e *env, c *command, args []string, fixedFormat string) int {
-	fs := newFlags(e, c, rdfHelp)
+	fs := newFlags(e, c, rdfHelp+"\n\n"+profileHelp)
 	format := fixedFormat
 	if fixedFormat == "" {
 		fs.StringVar(&format, "format", "turtle", "output `format`: turtle, ntriples, nquads, jsonld (compacted) or jsonld-expanded")
@@ -74,10 +74,15 @@ func runRDF(e *env, c *command, args []string, fixedFormat string) int {
 	quiet := fs.Bool("q", false, "no progress bar")
 	engineName := fs.String("engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
 	limits := addLimitFlags(fs)
+	prof := addProfileFlags(fs)
 	files, code, ok := parse(fs, args)
 	if !ok {
 		return code
 	}
+	if !prof.start(e, c.name) {
+		return exitUsage
+	}
+	defer prof.stop()
 	if len(files) == 0 {
 		files = []string{"-"}
 	}

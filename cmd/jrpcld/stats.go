@@ -47,16 +47,21 @@ session). Exit status: 0 when every message is valid, 1 when some are not,
 const timelineLimit = 2000
 
 func runStats(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, statsHelp)
+	fs := newFlags(e, c, statsHelp+"\n\n"+profileHelp)
 	dir := fs.String("bblock", "", "validate with building block `DIR`, or a register source tree (with --id)")
 	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
 	schemaFile := fs.String("schema", "", "validate with this schema `FILE` (JSON or YAML)")
 	format := fs.String("format", "text", "output `format`: text or json")
 	htmlFile := fs.String("html", "", "also write an HTML report to `FILE`")
+	prof := addProfileFlags(fs)
 	files, code, ok := parse(fs, args)
 	if !ok {
 		return code
 	}
+	if !prof.start(e, c.name) {
+		return exitUsage
+	}
+	defer prof.stop()
 	fail := func(err error) int {
 		errorf(e, "stats", "%v", err)
 		return exitUsage

@@ -49,16 +49,21 @@ status: 0 when every message is valid, 1 when some are not, 2 on a usage or
 I/O error.`
 
 func runValidate(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, validateHelp)
+	fs := newFlags(e, c, validateHelp+"\n\n"+profileHelp)
 	bf := addBlockFlags(fs)
 	schemaFile := fs.String("schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
 	definition := fs.String("definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
 	format := fs.String("format", "text", "output `format`: text or json")
 	limits := addLimitFlags(fs)
+	prof := addProfileFlags(fs)
 	files, code, ok := parse(fs, args)
 	if !ok {
 		return code
 	}
+	if !prof.start(e, c.name) {
+		return exitUsage
+	}
+	defer prof.stop()
 	if err := limits.check(); err != nil {
 		errorf(e, "validate", "%v", err)
 		return exitUsage
