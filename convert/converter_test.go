@@ -20,6 +20,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/wire"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -637,6 +638,45 @@ func TestDuplicateMembers(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
 			t.Errorf("engine %d: notices\n%s\nwant\n%s", engine, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestProcessorFailureKeepsMessage: a message on which json-gold itself
+// fails (with the MCP block, an empty member name next to numbers makes it
+// panic) is kept, with a notice, its content in jlog:patch, and comes back
+// whole from the graph.
+func TestProcessorFailureKeepsMessage(t *testing.T) {
+	ctx := fixture.MCPContext(t)
+	const msg = `{"jsonrpc":"2.0","id":"0","method":"m","params":{"":[{"":0},0]}}`
+	for _, engine := range []Engine{EngineCompiled, EngineJSONGold} {
+		c := NewConverter(ctx)
+		c.Engine = engine
+		var notices []string
+		c.Report = func(d diag.Diagnostic) {
+			if d.Severity == diag.Error {
+				t.Errorf("engine %d: %v", engine, d)
+			}
+			notices = append(notices, d.Message)
+		}
+		r, err := rpclog.NewReader(strings.NewReader("["+msg+","+msg+"]\n"+msg+"\n"), "f", rpclog.ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nq bytes.Buffer
+		if err := c.Convert(&nq, rdf.NQuads, []Log{{Reader: r, File: "f", IRI: "http://example.com/f"}}); err != nil {
+			t.Fatal(err)
+		}
+		var back bytes.Buffer
+		res, err := wire.NewDecoder(ctx).WriteJSONL(&back, &nq, rdf.NQuads, wire.JSONLOptions{})
+		if err != nil || len(res.Problems) > 0 {
+			t.Fatalf("engine %d: %v %v", engine, err, res.Problems)
+		}
+		if want := "[" + msg + "," + msg + "]\n" + msg + "\n"; back.String() != want {
+			t.Errorf("engine %d: back\n%s\nwant\n%s", engine, back.String(), want)
+		}
+		if engine == EngineJSONGold && !strings.Contains(strings.Join(notices, "\n"), "jlog:patch keeps it") {
+			t.Errorf("engine %d: notices %q", engine, notices)
 		}
 	}
 }

@@ -358,8 +358,15 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	}
 	start := len(out)
 	out, left, changes, whole, err := g.mapping.mapInto(out, obj, node.Value, blank)
+	var failed []diag.Diagnostic
 	if err != nil {
-		return out[:start], noticesOf(left, changes), err
+		// The JSON-LD processor failed on the message (json-gold has bugs
+		// of its own, such as an empty member name next to numbers): it is
+		// kept without the statements of its content, which jlog:patch
+		// then holds whole.
+		out, left, changes, whole = out[:start], nil, nil, false
+		failed = append(failed, diag.Diagnostic{Severity: diag.Warning,
+			Message: fmt.Sprintf("the message's content is not mapped to RDF (%v); jlog:patch keeps it", err)})
 	}
 	if _, ok := obj["id"]; ok && !m.HasID {
 		whole = false
@@ -388,7 +395,7 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	// What the mapping leaves out or changes, jlog:id and jlog:patch keep
 	// exactly: nothing to tell, but that members named like JSON-LD
 	// keywords were taken as data.
-	notices := dropped
+	notices := append(failed, dropped...)
 	for _, l := range left {
 		switch {
 		case l.tell:
