@@ -155,16 +155,18 @@ func describesMessage(sch *jsonschema.Schema, depth int) bool {
 	return false
 }
 
-// check validates one message v (not a batch) of classification m. dir is
-// the message's direction; answers is the method of the
-// request a response answers, or "" when the log does not show it.
-func (d *dispatch) check(s *Schema, m jsonrpc.Message, v any, dir jsonrpc.Direction, answers, prefix string) []diag.Diagnostic {
+// check validates one message v (not a batch) of classification m, whose
+// JSON text is raw (nil when unknown), with c. dir is the message's
+// direction; answers is the method of the request a response answers, or
+// "" when the log does not show it.
+func (d *dispatch) check(c *Checker, m jsonrpc.Message, v any, raw []byte, dir jsonrpc.Direction, answers, prefix string) []diag.Diagnostic {
+	s := c.schema
 	switch m.Kind {
 	case jsonrpc.KindRequest, jsonrpc.KindNotification:
 		if mds := d.methods[m.Method]; len(mds) > 0 {
 			var first []diag.Diagnostic
 			for i, md := range mds {
-				probs := s.validateWith(md.sch, v, prefix)
+				probs := c.validate(md.sch, v, raw, prefix)
 				if len(probs) == 0 {
 					return nil
 				}
@@ -180,10 +182,10 @@ func (d *dispatch) check(s *Schema, m jsonrpc.Message, v any, dir jsonrpc.Direct
 		if m.Kind == jsonrpc.KindNotification {
 			generic = d.notification
 		}
-		return append([]diag.Diagnostic{p}, d.validate(s, generic, v, prefix)...)
+		return append([]diag.Diagnostic{p}, d.validate(c, generic, v, raw, prefix)...)
 	case jsonrpc.KindResponse:
 		if mds := d.methods[answers]; len(mds) > 0 && mds[0].result != nil {
-			return d.validateResult(s, mds[0].result, v, prefix)
+			return d.validateResult(c, mds[0].result, v, raw, prefix)
 		}
 		// The request is not in the log, or has no result definition: the
 		// result must be one of those the answering side may send.
@@ -198,11 +200,11 @@ func (d *dispatch) check(s *Schema, m jsonrpc.Message, v any, dir jsonrpc.Direct
 		}
 		var best []diag.Diagnostic
 		tried := false
-		for _, c := range cands {
-			if c == nil {
+		for _, cand := range cands {
+			if cand == nil {
 				continue
 			}
-			probs := d.validateResult(s, c, v, prefix)
+			probs := d.validateResult(c, cand, v, raw, prefix)
 			if len(probs) == 0 {
 				return nil
 			}
@@ -212,31 +214,35 @@ func (d *dispatch) check(s *Schema, m jsonrpc.Message, v any, dir jsonrpc.Direct
 			tried = true
 		}
 		if !tried {
-			return d.validate(s, d.resultResponse, v, prefix)
+			return d.validate(c, d.resultResponse, v, raw, prefix)
 		}
 		return best
 	case jsonrpc.KindErrorResponse:
-		return d.validate(s, d.errorResponse, v, prefix)
+		return d.validate(c, d.errorResponse, v, raw, prefix)
 	}
 	return nil
 }
 
 // validate checks v against df, or against the whole schema when df is nil.
-func (d *dispatch) validate(s *Schema, df *def, v any, prefix string) []diag.Diagnostic {
+func (d *dispatch) validate(c *Checker, df *def, v any, raw []byte, prefix string) []diag.Diagnostic {
 	if df == nil {
-		return s.validateWith(s.root, v, prefix)
+		return c.validate(c.schema.root, v, raw, prefix)
 	}
-	return s.validateWith(df.sch, v, prefix)
+	return c.validate(df.sch, v, raw, prefix)
 }
 
 // validateResult checks a success response against a result definition: the
 // whole message when the definition describes one, or else the message
 // against the generic response definition and its "result" against df.
-func (d *dispatch) validateResult(s *Schema, df *def, v any, prefix string) []diag.Diagnostic {
+func (d *dispatch) validateResult(c *Checker, df *def, v any, raw []byte, prefix string) []diag.Diagnostic {
 	if df.message {
-		return s.validateWith(df.sch, v, prefix)
+		return c.validate(df.sch, v, raw, prefix)
 	}
-	probs := d.validate(s, d.resultResponse, v, prefix)
+	probs := d.validate(c, d.resultResponse, v, raw, prefix)
 	obj, _ := v.(map[string]any)
-	return append(probs, s.validateWith(df.sch, obj["result"], prefix+"/result")...)
+	var result []byte
+	if raw != nil {
+		result = member(raw, "result")
+	}
+	return append(probs, c.validate(df.sch, obj["result"], result, prefix+"/result")...)
 }

@@ -102,7 +102,7 @@ func validateRecord(rec *rpclog.Record, c *Checker, file string, index int, sum 
 		emit(Finding{Index: index, Kind: jsonrpc.KindInvalid, Diagnostic: p})
 		return
 	}
-	m, ds := c.Check(rec.Value, rec.Dir, index)
+	m, ds := c.CheckRecord(rec, index)
 	if len(rec.Problems) > 0 {
 		// What is wrong with the envelope (a "dir" that is not "c2s" or
 		// "s2c") is wrong with the record.

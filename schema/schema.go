@@ -34,6 +34,10 @@ type Schema struct {
 	root     *jsonschema.Schema
 	dispatch *dispatch
 
+	// plans holds the plan (*node) of each schema validated against, nil
+	// for one plans do not cover (see plan.go).
+	plans sync.Map
+
 	// rulesSuffice is set for the embedded block's schema, which accepts
 	// exactly what the JSON-RPC rules accept (TestDefaultSchemaEqualsRules
 	// and its fuzz target prove it): a Checker that applied the rules need
@@ -185,6 +189,19 @@ func (s *Schema) definition(ref string) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return s.compileURL(u)
+}
+
+// plan returns the plan of sch, or nil when it has none.
+func (s *Schema) plan(sch *jsonschema.Schema) *node {
+	if p, ok := s.plans.Load(sch); ok {
+		return p.(*node)
+	}
+	n, err := planOf(sch)
+	if err != nil {
+		n = nil
+	}
+	s.plans.Store(sch, n)
+	return n
 }
 
 // validateWith validates v and turns the error tree into problems whose

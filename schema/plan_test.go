@@ -1,0 +1,243 @@
+package schema
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// planCases are schemas that use every keyword plans implement, in
+// draft-07 and 2020-12, each with values on both sides of its rules. They
+// seed FuzzPlan and run in TestPlanCases.
+var planCases = []struct {
+	schema string
+	values []string
+}{
+	{`{"type":"object","required":["a","b"],"properties":{"a":{"type":"integer"},"b":{"const":"x"}},"additionalProperties":false}`,
+		[]string{`{"a":1,"b":"x"}`, `{"a":1.0,"b":"x"}`, `{"a":1.5,"b":"x"}`, `{"a":1}`, `{"a":1,"b":"x","c":2}`, `{"a":1,"b":"\u0078"}`, `{"a":1e2,"b":"x"}`, `[]`, `"x"`}},
+	{`{"type":["string","null"],"minLength":2,"maxLength":3,"pattern":"^a"}`,
+		[]string{`"ab"`, `"a"`, `"abcd"`, `"ba"`, `null`, `"aé"`, `"a\u00e9"`, `"a🎉"`, `1`}},
+	{`{"enum":[1,"1",null,{"a":[1,2]},[true]]}`,
+		[]string{`1`, `1.0`, `10e-1`, `"1"`, `null`, `{"a":[1,2]}`, `{"a":[1.0,2]}`, `{"a":[2,1]}`, `[true]`, `[false]`, `2`}},
+	{`{"minimum":1,"exclusiveMaximum":10,"multipleOf":0.5}`,
+		[]string{`1`, `0.5`, `9.5`, `10`, `1.25`, `1e1`, `-0`, `"5"`, `99999999999999999999999`}},
+	{`{"anyOf":[{"type":"string"},{"type":"object","required":["k"]}],"not":{"const":"no"}}`,
+		[]string{`"s"`, `"no"`, `{"k":0}`, `{}`, `5`}},
+	{`{"oneOf":[{"type":"integer"},{"minimum":2}]}`, []string{`1`, `3`, `2.5`, `"x"`}},
+	{`{"if":{"properties":{"t":{"const":"a"}}},"then":{"required":["x"]},"else":{"required":["y"]}}`,
+		[]string{`{"t":"a","x":1}`, `{"t":"a","y":1}`, `{"t":"b","y":1}`, `{"t":"b"}`, `[]`}},
+	{`{"allOf":[{"$ref":"#/$defs/pos"},{"maximum":5}],"$defs":{"pos":{"exclusiveMinimum":0}}}`, []string{`1`, `0`, `6`, `5`}},
+	{`{"patternProperties":{"^x-":{"type":"string"},"y$":{"type":"integer"}},"additionalProperties":{"type":"boolean"}}`,
+		[]string{`{"x-a":"s","by":1,"z":true}`, `{"x-y":"s"}`, `{"x-y":1}`, `{"z":1}`, `{"\u0078-a":"s"}`}},
+	{`{"minProperties":1,"maxProperties":2,"dependentRequired":{"a":["b"]},"dependentSchemas":{"c":{"required":["d"]}}}`,
+		[]string{`{"a":1,"b":2}`, `{"a":1}`, `{}`, `{"c":1,"d":2}`, `{"c":1}`, `{"a":1,"a":2}`, `{"x":1,"y":2,"z":3}`}},
+	{`{"prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"},"minItems":1,"maxItems":3,"contains":{"const":true},"maxContains":1}`,
+		[]string{`["a",1,true]`, `["a",1]`, `["a",1,true,true]`, `[]`, `[1]`, `["a","b",true]`, `["a",1,false]`}},
+	{`{"contains":{"type":"integer"},"minContains":2}`, []string{`[1,2]`, `[1,"a"]`, `[]`, `{}`}},
+	{`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"s":{"type":"string"}},"$ref":"#/definitions/s","minLength":5}`,
+		[]string{`"ab"`, `1`, `"abcdef"`}},
+	{`{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false,"dependencies":{"a":["b"],"c":{"required":["d"]}}}`,
+		[]string{`["a"]`, `["a",1]`, `[1]`, `{"a":1}`, `{"a":1,"b":1}`, `{"c":1}`, `{"c":1,"d":1}`}},
+	{`{"$schema":"http://json-schema.org/draft-07/schema#","additionalItems":{"type":"integer"},"format":"uri","properties":{"u":{"format":"uri"}}}`,
+		[]string{`[1,2]`, `[1,"a"]`, `"http://x"`, `"x"`, `{"u":"rel"}`, `{"u":"http://x/"}`}},
+	{`{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"},"v":{"type":"integer"}}}}}`,
+		[]string{`{"v":1,"next":{"v":2,"next":{}}}`, `{"next":{"next":{"v":"x"}}}`}},
+	{`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, []string{`1`}},
+	{`true`, []string{`1`, `{}`}},
+	{`false`, []string{`1`, `null`}},
+	{`{"properties":{"a":false,"b":true}}`, []string{`{"a":1}`, `{"b":1}`, `{}`}},
+}
+
+// compileText compiles a schema from its text, loading nothing.
+func compileText(text string, formats bool) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(refuseLoader{})
+	if formats {
+		c.AssertFormat()
+	}
+	if err := c.AddResource("mem:///s.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("mem:///s.json")
+}
+
+type refuseLoader struct{}
+
+func (refuseLoader) Load(string) (any, error) { return nil, errors.New("no loading in tests") }
+
+// samePlanVerdict checks the plan of sch on the value text against
+// jsonschema's verdict: a plan may be unsure, never wrong. Only where an
+// object names a member twice may it call invalid what jsonschema, which
+// sees the last value alone, accepts: jsonschema then decides, as for
+// every value a plan does not find valid.
+func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node, text []byte) verdict {
+	t.Helper()
+	p := jsonparse.Parser{MaxDepth: 10000}
+	v, perr := p.Parse(text)
+	if perr != nil {
+		t.Fatalf("%s: %s: %v", what, text, perr)
+	}
+	var e evaluator
+	got := e.run(n, bytes.TrimSpace(text))
+	want := sch.Validate(v) == nil
+	if got == valid && !want || got == invalid && want && len(p.Duplicates()) == 0 {
+		t.Errorf("%s: %s: plan says %v, jsonschema valid %v", what, text, got, want)
+	}
+	return got
+}
+
+func (v verdict) String() string { return [...]string{"valid", "invalid", "unsure"}[v] }
+
+// TestPlanCases: on the hand-written cases, plans agree with jsonschema,
+// and are sure of every case but the cycle of references.
+func TestPlanCases(t *testing.T) {
+	for i, c := range planCases {
+		for _, formats := range []bool{false, true} {
+			sch, err := compileText(c.schema, formats)
+			if err != nil {
+				t.Fatalf("case %d: %v", i, err)
+			}
+			n, err := planOf(sch)
+			if err != nil {
+				t.Fatalf("case %d: no plan: %v", i, err)
+			}
+			for _, v := range c.values {
+				if samePlanVerdict(t, c.schema, sch, n, []byte(v)) == unsure && !strings.Contains(c.schema, `"b":{"$ref":"#/$defs/a"}`) {
+					t.Errorf("%s: %s: unsure", c.schema, v)
+				}
+			}
+		}
+	}
+}
+
+// TestUnplanned: a schema with a keyword plans do not implement gets none.
+func TestUnplanned(t *testing.T) {
+	for _, s := range []string{
+		`{"unevaluatedProperties":false}`,
+		`{"properties":{"a":{"uniqueItems":true}}}`,
+		`{"propertyNames":{"maxLength":3}}`,
+		`{"$dynamicRef":"#x","$defs":{"x":{"$dynamicAnchor":"x"}}}`,
+	} {
+		sch, err := compileText(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := planOf(sch); !errors.Is(err, errUnplanned) {
+			t.Errorf("%s: plan %v", s, err)
+		}
+	}
+}
+
+// FuzzPlan: for any schema jsonschema compiles (loading nothing) and any
+// value, a plan that is sure agrees with jsonschema.
+func FuzzPlan(f *testing.F) {
+	for _, c := range planCases {
+		for _, v := range c.values {
+			f.Add(c.schema, v, false)
+		}
+	}
+	f.Add(`{"type":"object","properties":{"content":{"type":"array","items":{"anyOf":[{"$ref":"#/$defs/t"},{"$ref":"#/$defs/i"}]}}},"$defs":{"t":{"type":"object","properties":{"type":{"const":"text"},"text":{"type":"string"}},"required":["type","text"]},"i":{"type":"object","properties":{"type":{"const":"image"},"data":{"type":"string","format":"byte"}},"required":["type","data"]}}}`,
+		`{"content":[{"type":"text","text":"hi"},{"type":"image","data":"AA=="}]}`, true)
+	f.Fuzz(func(t *testing.T, schemaText, value string, formats bool) {
+		if !json.Valid([]byte(value)) {
+			return
+		}
+		sch, err := compileText(schemaText, formats)
+		if err != nil {
+			return
+		}
+		n, err := planOf(sch)
+		if err != nil {
+			return
+		}
+		p := jsonparse.Parser{MaxDepth: 10000}
+		if _, perr := p.Parse([]byte(value)); perr != nil {
+			return // not JSON the log reader takes (invalid UTF-8, lone surrogates, ...)
+		}
+		samePlanVerdict(t, schemaText, sch, n, []byte(value))
+	})
+}
+
+// TestPlanCorpus: every definition of the official MCP schemas, and the
+// JSON-RPC block's schema, has a plan, and on every corpus message (and its
+// params and result) it agrees with jsonschema, sure of each.
+func TestPlanCorpus(t *testing.T) {
+	corpus := shared.Dir(t, "corpus", "mcp-sessions")
+	files, _ := filepath.Glob(filepath.Join(corpus, "*-stdio.jsonl"))
+	var texts [][]byte
+	for _, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			line := bytes.TrimSpace(sc.Bytes())
+			texts = append(texts, append([]byte(nil), line...))
+			for _, k := range []string{"params", "result"} {
+				if m := member(line, k); m != nil {
+					texts = append(texts, append([]byte(nil), m...))
+				}
+			}
+		}
+		f.Close()
+	}
+	if len(texts) < 150 {
+		t.Fatalf("%d texts from the corpus", len(texts))
+	}
+	schemas := map[string]string{"jsonrpc": "../bblock/jsonrpc/schema.yaml"}
+	for _, v := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		schemas[v] = shared.Dir(t, "reference", "mcp-schema", v, "schema.json")
+	}
+	for name, file := range schemas {
+		t.Run(name, func(t *testing.T) {
+			s, err := CompileFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, _ := s.store.Doc(s.url)
+			refs := []string{"#"}
+			for _, k := range []string{"$defs", "definitions"} {
+				defs, _ := doc.(map[string]any)[k].(map[string]any)
+				for d := range defs {
+					refs = append(refs, d)
+				}
+			}
+			sort.Strings(refs)
+			checked := 0
+			for _, ref := range refs {
+				sch, err := s.definition(ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := s.plan(sch)
+				if n == nil {
+					t.Errorf("%s: no plan", ref)
+					continue
+				}
+				for _, text := range texts {
+					if samePlanVerdict(t, name+" "+ref, sch, n, text) == unsure {
+						t.Errorf("%s %s: %s: unsure", name, ref, text)
+					}
+					checked++
+				}
+			}
+			t.Logf("%d definitions, %d verdicts", len(refs), checked)
+		})
+	}
+}
