@@ -268,15 +268,15 @@ type Event struct {
 // A Checker checks the messages of a log, in log order: it returns a
 // message's classification and its diagnostics. *schema.Checker is one.
 type Checker interface {
-	Check(v any, dir jsonrpc.Direction, index int) (jsonrpc.Message, []diag.Diagnostic)
+	CheckRecord(rec *rpclog.Record, index int) (jsonrpc.Message, []diag.Diagnostic)
 }
 
 // rulesOnly is the Checker of a Collector without one: the JSON-RPC 2.0
 // rules.
 type rulesOnly struct{}
 
-func (rulesOnly) Check(v any, _ jsonrpc.Direction, _ int) (jsonrpc.Message, []diag.Diagnostic) {
-	m := jsonrpc.Classify(v)
+func (rulesOnly) CheckRecord(rec *rpclog.Record, _ int) (jsonrpc.Message, []diag.Diagnostic) {
+	m := jsonrpc.Classify(rec.Value)
 	return m, m.AllDiagnostics()
 }
 
@@ -366,7 +366,7 @@ func (c *Collector) addAt(rec *rpclog.Record, pos int) {
 		c.event(Event{Pos: c.index, Dir: dir, Kind: "invalid", Label: label, TS: rec.TS})
 		return
 	}
-	m, ds := c.checker.Check(rec.Value, rec.Dir, c.index-1)
+	m, ds := c.checker.CheckRecord(rec, c.index-1)
 	if len(rec.Problems)+len(rec.Warnings) > 0 {
 		// As validate counts them: a member named twice is a warning, what
 		// is wrong with the envelope an error of the record.

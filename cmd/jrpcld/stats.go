@@ -14,7 +14,7 @@ import (
 )
 
 func statsCommand() command {
-	c := command{name: "stats", args: "[--bblock DIR [--id ID]] [--schema FILE] [--format text|json] [--html FILE] [LOG...|-]",
+	c := command{name: "stats", args: "[--bblock DIR [--id ID]] [--schema FILE] [--formats] [--format text|json] [--html FILE] [LOG...|-]",
 		summary: "count messages, methods, pairing, errors, tools and latency in logs"}
 	c.run = func(e *env, args []string) int { return runStats(e, &c, args) }
 	return c
@@ -53,6 +53,7 @@ func runStats(e *env, c *command, args []string) int {
 	schemaFile := fs.String("schema", "", "validate with this schema `FILE` (JSON or YAML)")
 	format := fs.String("format", "text", "output `format`: text or json")
 	htmlFile := fs.String("html", "", "also write an HTML report to `FILE`")
+	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
 	prof := addProfileFlags(fs)
 	files, code, ok := parse(fs, args)
 	if !ok {
@@ -87,15 +88,16 @@ func runStats(e *env, c *command, args []string) int {
 	var s *schema.Schema
 	var err error
 	b, reg := bblock.Default(), (*bblock.Register)(nil)
+	compiler := &schema.Compiler{Formats: *formats}
 	switch {
 	case *schemaFile != "":
-		s, err = schema.CompileFile(*schemaFile)
+		s, err = compiler.CompileFile(*schemaFile)
 	case *dir != "":
 		if b, reg, err = bblock.Open(*dir, *id, nil); err == nil {
 			if b.Files.Schema == "" {
 				err = fmt.Errorf("block %s has no schema to validate with", b.ID)
 			} else {
-				s, err = schema.Compile(b, reg)
+				s, err = compiler.Compile(b, reg)
 			}
 		}
 	}

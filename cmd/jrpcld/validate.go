@@ -18,7 +18,7 @@ import (
 )
 
 func validateCommand() command {
-	c := command{name: "validate", args: "[--bblock DIR [--id ID]] [--schema FILE] [--definition NAME] [--format text|json] [FILE...|-]",
+	c := command{name: "validate", args: "[--bblock DIR [--id ID]] [--schema FILE] [--definition NAME] [--formats] [--format text|json] [FILE...|-]",
 		summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
 	c.run = func(e *env, args []string) int { return runValidate(e, &c, args) }
 	return c
@@ -34,6 +34,11 @@ it answers).
 
 A FILE may hold one JSON message or batch, JSON lines, or envelope lines
 {"dir":"c2s"|"s2c","ts":...,"msg":{...}}, optionally gzip-compressed.
+
+"format" (uri, byte, date-time, ...) is asserted as the schema's draft says:
+in draft-07 and before, not in 2019-09 and 2020-12 (the MCP schemas since
+2025-11-25), where it is an annotation; --formats asserts it in every draft,
+as ajv-formats does ("byte" is base64).
 
 With --bblock, the IRIs the block's context produces and its ontology does
 not declare are reported as warnings on standard error.
@@ -54,6 +59,7 @@ func runValidate(e *env, c *command, args []string) int {
 	schemaFile := fs.String("schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
 	definition := fs.String("definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
 	format := fs.String("format", "text", "output `format`: text or json")
+	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
 	limits := addLimitFlags(fs)
 	prof := addProfileFlags(fs)
 	files, code, ok := parse(fs, args)
@@ -79,8 +85,9 @@ func runValidate(e *env, c *command, args []string) int {
 
 	var s *schema.Schema
 	var err error
+	compiler := &schema.Compiler{Formats: *formats}
 	if *schemaFile != "" {
-		s, err = schema.CompileFile(*schemaFile)
+		s, err = compiler.CompileFile(*schemaFile)
 	} else {
 		var b *bblock.Block
 		var reg *bblock.Register
@@ -89,7 +96,7 @@ func runValidate(e *env, c *command, args []string) int {
 				reportOntology(e, c.name, b, reg, bf.ctxMap.options())
 			}
 			if b.Files.Schema != "" {
-				s, err = schema.Compile(b, reg)
+				s, err = compiler.Compile(b, reg)
 			} else if *definition != "" {
 				err = fmt.Errorf("block %s has no schema, so no definition %q", b.ID, *definition)
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/jrpcld/jrpcld/internal/shared"
 )
 
 // gzipped returns data gzip-compressed.
@@ -100,5 +102,25 @@ stdin:2: response: warning: member "result" appears twice in one object: the las
 	}
 	if s, _ := sum["summary"].(map[string]any); s == nil || s["warnings"] != 3.0 || s["valid"] != 2.0 || s["invalid"] != 0.0 {
 		t.Errorf("summary %v", sum)
+	}
+}
+
+// TestValidateFormats: an icon whose src is not a URI passes the MCP
+// 2025-11-25 schema as its draft says (format is an annotation in
+// 2020-12), and fails with --formats, naming the format, as ajv-formats
+// would; stats --formats counts it the same way.
+func TestValidateFormats(t *testing.T) {
+	file := filepath.Join(shared.Dir(t, "reference", "mcp-schema", "2025-11-25"), "schema.json")
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1","icons":[{"src":"foobar"}]}}}` + "\n"
+	if code, out, errOut := jrpcld(t, in, "validate", "--schema", file); code != exitOK {
+		t.Errorf("without --formats: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ := jrpcld(t, in, "validate", "--formats", "--schema", file)
+	if code != exitInvalid || !strings.Contains(out, "(at /params/clientInfo/icons/0/src; schema") || !strings.Contains(out, "not valid uri") {
+		t.Errorf("with --formats: exit %d\n%s", code, out)
+	}
+	code, out, _ = jrpcld(t, in, "stats", "--format", "json", "--formats", "--schema", file)
+	if code != exitInvalid || !strings.Contains(out, `"invalid": 1`) {
+		t.Errorf("stats --formats: exit %d\n%s", code, out)
 	}
 }
