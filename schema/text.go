@@ -7,6 +7,7 @@ package schema
 // anything that is not JSON they report failure (ok false), never panic.
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
@@ -54,15 +55,25 @@ func valueEnd(b []byte, i int) (int, bool) {
 // stringEnd returns the offset just past the string whose opening quote
 // is at b[i].
 func stringEnd(b []byte, i int) (int, bool) {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			return i + 1, true
-		case '\\':
-			i++
+	start := i
+	for j := i + 1; j <= len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b), false
 		}
+		q := j + k
+		// The quote ends the string unless an odd number of backslashes
+		// escapes it.
+		n := 0
+		for p := q - 1; p > start && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, true
+		}
+		j = q + 1
 	}
-	return i, false
+	return len(b), false
 }
 
 // members calls f with the raw name (without its quotes, escapes as
