@@ -12,7 +12,6 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,7 +28,6 @@ import (
 	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -568,22 +566,6 @@ func (w *cwalk) leave(n diag.Diagnostic, atKey bool) {
 	w.left = append(w.left, leftOut{Diagnostic: n, atKey: atKey})
 }
 
-// decodeText decodes the text of a value the log reader left undecoded,
-// telling the members an object of it holds more than once (the reader
-// tells those of the values it decodes).
-func (w *cwalk) decodeText(u jsonparse.Undecoded) any {
-	p := jsonparse.Parser{MaxDepth: math.MaxInt}
-	v, perr := p.Parse(u)
-	if perr != nil {
-		return u
-	}
-	at := w.pointer()
-	for _, d := range p.Duplicates() {
-		w.left = append(w.left, leftOut{Diagnostic: rpclog.DuplicateWarning(d, at), tell: true})
-	}
-	return v
-}
-
 // pointer returns the JSON pointer of the current path.
 func (w *cwalk) pointer() string {
 	var b strings.Builder
@@ -610,8 +592,7 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 			w.add(subj, t.iri, rdf.NewLiteral(string(w.buf), rdf.RDFJSON))
 			return true
 		}
-		// Not in canonical form already, or with a member named twice.
-		v = w.decodeText(u)
+		v = jsonparse.Decode(u)
 	} else {
 		materialize(v) // an @json object may hold what looked like a message
 	}

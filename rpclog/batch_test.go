@@ -22,6 +22,11 @@ func batchLog(n int) []byte {
 		case 0:
 			fmt.Fprintf(&b, `{"dir":"c2s","ts":"t%d","msg":{"jsonrpc":"2.0","id":%d,"method":"m","params":{"a":[%d,{"b":"x"}]}}}`+"\n", i, i, i)
 		case 1:
+			if i%3 == 0 {
+				// A member named twice inside a lazy value.
+				fmt.Fprintf(&b, `{"dir":"s2c","msg":{"jsonrpc":"2.0","id":%d,"result":[1,2,{"c":null,"c":1}]}}`+"\n", i-1)
+				break
+			}
 			fmt.Fprintf(&b, `{"dir":"s2c","msg":{"jsonrpc":"2.0","id":%d,"result":[1,2,{"c":null}]}}`+"\n", i-1)
 		case 2:
 			b.WriteString("not json\n")
@@ -44,7 +49,7 @@ func TestBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	par, _ := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
-	seen, lazy := 0, 0
+	seen, lazy, dups := 0, 0, 0
 	wantSeq := 0
 	for b := range par.Batches(BatchOptions{Classify: true, Lazy: []string{"params", "result"}}, nil) {
 		if b.Seq != wantSeq || b.Err != nil {
@@ -66,6 +71,10 @@ func TestBatches(t *testing.T) {
 				}
 				continue
 			}
+			if !reflect.DeepEqual(br.Warnings, want.Warnings) {
+				t.Fatalf("line %d: warnings %v, want %v", br.Line, br.Warnings, want.Warnings)
+			}
+			dups += len(br.Warnings)
 			if got := jsonrpc.Classify(want.Value); !reflect.DeepEqual(br.Message, got) {
 				t.Fatalf("line %d: classified %+v, want %+v", br.Line, br.Message, got)
 			}
@@ -76,8 +85,8 @@ func TestBatches(t *testing.T) {
 		}
 		b.Done()
 	}
-	if _, err := seq.Next(); err != io.EOF || seen == 0 || lazy == 0 {
-		t.Errorf("%d records, %d lazy values, then %v; want all of them", seen, lazy, err)
+	if _, err := seq.Next(); err != io.EOF || seen == 0 || lazy == 0 || dups == 0 {
+		t.Errorf("%d records, %d lazy values, %d members named twice, then %v; want all of them", seen, lazy, dups, err)
 	}
 }
 

@@ -614,6 +614,14 @@ func (r *Reader) nextText(dst []byte) (rec *Record, text []byte, line int, err e
 // while it reads on.
 func (r *Reader) decodeText(p *jsonparse.Parser, text []byte, line int) *Record {
 	v, perr := p.Parse(text)
+	if perr == nil && p.LazyDuplicates() {
+		// A member named twice inside a value left undecoded: the text is
+		// read whole, so that the record's warnings name it.
+		lazy := p.Lazy
+		p.Lazy = nil
+		v, perr = p.Parse(text)
+		p.Lazy = lazy
+	}
 	return r.record(p, v, perr, text, line, 1)
 }
 

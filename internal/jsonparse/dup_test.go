@@ -163,3 +163,42 @@ func duplicatesStd(text []byte) (map[string]int, error) {
 		}
 	}
 }
+
+// TestLazyDuplicates: a name repeated in an object inside a value left
+// undecoded is told by LazyDuplicates (Duplicates does not see it), at any
+// depth and however it is escaped; names repeated in different objects are
+// not repeats.
+func TestLazyDuplicates(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{`{"jsonrpc":"2.0","method":"m","params":{"a":1,"b":2}}`, false},
+		{`{"jsonrpc":"2.0","method":"m","params":{"a":1,"a":2}}`, true},
+		{`{"jsonrpc":"2.0","method":"m","params":{"x":[{"b":1},{"b":1,"c":{"d":0,"d":0}}]}}`, true},
+		{`{"jsonrpc":"2.0","method":"m","params":{"a":{"a":1},"b":{"a":1}}}`, false},
+		{`{"jsonrpc":"2.0","method":"m","params":{"a":1,"\u0061":2}}`, true},
+		{`{"jsonrpc":"2.0","id":1,"result":[{"k1":0,"k2":0,"k3":0,"k4":0,"k5":0,"k6":0,"k7":0,"k8":0,"k9":0,"k10":0,"k11":0,"k12":0,"k13":0,"k14":0,"k15":0,"k16":0,"k17":0,"k1":1}]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"result":[{"k1":0,"k2":0,"k3":0,"k4":0,"k5":0,"k6":0,"k7":0,"k8":0,"k9":0,"k10":0,"k11":0,"k12":0,"k13":0,"k14":0,"k15":0,"k16":0,"k17":0}]}`, false},
+		{`{"dir":"c2s","msg":{"jsonrpc":"2.0","method":"m","params":{"a":1,"a":2}}}`, true},
+		{`[{"jsonrpc":"2.0","method":"m","params":{"a":1}},{"jsonrpc":"2.0","method":"m","params":{"b":1,"b":1}}]`, true},
+	}
+	p := Parser{MaxDepth: 100, Lazy: []string{"params", "result"}}
+	for _, tt := range tests {
+		if _, err := p.Parse([]byte(tt.text)); err != nil {
+			t.Fatalf("%s: %v", tt.text, err)
+		}
+		if got := p.LazyDuplicates(); got != tt.want {
+			t.Errorf("%s: LazyDuplicates %v, want %v", tt.text, got, tt.want)
+		}
+		if len(p.Lazies()) == 0 {
+			t.Errorf("%s: nothing left undecoded", tt.text)
+		}
+		// Read whole, the parser finds the same.
+		whole := Parser{MaxDepth: 100}
+		whole.Parse([]byte(tt.text))
+		if got := len(whole.Duplicates()) > 0; got != tt.want {
+			t.Errorf("%s: read whole, duplicates %v", tt.text, whole.Duplicates())
+		}
+	}
+}

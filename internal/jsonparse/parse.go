@@ -10,6 +10,7 @@
 package jsonparse
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -85,6 +86,8 @@ type Parser struct {
 	skip     int         // the depth of the undecoded value being read, or 0
 	lazies   []LazyRef   // the undecoded values of the last parse
 	dups     []Duplicate // the repeated member names of the last parse
+	skipKeys [][]byte    // names of the open objects of undecoded values
+	lazyDup  bool        // an object of an undecoded value names a member twice
 
 	// After a successful parse: the value's span in the text, and the span of
 	// the top-level object's "msg" member value (-1 when there is none).
@@ -97,6 +100,7 @@ type Parser struct {
 type frame struct {
 	obj        bool
 	vals, keys int  // where its members begin in Parser.vals and Parser.keys
+	skipKeys   int  // where its names begin in Parser.skipKeys (undecoded objects)
 	msg        bool // an object that may be a message
 	batch      bool // an array whose objects may be messages
 	start      int  // where the undecoded value it opens starts
@@ -154,6 +158,11 @@ func errStringEOF(off int) *SyntaxError {
 // next.
 func (p *Parser) Lazies() []LazyRef { return p.lazies }
 
+// LazyDuplicates reports whether an object inside an Undecoded value of the
+// last Parse names a member more than once (Duplicates does not see those):
+// parse the text again without Lazy to know which.
+func (p *Parser) LazyDuplicates() bool { return p.lazyDup }
+
 // Duplicates returns the member names that an object of the last
 // successful Parse holds more than once, each object's in the order of
 // their first appearance, inner objects before the objects that hold them.
@@ -177,7 +186,9 @@ func (p *Parser) Parse(data []byte) (any, *SyntaxError) {
 	clear(p.keys)
 	clear(p.lazies)
 	clear(p.dups)
+	clear(p.skipKeys)
 	p.stack, p.vals, p.keys, p.lazies, p.dups = p.stack[:0], p.vals[:0], p.keys[:0], p.lazies[:0], p.dups[:0]
+	p.skipKeys, p.lazyDup = p.skipKeys[:0], false
 	p.msgStart, p.msgEnd, p.inMsg = -1, -1, false
 	p.lazyNext, p.skip = false, 0
 	i := SkipSpace(data, 0)
@@ -283,7 +294,7 @@ value:
 // frame returns the frame of an array or object that opens at i; lazy
 // tells that it is the value of a lazy member.
 func (p *Parser) frame(obj bool, i int, lazy bool) frame {
-	f := frame{obj: obj, vals: len(p.vals), keys: len(p.keys)}
+	f := frame{obj: obj, vals: len(p.vals), keys: len(p.keys), skipKeys: len(p.skipKeys)}
 	switch {
 	case p.skip > 0:
 		return f
@@ -307,6 +318,11 @@ func (p *Parser) close(data []byte, end int) any {
 	f := p.stack[len(p.stack)-1]
 	p.stack = p.stack[:len(p.stack)-1]
 	if p.skip > 0 {
+		if f.obj {
+			p.lazyDup = p.lazyDup || repeats(p.skipKeys[f.skipKeys:])
+			clear(p.skipKeys[f.skipKeys:])
+			p.skipKeys = p.skipKeys[:f.skipKeys]
+		}
 		if len(p.stack)+1 > p.skip {
 			return nil // inside an undecoded value
 		}
@@ -367,6 +383,28 @@ func (p *Parser) duplicates(f frame, keys []string, m map[string]any, from int) 
 	p.lazies = kept
 }
 
+// repeats reports whether names holds a name twice.
+func repeats(names [][]byte) bool {
+	if len(names) <= 16 {
+		for i := 1; i < len(names); i++ {
+			for j := 0; j < i; j++ {
+				if bytes.Equal(names[i], names[j]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[string(n)] {
+			return true
+		}
+		seen[string(n)] = true
+	}
+	return false
+}
+
 // pointer returns the JSON pointer of the container of frame f, just
 // closed: p.stack holds the containers around it.
 func (p *Parser) pointer(f frame) string {
@@ -401,9 +439,20 @@ func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
 	if data[i] != '"' {
 		return i, errAt(i, "invalid character %s looking for beginning of object key string", QuoteChar(data[i]))
 	}
+	quote := i
 	k, i, perr := p.str(data, i, true, p.skip > 0)
 	if perr != nil {
 		return i, perr
+	}
+	if p.skip > 0 {
+		// Inside an undecoded value, names are kept as written, to tell
+		// whether one is repeated when the object closes.
+		name := data[quote+1 : i-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			u, _, _ := p.str(data, quote, false, false)
+			name = []byte(u)
+		}
+		p.skipKeys = append(p.skipKeys, name)
 	}
 	if i = SkipSpace(data, i); i >= len(data) {
 		return i, errEOF(i)
