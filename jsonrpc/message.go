@@ -200,7 +200,7 @@ func rpcClassifyObject(obj map[string]any) Message {
 		}
 		if p, ok := obj["params"]; ok {
 			switch p.(type) {
-			case map[string]any, []any:
+			case map[string]any, []any, jsonparse.Undecoded: // undecoded: an object or an array
 			default:
 				m.errorf("/params", `"params" must be an object or an array, got `+rpcShow(p)+`; omit "params" when there are none`)
 			}

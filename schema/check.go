@@ -37,6 +37,48 @@ func NewChecker(s *Schema, definition string) (*Checker, error) {
 	return c, nil
 }
 
+// lazyMembers returns the members of messages that CheckRecord can take
+// undecoded (see rpclog.BatchOptions.Lazy): params and result, unless a
+// schema the Checker may validate against has no plan, and so needs them
+// decoded.
+func (c *Checker) lazyMembers() []string {
+	lazy := []string{"params", "result"}
+	s := c.schema
+	switch {
+	case s == nil:
+		return lazy
+	case c.def != nil:
+		if s.plan(c.def) == nil {
+			return nil
+		}
+		return lazy
+	case s.dispatch == nil && s.rulesSuffice:
+		return lazy
+	}
+	schemas := []*jsonschema.Schema{s.root}
+	if d := s.dispatch; d != nil {
+		for _, mds := range d.methods {
+			for _, md := range mds {
+				schemas = append(schemas, md.sch)
+				if md.result != nil {
+					schemas = append(schemas, md.result.sch)
+				}
+			}
+		}
+		for _, df := range []*def{d.request, d.notification, d.resultResponse, d.errorResponse, d.serverResult, d.clientResult} {
+			if df != nil {
+				schemas = append(schemas, df.sch)
+			}
+		}
+	}
+	for _, sch := range schemas {
+		if s.plan(sch) == nil {
+			return nil
+		}
+	}
+	return lazy
+}
+
 // Check checks v, the next message of the log, sent in direction dir:
 // index is its position in the log. It returns the message's
 // classification and its diagnostics: the rules' first, then the
@@ -111,11 +153,15 @@ func (c *Checker) checkOne(ds []diag.Diagnostic, m jsonrpc.Message, v any, raw [
 
 // validate checks v, whose JSON text is raw (nil when unknown), against
 // sch: on the text, by sch's plan, when it has one and that finds v valid;
-// else with jsonschema, which says why v is not.
+// else with jsonschema, which says why v is not. With raw, v may hold
+// undecoded values (see lazyMembers): jsonschema then gets raw decoded.
 func (c *Checker) validate(sch *jsonschema.Schema, v any, raw []byte, prefix string) []diag.Diagnostic {
 	if raw != nil {
 		if n := c.schema.plan(sch); n != nil && c.eval.run(n, raw) == valid {
 			return nil
+		}
+		if full, ok := c.eval.decode(raw); ok {
+			v = full
 		}
 	}
 	return c.schema.validateWith(sch, v, prefix)

@@ -71,7 +71,8 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 	var sum Summary
 	var err error
 	index := 0
-	for b := range r.Batches(rpclog.BatchOptions{}, nil) {
+	// Members the plans read on the text need not be decoded.
+	for b := range r.Batches(rpclog.BatchOptions{Lazy: c.lazyMembers()}, nil) {
 		for i := range b.Records {
 			validateRecord(b.Records[i].Record, c, file, index, &sum, emit)
 			index++
@@ -84,6 +85,11 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 
 // validateRecord checks one record, the index-th of the log.
 func validateRecord(rec *rpclog.Record, c *Checker, file string, index int, sum *Summary, emit func(Finding)) {
+	validateRecordWith(rec, func() (jsonrpc.Message, []diag.Diagnostic) { return c.CheckRecord(rec, index) }, file, index, sum, emit)
+}
+
+// validateRecordWith is validateRecord with check for the Checker.
+func validateRecordWith(rec *rpclog.Record, check func() (jsonrpc.Message, []diag.Diagnostic), file string, index int, sum *Summary, emit func(Finding)) {
 	sum.Messages++
 	if rec.Err != nil {
 		var re *diag.Diagnostic
@@ -102,7 +108,7 @@ func validateRecord(rec *rpclog.Record, c *Checker, file string, index int, sum 
 		emit(Finding{Index: index, Kind: jsonrpc.KindInvalid, Diagnostic: p})
 		return
 	}
-	m, ds := c.CheckRecord(rec, index)
+	m, ds := check()
 	if len(rec.Problems) > 0 {
 		// What is wrong with the envelope (a "dir" that is not "c2s" or
 		// "s2c") is wrong with the record.

@@ -1,10 +1,15 @@
 package schema
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
 )
 
@@ -80,4 +85,68 @@ func validate(t *testing.T, log string, emit func(Finding)) Summary {
 		t.Fatal(err)
 	}
 	return sum
+}
+
+// TestValidateLogPlans: what ValidateLog finds, reading params and result
+// undecoded and checking messages on their text by plans, is exactly what
+// checking every decoded message with jsonschema alone finds, over the
+// corpus and the official MCP schemas (with and without --formats), and a
+// log of invalid messages and members named twice.
+func TestValidateLogPlans(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(shared.Dir(t, "corpus", "mcp-sessions"), "*.jsonl"))
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}
+{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text"}],"content":[]}}
+{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"x","capabilities":{},"clientInfo":{"name":"c","version":"1","icons":[{"src":"foobar"}]}}}
+[{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":"half"}},{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":1,"a":2}}]
+`), 0o644)
+	files = append(files, bad)
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		for _, formats := range []bool{false, true} {
+			s, err := (&Compiler{Formats: formats}).CompileFile(shared.Dir(t, "reference", "mcp-schema", version, "schema.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, file := range files {
+				what := fmt.Sprintf("%s formats %v %s", version, formats, filepath.Base(file))
+				c, _ := NewChecker(s, "")
+				if c.lazyMembers() == nil {
+					t.Errorf("%s: params and result are decoded", what)
+				}
+				f, err := os.Open(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := rpclog.NewReader(f, "f", rpclog.ReaderOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				sumGot, err := ValidateLog(r, c, "f", func(fd Finding) { got = append(got, fd.Diagnostic.String()) })
+				f.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The same log, every message decoded, jsonschema alone.
+				f, _ = os.Open(file)
+				r, _ = rpclog.NewReader(f, "f", rpclog.ReaderOptions{})
+				plain, _ := NewChecker(s, "")
+				var want []string
+				var sumWant Summary
+				for i := 0; ; i++ {
+					rec, err := r.Next()
+					if err != nil {
+						break
+					}
+					validateRecordWith(rec, func() (jsonrpc.Message, []diag.Diagnostic) {
+						return plain.Check(rec.Value, rec.Dir, i)
+					}, "f", i, &sumWant, func(fd Finding) { want = append(want, fd.Diagnostic.String()) })
+				}
+				f.Close()
+				if strings.Join(got, "\n") != strings.Join(want, "\n") || sumGot.Valid != sumWant.Valid || sumGot.Warnings != sumWant.Warnings {
+					t.Errorf("%s: with plans\n%s\n%+v\nwithout\n%s\n%+v", what, strings.Join(got, "\n"), sumGot, strings.Join(want, "\n"), sumWant)
+				}
+			}
+		}
+	}
 }
