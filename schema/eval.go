@@ -22,11 +22,9 @@ const (
 // of references on the same value as an error, the plan leaves it to it.
 const maxSameValue = 64
 
-// evaluator runs plans; it keeps scratch space between values. It is not
-// safe for concurrent use.
+// evaluator runs plans. It is not safe for concurrent use.
 type evaluator struct {
-	buf  []byte // unescaped strings
-	same int    // schemas applied to the current value in a chain
+	same int // schemas applied to the current value in a chain
 }
 
 // run runs the plan n on the value text b (no white space around it).
@@ -37,35 +35,74 @@ func (e *evaluator) run(n *node, b []byte) verdict {
 
 // check runs n on the value text b (no white space around it).
 func (e *evaluator) check(n *node, b []byte) verdict {
+	v, end := e.read(n, b)
+	if v == valid && end != len(b) {
+		return unsure
+	}
+	return v
+}
+
+// read runs n on the value that starts b, which may go on past it, and
+// returns, when it is valid, the length of its text. Objects and arrays are
+// read once: their members' values are checked as they are reached, so a
+// value nested deep is not scanned once per level.
+func (e *evaluator) read(n *node, b []byte) (verdict, int) {
+	if len(b) == 0 {
+		return unsure, 0
+	}
 	if n.always {
-		if n.valid {
-			return valid
+		if !n.valid {
+			return invalid, 0
 		}
-		return invalid
+		end, ok := valueEnd(b, 0)
+		if !ok {
+			return unsure, 0
+		}
+		return valid, end
 	}
 	e.same++
 	defer func() { e.same-- }()
 	if e.same > maxSameValue {
-		return unsure
-	}
-	if len(b) == 0 {
-		return unsure
+		return unsure, 0
 	}
 	t := kindOf(b)
 	if t == 0 {
-		return unsure
+		return unsure, 0
 	}
-	if n.types != 0 && n.types&t == 0 {
-		if !(n.types&tInteger != 0 && t == tNumber) {
-			return invalid
+	if n.types != 0 && n.types&t == 0 && !(n.types&tInteger != 0 && t == tNumber) {
+		return invalid, 0
+	}
+	// The keywords of objects and arrays first: reading the value, they
+	// find where it ends. Before 2019-09, $ref hides them.
+	end := -1
+	if !n.refOnly {
+		var v verdict
+		switch t {
+		case tObject:
+			v, end = e.object(n, b)
+		case tArray:
+			v, end = e.array(n, b)
 		}
+		if v != valid {
+			return v, 0
+		}
+	}
+	if end < 0 {
+		var ok bool
+		if end, ok = valueEnd(b, 0); !ok {
+			return unsure, 0
+		}
+	}
+	b = b[:end]
+	if n.types != 0 && n.types&t == 0 {
+		// Only "integer" can still match a number.
 		if v := e.isInteger(b); v != valid {
-			return v
+			return v, 0
 		}
 	}
 	if n.konst != nil {
 		if v := e.equal(b, t, n.konst); v != valid {
-			return v
+			return v, 0
 		}
 	}
 	if n.enum != nil {
@@ -75,73 +112,64 @@ func (e *evaluator) check(n *node, b []byte) verdict {
 			case valid:
 				matched = true
 			case unsure:
-				return unsure
+				return unsure, 0
 			}
 			if matched {
 				break
 			}
 		}
 		if !matched {
-			return invalid
+			return invalid, 0
 		}
 	}
 	if n.format != nil {
 		var v any
 		if t == tString {
-			s, ok := unquote(b[1:len(b)-1], e.buf)
+			s, ok := unquote(b[1:len(b)-1], nil)
 			if !ok {
-				return unsure
+				return unsure, 0
 			}
 			v = string(s)
 		} else {
 			var ok bool
 			if v, ok = e.decode(b); !ok {
-				return unsure
+				return unsure, 0
 			}
 		}
 		if n.format.Validate(v) != nil {
-			return invalid
+			return invalid, 0
 		}
 	}
 	if n.ref != nil {
-		v := e.sub(n.ref, b)
+		v := e.check(n.ref, b)
 		if n.refOnly || v != valid {
-			return v
+			return v, end
 		}
 	}
 	var v verdict
 	switch t {
-	case tObject:
-		v = e.object(n, b)
-	case tArray:
-		v = e.array(n, b)
 	case tString:
 		v = e.str(n, b)
 	case tNumber:
 		v = e.number(n, b)
 	}
 	if v != valid {
-		return v
+		return v, 0
 	}
-	return e.conditions(n, b)
+	return e.conditions(n, b), end
 }
 
 // sub runs n on the same value b, in a chain.
 func (e *evaluator) sub(n *node, b []byte) verdict { return e.check(n, b) }
 
-// inner runs n on a value inside b: a new chain starts.
-func (e *evaluator) inner(n *node, b []byte) verdict {
-	if n.always {
-		if n.valid {
-			return valid
-		}
-		return invalid
-	}
+// inner reads a value inside another (a member, an element) with n: a new
+// chain starts.
+func (e *evaluator) inner(n *node, b []byte) (verdict, int) {
 	same := e.same
 	e.same = 0
-	v := e.check(n, b)
+	v, end := e.read(n, b)
 	e.same = same
-	return v
+	return v, end
 }
 
 // conditions runs not, allOf, anyOf, oneOf and if/then/else.
@@ -206,165 +234,236 @@ func (e *evaluator) conditions(n *node, b []byte) verdict {
 	return valid
 }
 
-func (e *evaluator) object(n *node, b []byte) verdict {
-	// Presence of the names required, and of those dependencies name, as
-	// bits; past 64, as jsonschema does it, name by name.
+// object checks the object keywords of n on the object that starts b and
+// returns its length when it is valid.
+func (e *evaluator) object(n *node, b []byte) (verdict, int) {
+	// Presence of the names required, as bits; the rare keywords that need
+	// the names themselves read them once the object's end is known.
 	var seen uint64
 	needs := len(n.required) <= 64 && len(n.depRequired) == 0 && len(n.depSchemas) == 0 && n.minProps < 0 && n.maxProps < 0
-	result := valid
-	ok := members(b, func(rawName, val []byte) bool {
-		name, ok := unquote(rawName, e.buf)
-		if !ok {
-			result = unsure
-			return false
-		}
-		if needs {
-			for i, r := range n.required {
-				if r == string(name) {
-					seen |= 1 << i
-				}
+	i := jsonparse.SkipSpace(b, 1)
+	if i >= len(b) {
+		return unsure, 0
+	}
+	if b[i] == '}' {
+		i++
+	} else {
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return unsure, 0
 			}
-		}
-		evaluated := false
-		if pn, ok := n.props[string(name)]; ok {
-			evaluated = true
-			if v := e.inner(pn, val); v != valid {
-				result = v
-				return false
+			nend, ok := stringEnd(b, i)
+			if !ok {
+				return unsure, 0
 			}
-		}
-		if len(n.patterns) > 0 {
-			s := string(name)
-			for _, pp := range n.patterns {
-				if pp.re.MatchString(s) {
-					evaluated = true
-					if v := e.inner(pp.n, val); v != valid {
-						result = v
-						return false
+			name, ok := unquote(b[i+1:nend-1], nil)
+			if !ok {
+				return unsure, 0
+			}
+			i = jsonparse.SkipSpace(b, nend)
+			if i >= len(b) || b[i] != ':' {
+				return unsure, 0
+			}
+			i = jsonparse.SkipSpace(b, i+1)
+			if needs {
+				for k, r := range n.required {
+					if r == string(name) {
+						seen |= 1 << k
 					}
 				}
 			}
-		}
-		if !evaluated && n.addl != nil {
-			if v := e.inner(n.addl, val); v != valid {
-				result = v
-				return false
+			// The member's value: read by the first schema that applies,
+			// checked by the others on its text.
+			vlen := -1
+			apply := func(sub *node) verdict {
+				if vlen < 0 {
+					v, l := e.inner(sub, b[i:])
+					vlen = l
+					return v
+				}
+				same := e.same
+				e.same = 0
+				v := e.check(sub, b[i:i+vlen])
+				e.same = same
+				return v
 			}
+			evaluated := false
+			if pn, ok := n.props[string(name)]; ok {
+				evaluated = true
+				if v := apply(pn); v != valid {
+					return v, 0
+				}
+			}
+			if len(n.patterns) > 0 {
+				s := string(name)
+				for _, pp := range n.patterns {
+					if pp.re.MatchString(s) {
+						evaluated = true
+						if v := apply(pp.n); v != valid {
+							return v, 0
+						}
+					}
+				}
+			}
+			if !evaluated && n.addl != nil {
+				if v := apply(n.addl); v != valid {
+					return v, 0
+				}
+			}
+			if vlen < 0 {
+				end, ok := valueEnd(b, i)
+				if !ok {
+					return unsure, 0
+				}
+				vlen = end - i
+			}
+			i = jsonparse.SkipSpace(b, i+vlen)
+			if i >= len(b) {
+				return unsure, 0
+			}
+			if b[i] == '}' {
+				i++
+				break
+			}
+			if b[i] != ',' {
+				return unsure, 0
+			}
+			i = jsonparse.SkipSpace(b, i+1)
 		}
-		return true
-	})
-	if !ok {
-		return unsure
-	}
-	if result != valid {
-		return result
 	}
 	if needs {
 		if len(n.required) > 0 && seen != 1<<len(n.required)-1 {
-			return invalid
+			return invalid, 0
 		}
-		return valid
+		return valid, i
 	}
 	// The rare keywords: the object's names, decoded.
+	obj := b[:i]
 	names := map[string]bool{}
-	if !members(b, func(rawName, _ []byte) bool {
-		name, ok := unquote(rawName, e.buf)
+	if !members(obj, func(rawName, _ []byte) bool {
+		name, ok := unquote(rawName, nil)
 		if ok {
 			names[string(name)] = true
 		}
 		return ok
 	}) {
-		return unsure
+		return unsure, 0
 	}
 	if n.minProps >= 0 && len(names) < n.minProps || n.maxProps >= 0 && len(names) > n.maxProps {
-		return invalid
+		return invalid, 0
 	}
 	for _, r := range n.required {
 		if !names[r] {
-			return invalid
+			return invalid, 0
 		}
 	}
 	for k, reqs := range n.depRequired {
 		if names[k] {
 			for _, r := range reqs {
 				if !names[r] {
-					return invalid
+					return invalid, 0
 				}
 			}
 		}
 	}
 	for k, dn := range n.depSchemas {
 		if names[k] {
-			if v := e.sub(dn, b); v != valid {
-				return v
+			if v := e.sub(dn, obj); v != valid {
+				return v, 0
 			}
 		}
 	}
-	return valid
+	return valid, i
 }
 
-func (e *evaluator) array(n *node, b []byte) verdict {
-	result := valid
+// array checks the array keywords of n on the array that starts b and
+// returns its length when it is valid.
+func (e *evaluator) array(n *node, b []byte) (verdict, int) {
 	count, matched := 0, 0
-	ok := elements(b, func(i int, val []byte) bool {
-		count++
-		// prefixItems (or a draft-07 items array), then items, else (before
-		// 2020-12) additionalItems, as jsonschema applies them.
-		var it *node
-		switch {
-		case i < len(n.prefix):
-			it = n.prefix[i]
-		case n.items != nil:
-			it = n.items
-		default:
-			it = n.addlItems
-		}
-		if it != nil {
-			if v := e.inner(it, val); v != valid {
-				result = v
-				return false
-			}
-		}
-		if n.contains != nil {
-			switch e.inner(n.contains, val) {
-			case valid:
-				matched++
-			case unsure:
-				result = unsure
-				return false
-			}
-		}
-		return true
-	})
-	if !ok {
-		return unsure
+	i := jsonparse.SkipSpace(b, 1)
+	if i >= len(b) {
+		return unsure, 0
 	}
-	if result != valid {
-		return result
+	if b[i] == ']' {
+		i++
+	} else {
+		for {
+			// prefixItems (or a draft-07 items array), then items, else
+			// (before 2020-12) additionalItems, as jsonschema applies them.
+			var it *node
+			switch {
+			case count < len(n.prefix):
+				it = n.prefix[count]
+			case n.items != nil:
+				it = n.items
+			default:
+				it = n.addlItems
+			}
+			count++
+			vlen := -1
+			if it != nil {
+				v, l := e.inner(it, b[i:])
+				if v != valid {
+					return v, 0
+				}
+				vlen = l
+			}
+			if vlen < 0 {
+				end, ok := valueEnd(b, i)
+				if !ok {
+					return unsure, 0
+				}
+				vlen = end - i
+			}
+			if n.contains != nil {
+				same := e.same
+				e.same = 0
+				v := e.check(n.contains, b[i:i+vlen])
+				e.same = same
+				switch v {
+				case valid:
+					matched++
+				case unsure:
+					return unsure, 0
+				}
+			}
+			i = jsonparse.SkipSpace(b, i+vlen)
+			if i >= len(b) {
+				return unsure, 0
+			}
+			if b[i] == ']' {
+				i++
+				break
+			}
+			if b[i] != ',' {
+				return unsure, 0
+			}
+			i = jsonparse.SkipSpace(b, i+1)
+		}
 	}
 	if n.minItems >= 0 && count < n.minItems || n.maxItems >= 0 && count > n.maxItems {
-		return invalid
+		return invalid, 0
 	}
 	if n.contains != nil {
 		if n.minContains >= 0 {
 			if matched < n.minContains {
-				return invalid
+				return invalid, 0
 			}
 		} else if matched == 0 {
-			return invalid
+			return invalid, 0
 		}
 		if n.maxContains >= 0 && matched > n.maxContains {
-			return invalid
+			return invalid, 0
 		}
 	}
-	return valid
+	return valid, i
 }
 
 func (e *evaluator) str(n *node, b []byte) verdict {
 	if n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
 		return valid
 	}
-	s, ok := unquote(b[1:len(b)-1], e.buf)
+	s, ok := unquote(b[1:len(b)-1], nil)
 	if !ok {
 		return unsure
 	}
@@ -443,7 +542,7 @@ func (e *evaluator) equal(b []byte, t uint8, c *constant) verdict {
 		}
 		return invalid
 	case tString:
-		s, ok := unquote(b[1:len(b)-1], e.buf)
+		s, ok := unquote(b[1:len(b)-1], nil)
 		if !ok {
 			return unsure
 		}

@@ -53,6 +53,8 @@ var planCases = []struct {
 	{`{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"},"v":{"type":"integer"}}}}}`,
 		[]string{`{"v":1,"next":{"v":2,"next":{}}}`, `{"next":{"next":{"v":"x"}}}`}},
 	{`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, []string{`1`}},
+	{`{"properties":{"ab":{"properties":{"é":{"const":"è"}}}},"patternProperties":{"^ab$":{"required":["z"]}}}`,
+		[]string{`{"\u0061b":{"\u00e9":"\u00e8"}}`, `{"\u0061b":{"\u00e9":"\u00e8","z":0}}`, `{"a\u0062":{"é":"e"}}`, `{"ab":{"x":"\u00e8"}}`}},
 	{`true`, []string{`1`, `{}`}},
 	{`false`, []string{`1`, `null`}},
 	{`{"properties":{"a":false,"b":true}}`, []string{`{"a":1}`, `{"b":1}`, `{}`}},
