@@ -3,33 +3,110 @@ package jlog
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
-// dateTimeRE is the regular expression IsDateTime writes out.
-var dateTimeRE = regexp.MustCompile(`^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$`)
+// dateTimeRE is the lexical form of xsd:dateTime, with the parts whose
+// values validDateTime checks captured.
+var dateTimeRE = regexp.MustCompile(`^-?([1-9][0-9]{4,}|[0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?(Z|[+-]([0-9]{2}):([0-9]{2}))?$`)
 
-// TestIsDateTime checks IsDateTime against the regular expression.
+// validDateTime is the independent reading IsDateTime is held to: the
+// lexical form of dateTimeRE, then the values, the day checked against the
+// calendar of package time (the Gregorian calendar repeats every 400
+// years, so any year is brought into time's range first).
+func validDateTime(s string) bool {
+	m := dateTimeRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	year, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil {
+		return false // years beyond int64 are not read as dates
+	}
+	if s[0] == '-' {
+		year = -year
+	}
+	atoi := func(i int) int { n, _ := strconv.Atoi(m[i]); return n }
+	month, day, hour, minute, second := atoi(2), atoi(3), atoi(4), atoi(5), atoi(6)
+	if month < 1 || month > 12 || day < 1 || minute > 59 || second > 59 {
+		return false
+	}
+	t := time.Date(int(2000+(year%400+400)%400), time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	if t.Day() != day {
+		return false
+	}
+	if hour > 24 || hour == 24 && (minute != 0 || second != 0 || strings.Trim(m[7], ".0") != "") {
+		return false
+	}
+	if m[9] != "" {
+		hh, mm := atoi(9), atoi(10)
+		return mm <= 59 && (hh < 14 || hh == 14 && mm == 0)
+	}
+	return true
+}
+
+// TestIsDateTime checks IsDateTime on cases written by hand, and that
+// validDateTime, the fuzz target's oracle, reads them the same way.
 func TestIsDateTime(t *testing.T) {
-	re := dateTimeRE
-	cases := []string{"", "2026-11-21T23:20:01.905Z", "2026-11-21T23:20:01Z", "2026-11-21T23:20:01", "-12026-11-21T23:20:01+01:00",
-		"2026-11-21T23:20:01.Z", "2026-11-21T23:20:01.905", "2026-11-21 23:20:01Z", "226-11-21T23:20:01Z", "2026-1-21T23:20:01Z",
-		"2026-11-21T23:20:01+0100", "2026-11-21T23:20:01+01:00x", "2026-11-21T23:20:01Zx", "2026-11-21T23:2:01Z", "x2026-11-21T23:20:01Z",
-		"2026-11-21T23:20:01-01:0", "2026-11-21T23:20:01.123456789-12:59", "20261-11-21T23:20:01Z", "2026-11-21T", "2026-11-21T23:20:0１Z"}
-	for _, c := range cases {
-		if got, want := IsDateTime(c), re.MatchString(c); got != want {
-			t.Errorf("IsDateTime(%q) = %v, the expression says %v", c, got, want)
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"", false},
+		{"2026-11-21T23:20:01.905Z", true},
+		{"2026-11-21T23:20:01Z", true},
+		{"2026-11-21T23:20:01", true},
+		{"-12026-11-21T23:20:01+01:00", true},
+		{"2026-11-21T23:20:01.Z", false},
+		{"2026-11-21T23:20:01.905", true},
+		{"2026-11-21 23:20:01Z", false},
+		{"226-11-21T23:20:01Z", false},
+		{"02026-11-21T23:20:01Z", false},
+		{"2026-1-21T23:20:01Z", false},
+		{"2026-11-21T23:20:01+0100", false},
+		{"2026-11-21T23:20:01+01:00x", false},
+		{"2026-11-21T23:20:01Zx", false},
+		{"2026-11-21T23:2:01Z", false},
+		{"x2026-11-21T23:20:01Z", false},
+		{"2026-11-21T23:20:01-01:0", false},
+		{"2026-11-21T23:20:01.123456789-12:59", true},
+		{"20261-11-21T23:20:01Z", true},
+		{"2026-11-21T", false},
+		{"2026-11-21T23:20:0１Z", false},
+		{"0000-00-00T00:00:00", false},
+		{"0000-02-29T00:00:00", true},
+		{"1900-02-29T00:00:00", false},
+		{"2000-02-29T00:00:00", true},
+		{"2026-04-31T00:00:00", false},
+		{"2026-13-01T00:00:00", false},
+		{"2026-11-21T24:00:00", true},
+		{"2026-11-21T24:00:00.000", true},
+		{"2026-11-21T24:00:01", false},
+		{"2026-11-21T23:60:00", false},
+		{"2026-11-21T23:59:60", false},
+		{"2026-11-21T23:20:01+14:00", true},
+		{"2026-11-21T23:20:01+14:01", false},
+		{"2026-11-21T23:20:01-13:60", false},
+		{"99999999999999999999-01-01T00:00:00", false},
+	} {
+		if got := IsDateTime(c.s); got != c.want {
+			t.Errorf("IsDateTime(%q) = %v, want %v", c.s, got, c.want)
+		}
+		if got := validDateTime(c.s); got != c.want {
+			t.Errorf("validDateTime(%q) = %v, want %v", c.s, got, c.want)
 		}
 		want := rdf.XSDString
-		if re.MatchString(c) {
+		if c.want {
 			want = rdf.XSDDateTime
 		}
-		if got := Timestamp(c); got != rdf.NewLiteral(c, want) {
-			t.Errorf("Timestamp(%q) = %v", c, got)
+		if got := Timestamp(c.s); got != rdf.NewLiteral(c.s, want) {
+			t.Errorf("Timestamp(%q) = %v", c.s, got)
 		}
 	}
 }
@@ -125,15 +202,14 @@ func TestDefaultLogIRI(t *testing.T) {
 	}
 }
 
-// FuzzIsDateTime checks IsDateTime against the regular expression on any
-// text.
+// FuzzIsDateTime checks IsDateTime against validDateTime on any text.
 func FuzzIsDateTime(f *testing.F) {
-	for _, s := range []string{"2026-11-21T23:20:01.905Z", "-12026-11-21T23:20:01+01:00", "2026-11-21T23:20:01-01:0", "x"} {
+	for _, s := range []string{"2026-11-21T23:20:01.905Z", "-12026-11-21T23:20:01+01:00", "2026-11-21T23:20:01-01:0", "0000-00-00T00:00:00", "x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if IsDateTime(s) != dateTimeRE.MatchString(s) {
-			t.Errorf("IsDateTime(%q) disagrees with the expression", s)
+		if IsDateTime(s) != validDateTime(s) {
+			t.Errorf("IsDateTime(%q) disagrees with validDateTime", s)
 		}
 	})
 }
