@@ -95,7 +95,17 @@ func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node,
 	}
 	var e evaluator
 	got := e.run(n, bytes.TrimSpace(text))
-	want := sch.Validate(v) == nil
+	err, crashed := runValidate(sch, v)
+	if crashed {
+		// jsonschema cannot read a number's exponent (see runValidate):
+		// with no verdict to hold the plan to, it must not call the value
+		// valid, since it reads numbers with the same math/big.
+		if got == valid {
+			t.Errorf("%s: %s: plan says valid where jsonschema could not check", what, text)
+		}
+		return got
+	}
+	want := err == nil
 	if got == valid && !want || got == invalid && want && len(p.Duplicates()) == 0 {
 		t.Errorf("%s: %s: plan says %v, jsonschema valid %v", what, text, got, want)
 	}

@@ -1,11 +1,15 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"math/big"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -207,7 +211,12 @@ func (s *Schema) plan(sch *jsonschema.Schema) *node {
 // validateWith validates v and turns the error tree into problems whose
 // pointers are prefixed with prefix.
 func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []diag.Diagnostic {
-	err := sch.Validate(v)
+	err, crashed := runValidate(sch, v)
+	if crashed {
+		ptr, num := hugeNumber(v, prefix)
+		return []diag.Diagnostic{{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: s.store.Display(sch.Location),
+			Message: fmt.Sprintf("could not be checked: the number %.40s has an exponent beyond the ±1,000,000 the schema engine can compare; write it as a string or with a smaller exponent", num)}}
+	}
 	if err == nil {
 		return nil
 	}
@@ -235,12 +244,55 @@ func (s *Schema) leafDiagnostic(e *jsonschema.ValidationError, prefix string) di
 			loc += "/" + jsonptr.Escape(k)
 		}
 	}
-	msg := describe(e)
-	code := jsonrpc.CodeInvalidRequest
+	return diag.Diagnostic{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Message: describe(e), Schema: loc}
+}
+
+// codeAt is the JSON-RPC error code of a problem at ptr: invalid params
+// inside params, else invalid request.
+func codeAt(ptr string) int {
 	if ptr == "/params" || strings.HasPrefix(ptr, "/params/") {
-		code = jsonrpc.CodeInvalidParams
+		return jsonrpc.CodeInvalidParams
 	}
-	return diag.Diagnostic{Pointer: ptr, Code: code, Severity: diag.Error, Message: msg, Schema: loc}
+	return jsonrpc.CodeInvalidRequest
+}
+
+// runValidate runs jsonschema on v; crashed is true when it panicked.
+// jsonschema v6.0.3 panics (a nil *big.Rat) when a number it must compare
+// for minimum, maximum, multipleOf or uniqueItems has an exponent that
+// math/big refuses to expand (beyond 10^6), and one such number in a log
+// must not stop the checking of the rest.
+func runValidate(sch *jsonschema.Schema, v any) (err error, crashed bool) {
+	defer func() {
+		if recover() != nil {
+			err, crashed = nil, true
+		}
+	}()
+	return sch.Validate(v), false
+}
+
+// hugeNumber returns the pointer (after prefix) and text of the first
+// number in v, members in name order, that math/big cannot read; the
+// pointer is prefix alone when there is none.
+func hugeNumber(v any, prefix string) (ptr, num string) {
+	switch x := v.(type) {
+	case json.Number:
+		if _, ok := new(big.Rat).SetString(string(x)); !ok {
+			return prefix, string(x)
+		}
+	case []any:
+		for i, e := range x {
+			if p, n := hugeNumber(e, prefix+"/"+strconv.Itoa(i)); n != "" {
+				return p, n
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if p, n := hugeNumber(x[k], prefix+"/"+jsonptr.Escape(k)); n != "" {
+				return p, n
+			}
+		}
+	}
+	return prefix, ""
 }
 
 // describe says what is wrong in one relevant cause, in words a user can act

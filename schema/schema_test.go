@@ -536,3 +536,43 @@ func TestValidateBase64(t *testing.T) {
 		t.Error("a number is not a string: no verdict")
 	}
 }
+
+// TestHugeExponent: a number whose exponent math/big refuses to expand
+// makes jsonschema v6.0.3 panic on minimum, maximum, multipleOf and
+// uniqueItems; the message gets one problem at that number instead, and
+// the same schema goes on checking other values.
+func TestHugeExponent(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.json")
+	doc := `{"$defs":{"min":{"minimum":0},"max":{"maximum":0},"mul":{"multipleOf":2},"uniq":{"uniqueItems":true},
+		"deep":{"properties":{"a":{"items":{"minimum":0}}}}}}`
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := CompileFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ def, value, ptr, invalid string }{
+		{"min", `1E1000001`, "", `-1`},
+		{"max", `-1e-1000001`, "", `1`},
+		{"mul", `1E+1000001`, "", `3`},
+		{"uniq", `[1, 2, 1E1000001]`, "", ""}, // 20 items or fewer are compared without math/big
+		{"uniq", `[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,1E1000001]`, "/21", `[1, 1]`},
+		{"deep", `{"b":1E1000001,"a":[0,1e1000001]}`, "/a/1", `{"a":[-1]}`},
+	}
+	for _, tt := range tests {
+		probs, err := s.ValidateRef(tt.def, decode(t, tt.value))
+		if tt.invalid == "" {
+			if err != nil || len(probs) > 0 {
+				t.Errorf("%s %s: %v %v, want valid", tt.def, tt.value, err, probs)
+			}
+			continue
+		}
+		if err != nil || len(probs) != 1 || probs[0].Pointer != tt.ptr || !strings.Contains(probs[0].Message, "could not be checked") {
+			t.Errorf("%s %s: %v %+v, want one problem at %q", tt.def, tt.value, err, probs, tt.ptr)
+		}
+		if probs, err := s.ValidateRef(tt.def, decode(t, tt.invalid)); err != nil || len(probs) == 0 {
+			t.Errorf("%s: after %s, %s is no longer found invalid: %v %v", tt.def, tt.value, tt.invalid, err, probs)
+		}
+	}
+}
