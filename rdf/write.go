@@ -3,9 +3,11 @@ package rdf
 // The writers of Turtle, N-Triples and N-Quads.
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -238,29 +240,104 @@ var echar = func() (t [utf8.RuneSelf]byte) {
 	return t
 }()
 
-// appendString appends s in double quotes with the canonical escapes.
+// appendString appends s in double quotes with the canonical escapes. On
+// error dst comes back as it was.
+//
+// It reads s once, eight bytes at a time. A word of ASCII with no control
+// character, DEL, '"' or '\\' (most of them) is stored whole; in a word
+// whose only such bytes are '"' and '\\' (JSON text), each gets its
+// backslash in place; the words with any other byte that needs a look go
+// byte by byte, checking the UTF-8 of what is not ASCII where it is met.
 func appendString(dst []byte, s string) ([]byte, error) {
-	if i := badUTF8(s); i >= 0 {
-		return dst, invalid("string %.80q is not valid UTF-8 at byte %d", s, i)
-	}
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf || echar[c] == 0 {
-			continue
+	start0 := len(dst)
+	// Room for every byte escaped in two (a \u00XX escape makes more room
+	// first), the quotes, and the slack of a word stored whole.
+	dst = slices.Grow(dst, 2*len(s)+2+16)
+	out := dst[:cap(dst)]
+	j := start0
+	out[j] = '"'
+	j++
+	for i := 0; i < len(s); {
+		end := len(s)
+		if i+8 <= len(s) {
+			w := s[i : i+8]
+			// Little-endian: one load on amd64 and arm64.
+			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+			q, r := wordMasks(x)
+			if r == 0 {
+				binary.LittleEndian.PutUint64(out[j:], x)
+				n := 8 // bytes of the word not yet passed
+				for q != 0 {
+					k := bits.TrailingZeros64(q) >> 3
+					j += k // the k bytes before the '"' or '\\' are in place
+					out[j] = '\\'
+					x >>= 8 * k
+					binary.LittleEndian.PutUint64(out[j+1:], x) // the byte and the rest, one further on
+					j += 2
+					x >>= 8
+					q >>= 8 * (k + 1)
+					n -= k + 1
+				}
+				j += n
+				i += 8
+				continue
+			}
+			end = i + 8
 		}
-		dst = append(dst, s[start:i]...)
-		start = i + 1
-		if e := echar[c]; e != 'u' {
-			dst = append(dst, '\\', e)
-			continue
+		for i < end {
+			c := s[i]
+			if c >= utf8.RuneSelf {
+				r, n := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && n == 1 {
+					return dst[:start0], invalid("string %.80q is not valid UTF-8 at byte %d", s, i)
+				}
+				j += copy(out[j:], s[i:i+n])
+				i += n
+				continue
+			}
+			i++
+			switch e := echar[c]; e {
+			case 0:
+				out[j] = c
+				j++
+			case 'u':
+				// Six bytes for one: room for the rest escaped in two.
+				if need := j + 6 + 2*(len(s)-i) + 1 + 16; need > len(out) {
+					dst = slices.Grow(out[:j], need-j)
+					out = dst[:cap(dst)]
+				}
+				const hex = "0123456789ABCDEF"
+				out[j], out[j+1], out[j+2], out[j+3], out[j+4], out[j+5] = '\\', 'u', '0', '0', hex[c>>4], hex[c&15]
+				j += 6
+			default:
+				out[j], out[j+1] = '\\', e
+				j += 2
+			}
 		}
-		const hex = "0123456789ABCDEF"
-		dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"'), nil
+	out[j] = '"'
+	return out[:j+1], nil
+}
+
+// wordMasks returns the high bit of each byte of x (eight bytes of a
+// string) that is '"' or '\\' (q), and of each that is a control character,
+// DEL or not ASCII (r). Each byte is tested on its own (no carry or borrow
+// runs from one to the next), so the flags are exact.
+func wordMasks(x uint64) (q, r uint64) {
+	const (
+		lo7 = 0x7f7f7f7f7f7f7f7f
+		hi  = 0x8080808080808080
+	)
+	// A byte b is zero exactly when neither (b&0x7f)+0x7f nor b has its
+	// high bit set.
+	y := x ^ ('"' * 0x0101010101010101)
+	z := x ^ ('\\' * 0x0101010101010101)
+	d := x ^ (0x7f * 0x0101010101010101)
+	q = ^(((y&lo7)+lo7)|y)&hi | ^(((z&lo7)+lo7)|z)&hi
+	// b < 0x20 exactly when neither (b&0x7f)+0x60 nor b has its high bit.
+	r = ^(((x&lo7)+0x6060606060606060)|x)&hi | ^(((d&lo7)+lo7)|d)&hi | x&hi
+	return q, r
 }
 
 // checkLang reports whether lang matches LANGTAG: [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*.
