@@ -8,6 +8,26 @@ import (
 	"unicode/utf8"
 )
 
+// badUTF8 returns the byte offset of the first invalid UTF-8 sequence in s,
+// or -1.
+func badUTF8(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
 // appendStringRef is appendString as it was before it read words of eight
 // bytes: the UTF-8 checked first, then one byte at a time. appendString
 // must give the same bytes and the same errors.

@@ -121,26 +121,6 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidTerm}, args...)...)
 }
 
-// badUTF8 returns the byte offset of the first invalid UTF-8 sequence in s,
-// or -1.
-func badUTF8(s string) int {
-	if utf8.ValidString(s) {
-		return -1
-	}
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
-}
-
 // iriForbidden marks the ASCII characters IRIREF does not allow.
 var iriForbidden = func() (t [utf8.RuneSelf]bool) {
 	for c := 0; c <= 0x20; c++ {
