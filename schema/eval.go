@@ -60,11 +60,20 @@ func (e *evaluator) read(n *node, b []byte) (verdict, int) {
 		}
 		return valid, end
 	}
-	e.same++
-	defer func() { e.same-- }()
-	if e.same > maxSameValue {
+	if e.same >= maxSameValue {
 		return unsure, 0
 	}
+	// Counted without a defer, which costs more than the rest of reading
+	// a short value: no path out of readValue panics.
+	e.same++
+	v, end := e.readValue(n, b)
+	e.same--
+	return v, end
+}
+
+// readValue is read past the plans that decide alone and the count of
+// plans reading the same value.
+func (e *evaluator) readValue(n *node, b []byte) (verdict, int) {
 	t := kindOf(b)
 	if t == 0 {
 		return unsure, 0
