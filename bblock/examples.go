@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Examples is the content of a block's examples.yaml.

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // ConfigFile is the name of a register source tree's configuration file.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/internal/shared"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 func TestContextCommand(t *testing.T) {
