@@ -12,11 +12,24 @@
 // Usage: node jsonld-bench.js CONTEXT.json SECONDS LOG.jsonl...
 // Each way runs for SECONDS. Prints one JSON line:
 // {"inline": {"messages": N, "seconds": S, "msgsPerSec": R}, "cached": {...}}.
+//
+// The way back: node jsonld-bench.js --from-rdf CONTEXT.json SECONDS FILE.nt...
+// reads N-Triples (or N-Quads) that jrpcld wrote from a log, cuts them into
+// one document per message (the statements about the message's IRI, later
+// ones such as jlog:UnansweredRequest included, and those about the blank
+// nodes it refers to; the log's own node is left out), and turns each into
+// JSON with jsonld.fromRDF and then jsonld.compact with the context, inline
+// or named by URL and cached as above: what a jsonld.js user does to get
+// JSON back from the RDF that `jrpcld json` reads. Only the conversion loop
+// is timed; the N-Triples are split before. Prints the same JSON line.
 'use strict';
 const fs = require('fs');
 const jsonld = require('jsonld');
 
-const [ctxFile, secondsArg, ...logs] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const fromRDF = argv[0] === '--from-rdf';
+if (fromRDF) argv.shift();
+const [ctxFile, secondsArg, ...logs] = argv;
 let context = JSON.parse(fs.readFileSync(ctxFile, 'utf8'));
 if (context['@context'] !== undefined) context = context['@context'];
 const ctxURL = 'https://jrpcld.invalid/context.jsonld';
@@ -26,18 +39,70 @@ const loader = async (url) => {
 };
 
 const msgs = [];
-for (const f of logs) {
-  for (const line of fs.readFileSync(f, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    let v = JSON.parse(line);
-    if (v.msg !== undefined && v.jsonrpc === undefined) v = v.msg;
-    if (Array.isArray(v) || typeof v !== 'object' || v === null) continue;
-    // As jrpcld does: members named like keywords are data, left out.
-    const doc = {'@id': 'http://example.com/corpus#m' + msgs.length};
-    for (const k of Object.keys(v)) if (!k.startsWith('@')) doc[k] = v[k];
-    msgs.push(doc);
+if (!fromRDF) {
+  for (const f of logs) {
+    for (const line of fs.readFileSync(f, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      let v = JSON.parse(line);
+      if (v.msg !== undefined && v.jsonrpc === undefined) v = v.msg;
+      if (Array.isArray(v) || typeof v !== 'object' || v === null) continue;
+      // As jrpcld does: members named like keywords are data, left out.
+      const doc = {'@id': 'http://example.com/corpus#m' + msgs.length};
+      for (const k of Object.keys(v)) if (!k.startsWith('@')) doc[k] = v[k];
+      msgs.push(doc);
+    }
   }
 }
+
+// splitMessages cuts N-Triples or N-Quads text into one N-Quads document per
+// message node (a subject typed with a class of the jrpc ontology), with the
+// blank nodes it refers to, however deep.
+function splitMessages(text) {
+  const jrpc = '<http://json-rpc.org/ontology#';
+  const rdfType = '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>';
+  const bySubject = new Map();
+  const order = [];
+  const isMessage = new Set();
+  for (const line of text.split('\n')) {
+    const t = line.trim();
+    if (t === '' || t.startsWith('#')) continue;
+    const sp = t.indexOf(' ');
+    const subject = t.slice(0, sp);
+    if (!bySubject.has(subject)) {
+      bySubject.set(subject, []);
+      order.push(subject);
+    }
+    bySubject.get(subject).push(t);
+    const rest = t.slice(sp + 1);
+    if (rest.startsWith(rdfType + ' ' + jrpc)) isMessage.add(subject);
+  }
+  const docs = [];
+  for (const subject of order) {
+    if (!isMessage.has(subject)) continue;
+    const lines = [];
+    const seen = new Set([subject]);
+    const queue = [subject];
+    while (queue.length > 0) {
+      for (const l of bySubject.get(queue.shift()) || []) {
+        lines.push(l);
+        // An object that is a blank node: take its statements too (the
+        // predicate, an IRI, holds no space).
+        const p = l.indexOf(' ');
+        const o = l.slice(l.indexOf(' ', p + 1) + 1);
+        const m = /^_:[^ ]+/.exec(o);
+        if (m && !seen.has(m[0])) {
+          seen.add(m[0]);
+          queue.push(m[0]);
+        }
+      }
+    }
+    docs.push(lines.join('\n') + '\n');
+  }
+  return docs;
+}
+
+const quads = [];
+if (fromRDF) for (const f of logs) quads.push(...splitMessages(fs.readFileSync(f, 'utf8')));
 
 // run converts the messages, each with the given "@context", for SECONDS
 // after a warm-up round.
@@ -58,8 +123,28 @@ async function run(ctx) {
   return {messages: n, seconds, msgsPerSec: n / seconds};
 }
 
+// back turns each message's N-Quads into JSON with fromRDF and compact, the
+// context given as ctx, for SECONDS after a warm-up round.
+async function back(ctx) {
+  const opts = {format: 'application/n-quads'};
+  const copts = {documentLoader: loader, safe: false};
+  for (const q of quads) await jsonld.compact(await jsonld.fromRDF(q, opts), ctx, copts);
+  const limit = Number(secondsArg) * 1000;
+  let n = 0;
+  const start = Date.now();
+  while (Date.now() - start < limit) {
+    for (const q of quads) {
+      await jsonld.compact(await jsonld.fromRDF(q, opts), ctx, copts);
+      n++;
+    }
+  }
+  const seconds = (Date.now() - start) / 1000;
+  return {messages: n, seconds, msgsPerSec: n / seconds, documents: quads.length};
+}
+
 (async () => {
-  const inline = await run(context);
-  const cached = await run(ctxURL);
+  const way = fromRDF ? back : run;
+  const inline = await way(context);
+  const cached = await way(ctxURL);
   console.log(JSON.stringify({inline, cached}));
 })().catch((e) => { console.error(e); process.exit(1); });
