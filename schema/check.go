@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -157,8 +158,20 @@ func (c *Checker) checkOne(ds []diag.Diagnostic, m jsonrpc.Message, v any, raw [
 // undecoded values (see lazyMembers): jsonschema then gets raw decoded.
 func (c *Checker) validate(sch *jsonschema.Schema, v any, raw []byte, prefix string) []diag.Diagnostic {
 	if raw != nil {
-		if n := c.schema.plan(sch); n != nil && c.eval.run(n, raw) == valid {
-			return nil
+		if n := c.schema.plan(sch); n != nil {
+			c.eval.known = c.eval.known[:0]
+			if m, ok := v.(map[string]any); ok {
+				for _, k := range [...]string{"params", "result"} {
+					if u, ok := m[k].(jsonparse.Undecoded); ok {
+						c.eval.known = append(c.eval.known, u)
+					}
+				}
+			}
+			ok := c.eval.run(n, raw) == valid
+			clear(c.eval.known)
+			if ok {
+				return nil
+			}
 		}
 		if full, ok := c.eval.decode(raw); ok {
 			v = full

@@ -25,6 +25,23 @@ const maxSameValue = 64
 // evaluator runs plans. It is not safe for concurrent use.
 type evaluator struct {
 	same int // schemas applied to the current value in a chain
+
+	// known holds values inside the text being checked whose extent the
+	// log reader found already (the undecoded params and result of a
+	// message): reaching one, a plan that does not look inside jumps over
+	// it instead of scanning it again, once per schema that reads it.
+	known []jsonparse.Undecoded
+}
+
+// valueEnd returns the end of the JSON value that starts at b[i], as the
+// function valueEnd does, at once for a known value.
+func (e *evaluator) valueEnd(b []byte, i int) (int, bool) {
+	for _, u := range e.known {
+		if len(u) > 0 && len(b)-i >= len(u) && &b[i] == &u[0] {
+			return i + len(u), true
+		}
+	}
+	return valueEnd(b, i)
 }
 
 // run runs the plan n on the value text b (no white space around it).
@@ -54,7 +71,7 @@ func (e *evaluator) read(n *node, b []byte) (verdict, int) {
 		if !n.valid {
 			return invalid, 0
 		}
-		end, ok := valueEnd(b, 0)
+		end, ok := e.valueEnd(b, 0)
 		if !ok {
 			return unsure, 0
 		}
@@ -86,10 +103,10 @@ func (e *evaluator) readValue(n *node, b []byte) (verdict, int) {
 	end := -1
 	if !n.refOnly {
 		var v verdict
-		switch t {
-		case tObject:
+		switch {
+		case t == tObject && !n.noObject:
 			v, end = e.object(n, b)
-		case tArray:
+		case t == tArray && !n.noArray:
 			v, end = e.array(n, b)
 		}
 		if v != valid {
@@ -98,7 +115,7 @@ func (e *evaluator) readValue(n *node, b []byte) (verdict, int) {
 	}
 	if end < 0 {
 		var ok bool
-		if end, ok = valueEnd(b, 0); !ok {
+		if end, ok = e.valueEnd(b, 0); !ok {
 			return unsure, 0
 		}
 	}
@@ -320,7 +337,7 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 				}
 			}
 			if vlen < 0 {
-				end, ok := valueEnd(b, i)
+				end, ok := e.valueEnd(b, i)
 				if !ok {
 					return unsure, 0
 				}
@@ -418,7 +435,7 @@ func (e *evaluator) array(n *node, b []byte) (verdict, int) {
 				vlen = l
 			}
 			if vlen < 0 {
-				end, ok := valueEnd(b, i)
+				end, ok := e.valueEnd(b, i)
 				if !ok {
 					return unsure, 0
 				}

@@ -53,6 +53,10 @@ type node struct {
 	allOf, anyOf, oneOf []*node
 	ifN, thenN, elseN   *node
 
+	// noObject and noArray say that no keyword of objects, or of arrays,
+	// looks inside the value: its end is all a plan needs of it.
+	noObject, noArray bool
+
 	// objects
 	minProps, maxProps int // -1: none
 	required           []string
@@ -341,6 +345,9 @@ func (p *planner) fill(n *node, s *jsonschema.Schema) error {
 	if n.asserts() == false {
 		n.always, n.valid = true, true
 	}
+	n.noObject = n.minProps < 0 && n.maxProps < 0 && len(n.required) == 0 && len(n.props) == 0 && len(n.patterns) == 0 &&
+		n.addl == nil && len(n.depRequired) == 0 && len(n.depSchemas) == 0
+	n.noArray = n.minItems < 0 && n.maxItems < 0 && len(n.prefix) == 0 && n.items == nil && n.addlItems == nil && n.contains == nil
 	return nil
 }
 

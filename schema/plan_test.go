@@ -253,3 +253,41 @@ func TestPlanCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestKnownValues: a value the log reader has measured (evaluator.known)
+// is jumped over by a plan that does not look inside it, and read by one
+// that does. The known extent given here is deliberately too short, so the
+// verdicts tell which way the plan went.
+func TestKnownValues(t *testing.T) {
+	text := []byte(`{"params":[1,"x"],"id":1}`)
+	short := jsonparse.Undecoded(text[10:14]) // `[1,"` of `[1,"x"]`
+	tests := []struct {
+		schema string
+		want   verdict // with the short extent known
+	}{
+		// Only the end of params matters: the jump lands inside it, where
+		// no member name starts, and the plan gives up.
+		{`{"properties":{"params":{"type":"array"}}}`, unsure},
+		{`{"properties":{"params":true}}`, unsure},
+		// The items are checked, so params is read whole.
+		{`{"properties":{"params":{"items":{"type":["number","string"]}}}}`, valid},
+		{`{"properties":{"params":{"minItems":3}}}`, invalid},
+	}
+	for _, tt := range tests {
+		sch, err := compileText(tt.schema, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := planOf(sch)
+		if err != nil {
+			t.Fatalf("%s: no plan: %v", tt.schema, err)
+		}
+		e := evaluator{known: []jsonparse.Undecoded{short}}
+		if got := e.run(n, text); got != tt.want {
+			t.Errorf("%s: %v with a known extent, want %v", tt.schema, got, tt.want)
+		}
+		if got := samePlanVerdict(t, tt.schema, sch, n, text); got != valid && tt.want != invalid {
+			t.Errorf("%s: %v without, want valid", tt.schema, got)
+		}
+	}
+}
