@@ -372,7 +372,15 @@ func (r *reader) iriRef() string {
 			if !escaped {
 				b, escaped = append(r.buf[:0], r.data[start:r.pos]...), true
 			}
-			b = utf8.AppendRune(b, r.uchar())
+			at := r.pos
+			c := r.uchar()
+			// IRIREF allows no escape of a character it forbids unescaped.
+			if c <= 0x20 || c < utf8.RuneSelf && !iriChar[c] {
+				esc := string(r.data[at:r.pos])
+				r.pos = at
+				r.fail("escape %s stands for %q, which is not allowed in an IRI", esc, c)
+			}
+			b = utf8.AppendRune(b, c)
 			continue
 		}
 		size := 1
