@@ -1,8 +1,8 @@
 // Package rdfxml reads RDF/XML (https://www.w3.org/TR/rdf-syntax-grammar/),
 // the syntax of most OWL files, on encoding/xml. It follows the grammar
-// except that XML literals keep their source text instead of being
-// canonicalised, and the obsolete rdf:bagID, rdf:aboutEach and
-// rdf:aboutEachPrefix are refused. (knakk/rdf's RDF/XML decoder cannot read
+// (XML literals in exclusive canonical form among it), except that the
+// obsolete rdf:bagID, rdf:aboutEach and rdf:aboutEachPrefix are refused.
+// It passes every test of the W3C RDF/XML suite. (knakk/rdf's RDF/XML decoder cannot read
 // nested typed node elements such as <rdfs:subClassOf><owl:Restriction>…,
 // which nearly every OWL file uses, and loses rdf:nodeID on typed nodes.)
 package rdfxml
@@ -29,9 +29,28 @@ const (
 // entityDecl matches a general entity declaration in a DOCTYPE.
 var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%"']+)\s+(?:"([^"]*)"|'([^']*)')`)
 
-// xmlScope is what an element inherits: the base IRI and the language.
+// xmlScope is what an element inherits: the base IRI, the language and the
+// namespace declarations in scope (for XML literals).
 type xmlScope struct {
 	base, lang string
+	ns         *nsDecl
+}
+
+// nsDecl is one namespace declaration, linked to those of the enclosing
+// elements; prefix "" is the default namespace.
+type nsDecl struct {
+	prefix, uri string
+	up          *nsDecl
+}
+
+// lookup returns the namespace prefix is bound to in the scope ending at d.
+func (d *nsDecl) lookup(prefix string) (string, bool) {
+	for ; d != nil; d = d.up {
+		if d.prefix == prefix {
+			return d.uri, true
+		}
+	}
+	return "", false
 }
 
 type xmlReader struct {
@@ -39,6 +58,7 @@ type xmlReader struct {
 	d       *xml.Decoder
 	triples []rdf.Triple
 	blanks  int
+	ids     map[string]bool // the IRIs rdf:ID made, each allowed once
 }
 
 // Parse reads an RDF/XML document and returns its triples and the prefixes
@@ -47,7 +67,7 @@ type xmlReader struct {
 // rdf.Parse's do; rdf:nodeID labels are kept. An error in the document is a
 // *diag.Diagnostic with the line where the reader stopped.
 func Parse(data []byte, base string) (ts []rdf.Triple, prefixes map[string]string, err error) {
-	r := &xmlReader{data: data, d: xml.NewDecoder(bytes.NewReader(data))}
+	r := &xmlReader{data: data, d: xml.NewDecoder(bytes.NewReader(data)), ids: map[string]bool{}}
 	root, err := r.next()
 	for err == nil && !isStart(root) {
 		switch t := root.(type) {
@@ -128,20 +148,71 @@ func isStart(tok xml.Token) bool {
 	return ok
 }
 
-// scope applies the xml:base and xml:lang of el to the inherited scope.
+// scope applies the xml:base, xml:lang and namespace declarations of el to
+// the inherited scope.
 func (r *xmlReader) scope(s xmlScope, el xml.StartElement) xmlScope {
 	for _, a := range el.Attr {
-		if a.Name.Space != nsXML {
-			continue
-		}
-		switch a.Name.Local {
-		case "base":
+		switch {
+		case a.Name.Space == "xmlns":
+			s.ns = &nsDecl{a.Name.Local, a.Value, s.ns}
+		case a.Name.Space == "" && a.Name.Local == "xmlns":
+			s.ns = &nsDecl{"", a.Value, s.ns}
+		case a.Name.Space == nsXML && a.Name.Local == "base":
 			s.base = rdf.ResolveIRI(s.base, a.Value)
-		case "lang":
+		case a.Name.Space == nsXML && a.Name.Local == "lang":
 			s.lang = a.Value
 		}
 	}
 	return s
+}
+
+// ignored reports whether the attribute a is not RDF: a namespace
+// declaration, or an attribute whose name or prefix begins with "xml" (the
+// names XML reserves; xml:base and xml:lang are read by scope).
+func ignored(a xml.Attr) bool {
+	reserved := func(s string) bool { return len(s) >= 3 && strings.EqualFold(s[:3], "xml") }
+	switch {
+	case a.Name.Space == "":
+		return reserved(a.Name.Local)
+	case a.Name.Space == nsXML || a.Name.Space == "xmlns":
+		return true
+	}
+	// encoding/xml leaves an undeclared prefix as the name space.
+	return reserved(a.Name.Space) && !strings.Contains(a.Name.Space, ":")
+}
+
+// isNCName reports whether s is an NCName (Namespaces in XML 1.0), as the
+// values of rdf:ID and rdf:nodeID must be. XML's NameStartChar and NameChar
+// without ':' are Turtle's PN_CHARS_U and PN_CHARS plus '.'.
+func isNCName(s string) bool {
+	for i, c := range s {
+		if i == 0 && !rdf.IsPNCharsU(c) || i > 0 && !rdf.IsPNChars(c) && c != '.' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// idIRI returns the IRI the rdf:ID value id makes against base, after
+// checking that id is an NCName and that no other rdf:ID made the same IRI.
+func (r *xmlReader) idIRI(base, id string) (string, error) {
+	if !isNCName(id) {
+		return "", r.errorf("rdf:ID %q is not an XML NCName", id)
+	}
+	iri := rdf.ResolveIRI(base, "#"+id)
+	if r.ids[iri] {
+		return "", r.errorf("rdf:ID %q makes <%s> a second time", id, iri)
+	}
+	r.ids[iri] = true
+	return iri, nil
+}
+
+// nodeID returns the blank node of the rdf:nodeID value id, an NCName.
+func (r *xmlReader) nodeID(id string) (rdf.Term, error) {
+	if !isNCName(id) {
+		return rdf.Term{}, r.errorf("rdf:nodeID %q is not an XML NCName", id)
+	}
+	return rdf.NewBlank(id), nil
 }
 
 // newBlank returns a new blank node. xml:base, rdf:about, rdf:ID,
@@ -222,10 +293,18 @@ func (r *xmlReader) nodeElement(el xml.StartElement, scope xmlScope) (rdf.Term, 
 		subj, ids = rdf.NewIRI(rdf.ResolveIRI(scope.base, v)), ids+1
 	}
 	if v, ok := rdfAttr(el, "ID"); ok {
-		subj, ids = rdf.NewIRI(rdf.ResolveIRI(scope.base, "#"+v)), ids+1
+		iri, err := r.idIRI(scope.base, v)
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		subj, ids = rdf.NewIRI(iri), ids+1
 	}
 	if v, ok := rdfAttr(el, "nodeID"); ok {
-		subj, ids = rdf.NewBlank(v), ids+1
+		b, err := r.nodeID(v)
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		subj, ids = b, ids+1
 	}
 	switch ids {
 	case 0:
@@ -239,7 +318,7 @@ func (r *xmlReader) nodeElement(el xml.StartElement, scope xmlScope) (rdf.Term, 
 	}
 	for _, a := range el.Attr {
 		switch {
-		case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXML:
+		case ignored(a):
 		case a.Name.Space == nsRDF && (a.Name.Local == "about" || a.Name.Local == "ID" || a.Name.Local == "nodeID"):
 		case a.Name.Space == nsRDF && a.Name.Local == "type":
 			r.emit(subj, nsRDF+"type", rdf.NewIRI(rdf.ResolveIRI(scope.base, a.Value)))
@@ -298,9 +377,13 @@ func (r *xmlReader) propertyElement(el xml.StartElement, subj rdf.Term, scope xm
 	)
 	for _, a := range el.Attr {
 		switch {
-		case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXML:
+		case ignored(a):
 		case a.Name.Space == nsRDF && a.Name.Local == "ID":
-			reify = rdf.ResolveIRI(scope.base, "#"+a.Value)
+			iri, err := r.idIRI(scope.base, a.Value)
+			if err != nil {
+				return err
+			}
+			reify = iri
 		case a.Name.Space == nsRDF && a.Name.Local == "parseType":
 			parseType = a.Value
 		case a.Name.Space == nsRDF && a.Name.Local == "datatype":
@@ -311,7 +394,10 @@ func (r *xmlReader) propertyElement(el xml.StartElement, subj rdf.Term, scope xm
 			}
 			o := rdf.NewIRI(rdf.ResolveIRI(scope.base, a.Value))
 			if a.Name.Local == "nodeID" {
-				o = rdf.NewBlank(a.Value)
+				var err error
+				if o, err = r.nodeID(a.Value); err != nil {
+					return err
+				}
 			}
 			object = &o
 		case a.Name.Space == nsRDF && (syntaxNames[a.Name.Local] || a.Name.Local == "li" || a.Name.Local == "Description"):
@@ -349,7 +435,11 @@ func (r *xmlReader) propertyElement(el xml.StartElement, subj rdf.Term, scope xm
 		if err != nil {
 			return err
 		}
-		obj = rdf.NewLiteral(string(r.data[start:end]), rdf.RDFNS+"XMLLiteral")
+		lex, err := r.canonicalXML(r.data[start:end], scope.ns)
+		if err != nil {
+			return err
+		}
+		obj = rdf.NewLiteral(lex, rdf.RDFNS+"XMLLiteral")
 	}
 	r.emit(subj, pred, obj)
 	r.reify(reify, subj, pred, obj)

@@ -54,6 +54,11 @@ func TestDetails(t *testing.T) {
 			[]rdf.Triple{rdf.T(iri("http://e/n"), "http://e/p", rdf.NewLiteral("x", "http://e/T"))}},
 		{"plain text is an xsd:string", head + `<rdf:Description rdf:about="http://e/n"><ex:p>x</ex:p></rdf:Description></rdf:RDF>`,
 			[]rdf.Triple{rdf.T(iri("http://e/n"), "http://e/p", rdf.NewLiteral("x", rdf.XSDString))}},
+		// W3C rdfms-rdf-id/test003 (an rdf:ID may start with '_' and hold '.' and '-'), unrecognised-xml-attributes/test002.
+		{"rdf:ID names and attributes named xml...", head + `<rdf:Description rdf:ID="_a.b-c" xmlnewthing="x" XMLfoo="y"><ex:p xmlother="z">v</ex:p></rdf:Description></rdf:RDF>`,
+			[]rdf.Triple{rdf.T(iri("http://e/base/doc#_a.b-c"), "http://e/p", rdf.NewLiteral("v", rdf.XSDString))}},
+		{"the same rdf:ID under two bases", head + `<ex:A rdf:ID="a"/><ex:A xml:base="http://e/other" rdf:ID="a"/></rdf:RDF>`,
+			[]rdf.Triple{rdf.T(iri("http://e/base/doc#a"), rdf.RDFType, iri("http://e/A")), rdf.T(iri("http://e/other#a"), rdf.RDFType, iri("http://e/A"))}},
 		{"root node element without rdf:RDF", `<ex:Thing xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://e/" xml:base="sub/" rdf:about="n"/>`,
 			[]rdf.Triple{rdf.T(iri("http://e/base/sub/n"), rdf.RDFType, iri("http://e/Thing"))}},
 	}
@@ -65,6 +70,48 @@ func TestDetails(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestXMLLiterals: an rdf:parseType="Literal" element's content is written
+// as Exclusive XML Canonicalization (with comments) writes it; the expected
+// forms follow the rules of https://www.w3.org/TR/xml-exc-c14n/ and
+// https://www.w3.org/TR/xml-c14n/ (section 2.3, 3.1 and 3.2 examples).
+func TestXMLLiterals(t *testing.T) {
+	const head = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://e/" xmlns:u="http://unused/"><rdf:Description rdf:about="http://e/n">`
+	tests := []struct{ name, content, want string }{
+		{"empty element gets an end tag", `<br />`, `<br></br>`},
+		{"text", `a <b>bold</b> move`, `a <b>bold</b> move`},
+		{"prefix declared outside the literal is declared where used, once", `<ex:a><ex:b/></ex:a>`, `<ex:a xmlns:ex="http://e/"><ex:b></ex:b></ex:a>`},
+		{"unused declarations are dropped", `<a xmlns:z="http://z/">x</a>`, `<a>x</a>`},
+		{"namespaces kept where used (W3C rdfms-xml-literal-namespaces/test001)",
+			`<html:h1 xmlns:html="http://NoHTML.example.org"><b xmlns="http://www.w3.org/1999/xhtml">John</b></html:h1>`,
+			`<html:h1 xmlns:html="http://NoHTML.example.org"><b xmlns="http://www.w3.org/1999/xhtml">John</b></html:h1>`},
+		{"attributes sorted by namespace then name, declarations first",
+			`<a z="1" ex:c="3" b="2" u:d="4" xmlns:ex="http://e2/"/>`,
+			`<a xmlns:ex="http://e2/" xmlns:u="http://unused/" b="2" z="1" ex:c="3" u:d="4"></a>`},
+		{"a redundant default namespace is dropped, an undone one kept",
+			`<a xmlns="http://d/"><b xmlns="http://d/"><c xmlns=""/></b></a>`,
+			`<a xmlns="http://d/"><b><c xmlns=""></c></b></a>`},
+		{"an empty default namespace at the top is not written", `<a xmlns="">x</a>`, `<a>x</a>`},
+		{"text escapes", `1 &lt; 2 &amp;&amp; 3 &gt; 2 "q" 'a' &#13;`, `1 &lt; 2 &amp;&amp; 3 &gt; 2 "q" 'a' &#xD;`},
+		{"attribute escapes", `<a t="&quot;x&#9;y&#10;z&#13;&lt;&gt;'"/>`, `<a t="&quot;x&#x9;y&#xA;z&#xD;&lt;>'"></a>`},
+		{"CDATA becomes text", `<![CDATA[<x>&]]>`, `&lt;x&gt;&amp;`},
+		{"comments and processing instructions are kept", `<!-- c --><?pi  data?><?empty?>`, `<!-- c --><?pi data?><?empty?>`},
+		{"xml: attributes keep their prefix", `<a xml:lang="fr" ex:b="1"/>`, `<a xmlns:ex="http://e/" ex:b="1" xml:lang="fr"></a>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := head + `<ex:p rdf:parseType="Literal">` + tt.content + `</ex:p></rdf:Description></rdf:RDF>`
+			got, _, err := rdfxml.Parse([]byte(doc), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []rdf.Triple{rdf.T(rdf.NewIRI("http://e/n"), "http://e/p", rdf.NewLiteral(tt.want, rdf.RDFNS+"XMLLiteral"))}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got %v\nwant %v", got, want)
 			}
 		})
 	}
@@ -88,6 +135,12 @@ func TestErrors(t *testing.T) {
 		{"unclosed", head + "<ex:A>\n<ex:p>x</ex:p>\n", 4, "XML syntax error"},
 		{"second root", head + "</rdf:RDF>\n<rdf:RDF/>", 3, "a second root element"},
 		{"empty", "", 0, "no XML root element"},
+		// W3C rdfms-rdf-id/error001 and -error003, rdfms-syntax-incomplete/error002, rdfms-difference-between-ID-and-about/error1.
+		{"rdf:ID not a name", head + "\n<ex:A rdf:ID=\"333-555\"/></rdf:RDF>", 3, `rdf:ID "333-555" is not an XML NCName`},
+		{"rdf:ID with a colon", head + "<ex:A>\n<ex:p rdf:ID=\"q:name\">x</ex:p></ex:A></rdf:RDF>", 3, `rdf:ID "q:name" is not an XML NCName`},
+		{"rdf:nodeID not a name", head + "<ex:A>\n<ex:p rdf:nodeID=\"_:b\"/></ex:A></rdf:RDF>", 3, `rdf:nodeID "_:b" is not an XML NCName`},
+		{"rdf:ID twice", head + "<ex:A rdf:ID=\"a\"/>\n<ex:B><ex:p rdf:ID=\"a\">x</ex:p></ex:B></rdf:RDF>", 3, `rdf:ID "a" makes <#a> a second time`},
+		{"XML literal with an undeclared prefix", head + "<ex:A>\n<ex:p rdf:parseType=\"Literal\"><q:x/></ex:p></ex:A></rdf:RDF>", 3, "undeclared namespace prefix q"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
