@@ -29,8 +29,8 @@ const (
 
 // w3cSuites are the suites run, with the number of tests each manifest
 // lists in mf:entries (counted with awk; the RDF/XML manifest comments out
-// 7 more, which are not run), so that a reader
-// that lost entries cannot pass for one that ran them all.
+// 7 more, which are not run), so that a manifest reader that lost entries
+// cannot pass for one that ran them all.
 var w3cSuites = []struct {
 	dir   string
 	tests int
