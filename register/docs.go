@@ -3,6 +3,7 @@ package register
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -150,6 +151,12 @@ func (bd *builder) markdown(o *blockOut) []byte {
 	}
 	return []byte(strings.TrimRight(w.String(), "\n") + "\n")
 }
+
+// ATX headings and code fence openings, as shiftHeadings sees them.
+var (
+	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ ]+(.*?))?(?:[ ]+#+)?[ ]*$`)
+	fenceRE   = regexp.MustCompile("^( {0,3})(`{3,}|~{3,})[ ]*([^`]*)$")
+)
 
 // shiftHeadings moves the ATX headings of Markdown text (outside code
 // fences) down so that the top level becomes level top.

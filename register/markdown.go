@@ -1,576 +1,82 @@
 package register
 
 import (
-	"html"
-	"regexp"
-	"strconv"
+	"bytes"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	mdext "github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	mdtext "github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
-// renderMarkdown renders the Markdown that building-block descriptions and
-// examples use as HTML: ATX headings (shifted down by shift levels, so that
-// a description's "#" sits below the page's own heading), paragraphs,
-// bullet and numbered lists (nested by indentation), block quotes, fenced and
-// indented code blocks, pipe tables, thematic breaks; inline code spans,
-// links, autolinks, emphasis, strong emphasis, strikethrough and backslash
-// escapes. Everything else, raw HTML included, is shown as text: every
-// character of the input is HTML-escaped, and links with a scheme other
-// than http, https, mailto or ftp lose their target. Images are shown as
-// links, so that a page never loads anything from the network.
+// markdown parses CommonMark with the GitHub tables, strikethrough and bare
+// URLs that descriptions use, and renders it through offlineRenderer. It is
+// built once and only read afterwards: goldmark parsers and renderers may be
+// used from several goroutines at once.
+var markdown = goldmark.New(
+	goldmark.WithExtensions(
+		mdext.NewTable(mdext.WithTableCellAlignMethod(mdext.TableCellAlignStyle)),
+		mdext.Strikethrough,
+		mdext.Linkify,
+	),
+	// A lower number wins: goldmark's own HTML renderer sits at 1000, the
+	// extensions' at 500.
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(offlineRenderer{}, 100))),
+)
+
+// renderMarkdown renders the Markdown of a building block's description or
+// example as HTML, following CommonMark with GitHub's tables,
+// strikethrough and bare URLs. Headings move down by shift levels (at most
+// to h6), so that a description's "#" sits below the page's own heading.
+//
+// The page stays offline and holds only markup made here: raw HTML, inline
+// or as a block, is shown as text; an image becomes a link to the image;
+// a link or an autolink whose scheme is not http, https, mailto or ftp
+// loses its target and keeps its text; every other character of the input
+// is HTML-escaped. Bytes that are not UTF-8, and NUL, become U+FFFD.
 func renderMarkdown(src string, shift int) string {
-	src = strings.ReplaceAll(src, "\r\n", "\n")
-	src = strings.ReplaceAll(src, "\t", "    ")
-	var b strings.Builder
-	renderBlocks(&b, strings.Split(src, "\n"), shift, false, 0)
+	source := []byte(cleanUTF8(src))
+	doc := markdown.Parser().Parse(mdtext.NewReader(source))
+	if shift != 0 {
+		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if h, ok := n.(*ast.Heading); ok && entering {
+				h.Level = max(1, min(6, h.Level+shift))
+			}
+			return ast.WalkContinue, nil
+		})
+	}
+	var b bytes.Buffer
+	if err := markdown.Renderer().Render(&b, source, doc); err != nil {
+		// The renderers here write to memory and return no error; should
+		// one ever come, the text is still shown, escaped.
+		return "<p>" + string(util.EscapeHTML(source)) + "</p>\n"
+	}
 	return b.String()
 }
 
-// maxNesting bounds how deep lists and block quotes nest; deeper ones are
-// shown as text, which keeps hostile input from costing time.
-const maxNesting = 32
-
-var (
-	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ ]+(.*?))?(?:[ ]+#+)?[ ]*$`)
-	fenceRE   = regexp.MustCompile("^( {0,3})(`{3,}|~{3,})[ ]*([^`]*)$")
-	hrRE      = regexp.MustCompile(`^ {0,3}(?:(?:\*[ ]*){3,}|(?:-[ ]*){3,}|(?:_[ ]*){3,})$`)
-	bulletRE  = regexp.MustCompile(`^( {0,3})([-*+])( +|$)`)
-	orderedRE = regexp.MustCompile(`^( {0,3})(\d{1,9})([.)])( +|$)`)
-	quoteRE   = regexp.MustCompile(`^ {0,3}> ?`)
-	tableSep  = regexp.MustCompile(`^ {0,3}\|?[ ]*:?-+:?[ ]*(?:\|[ ]*:?-+:?[ ]*)*\|?[ ]*$`)
-)
-
-func isBlank(line string) bool { return strings.TrimSpace(line) == "" }
-
-// indentOf returns the number of leading spaces of line.
-func indentOf(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
-
-// listMarker recognises the start of a list item: its kind ("-", "*", "+"
-// or "1." style ordered), its start number, and the column its content
-// begins at.
-func listMarker(line string) (kind string, start int, content int, ok bool) {
-	if m := bulletRE.FindStringSubmatch(line); m != nil {
-		if hrRE.MatchString(line) {
-			return "", 0, 0, false
-		}
-		pad := len(m[3])
-		if pad == 0 || pad > 4 {
-			pad = 1
-		}
-		return m[2], 0, len(m[1]) + 1 + pad, true
+// cleanUTF8 replaces each byte of s that is not part of valid UTF-8, and
+// each NUL, with U+FFFD, as CommonMark asks for NUL.
+func cleanUTF8(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
 	}
-	if m := orderedRE.FindStringSubmatch(line); m != nil {
-		n, _ := strconv.Atoi(m[2])
-		pad := len(m[4])
-		if pad == 0 || pad > 4 {
-			pad = 1
-		}
-		return "1" + m[3], n, len(m[1]) + len(m[2]) + 1 + pad, true
-	}
-	return "", 0, 0, false
-}
-
-// startsBlock reports whether line interrupts a paragraph.
-func startsBlock(line string) bool {
-	if headingRE.MatchString(line) || fenceRE.MatchString(line) || hrRE.MatchString(line) || quoteRE.MatchString(line) {
-		return true
-	}
-	if _, _, _, ok := listMarker(line); ok {
-		rest := strings.TrimSpace(line)
-		return len(rest) > 2 // an empty item does not interrupt a paragraph
-	}
-	return false
-}
-
-// renderBlocks renders lines as a sequence of blocks. tight leaves the
-// paragraphs of a tight list item without <p>.
-func renderBlocks(b *strings.Builder, lines []string, shift int, tight bool, depth int) {
-	for i := 0; i < len(lines); {
-		line := lines[i]
-		switch {
-		case isBlank(line):
-			i++
-		case fenceRE.MatchString(line):
-			i = renderFence(b, lines, i)
-		case indentOf(line) >= 4:
-			i = renderIndentedCode(b, lines, i)
-		case headingRE.MatchString(line):
-			m := headingRE.FindStringSubmatch(line)
-			level := len(m[1]) + shift
-			if level > 6 {
-				level = 6
-			}
-			tag := "h" + strconv.Itoa(level)
-			b.WriteString("<" + tag + ">" + renderInline(strings.TrimSpace(m[2])) + "</" + tag + ">\n")
-			i++
-		case hrRE.MatchString(line):
-			b.WriteString("<hr>\n")
-			i++
-		case depth >= maxNesting:
-			i = renderParagraph(b, lines, i, tight)
-		case quoteRE.MatchString(line):
-			var inner []string
-			for i < len(lines) && !isBlank(lines[i]) {
-				if loc := quoteRE.FindStringIndex(lines[i]); loc != nil {
-					inner = append(inner, lines[i][loc[1]:])
-				} else {
-					inner = append(inner, lines[i]) // lazy continuation
-				}
-				i++
-			}
-			b.WriteString("<blockquote>\n")
-			renderBlocks(b, inner, shift, false, depth+1)
-			b.WriteString("</blockquote>\n")
-		case isTableStart(lines, i):
-			i = renderTable(b, lines, i)
-		default:
-			if _, _, _, ok := listMarker(line); ok {
-				i = renderList(b, lines, i, shift, depth)
-				continue
-			}
-			i = renderParagraph(b, lines, i, tight)
-		}
-	}
-}
-
-func renderFence(b *strings.Builder, lines []string, i int) int {
-	m := fenceRE.FindStringSubmatch(lines[i])
-	indent, fence, info := len(m[1]), m[2], strings.TrimSpace(m[3])
-	var code []string
-	i++
-	for ; i < len(lines); i++ {
-		t := strings.TrimSpace(lines[i])
-		if indentOf(lines[i]) < 4 && strings.HasPrefix(t, fence[:1]) && strings.Trim(t, fence[:1]) == "" && len(t) >= len(fence) {
-			i++
-			break
-		}
-		l := lines[i]
-		if n := min(indentOf(l), indent); n > 0 {
-			l = l[n:]
-		}
-		code = append(code, l)
-	}
-	lang := ""
-	if f := strings.Fields(info); len(f) > 0 {
-		lang = f[0]
-	}
-	writeCode(b, lang, strings.Join(code, "\n"))
-	return i
-}
-
-func renderIndentedCode(b *strings.Builder, lines []string, i int) int {
-	var code []string
-	for ; i < len(lines); i++ {
-		if isBlank(lines[i]) {
-			code = append(code, "")
-			continue
-		}
-		if indentOf(lines[i]) < 4 {
-			break
-		}
-		code = append(code, lines[i][4:])
-	}
-	for len(code) > 0 && code[len(code)-1] == "" {
-		code = code[:len(code)-1]
-	}
-	writeCode(b, "", strings.Join(code, "\n"))
-	return i
-}
-
-func writeCode(b *strings.Builder, lang, code string) {
-	b.WriteString("<pre><code")
-	if lang != "" {
-		b.WriteString(` class="language-` + html.EscapeString(lang) + `"`)
-	}
-	b.WriteString(">")
-	b.WriteString(html.EscapeString(code))
-	if code != "" {
-		b.WriteString("\n")
-	}
-	b.WriteString("</code></pre>\n")
-}
-
-func renderParagraph(b *strings.Builder, lines []string, i int, tight bool) int {
-	var para []string
-	for ; i < len(lines); i++ {
-		l := lines[i]
-		if isBlank(l) || (len(para) > 0 && (startsBlock(l) || isTableStart(lines, i))) {
-			break
-		}
-		para = append(para, l)
-	}
-	var text strings.Builder
-	for k, l := range para {
-		hard := strings.HasSuffix(l, "  ") || strings.HasSuffix(strings.TrimRight(l, " "), `\`) && !strings.HasSuffix(strings.TrimRight(l, " "), `\\`)
-		l = strings.TrimSpace(l)
-		if k < len(para)-1 {
-			if hard {
-				l = strings.TrimSuffix(l, `\`)
-				text.WriteString(renderInline(l) + "<br>\n")
-				continue
-			}
-			text.WriteString(renderInline(l) + "\n")
-			continue
-		}
-		text.WriteString(renderInline(l))
-	}
-	if tight {
-		b.WriteString(text.String() + "\n")
-	} else {
-		b.WriteString("<p>" + text.String() + "</p>\n")
-	}
-	return i
-}
-
-// renderList renders the list that starts at lines[i] and returns the index
-// of the first line after it.
-func renderList(b *strings.Builder, lines []string, i int, shift, depth int) int {
-	kind, start, _, _ := listMarker(lines[i])
-	base := indentOf(lines[i])
-	var items [][]string
-	loose := false
-	for i < len(lines) {
-		k, _, content, ok := listMarker(lines[i])
-		if !ok || k != kind || indentOf(lines[i]) > base+1 {
-			break
-		}
-		item := []string{strings.Repeat(" ", content) + lines[i][min(content, len(lines[i])):]}
-		i++
-		sawBlank := false
-		for i < len(lines) {
-			l := lines[i]
-			if isBlank(l) {
-				sawBlank = true
-				item = append(item, "")
-				i++
-				continue
-			}
-			if indentOf(l) >= content {
-				if sawBlank {
-					loose = true
-				}
-				sawBlank = false
-				item = append(item, l)
-				i++
-				continue
-			}
-			if sawBlank {
-				break
-			}
-			if _, _, _, ok := listMarker(l); ok || startsBlock(l) {
-				break
-			}
-			item = append(item, strings.Repeat(" ", content)+strings.TrimLeft(l, " ")) // lazy continuation
-			i++
-		}
-		// Trailing blank lines end the item; between items they make the list loose.
-		for len(item) > 0 && item[len(item)-1] == "" {
-			item = item[:len(item)-1]
-			if i < len(lines) {
-				if k, _, _, ok := listMarker(lines[i]); ok && k == kind && indentOf(lines[i]) <= base+1 {
-					loose = true
-				}
-			}
-		}
-		for j := range item {
-			if len(item[j]) >= content {
-				item[j] = item[j][content:]
-			} else {
-				item[j] = strings.TrimLeft(item[j], " ")
-			}
-		}
-		items = append(items, item)
-	}
-	tag := "ul"
-	open := "<ul>"
-	if kind != "-" && kind != "*" && kind != "+" {
-		tag = "ol"
-		open = "<ol>"
-		if start != 1 {
-			open = `<ol start="` + strconv.Itoa(start) + `">`
-		}
-	}
-	b.WriteString(open + "\n")
-	for _, item := range items {
-		b.WriteString("<li>")
-		var inner strings.Builder
-		renderBlocks(&inner, item, shift, !loose, depth+1)
-		b.WriteString(strings.TrimSuffix(inner.String(), "\n"))
-		b.WriteString("</li>\n")
-	}
-	b.WriteString("</" + tag + ">\n")
-	return i
-}
-
-func isTableStart(lines []string, i int) bool {
-	return i+1 < len(lines) && strings.Contains(lines[i], "|") && tableSep.MatchString(lines[i+1]) &&
-		strings.Contains(lines[i+1], "-") && len(splitRow(lines[i])) == len(splitRow(lines[i+1]))
-}
-
-// splitRow splits a table row into its cells; "\|" stays inside a cell, as
-// does a "|" inside a code span.
-func splitRow(line string) []string {
-	line = strings.TrimSpace(line)
-	line = strings.TrimPrefix(line, "|")
-	if strings.HasSuffix(line, "|") && !strings.HasSuffix(line, `\|`) {
-		line = line[:len(line)-1]
-	}
-	var cells []string
-	var cur strings.Builder
-	inCode := false
-	for k := 0; k < len(line); k++ {
-		c := line[k]
-		switch {
-		case c == '\\' && k+1 < len(line) && line[k+1] == '|':
-			cur.WriteByte('|')
-			k++
-		case c == '`':
-			inCode = !inCode
-			cur.WriteByte(c)
-		case c == '|' && !inCode:
-			cells = append(cells, strings.TrimSpace(cur.String()))
-			cur.Reset()
-		default:
-			cur.WriteByte(c)
-		}
-	}
-	return append(cells, strings.TrimSpace(cur.String()))
-}
-
-func renderTable(b *strings.Builder, lines []string, i int) int {
-	head := splitRow(lines[i])
-	var aligns []string
-	for _, c := range splitRow(lines[i+1]) {
-		switch {
-		case strings.HasPrefix(c, ":") && strings.HasSuffix(c, ":"):
-			aligns = append(aligns, "center")
-		case strings.HasSuffix(c, ":"):
-			aligns = append(aligns, "right")
-		case strings.HasPrefix(c, ":"):
-			aligns = append(aligns, "left")
-		default:
-			aligns = append(aligns, "")
-		}
-	}
-	cell := func(tag string, k int, text string) {
-		b.WriteString("<" + tag)
-		if aligns[k] != "" {
-			b.WriteString(` style="text-align:` + aligns[k] + `"`)
-		}
-		b.WriteString(">" + renderInline(text) + "</" + tag + ">")
-	}
-	b.WriteString("<table>\n<thead><tr>")
-	for k, h := range head {
-		cell("th", k, h)
-	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
-	for i += 2; i < len(lines) && !isBlank(lines[i]) && strings.Contains(lines[i], "|"); i++ {
-		row := splitRow(lines[i])
-		b.WriteString("<tr>")
-		for k := range head {
-			text := ""
-			if k < len(row) {
-				text = row[k]
-			}
-			cell("td", k, text)
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</tbody>\n</table>\n")
-	return i
-}
-
-// renderInline renders the inline content of one block.
-func renderInline(s string) string {
 	var b strings.Builder
-	inline(&b, s)
-	return b.String()
-}
-
-var (
-	autolinkRE = regexp.MustCompile(`^<((?:https?|mailto|ftp):[^<>\s]*)>`)
-	bareURLRE  = regexp.MustCompile(`^https?://[^\s<>]*[^\s<>.,;:!?'")\]*_]`)
-)
-
-func isPunct(c byte) bool {
-	return c < 0x80 && unicode.IsPunct(rune(c)) || strings.IndexByte("$+<=>^`|~", c) >= 0
-}
-
-func inline(b *strings.Builder, s string) {
+	b.Grow(len(s) + 8)
 	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\\' && i+1 < len(s) && isPunct(s[i+1]):
-			b.WriteString(html.EscapeString(s[i+1 : i+2]))
-			i += 2
-		case c == '`':
-			n := runLen(s, i, '`')
-			if end := findRun(s, i+n, '`', n); end >= 0 {
-				code := strings.ReplaceAll(s[i+n:end], "\n", " ")
-				if len(code) > 1 && code[0] == ' ' && code[len(code)-1] == ' ' && strings.Trim(code, " ") != "" {
-					code = code[1 : len(code)-1]
-				}
-				b.WriteString("<code>" + html.EscapeString(code) + "</code>")
-				i = end + n
-			} else {
-				b.WriteString(s[i : i+n])
-				i += n
-			}
-		case c == '!' && i+1 < len(s) && s[i+1] == '[':
-			if text, dest, end, ok := parseLink(s, i+1); ok {
-				writeLink(b, dest, "image: "+text, true)
-				i = end
-			} else {
-				b.WriteString("!")
-				i++
-			}
-		case c == '[':
-			if text, dest, end, ok := parseLink(s, i); ok {
-				writeLink(b, dest, text, false)
-				i = end
-			} else {
-				b.WriteString("[")
-				i++
-			}
-		case c == '<':
-			if m := autolinkRE.FindStringSubmatch(s[i:]); m != nil {
-				writeURL(b, m[1], html.EscapeString(m[1]))
-				i += len(m[0])
-			} else {
-				b.WriteString("&lt;")
-				i++
-			}
-		case c == 'h' && (i == 0 || !isWordByte(s[i-1])) && bareURLRE.MatchString(s[i:]):
-			u := bareURLRE.FindString(s[i:])
-			writeURL(b, u, html.EscapeString(u))
-			i += len(u)
-		case c == '*' || c == '_' || c == '~':
-			i = emphasis(b, s, i)
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b.WriteString("\uFFFD")
-			} else {
-				b.WriteString(html.EscapeString(s[i : i+size]))
-			}
-			i += size
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == 0 || r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+size])
 		}
+		i += size
 	}
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-func runLen(s string, i int, c byte) int {
-	n := 0
-	for i+n < len(s) && s[i+n] == c {
-		n++
-	}
-	return n
-}
-
-// findRun returns the index of the next run of exactly n bytes c at or after
-// from, or -1.
-func findRun(s string, from int, c byte, n int) int {
-	for j := from; j < len(s); {
-		if s[j] != c {
-			j++
-			continue
-		}
-		m := runLen(s, j, c)
-		if m == n {
-			return j
-		}
-		j += m
-	}
-	return -1
-}
-
-// parseLink reads "[text](dest "title")" starting at the "[" at s[i].
-func parseLink(s string, i int) (text, dest string, end int, ok bool) {
-	depth := 0
-	j := i
-	for ; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-			continue
-		case '`':
-			n := runLen(s, j, '`')
-			if e := findRun(s, j+n, '`', n); e >= 0 {
-				j = e + n - 1
-			} else {
-				j += n - 1
-			}
-			continue
-		case '[':
-			depth++
-		case ']':
-			depth--
-		}
-		if depth == 0 {
-			break
-		}
-	}
-	if j >= len(s) || j+1 >= len(s) || s[j+1] != '(' {
-		return "", "", 0, false
-	}
-	text = s[i+1 : j]
-	k := j + 2
-	for k < len(s) && s[k] == ' ' {
-		k++
-	}
-	var d strings.Builder
-	if k < len(s) && s[k] == '<' {
-		e := strings.IndexByte(s[k:], '>')
-		if e < 0 {
-			return "", "", 0, false
-		}
-		d.WriteString(s[k+1 : k+e])
-		k += e + 1
-	} else {
-		parens := 0
-		for ; k < len(s); k++ {
-			c := s[k]
-			if c == ' ' || c == '\n' {
-				break
-			}
-			if c == '(' {
-				parens++
-			}
-			if c == ')' {
-				if parens == 0 {
-					break
-				}
-				parens--
-			}
-			if c == '\\' && k+1 < len(s) && isPunct(s[k+1]) {
-				k++
-				c = s[k]
-			}
-			d.WriteByte(c)
-		}
-	}
-	for k < len(s) && s[k] == ' ' {
-		k++
-	}
-	if k < len(s) && (s[k] == '"' || s[k] == '\'') { // a title: read and drop it
-		q := s[k]
-		e := strings.IndexByte(s[k+1:], q)
-		if e < 0 {
-			return "", "", 0, false
-		}
-		k += e + 2
-		for k < len(s) && s[k] == ' ' {
-			k++
-		}
-	}
-	if k >= len(s) || s[k] != ')' {
-		return "", "", 0, false
-	}
-	return text, d.String(), k + 1, true
+	return b.String()
 }
 
 // safeURL returns u when its scheme is harmless (or it has none), else "".
@@ -587,76 +93,179 @@ func safeURL(u string) string {
 	return ""
 }
 
-func writeURL(b *strings.Builder, u, inner string) {
-	if safe := safeURL(u); safe != "" {
-		b.WriteString(`<a href="` + html.EscapeString(safe) + `">` + inner + "</a>")
-		return
-	}
-	b.WriteString(inner)
+// offlineRenderer renders the nodes whose goldmark defaults would let the
+// input put markup on the page or load something: links and autolinks
+// (only safe schemes, never one link inside another), images (a link
+// instead of <img>), and raw HTML (escaped, shown as text).
+type offlineRenderer struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (offlineRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
+	r.Register(ast.KindLink, renderLink)
+	r.Register(ast.KindAutoLink, renderAutoLink)
+	r.Register(ast.KindImage, renderImage)
+	r.Register(ast.KindRawHTML, renderRawHTML)
+	r.Register(ast.KindHTMLBlock, renderHTMLBlock)
 }
 
-func writeLink(b *strings.Builder, dest, text string, image bool) {
-	var inner strings.Builder
-	if image {
-		inner.WriteString(html.EscapeString(text))
-	} else {
-		inline(&inner, text)
+// linkTarget resolves the backslash escapes and character references of a
+// link destination, as CommonMark does, and returns the href to write, or
+// "" when the scheme is not safe.
+func linkTarget(dest []byte) []byte {
+	dest = util.UnescapePunctuations(dest)
+	dest = util.ResolveNumericReferences(dest)
+	dest = util.ResolveEntityNames(dest)
+	if safeURL(string(dest)) == "" {
+		return nil
 	}
-	writeURL(b, dest, inner.String())
+	return util.EscapeHTML(util.URLEscape(bytes.TrimSpace(dest), false))
 }
 
-// emphasis handles a run of '*', '_' or '~' at s[i]: emphasis, strong
-// emphasis or strikethrough when a matching closing run follows, the
-// characters themselves otherwise.
-func emphasis(b *strings.Builder, s string, i int) int {
-	c := s[i]
-	n := runLen(s, i, c)
-	literal := func() int {
-		b.WriteString(s[i : i+n])
-		return i + n
+// insideLink reports whether n sits in a link that is written as one, where
+// another link would make invalid HTML.
+func insideLink(n ast.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if l, ok := p.(*ast.Link); ok && linkTarget(l.Destination) != nil {
+			return true
+		}
 	}
-	if c == '~' && n != 2 || n > 3 {
-		return literal()
+	return false
+}
+
+func renderLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Link)
+	href := linkTarget(n.Destination)
+	if href == nil || insideLink(n) {
+		return ast.WalkContinue, nil // the text alone
 	}
-	// An opener is followed by a non-space; '_' must not sit inside a word.
-	if i+n >= len(s) || s[i+n] == ' ' || s[i+n] == '\n' || c == '_' && i > 0 && isWordByte(s[i-1]) {
-		return literal()
+	if !entering {
+		_, _ = w.WriteString("</a>")
+		return ast.WalkContinue, nil
 	}
-	for j := i + n; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-			continue
-		case '`':
-			m := runLen(s, j, '`')
-			if e := findRun(s, j+m, '`', m); e >= 0 {
-				j = e + m - 1
+	_, _ = w.WriteString(`<a href="`)
+	_, _ = w.Write(href)
+	_ = w.WriteByte('"')
+	if n.Title != nil {
+		_, _ = w.WriteString(` title="`)
+		html.DefaultWriter.Write(w, n.Title)
+		_ = w.WriteByte('"')
+	}
+	_ = w.WriteByte('>')
+	return ast.WalkContinue, nil
+}
+
+func renderAutoLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.AutoLink)
+	label := util.EscapeHTML(n.Label(source))
+	u := n.URL(source)
+	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(u), []byte("mailto:")) {
+		u = append([]byte("mailto:"), u...)
+	}
+	if insideLink(n) || safeURL(string(u)) == "" {
+		_, _ = w.Write(label)
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<a href="`)
+	_, _ = w.Write(util.EscapeHTML(util.URLEscape(u, false)))
+	_, _ = w.WriteString(`">`)
+	_, _ = w.Write(label)
+	_, _ = w.WriteString("</a>")
+	return ast.WalkContinue, nil
+}
+
+// renderImage shows an image as a link to it, labelled "image: " and its
+// description as plain text; inside a link, or with an unsafe target, as
+// that label alone.
+func renderImage(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.Image)
+	href := linkTarget(n.Destination)
+	link := href != nil && !insideLink(n)
+	if link {
+		_, _ = w.WriteString(`<a href="`)
+		_, _ = w.Write(href)
+		_, _ = w.WriteString(`">`)
+	}
+	_, _ = w.WriteString("image: ")
+	writePlain(w, source, n)
+	if link {
+		_, _ = w.WriteString("</a>")
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// writePlain writes the text of n's descendants, escaped, without their
+// markup, as CommonMark does for an image's description.
+func writePlain(w util.BufWriter, source []byte, n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			v := c.Segment.Value(source)
+			if c.IsRaw() {
+				html.DefaultWriter.RawWrite(w, v)
+			} else {
+				html.DefaultWriter.Write(w, v)
 			}
-			continue
-		}
-		if s[j] != c {
-			continue
-		}
-		m := runLen(s, j, c)
-		closes := m == n && s[j-1] != ' ' && s[j-1] != '\n' &&
-			!(c == '_' && j+m < len(s) && isWordByte(s[j+m]))
-		if !closes {
-			j += m - 1
-			continue
-		}
-		var inner strings.Builder
-		inline(&inner, s[i+n:j])
-		switch {
-		case c == '~':
-			b.WriteString("<del>" + inner.String() + "</del>")
-		case n == 1:
-			b.WriteString("<em>" + inner.String() + "</em>")
-		case n == 2:
-			b.WriteString("<strong>" + inner.String() + "</strong>")
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				_ = w.WriteByte('\n')
+			}
+		case *ast.String:
+			if c.IsCode() || c.IsRaw() {
+				html.DefaultWriter.RawWrite(w, c.Value)
+			} else {
+				html.DefaultWriter.Write(w, c.Value)
+			}
+		case *ast.AutoLink:
+			_, _ = w.Write(util.EscapeHTML(c.Label(source)))
+		case *ast.RawHTML:
+			writeSegments(w, source, c.Segments)
 		default:
-			b.WriteString("<em><strong>" + inner.String() + "</strong></em>")
+			writePlain(w, source, c)
 		}
-		return j + m
 	}
-	return literal()
+}
+
+func writeSegments(w util.BufWriter, source []byte, segs *mdtext.Segments) {
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		html.DefaultWriter.RawWrite(w, seg.Value(source))
+	}
+}
+
+// renderRawHTML shows inline HTML as the text it is.
+func renderRawHTML(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		writeSegments(w, source, node.(*ast.RawHTML).Segments)
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// renderHTMLBlock shows an HTML block as a paragraph of its text.
+func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.HTMLBlock)
+	var raw []byte
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		raw = append(raw, seg.Value(source)...)
+	}
+	if n.HasClosure() {
+		raw = append(raw, n.ClosureLine.Value(source)...)
+	}
+	raw = bytes.TrimRight(raw, "\n")
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("<p>")
+	html.DefaultWriter.RawWrite(w, raw)
+	_, _ = w.WriteString("</p>\n")
+	return ast.WalkContinue, nil
 }
