@@ -1,12 +1,13 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+
+	"github.com/spf13/pflag"
 )
 
 // contextMap is the repeatable --context-map URL=FILE flag: the only way a
@@ -20,6 +21,9 @@ func (m contextMap) String() string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// Type names the value in help and completion.
+func (m contextMap) Type() string { return "URL=FILE" }
 
 func (m contextMap) Set(s string) error {
 	url, file, ok := strings.Cut(s, "=")
@@ -49,6 +53,9 @@ func (m *importMaps) String() string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// Type names the value in help and completion.
+func (m *importMaps) Type() string { return "URL=DIR" }
 
 func (m *importMaps) Set(s string) error {
 	im, err := bblock.ParseImportMap(s)
@@ -80,7 +87,7 @@ type blockFlags struct {
 	imports importMaps
 }
 
-func addBlockFlags(fs *flag.FlagSet) *blockFlags {
+func addBlockFlags(fs *pflag.FlagSet) *blockFlags {
 	b := &blockFlags{ctxMap: contextMap{}}
 	fs.StringVar(&b.dir, "bblock", "", "building block `DIR`, or a register source tree (with --id); default: the embedded JSON-RPC 2.0 block")
 	fs.StringVar(&b.id, "id", "", "the block's `ID` within the register given by --bblock")

@@ -6,12 +6,14 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/register"
+	"github.com/spf13/pflag"
 )
 
 func buildCommand() command {
 	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--serve [--addr HOST:PORT]]",
 		summary: "build a building-block register and its HTML pages, offline"}
-	c.run = func(e *env, args []string) int { return runBuild(e, &c, args) }
+	c.help = buildHelp + "\n\n" + profileHelp
+	c.setup = runBuild
 	return c
 }
 
@@ -60,9 +62,8 @@ A failing block does not stop the others. The run ends with a line per block.
 Exit status: 0 when every block passed, 1 when one failed, 2 on a usage or
 I/O error.`
 
-func runBuild(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, buildHelp+"\n\n"+profileHelp)
-	out := fs.String("o", "build-local", "write the register into `DIR`")
+func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+	out := fs.StringP("output", "o", "build-local", "write the register into `DIR`")
 	baseURL := fs.String("base-url", "", "the `URL` DIR will be published at; links become absolute below it")
 	filter := fs.String("filter", "", "build only the block with this `ID` (the blocks it depends on are read, not built)")
 	date := fs.String("date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
@@ -73,74 +74,72 @@ func runBuild(e *env, c *command, args []string) int {
 	var imports importMaps
 	fs.Var(&imports, "import", importUsage)
 	prof := addProfileFlags(fs)
-	pos, code, ok := parse(fs, args)
-	if !ok {
-		return code
-	}
-	if !prof.start(e, c.name) {
-		return exitUsage
-	}
-	defer prof.stop()
-	if len(pos) > 1 {
-		errorf(e, "build", "one SOURCES folder at most, got %d arguments", len(pos))
-		return exitUsage
-	}
-	if _, same := sameFile(e, *out, pos); same {
-		// The register's _sources/ would be written over the sources.
-		errorf(e, "build", "-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere)", *out)
-		return exitUsage
-	}
-	var reg *bblock.Register
-	opts, err := imports.options()
-	if err == nil {
-		if len(pos) == 0 {
-			reg, err = register.DefaultRegister()
-		} else {
-			reg, err = bblock.LoadRegisterDir(pos[0], opts)
+	return func(e *env, pos []string) int {
+		if !prof.start(e, c.name) {
+			return exitUsage
 		}
-	}
-	if err != nil {
-		errorf(e, "build", "%v", err)
-		return exitUsage
-	}
-	res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, Filter: *filter, Date: *date, Contexts: ctxMap.options()})
-	if err != nil {
-		errorf(e, "build", "%v", err)
-		return exitUsage
-	}
-	for _, w := range res.Warnings {
-		errorf(e, "build", "warning: %s", w)
-	}
-	for _, msg := range res.Errors {
-		errorf(e, "build", "error: %s", msg)
-	}
-	for _, b := range res.Blocks {
-		for _, w := range b.Warnings {
-			errorf(e, "build", "%s: warning: %s", b.ID, w)
+		defer prof.stop()
+		if len(pos) > 1 {
+			errorf(e, "build", "one SOURCES folder at most, got %d arguments", len(pos))
+			return exitUsage
 		}
-		for _, msg := range b.Errors {
-			errorf(e, "build", "%s: error: %s", b.ID, msg)
+		if _, same := sameFile(e, *out, pos); same {
+			// The register's _sources/ would be written over the sources.
+			errorf(e, "build", "-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere)", *out)
+			return exitUsage
 		}
-	}
-	fmt.Fprintf(e.stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), plural(len(res.Blocks)), termsafe.Escape(*out))
-	for _, b := range res.Blocks {
-		verdict := "passed"
-		if !b.Passed {
-			verdict = "FAILED"
+		var reg *bblock.Register
+		opts, err := imports.options()
+		if err == nil {
+			if len(pos) == 0 {
+				reg, err = register.DefaultRegister()
+			} else {
+				reg, err = bblock.LoadRegisterDir(pos[0], opts)
+			}
 		}
-		fmt.Fprintf(e.stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, termsafe.Escape(b.ID),
-			b.Examples.Passed, b.Examples.Passed+b.Examples.Failed, b.Tests.Passed, b.Tests.Passed+b.Tests.Failed)
-	}
-	status := exitOK
-	if res.Failed() {
-		status = exitInvalid
-	}
-	if *serve {
-		if code := serveDir(e, *out, *addr, nil, nil); code != exitOK {
-			return code
+		if err != nil {
+			errorf(e, "build", "%v", err)
+			return exitUsage
 		}
+		res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, Filter: *filter, Date: *date, Contexts: ctxMap.options()})
+		if err != nil {
+			errorf(e, "build", "%v", err)
+			return exitUsage
+		}
+		for _, w := range res.Warnings {
+			errorf(e, "build", "warning: %s", w)
+		}
+		for _, msg := range res.Errors {
+			errorf(e, "build", "error: %s", msg)
+		}
+		for _, b := range res.Blocks {
+			for _, w := range b.Warnings {
+				errorf(e, "build", "%s: warning: %s", b.ID, w)
+			}
+			for _, msg := range b.Errors {
+				errorf(e, "build", "%s: error: %s", b.ID, msg)
+			}
+		}
+		fmt.Fprintf(e.stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), plural(len(res.Blocks)), termsafe.Escape(*out))
+		for _, b := range res.Blocks {
+			verdict := "passed"
+			if !b.Passed {
+				verdict = "FAILED"
+			}
+			fmt.Fprintf(e.stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, termsafe.Escape(b.ID),
+				b.Examples.Passed, b.Examples.Passed+b.Examples.Failed, b.Tests.Passed, b.Tests.Passed+b.Tests.Failed)
+		}
+		status := exitOK
+		if res.Failed() {
+			status = exitInvalid
+		}
+		if *serve {
+			if code := serveDir(e, *out, *addr, nil, nil); code != exitOK {
+				return code
+			}
+		}
+		return status
 	}
-	return status
 }
 
 func registerName(res *register.Result) string {

@@ -18,7 +18,7 @@ func TestBuildCommand(t *testing.T) {
 		code     int
 		out, err string
 	}{
-		{"help", []string{"build", "-h"}, exitOK, "", "Without SOURCES it builds the embedded JSON-RPC 2.0 block"},
+		{"help", []string{"build", "-h"}, exitOK, "Without SOURCES it builds the embedded JSON-RPC 2.0 block", ""},
 		{"two sources", []string{"build", "a", "b"}, exitUsage, "", "one SOURCES folder at most"},
 		{"no such tree", []string{"build", filepath.Join(tmp, "nope"), "-o", filepath.Join(tmp, "x")}, exitUsage, "", "not a building-block source tree"},
 		{"bad date", []string{"build", fixture, "-o", filepath.Join(tmp, "d"), "--date", "tomorrow"}, exitUsage, "", `date "tomorrow" is not YYYY-MM-DD`},

@@ -8,26 +8,30 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/ontology"
+	"github.com/spf13/pflag"
 )
 
 func contextCommand() command {
 	c := command{name: "context", args: "[--bblock DIR [--id ID]] [--context-map REF=FILE] [--import URL=DIR]",
 		summary: "print the JSON-LD context built from a block's annotated schema"}
-	c.run = func(e *env, args []string) int { return runContext(e, &c, args) }
+	c.help = contextHelp
+	c.setup = runContext
 	return c
 }
 
 func annotateCommand() command {
 	c := command{name: "annotate", args: "[--bblock DIR [--id ID]] [--format yaml|json] [--context-map REF=FILE] [--import URL=DIR]",
 		summary: "print a block's schema annotated from its JSON-LD context"}
-	c.run = func(e *env, args []string) int { return runAnnotate(e, &c, args) }
+	c.help = annotateHelp
+	c.setup = runAnnotate
 	return c
 }
 
 func ontologyCommand() command {
 	c := command{name: "ontology", args: "[--bblock DIR [--id ID]] [--check] [--context-map URL=FILE]",
 		summary: "list a block's ontology, or check its context's IRIs against it"}
-	c.run = func(e *env, args []string) int { return runOntology(e, &c, args) }
+	c.help = ontologyHelp
+	c.setup = runOntology
 	return c
 }
 
@@ -69,60 +73,54 @@ func noArgs(e *env, cmd string, rest []string) bool {
 	return true
 }
 
-func runContext(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, contextHelp)
+func runContext(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	bf := addBlockFlags(fs)
-	rest, code, ok := parse(fs, args)
-	if !ok {
-		return code
-	}
-	if !noArgs(e, c.name, rest) {
-		return exitUsage
-	}
-	b, reg, err := bf.open(e, c.name)
-	var doc *jsonld.Document
-	if err == nil {
-		var warns []jsonld.Warning
-		doc, warns, err = jsonld.Build(b, reg, bf.ctxMap.options())
-		warn(e, c.name, warns)
-		if err == nil && doc == nil {
-			err = fmt.Errorf("block %s: the context built from its annotated schema is empty (the OGC tool chain writes no context.jsonld for it)", b.ID)
+	return func(e *env, rest []string) int {
+		if !noArgs(e, c.name, rest) {
+			return exitUsage
 		}
+		b, reg, err := bf.open(e, c.name)
+		var doc *jsonld.Document
+		if err == nil {
+			var warns []jsonld.Warning
+			doc, warns, err = jsonld.Build(b, reg, bf.ctxMap.options())
+			warn(e, c.name, warns)
+			if err == nil && doc == nil {
+				err = fmt.Errorf("block %s: the context built from its annotated schema is empty (the OGC tool chain writes no context.jsonld for it)", b.ID)
+			}
+		}
+		if err != nil {
+			errorf(e, "context", "%v", err)
+			return exitUsage
+		}
+		return writeDoc(e, c.name, doc, "json")
 	}
-	if err != nil {
-		errorf(e, "context", "%v", err)
-		return exitUsage
-	}
-	return writeDoc(e, c.name, doc, "json")
 }
 
-func runAnnotate(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, annotateHelp)
+func runAnnotate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	bf := addBlockFlags(fs)
-	format := fs.String("format", "yaml", "output `format`: yaml or json")
-	rest, code, ok := parse(fs, args)
-	if !ok {
-		return code
+	format := fs.StringP("format", "f", "yaml", "output `format`: yaml or json")
+	return func(e *env, rest []string) int {
+		if !noArgs(e, c.name, rest) {
+			return exitUsage
+		}
+		if *format != "yaml" && *format != "json" {
+			errorf(e, "annotate", "--format must be yaml or json, not %q", *format)
+			return exitUsage
+		}
+		b, reg, err := bf.open(e, c.name)
+		var doc *jsonld.Document
+		if err == nil {
+			var warns []jsonld.Warning
+			doc, warns, err = jsonld.Annotate(b, reg, bf.ctxMap.options())
+			warn(e, c.name, warns)
+		}
+		if err != nil {
+			errorf(e, "annotate", "%v", err)
+			return exitUsage
+		}
+		return writeDoc(e, c.name, doc, *format)
 	}
-	if !noArgs(e, c.name, rest) {
-		return exitUsage
-	}
-	if *format != "yaml" && *format != "json" {
-		errorf(e, "annotate", "--format must be yaml or json, not %q", *format)
-		return exitUsage
-	}
-	b, reg, err := bf.open(e, c.name)
-	var doc *jsonld.Document
-	if err == nil {
-		var warns []jsonld.Warning
-		doc, warns, err = jsonld.Annotate(b, reg, bf.ctxMap.options())
-		warn(e, c.name, warns)
-	}
-	if err != nil {
-		errorf(e, "annotate", "%v", err)
-		return exitUsage
-	}
-	return writeDoc(e, c.name, doc, *format)
 }
 
 func writeDoc(e *env, cmd string, doc *jsonld.Document, format string) int {
@@ -143,56 +141,53 @@ func writeDoc(e *env, cmd string, doc *jsonld.Document, format string) int {
 	return exitOK
 }
 
-func runOntology(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, ontologyHelp)
+func runOntology(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	bf := addBlockFlags(fs)
 	check := fs.Bool("check", false, "print the context's IRIs the ontology does not declare")
-	rest, code, ok := parse(fs, args)
-	if !ok {
-		return code
-	}
-	if !noArgs(e, c.name, rest) {
-		return exitUsage
-	}
-	b, reg, err := bf.open(e, c.name)
-	if err != nil {
-		errorf(e, "ontology", "%v", err)
-		return exitUsage
-	}
-	if *check {
-		undeclared, ok, err := ontology.CheckBlock(b, reg, jsonld.ToolchainFor(b, reg, bf.ctxMap.options()))
+	return func(e *env, rest []string) int {
+		if !noArgs(e, c.name, rest) {
+			return exitUsage
+		}
+		b, reg, err := bf.open(e, c.name)
 		if err != nil {
 			errorf(e, "ontology", "%v", err)
 			return exitUsage
 		}
-		if !ok {
-			errorf(e, "ontology", "block %s has no context or no ontology to check", b.ID)
+		if *check {
+			undeclared, ok, err := ontology.CheckBlock(b, reg, jsonld.ToolchainFor(b, reg, bf.ctxMap.options()))
+			if err != nil {
+				errorf(e, "ontology", "%v", err)
+				return exitUsage
+			}
+			if !ok {
+				errorf(e, "ontology", "block %s has no context or no ontology to check", b.ID)
+				return exitUsage
+			}
+			for _, iri := range undeclared {
+				fmt.Fprintln(e.stdout, termsafe.Escape(iri))
+			}
+			if len(undeclared) > 0 {
+				errorf(e, "ontology", "%d IRIs of %s's context are not declared by its ontology", len(undeclared), b.ID)
+				return exitInvalid
+			}
+			return exitOK
+		}
+		o, err := ontology.LoadBlock(b, reg)
+		if err == nil && o == nil {
+			err = fmt.Errorf("block %s has no ontology", b.ID)
+		}
+		if err != nil {
+			errorf(e, "ontology", "%v", err)
 			return exitUsage
 		}
-		for _, iri := range undeclared {
-			fmt.Fprintln(e.stdout, termsafe.Escape(iri))
+		w := bufio.NewWriter(e.stdout)
+		if err := o.WriteSummary(w); err != nil {
+			errorf(e, "ontology", "%v", err)
+			return exitUsage
 		}
-		if len(undeclared) > 0 {
-			errorf(e, "ontology", "%d IRIs of %s's context are not declared by its ontology", len(undeclared), b.ID)
-			return exitInvalid
-		}
+		w.Flush()
 		return exitOK
 	}
-	o, err := ontology.LoadBlock(b, reg)
-	if err == nil && o == nil {
-		err = fmt.Errorf("block %s has no ontology", b.ID)
-	}
-	if err != nil {
-		errorf(e, "ontology", "%v", err)
-		return exitUsage
-	}
-	w := bufio.NewWriter(e.stdout)
-	if err := o.WriteSummary(w); err != nil {
-		errorf(e, "ontology", "%v", err)
-		return exitUsage
-	}
-	w.Flush()
-	return exitOK
 }
 
 // reportOntology prints, as warnings, the IRIs of block b's context that its

@@ -14,12 +14,14 @@ import (
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/spf13/pflag"
 )
 
 func examplesCommand() command {
 	c := command{name: "examples", args: "[--bblock DIR [--id ID]] [-o DIR]",
 		summary: "uplift a block's example snippets to JSON-LD and Turtle"}
-	c.run = func(e *env, args []string) int { return runExamples(e, &c, args) }
+	c.help = examplesHelp
+	c.setup = runExamples
 	return c
 }
 
@@ -34,52 +36,49 @@ With -o DIR, each snippet is written as DIR/example_I_J.jsonld and .ttl (I the
 example, J the snippet, from 1); without it, the Turtle of each snippet is
 printed after a comment naming it. Exit status 1 when a snippet fails.`
 
-func runExamples(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, examplesHelp)
+func runExamples(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	bf := addBlockFlags(fs)
-	outDir := fs.String("o", "", "write example_I_J.jsonld and .ttl files into `DIR`")
-	rest, code, ok := parse(fs, args)
-	if !ok {
-		return code
-	}
-	if len(rest) > 0 {
-		errorf(e, "examples", "unexpected argument %q", rest[0])
-		return exitUsage
-	}
-	b, _, ctx, err := bf.openContext(e, c.name)
-	if err == nil && b.Examples == nil {
-		err = fmt.Errorf("block %s has no examples file", b.ID)
-	}
-	if err != nil {
-		errorf(e, "examples", "%v", err)
-		return exitUsage
-	}
-	if *outDir != "" {
-		if refuseBlockFiles(e, c.name, b, *outDir) {
+	outDir := fs.StringP("output", "o", "", "write example_I_J.jsonld and .ttl files into `DIR`")
+	return func(e *env, rest []string) int {
+		if len(rest) > 0 {
+			errorf(e, "examples", "unexpected argument %q", rest[0])
 			return exitUsage
 		}
-		if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		b, _, ctx, err := bf.openContext(e, c.name)
+		if err == nil && b.Examples == nil {
+			err = fmt.Errorf("block %s has no examples file", b.ID)
+		}
+		if err != nil {
 			errorf(e, "examples", "%v", err)
 			return exitUsage
 		}
-	}
-	failed := 0
-	for i, ex := range b.Examples.Examples {
-		for j, sn := range ex.Snippets {
-			if !sn.IsJSON() {
-				continue
+		if *outDir != "" {
+			if refuseBlockFiles(e, c.name, b, *outDir) {
+				return exitUsage
 			}
-			name := fmt.Sprintf("example_%d_%d", i+1, j+1)
-			if err := upliftOne(e, b, ctx, ex, sn, name, *outDir); err != nil {
-				fmt.Fprintf(e.stderr, "%s\n", escapeLines(fmt.Sprintf("%s: %s (%q): %v", b.ID, name, ex.Title, err)))
-				failed++
+			if err := os.MkdirAll(*outDir, 0o755); err != nil {
+				errorf(e, "examples", "%v", err)
+				return exitUsage
 			}
 		}
+		failed := 0
+		for i, ex := range b.Examples.Examples {
+			for j, sn := range ex.Snippets {
+				if !sn.IsJSON() {
+					continue
+				}
+				name := fmt.Sprintf("example_%d_%d", i+1, j+1)
+				if err := upliftOne(e, b, ctx, ex, sn, name, *outDir); err != nil {
+					fmt.Fprintf(e.stderr, "%s\n", escapeLines(fmt.Sprintf("%s: %s (%q): %v", b.ID, name, ex.Title, err)))
+					failed++
+				}
+			}
+		}
+		if failed > 0 {
+			return exitInvalid
+		}
+		return exitOK
 	}
-	if failed > 0 {
-		return exitInvalid
-	}
-	return exitOK
 }
 
 // refuseBlockFiles reports whether a file examples would write into outDir

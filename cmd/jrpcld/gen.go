@@ -4,12 +4,14 @@ import (
 	"io"
 
 	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/spf13/pflag"
 )
 
 func genCommand() command {
 	c := command{name: "gen", args: "[-n N] [-o FILE] TEMPLATE...",
 		summary: "generate a large synthetic log by cycling recorded ones"}
-	c.run = func(e *env, args []string) int { return runGen(e, &c, args) }
+	c.help = genHelp
+	c.setup = runGen
 	return c
 }
 
@@ -20,60 +22,57 @@ direction and time) by cycling through the messages of the TEMPLATE logs
 responses still match, and later timestamps: a log of any size with the sizes,
 kinds and pairing of real traffic, for benchmarks and scale tests.`
 
-func runGen(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, genHelp)
-	n := fs.Int("n", 1000000, "number of `messages` to write")
-	outPath := fs.String("o", "", "write to `FILE` (atomically) instead of standard output")
-	files, code, ok := parse(fs, args)
-	if !ok {
-		return code
-	}
-	if len(files) == 0 {
-		errorf(e, "gen", "give at least one TEMPLATE log (\"-\" for standard input)")
-		return exitUsage
-	}
-	if *n < 0 {
-		errorf(e, "gen", "-n must not be negative")
-		return exitUsage
-	}
-	if refuseInput(e, c.name, "-o", *outPath, files) {
-		return exitUsage
-	}
-	var readers []*rpclog.Reader
-	for _, name := range files {
-		in, display, _, err := openInput(e, name)
+func runGen(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+	n := fs.IntP("messages", "n", 1000000, "number of `messages` to write")
+	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically) instead of standard output")
+	return func(e *env, files []string) int {
+		if len(files) == 0 {
+			errorf(e, "gen", "give at least one TEMPLATE log (\"-\" for standard input)")
+			return exitUsage
+		}
+		if *n < 0 {
+			errorf(e, "gen", "-n must not be negative")
+			return exitUsage
+		}
+		if refuseInput(e, c.name, "-o", *outPath, files) {
+			return exitUsage
+		}
+		var readers []*rpclog.Reader
+		for _, name := range files {
+			in, display, _, err := openInput(e, name)
+			if err != nil {
+				errorf(e, "gen", "%v", err)
+				return exitUsage
+			}
+			if c, ok := in.(io.Closer); ok {
+				defer c.Close()
+			}
+			r, err := rpclog.NewReader(in, display, rpclog.ReaderOptions{})
+			if err != nil {
+				errorf(e, "gen", "%v", err)
+				return exitUsage
+			}
+			readers = append(readers, r)
+		}
+		g, err := rpclog.NewGenerator(readers...)
 		if err != nil {
 			errorf(e, "gen", "%v", err)
 			return exitUsage
 		}
-		if c, ok := in.(io.Closer); ok {
-			defer c.Close()
-		}
-		r, err := rpclog.NewReader(in, display, rpclog.ReaderOptions{})
+		out, err := openOutput(e, c.name, *outPath)
 		if err != nil {
 			errorf(e, "gen", "%v", err)
 			return exitUsage
 		}
-		readers = append(readers, r)
+		if err := g.Generate(out, *n); err != nil {
+			out.finish(false)
+			errorf(e, "gen", "%v", err)
+			return exitUsage
+		}
+		if err := out.finish(true); err != nil {
+			errorf(e, "gen", "%v", err)
+			return exitUsage
+		}
+		return exitOK
 	}
-	g, err := rpclog.NewGenerator(readers...)
-	if err != nil {
-		errorf(e, "gen", "%v", err)
-		return exitUsage
-	}
-	out, err := openOutput(e, c.name, *outPath)
-	if err != nil {
-		errorf(e, "gen", "%v", err)
-		return exitUsage
-	}
-	if err := g.Generate(out, *n); err != nil {
-		out.finish(false)
-		errorf(e, "gen", "%v", err)
-		return exitUsage
-	}
-	if err := out.finish(true); err != nil {
-		errorf(e, "gen", "%v", err)
-		return exitUsage
-	}
-	return exitOK
 }

@@ -6,12 +6,14 @@ import (
 
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/wire"
+	"github.com/spf13/pflag"
 )
 
 func jsonCommand() command {
 	c := command{name: "json", args: "[--bblock DIR [--id ID]] [--from turtle|ntriples|nquads|jsonld] [--envelope] [--graph IRI] [-o FILE] [FILE...|-]",
 		summary: "turn RDF made by jrpcld back into the JSON-RPC messages it came from"}
-	c.run = func(e *env, args []string) int { return runJSON(e, &c, args) }
+	c.help = jsonHelp + "\n\n" + profileHelp
+	c.setup = runJSON
 	return c
 }
 
@@ -45,52 +47,49 @@ is not a JSON-RPC log as jrpcld writes one (a message node without a method,
 result or error, two messages at one position, ...) is reported node by node;
 the other messages still come back, and the exit status is 1.`
 
-func runJSON(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, jsonHelp+"\n\n"+profileHelp)
+func runJSON(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	bf := addBlockFlags(fs)
 	from := fs.String("from", "", "input `format`: turtle, ntriples, nquads or jsonld (default: from the file extension)")
 	envelope := fs.Bool("envelope", false, `write {"dir","ts","msg"} lines`)
 	graph := fs.String("graph", "", "write only the log with this `IRI`")
-	outPath := fs.String("o", "", "write to `FILE` (atomically: replaced only when complete)")
+	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete)")
 	prof := addProfileFlags(fs)
-	files, code, ok := parse(fs, args)
-	if !ok {
-		return code
-	}
-	if !prof.start(e, c.name) {
-		return exitUsage
-	}
-	defer prof.stop()
-	var fixed *rdf.Format
-	if *from != "" {
-		f, err := rdf.ParseFormat(*from)
-		if err != nil || f == rdf.JSONLDExpanded || f == rdf.RDFXML {
-			errorf(e, c.name, "--from must be turtle, ntriples, nquads or jsonld, not %q", *from)
+	return func(e *env, files []string) int {
+		if !prof.start(e, c.name) {
 			return exitUsage
 		}
-		fixed = &f
-	}
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	if refuseInput(e, c.name, "-o", *outPath, files) {
-		return exitUsage
-	}
-	formats := make([]rdf.Format, len(files))
-	for i, name := range files {
-		f, err := inputFormat(name, fixed)
-		if err != nil {
-			errorf(e, c.name, "%v", err)
+		defer prof.stop()
+		var fixed *rdf.Format
+		if *from != "" {
+			f, err := rdf.ParseFormat(*from)
+			if err != nil || f == rdf.JSONLDExpanded || f == rdf.RDFXML {
+				errorf(e, c.name, "--from must be turtle, ntriples, nquads or jsonld, not %q", *from)
+				return exitUsage
+			}
+			fixed = &f
+		}
+		if len(files) == 0 {
+			files = []string{"-"}
+		}
+		if refuseInput(e, c.name, "-o", *outPath, files) {
 			return exitUsage
 		}
-		formats[i] = f
+		formats := make([]rdf.Format, len(files))
+		for i, name := range files {
+			f, err := inputFormat(name, fixed)
+			if err != nil {
+				errorf(e, c.name, "%v", err)
+				return exitUsage
+			}
+			formats[i] = f
+		}
+		_, _, ctx, err := bf.openContext(e, c.name)
+		if err == nil {
+			return writeJSON(e, c, wire.NewDecoder(ctx), files, formats, *graph, *envelope, *outPath)
+		}
+		errorf(e, c.name, "%v", err)
+		return exitUsage
 	}
-	_, _, ctx, err := bf.openContext(e, c.name)
-	if err == nil {
-		return writeJSON(e, c, wire.NewDecoder(ctx), files, formats, *graph, *envelope, *outPath)
-	}
-	errorf(e, c.name, "%v", err)
-	return exitUsage
 }
 
 // inputFormat returns the RDF format of the named input: fixed when given,

@@ -105,7 +105,7 @@ func TestJSONCommandErrors(t *testing.T) {
 		{[]string{"json", "--from", "rdfxml"}, "", exitUsage, "", "--from must be"},
 		{[]string{"json", "--from", "jsonld-expanded"}, "", exitUsage, "", "--from must be"},
 		{[]string{"json", "nope.ttl"}, "", exitUsage, "", "nope.ttl"},
-		{[]string{"json", "-h"}, "", exitOK, "", "--graph IRI"},
+		{[]string{"json", "-h"}, "", exitOK, "--graph IRI", ""},
 	}
 	for _, tt := range tests {
 		code, out, errOut := jrpcld(t, tt.stdin, tt.args...)

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/jrpcld/jrpcld/rpclog"
+
+	"github.com/spf13/pflag"
 )
 
 // limitFlags bound what a command accepts from its input, each with a sane
@@ -21,7 +22,7 @@ type limitFlags struct {
 // counts them.
 const defaultMaxErrors = 1000
 
-func addLimitFlags(fs *flag.FlagSet) *limitFlags {
+func addLimitFlags(fs *pflag.FlagSet) *limitFlags {
 	l := &limitFlags{}
 	fs.IntVar(&l.maxLine, "max-line-bytes", 64<<20, "longest line (or pretty-printed document) read, in `bytes`; a longer one is an error for that line")
 	fs.IntVar(&l.maxDepth, "max-depth", 512, "deepest nesting of arrays and objects in a message (`levels`)")

@@ -6,7 +6,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/internal/termsafe"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes shared by every command.
@@ -49,12 +50,16 @@ func escapeLines(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// command is one subcommand.
+// command is one subcommand of jrpcld.
 type command struct {
 	name    string
 	args    string // the synopsis after the name
 	summary string // one line for the command list
-	run     func(e *env, args []string) int
+	help    string // what the command does, for its help and man page
+	// setup defines the command's flags on fs and returns the function
+	// that runs the command, once the flags are parsed, with the
+	// positional arguments. It returns the exit status.
+	setup func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int
 }
 
 func commands() []command {
@@ -71,6 +76,7 @@ func commands() []command {
 		genCommand(),
 		buildCommand(),
 		serveCommand(),
+		manCommand(),
 	}
 }
 
@@ -78,84 +84,289 @@ func main() {
 	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
 }
 
+// exitError carries a command's exit status through cobra: the command
+// has printed what it had to say.
+type exitError int
+
+func (x exitError) Error() string { return fmt.Sprintf("exit status %d", int(x)) }
+
+// usageError is a mistake on the command line, printed as one line
+// followed by where to find the command's usage.
+type usageError struct{ msg string }
+
+func (u *usageError) Error() string { return u.msg }
+
+// run runs jrpcld with the command-line arguments args (without the
+// program's name) and returns its exit status. Each run builds its own
+// command tree: nothing is shared between runs.
 func run(args []string, e *env) int {
-	if len(args) == 0 {
-		usage(e.stderr)
-		return exitUsage
+	root := newRoot(e)
+	if args == nil {
+		args = []string{} // cobra reads os.Args for nil
 	}
-	name := args[0]
-	switch name {
-	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
-			return run([]string{args[1], "-h"}, e)
+	root.SetArgs(args)
+	if cmd, rest, err := root.Find(args); err == nil && cmd != root {
+		if err := checkDashes(cmd, rest); err != nil {
+			printUsageError(e, cmd, err)
+			return exitUsage
 		}
-		usage(e.stdout)
+	}
+	cmd, err := root.ExecuteC()
+	var x exitError
+	switch {
+	case err == nil:
 		return exitOK
+	case errors.As(err, &x):
+		return int(x)
 	}
-	for _, c := range commands() {
-		if c.name == name {
-			return c.run(e, args[1:])
-		}
-	}
-	fmt.Fprintf(e.stderr, "jrpcld: unknown command %q\n\n", name)
-	usage(e.stderr)
+	printUsageError(e, cmd, err)
 	return exitUsage
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintf(w, "jrpcld turns JSON-RPC 2.0 and MCP messages into linked data and back.\n\nUsage:\n\n")
-	cmds := commands()
-	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
+// printUsageError prints err, a mistake on cmd's command line, in one line
+// and then where to read cmd's usage.
+func printUsageError(e *env, cmd *cobra.Command, err error) {
+	path := "jrpcld"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	fmt.Fprintf(e.stderr, "%s: %s\n", path, escapeLines(err.Error()))
+	if cmd == nil || !cmd.HasParent() {
+		fmt.Fprintf(e.stderr, "see 'jrpcld --help'\n")
+		return
+	}
+	fmt.Fprintf(e.stderr, "see '%s --help'\n", path)
+}
+
+// newRoot returns the command tree of jrpcld, writing to e's streams.
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:                        "jrpcld",
+		Short:                      "turn JSON-RPC 2.0 and MCP messages into linked data and back",
+		Long:                       "jrpcld turns JSON-RPC 2.0 and MCP messages into linked data and back.",
+		Version:                    version(),
+		SilenceErrors:              true,
+		SuggestionsMinimumDistance: 2,
+		SilenceUsage:               true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommand(cmd, args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			listCommands(e.stderr, cmd)
+			return exitError(exitUsage)
+		},
+	}
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetVersionTemplate("jrpcld {{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
+	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) { writeHelp(cmd.OutOrStdout(), cmd) })
+	root.Flags().SortFlags = false
+	for _, c := range commands() {
+		root.AddCommand(cobraCommand(e, c))
+	}
+	root.SetHelpCommand(helpCommand(root))
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Short = "print a shell completion script (bash, zsh, fish or powershell)"
+			c.Use = "completion bash|zsh|fish|powershell"
+			c.DisableFlagsInUseLine = true
+			// Without a shell: the help; with another word: an error,
+			// rather than the help and exit status 0.
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return cmd.Help()
+				}
+				return &usageError{fmt.Sprintf("no completion script for %q: give bash, zsh, fish or powershell", args[0])}
+			}
+		}
+	}
+	return root
+}
+
+// cobraCommand turns c into a cobra command that runs with the streams of e.
+func cobraCommand(e *env, c command) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:                   strings.TrimSpace(c.name + " " + c.args),
+		Short:                 c.summary,
+		Long:                  strings.TrimSpace(c.help),
+		DisableFlagsInUseLine: true,
+	}
+	cmd.Flags().SortFlags = false
+	runner := c.setup(&c, cmd.Flags())
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		if code := runner(e, args); code != exitOK {
+			return exitError(code)
+		}
+		return nil
+	}
+	return cmd
+}
+
+// helpCommand is "jrpcld help [COMMAND]": the list of commands on standard
+// output, or a command's help.
+func helpCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:                   "help [COMMAND]",
+		Short:                 "list the commands, or describe one and its flags",
+		Long:                  "Lists the commands, or describes COMMAND and its flags (as \"jrpcld COMMAND --help\" does).",
+		DisableFlagsInUseLine: true,
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var names []cobra.Completion
+			for _, c := range root.Commands() {
+				if c.IsAvailableCommand() || c == cmd {
+					names = append(names, cobra.CompletionWithDesc(c.Name(), c.Short))
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return root.Help()
+			}
+			target, rest, err := root.Find(args)
+			if err != nil || target == root {
+				return unknownCommand(root, args[0])
+			}
+			if len(rest) > 0 {
+				return &usageError{fmt.Sprintf("%s has no subcommand %q", target.CommandPath(), rest[0])}
+			}
+			return target.Help()
+		},
+	}
+}
+
+// unknownCommand is the error for a command name root does not know, with
+// the names that come close.
+func unknownCommand(root *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	}
+	return &usageError{msg}
+}
+
+// flagError turns an error of the flags' parser into a usage error, with
+// the flag that was probably meant when the name is unknown.
+func flagError(cmd *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if errors.As(err, &ne) && ne.GetSpecifiedName() != "" {
+		if s := closestFlag(cmd.Flags(), ne.GetSpecifiedName()); s != "" {
+			return &usageError{fmt.Sprintf("%v; did you mean --%s?", err, s)}
+		}
+	}
+	return &usageError{err.Error()}
+}
+
+// closestFlag returns the name of the flag of fs nearest to name: one that
+// starts with it, or one at most two edits away. It returns "" when none is.
+func closestFlag(fs *pflag.FlagSet, name string) string {
+	best, bestDist := "", 3
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(name, f.Name)
+		if len(name) > 1 && strings.HasPrefix(f.Name, name) {
+			d = 1
+		}
+		if d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, byte by byte.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// checkDashes finds a long flag written with one dash, as Go's flag
+// package took them (-format): GNU-style parsing would read it as short
+// flags (-f ormat), so it is an error that names the flag meant.
+func checkDashes(cmd *cobra.Command, args []string) error {
+	fs := cmd.Flags()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		if strings.HasPrefix(a, "--") {
+			if f := fs.Lookup(strings.TrimPrefix(a, "--")); f != nil && f.NoOptDefVal == "" {
+				i++ // the flag's value
+			}
+			continue
+		}
+		if len(a) < 3 || a[0] != '-' {
+			continue
+		}
+		name, _, _ := strings.Cut(a[1:], "=")
+		if f := fs.Lookup(name); f != nil && len(name) > 1 {
+			return &usageError{fmt.Sprintf("%s: a long flag takes two dashes: --%s", a, a[1:])}
+		}
+	}
+	return nil
+}
+
+// listCommands writes the list of root's commands to w.
+func listCommands(w io.Writer, root *cobra.Command) {
+	fmt.Fprintf(w, "%s\n\nUsage:\n\n", root.Long)
+	cmds := root.Commands()
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name() < cmds[j].Name() })
 	for _, c := range cmds {
-		fmt.Fprintf(w, "  jrpcld %-9s %s\n", c.name, c.summary)
+		if c.IsAvailableCommand() || c.Name() == "help" {
+			fmt.Fprintf(w, "  jrpcld %-10s %s\n", c.Name(), c.Short)
+		}
 	}
-	fmt.Fprintf(w, "\nRun \"jrpcld help COMMAND\" for a command's flags.\n")
+	fmt.Fprintf(w, "\nFlags:\n\n%s", root.Flags().FlagUsages())
+	fmt.Fprintf(w, "\nRun \"jrpcld help COMMAND\" or \"jrpcld COMMAND --help\" for a command's flags.\n")
 }
 
-// newFlags returns a flag set for command c whose usage text lists the
-// synopsis, a description and the flags.
-func newFlags(e *env, c *command, description string) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintf(w, "Usage: jrpcld %s %s\n\n%s\n", c.name, c.args, strings.TrimSpace(description))
-		fmt.Fprintf(w, "\nFlags:\n")
-		fs.PrintDefaults()
+// writeHelp writes the help of cmd to w: its synopsis, description,
+// subcommands and flags.
+func writeHelp(w io.Writer, cmd *cobra.Command) {
+	if !cmd.HasParent() {
+		listCommands(w, cmd)
+		return
 	}
-	return fs
-}
-
-// parseArgs parses flags that may come before, between or after the
-// positional arguments, which it returns. "-" is a positional argument and
-// "--" ends the flags. It reports errHelp for -h.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
+	fmt.Fprintf(w, "Usage: %s\n", cmd.UseLine())
+	if long := strings.TrimSpace(cmd.Long); long != "" {
+		fmt.Fprintf(w, "\n%s\n", long)
+	} else if cmd.Short != "" {
+		fmt.Fprintf(w, "\n%s\n", cmd.Short)
+	}
+	if cmd.HasAvailableSubCommands() {
+		fmt.Fprintf(w, "\nCommands:\n")
+		for _, c := range cmd.Commands() {
+			if c.IsAvailableCommand() {
+				fmt.Fprintf(w, "  %-12s %s\n", c.Name(), c.Short)
+			}
 		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
 	}
-}
-
-// parse runs parseArgs and turns its errors into an exit code: 0 with ok
-// false for -h (the usage was printed), 2 for other errors.
-func parse(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
-	pos, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil, exitOK, false
+	if cmd.HasAvailableFlags() {
+		fmt.Fprintf(w, "\nFlags:\n%s", cmd.Flags().FlagUsages())
 	}
-	if err != nil {
-		return nil, exitUsage, false
-	}
-	return pos, exitOK, true
 }

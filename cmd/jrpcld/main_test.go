@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,9 +31,19 @@ func TestUsage(t *testing.T) {
 		{nil, exitUsage, "", "Usage:"},
 		{[]string{"help"}, exitOK, "jrpcld validate", ""},
 		{[]string{"nope"}, exitUsage, "", `unknown command "nope"`},
-		{[]string{"validate", "-h"}, exitOK, "", "Usage: jrpcld validate"},
-		{[]string{"help", "validate"}, exitOK, "", "--schema FILE"},
-		{[]string{"validate", "--nope"}, exitUsage, "", "flag provided but not defined"},
+		{[]string{"validate", "-h"}, exitOK, "Usage: jrpcld validate", ""},
+		{[]string{"validate", "--help"}, exitOK, "Usage: jrpcld validate", ""},
+		{[]string{"help", "validate"}, exitOK, "--schema FILE", ""},
+		{[]string{"help", "help"}, exitOK, "Usage: jrpcld help", ""},
+		{[]string{"help", "-h"}, exitOK, "Usage: jrpcld help", ""},
+		{[]string{"-h", "-h"}, exitOK, "jrpcld validate", ""},
+		{[]string{"--help"}, exitOK, "jrpcld validate", ""},
+		{[]string{"help", "nope"}, exitUsage, "", `unknown command "nope"`},
+		{[]string{"valdate"}, exitUsage, "", `unknown command "valdate"; did you mean "validate"?`},
+		{[]string{"validate", "--nope"}, exitUsage, "", "jrpcld validate: unknown flag: --nope\nsee 'jrpcld validate --help'\n"},
+		{[]string{"validate", "--formt", "json"}, exitUsage, "", "unknown flag: --formt; did you mean --format?"},
+		{[]string{"validate", "-format", "json"}, exitUsage, "", "-format: a long flag takes two dashes: --format"},
+		{[]string{"validate", "--format"}, exitUsage, "", "flag needs an argument: --format"},
 		{[]string{"validate", "--format", "xml"}, exitUsage, "", "--format must be text or json"},
 		{[]string{"validate", "--schema", "a.json", "--bblock", "b"}, exitUsage, "", "not both"},
 		{[]string{"validate", "no-such-file.jsonl"}, exitUsage, "", "no-such-file.jsonl"},
@@ -51,26 +62,38 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-func TestParseArgs(t *testing.T) {
+// TestFlagsAnywhere: flags come before, between or after the positional
+// arguments, long ones as --name VALUE or --name=VALUE, short ones as -f
+// VALUE; "-" is an input and "--" ends the flags.
+func TestFlagsAnywhere(t *testing.T) {
+	dir := t.TempDir()
+	msg := `{"jsonrpc":"2.0","method":"a","id":1}` + "\n"
+	for _, name := range []string{"a", "b", "--format"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(msg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b, f := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "--format")
 	tests := []struct {
-		args []string
-		pos  string
-		fmt  string
+		args  []string
+		files int
+		json  bool
 	}{
-		{[]string{"a", "--format", "json", "b"}, "a b", "json"},
-		{[]string{"--format=json", "-"}, "-", "json"},
-		{[]string{"-", "--format", "json"}, "-", "json"},
-		{[]string{"--", "--format", "x"}, "--format x", "text"},
-		{nil, "", "text"},
+		{[]string{a, "--format", "json", b}, 2, true},
+		{[]string{"--format=json", "-"}, 1, true},
+		{[]string{"-", "-f", "json"}, 1, true},
+		{[]string{a, "-fjson"}, 1, true},
+		{[]string{"--", f, a}, 2, false},
+		{nil, 1, false},
 	}
 	for _, tt := range tests {
-		e := &env{stderr: &bytes.Buffer{}}
-		c := validateCommand()
-		fs := newFlags(e, &c, "")
-		format := fs.String("format", "text", "")
-		pos, err := parseArgs(fs, tt.args)
-		if err != nil || strings.Join(pos, " ") != tt.pos || *format != tt.fmt {
-			t.Errorf("parseArgs(%q) = %q, format %q, %v; want %q, %q", tt.args, pos, *format, err, tt.pos, tt.fmt)
+		code, out, errOut := jrpcld(t, msg, append([]string{"validate"}, tt.args...)...)
+		want := fmt.Sprintf("%d file", tt.files)
+		if tt.json {
+			want = fmt.Sprintf(`"files":%d`, tt.files)
+		}
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("validate %q: exit %d, %q %q; want %s", tt.args, code, out, errOut, want)
 		}
 	}
 }

@@ -2,10 +2,11 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/spf13/pflag"
 )
 
 // profileHelp is the paragraph the help of a command that takes the
@@ -27,7 +28,7 @@ type profiler struct {
 }
 
 // addProfileFlags registers --cpuprofile and --memprofile on fs.
-func addProfileFlags(fs *flag.FlagSet) *profiler {
+func addProfileFlags(fs *pflag.FlagSet) *profiler {
 	p := &profiler{}
 	fs.StringVar(&p.cpuPath, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof FILE)")
 	fs.StringVar(&p.memPath, "memprofile", "", "write a memory profile of the run to `FILE` (go tool pprof FILE)")

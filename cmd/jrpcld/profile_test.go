@@ -181,9 +181,9 @@ func TestProfileBadPath(t *testing.T) {
 // TestProfileHelp: each command's help names the flags.
 func TestProfileHelp(t *testing.T) {
 	for _, cmd := range []string{"turtle", "rdf", "validate", "json", "stats", "build"} {
-		_, _, errOut := jrpcld(t, "", "help", cmd)
-		for _, want := range []string{"-cpuprofile FILE", "-memprofile FILE", "go tool pprof FILE"} {
-			if !strings.Contains(errOut, want) {
+		_, out, _ := jrpcld(t, "", "help", cmd)
+		for _, want := range []string{"--cpuprofile FILE", "--memprofile FILE", "go tool pprof FILE"} {
+			if !strings.Contains(out, want) {
 				t.Errorf("help %s does not mention %q", cmd, want)
 			}
 		}

@@ -14,19 +14,22 @@ import (
 	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/spf13/pflag"
 )
 
 func rdfCommand() command {
 	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into RDF"}
-	c.run = func(e *env, args []string) int { return runRDF(e, &c, args, "") }
+	c.help = rdfHelp + "\n\n" + profileHelp
+	c.setup = func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int { return runRDF(c, fs, "") }
 	return c
 }
 
 func turtleCommand() command {
 	c := command{name: "turtle", args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into Turtle (rdf --format turtle)"}
-	c.run = func(e *env, args []string) int { return runRDF(e, &c, args, "turtle") }
+	c.help = rdfHelp + "\n\n" + profileHelp
+	c.setup = func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int { return runRDF(c, fs, "turtle") }
 	return c
 }
 
@@ -61,142 +64,139 @@ json-gold (the reference JSON-LD processor) gives; a message that uses a context
 feature the plan does not cover goes to json-gold. --engine json-gold sends every
 message there. Lines are decoded, mapped and written on every core, in order.`
 
-func runRDF(e *env, c *command, args []string, fixedFormat string) int {
-	fs := newFlags(e, c, rdfHelp+"\n\n"+profileHelp)
+func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args []string) int {
 	format := fixedFormat
 	if fixedFormat == "" {
-		fs.StringVar(&format, "format", "turtle", "output `format`: turtle, ntriples, nquads, jsonld (compacted) or jsonld-expanded")
+		fs.StringVarP(&format, "format", "f", "turtle", "output `format`: turtle, ntriples, nquads, jsonld (compacted) or jsonld-expanded")
 	}
 	bf := addBlockFlags(fs)
 	base := fs.String("base", "", "the log's `IRI` (default: the file: URL of the file)")
-	outPath := fs.String("o", "", "write to `FILE` (atomically: replaced only when complete)")
+	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete)")
 	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
-	quiet := fs.Bool("q", false, "no progress bar")
+	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	engineName := fs.String("engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
 	limits := addLimitFlags(fs)
 	prof := addProfileFlags(fs)
-	files, code, ok := parse(fs, args)
-	if !ok {
-		return code
-	}
-	if !prof.start(e, c.name) {
-		return exitUsage
-	}
-	defer prof.stop()
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	if refuseInput(e, c.name, "-o", *outPath, files) {
-		return exitUsage
-	}
-	if err := limits.check(); err != nil {
-		errorf(e, c.name, "%v", err)
-		return exitUsage
-	}
-	f, err := rdf.ParseFormat(format)
-	if err == nil && !f.Writable() {
-		err = fmt.Errorf("jrpcld does not write %v: use turtle, ntriples, nquads, jsonld or jsonld-expanded", f)
-	}
-	if err != nil {
-		errorf(e, c.name, "%v", err)
-		return exitUsage
-	}
-	engine, err := convert.ParseEngine(*engineName)
-	if err != nil {
-		errorf(e, c.name, "--engine: %v", err)
-		return exitUsage
-	}
-	if *base != "" {
-		if rdf.CheckIRI(*base) != nil {
-			errorf(e, c.name, "--base %q is not an absolute IRI", *base)
+	return func(e *env, files []string) int {
+		if !prof.start(e, c.name) {
 			return exitUsage
 		}
-	}
-	_, _, ctx, err := bf.openContext(e, c.name)
-	if err != nil {
-		errorf(e, c.name, "%v", err)
-		return exitUsage
-	}
-	out, err := openOutput(e, c.name, *outPath)
-	if err != nil {
-		errorf(e, c.name, "%v", err)
-		return exitUsage
-	}
-	defer tuneGC()()
-	conv := convert.NewConverter(ctx)
-	conv.Engine = engine
-	conv.Strict = *strict
-	skipped := 0
-	printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
-	defer printer.summary(c.name)
-	conv.Report = func(i diag.Diagnostic) {
-		if i.Severity == diag.Error {
-			skipped++
+		defer prof.stop()
+		if len(files) == 0 {
+			files = []string{"-"}
 		}
-		printer.print("%s\n", i)
-	}
-	var logs []convert.Log
-	var sizes []int64
-	var closers []io.Closer
-	defer func() {
-		for _, c := range closers {
-			c.Close()
+		if refuseInput(e, c.name, "-o", *outPath, files) {
+			return exitUsage
 		}
-	}()
-	for _, name := range files {
-		in, display, size, err := openInput(e, name)
-		if err != nil {
-			out.finish(false)
+		if err := limits.check(); err != nil {
 			errorf(e, c.name, "%v", err)
 			return exitUsage
 		}
-		if cl, ok := in.(io.Closer); ok {
-			closers = append(closers, cl)
+		f, err := rdf.ParseFormat(format)
+		if err == nil && !f.Writable() {
+			err = fmt.Errorf("jrpcld does not write %v: use turtle, ntriples, nquads, jsonld or jsonld-expanded", f)
 		}
-		r, err := rpclog.NewReader(in, display, limits.readerOptions())
 		if err != nil {
-			out.finish(false)
-			errorf(e, c.name, "%s: %v", display, err)
+			errorf(e, c.name, "%v", err)
 			return exitUsage
 		}
-		logs = append(logs, convert.Log{Reader: r, File: display, IRI: logIRI(*base, name, len(files))})
-		sizes = append(sizes, size)
-	}
-	// One progress bar per input: a new one starts when the bytes read
-	// fall back, at the start of the next input.
-	var bar *progress
-	current, lastDone := -1, int64(-1)
-	conv.Progress = func(done int64) {
-		if bar == nil || done < lastDone {
-			if bar != nil {
-				bar.done()
-			}
-			current++
-			bar = newProgress(e, *quiet, sizes[min(current, len(sizes)-1)])
+		engine, err := convert.ParseEngine(*engineName)
+		if err != nil {
+			errorf(e, c.name, "--engine: %v", err)
+			return exitUsage
 		}
-		lastDone = done
-		bar.update(done)
-	}
-	err = conv.Convert(out, f, logs)
-	if bar != nil {
-		bar.done()
-	}
-	if err != nil {
-		out.finish(false)
-		errorf(e, c.name, "%v", err)
-		if errors.Is(err, convert.ErrStrict) {
+		if *base != "" {
+			if rdf.CheckIRI(*base) != nil {
+				errorf(e, c.name, "--base %q is not an absolute IRI", *base)
+				return exitUsage
+			}
+		}
+		_, _, ctx, err := bf.openContext(e, c.name)
+		if err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		out, err := openOutput(e, c.name, *outPath)
+		if err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		defer tuneGC()()
+		conv := convert.NewConverter(ctx)
+		conv.Engine = engine
+		conv.Strict = *strict
+		skipped := 0
+		printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
+		defer printer.summary(c.name)
+		conv.Report = func(i diag.Diagnostic) {
+			if i.Severity == diag.Error {
+				skipped++
+			}
+			printer.print("%s\n", i)
+		}
+		var logs []convert.Log
+		var sizes []int64
+		var closers []io.Closer
+		defer func() {
+			for _, c := range closers {
+				c.Close()
+			}
+		}()
+		for _, name := range files {
+			in, display, size, err := openInput(e, name)
+			if err != nil {
+				out.finish(false)
+				errorf(e, c.name, "%v", err)
+				return exitUsage
+			}
+			if cl, ok := in.(io.Closer); ok {
+				closers = append(closers, cl)
+			}
+			r, err := rpclog.NewReader(in, display, limits.readerOptions())
+			if err != nil {
+				out.finish(false)
+				errorf(e, c.name, "%s: %v", display, err)
+				return exitUsage
+			}
+			logs = append(logs, convert.Log{Reader: r, File: display, IRI: logIRI(*base, name, len(files))})
+			sizes = append(sizes, size)
+		}
+		// One progress bar per input: a new one starts when the bytes read
+		// fall back, at the start of the next input.
+		var bar *progress
+		current, lastDone := -1, int64(-1)
+		conv.Progress = func(done int64) {
+			if bar == nil || done < lastDone {
+				if bar != nil {
+					bar.done()
+				}
+				current++
+				bar = newProgress(e, *quiet, sizes[min(current, len(sizes)-1)])
+			}
+			lastDone = done
+			bar.update(done)
+		}
+		err = conv.Convert(out, f, logs)
+		if bar != nil {
+			bar.done()
+		}
+		if err != nil {
+			out.finish(false)
+			errorf(e, c.name, "%v", err)
+			if errors.Is(err, convert.ErrStrict) {
+				return exitInvalid
+			}
+			return exitUsage
+		}
+		if err := out.finish(true); err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		if skipped > 0 {
 			return exitInvalid
 		}
-		return exitUsage
+		return exitOK
 	}
-	if err := out.finish(true); err != nil {
-		errorf(e, c.name, "%v", err)
-		return exitUsage
-	}
-	if skipped > 0 {
-		return exitInvalid
-	}
-	return exitOK
 }
 
 // tuneGC sets the garbage collector for streaming a log: decoded messages

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/internal/termsafe"
+	"github.com/spf13/pflag"
 )
 
 // defaultAddr is where serve and build --serve listen by default.
@@ -24,7 +25,8 @@ const defaultAddr = "localhost:8000"
 func serveCommand() command {
 	c := command{name: "serve", args: "[DIR] [--addr HOST:PORT]",
 		summary: "serve a built register's HTML pages on localhost"}
-	c.run = func(e *env, args []string) int { return runServe(e, &c, args) }
+	c.help = serveHelp
+	c.setup = runServe
 	return c
 }
 
@@ -40,30 +42,27 @@ other methods). With --addr on an address that is not loopback (0.0.0.0:8000,
 with a warning: the register is then served to the network.
 Exit status: 0 when stopped, 2 when DIR or the address cannot be used.`
 
-func runServe(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, serveHelp)
+func runServe(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	addr := fs.String("addr", defaultAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
-	pos, code, ok := parse(fs, args)
-	if !ok {
-		return code
+	return func(e *env, pos []string) int {
+		dir := "build-local"
+		switch len(pos) {
+		case 0:
+		case 1:
+			dir = pos[0]
+		default:
+			errorf(e, "serve", "one DIR at most, got %d arguments", len(pos))
+			return exitUsage
+		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			errorf(e, "serve", "%s is not a folder; build one with \"jrpcld build SOURCES -o %s\"", dir, dir)
+			return exitUsage
+		}
+		if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
+			errorf(e, "serve", "warning: %s has no index.html; is it a built register?", dir)
+		}
+		return serveDir(e, dir, *addr, nil, nil)
 	}
-	dir := "build-local"
-	switch len(pos) {
-	case 0:
-	case 1:
-		dir = pos[0]
-	default:
-		errorf(e, "serve", "one DIR at most, got %d arguments", len(pos))
-		return exitUsage
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		errorf(e, "serve", "%s is not a folder; build one with \"jrpcld build SOURCES -o %s\"", dir, dir)
-		return exitUsage
-	}
-	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
-		errorf(e, "serve", "warning: %s has no index.html; is it a built register?", dir)
-	}
-	return serveDir(e, dir, *addr, nil, nil)
 }
 
 // serveDir serves the files of dir on addr until an interrupt arrives or

@@ -11,12 +11,14 @@ import (
 	"github.com/jrpcld/jrpcld/schema"
 	"github.com/jrpcld/jrpcld/stats"
 	"github.com/jrpcld/jrpcld/wire"
+	"github.com/spf13/pflag"
 )
 
 func statsCommand() command {
 	c := command{name: "stats", args: "[--bblock DIR [--id ID]] [--schema FILE] [--formats] [--format text|json] [--html FILE] [LOG...|-]",
 		summary: "count messages, methods, pairing, errors, tools and latency in logs"}
-	c.run = func(e *env, args []string) int { return runStats(e, &c, args) }
+	c.help = statsHelp + "\n\n" + profileHelp
+	c.setup = runStats
 	return c
 }
 
@@ -46,133 +48,130 @@ session). Exit status: 0 when every message is valid, 1 when some are not,
 // timelineLimit is how many messages of each log the HTML timeline shows.
 const timelineLimit = 2000
 
-func runStats(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, statsHelp+"\n\n"+profileHelp)
+func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	dir := fs.String("bblock", "", "validate with building block `DIR`, or a register source tree (with --id)")
 	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
 	schemaFile := fs.String("schema", "", "validate with this schema `FILE` (JSON or YAML)")
-	format := fs.String("format", "text", "output `format`: text or json")
+	format := fs.StringP("format", "f", "text", "output `format`: text or json")
 	htmlFile := fs.String("html", "", "also write an HTML report to `FILE`")
 	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
 	prof := addProfileFlags(fs)
-	files, code, ok := parse(fs, args)
-	if !ok {
-		return code
-	}
-	if !prof.start(e, c.name) {
-		return exitUsage
-	}
-	defer prof.stop()
-	fail := func(err error) int {
-		errorf(e, "stats", "%v", err)
-		return exitUsage
-	}
-	if *format != "text" && *format != "json" {
-		return fail(fmt.Errorf("--format must be text or json, not %q", *format))
-	}
-	if *htmlFile == "-" {
-		return fail(fmt.Errorf("--html needs a file name: the report goes to standard output"))
-	}
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	if refuseInput(e, c.name, "--html", *htmlFile, files) {
-		return exitUsage
-	}
-	if *schemaFile != "" && (*dir != "" || *id != "") {
-		return fail(fmt.Errorf("give --schema or --bblock, not both"))
-	}
-	if *id != "" && *dir == "" {
-		return fail(fmt.Errorf("--id needs --bblock"))
-	}
-	var s *schema.Schema
-	var err error
-	b, reg := bblock.Default(), (*bblock.Register)(nil)
-	compiler := &schema.Compiler{Formats: *formats}
-	switch {
-	case *schemaFile != "":
-		s, err = compiler.CompileFile(*schemaFile)
-	case *dir != "":
-		if b, reg, err = bblock.Open(*dir, *id, nil); err == nil {
-			if b.Files.Schema == "" {
-				err = fmt.Errorf("block %s has no schema to validate with", b.ID)
-			} else {
-				s, err = compiler.Compile(b, reg)
+	return func(e *env, files []string) int {
+		if !prof.start(e, c.name) {
+			return exitUsage
+		}
+		defer prof.stop()
+		fail := func(err error) int {
+			errorf(e, "stats", "%v", err)
+			return exitUsage
+		}
+		if *format != "text" && *format != "json" {
+			return fail(fmt.Errorf("--format must be text or json, not %q", *format))
+		}
+		if *htmlFile == "-" {
+			return fail(fmt.Errorf("--html needs a file name: the report goes to standard output"))
+		}
+		if len(files) == 0 {
+			files = []string{"-"}
+		}
+		if refuseInput(e, c.name, "--html", *htmlFile, files) {
+			return exitUsage
+		}
+		if *schemaFile != "" && (*dir != "" || *id != "") {
+			return fail(fmt.Errorf("give --schema or --bblock, not both"))
+		}
+		if *id != "" && *dir == "" {
+			return fail(fmt.Errorf("--id needs --bblock"))
+		}
+		var s *schema.Schema
+		var err error
+		b, reg := bblock.Default(), (*bblock.Register)(nil)
+		compiler := &schema.Compiler{Formats: *formats}
+		switch {
+		case *schemaFile != "":
+			s, err = compiler.CompileFile(*schemaFile)
+		case *dir != "":
+			if b, reg, err = bblock.Open(*dir, *id, nil); err == nil {
+				if b.Files.Schema == "" {
+					err = fmt.Errorf("block %s has no schema to validate with", b.ID)
+				} else {
+					s, err = compiler.Compile(b, reg)
+				}
 			}
-		}
-	}
-	if err != nil {
-		return fail(err)
-	}
-	timeline := 0
-	if *htmlFile != "" {
-		timeline = timelineLimit
-	}
-	newCollector := func() *stats.Collector {
-		opts := stats.Options{Timeline: timeline}
-		if s != nil {
-			opts.Checker, _ = schema.NewChecker(s, "") // cannot fail without a definition
-			opts.Schema = s.Name()
-		}
-		return stats.NewCollector(opts)
-	}
-
-	// The way back from graphs to messages is made for the first graph:
-	// message logs do not need the block's context.
-	var rv *wire.Decoder
-	reverse := func() (*wire.Decoder, error) {
-		if rv != nil {
-			return rv, nil
-		}
-		ctx, warns, err := jsonld.ForBlock(b, reg, nil)
-		warn(e, c.name, warns)
-		if err == nil {
-			rv = wire.NewDecoder(ctx)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("block %s: %w", b.ID, err)
-		}
-		return rv, nil
-	}
-
-	report := stats.NewReport()
-	ioFailed := false
-	for _, name := range files {
-		logs, err := statsFile(e, name, newCollector, reverse)
-		for _, l := range logs {
-			report.Add(l)
-		}
-		if err != nil {
-			errs := []error{err}
-			if j, ok := err.(interface{ Unwrap() []error }); ok {
-				errs = j.Unwrap() // one line per problem of a graph
-			}
-			for _, err := range errs {
-				errorf(e, "stats", "%v", err)
-			}
-			ioFailed = true
-		}
-	}
-	if *format == "json" {
-		err = report.WriteJSON(e.stdout)
-	} else {
-		err = report.WriteText(e.stdout)
-	}
-	if err != nil {
-		return fail(err)
-	}
-	if *htmlFile != "" {
-		if err := writeHTMLReport(e, c.name, *htmlFile, report); err != nil {
 			return fail(err)
 		}
+		timeline := 0
+		if *htmlFile != "" {
+			timeline = timelineLimit
+		}
+		newCollector := func() *stats.Collector {
+			opts := stats.Options{Timeline: timeline}
+			if s != nil {
+				opts.Checker, _ = schema.NewChecker(s, "") // cannot fail without a definition
+				opts.Schema = s.Name()
+			}
+			return stats.NewCollector(opts)
+		}
+
+		// The way back from graphs to messages is made for the first graph:
+		// message logs do not need the block's context.
+		var rv *wire.Decoder
+		reverse := func() (*wire.Decoder, error) {
+			if rv != nil {
+				return rv, nil
+			}
+			ctx, warns, err := jsonld.ForBlock(b, reg, nil)
+			warn(e, c.name, warns)
+			if err == nil {
+				rv = wire.NewDecoder(ctx)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("block %s: %w", b.ID, err)
+			}
+			return rv, nil
+		}
+
+		report := stats.NewReport()
+		ioFailed := false
+		for _, name := range files {
+			logs, err := statsFile(e, name, newCollector, reverse)
+			for _, l := range logs {
+				report.Add(l)
+			}
+			if err != nil {
+				errs := []error{err}
+				if j, ok := err.(interface{ Unwrap() []error }); ok {
+					errs = j.Unwrap() // one line per problem of a graph
+				}
+				for _, err := range errs {
+					errorf(e, "stats", "%v", err)
+				}
+				ioFailed = true
+			}
+		}
+		if *format == "json" {
+			err = report.WriteJSON(e.stdout)
+		} else {
+			err = report.WriteText(e.stdout)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if *htmlFile != "" {
+			if err := writeHTMLReport(e, c.name, *htmlFile, report); err != nil {
+				return fail(err)
+			}
+		}
+		switch {
+		case ioFailed:
+			return exitUsage
+		case report.Total.InvalidMessages() > 0:
+			return exitInvalid
+		}
+		return exitOK
 	}
-	switch {
-	case ioFailed:
-		return exitUsage
-	case report.Total.InvalidMessages() > 0:
-		return exitInvalid
-	}
-	return exitOK
 }
 
 // statsFile reads one LOG: a message log, or a graph whose messages

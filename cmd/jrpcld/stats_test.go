@@ -23,7 +23,6 @@ func TestStatsUsage(t *testing.T) {
 		code int
 		err  string
 	}{
-		{[]string{"stats", "-h"}, exitOK, "Usage: jrpcld stats"},
 		{[]string{"stats", "--format", "xml"}, exitUsage, "--format must be text or json"},
 		{[]string{"stats", "--schema", "a.json", "--bblock", "b"}, exitUsage, "not both"},
 		{[]string{"stats", "--id", "x"}, exitUsage, "--id needs --bblock"},
@@ -31,6 +30,9 @@ func TestStatsUsage(t *testing.T) {
 		{[]string{"stats", "--schema", "no-such-schema.json"}, exitUsage, "no-such-schema.json"},
 		{[]string{"stats", bad}, exitUsage, "bad.ttl:1:23: expected an object"},
 		{[]string{"stats", "--html", filepath.Join(dir, "no", "such", "dir", "r.html"), statsPairing}, exitUsage, "r.html"},
+	}
+	if code, out, _ := jrpcld(t, "", "stats", "-h"); code != exitOK || !strings.Contains(out, "Usage: jrpcld stats") {
+		t.Errorf("stats -h: exit %d, stdout %q", code, out)
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -15,12 +15,14 @@ import (
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
+	"github.com/spf13/pflag"
 )
 
 func validateCommand() command {
 	c := command{name: "validate", args: "[--bblock DIR [--id ID]] [--schema FILE] [--definition NAME] [--formats] [--format text|json] [FILE...|-]",
 		summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
-	c.run = func(e *env, args []string) int { return runValidate(e, &c, args) }
+	c.help = validateHelp + "\n\n" + profileHelp
+	c.setup = runValidate
 	return c
 }
 
@@ -53,125 +55,122 @@ last one is used, as most JSON readers do. Warnings do not change the exit
 status: 0 when every message is valid, 1 when some are not, 2 on a usage or
 I/O error.`
 
-func runValidate(e *env, c *command, args []string) int {
-	fs := newFlags(e, c, validateHelp+"\n\n"+profileHelp)
+func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	bf := addBlockFlags(fs)
 	schemaFile := fs.String("schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
 	definition := fs.String("definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
-	format := fs.String("format", "text", "output `format`: text or json")
+	format := fs.StringP("format", "f", "text", "output `format`: text or json")
 	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
 	limits := addLimitFlags(fs)
 	prof := addProfileFlags(fs)
-	files, code, ok := parse(fs, args)
-	if !ok {
-		return code
-	}
-	if !prof.start(e, c.name) {
-		return exitUsage
-	}
-	defer prof.stop()
-	if err := limits.check(); err != nil {
-		errorf(e, "validate", "%v", err)
-		return exitUsage
-	}
-	if *format != "text" && *format != "json" {
-		errorf(e, "validate", "--format must be text or json, not %q", *format)
-		return exitUsage
-	}
-	if *schemaFile != "" && (bf.dir != "" || bf.id != "") {
-		errorf(e, "validate", "give --schema or --bblock, not both")
-		return exitUsage
-	}
-
-	var s *schema.Schema
-	var err error
-	compiler := &schema.Compiler{Formats: *formats}
-	if *schemaFile != "" {
-		s, err = compiler.CompileFile(*schemaFile)
-	} else {
-		var b *bblock.Block
-		var reg *bblock.Register
-		if b, reg, err = bf.open(e, c.name); err == nil {
-			if bf.dir != "" {
-				reportOntology(e, c.name, b, reg, bf.ctxMap.options())
-			}
-			if b.Files.Schema != "" {
-				s, err = compiler.Compile(b, reg)
-			} else if *definition != "" {
-				err = fmt.Errorf("block %s has no schema, so no definition %q", b.ID, *definition)
-			}
+	return func(e *env, files []string) int {
+		if !prof.start(e, c.name) {
+			return exitUsage
 		}
-	}
-	if err != nil {
-		errorf(e, "validate", "%v", err)
-		return exitUsage
-	}
-
-	defer tuneGC()()
-	out := bufio.NewWriter(e.stdout)
-	defer out.Flush()
-	printer := &errorPrinter{w: out, limit: limits.maxErrors}
-	emit := func(f schema.Finding) {
-		if *format == "json" {
-			line, _ := json.Marshal(findingJSON(f))
-			printer.print("%s\n", line)
-			return
-		}
-		sev := ""
-		if f.Severity == diag.Warning {
-			sev = "warning: "
-		}
-		where := ""
-		switch {
-		case f.Pointer != "" && f.Schema != "":
-			where = fmt.Sprintf(" (at %s; schema %s)", f.Pointer, f.Schema)
-		case f.Pointer != "":
-			where = fmt.Sprintf(" (at %s)", f.Pointer)
-		case f.Schema != "":
-			where = fmt.Sprintf(" (schema %s)", f.Schema)
-		}
-		pos := f.File // a problem of the whole input has no line
-		if f.Line > 0 {
-			pos += ":" + strconv.Itoa(f.Line)
-		}
-		code := "" // a warning about the JSON text has no JSON-RPC code
-		if f.Code != 0 {
-			code = strconv.Itoa(f.Code) + " "
-		}
-		line := fmt.Sprintf("%s: %s%s: %s%s%s", pos, code, f.Kind, sev, f.Message, where)
-		printer.print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
-	}
-
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	var total schema.Summary
-	ioFailed := false
-	for _, name := range files {
-		sum, err := validateFile(e, s, *definition, name, limits.readerOptions(), emit)
-		total.Add(sum)
-		if err != nil {
-			out.Flush()
+		defer prof.stop()
+		if err := limits.check(); err != nil {
 			errorf(e, "validate", "%v", err)
-			ioFailed = true
+			return exitUsage
 		}
+		if *format != "text" && *format != "json" {
+			errorf(e, "validate", "--format must be text or json, not %q", *format)
+			return exitUsage
+		}
+		if *schemaFile != "" && (bf.dir != "" || bf.id != "") {
+			errorf(e, "validate", "give --schema or --bblock, not both")
+			return exitUsage
+		}
+
+		var s *schema.Schema
+		var err error
+		compiler := &schema.Compiler{Formats: *formats}
+		if *schemaFile != "" {
+			s, err = compiler.CompileFile(*schemaFile)
+		} else {
+			var b *bblock.Block
+			var reg *bblock.Register
+			if b, reg, err = bf.open(e, c.name); err == nil {
+				if bf.dir != "" {
+					reportOntology(e, c.name, b, reg, bf.ctxMap.options())
+				}
+				if b.Files.Schema != "" {
+					s, err = compiler.Compile(b, reg)
+				} else if *definition != "" {
+					err = fmt.Errorf("block %s has no schema, so no definition %q", b.ID, *definition)
+				}
+			}
+		}
+		if err != nil {
+			errorf(e, "validate", "%v", err)
+			return exitUsage
+		}
+
+		defer tuneGC()()
+		out := bufio.NewWriter(e.stdout)
+		defer out.Flush()
+		printer := &errorPrinter{w: out, limit: limits.maxErrors}
+		emit := func(f schema.Finding) {
+			if *format == "json" {
+				line, _ := json.Marshal(findingJSON(f))
+				printer.print("%s\n", line)
+				return
+			}
+			sev := ""
+			if f.Severity == diag.Warning {
+				sev = "warning: "
+			}
+			where := ""
+			switch {
+			case f.Pointer != "" && f.Schema != "":
+				where = fmt.Sprintf(" (at %s; schema %s)", f.Pointer, f.Schema)
+			case f.Pointer != "":
+				where = fmt.Sprintf(" (at %s)", f.Pointer)
+			case f.Schema != "":
+				where = fmt.Sprintf(" (schema %s)", f.Schema)
+			}
+			pos := f.File // a problem of the whole input has no line
+			if f.Line > 0 {
+				pos += ":" + strconv.Itoa(f.Line)
+			}
+			code := "" // a warning about the JSON text has no JSON-RPC code
+			if f.Code != 0 {
+				code = strconv.Itoa(f.Code) + " "
+			}
+			line := fmt.Sprintf("%s: %s%s: %s%s%s", pos, code, f.Kind, sev, f.Message, where)
+			printer.print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
+		}
+
+		if len(files) == 0 {
+			files = []string{"-"}
+		}
+		var total schema.Summary
+		ioFailed := false
+		for _, name := range files {
+			sum, err := validateFile(e, s, *definition, name, limits.readerOptions(), emit)
+			total.Add(sum)
+			if err != nil {
+				out.Flush()
+				errorf(e, "validate", "%v", err)
+				ioFailed = true
+			}
+		}
+		if *format == "json" {
+			sum := summaryJSON(len(files), total)
+			sum["notPrinted"] = printer.dropped
+			line, _ := json.Marshal(map[string]any{"summary": sum})
+			fmt.Fprintf(out, "%s\n", line)
+		} else {
+			printer.summary(c.name)
+			writeSummary(out, len(files), total)
+		}
+		switch {
+		case ioFailed:
+			return exitUsage
+		case total.InvalidCount() > 0:
+			return exitInvalid
+		}
+		return exitOK
 	}
-	if *format == "json" {
-		sum := summaryJSON(len(files), total)
-		sum["notPrinted"] = printer.dropped
-		line, _ := json.Marshal(map[string]any{"summary": sum})
-		fmt.Fprintf(out, "%s\n", line)
-	} else {
-		printer.summary(c.name)
-		writeSummary(out, len(files), total)
-	}
-	switch {
-	case ioFailed:
-		return exitUsage
-	case total.InvalidCount() > 0:
-		return exitInvalid
-	}
-	return exitOK
 }
 
 func validateFile(e *env, s *schema.Schema, definition, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) (schema.Summary, error) {

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+func TestVersionOf(t *testing.T) {
+	setting := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	tests := []struct {
+		name string
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{"no build information", nil, false, "(unknown version: the binary carries no build information)"},
+		{"go install of a tag", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"}},
+			true, "v1.2.3, revision unknown, built with go1.26.8"},
+		{"a clone with changes", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: setting("vcs", "git", "vcs.revision", "46a4607abc", "vcs.time", "2026-11-20T09:00:00Z", "vcs.modified", "true")},
+			true, "(devel), revision 46a4607abc (2026-11-20T09:00:00Z) with uncommitted changes, built with go1.26.8"},
+		{"a clean clone", &debug.BuildInfo{Main: debug.Module{}, Settings: setting("vcs.revision", "abc", "vcs.modified", "false")},
+			true, "(devel), revision abc"},
+	}
+	for _, tt := range tests {
+		if got := versionOf(tt.info, tt.ok); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestVersionFlag: --version prints one line on standard output and exits 0.
+func TestVersionFlag(t *testing.T) {
+	for _, arg := range []string{"--version", "-v"} {
+		code, out, errOut := jrpcld(t, "", arg)
+		if code != exitOK || errOut != "" || !strings.HasPrefix(out, "jrpcld ") || strings.Count(out, "\n") != 1 ||
+			!strings.Contains(out, "revision") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, out, errOut)
+		}
+	}
+}
+
+// TestHelpOnStdout: every command's help goes to standard output, so that
+// it can be paged, with exit status 0, whichever way it is asked for.
+func TestHelpOnStdout(t *testing.T) {
+	for _, c := range commands() {
+		for _, args := range [][]string{{"help", c.name}, {c.name, "--help"}, {c.name, "-h"}} {
+			code, out, errOut := jrpcld(t, "", args...)
+			if code != exitOK || errOut != "" || !strings.HasPrefix(out, "Usage: jrpcld "+c.name) || !strings.Contains(out, "Flags:") {
+				t.Errorf("%q: exit %d, stdout %.80q, stderr %q", args, code, out, errOut)
+			}
+		}
+	}
+}
+
+// TestCompletion: completion scripts name the commands and their flags.
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		code, out, errOut := jrpcld(t, "", "completion", shell)
+		if code != exitOK || errOut != "" || !strings.Contains(out, "jrpcld") || len(out) < 1000 {
+			t.Errorf("completion %s: exit %d, %d bytes, stderr %q", shell, code, len(out), errOut)
+		}
+	}
+	// What the scripts ask the program: the candidates for a word.
+	code, out, _ := jrpcld(t, "", "__complete", "val")
+	if code != exitOK || !strings.Contains(out, "validate") {
+		t.Errorf("completing \"val\": exit %d, %q", code, out)
+	}
+	code, out, _ = jrpcld(t, "", "__complete", "validate", "--form")
+	if code != exitOK || !strings.Contains(out, "--format") || !strings.Contains(out, "--formats") {
+		t.Errorf("completing \"validate --form\": exit %d, %q", code, out)
+	}
+	if code, _, errOut := jrpcld(t, "", "completion", "tcsh"); code != exitUsage || !strings.Contains(errOut, "tcsh") {
+		t.Errorf("completion tcsh: exit %d, %q", code, errOut)
+	}
+}
+
+// TestMan: one page per command, each a roff page that names the command
+// and its flags.
+func TestMan(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "man")
+	code, _, errOut := jrpcld(t, "", "man", "-o", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, c := range append(commands(), command{name: "completion"}) {
+		page, err := os.ReadFile(filepath.Join(dir, "jrpcld-"+c.name+".1"))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if !strings.HasPrefix(string(page), ".nh\n.TH ") || !strings.Contains(string(page), "jrpcld-"+c.name) {
+			t.Errorf("page of %s: %.200q", c.name, page)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "jrpcld-validate.1"))
+	if err == nil && !strings.Contains(string(page), `--schema`) {
+		t.Errorf("validate's page does not name --schema")
+	}
+	if code, _, errOut := jrpcld(t, "", "man"); code != exitUsage || !strings.Contains(errOut, "-o DIR") {
+		t.Errorf("man without -o: exit %d, %q", code, errOut)
+	}
+}
