@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/stats"
 	"github.com/jrpcld/jrpcld/wire"
 	"github.com/spf13/pflag"
 )
@@ -23,9 +26,11 @@ writes the messages back as JSON lines, each log in its order (jlog:position; a
 batch as one array, its members in jlog:memberIndex order). With --envelope each
 line is {"dir","ts","msg"}, with the direction and timestamp the log recorded.
 
-The format comes from each FILE's extension (.ttl, .nt, .nq, .jsonld) or from
---from; standard input is read as Turtle (which includes N-Triples) unless
---from says otherwise. Use the building block the RDF was made with (--bblock;
+The format comes from --from, else from each FILE's extension (.ttl, .nt,
+.nq, .jsonld), else from its first bytes (standard input too): JSON with
+"@context", "@graph" or "@id" is JSON-LD, a line that starts with an IRI
+N-Quads (which includes N-Triples), "@prefix" or "PREFIX" Turtle. A JSON-RPC
+log is an error that points to "jrpcld turtle". Use the building block the RDF was made with (--bblock;
 the embedded JSON-RPC 2.0 block by default): its context is inverted to name
 the members, jlog:id gives back each id as sent and jlog:patch whatever the
 context could not carry, so the messages come back equal to those sent, as JSON
@@ -74,49 +79,59 @@ func runJSON(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		if refuseInput(e, c.name, "-o", *outPath, files) {
 			return exitUsage
 		}
-		formats := make([]rdf.Format, len(files))
-		for i, name := range files {
-			f, err := inputFormat(name, fixed)
-			if err != nil {
-				errorf(e, c.name, "%v", err)
-				return exitUsage
-			}
-			formats[i] = f
-		}
 		_, _, ctx, err := bf.openContext(e, c.name)
 		if err == nil {
-			return writeJSON(e, c, wire.NewDecoder(ctx), files, formats, *graph, *envelope, *outPath)
+			return writeJSON(e, c, wire.NewDecoder(ctx), files, fixed, *graph, *envelope, *outPath)
 		}
 		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
 }
 
-// inputFormat returns the RDF format of the named input: fixed when given,
-// else from the extension; standard input is Turtle.
-func inputFormat(name string, fixed *rdf.Format) (rdf.Format, error) {
+// inputFormat returns the RDF format of the input display names: fixed
+// when given, else from the name's extension, else from head, the input's
+// first bytes. An input that is a JSON-RPC log, or whose format cannot be
+// told, is an error that says what to do.
+func inputFormat(name, display string, head []byte, fixed *rdf.Format) (rdf.Format, error) {
 	if fixed != nil {
 		return *fixed, nil
 	}
-	if name == "-" {
-		return rdf.Turtle, nil
+	f, gz, ok := rdf.FormatOf(name)
+	trimmed := bytes.TrimLeft(head, " \t\r\n")
+	if ok && f == rdf.RDFXML || bytes.HasPrefix(trimmed, []byte("<?xml")) || bytes.HasPrefix(trimmed, []byte("<rdf:RDF")) {
+		return 0, fmt.Errorf("%s is RDF/XML, which jrpcld json does not read: convert it to N-Triples first (rapper -o ntriples)", display)
 	}
-	if f, gz, ok := rdf.FormatOf(name); ok && !gz && f != rdf.RDFXML {
+	if ok && !gz {
 		return f, nil
 	}
-	return 0, fmt.Errorf("%s: cannot tell the RDF format from the extension (.ttl, .nt, .nq or .jsonld): use --from", name)
+	hint := "use --from turtle|ntriples|nquads|jsonld"
+	switch sniffJSON(head) {
+	case jsonLD, jsonUnknown:
+		return rdf.JSONLD, nil
+	case jsonLog:
+		return 0, fmt.Errorf("%s is a JSON-RPC log, not RDF: \"jrpcld json\" turns RDF back into messages; to turn a log into RDF, use \"jrpcld turtle\" or \"jrpcld rdf\"", display)
+	case jsonGzip:
+		return 0, fmt.Errorf("%s is gzip-compressed: decompress it first (gzip -dc %s | jrpcld json --from FORMAT)", display, name)
+	}
+	if f, ok := stats.GraphFormat(display, head); ok {
+		return f, nil
+	}
+	if len(bytes.TrimSpace(head)) == 0 {
+		return rdf.Turtle, nil // nothing to read: no log
+	}
+	return 0, fmt.Errorf("%s: cannot tell the RDF format from the name or the content: %s", display, hint)
 }
 
 // writeJSON reads each input and writes its logs' messages.
-func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, formats []rdf.Format, graph string, envelope bool, outPath string) int {
+func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, fixed *rdf.Format, graph string, envelope bool, outPath string) int {
 	out, err := openOutput(e, c.name, outPath)
 	if err != nil {
 		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
 	j := &jsonRun{e: e, rv: rv, graph: graph, envelope: envelope, out: out, status: exitOK}
-	for i, name := range files {
-		if err := j.input(name, formats[i]); err != nil {
+	for _, name := range files {
+		if err := j.input(name, fixed); err != nil {
 			out.finish(false)
 			errorf(e, c.name, "%v", err)
 			return exitUsage
@@ -146,7 +161,7 @@ type jsonRun struct {
 
 // input writes the messages of one input. Problems with the input are
 // printed and make the status exitInvalid; the error returned ends the run.
-func (j *jsonRun) input(name string, f rdf.Format) error {
+func (j *jsonRun) input(name string, fixed *rdf.Format) error {
 	in, display, size, err := openInput(j.e, name)
 	if err != nil {
 		return err
@@ -154,8 +169,14 @@ func (j *jsonRun) input(name string, f rdf.Format) error {
 	if cl, ok := in.(io.Closer); ok && name != "-" {
 		defer cl.Close()
 	}
+	br := bufio.NewReaderSize(in, 64<<10)
+	head, _ := br.Peek(512)
+	f, err := inputFormat(name, display, head, fixed)
+	if err != nil {
+		return err
+	}
 	restore := tuneGC()
-	res, err := j.rv.WriteJSONL(j.out, in, f, wire.JSONLOptions{Envelope: j.envelope, Graph: j.graph, Size: size})
+	res, err := j.rv.WriteJSONL(j.out, br, f, wire.JSONLOptions{Envelope: j.envelope, Graph: j.graph, Size: size})
 	restore()
 	if err != nil {
 		return err

@@ -92,16 +92,36 @@ func TestJSONCommandErrors(t *testing.T) {
 	notLog := filepath.Join(dir, "notlog.ttl")
 	os.WriteFile(notLog, []byte("@prefix jlog: <https://jrpcld.github.io/ns/log#> .\n@prefix jrpc: <http://json-rpc.org/ontology#> .\n"+
 		"<http://e/l#m1> jlog:position 1 ; jrpc:version \"2.0\" ; jrpc:hasMethod \"ok\" .\n<http://e/l#m2> jlog:position 2 ; jrpc:version \"2.0\" .\n"), 0o644)
+	rdfxml := filepath.Join(dir, "x.rdf")
+	os.WriteFile(rdfxml, []byte("<?xml version=\"1.0\"?>\n<rdf:RDF/>\n"), 0o644)
+	log := filepath.Join(dir, "session.json")
+	os.WriteFile(log, []byte(`{"jsonrpc":"2.0","method":"a","params":{"@id":"x"},"id":1}`+"\n"), 0o644)
+	gz := filepath.Join(dir, "out.ttl.gz")
+	os.WriteFile(gz, []byte{0x1f, 0x8b, 8, 0}, 0o644)
+	ld := filepath.Join(dir, "graph.json")
+	os.WriteFile(ld, []byte(`{"@id":"http://e/l#m1","https://jrpcld.github.io/ns/log#position":1,"http://json-rpc.org/ontology#version":"2.0","http://json-rpc.org/ontology#hasMethod":"ok"}`), 0o644)
 	tests := []struct {
 		args     []string
 		stdin    string
 		code     int
 		out, err string
 	}{
+		{[]string{"json", log}, "", exitUsage, "", log + ` is a JSON-RPC log, not RDF: "jrpcld json" turns RDF back into messages; to turn a log into RDF, use "jrpcld turtle"`},
+		{[]string{"json"}, `{"jsonrpc":"2.0","method":"a"}`, exitUsage, "", `stdin is a JSON-RPC log, not RDF`},
+		{[]string{"json", gz}, "", exitUsage, "", "is gzip-compressed"},
+		{[]string{"json"}, "hello\n", exitUsage, "", "stdin: cannot tell the RDF format from the name or the content: use --from"},
+		// Read by their content: JSON-LD under another name, N-Triples
+		// and Turtle on standard input.
+		{[]string{"json", ld}, "", exitOK, `{"jsonrpc":"2.0","method":"ok"}`, ""},
+		{[]string{"json"}, "<http://e/l#m1> <https://jrpcld.github.io/ns/log#position> \"1\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n" +
+			"<http://e/l#m1> <http://json-rpc.org/ontology#version> \"2.0\" .\n<http://e/l#m1> <http://json-rpc.org/ontology#hasMethod> \"ok\" .\n",
+			exitOK, `{"jsonrpc":"2.0","method":"ok"}`, ""},
+		{[]string{"json"}, "PREFIX jrpc: <http://json-rpc.org/ontology#>\n<http://e/l#m1> <https://jrpcld.github.io/ns/log#position> 1 ; jrpc:version \"2.0\" ; jrpc:hasMethod \"ok\" .\n",
+			exitOK, `{"jsonrpc":"2.0","method":"ok"}`, ""},
 		{[]string{"json", bad}, "", exitInvalid, "", bad + ":3:15: line break in a short string"},
 		{[]string{"json", notLog}, "", exitInvalid, `{"jsonrpc":"2.0","method":"ok"}`, notLog + ": <http://e/l#m2>: not a JSON-RPC 2.0 message"},
 		{[]string{"json", "--from", "ntriples"}, "<http://e/s> <http://e/p> 1 .\n", exitInvalid, "", "stdin:1:27: expected an object"},
-		{[]string{"json", "x.rdf"}, "", exitUsage, "", "cannot tell the RDF format"},
+		{[]string{"json", rdfxml}, "", exitUsage, "", "x.rdf is RDF/XML, which jrpcld json does not read"},
 		{[]string{"json", "--from", "rdfxml"}, "", exitUsage, "", "--from must be"},
 		{[]string{"json", "--from", "jsonld-expanded"}, "", exitUsage, "", "--from must be"},
 		{[]string{"json", "nope.ttl"}, "", exitUsage, "", "nope.ttl"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
+	"github.com/jrpcld/jrpcld/rdf"
 )
 
 // output is where a command writes its result: standard output, or a file
@@ -252,4 +254,78 @@ func (p *progress) done() {
 	if p.enabled && !p.last.IsZero() {
 		fmt.Fprintf(p.w, "\r%-100s\r", "")
 	}
+}
+
+// outputFormat returns the RDF format a command writes and whether it
+// gzip-compresses it: from the extension of the -o FILE path (.ttl, .nt,
+// .nq, .jsonld, each optionally followed by .gz), else from format, the
+// value of --format. explicit says --format was given on the command line;
+// fixed, that the command writes only format (turtle). An extension that
+// disagrees with an explicit or fixed format is an error, as is a format
+// jrpcld does not write.
+func outputFormat(format string, explicit, fixed bool, path string) (rdf.Format, bool, error) {
+	var ext rdf.Format
+	var gz, known bool
+	if path != "" && path != "-" {
+		ext, gz, known = rdf.FormatOf(path)
+	}
+	f, err := rdf.ParseFormat(format)
+	if err != nil {
+		return 0, false, err
+	}
+	if known {
+		switch {
+		case !ext.Writable():
+			return 0, false, fmt.Errorf("-o %s: jrpcld does not write %v: use .ttl, .nt, .nq or .jsonld", path, ext)
+		case fixed && ext != f:
+			return 0, false, fmt.Errorf("-o %s names %v, but this command writes %v: use \"jrpcld rdf -o %s\"", path, ext, f, path)
+		case explicit && ext != f && !(ext == rdf.JSONLD && f == rdf.JSONLDExpanded):
+			return 0, false, fmt.Errorf("--format %v and -o %s (%v) disagree: drop --format, or change the extension", f, path, ext)
+		case !explicit:
+			f = ext
+		}
+	}
+	if !f.Writable() {
+		return 0, false, fmt.Errorf("jrpcld does not write %v: use turtle, ntriples, nquads, jsonld or jsonld-expanded", f)
+	}
+	return f, gz, nil
+}
+
+// jsonKind is what the first bytes of an input say about it.
+type jsonKind int
+
+const (
+	notJSON     jsonKind = iota
+	jsonUnknown          // JSON, with neither JSON-LD keywords nor "jsonrpc"
+	jsonLD               // a JSON document with JSON-LD keywords
+	jsonLog              // JSON-RPC messages
+	jsonGzip             // gzip-compressed: the content cannot be told
+)
+
+// sniffJSON tells from head, the first bytes of an input, whether it is
+// JSON-LD or a JSON-RPC log: whichever of a JSON-LD keyword ("@context",
+// "@graph", "@id") and "jsonrpc" comes first (a message's params may
+// hold JSON-LD).
+func sniffJSON(head []byte) jsonKind {
+	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
+		return jsonGzip
+	}
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(head) == 0 || head[0] != '{' && head[0] != '[' {
+		return notJSON
+	}
+	ld := -1
+	for _, kw := range []string{`"@context"`, `"@graph"`, `"@id"`} {
+		if i := bytes.Index(head, []byte(kw)); i >= 0 && (ld < 0 || i < ld) {
+			ld = i
+		}
+	}
+	rpc := bytes.Index(head, []byte(`"jsonrpc"`))
+	switch {
+	case rpc >= 0 && (ld < 0 || rpc < ld):
+		return jsonLog
+	case ld >= 0:
+		return jsonLD
+	}
+	return jsonUnknown
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"compress/gzip"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,6 +46,11 @@ response is linked to the request it answers (jlog:answers); requests nobody
 answered and responses that answer nothing are typed jlog:UnansweredRequest and
 jlog:OrphanResponse.
 
+With -o FILE, the extension of FILE gives the format (.ttl Turtle, .nt
+N-Triples, .nq N-Quads, .jsonld JSON-LD) unless --format says otherwise, and
+a further .gz compresses it with gzip (out.nq.gz); an extension that says
+another format than --format is an error.
+
 The log's IRI is the file: URL of the file unless --base gives one; with several
 files, --base is a prefix to which each file's name is added.
 
@@ -71,7 +76,7 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 	}
 	bf := addBlockFlags(fs)
 	base := fs.String("base", "", "the log's `IRI` (default: the file: URL of the file)")
-	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete)")
+	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete); its extension (.ttl, .nt, .nq, .jsonld, then .gz to compress) gives the format")
 	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	engineName := fs.String("engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
@@ -92,10 +97,7 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 			errorf(e, c.name, "%v", err)
 			return exitUsage
 		}
-		f, err := rdf.ParseFormat(format)
-		if err == nil && !f.Writable() {
-			err = fmt.Errorf("jrpcld does not write %v: use turtle, ntriples, nquads, jsonld or jsonld-expanded", f)
-		}
+		f, gz, err := outputFormat(format, fs.Changed("format"), fixedFormat != "", *outPath)
 		if err != nil {
 			errorf(e, c.name, "%v", err)
 			return exitUsage
@@ -176,7 +178,16 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 			lastDone = done
 			bar.update(done)
 		}
-		err = conv.Convert(out, f, logs)
+		var w io.Writer = out
+		var zw *gzip.Writer
+		if gz {
+			zw = gzip.NewWriter(out)
+			w = zw
+		}
+		err = conv.Convert(w, f, logs)
+		if err == nil && zw != nil {
+			err = zw.Close()
+		}
 		if bar != nil {
 			bar.done()
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
 	"github.com/jrpcld/jrpcld/stats"
@@ -186,7 +187,11 @@ func statsFile(e *env, name string, newCollector func() *stats.Collector, revers
 	}
 	br := bufio.NewReaderSize(in, 64<<10)
 	head, _ := br.Peek(512)
-	if f, ok := stats.GraphFormat(display, head); ok {
+	f, ok := stats.GraphFormat(display, head)
+	if !ok && sniffJSON(head) == jsonLD {
+		f, ok = rdf.JSONLD, true // JSON-LD on standard input, or under another name
+	}
+	if ok {
 		rv, err := reverse()
 		if err != nil {
 			return nil, err

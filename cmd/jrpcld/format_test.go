@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOutputFormatFromExtension: -o's extension chooses the format, .gz
+// compresses, and an extension that disagrees with --format (or with
+// turtle) is a usage error that leaves no file. Each output's format is
+// checked by its first bytes: N-Quads and N-Triples start with an IRI, Turtle
+// with its prefixes, JSON-LD with an object.
+func TestOutputFormatFromExtension(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.jsonl")
+	if err := os.WriteFile(log, []byte(`{"jsonrpc":"2.0","method":"a","id":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args   []string
+		out    string
+		code   int
+		gz     bool
+		prefix string // of the (decompressed) output
+		err    string
+	}{
+		{[]string{"rdf"}, "out.nt", exitOK, false, "<", ""},
+		{[]string{"rdf"}, "out.nq", exitOK, false, "<", ""},
+		{[]string{"rdf"}, "out.jsonld", exitOK, false, "{", ""},
+		{[]string{"rdf"}, "out.ttl", exitOK, false, "@prefix", ""},
+		{[]string{"rdf"}, "out.nq.gz", exitOK, true, "<", ""},
+		{[]string{"turtle"}, "out.ttl.gz", exitOK, true, "@prefix", ""},
+		{[]string{"rdf"}, "out.txt", exitOK, false, "@prefix", ""},
+		{[]string{"rdf", "-f", "nquads"}, "out.txt", exitOK, false, "<", ""},
+		{[]string{"rdf", "-f", "nquads"}, "out.gz", exitOK, true, "<", ""},
+		{[]string{"rdf", "--format", "nquads"}, "out.nq", exitOK, false, "<", ""},
+		{[]string{"rdf", "--format", "jsonld-expanded"}, "out.jsonld", exitOK, false, "[", ""},
+		{[]string{"rdf", "--format", "turtle"}, "bad.nt", exitUsage, false, "", "--format turtle and -o " + filepath.Join(dir, "bad.nt") + " (ntriples) disagree"},
+		{[]string{"turtle"}, "bad.nq", exitUsage, false, "", `names nquads, but this command writes turtle: use "jrpcld rdf -o`},
+		{[]string{"rdf"}, "bad.rdf", exitUsage, false, "", "jrpcld does not write rdfxml"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, tt.out)
+		args := append(append([]string{}, tt.args...), "-q", "-o", path, log)
+		code, _, errOut := jrpcld(t, "", args...)
+		if code != tt.code || !strings.Contains(errOut, tt.err) {
+			t.Errorf("%q: exit %d, stderr %q; want %d, %q", args, code, errOut, tt.code, tt.err)
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if tt.code != exitOK {
+			if err == nil {
+				t.Errorf("%q: wrote %s", args, tt.out)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.gz {
+			zr, err := gzip.NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Errorf("%q: not gzip: %v", args, err)
+				continue
+			}
+			if data, err = io.ReadAll(zr); err != nil {
+				t.Errorf("%q: %v", args, err)
+				continue
+			}
+		} else if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			t.Errorf("%q: compressed", args)
+		}
+		if !bytes.HasPrefix(bytes.TrimSpace(data), []byte(tt.prefix)) {
+			t.Errorf("%q: output starts %.40q, want %q", args, data, tt.prefix)
+		}
+	}
+}
+
+// TestStatsSniffsJSONLD: JSON-LD on standard input is read as a graph, and
+// a log whose params hold JSON-LD stays a log.
+func TestStatsSniffsJSONLD(t *testing.T) {
+	ld := `{"@id":"http://e/l#m1","https://jrpcld.github.io/ns/log#position":1,"http://json-rpc.org/ontology#version":"2.0","http://json-rpc.org/ontology#hasMethod":"ok"}`
+	log := `{"jsonrpc":"2.0","method":"a","params":{"@id":"x"}}` + "\n"
+	for _, tt := range []struct{ in, method string }{{ld, "ok"}, {log, "a"}} {
+		code, out, errOut := jrpcld(t, tt.in, "stats", "--format", "json")
+		if code != exitOK || !strings.Contains(out, `"`+tt.method+`"`) {
+			t.Errorf("stats of %s: exit %d, %s %s", tt.in, code, out, errOut)
+		}
+	}
+}
