@@ -93,3 +93,52 @@ func TestStatsSniffsJSONLD(t *testing.T) {
 		}
 	}
 }
+
+// TestNotALog: RDF, or a folder, given where a log is read is one line that
+// says what to do (exit 2), not an error per line; no error repeats the
+// input's name.
+func TestNotALog(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.jsonl")
+	if err := os.WriteFile(log, []byte(`{"jsonrpc":"2.0","method":"a","id":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	graphs := map[string]string{}
+	for _, ext := range []string{".ttl", ".nt", ".nq", ".jsonld"} {
+		graphs[ext] = filepath.Join(dir, "out"+ext)
+		if code, _, errOut := jrpcld(t, "", "rdf", "-q", "-o", graphs[ext], log); code != exitOK {
+			t.Fatalf("rdf -o %s: %s", graphs[ext], errOut)
+		}
+	}
+	ttl, err := os.ReadFile(graphs[".ttl"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args  []string
+		stdin string
+		err   string
+	}{
+		{[]string{"turtle", graphs[".ttl"]}, "", graphs[".ttl"] + ` is RDF (turtle), not a JSON-RPC log: to turn it back into messages, use "jrpcld json ` + graphs[".ttl"] + `"`},
+		{[]string{"rdf", graphs[".nt"]}, "", graphs[".nt"] + " is RDF (ntriples)"},
+		{[]string{"validate", graphs[".nq"]}, "", graphs[".nq"] + " is RDF (nquads)"},
+		{[]string{"validate", graphs[".jsonld"]}, "", graphs[".jsonld"] + " is RDF (jsonld)"},
+		{[]string{"gen", graphs[".ttl"]}, "", "is RDF (turtle)"},
+		{[]string{"turtle"}, string(ttl), `stdin is RDF (turtle), not a JSON-RPC log: to turn it back into messages, use "jrpcld json --from turtle"`},
+		{[]string{"turtle", dir}, "", dir + " is a folder, not a file: give the files in it"},
+		{[]string{"validate", dir}, "", dir + " is a folder, not a file"},
+		{[]string{"stats", dir}, "", dir + " is a folder, not a file"},
+		{[]string{"json", dir}, "", dir + " is a folder, not a file"},
+		{[]string{"gen", dir}, "", dir + " is a folder, not a file"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := jrpcld(t, tt.stdin, tt.args...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != exitUsage || len(lines) != 1 || !strings.Contains(errOut, tt.err) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and one line with %q", tt.args, code, errOut, exitUsage, tt.err)
+		}
+		if len(tt.args) > 1 && strings.Count(errOut, filepath.Base(tt.args[len(tt.args)-1])) > 2 {
+			t.Errorf("%q: the name repeats: %q", tt.args, errOut)
+		}
+	}
+}

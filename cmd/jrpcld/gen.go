@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"io"
 
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -47,7 +48,13 @@ func runGen(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			if c, ok := in.(io.Closer); ok {
 				defer c.Close()
 			}
-			r, err := rpclog.NewReader(in, display, rpclog.ReaderOptions{})
+			br := bufio.NewReaderSize(in, 64<<10)
+			head, _ := br.Peek(512)
+			if err := notALog(name, display, head); err != nil {
+				errorf(e, "gen", "%v", err)
+				return exitUsage
+			}
+			r, err := rpclog.NewReader(br, display, rpclog.ReaderOptions{})
 			if err != nil {
 				errorf(e, "gen", "%v", err)
 				return exitUsage

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/stats"
 )
 
 // output is where a command writes its result: standard output, or a file
@@ -328,4 +329,32 @@ func sniffJSON(head []byte) jsonKind {
 		return jsonLD
 	}
 	return jsonUnknown
+}
+
+// notALog returns an error when head, the first bytes of the input name
+// (display in messages), shows RDF rather than a JSON-RPC log, such as a
+// graph jrpcld wrote given back to turtle: one line that points to
+// "jrpcld json", instead of an error for each line of it. It returns nil
+// for anything else, which the log reader then reads.
+func notALog(name, display string, head []byte) error {
+	f, ok := stats.GraphFormat("", head) // by the content alone
+	if !ok && sniffJSON(head) == jsonLD {
+		f, ok = rdf.JSONLD, true
+	}
+	if !ok {
+		return nil
+	}
+	if byName, gz, known := rdf.FormatOf(name); known && !gz {
+		f = byName // .nt: N-Triples, which the content cannot tell from N-Quads
+	}
+	arg := name
+	if name == "-" {
+		arg = "--from " + f.String()
+	}
+	return fmt.Errorf("%s is RDF (%v), not a JSON-RPC log: to turn it back into messages, use \"jrpcld json %s\"", display, f, arg)
+}
+
+// errIsDir is the error for a folder given where a file is read.
+func errIsDir(name string) error {
+	return fmt.Errorf("%s is a folder, not a file: give the files in it (e.g. %s)", name, filepath.Join(name, "*.jsonl"))
 }

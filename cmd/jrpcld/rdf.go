@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"compress/gzip"
 	"errors"
 	"io"
@@ -154,10 +155,17 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 			if cl, ok := in.(io.Closer); ok {
 				closers = append(closers, cl)
 			}
-			r, err := rpclog.NewReader(in, display, limits.readerOptions())
+			br := bufio.NewReaderSize(in, 64<<10)
+			head, _ := br.Peek(512)
+			if err := notALog(name, display, head); err != nil {
+				out.finish(false)
+				errorf(e, c.name, "%v", err)
+				return exitUsage
+			}
+			r, err := rpclog.NewReader(br, display, limits.readerOptions())
 			if err != nil {
 				out.finish(false)
-				errorf(e, c.name, "%s: %v", display, err)
+				errorf(e, c.name, "%v", err) // the error names the input
 				return exitUsage
 			}
 			logs = append(logs, convert.Log{Reader: r, File: display, IRI: logIRI(*base, name, len(files))})
@@ -239,6 +247,10 @@ func openInput(e *env, name string) (io.Reader, string, int64, error) {
 	}
 	var size int64
 	if st, err := f.Stat(); err == nil {
+		if st.IsDir() {
+			f.Close()
+			return nil, "", 0, errIsDir(name)
+		}
 		size = st.Size()
 	}
 	return f, name, size, nil

@@ -215,7 +215,7 @@ func statsFile(e *env, name string, newCollector func() *stats.Collector, revers
 	}
 	r, err := rpclog.NewReader(br, display, rpclog.ReaderOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", display, err)
+		return nil, err // the error names the input
 	}
 	c := newCollector()
 	err = stats.ReadLog(r, c)

@@ -184,11 +184,19 @@ func validateFile(e *env, s *schema.Schema, definition, name string, opts rpclog
 			return schema.Summary{}, err
 		}
 		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return schema.Summary{}, errIsDir(name)
+		}
 		in = f
 	}
-	r, err := rpclog.NewReader(in, display, opts)
+	br := bufio.NewReaderSize(in, 64<<10)
+	head, _ := br.Peek(512)
+	if err := notALog(name, display, head); err != nil {
+		return schema.Summary{}, err
+	}
+	r, err := rpclog.NewReader(br, display, opts)
 	if err != nil {
-		return schema.Summary{}, fmt.Errorf("%s: %w", display, err)
+		return schema.Summary{}, err // the error names the input
 	}
 	checker, err := schema.NewChecker(s, definition)
 	if err != nil {
