@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestVersionOf(t *testing.T) {
@@ -108,5 +109,35 @@ func TestMan(t *testing.T) {
 	}
 	if code, _, errOut := jrpcld(t, "", "man"); code != exitUsage || !strings.Contains(errOut, "-o DIR") {
 		t.Errorf("man without -o: exit %d, %q", code, errOut)
+	}
+}
+
+// TestDrawBytes: the byte progress bar has turtle's look: a 30-character
+// bar, the percentage, megabytes done and in all, a rate and the time left.
+func TestDrawBytes(t *testing.T) {
+	var buf strings.Builder
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &progress{w: &buf, total: 100e6, start: start, enabled: true}
+	p.drawBytes(25e6, start.Add(5*time.Second))
+	want := "\r[========                      ]  25.0%   25.0 MB of 100.0 MB, 5.0 MB/s, 15s left"
+	if got := strings.TrimRight(buf.String(), " "); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	buf.Reset()
+	p.total = 0
+	p.drawBytes(3e6, start.Add(2*time.Second))
+	if got := strings.TrimRight(buf.String(), " "); got != "\r   3.0 MB, 1.5 MB/s" {
+		t.Errorf("unknown total: %q", got)
+	}
+}
+
+// TestNoProgressOffTerminal: commands that read for long draw no progress
+// when standard error is not a terminal (here, a buffer).
+func TestNoProgressOffTerminal(t *testing.T) {
+	in := strings.Repeat(`{"jsonrpc":"2.0","method":"a"}`+"\n", 1000)
+	for _, args := range [][]string{{"validate"}, {"stats"}, {"gen", "-n", "10", "-"}} {
+		if code, _, errOut := jrpcld(t, in, args...); code != exitOK || errOut != "" {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
+		}
 	}
 }

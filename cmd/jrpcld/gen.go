@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"io"
+	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/spf13/pflag"
@@ -26,6 +27,7 @@ kinds and pairing of real traffic, for benchmarks and scale tests.`
 func runGen(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	n := fs.IntP("messages", "n", 1000000, "number of `messages` to write")
 	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically) instead of standard output")
+	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	return func(e *env, files []string) int {
 		if len(files) == 0 {
 			errorf(e, "gen", "give at least one TEMPLATE log (\"-\" for standard input)")
@@ -71,7 +73,11 @@ func runGen(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			errorf(e, "gen", "%v", err)
 			return exitUsage
 		}
-		if err := g.Generate(out, *n); err != nil {
+		var written atomic.Int64
+		bar := watchBytes(e, *quiet, 0, &written)
+		err = g.Generate(countingWriter{out, &written}, *n)
+		bar.done()
+		if err != nil {
 			out.finish(false)
 			errorf(e, "gen", "%v", err)
 			return exitUsage

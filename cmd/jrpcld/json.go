@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/stats"
@@ -58,6 +59,7 @@ func runJSON(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	envelope := fs.Bool("envelope", false, `write {"dir","ts","msg"} lines`)
 	graph := fs.String("graph", "", "write only the log with this `IRI`")
 	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete)")
+	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
 		if !prof.start(e, c.name) {
@@ -81,7 +83,7 @@ func runJSON(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		}
 		_, _, ctx, err := bf.openContext(e, c.name)
 		if err == nil {
-			return writeJSON(e, c, wire.NewDecoder(ctx), files, fixed, *graph, *envelope, *outPath)
+			return writeJSON(e, c, wire.NewDecoder(ctx), files, fixed, *graph, *envelope, *quiet, *outPath)
 		}
 		errorf(e, c.name, "%v", err)
 		return exitUsage
@@ -123,13 +125,13 @@ func inputFormat(name, display string, head []byte, fixed *rdf.Format) (rdf.Form
 }
 
 // writeJSON reads each input and writes its logs' messages.
-func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, fixed *rdf.Format, graph string, envelope bool, outPath string) int {
+func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, fixed *rdf.Format, graph string, envelope, quiet bool, outPath string) int {
 	out, err := openOutput(e, c.name, outPath)
 	if err != nil {
 		errorf(e, c.name, "%v", err)
 		return exitUsage
 	}
-	j := &jsonRun{e: e, rv: rv, graph: graph, envelope: envelope, out: out, status: exitOK}
+	j := &jsonRun{e: e, rv: rv, graph: graph, envelope: envelope, quiet: quiet, out: out, status: exitOK}
 	for _, name := range files {
 		if err := j.input(name, fixed); err != nil {
 			out.finish(false)
@@ -154,6 +156,7 @@ type jsonRun struct {
 	rv       *wire.Decoder
 	graph    string
 	envelope bool
+	quiet    bool // no progress bar
 	out      io.Writer
 	status   int
 	found    bool // a log with the --graph IRI was written
@@ -169,7 +172,10 @@ func (j *jsonRun) input(name string, fixed *rdf.Format) error {
 	if cl, ok := in.(io.Closer); ok && name != "-" {
 		defer cl.Close()
 	}
-	br := bufio.NewReaderSize(in, 64<<10)
+	var read atomic.Int64
+	bar := watchBytes(j.e, j.quiet, size, &read)
+	defer bar.done()
+	br := bufio.NewReaderSize(countingReader{in, &read}, 64<<10)
 	head, _ := br.Peek(512)
 	f, err := inputFormat(name, display, head, fixed)
 	if err != nil {

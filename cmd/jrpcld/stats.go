@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
@@ -56,6 +57,7 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	format := fs.StringP("format", "f", "text", "output `format`: text or json")
 	htmlFile := fs.String("html", "", "also write an HTML report to `FILE`")
 	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
+	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
 		if !prof.start(e, c.name) {
@@ -137,7 +139,7 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		report := stats.NewReport()
 		ioFailed := false
 		for _, name := range files {
-			logs, err := statsFile(e, name, newCollector, reverse)
+			logs, err := statsFile(e, name, *quiet, newCollector, reverse)
 			for _, l := range logs {
 				report.Add(l)
 			}
@@ -177,7 +179,7 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 
 // statsFile reads one LOG: a message log, or a graph whose messages
 // reverse rebuilds. A graph jrpcld did not lay out is read whole, and said so.
-func statsFile(e *env, name string, newCollector func() *stats.Collector, reverse func() (*wire.Decoder, error)) ([]*stats.LogStats, error) {
+func statsFile(e *env, name string, quiet bool, newCollector func() *stats.Collector, reverse func() (*wire.Decoder, error)) ([]*stats.LogStats, error) {
 	in, display, size, err := openInput(e, name)
 	if err != nil {
 		return nil, err
@@ -185,6 +187,11 @@ func statsFile(e *env, name string, newCollector func() *stats.Collector, revers
 	if c, ok := in.(io.Closer); ok && name != "-" {
 		defer c.Close()
 	}
+	file := in
+	var read atomic.Int64
+	bar := watchBytes(e, quiet, size, &read)
+	defer bar.done()
+	in = countingReader{in, &read}
 	br := bufio.NewReaderSize(in, 64<<10)
 	head, _ := br.Peek(512)
 	f, ok := stats.GraphFormat(display, head)
@@ -197,10 +204,11 @@ func statsFile(e *env, name string, newCollector func() *stats.Collector, revers
 			return nil, err
 		}
 		var graph io.Reader = br
-		if s, ok := in.(io.Seeker); ok && name != "-" {
+		if s, ok := file.(io.Seeker); ok && name != "-" {
 			// A file is read again from its start rather than from a copy
 			// when it must be read whole.
 			if _, err := s.Seek(0, io.SeekStart); err == nil {
+				read.Store(0)
 				graph = in
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
@@ -61,6 +62,7 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 	definition := fs.String("definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
 	format := fs.StringP("format", "f", "text", "output `format`: text or json")
 	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
+	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	limits := addLimitFlags(fs)
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
@@ -146,7 +148,7 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 		var total schema.Summary
 		ioFailed := false
 		for _, name := range files {
-			sum, err := validateFile(e, s, *definition, name, limits.readerOptions(), emit)
+			sum, err := validateFile(e, s, *definition, name, *quiet, limits.readerOptions(), emit)
 			total.Add(sum)
 			if err != nil {
 				out.Flush()
@@ -173,8 +175,9 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 	}
 }
 
-func validateFile(e *env, s *schema.Schema, definition, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) (schema.Summary, error) {
+func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool, opts rpclog.ReaderOptions, emit func(schema.Finding)) (schema.Summary, error) {
 	var in io.Reader = e.stdin
+	var size int64
 	display := name
 	if name == "-" {
 		display = "stdin"
@@ -184,12 +187,18 @@ func validateFile(e *env, s *schema.Schema, definition, name string, opts rpclog
 			return schema.Summary{}, err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return schema.Summary{}, errIsDir(name)
+		if st, err := f.Stat(); err == nil {
+			if st.IsDir() {
+				return schema.Summary{}, errIsDir(name)
+			}
+			size = st.Size()
 		}
 		in = f
 	}
-	br := bufio.NewReaderSize(in, 64<<10)
+	var read atomic.Int64
+	bar := watchBytes(e, quiet, size, &read)
+	defer bar.done()
+	br := bufio.NewReaderSize(countingReader{in, &read}, 64<<10)
 	head, _ := br.Peek(512)
 	if err := notALog(name, display, head); err != nil {
 		return schema.Summary{}, err
