@@ -10,7 +10,7 @@ import (
 )
 
 func genCommand() command {
-	c := command{name: "gen", args: "[-n N] [-o FILE] TEMPLATE...",
+	c := command{name: "gen", args: "[-n N] [-o FILE] [-q] TEMPLATE...",
 		summary: "generate a large synthetic log by cycling recorded ones"}
 	c.help = genHelp
 	c.setup = runGen

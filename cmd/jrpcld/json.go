@@ -14,7 +14,7 @@ import (
 )
 
 func jsonCommand() command {
-	c := command{name: "json", args: "[--bblock DIR [--id ID]] [--from turtle|ntriples|nquads|jsonld] [--envelope] [--graph IRI] [-o FILE] [FILE...|-]",
+	c := command{name: "json", args: "[--bblock DIR [--id ID]] [--from turtle|ntriples|nquads|jsonld] [--envelope] [--graph IRI] [-o FILE] [-q] [FILE...|-]",
 		summary: "turn RDF made by jrpcld back into the JSON-RPC messages it came from"}
 	c.help = jsonHelp + "\n\n" + profileHelp
 	c.setup = runJSON

@@ -17,7 +17,7 @@ import (
 )
 
 func statsCommand() command {
-	c := command{name: "stats", args: "[--bblock DIR [--id ID]] [--schema FILE] [--formats] [--format text|json] [--html FILE] [LOG...|-]",
+	c := command{name: "stats", args: "[--bblock DIR [--id ID]] [--schema FILE] [--formats] [--format text|json] [--html FILE] [-q] [LOG...|-]",
 		summary: "count messages, methods, pairing, errors, tools and latency in logs"}
 	c.help = statsHelp + "\n\n" + profileHelp
 	c.setup = runStats

@@ -20,7 +20,7 @@ import (
 )
 
 func validateCommand() command {
-	c := command{name: "validate", args: "[--bblock DIR [--id ID]] [--schema FILE] [--definition NAME] [--formats] [--format text|json] [FILE...|-]",
+	c := command{name: "validate", args: "[--bblock DIR [--id ID]] [--schema FILE] [--definition NAME] [--formats] [--format text|json] [-q] [FILE...|-]",
 		summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
 	c.help = validateHelp + "\n\n" + profileHelp
 	c.setup = runValidate
