@@ -141,3 +141,24 @@ func TestNoProgressOffTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpListsFlags: the flags cobra adds itself (--help, --version) are
+// listed in help, which runs before cobra would have added them.
+func TestHelpListsFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"help"}, []string{"--help", "--version"}},
+		{[]string{"--help"}, []string{"--help", "--version"}},
+		{[]string{"help", "help"}, []string{"--help"}},
+		{[]string{"help", "turtle"}, []string{"--help", "--format"}},
+	} {
+		code, out, _ := jrpcld(t, "", tt.args...)
+		for _, w := range tt.want {
+			if code != exitOK || !strings.Contains(out, w) {
+				t.Errorf("%q: exit %d, %s not listed:\n%s", tt.args, code, w, out)
+			}
+		}
+	}
+}

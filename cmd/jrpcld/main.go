@@ -341,7 +341,11 @@ func listCommands(w io.Writer, root *cobra.Command) {
 			fmt.Fprintf(w, "  jrpcld %-10s %s\n", c.Name(), c.Short)
 		}
 	}
-	fmt.Fprintf(w, "\nFlags:\n\n%s", root.Flags().FlagUsages())
+	// Cobra adds --help and --version when a command runs: here, where
+	// help lists them for the root, they may not be there yet.
+	root.InitDefaultHelpFlag()
+	root.InitDefaultVersionFlag()
+	fmt.Fprintf(w, "\nFlags:\n%s", root.Flags().FlagUsages())
 	fmt.Fprintf(w, "\nRun \"jrpcld help COMMAND\" or \"jrpcld COMMAND --help\" for a command's flags.\n")
 }
 
@@ -366,6 +370,7 @@ func writeHelp(w io.Writer, cmd *cobra.Command) {
 			}
 		}
 	}
+	cmd.InitDefaultHelpFlag()
 	if cmd.HasAvailableFlags() {
 		fmt.Fprintf(w, "\nFlags:\n%s", cmd.Flags().FlagUsages())
 	}
