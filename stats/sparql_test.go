@@ -25,6 +25,7 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/oxitest"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -164,37 +165,43 @@ func copyXercesBundles(jar, dir string) error {
 	return nil
 }
 
-// arq runs one query over the data files and returns its result rows, each
-// variable bound to its value.
-func arq(ctx context.Context, cp, query string, data []string) ([]map[string]string, error) {
-	args := []string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", cp, "arq.arq", "--query", query, "--results", "json"}
-	for _, d := range data {
-		args = append(args, "--data", d)
-	}
+// jena runs one of Jena's commands (a class of jena-cmds, such as
+// arq.arq) with args and returns its standard output.
+func jena(ctx context.Context, cp, class string, args ...string) ([]byte, error) {
+	args = append([]string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", cp, class}, args...)
 	cmd := exec.CommandContext(ctx, "java", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("%v: %s", err, stderr.String())
+		return nil, fmt.Errorf("%s: %v: %s", class, err, stderr.String())
 	}
-	var res struct {
-		Results struct {
-			Bindings []map[string]struct{ Value string } `json:"bindings"`
-		} `json:"results"`
+	return out, nil
+}
+
+// arq runs one query over the data files in ARQ (triples go to the default
+// graph, quads to their named graphs) and returns its result rows, each
+// variable bound to its value.
+func arq(ctx context.Context, cp, query string, data []string) ([]map[string]string, error) {
+	args := []string{"--query", query, "--results", "json"}
+	for _, d := range data {
+		args = append(args, "--data", d)
 	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("ARQ output is not SPARQL JSON results: %v\n%s", err, out)
+	out, err := jena(ctx, cp, "arq.arq", args...)
+	if err != nil {
+		return nil, err
 	}
-	var rows []map[string]string
-	for _, b := range res.Results.Bindings {
-		row := map[string]string{}
-		for k, v := range b {
-			row[k] = v.Value
-		}
-		rows = append(rows, row)
+	return oxitest.Rows(out)
+}
+
+// tdb2Query runs one query on the TDB2 store at loc (one process at a time
+// may open it) and returns its result rows.
+func tdb2Query(ctx context.Context, cp, loc, query string) ([]map[string]string, error) {
+	out, err := jena(ctx, cp, "tdb2.tdbquery", "--loc", loc, "--query", query, "--results", "json")
+	if err != nil {
+		return nil, err
 	}
-	return rows, nil
+	return oxitest.Rows(out)
 }
 
 // figures are the rows of a query: the log's IRI and the key variables
@@ -275,12 +282,20 @@ var sparqlQueries = []sparqlQuery{
 	}},
 }
 
-// TestSPARQLInJena runs every query of examples/queries in Apache Jena's ARQ
-// over the graphs jrpcld writes for the corpus and for testdata/pairing.jsonl
-// (with and without its envelopes), and checks that each answer equals the
-// figures of the JSON that stats writes for the same logs.
-func TestSPARQLInJena(t *testing.T) {
-	cp := jenaClasspath(t)
+// sparqlFixture holds the graphs the query tests run on, one log each: the
+// recorded MCP sessions, testdata/pairing.jsonl (with and without its
+// envelopes) and testdata/latency-calendar.jsonl; and, for each query of
+// sparqlQueries, the rows it must return, from the JSON of stats for the
+// same logs.
+type sparqlFixture struct {
+	turtle, ntriples, nquads []string // one file per log in each form
+	want                     []figures
+}
+
+// newSPARQLFixture writes the graphs of the logs in Turtle, N-Triples and
+// N-Quads (each log its own named graph) and computes the expected rows.
+func newSPARQLFixture(t *testing.T) *sparqlFixture {
+	t.Helper()
 	corpus := shared.Dir(t, "corpus", "mcp-sessions")
 	logs, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
 	if len(logs) == 0 {
@@ -289,22 +304,25 @@ func TestSPARQLInJena(t *testing.T) {
 	dir := t.TempDir()
 	bare := filepath.Join(dir, "pairing-bare.jsonl")
 	writeBare(t, filepath.Join("testdata", "pairing.jsonl"), bare)
-	logs = append(logs, filepath.Join("testdata", "pairing.jsonl"), bare)
+	logs = append(logs, filepath.Join("testdata", "pairing.jsonl"), bare, filepath.Join("testdata", "latency-calendar.jsonl"))
 
-	// The graphs, one Turtle file per log, and the JSON of stats.
 	ctx, _, err := jsonld.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	f := &sparqlFixture{}
 	report := NewReport()
-	var data []string
-	iriOf := map[string]string{}
+	iris := make([]string, len(logs))
 	for i, file := range logs {
-		ttl := filepath.Join(dir, fmt.Sprintf("log%d.ttl", i))
-		iri := jlog.DefaultLogIRI(file)
-		iriOf[file] = iri
-		writeGraph(t, ctx, file, iri, ttl, rdf.Turtle)
-		data = append(data, ttl)
+		iris[i] = jlog.DefaultLogIRI(file)
+		for _, form := range []struct {
+			files *[]string
+			f     rdf.Format
+		}{{&f.turtle, rdf.Turtle}, {&f.ntriples, rdf.NTriples}, {&f.nquads, rdf.NQuads}} {
+			out := filepath.Join(dir, fmt.Sprintf("log%d%s", i, form.f.Extension()))
+			writeGraph(t, ctx, file, iris[i], out, form.f)
+			*form.files = append(*form.files, out)
+		}
 		report.Add(readLogFile(t, file, Options{}))
 	}
 	var js bytes.Buffer
@@ -315,38 +333,50 @@ func TestSPARQLInJena(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil {
 		t.Fatal(err)
 	}
+	logsJSON, _ := decoded["logs"].([]any)
+	if len(logsJSON) != len(logs) {
+		t.Fatalf("stats has %d logs, want %d", len(logsJSON), len(logs))
+	}
+	for _, q := range sparqlQueries {
+		want := figures{}
+		for j, l := range logsJSON {
+			q.expect(obj(l), func(key []string, values ...float64) {
+				want[strings.Join(append([]string{iris[j]}, key...), "|")] = values
+			})
+		}
+		if len(want) == 0 {
+			t.Fatalf("stats has no figures for %s: the check would be empty", q.file)
+		}
+		f.want = append(f.want, want)
+	}
 
 	queries, _ := filepath.Glob(filepath.Join("..", "examples", "queries", "*.rq"))
 	if len(queries) != len(sparqlQueries) {
 		t.Errorf("%d queries in examples/queries, %d checked here", len(queries), len(sparqlQueries))
 	}
-	runCtx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	results := make([][]map[string]string, len(sparqlQueries))
-	errs := make([]error, len(sparqlQueries))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(2, runtime.NumCPU()))
-	start := time.Now()
-	for i, q := range sparqlQueries {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			results[i], errs[i] = arq(runCtx, cp, filepath.Join("..", "examples", "queries", q.file), data)
-		}()
-	}
-	wg.Wait()
-	t.Logf("%d queries over %d graphs in Jena ARQ: %v", len(sparqlQueries), len(data), time.Since(start).Round(time.Millisecond))
+	return f
+}
 
-	logsJSON, _ := decoded["logs"].([]any)
+// queryFiles returns the paths of the queries of sparqlQueries.
+func queryFiles() []string {
+	var files []string
+	for _, q := range sparqlQueries {
+		files = append(files, filepath.Join("..", "examples", "queries", q.file))
+	}
+	return files
+}
+
+// check checks the rows each query returned (or its error) against the
+// figures of stats, in one subtest per query.
+func (f *sparqlFixture) check(t *testing.T, rows [][]map[string]string, errs []error) {
+	t.Helper()
 	for i, q := range sparqlQueries {
 		t.Run(q.file, func(t *testing.T) {
 			if errs[i] != nil {
-				t.Fatalf("ARQ: %v", errs[i])
+				t.Fatal(errs[i])
 			}
 			got := figures{}
-			for _, row := range results[i] {
+			for _, row := range rows[i] {
 				key := []string{row["log"]}
 				for _, k := range q.keys {
 					key = append(key, row[k])
@@ -359,18 +389,13 @@ func TestSPARQLInJena(t *testing.T) {
 					}
 					vals = append(vals, f)
 				}
-				got[strings.Join(key, "|")] = vals
+				k := strings.Join(key, "|")
+				if _, dup := got[k]; dup {
+					t.Errorf("%s: two rows", k)
+				}
+				got[k] = vals
 			}
-			want := figures{}
-			for j, l := range logsJSON {
-				iri := iriOf[logs[j]]
-				q.expect(obj(l), func(key []string, values ...float64) {
-					want[strings.Join(append([]string{iri}, key...), "|")] = values
-				})
-			}
-			if len(want) == 0 {
-				t.Fatalf("stats has no figures for %s: the check would be empty", q.file)
-			}
+			want := f.want[i]
 			if !reflect.DeepEqual(got, want) {
 				for _, k := range slices.Sorted(maps.Keys(want)) {
 					if !reflect.DeepEqual(got[k], want[k]) {
@@ -383,6 +408,107 @@ func TestSPARQLInJena(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// TestSPARQLInJena runs every query of examples/queries in Apache Jena over
+// the graphs of the fixture: in ARQ with Turtle files (the default graph),
+// and in a TDB2 store loaded with the N-Quads (every log in its named
+// graph, the default graph empty, as TDB2 is set up by default). Each
+// answer must equal the figures of the JSON that stats writes for the same
+// logs.
+func TestSPARQLInJena(t *testing.T) {
+	cp := jenaClasspath(t)
+	f := newSPARQLFixture(t)
+	files := queryFiles()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	type answers struct {
+		rows [][]map[string]string
+		errs []error
+	}
+	newAnswers := func() *answers {
+		return &answers{make([][]map[string]string, len(files)), make([]error, len(files))}
+	}
+	file, tdb := newAnswers(), newAnswers()
+	loc := filepath.Join(t.TempDir(), "tdb2")
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(2, runtime.NumCPU()))
+	start := time.Now()
+	// ARQ runs each query in a process of its own; TDB2 loads the store
+	// once, then runs the queries one after another (a TDB2 store is
+	// opened by one process at a time).
+	for i := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			file.rows[i], file.errs[i] = arq(ctx, cp, files[i], f.turtle)
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sem <- struct{}{}
+		_, err := jena(ctx, cp, "tdb2.tdbloader", append([]string{"--loc", loc}, f.nquads...)...)
+		<-sem
+		for i := range files {
+			if err != nil {
+				tdb.errs[i] = err
+				continue
+			}
+			sem <- struct{}{}
+			tdb.rows[i], tdb.errs[i] = tdb2Query(ctx, cp, loc, files[i])
+			<-sem
+		}
+	}()
+	wg.Wait()
+	t.Logf("%d queries over %d graphs in ARQ and in TDB2: %v", len(files), len(f.turtle), time.Since(start).Round(time.Millisecond))
+	t.Run("arq-turtle", func(t *testing.T) { f.check(t, file.rows, file.errs) })
+	t.Run("tdb2-nquads", func(t *testing.T) { f.check(t, tdb.rows, tdb.errs) })
+}
+
+// TestSPARQLInOxigraph runs every query of examples/queries in Oxigraph
+// (its engine, as the npm package, in node) over the graphs of the
+// fixture: as Turtle and as N-Triples in the default graph, as N-Quads in
+// named graphs with the default graph empty, and as N-Quads with the
+// default graph the union of the named graphs (a store's option, which
+// makes each query match every message twice). Each answer must equal the
+// figures of stats.
+func TestSPARQLInOxigraph(t *testing.T) {
+	f := newSPARQLFixture(t)
+	load := func(files []string, mediaType string) []oxitest.Data {
+		var d []oxitest.Data
+		for _, file := range files {
+			d = append(d, oxitest.Data{File: file, MediaType: mediaType})
+		}
+		return d
+	}
+	forms := []struct {
+		name  string
+		data  []oxitest.Data
+		union bool
+	}{
+		{"turtle", load(f.turtle, "text/turtle"), false},
+		{"ntriples", load(f.ntriples, "application/n-triples"), false},
+		{"nquads", load(f.nquads, "application/n-quads"), false},
+		{"nquads-union", load(f.nquads, "application/n-quads"), true},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, form := range forms {
+		t.Run(form.name, func(t *testing.T) {
+			start := time.Now()
+			res := oxitest.Query(t, ctx, form.data, form.union, queryFiles())
+			t.Logf("%d queries over %d graphs in Oxigraph: %v", len(res), len(f.turtle), time.Since(start).Round(time.Millisecond))
+			rows := make([][]map[string]string, len(res))
+			errs := make([]error, len(res))
+			for i, r := range res {
+				rows[i], errs[i] = r.Rows, r.Err
+			}
+			f.check(t, rows, errs)
 		})
 	}
 }
@@ -454,4 +580,49 @@ func readLogFile(t *testing.T, file string, opts Options) *LogStats {
 		t.Fatal(err)
 	}
 	return &LogStats{File: file, Stats: c.Stats(), Events: c.Timeline()}
+}
+
+// TestLatencyCalendar holds stats to latencies worked out by hand for
+// testdata/latency-calendar.jsonl, the log that checks the date arithmetic
+// of latency.rq (month and year ends, leap days of 2000 and 2024 but not
+// 2100, time offsets east and west, a negative latency, fractions of a
+// millisecond, timestamps without an offset, which are not timed) and its
+// nearest-rank percentiles (ranks: 1 2 3 3 5 7 9 ms).
+func TestLatencyCalendar(t *testing.T) {
+	const day = 24 * 60 * 60 * 1000
+	want := map[string][5]float64{ // count, p50, p90, p99, max
+		"month-end":       {1, 250, 250, 250, 250},
+		"year-end":        {1, 2, 2, 2, 2},
+		"leap-day":        {1, day + 2000, day + 2000, day + 2000, day + 2000},
+		"common-february": {1, day, day, day, day},
+		"year-2100":       {1, 1000, 1000, 1000, 1000},
+		"year-2000":       {1, day + 3600000, day + 3600000, day + 3600000, day + 3600000},
+		"offset-east":     {1, 250, 250, 250, 250},
+		"offset-west":     {1, 125, 125, 125, 125},
+		"both-offsets":    {1, 500, 500, 500, 500},
+		"backwards":       {1, -500, -500, -500, -500},
+		"sub-millisecond": {1, 1.499, 1.499, 1.499, 1.499},
+		"ranks":           {7, 3, 9, 9, 9},
+	}
+	report := NewReport()
+	report.Add(readLogFile(t, filepath.Join("testdata", "latency-calendar.jsonl"), Options{}))
+	var js bytes.Buffer
+	if err := report.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var decoded struct {
+		Logs []struct {
+			Latency map[string]struct{ Count, P50, P90, P99, Max float64 }
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || len(decoded.Logs) != 1 {
+		t.Fatalf("stats JSON: %v\n%s", err, js.Bytes())
+	}
+	got := map[string][5]float64{}
+	for m, l := range decoded.Logs[0].Latency {
+		got[m] = [5]float64{l.Count, l.P50, l.P90, l.P99, l.Max}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("latency:\n got %v\nwant %v", got, want)
+	}
 }
