@@ -1,0 +1,459 @@
+package gsp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jrpcld/jrpcld/rdf"
+)
+
+// request is what a test server saw of one request.
+type request struct {
+	method, rawQuery, contentType, auth string
+	query                               url.Values
+	chunked                             bool
+	body                                string
+}
+
+// recorder is a test server that records each request and answers with
+// the handler of its turn (the last one for every later request).
+type recorder struct {
+	mu       sync.Mutex
+	requests []request
+	answers  []func(w http.ResponseWriter, r *http.Request)
+}
+
+func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	rec.mu.Lock()
+	n := len(rec.requests)
+	rec.requests = append(rec.requests, request{
+		method: r.Method, rawQuery: r.URL.RawQuery, query: r.URL.Query(),
+		contentType: r.Header.Get("Content-Type"), auth: r.Header.Get("Authorization"),
+		chunked: len(r.TransferEncoding) > 0 && r.TransferEncoding[0] == "chunked",
+		body:    string(body),
+	})
+	answer := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }
+	if len(rec.answers) > 0 {
+		answer = rec.answers[min(n, len(rec.answers)-1)]
+	}
+	rec.mu.Unlock()
+	answer(w, r)
+}
+
+func (rec *recorder) seen() []request {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([]request(nil), rec.requests...)
+}
+
+func status(code int, body string) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(code)
+		io.WriteString(w, body)
+	}
+}
+
+// writeText returns a writer of text, and counts its calls.
+func writeText(text string, calls *atomic.Int32) func(io.Writer) error {
+	return func(w io.Writer) error {
+		if calls != nil {
+			calls.Add(1)
+		}
+		_, err := io.WriteString(w, text)
+		return err
+	}
+}
+
+// fast is a client whose retries wait a millisecond.
+func fast() *Client { return &Client{Backoff: time.Millisecond, MaxBackoff: time.Millisecond} }
+
+const triples = "<http://example.com/s> <http://example.com/p> \"o\" .\n"
+
+// TestRequestShape checks each request against the Graph Store Protocol:
+// the method, ?graph=IRI (encoded) or ?default, the media type of the
+// format, the body as written, sent in chunks.
+func TestRequestShape(t *testing.T) {
+	const iri = "http://example.com/logs/a%20b?x=1&y=é#frag"
+	cases := []struct {
+		name      string
+		post      bool
+		endpoint  string // path and query after the server's URL
+		graph     string
+		format    rdf.Format
+		wantQuery string
+		wantType  string
+	}{
+		{"put named turtle", false, "/store", iri, rdf.Turtle, "graph=" + url.QueryEscape(iri), "text/turtle"},
+		{"post named ntriples", true, "/store", iri, rdf.NTriples, "graph=" + url.QueryEscape(iri), "application/n-triples"},
+		{"put default", false, "/store", "", rdf.NTriples, "default", "application/n-triples"},
+		{"post default jsonld", true, "/store", "", rdf.JSONLD, "default", "application/ld+json"},
+		{"post dataset nquads", true, "/store", "", rdf.NQuads, "", "application/n-quads"},
+		{"endpoint with a query", false, "/ds/data?key=v", "urn:x:1", rdf.NTriples, "key=v&graph=urn%3Ax%3A1", "application/n-triples"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := &recorder{}
+			srv := httptest.NewServer(rec)
+			defer srv.Close()
+			cl := &Client{Header: http.Header{"Authorization": {"Bearer t"}}}
+			put := cl.Put
+			if c.post {
+				put = cl.Post
+			}
+			if err := put(context.Background(), srv.URL+c.endpoint, c.graph, c.format, writeText(triples, nil)); err != nil {
+				t.Fatal(err)
+			}
+			seen := rec.seen()
+			if len(seen) != 1 {
+				t.Fatalf("%d requests, want 1", len(seen))
+			}
+			r := seen[0]
+			wantMethod := http.MethodPut
+			if c.post {
+				wantMethod = http.MethodPost
+			}
+			if r.method != wantMethod || r.rawQuery != c.wantQuery || r.contentType != c.wantType || r.body != triples || !r.chunked || r.auth != "Bearer t" {
+				t.Errorf("got %s ?%s %s chunked=%v auth=%q %q\nwant %s ?%s %s chunked=true auth=\"Bearer t\" %q",
+					r.method, r.rawQuery, r.contentType, r.chunked, r.auth, r.body, wantMethod, c.wantQuery, c.wantType, triples)
+			}
+			if c.graph != "" && r.query.Get("graph") != c.graph {
+				t.Errorf("graph parameter %q, want %q", r.query.Get("graph"), c.graph)
+			}
+		})
+	}
+}
+
+// TestRefusedBeforeSending: uploads that cannot be right make no request.
+func TestRefusedBeforeSending(t *testing.T) {
+	rec := &recorder{}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	cases := []struct {
+		name     string
+		put      bool
+		endpoint string
+		graph    string
+		format   rdf.Format
+		want     string
+	}{
+		{"not http", true, "ftp://example.com/store", "", rdf.NTriples, "not an http or https URL"},
+		{"relative", true, "/store", "", rdf.NTriples, "not an http or https URL"},
+		{"fragment", true, srv.URL + "/store#x", "", rdf.NTriples, "has a fragment"},
+		{"graph not absolute", true, srv.URL, "logs/a", rdf.NTriples, "not an absolute IRI"},
+		{"graph with a space", true, srv.URL, "http://example.com/a b", rdf.NTriples, "not an absolute IRI"},
+		{"rdfxml", true, srv.URL, "", rdf.RDFXML, "cannot upload"},
+		{"nquads to a graph", false, srv.URL, "http://example.com/g", rdf.NQuads, "N-Quads name their own graphs"},
+		{"nquads put", true, srv.URL, "", rdf.NQuads, "use Post"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Post
+			if c.put {
+				f = Put
+			}
+			var calls atomic.Int32
+			err := f(context.Background(), c.endpoint, c.graph, c.format, writeText(triples, &calls))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one saying %q", err, c.want)
+			}
+			if calls.Load() != 0 {
+				t.Errorf("the graph was written %d times", calls.Load())
+			}
+		})
+	}
+	if n := len(rec.seen()); n != 0 {
+		t.Errorf("%d requests made", n)
+	}
+}
+
+// TestRetries: 5xx and 429 are retried, with the graph written again each
+// time, until an answer 2xx or the last attempt.
+func TestRetries(t *testing.T) {
+	retryAfter0 := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "0")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}
+	cases := []struct {
+		name     string
+		answers  []func(http.ResponseWriter, *http.Request)
+		attempts int
+		wantN    int
+		wantCode int // 0: success
+	}{
+		{"503 503 204", []func(http.ResponseWriter, *http.Request){status(503, ""), status(503, ""), status(204, "")}, 0, 3, 0},
+		{"429 then 201", []func(http.ResponseWriter, *http.Request){retryAfter0, status(201, "")}, 0, 2, 0},
+		{"500 always", []func(http.ResponseWriter, *http.Request){status(500, "store is down")}, 0, DefaultAttempts, 500},
+		{"500 always, 2 attempts", []func(http.ResponseWriter, *http.Request){status(500, "")}, 2, 2, 500},
+		{"502 once, no retries", []func(http.ResponseWriter, *http.Request){status(502, ""), status(204, "")}, 1, 1, 502},
+		{"400 not retried", []func(http.ResponseWriter, *http.Request){status(400, "bad turtle"), status(204, "")}, 0, 1, 400},
+		{"404 not retried", []func(http.ResponseWriter, *http.Request){status(404, ""), status(204, "")}, 0, 1, 404},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := &recorder{answers: c.answers}
+			srv := httptest.NewServer(rec)
+			defer srv.Close()
+			cl := fast()
+			cl.Attempts = c.attempts
+			var calls atomic.Int32
+			err := cl.Put(context.Background(), srv.URL, "http://example.com/g", rdf.NTriples, writeText(triples, &calls))
+			seen := rec.seen()
+			if len(seen) != c.wantN || int(calls.Load()) != c.wantN {
+				t.Errorf("%d requests, graph written %d times; want %d", len(seen), calls.Load(), c.wantN)
+			}
+			for i, r := range seen {
+				if r.body != triples {
+					t.Errorf("request %d: body %q", i+1, r.body)
+				}
+			}
+			if c.wantCode == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var se *StatusError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v (%T), want a *StatusError", err, err)
+			}
+			if se.StatusCode != c.wantCode || se.Attempts != c.wantN || se.Method != http.MethodPut || !strings.HasPrefix(se.URL, srv.URL+"?graph=") {
+				t.Errorf("got %+v", se)
+			}
+		})
+	}
+}
+
+// TestStatusErrorMessage: the server's message is kept, cut short, with
+// white space folded and control characters made visible.
+func TestStatusErrorMessage(t *testing.T) {
+	long := strings.Repeat("é", 400) // 800 bytes
+	cases := []struct{ body, want string }{
+		{"line 3: unexpected '.'\n", "line 3: unexpected '.'"},
+		{"a\n\n  b\tc", "a b c"},
+		{"\x1b[31mred", `\x1b[31mred`},
+		{long, strings.Repeat("é", 256) + "..."},
+		{"x" + long, "x" + strings.Repeat("é", 255) + "..."}, // the cut falls inside a character
+	}
+	for _, c := range cases {
+		srv := httptest.NewServer(&recorder{answers: []func(http.ResponseWriter, *http.Request){status(400, c.body)}})
+		err := Put(context.Background(), "http://u:secret@"+strings.TrimPrefix(srv.URL, "http://")+"/store", "", rdf.Turtle, writeText("", nil))
+		srv.Close()
+		var se *StatusError
+		if !errors.As(err, &se) {
+			t.Fatalf("error %v, want a *StatusError", err)
+		}
+		if se.Message != c.want {
+			t.Errorf("message %q, want %q", se.Message, c.want)
+		}
+		if strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "400 Bad Request") || !strings.Contains(err.Error(), "PUT http://u:xxxxx@") {
+			t.Errorf("error %q: want the status and the URL without the password", err)
+		}
+	}
+}
+
+// TestConnectionErrors: a connection closed without an answer is
+// retried; a server that is not there fails after the attempts, with an
+// error that is not a StatusError.
+func TestConnectionErrors(t *testing.T) {
+	hangUp := func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}
+	rec := &recorder{answers: []func(http.ResponseWriter, *http.Request){hangUp, hangUp, status(204, "")}}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	var calls atomic.Int32
+	if err := fast().Put(context.Background(), srv.URL, "", rdf.NTriples, writeText(triples, &calls)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rec.seen()); n != 3 || calls.Load() != 3 {
+		t.Errorf("%d requests, %d writes; want 3", n, calls.Load())
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	cl := fast()
+	cl.Attempts = 3
+	calls.Store(0)
+	err = cl.Post(context.Background(), "http://"+addr+"/store", "", rdf.NTriples, writeText(triples, &calls))
+	var se *StatusError
+	if err == nil || errors.As(err, &se) || !strings.Contains(err.Error(), "after 3 attempts") || !strings.Contains(err.Error(), "POST http://"+addr) {
+		t.Errorf("error %v, want a connection error after 3 attempts", err)
+	}
+}
+
+// TestContext: a cancelled context ends the waits between attempts and
+// the request in flight.
+func TestContext(t *testing.T) {
+	srv := httptest.NewServer(&recorder{answers: []func(http.ResponseWriter, *http.Request){status(503, "")}})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	cl := &Client{Backoff: time.Hour, MaxBackoff: time.Hour}
+	start := time.Now()
+	err := cl.Put(ctx, srv.URL, "", rdf.NTriples, writeText(triples, nil))
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "503") {
+		t.Errorf("error %v, want the deadline and the last status", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+
+	// A request whose graph is still being written when the context ends.
+	block := make(chan struct{})
+	defer close(block)
+	srv2 := httptest.NewServer(&recorder{})
+	defer srv2.Close()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel2()
+	err = Put(ctx2, srv2.URL, "", rdf.NTriples, func(w io.Writer) error {
+		io.WriteString(w, triples)
+		select {
+		case <-block:
+		case <-ctx2.Done():
+		}
+		return ctx2.Err()
+	})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v, want the deadline", err)
+	}
+}
+
+// TestWriteError: a write that fails stops the upload at once: the error
+// is the writer's, and nothing is retried.
+func TestWriteError(t *testing.T) {
+	rec := &recorder{}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	boom := errors.New("boom")
+	var calls atomic.Int32
+	err := fast().Put(context.Background(), srv.URL, "", rdf.NTriples, func(w io.Writer) error {
+		calls.Add(1)
+		io.WriteString(w, triples)
+		return boom
+	})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "writing the graph") {
+		t.Errorf("error %v, want the writer's", err)
+	}
+	if calls.Load() != 1 {
+		t.Errorf("the graph was written %d times, want 1", calls.Load())
+	}
+}
+
+// TestStreams: the body goes out while the graph is being written: the
+// server reads the first line before the writer writes the second (a
+// client that held the whole graph first would never send it).
+func TestStreams(t *testing.T) {
+	firstLine := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		br := bufio.NewReader(r.Body)
+		if _, err := br.ReadString('\n'); err != nil {
+			t.Errorf("reading the first line: %v", err)
+		}
+		close(firstLine)
+		io.Copy(io.Discard, br)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := Put(ctx, srv.URL, "", rdf.NTriples, func(w io.Writer) error {
+		io.WriteString(w, triples)
+		select {
+		case <-firstLine:
+		case <-ctx.Done():
+			return fmt.Errorf("the server saw nothing before the end: %w", ctx.Err())
+		}
+		_, err := io.WriteString(w, triples)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEarlyAnswer: a server that refuses before reading the body (too
+// large) ends the writer, which is not left blocked, and the status is
+// the error.
+func TestEarlyAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Connection", "close")
+		w.WriteHeader(http.StatusRequestEntityTooLarge)
+		io.WriteString(w, "too large")
+	}))
+	defer srv.Close()
+	line := []byte(strings.Repeat(triples, 1000))
+	var wrote atomic.Int64
+	err := Put(context.Background(), srv.URL, "", rdf.NTriples, func(w io.Writer) error {
+		for i := 0; i < 10000; i++ { // some 500 MB if nobody stopped it
+			n, err := w.Write(line)
+			wrote.Add(int64(n))
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var se *StatusError
+	if !errors.As(err, &se) || se.StatusCode != http.StatusRequestEntityTooLarge || se.Message != "too large" {
+		t.Errorf("error %v, want the 413", err)
+	}
+	if wrote.Load() >= int64(10000*len(line)) {
+		t.Errorf("the whole graph was written")
+	}
+}
+
+// TestBackoff: the waits double up to MaxBackoff, each between half and
+// all of its step.
+func TestBackoff(t *testing.T) {
+	c := &Client{Backoff: 100 * time.Millisecond, MaxBackoff: time.Second}
+	for n, step := range []time.Duration{100, 200, 400, 800, 1000, 1000} {
+		step *= time.Millisecond
+		for range 50 {
+			if d := c.backoff(n + 1); d < step/2 || d > step {
+				t.Fatalf("retry %d: wait %v, want within [%v, %v]", n+1, d, step/2, step)
+			}
+		}
+	}
+	var zero Client
+	if d := zero.backoff(1); d < DefaultBackoff/2 || d > DefaultBackoff {
+		t.Errorf("default first wait %v", d)
+	}
+	if d := zero.backoff(100); d < DefaultMaxBackoff/2 || d > DefaultMaxBackoff {
+		t.Errorf("default wait after many retries %v", d)
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		want time.Duration
+	}{{"", 0}, {"3", 3 * time.Second}, {"-1", 0}, {"soon", 0}, {"Mon, 01 Jan 2001 00:00:00 GMT", 0}} {
+		if got := retryAfter(c.v); got != c.want {
+			t.Errorf("retryAfter(%q) = %v, want %v", c.v, got, c.want)
+		}
+	}
+	future := time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
+	if got := retryAfter(future); got < 59*time.Minute || got > time.Hour {
+		t.Errorf("retryAfter(an hour from now) = %v", got)
+	}
+}
