@@ -288,6 +288,7 @@ var sparqlQueries = []sparqlQuery{
 // sparqlQueries, the rows it must return, from the JSON of stats for the
 // same logs.
 type sparqlFixture struct {
+	logs, iris               []string // the logs and their IRIs
 	turtle, ntriples, nquads []string // one file per log in each form
 	want                     []figures
 }
@@ -310,7 +311,7 @@ func newSPARQLFixture(t *testing.T) *sparqlFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &sparqlFixture{}
+	f := &sparqlFixture{logs: logs}
 	report := NewReport()
 	iris := make([]string, len(logs))
 	for i, file := range logs {
@@ -337,6 +338,7 @@ func newSPARQLFixture(t *testing.T) *sparqlFixture {
 	if len(logsJSON) != len(logs) {
 		t.Fatalf("stats has %d logs, want %d", len(logsJSON), len(logs))
 	}
+	f.iris = iris
 	for _, q := range sparqlQueries {
 		want := figures{}
 		for j, l := range logsJSON {
