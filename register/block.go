@@ -329,7 +329,8 @@ func (bd *builder) writeOntology(o *blockOut, global func(section, format string
 		return
 	}
 	o.ontology = withNewline(data)
-	bd.put(path.Join(o.annotated, "ontology.ttl"), o.ontology)
+	o.res.Ontology = path.Join(o.annotated, "ontology.ttl")
+	bd.put(o.res.Ontology, o.ontology)
 }
 
 // testResource is one test resource of a block: a file of tests/ or an

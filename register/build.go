@@ -71,6 +71,9 @@ type BlockResult struct {
 	Tests    Count // files of tests/ and entries of tests.yaml
 	Errors   []string
 	Warnings []string
+	// Ontology is the slash-separated path, below the output folder, of
+	// the ontology.ttl written for the block; "" when none was.
+	Ontology string
 }
 
 // Count counts the checked resources that gave the expected result and

@@ -10,7 +10,7 @@ import (
 )
 
 func buildCommand() command {
-	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--serve [--addr HOST:PORT]]",
+	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--push URL] [--serve [--addr HOST:PORT]]",
 		summary: "build a building-block register and its HTML pages, offline"}
 	c.help = buildHelp + "\n\n" + profileHelp
 	c.setup = runBuild
@@ -73,6 +73,7 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	fs.Var(ctxMap, "context-map", "map a context the blocks' contexts name to a local file: `URL=FILE` (repeatable)")
 	var imports importMaps
 	fs.Var(&imports, "import", importUsage)
+	push := fs.String("push", "", "after the build, upload each block's ontology to the SPARQL 1.1 Graph Store endpoint `URL`, as the graph urn:ogc:bblocks/ID/ontology (what bblocks-config.yaml's sparql.push asks of the OGC tool chain)")
 	prof := addProfileFlags(fs)
 	return func(e *env, pos []string) int {
 		if !prof.start(e, c.name) {
@@ -132,6 +133,11 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		status := exitOK
 		if res.Failed() {
 			status = exitInvalid
+		}
+		if *push != "" {
+			if code := pushOntologies(e, *push, *out, res); code != exitOK {
+				return code
+			}
 		}
 		if *serve {
 			if code := serveDir(e, *out, *addr, nil, nil); code != exitOK {

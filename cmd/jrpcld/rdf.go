@@ -19,7 +19,7 @@ import (
 )
 
 func rdfCommand() command {
-	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
+	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE | --push URL] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into RDF"}
 	c.help = rdfHelp + "\n\n" + profileHelp
 	c.setup = func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int { return runRDF(c, fs, "") }
@@ -81,6 +81,7 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	engineName := fs.String("engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
+	push := fs.String("push", "", pushUsage)
 	limits := addLimitFlags(fs)
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
@@ -118,6 +119,33 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 		if err != nil {
 			errorf(e, c.name, "%v", err)
 			return exitUsage
+		}
+		if *push != "" {
+			if *outPath != "" {
+				errorf(e, c.name, "--push and -o exclude one another: with --push the graphs go to the store")
+				return exitUsage
+			}
+			skipped := 0
+			printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
+			defer printer.summary(c.name)
+			code := pushLogs(e, c.name, *push, *base, files, limits, func(quiet bool) *convert.Converter {
+				conv := convert.NewConverter(ctx)
+				conv.Engine, conv.Strict = engine, *strict
+				conv.Report = func(d diag.Diagnostic) {
+					if quiet {
+						return
+					}
+					if d.Severity == diag.Error {
+						skipped++
+					}
+					printer.print("%s\n", d)
+				}
+				return conv
+			})
+			if code == exitOK && skipped > 0 {
+				return exitInvalid
+			}
+			return code
 		}
 		out, err := openOutput(e, c.name, *outPath)
 		if err != nil {
