@@ -137,3 +137,106 @@ func TestREADMECommands(t *testing.T) {
 		t.Error("README gives a synopsis that disagrees with the command's help")
 	}
 }
+
+// TestREADMERuns runs the README's commands as written, in-process, from
+// the repository's root: each "$ jrpcld ..." line of a console block must
+// print what follows it; each jrpcld command of a sh block (pipes
+// included) must succeed. Files a command writes with -o go to a temporary
+// folder; what needs a machine's own set-up is left out: installing
+// (go install, apt-get), serving (serve runs until interrupted) and the
+// Java lines, whose queries stats' SPARQL tests run through the same
+// classes.
+func TestREADMERuns(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := filepath.Join("..", "..", "..", "shared")
+	if _, err := os.Stat(shared); err != nil {
+		if os.Getenv("JRPCLD_SHARED") != "" {
+			t.Fatalf("no %s, and JRPCLD_SHARED is set", shared)
+		}
+		t.Skipf("no %s: the README's commands use it", shared)
+	}
+	tmp := t.TempDir()
+	t.Chdir("../..")
+	lines := strings.Split(string(readme), "\n")
+	var block string // the language of the fenced block we are in, or ""
+	ran := 0
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if strings.HasPrefix(l, "```") {
+			if block == "" {
+				block = strings.TrimPrefix(l, "```")
+				if block == "" {
+					block = "text"
+				}
+			} else {
+				block = ""
+			}
+			continue
+		}
+		switch {
+		case block == "console" && strings.HasPrefix(l, "$ jrpcld "):
+			var want []string
+			for i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "$ ") && !strings.HasPrefix(lines[i+1], "```") {
+				i++
+				want = append(want, lines[i])
+			}
+			_, out, errOut := runREADMELine(t, strings.TrimPrefix(l, "$ "), tmp)
+			if got := strings.TrimSuffix(out+errOut, "\n"); got != strings.Join(want, "\n") {
+				t.Errorf("README line %d: %s\nprints\n%s\nthe README shows\n%s", i+1, l, got, strings.Join(want, "\n"))
+			}
+			ran++
+		case block == "sh" && readmeRunnable(l):
+			if code, _, errOut := runREADMELine(t, l, tmp); code != exitOK {
+				t.Errorf("README line %d: %s: exit %d: %s", i+1, l, code, errOut)
+			}
+			ran++
+		}
+	}
+	if ran < 5 {
+		t.Errorf("ran %d of the README's commands: the test no longer finds them", ran)
+	}
+}
+
+// readmeRunnable tells whether a line of a sh block is a jrpcld command
+// this test runs.
+func readmeRunnable(l string) bool {
+	l = strings.TrimSpace(l)
+	return (strings.HasPrefix(l, "jrpcld ") || strings.HasPrefix(l, "go run ./cmd/jrpcld ")) &&
+		!strings.HasPrefix(l, "jrpcld serve")
+}
+
+// runREADMELine runs one command line of the README, "a | b" included: the
+// part before a comment, jrpcld (or go run ./cmd/jrpcld) in-process, each
+// -o FILE written below tmp. It returns the last command's exit status and
+// output, and the standard error of all.
+func runREADMELine(t *testing.T, line, tmp string) (int, string, string) {
+	t.Helper()
+	if i := strings.Index(line, " #"); i >= 0 {
+		line = line[:i]
+	}
+	stdin, errs := "", ""
+	code := exitOK
+	for _, part := range strings.Split(line, " | ") {
+		args := strings.Fields(part)
+		switch {
+		case len(args) > 3 && args[0] == "go" && args[1] == "run" && args[2] == "./cmd/jrpcld":
+			args = args[3:]
+		case len(args) > 1 && args[0] == "jrpcld":
+			args = args[1:]
+		default:
+			t.Fatalf("README: %q is not a jrpcld command", part)
+		}
+		for k := range args {
+			if k > 0 && args[k-1] == "-o" {
+				args[k] = filepath.Join(tmp, args[k])
+			}
+		}
+		var out, errOut strings.Builder
+		code = run(args, &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut})
+		stdin, errs = out.String(), errs+errOut.String()
+	}
+	return code, stdin, errs
+}
