@@ -1,0 +1,114 @@
+// Command jrpcld-beam runs jrpcld's conversion of JSON-RPC 2.0 and MCP logs
+// to RDF as an Apache Beam pipeline, on Prism locally or on any runner Beam
+// supports (Dataflow, Flink, Spark).
+//
+// Usage:
+//
+//	jrpcld-beam rdf --input GLOB --output PREFIX [--shards N] [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
+//
+// Each file the glob matches is one log and becomes its own named graph, the
+// one "jrpcld rdf --format nquads FILE" gives; the shards
+// PREFIX-SSSSS-of-NNNNN.nq hold them all, each log within one shard. The
+// runner is Prism (in process) unless --runner names another; Beam's own
+// flags (--endpoint, --environment_type, --project, ...) are accepted too.
+// See docs/beam.md.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld-beam/pipeline"
+)
+
+// Exit codes, as jrpcld's.
+const (
+	exitOK      = 0 // all went well
+	exitInvalid = 1 // the input has problems
+	exitUsage   = 2 // bad usage, or a failed run
+)
+
+const usage = `usage: jrpcld-beam rdf --input GLOB --output PREFIX [--shards N] [--bblock DIR [--bblock-id ID]] [--engine compiled|json-gold] [--runner RUNNER] [BEAM FLAGS]
+
+Turns each log file GLOB matches (on any Beam filesystem: a local path, gs://,
+s3://; gzip recognised by content) into N-Quads, each log its own named graph,
+exactly as "jrpcld rdf --format nquads FILE" does, and writes the shards
+PREFIX-SSSSS-of-NNNNN.nq. The runner is prism (in process) by default.
+`
+
+func main() {
+	// A worker started by a runner calls the binary with Beam's own flags
+	// and no subcommand: beam.Init takes over there.
+	if len(os.Args) > 1 && os.Args[1] == "rdf" {
+		os.Exit(runRDF(os.Args[2:], os.Stderr))
+	}
+	if len(os.Args) > 1 && (os.Args[1] == "help" || os.Args[1] == "-h" || os.Args[1] == "--help") {
+		fmt.Fprint(os.Stdout, usage)
+		os.Exit(exitOK)
+	}
+	flag.Parse()
+	beam.Init()
+	if beam.Initialized() {
+		// beam.Init ran the worker and returned: nothing else to do.
+		return
+	}
+	fmt.Fprint(os.Stderr, usage)
+	os.Exit(exitUsage)
+}
+
+// runRDF runs the rdf subcommand with args, Beam's flags among them.
+func runRDF(args []string, stderr io.Writer) int {
+	fs := flag.CommandLine
+	fs.SetOutput(stderr)
+	var opts pipeline.RDFOptions
+	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
+	fs.StringVar(&opts.Output, "output", "", "output `PREFIX`: shards are PREFIX-SSSSS-of-NNNNN.nq")
+	fs.IntVar(&opts.Shards, "shards", 1, "number of output `files`")
+	fs.StringVar(&opts.BBlock, "bblock", "", "building block `DIR`, or a register source tree (with --bblock-id); default: the embedded JSON-RPC 2.0 block")
+	fs.StringVar(&opts.ID, "bblock-id", "", "the block's `ID` within the register given by --bblock (Beam itself owns --id)")
+	fs.StringVar(&opts.Engine, "engine", "compiled", "mapping `engine`: compiled, or json-gold")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "jrpcld-beam rdf: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if *runners.Runner == "" {
+		*runners.Runner = "prism"
+	}
+	beam.Init()
+	p, s := beam.NewPipelineWithRoot()
+	if err := pipeline.RDF(s, opts); err != nil {
+		fmt.Fprintf(stderr, "jrpcld-beam rdf: %v\n", err)
+		return exitUsage
+	}
+	res, err := beam.Run(context.Background(), *runners.Runner, p)
+	if err != nil {
+		fmt.Fprintf(stderr, "jrpcld-beam rdf: %v\n", err)
+		return exitUsage
+	}
+	skipped, warnings := pipeline.Counts(res)
+	if warnings > 0 {
+		fmt.Fprintf(stderr, "jrpcld-beam rdf: %d warnings (see the workers' logs)\n", warnings)
+	}
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "jrpcld-beam rdf: %d lines skipped (see the workers' logs)\n", skipped)
+		return exitInvalid
+	}
+	return exitOK
+}
