@@ -1,0 +1,258 @@
+package pipeline
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/rdf"
+)
+
+// cli is the jrpcld binary built from this checkout, the reference the
+// pipeline's output is held to.
+var cli string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "jrpcld-beam-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	cli = filepath.Join(dir, "jrpcld")
+	build := exec.Command("go", "build", "-o", cli, "./cmd/jrpcld")
+	build.Dir = filepath.Join("..", "..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building jrpcld: %v\n%s", err, out)
+		os.Exit(2)
+	}
+	ptest.MainWithDefault(m, "prism")
+	os.RemoveAll(dir)
+}
+
+// runRDF runs the RDF pipeline on Prism and returns the quads of all its
+// shards, after checking that all of them were written.
+func runRDF(t *testing.T, opts RDFOptions) []rdf.Quad {
+	t.Helper()
+	p, s := beam.NewPipelineWithRoot()
+	if err := RDF(s, opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatalf("pipeline: %v", err)
+	}
+	var all []byte
+	for i := range opts.Shards {
+		data, err := os.ReadFile(ShardName(opts.Output, i, opts.Shards))
+		if err != nil {
+			t.Fatalf("shard %d: %v", i, err)
+		}
+		all = append(all, data...)
+	}
+	quads, err := rdftest.ParseNQuads(all)
+	if err != nil {
+		t.Fatalf("the shards are not N-Quads: %v", err)
+	}
+	return quads
+}
+
+// cliQuads returns the quads "jrpcld rdf --format nquads FILE..." gives.
+func cliQuads(t *testing.T, files []string, blockArgs ...string) []rdf.Quad {
+	t.Helper()
+	args := append([]string{"rdf", "--format", "nquads", "-q"}, blockArgs...)
+	cmd := exec.Command(cli, append(args, files...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		// Exit 1 says that lines were skipped: the output is complete.
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("jrpcld rdf: %v\n%s", err, stderr.Bytes())
+		}
+	}
+	quads, err := rdftest.ParseNQuads(stdout.Bytes())
+	if err != nil {
+		t.Fatalf("jrpcld's N-Quads: %v", err)
+	}
+	return quads
+}
+
+// byGraph splits quads by named graph.
+func byGraph(quads []rdf.Quad) map[rdf.Term][]rdf.Quad {
+	m := map[rdf.Term][]rdf.Quad{}
+	for _, q := range quads {
+		m[q.G] = append(m[q.G], q)
+	}
+	return m
+}
+
+// sameGraphs checks that got and want have the same named graphs, each
+// pair isomorphic, and that no statement sits in the default graph.
+func sameGraphs(t *testing.T, got, want []rdf.Quad, logs int) {
+	t.Helper()
+	g, w := byGraph(got), byGraph(want)
+	if len(w) != logs {
+		t.Fatalf("jrpcld gave %d graphs for %d logs", len(w), logs)
+	}
+	var names []string
+	for k := range w {
+		names = append(names, k.Value)
+	}
+	sort.Strings(names)
+	if len(g) != len(w) {
+		t.Errorf("pipeline gave %d graphs, jrpcld %d (%s)", len(g), len(w), strings.Join(names, " "))
+	}
+	for name, wq := range w {
+		if name == (rdf.Term{}) {
+			t.Errorf("jrpcld wrote %d statements in the default graph", len(wq))
+			continue
+		}
+		gq, ok := g[name]
+		if !ok {
+			t.Errorf("graph %s: missing from the shards", name.Value)
+			continue
+		}
+		if ok, why := rdftest.IsomorphicQuads(gq, wq); !ok {
+			t.Errorf("graph %s (%d statements, jrpcld %d): not isomorphic to jrpcld's: %s", name.Value, len(gq), len(wq), why)
+		}
+	}
+	for name := range g {
+		if _, ok := w[name]; !ok {
+			t.Errorf("graph %s: in the shards, not in jrpcld's output", name.Value)
+		}
+	}
+}
+
+func TestRDFCorpus(t *testing.T) {
+	dir := shared.Dir(t, "corpus", "mcp-sessions")
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no logs in %s (%v)", dir, err)
+	}
+	mcp := shared.Dir(t, "reference", "ogc-mcp-bblocks")
+	for _, tc := range []struct {
+		name      string
+		opts      RDFOptions
+		blockArgs []string
+	}{
+		{name: "jsonrpc", opts: RDFOptions{Shards: 3}},
+		{name: "mcp", opts: RDFOptions{Shards: 2, BBlock: mcp, ID: "mcp.mcp"}, blockArgs: []string{"--bblock", mcp, "--id", "mcp.mcp"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.Input = filepath.Join(dir, "*.jsonl")
+			tc.opts.Output = filepath.Join(t.TempDir(), "out")
+			sameGraphs(t, runRDF(t, tc.opts), cliQuads(t, files, tc.blockArgs...), len(files))
+		})
+	}
+}
+
+// genLog writes a log of n messages: envelopes in both directions whose
+// ids repeat across directions, answered and unanswered requests,
+// responses to nothing or to a request sent the same way, notifications,
+// batches, messages that break the rules and lines that are not JSON.
+func genLog(r *rand.Rand, n int) []byte {
+	var b bytes.Buffer
+	dirs := []string{"c2s", "s2c"}
+	for i := range n {
+		dir := dirs[r.IntN(2)]
+		id := r.IntN(8)
+		ts := fmt.Sprintf("2026-11-24T10:%02d:%02d.%03dZ", i/3600%60, i/60%60, i%1000)
+		var msg string
+		switch k := r.IntN(20); {
+		case k < 7:
+			msg = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"t%d","arguments":{"n":%d}}}`, id, i%5, i)
+		case k < 12:
+			msg = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"r%d"}]}}`, id, i)
+		case k < 13:
+			msg = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32602,"message":"bad %d","data":{"i":%d}}}`, id, i, i)
+		case k < 15:
+			msg = `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":0.5}}`
+		case k < 16:
+			msg = fmt.Sprintf(`{"jsonrpc":"2.0","id":"s%d","method":"ping"}`, id)
+		case k < 17:
+			msg = fmt.Sprintf(`[{"jsonrpc":"2.0","id":%d,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":%d,"result":null}]`, id+100, id)
+		case k < 18:
+			msg = fmt.Sprintf(`{"jsonrpc":"1.0","id":%d,"method":"old"}`, id)
+		case k < 19:
+			b.WriteString("this is not JSON\n")
+			continue
+		default:
+			msg = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"@id":"x","big":12345678901234567890}}`, id)
+		}
+		fmt.Fprintf(&b, `{"dir":%q,"ts":%q,"msg":%s}`+"\n", dir, ts, msg)
+	}
+	return b.Bytes()
+}
+
+func TestRDFGenerated(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(16, 2026))
+	var files []string
+	for i := range 6 {
+		name := filepath.Join(dir, fmt.Sprintf("log%d.jsonl", i))
+		data := genLog(r, 300+i*50)
+		if i == 5 {
+			// gzip, recognised by content as jrpcld does.
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			zw.Write(data)
+			zw.Close()
+			data = z.Bytes()
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	// One JSON-RPC batch document, pretty-printed, without envelopes.
+	pretty := filepath.Join(dir, "batch.jsonl")
+	if err := os.WriteFile(pretty, []byte("[\n  {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"m\"},\n  {\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": 2}\n]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, pretty)
+	opts := RDFOptions{Input: filepath.Join(dir, "*.jsonl"), Output: filepath.Join(t.TempDir(), "out"), Shards: 4}
+	sameGraphs(t, runRDF(t, opts), cliQuads(t, files), len(files))
+}
+
+func TestRDFOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts RDFOptions
+		want string
+	}{
+		{"no input", RDFOptions{Output: "x", Shards: 1}, "input glob"},
+		{"no shards", RDFOptions{Input: "x", Output: "x"}, "shards"},
+		{"engine", RDFOptions{Input: "x", Output: "x", Shards: 1, Engine: "fast"}, "engine"},
+		{"block", RDFOptions{Input: "x", Output: "x", Shards: 1, BBlock: filepath.Join(t.TempDir(), "none")}, "building block"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, s := beam.NewPipelineWithRoot()
+			err := RDF(s, tc.opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("RDF(%+v) = %v, want an error about %q", tc.opts, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLogIRI(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{"gs://bucket/logs/a.jsonl", "gs://bucket/logs/a.jsonl"},
+		{"/tmp/a b.jsonl", "file:///tmp/a%20b.jsonl"},
+	} {
+		if got := LogIRI(tc.path); got != tc.want {
+			t.Errorf("LogIRI(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
