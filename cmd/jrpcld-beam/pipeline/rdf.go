@@ -94,15 +94,15 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 	// rpclog recognises gzip by its content, within its own limits: the
 	// bytes go to it as they are.
 	readable := fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
-	lines := beam.ParDo(s, &convertFn{BBlock: opts.BBlock, ID: opts.ID, Engine: opts.Engine, Shards: opts.Shards}, readable)
-	// One empty line per shard, so that every shard is written even when
+	chunks := beam.ParDo(s, &convertFn{BBlock: opts.BBlock, ID: opts.ID, Engine: opts.Engine, Shards: opts.Shards}, readable)
+	// One empty chunk per shard, so that every shard is written even when
 	// no log falls in it.
 	idx := make([]int, opts.Shards)
 	for i := range idx {
 		idx[i] = i
 	}
 	empties := beam.ParDo(s, emptyShard, beam.CreateList(s, idx))
-	grouped := beam.GroupByKey(s, beam.Flatten(s, lines, empties))
+	grouped := beam.GroupByKey(s, beam.Flatten(s, chunks, empties))
 	beam.ParDo0(s, &writeShardFn{Prefix: opts.Output, Shards: opts.Shards}, grouped)
 	return nil
 }
@@ -128,8 +128,8 @@ func openContext(dir, id string) (*jsonld.Processed, error) {
 // counted.
 const maxReported = 20
 
-// convertFn turns one whole log file into N-Quads lines with convert's
-// Converter, keyed by the shard of the log.
+// convertFn turns one whole log file into N-Quads with convert's Converter:
+// chunks of whole lines, keyed by the shard of the log.
 type convertFn struct {
 	BBlock, ID, Engine string
 	Shards             int
@@ -184,7 +184,8 @@ func (f *convertFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 		}
 	}
 	// The Converter writes on its own goroutines; its output is read back
-	// here, line by line, so that only this goroutine emits.
+	// here, so that only this goroutine emits, in chunks of whole lines:
+	// one element per line would cost the runner more than the mapping.
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
@@ -192,20 +193,7 @@ func (f *convertFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 		pw.CloseWithError(err)
 		done <- err
 	}()
-	br := bufio.NewReaderSize(pr, 1<<16)
-	var readErr error
-	for {
-		line, err := br.ReadString('\n')
-		if line != "" {
-			emit(shard, strings.TrimSuffix(line, "\n"))
-		}
-		if err != nil {
-			if err != io.EOF {
-				readErr = err
-			}
-			break
-		}
-	}
+	readErr := chunkLines(pr, chunkBytes, func(chunk string) { emit(shard, chunk) })
 	pr.CloseWithError(readErr)
 	convErr := <-done
 	for _, m := range reported {
@@ -222,6 +210,39 @@ func (f *convertFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 	return nil
 }
 
+// chunkBytes is the size past which a chunk of N-Quads lines is emitted.
+const chunkBytes = 1 << 20
+
+// chunkLines reads r to its end and calls emit with its text in chunks of
+// whole lines, each ending with a line break: a chunk ends with the line
+// that takes it to size bytes or past. A last line without a break gets one.
+func chunkLines(r io.Reader, size int, emit func(string)) error {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var chunk strings.Builder
+	for {
+		line, err := br.ReadString('\n')
+		if line != "" {
+			chunk.WriteString(line)
+			if !strings.HasSuffix(line, "\n") {
+				chunk.WriteByte('\n')
+			}
+			if chunk.Len() >= size {
+				emit(chunk.String())
+				chunk.Reset()
+			}
+		}
+		if err != nil {
+			if chunk.Len() > 0 {
+				emit(chunk.String())
+			}
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
 // ShardOf returns the shard, from 0 to n-1, of the log whose IRI is iri.
 func ShardOf(iri string, n int) int {
 	h := fnv.New32a()
@@ -229,7 +250,7 @@ func ShardOf(iri string, n int) int {
 	return int(h.Sum32() % uint32(n))
 }
 
-// writeShardFn writes the lines of one shard to its file.
+// writeShardFn writes the chunks of lines of one shard to its file.
 type writeShardFn struct {
 	Prefix string
 	Shards int
@@ -247,13 +268,9 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, lines func
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	bw := bufio.NewWriterSize(wc, 1<<16)
-	var line string
-	for lines(&line) {
-		if line == "" {
-			continue
-		}
-		bw.WriteString(line)
-		if err := bw.WriteByte('\n'); err != nil {
+	var chunk string
+	for lines(&chunk) {
+		if _, err := bw.WriteString(chunk); err != nil {
 			wc.Close()
 			return fmt.Errorf("%s: %w", name, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -253,6 +254,28 @@ func TestLogIRI(t *testing.T) {
 	} {
 		if got := LogIRI(tc.path); got != tc.want {
 			t.Errorf("LogIRI(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestChunkLines(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		size int
+		want []string
+	}{
+		{"", 4, nil},
+		{"a\n", 4, []string{"a\n"}},
+		{"a\nb\nc\n", 4, []string{"a\nb\n", "c\n"}},
+		{"a\nlonger line\nb", 4, []string{"a\nlonger line\n", "b\n"}},
+		{"abcd\nef\n", 1, []string{"abcd\n", "ef\n"}},
+	} {
+		var got []string
+		if err := chunkLines(strings.NewReader(tc.in), tc.size, func(c string) { got = append(got, c) }); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("chunkLines(%q, %d) = %q, want %q", tc.in, tc.size, got, tc.want)
 		}
 	}
 }
