@@ -60,12 +60,10 @@ func main() {
 		fmt.Fprint(os.Stdout, usage)
 		os.Exit(exitOK)
 	}
+	// In worker mode (--worker), beam.Init runs the worker and exits;
+	// otherwise it returns, and this is a usage error.
 	flag.Parse()
 	beam.Init()
-	if beam.Initialized() {
-		// beam.Init ran the worker and returned: nothing else to do.
-		return
-	}
 	fmt.Fprint(os.Stderr, usage)
 	os.Exit(exitUsage)
 }
