@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExitCodes runs the built command: its exit status and what it says,
+// for good and bad usage and for a log with a line that is not JSON.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "jrpcld-beam")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building: %v\n%s", err, out)
+	}
+	good := filepath.Join(dir, "good.jsonl")
+	bad := filepath.Join(dir, "bad.jsonl")
+	msg := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	if err := os.WriteFile(good, []byte(msg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte(msg+"not JSON\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out", "x")
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		code  int
+		say   string // in standard error
+		shard bool   // the one shard is written, with the ping request
+	}{
+		{"no command", nil, 2, "usage: jrpcld-beam rdf", false},
+		{"unknown flag", []string{"rdf", "--bogus"}, 2, "-bogus", false},
+		{"no output", []string{"rdf", "--input", good}, 2, "output prefix", false},
+		{"argument", []string{"rdf", "--input", good, "--output", out, "extra"}, 2, `unexpected argument "extra"`, false},
+		{"no block", []string{"rdf", "--input", good, "--output", out, "--bblock", filepath.Join(dir, "none")}, 2, "building block", false},
+		{"good", []string{"rdf", "--input", good, "--output", out}, 0, "", true},
+		{"skipped line", []string{"rdf", "--input", bad, "--output", out}, 1, "1 lines skipped", true},
+		{"no match", []string{"rdf", "--input", filepath.Join(dir, "none", "*.jsonl"), "--output", out}, 2, "jrpcld-beam rdf:", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			shard := out + "-00000-of-00001.nq"
+			os.Remove(shard)
+			cmd := exec.Command(bin, tc.args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr.Bytes())
+			}
+			if !strings.Contains(stderr.String(), tc.say) {
+				t.Errorf("stderr does not say %q:\n%s", tc.say, stderr.Bytes())
+			}
+			if strings.Contains(stderr.String(), "goroutine ") {
+				t.Errorf("a Go stack trace:\n%s", stderr.Bytes())
+			}
+			data, err := os.ReadFile(shard)
+			switch {
+			case tc.shard && err != nil:
+				t.Errorf("no shard: %v", err)
+			case tc.shard && !bytes.Contains(data, []byte(`"ping"`)):
+				t.Errorf("the shard has no ping request:\n%s", data)
+			case !tc.shard && err == nil:
+				t.Errorf("a shard was written")
+			}
+		})
+	}
+}
