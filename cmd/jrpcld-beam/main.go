@@ -5,11 +5,13 @@
 // Usage:
 //
 //	jrpcld-beam rdf --input GLOB --output PREFIX [--shards N] [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
+//	jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
 //
 // Each file the glob matches is one log and becomes its own named graph, the
 // one "jrpcld rdf --format nquads FILE" gives; the shards
-// PREFIX-SSSSS-of-NNNNN.nq hold them all, each log within one shard. The
-// runner is Prism (in process) unless --runner names another; Beam's own
+// PREFIX-SSSSS-of-NNNNN.nq hold them all, each log within one shard. stats
+// writes, one line each, the summary of each log that "jrpcld stats --format
+// json" gives in its "logs" array. The runner is Prism (in process) unless --runner names another; Beam's own
 // flags (--endpoint, --environment_type, --project, ...) are accepted too.
 // See docs/beam.md.
 package main
@@ -43,11 +45,18 @@ const (
 )
 
 const usage = `usage: jrpcld-beam rdf --input GLOB --output PREFIX [--shards N] [--bblock DIR [--bblock-id ID]] [--engine compiled|json-gold] [--runner RUNNER] [BEAM FLAGS]
+       jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
 
 Turns each log file GLOB matches (on any Beam filesystem: a local path, gs://,
 s3://; gzip recognised by content) into N-Quads, each log its own named graph,
 exactly as "jrpcld rdf --format nquads FILE" does, and writes the shards
-PREFIX-SSSSS-of-NNNNN.nq. The runner is prism (in process) by default.
+PREFIX-SSSSS-of-NNNNN.nq.
+
+stats summarises each log as "jrpcld stats --format json" does, and writes
+one JSON object per log, a line each, to FILE (no total yet). It exits 1 when
+some messages are invalid.
+
+The runner is prism (in process) by default.
 `
 
 func main() {
@@ -55,6 +64,9 @@ func main() {
 	// and no subcommand: beam.Init takes over there.
 	if len(os.Args) > 1 && os.Args[1] == "rdf" {
 		os.Exit(runRDF(os.Args[2:], os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "stats" {
+		os.Exit(runStats(os.Args[2:], os.Stderr))
 	}
 	if len(os.Args) > 1 && (os.Args[1] == "help" || os.Args[1] == "-h" || os.Args[1] == "--help") {
 		fmt.Fprint(os.Stdout, usage)
@@ -106,6 +118,43 @@ func runRDF(args []string, stderr io.Writer) int {
 	}
 	if skipped > 0 {
 		fmt.Fprintf(stderr, "jrpcld-beam rdf: %d lines skipped (see the workers' logs)\n", skipped)
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// runStats runs the stats subcommand with args, Beam's flags among them.
+func runStats(args []string, stderr io.Writer) int {
+	fs := flag.CommandLine
+	fs.SetOutput(stderr)
+	var opts pipeline.StatsOptions
+	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
+	fs.StringVar(&opts.Output, "output", "", "output `FILE`: one JSON object per log, a line each")
+	fs.StringVar(&opts.BBlock, "bblock", "", "validate with building block `DIR`, or a register source tree (with --bblock-id)")
+	fs.StringVar(&opts.ID, "bblock-id", "", "the block's `ID` within the register given by --bblock (Beam itself owns --id)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "jrpcld-beam stats: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if *runners.Runner == "" {
+		*runners.Runner = "prism"
+	}
+	beam.Init()
+	p, s := beam.NewPipelineWithRoot()
+	if err := pipeline.Stats(s, opts); err != nil {
+		fmt.Fprintf(stderr, "jrpcld-beam stats: %v\n", err)
+		return exitUsage
+	}
+	res, err := beam.Run(context.Background(), *runners.Runner, p)
+	if err != nil {
+		fmt.Fprintf(stderr, "jrpcld-beam stats: %v\n", err)
+		return exitUsage
+	}
+	if n := pipeline.Invalid(res); n > 0 {
+		fmt.Fprintf(stderr, "jrpcld-beam stats: %d invalid messages\n", n)
 		return exitInvalid
 	}
 	return exitOK
