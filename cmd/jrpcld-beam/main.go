@@ -5,25 +5,30 @@
 // Usage:
 //
 //	jrpcld-beam rdf --input GLOB --output PREFIX [--shards N] [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
+//	jrpcld-beam validate --input GLOB --output FILE [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
 //	jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
 //
 // Each file the glob matches is one log and becomes its own named graph, the
 // one "jrpcld rdf --format nquads FILE" gives; the shards
-// PREFIX-SSSSS-of-NNNNN.nq hold them all, each log within one shard. stats
+// PREFIX-SSSSS-of-NNNNN.nq hold them all, each log within one shard.
+// validate writes the summary "jrpcld validate --format json" ends with. stats
 // writes, one line each, the summary of each log that "jrpcld stats --format
-// json" gives in its "logs" array. The runner is Prism (in process) unless --runner names another; Beam's own
-// flags (--endpoint, --environment_type, --project, ...) are accepted too.
+// json" gives in its "logs" array. The runner is Prism (in process) unless
+// --runner names another; Beam's own flags (--endpoint, --environment_type,
+// --project, ...) are accepted too.
 // See docs/beam.md.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
@@ -52,6 +57,10 @@ s3://; gzip recognised by content) into N-Quads, each log its own named graph,
 exactly as "jrpcld rdf --format nquads FILE" does, and writes the shards
 PREFIX-SSSSS-of-NNNNN.nq.
 
+validate checks every message as "jrpcld validate" does and writes to FILE
+the summary object "jrpcld validate --format json" prints last; the problems
+go to the workers' logs. It exits 1 when some messages are invalid.
+
 stats summarises each log as "jrpcld stats --format json" does, and writes
 one JSON object per log, a line each, to FILE (no total yet). It exits 1 when
 some messages are invalid.
@@ -64,6 +73,9 @@ func main() {
 	// and no subcommand: beam.Init takes over there.
 	if len(os.Args) > 1 && os.Args[1] == "rdf" {
 		os.Exit(runRDF(os.Args[2:], os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "validate" {
+		os.Exit(runValidate(os.Args[2:], os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "stats" {
 		os.Exit(runStats(os.Args[2:], os.Stderr))
@@ -158,4 +170,70 @@ func runStats(args []string, stderr io.Writer) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// runValidate runs the validate subcommand with args, Beam's flags among them.
+func runValidate(args []string, stderr io.Writer) int {
+	fs := flag.CommandLine
+	fs.SetOutput(stderr)
+	var opts pipeline.ValidateOptions
+	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
+	fs.StringVar(&opts.Output, "output", "", "output `FILE`: the summary, one JSON object")
+	fs.StringVar(&opts.BBlock, "bblock", "", "validate with building block `DIR`, or a register source tree (with --bblock-id); default: the embedded JSON-RPC 2.0 block")
+	fs.StringVar(&opts.ID, "bblock-id", "", "the block's `ID` within the register given by --bblock (Beam itself owns --id)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "jrpcld-beam validate: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if *runners.Runner == "" {
+		*runners.Runner = "prism"
+	}
+	beam.Init()
+	p, s := beam.NewPipelineWithRoot()
+	if err := pipeline.Validate(s, opts); err != nil {
+		fmt.Fprintf(stderr, "jrpcld-beam validate: %v\n", err)
+		return exitUsage
+	}
+	if _, err := beam.Run(context.Background(), *runners.Runner, p); err != nil {
+		fmt.Fprintf(stderr, "jrpcld-beam validate: %v\n", err)
+		return exitUsage
+	}
+	data, err := readSummary(opts.Output)
+	if err != nil {
+		fmt.Fprintf(stderr, "jrpcld-beam validate: %v\n", err)
+		return exitUsage
+	}
+	if data.Summary.Invalid > 0 {
+		fmt.Fprintf(stderr, "jrpcld-beam validate: %d invalid messages\n", data.Summary.Invalid)
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// readSummary reads back the summary a validate run wrote.
+func readSummary(path string) (summary, error) {
+	var s summary
+	fsys, err := filesystem.New(context.Background(), path)
+	if err != nil {
+		return s, err
+	}
+	defer fsys.Close()
+	data, err := filesystem.Read(context.Background(), fsys, path)
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// summary is the part of validate's output the exit status depends on.
+type summary struct {
+	Summary struct {
+		Invalid int `json:"invalid"`
+	} `json:"summary"`
 }

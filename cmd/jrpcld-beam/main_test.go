@@ -42,6 +42,8 @@ func TestExitCodes(t *testing.T) {
 		{"no block", []string{"rdf", "--input", good, "--output", out, "--bblock", filepath.Join(dir, "none")}, 2, "building block", false},
 		{"good", []string{"rdf", "--input", good, "--output", out}, 0, "", true},
 		{"skipped line", []string{"rdf", "--input", bad, "--output", out}, 1, "1 lines skipped", true},
+		{"validate good", []string{"validate", "--input", good, "--output", filepath.Join(dir, "summary.json")}, 0, "", false},
+		{"validate invalid", []string{"validate", "--input", bad, "--output", filepath.Join(dir, "summary.json")}, 1, "1 invalid messages", false},
 		{"stats good", []string{"stats", "--input", good, "--output", filepath.Join(dir, "stats.jsonl")}, 0, "", false},
 		{"stats invalid", []string{"stats", "--input", bad, "--output", filepath.Join(dir, "stats.jsonl")}, 1, "1 invalid messages", false},
 		{"stats no output", []string{"stats", "--input", good}, 2, "output file", false},

@@ -6,5 +6,8 @@
 // a log is read by rpclog and turned into N-Quads by convert's Converter,
 // exactly as "jrpcld rdf --format nquads" does, so each log's named graph
 // is the one the command line gives for that file. Beam only spreads the
-// files over the workers and gathers the lines into output shards.
+// files over the workers and gathers the lines into output shards. Validate
+// checks each log with schema.ValidateLog and adds the summaries up in a
+// combiner; Stats summarises each log with package stats; both as the
+// command line does.
 package pipeline
