@@ -168,7 +168,8 @@ func (c *Checker) validate(sch *jsonschema.Schema, v any, raw []byte, prefix str
 				}
 			}
 			ok := c.eval.run(n, raw) == valid
-			clear(c.eval.known)
+			clear(c.eval.known) // no reference to raw outlives the check
+			c.eval.known = c.eval.known[:0]
 			if ok {
 				return nil
 			}
