@@ -13,8 +13,9 @@ package ojson
 
 import (
 	"encoding/json"
-	"math/big"
 	"slices"
+
+	"github.com/jrpcld/jrpcld/jsonrpc"
 )
 
 // Object is a JSON object whose members keep their order: a member set for
@@ -154,8 +155,8 @@ func Truthy(v any) bool {
 	case string:
 		return x != ""
 	case json.Number:
-		r, ok := new(big.Rat).SetString(string(x))
-		return !ok || r.Sign() != 0
+		n, ok := jsonrpc.NormalNumber(string(x))
+		return !ok || n != "0"
 	case *Object:
 		return x.Len() > 0
 	case []any:
@@ -202,15 +203,7 @@ func Equal(a, b any) bool {
 		return true
 	case json.Number:
 		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		rx, okx := new(big.Rat).SetString(string(x))
-		ry, oky := new(big.Rat).SetString(string(y))
-		if !okx || !oky {
-			return x == y
-		}
-		return rx.Cmp(ry) == 0
+		return ok && jsonrpc.SameNumber(string(x), string(y))
 	}
 	return a == b
 }

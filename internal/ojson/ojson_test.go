@@ -761,3 +761,27 @@ func TestDecodeYAMLOctal(t *testing.T) {
 		}
 	}
 }
+
+// TestNumbersByValue: Equal and Truthy read numbers by exact value, as
+// jsonrpc.SameNumber does, exponents of any size included.
+func TestNumbersByValue(t *testing.T) {
+	for _, tt := range []struct {
+		a, b  string
+		equal bool
+	}{
+		{"1", "1.0", true},
+		{"1e2", "100", true},
+		{"0.1", "0.10000000000000001", false},
+		{"1E1000001", "10e1000000", true},
+		{"1E1000001", "1E1000002", false},
+	} {
+		if got := Equal(json.Number(tt.a), json.Number(tt.b)); got != tt.equal {
+			t.Errorf("Equal(%s, %s) = %v", tt.a, tt.b, got)
+		}
+	}
+	for n, want := range map[string]bool{"0": false, "-0.0": false, "0E1000001": false, "1E-1000001": true} {
+		if got := Truthy(json.Number(n)); got != want {
+			t.Errorf("Truthy(%s) = %v", n, got)
+		}
+	}
+}
