@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -79,6 +80,28 @@ func compileSchema(dir, id string) (*schema.Schema, error) {
 	return s, nil
 }
 
+// openLog opens a log file for reading, refusing a graph (jrpcld stats
+// and jrpcld json read those); in is to be closed once r is read.
+func openLog(ctx context.Context, file fileio.ReadableFile) (r *rpclog.Reader, in io.Closer, err error) {
+	path := file.Metadata.Path
+	rc, err := file.Open(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	br := bufio.NewReaderSize(rc, 64<<10)
+	head, _ := br.Peek(512)
+	if _, ok := stats.GraphFormat(path, head); ok {
+		rc.Close()
+		return nil, nil, fmt.Errorf("%s: a graph, not a message log: jrpcld-beam reads logs only (jrpcld stats and jrpcld json read graphs)", path)
+	}
+	r, err = rpclog.NewReader(br, path, rpclog.ReaderOptions{})
+	if err != nil {
+		rc.Close()
+		return nil, nil, err // the error names the input
+	}
+	return r, rc, nil
+}
+
 // statsFn summarises one whole log file with a stats.Collector and emits
 // its LogStats as one line of JSON.
 type statsFn struct {
@@ -97,20 +120,11 @@ func (f *statsFn) Setup() error {
 
 func (f *statsFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(string)) error {
 	path := file.Metadata.Path
-	in, err := file.Open(ctx)
+	r, in, err := openLog(ctx, file)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	defer in.Close()
-	br := bufio.NewReaderSize(in, 64<<10)
-	head, _ := br.Peek(512)
-	if _, ok := stats.GraphFormat(path, head); ok {
-		return fmt.Errorf("%s: a graph: jrpcld-beam stats reads message logs only (use jrpcld stats)", path)
-	}
-	r, err := rpclog.NewReader(br, path, rpclog.ReaderOptions{})
-	if err != nil {
-		return err // the error names the input
-	}
 	opts := stats.Options{}
 	if f.schema != nil {
 		opts.Checker, _ = schema.NewChecker(f.schema, "") // cannot fail without a definition

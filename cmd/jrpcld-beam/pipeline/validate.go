@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,9 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
-	"github.com/jrpcld/jrpcld/stats"
 )
 
 func init() {
@@ -101,20 +98,11 @@ func (f *validateFn) Setup() error {
 
 func (f *validateFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(Tally)) error {
 	path := file.Metadata.Path
-	in, err := file.Open(ctx)
+	r, in, err := openLog(ctx, file)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	defer in.Close()
-	br := bufio.NewReaderSize(in, 64<<10)
-	head, _ := br.Peek(512)
-	if _, ok := stats.GraphFormat(path, head); ok {
-		return fmt.Errorf("%s: a graph, not a message log", path)
-	}
-	r, err := rpclog.NewReader(br, path, rpclog.ReaderOptions{})
-	if err != nil {
-		return err // the error names the input
-	}
 	checker, err := schema.NewChecker(f.schema, "")
 	if err != nil {
 		return err
