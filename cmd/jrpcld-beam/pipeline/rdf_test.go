@@ -135,12 +135,19 @@ func sameGraphs(t *testing.T, got, want []rdf.Quad, logs int) {
 	}
 }
 
-func TestRDFCorpus(t *testing.T) {
-	dir := shared.Dir(t, "corpus", "mcp-sessions")
+// corpusLogs returns the folder of the recorded MCP sessions and its logs.
+func corpusLogs(t *testing.T) (dir string, files []string) {
+	t.Helper()
+	dir = shared.Dir(t, "corpus", "mcp-sessions")
 	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no logs in %s (%v)", dir, err)
 	}
+	return dir, files
+}
+
+func TestRDFCorpus(t *testing.T) {
+	dir, files := corpusLogs(t)
 	mcp := shared.Dir(t, "reference", "ogc-mcp-bblocks")
 	for _, tc := range []struct {
 		name      string

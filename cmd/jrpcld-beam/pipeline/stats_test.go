@@ -95,11 +95,7 @@ func sameStats(t *testing.T, got, want map[string]any, logs int) {
 }
 
 func TestStatsCorpus(t *testing.T) {
-	dir := shared.Dir(t, "corpus", "mcp-sessions")
-	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no logs in %s (%v)", dir, err)
-	}
+	dir, files := corpusLogs(t)
 	mcp := shared.Dir(t, "reference", "ogc-mcp-bblocks")
 	for _, tc := range []struct {
 		name      string

@@ -72,11 +72,7 @@ func sameSummary(t *testing.T, got, want any) {
 }
 
 func TestValidateCorpus(t *testing.T) {
-	dir := shared.Dir(t, "corpus", "mcp-sessions")
-	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no logs in %s (%v)", dir, err)
-	}
+	dir, files := corpusLogs(t)
 	mcp := shared.Dir(t, "reference", "ogc-mcp-bblocks")
 	for _, tc := range []struct {
 		name      string
