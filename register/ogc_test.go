@@ -154,3 +154,59 @@ func TestBuildTutorialGraphs(t *testing.T) {
 		t.Errorf("compared %d graphs, want all 13 of the blocks without imports", compared)
 	}
 }
+
+// TestBuildMatchesPublishedContexts holds jrpcld build to the files the
+// OGC tool chain published (../shared/reference/ogc-published), not only to
+// the oracle run here: each published annotated/PATH/context.jsonld, of the
+// MCP register as the current tool chain builds it and of the tutorial
+// register as published, must mean what jrpcld writes at the same path.
+// The tutorial blocks that need the main OGC register are left out, and
+// said to be.
+func TestBuildMatchesPublishedContexts(t *testing.T) {
+	for name, c := range map[string]struct{ src, pub string }{
+		"mcp": {shared.Dir(t, "reference", "ogc-mcp-bblocks"), shared.Dir(t, "reference", "ogc-published", "mcp-bblocks-current")},
+		"tutorial": {shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src"),
+			shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "published")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			reg, err := bblock.LoadRegisterDir(c.src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := buildReg(t, reg, Options{})
+			var published []string
+			err = filepath.WalkDir(filepath.Join(c.pub, "annotated"), func(p string, d os.DirEntry, err error) error {
+				if err == nil && d.Name() == "context.jsonld" {
+					published = append(published, p)
+				}
+				return err
+			})
+			if err != nil || len(published) == 0 {
+				t.Fatalf("no published contexts in %s: %v", c.pub, err)
+			}
+			compared := 0
+			for _, p := range published {
+				rel, _ := filepath.Rel(c.pub, p)
+				block := "ogc." + strings.ReplaceAll(filepath.ToSlash(filepath.Dir(strings.TrimPrefix(rel, "annotated"+string(filepath.Separator)))), "/", ".")
+				if slices.Contains(tutorialNeedsImports, block) {
+					t.Logf("%s: left out, %s needs the main OGC register", rel, block)
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(out, rel)); err != nil {
+					t.Errorf("%s: published, not written by jrpcld: %v", rel, err)
+					continue
+				}
+				got := readJSON(t, filepath.Join(out, rel))["@context"]
+				want := readJSON(t, p)["@context"]
+				for _, d := range ctxtest.DiffEffective(t, got, want) {
+					t.Errorf("%s differs from the published context: %s", rel, d)
+				}
+				compared++
+			}
+			if compared == 0 {
+				t.Error("no published context compared")
+			}
+			t.Logf("%d published contexts compared", compared)
+		})
+	}
+}
