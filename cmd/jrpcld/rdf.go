@@ -120,28 +120,31 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 			errorf(e, c.name, "%v", err)
 			return exitUsage
 		}
+		skipped := 0
+		printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
+		defer printer.summary(c.name)
+		// newConverter gives a converter that reports its problems, or,
+		// quiet, none (an upload retried reads the log again).
+		newConverter := func(quiet bool) *convert.Converter {
+			conv := convert.NewConverter(ctx)
+			conv.Engine, conv.Strict = engine, *strict
+			conv.Report = func(d diag.Diagnostic) {
+				if quiet {
+					return
+				}
+				if d.Severity == diag.Error {
+					skipped++
+				}
+				printer.print("%s\n", d)
+			}
+			return conv
+		}
 		if *push != "" {
 			if *outPath != "" {
 				errorf(e, c.name, "--push and -o exclude one another: with --push the graphs go to the store")
 				return exitUsage
 			}
-			skipped := 0
-			printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
-			defer printer.summary(c.name)
-			code := pushLogs(e, c.name, *push, *base, files, limits, func(quiet bool) *convert.Converter {
-				conv := convert.NewConverter(ctx)
-				conv.Engine, conv.Strict = engine, *strict
-				conv.Report = func(d diag.Diagnostic) {
-					if quiet {
-						return
-					}
-					if d.Severity == diag.Error {
-						skipped++
-					}
-					printer.print("%s\n", d)
-				}
-				return conv
-			})
+			code := pushLogs(e, c.name, *push, *base, files, limits, newConverter)
 			if code == exitOK && skipped > 0 {
 				return exitInvalid
 			}
@@ -153,18 +156,7 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 			return exitUsage
 		}
 		defer tuneGC()()
-		conv := convert.NewConverter(ctx)
-		conv.Engine = engine
-		conv.Strict = *strict
-		skipped := 0
-		printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
-		defer printer.summary(c.name)
-		conv.Report = func(i diag.Diagnostic) {
-			if i.Severity == diag.Error {
-				skipped++
-			}
-			printer.print("%s\n", i)
-		}
+		conv := newConverter(false)
 		var logs []convert.Log
 		var sizes []int64
 		var closers []io.Closer
