@@ -164,7 +164,7 @@ func (f *convertFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 	defer in.Close()
 	r, err := rpclog.NewReader(in, path, rpclog.ReaderOptions{})
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err // the error names the input
 	}
 	conv := convert.NewConverter(f.ctx)
 	conv.Engine = f.engine
