@@ -21,7 +21,8 @@ type Batch struct {
 	Records []BatchRecord // in log order
 	Err     error         // the read error that ended the log after these records, or nil
 
-	arena []byte // the text of the records' lines
+	arena []byte  // the text of the records' lines
+	lens  []int32 // the Lens of the records decoded from lines
 	pool  chan *Batch
 }
 
@@ -50,6 +51,9 @@ type BatchOptions struct {
 	// jsonparse.Undecoded value. Classify looks at nothing but whether
 	// they are there and whether they are objects or arrays.
 	Lazy []string
+	// Lens asks for the Lens of each record decoded with Lazy members:
+	// where the strings, arrays and objects of its undecoded values end.
+	Lens bool
 }
 
 // Done gives the batch back once its records are no longer used: the Raw
@@ -79,7 +83,7 @@ func (r *Reader) Batches(opts BatchOptions, stop <-chan struct{}) <-chan *Batch 
 	decoded := ordered.Map(ordered.Workers(), read, func() func(*Batch) {
 		p := r.newParser()
 		p.Lazy = opts.Lazy
-		return func(b *Batch) { r.decodeBatch(p, b, opts.Classify) }
+		return func(b *Batch) { r.decodeBatch(p, b, opts.Classify, opts.Lens && opts.Lazy != nil) }
 	})
 	out := make(chan *Batch, n)
 	go func() {
@@ -146,14 +150,38 @@ func (r *Reader) readBatches(pool chan *Batch, out chan<- *Batch, stop <-chan st
 }
 
 // decodeBatch decodes the lines of b with p, and classifies the records
-// when classify is set.
-func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify bool) {
+// when classify is set; with lens, it gives them their Lens.
+func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens bool) {
+	if lens {
+		n := 0
+		for i := range b.Records {
+			n += len(b.Records[i].text)
+		}
+		if cap(b.lens) < n {
+			b.lens = make([]int32, n)
+		}
+		b.lens = b.lens[:n]
+		clear(b.lens)
+	}
+	off := 0
 	for i := range b.Records {
 		br := &b.Records[i]
 		var lazies []jsonparse.LazyRef
 		if br.Record == nil {
+			if lens {
+				p.Lens = b.lens[off : off+len(br.text)]
+				off += len(br.text)
+			}
 			br.Record = r.decodeText(p, br.text, br.line)
 			lazies = p.Lazies()
+			if lens && br.Err == nil && len(br.Raw) > 0 {
+				// Raw is part of the text: its lens are the same part.
+				start := cap(br.text) - cap(br.Raw)
+				if start >= 0 && start+len(br.Raw) <= len(br.text) && &br.text[start] == &br.Raw[0] {
+					br.Lens = p.Lens[start : start+len(br.Raw)]
+				}
+			}
+			p.Lens = nil
 		}
 		if classify && br.Err == nil {
 			br.Message = classifyLazy(br.Value, lazies)

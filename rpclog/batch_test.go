@@ -2,6 +2,7 @@ package rpclog
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
@@ -131,5 +132,67 @@ func TestBatchesStop(t *testing.T) {
 	}
 	if g := runtime.NumGoroutine(); g > before {
 		t.Errorf("%d goroutines left, %d before", g, before)
+	}
+}
+
+// TestBatchLens: with Lens asked for, each record decoded from a line (all
+// but those the reader decoded to find the log's form) has one entry per byte of its Raw text, the undecoded values of its message
+// have theirs at their place in Raw, and every extent noted is a whole
+// JSON string, array or object of Raw.
+func TestBatchLens(t *testing.T) {
+	data := batchLog(600)
+	r, err := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	undecoded := 0
+	for b := range r.Batches(BatchOptions{Lazy: []string{"params", "result"}, Lens: true}, nil) {
+		for _, br := range b.Records {
+			if br.Err != nil {
+				continue
+			}
+			if br.Lens == nil && undecoded == 0 {
+				continue // decoded while the reader found the log's form
+			}
+			if len(br.Lens) != len(br.Raw) {
+				t.Fatalf("line %d: %d lens for %d bytes of text %s", br.Line, len(br.Lens), len(br.Raw), br.Raw)
+			}
+			for i, n := range br.Lens {
+				if n == 0 {
+					continue
+				}
+				v := br.Raw[i : i+int(n)]
+				if !strings.ContainsRune(`"{[`, rune(v[0])) || !json.Valid(v) {
+					t.Fatalf("line %d: extent %d at %d is %s", br.Line, n, i, v)
+				}
+			}
+			eachUndecoded(br.Value, func(u jsonparse.Undecoded) {
+				undecoded++
+				at := bytes.Index(br.Raw, u)
+				if at < 0 || int(br.Lens[at]) != len(u) {
+					t.Fatalf("line %d: the undecoded %s has no extent in %s", br.Line, u, br.Raw)
+				}
+			})
+		}
+		b.Done()
+	}
+	if undecoded == 0 {
+		t.Fatal("no undecoded value read")
+	}
+}
+
+// eachUndecoded calls f with each Undecoded value in v.
+func eachUndecoded(v any, f func(jsonparse.Undecoded)) {
+	switch x := v.(type) {
+	case jsonparse.Undecoded:
+		f(x)
+	case map[string]any:
+		for _, e := range x {
+			eachUndecoded(e, f)
+		}
+	case []any:
+		for _, e := range x {
+			eachUndecoded(e, f)
+		}
 	}
 }

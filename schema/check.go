@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -95,47 +94,110 @@ func (c *Checker) Check(v any, dir jsonrpc.Direction, index int) (jsonrpc.Messag
 // which is several times faster than validating the value; jsonschema
 // then runs only on the messages a plan does not find valid, to say why.
 func (c *Checker) CheckRecord(rec *rpclog.Record, index int) (jsonrpc.Message, []diag.Diagnostic) {
-	return c.check(rec.Value, bytes.TrimSpace(rec.Raw), rec.Dir, index)
+	t := c.track(rec.Value, rec.Dir, index)
+	return t.m, c.finishRecord(&t, rec)
 }
 
 func (c *Checker) check(v any, raw []byte, dir jsonrpc.Direction, index int) (jsonrpc.Message, []diag.Diagnostic) {
-	m := jsonrpc.Classify(v)
-	ds := m.AllDiagnostics()
-	if m.Kind == jsonrpc.KindBatch {
-		arr, _ := v.([]any)
-		var texts [][]byte
-		if raw != nil && c.schema != nil {
-			if !elements(raw, func(_ int, t []byte) bool { texts = append(texts, t); return true }) || len(texts) != len(arr) {
-				texts = nil
-			}
-		}
-		for i, mm := range m.Members {
-			if i < len(arr) {
-				var t []byte
-				if texts != nil {
-					t = texts[i]
-				}
-				ds = c.checkOne(ds, mm, arr[i], t, dir, index, "/"+strconv.Itoa(i))
-			}
-		}
-		return m, ds
-	}
-	return m, c.checkOne(ds, m, v, raw, dir, index, "")
+	t := c.track(v, dir, index)
+	return t.m, c.finish(&t, v, raw, dir)
 }
 
-// checkOne checks one message (or batch member) v, classified as m, whose
-// JSON text is raw (nil when unknown), and appends its schema diagnostics
-// to ds.
-func (c *Checker) checkOne(ds []diag.Diagnostic, m jsonrpc.Message, v any, raw []byte, dir jsonrpc.Direction, index int, prefix string) []diag.Diagnostic {
-	var answers string
+// finishRecord is finish for the message of rec, tracked as t, on its
+// text: what the log reader noted of it (Lens) spares reading it again.
+func (c *Checker) finishRecord(t *tracked, rec *rpclog.Record) []diag.Diagnostic {
+	raw := bytes.TrimLeft(rec.Raw, jsonSpace)
+	lead := len(rec.Raw) - len(raw)
+	raw = bytes.TrimRight(raw, jsonSpace)
+	if len(rec.Lens) == len(rec.Raw) && rec.Lens != nil {
+		c.eval.idx = index{text: raw, lens: rec.Lens[lead : lead+len(raw)]}
+	}
+	ds := c.finish(t, rec.Value, raw, rec.Dir)
+	c.eval.idx = index{} // nothing of the record outlives its check
+	return ds
+}
+
+// jsonSpace is JSON's white space.
+const jsonSpace = " \t\r\n"
+
+// tracked is a message classified by the rules and paired with the request
+// it answers: all of its check that depends on the messages before it.
+type tracked struct {
+	m       jsonrpc.Message
+	ds      []diag.Diagnostic // the rules' diagnostics
+	answers string            // the method the message answers, or ""
+	members []string          // for a batch, the method each member answers
+}
+
+// track classifies v, the index-th message of the log, sent in direction
+// dir, and pairs it (or its members) with the open requests. It must see
+// the messages in log order; finish then needs nothing else from the log.
+func (c *Checker) track(v any, dir jsonrpc.Direction, index int) tracked {
+	m := jsonrpc.Classify(v)
+	t := tracked{m: m, ds: m.AllDiagnostics()}
+	if m.Kind == jsonrpc.KindBatch {
+		arr, _ := v.([]any)
+		t.members = make([]string, min(len(m.Members), len(arr)))
+		for i := range t.members {
+			t.members[i] = c.pair(m.Members[i], dir, index)
+		}
+		return t
+	}
+	t.answers = c.pair(m, dir, index)
+	return t
+}
+
+// pair notes a request as open, or finds the method of the request a
+// response answers.
+func (c *Checker) pair(m jsonrpc.Message, dir jsonrpc.Direction, index int) string {
 	switch m.Kind {
 	case jsonrpc.KindRequest:
 		c.tracker.Request(dir, m.ID, Pending{Method: m.Method, Dir: dir, ID: m.ID, Index: index})
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if p, ok := c.tracker.Answer(dir, m.ID); ok {
-			answers = p.Method
+			return p.Method
 		}
 	}
+	return ""
+}
+
+// finish checks the message t tracked against the schema, on its JSON
+// text raw (nil when unknown), and returns all its diagnostics. It uses no
+// state of the log: each goroutine may finish messages with a Checker of
+// its own (see worker), in any order.
+func (c *Checker) finish(t *tracked, v any, raw []byte, dir jsonrpc.Direction) []diag.Diagnostic {
+	ds := t.ds
+	if t.m.Kind != jsonrpc.KindBatch {
+		return c.checkOne(ds, t.m, v, raw, dir, t.answers, "")
+	}
+	arr, _ := v.([]any)
+	var texts [][]byte
+	if raw != nil && c.schema != nil {
+		if !c.eval.idx.elements(raw, func(_ int, t []byte) bool { texts = append(texts, t); return true }) || len(texts) != len(arr) {
+			texts = nil
+		}
+	}
+	for i, answers := range t.members {
+		var text []byte
+		if texts != nil {
+			text = texts[i]
+		}
+		ds = c.checkOne(ds, t.m.Members[i], arr[i], text, dir, answers, "/"+strconv.Itoa(i))
+	}
+	return ds
+}
+
+// worker returns a Checker that finishes messages with c's schema on
+// another goroutine: it shares c's Schema, which is safe for concurrent
+// use, and has scratch space of its own.
+func (c *Checker) worker() *Checker {
+	return &Checker{schema: c.schema, def: c.def}
+}
+
+// checkOne checks one message (or batch member) v, classified as m and
+// answering a request for method answers (or ""), whose JSON text is raw
+// (nil when unknown), against the schema, and appends its diagnostics to ds.
+func (c *Checker) checkOne(ds []diag.Diagnostic, m jsonrpc.Message, v any, raw []byte, dir jsonrpc.Direction, answers, prefix string) []diag.Diagnostic {
 	if c.schema == nil || !m.Valid() {
 		// A message the rules reject would only fail the schema again.
 		return ds
@@ -159,18 +221,7 @@ func (c *Checker) checkOne(ds []diag.Diagnostic, m jsonrpc.Message, v any, raw [
 func (c *Checker) validate(sch *jsonschema.Schema, v any, raw []byte, prefix string) []diag.Diagnostic {
 	if raw != nil {
 		if n := c.schema.plan(sch); n != nil {
-			c.eval.known = c.eval.known[:0]
-			if m, ok := v.(map[string]any); ok {
-				for _, k := range [...]string{"params", "result"} {
-					if u, ok := m[k].(jsonparse.Undecoded); ok {
-						c.eval.known = append(c.eval.known, u)
-					}
-				}
-			}
-			ok := c.eval.run(n, raw) == valid
-			clear(c.eval.known) // no reference to raw outlives the check
-			c.eval.known = c.eval.known[:0]
-			if ok {
+			if c.eval.run(n, raw) == valid {
 				return nil
 			}
 		}

@@ -242,7 +242,7 @@ func (d *dispatch) validateResult(c *Checker, df *def, v any, raw []byte, prefix
 	obj, _ := v.(map[string]any)
 	var result []byte
 	if raw != nil {
-		result = member(raw, "result")
+		result = c.eval.idx.member(raw, "result")
 	}
 	return append(probs, c.validate(df.sch, obj["result"], result, prefix+"/result")...)
 }

@@ -26,22 +26,11 @@ const maxSameValue = 64
 type evaluator struct {
 	same int // schemas applied to the current value in a chain
 
-	// known holds values inside the text being checked whose extent the
-	// log reader found already (the undecoded params and result of a
-	// message): reaching one, a plan that does not look inside jumps over
-	// it instead of scanning it again, once per schema that reads it.
-	known []jsonparse.Undecoded
-}
-
-// valueEnd returns the end of the JSON value that starts at b[i], as the
-// function valueEnd does, at once for a known value.
-func (e *evaluator) valueEnd(b []byte, i int) (int, bool) {
-	for _, u := range e.known {
-		if len(u) > 0 && len(b)-i >= len(u) && &b[i] == &u[0] {
-			return i + len(u), true
-		}
-	}
-	return valueEnd(b, i)
+	// idx holds where the values of the message being checked end, as
+	// far as the log reader noted it (inside its undecoded params and
+	// result): a plan that does not look inside a value jumps over it
+	// instead of scanning it, once per schema that reads it.
+	idx index
 }
 
 // run runs the plan n on the value text b (no white space around it).
@@ -71,7 +60,7 @@ func (e *evaluator) read(n *node, b []byte) (verdict, int) {
 		if !n.valid {
 			return invalid, 0
 		}
-		end, ok := e.valueEnd(b, 0)
+		end, ok := e.idx.valueEnd(b, 0)
 		if !ok {
 			return unsure, 0
 		}
@@ -115,7 +104,7 @@ func (e *evaluator) readValue(n *node, b []byte) (verdict, int) {
 	}
 	if end < 0 {
 		var ok bool
-		if end, ok = e.valueEnd(b, 0); !ok {
+		if end, ok = e.idx.valueEnd(b, 0); !ok {
 			return unsure, 0
 		}
 	}
@@ -278,7 +267,7 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 			if i >= len(b) || b[i] != '"' {
 				return unsure, 0
 			}
-			nend, ok := stringEnd(b, i)
+			nend, ok := e.idx.stringEnd(b, i)
 			if !ok {
 				return unsure, 0
 			}
@@ -337,7 +326,7 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 				}
 			}
 			if vlen < 0 {
-				end, ok := e.valueEnd(b, i)
+				end, ok := e.idx.valueEnd(b, i)
 				if !ok {
 					return unsure, 0
 				}
@@ -366,7 +355,7 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 	// The rare keywords: the object's names, decoded.
 	obj := b[:i]
 	names := map[string]bool{}
-	if !members(obj, func(rawName, _ []byte) bool {
+	if !e.idx.members(obj, func(rawName, _ []byte) bool {
 		name, ok := unquote(rawName, nil)
 		if ok {
 			names[string(name)] = true
@@ -435,7 +424,7 @@ func (e *evaluator) array(n *node, b []byte) (verdict, int) {
 				vlen = l
 			}
 			if vlen < 0 {
-				end, ok := e.valueEnd(b, i)
+				end, ok := e.idx.valueEnd(b, i)
 				if !ok {
 					return unsure, 0
 				}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ordered"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
 )
@@ -65,27 +66,60 @@ func (s *Summary) invalid() map[string]int {
 // warnings: they do not make the message invalid; what is wrong with its
 // envelope (a "dir" that is not "c2s" or "s2c") comes next and does. The
 // error is an I/O error that ended the log.
-// Lines are decoded on every core; the checks, which follow the log's
-// order, run on the calling goroutine.
+// Lines are decoded, and messages checked against the schema, on every
+// core; the pairing of responses with requests follows the log's order on
+// one goroutine, and emit is called on the calling goroutine.
 func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) (Summary, error) {
+	// Members the plans read on the text need not be decoded.
+	batches := r.Batches(rpclog.BatchOptions{Lazy: c.lazyMembers(), Lens: true}, nil)
+	n := 2*ordered.Workers() + 2
+	paired := make(chan *checkBatch, n)
+	go func() {
+		defer close(paired)
+		index := 0
+		for b := range batches {
+			cb := &checkBatch{b: b, seq: b.Seq, msgs: make([]tracked, len(b.Records))}
+			for i := range b.Records {
+				if rec := b.Records[i].Record; rec.Err == nil {
+					cb.msgs[i] = c.track(rec.Value, rec.Dir, index)
+				}
+				index++
+			}
+			paired <- cb
+		}
+	}()
+	checked := ordered.Map(ordered.Workers(), paired, func() func(*checkBatch) {
+		w := c.worker()
+		return func(cb *checkBatch) {
+			for i := range cb.b.Records {
+				if rec := cb.b.Records[i].Record; rec.Err == nil {
+					cb.msgs[i].ds = w.finishRecord(&cb.msgs[i], rec)
+				}
+			}
+		}
+	})
 	var sum Summary
 	var err error
 	index := 0
-	// Members the plans read on the text need not be decoded.
-	for b := range r.Batches(rpclog.BatchOptions{Lazy: c.lazyMembers()}, nil) {
-		for i := range b.Records {
-			validateRecord(b.Records[i].Record, c, file, index, &sum, emit)
+	ordered.Reorder(checked, func(cb *checkBatch) int { return cb.seq }, func(cb *checkBatch) bool {
+		for i := range cb.b.Records {
+			t := &cb.msgs[i]
+			validateRecordWith(cb.b.Records[i].Record, func() (jsonrpc.Message, []diag.Diagnostic) { return t.m, t.ds }, file, index, &sum, emit)
 			index++
 		}
-		err = b.Err
-		b.Done()
-	}
+		err = cb.b.Err
+		cb.b.Done()
+		return true
+	})
 	return sum, err
 }
 
-// validateRecord checks one record, the index-th of the log.
-func validateRecord(rec *rpclog.Record, c *Checker, file string, index int, sum *Summary, emit func(Finding)) {
-	validateRecordWith(rec, func() (jsonrpc.Message, []diag.Diagnostic) { return c.CheckRecord(rec, index) }, file, index, sum, emit)
+// checkBatch is a batch of records on its way through ValidateLog, with
+// what the checks found of each.
+type checkBatch struct {
+	b    *rpclog.Batch
+	seq  int
+	msgs []tracked // by record; ds holds all diagnostics once checked
 }
 
 // validateRecordWith is validateRecord with check for the Checker.

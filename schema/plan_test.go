@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -109,6 +111,21 @@ func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node,
 	if got == valid && !want || got == invalid && want && len(p.Duplicates()) == 0 {
 		t.Errorf("%s: %s: plan says %v, jsonschema valid %v", what, text, got, want)
 	}
+	// Knowing the extents a log reader notes (the members of an object
+	// left undecoded), the plan says the same.
+	if obj, ok := v.(map[string]any); ok {
+		lp := jsonparse.Parser{MaxDepth: 10000, Lazy: slices.Collect(maps.Keys(obj)), Lens: make([]int32, len(text))}
+		if _, perr := lp.Parse(text); perr != nil {
+			t.Fatalf("%s: %s: lazily: %v", what, text, perr)
+		}
+		raw := bytes.TrimLeft(text, jsonSpace)
+		lead := len(text) - len(raw)
+		raw = bytes.TrimRight(raw, jsonSpace)
+		e := evaluator{idx: index{text: raw, lens: lp.Lens[lead : lead+len(raw)]}}
+		if again := e.run(n, raw); again != got {
+			t.Errorf("%s: %s: plan says %v knowing extents, %v without", what, text, again, got)
+		}
+	}
 	return got
 }
 
@@ -202,7 +219,7 @@ func TestPlanCorpus(t *testing.T) {
 			line := bytes.TrimSpace(sc.Bytes())
 			texts = append(texts, append([]byte(nil), line...))
 			for _, k := range []string{"params", "result"} {
-				if m := member(line, k); m != nil {
+				if m := (&index{}).member(line, k); m != nil {
 					texts = append(texts, append([]byte(nil), m...))
 				}
 			}
@@ -254,13 +271,14 @@ func TestPlanCorpus(t *testing.T) {
 	}
 }
 
-// TestKnownValues: a value the log reader has measured (evaluator.known)
-// is jumped over by a plan that does not look inside it, and read by one
+// TestKnownValues: a value the log reader has measured (rpclog.Record.Lens,
+// evaluator.idx) is jumped over by a plan that does not look inside it, and read by one
 // that does. The known extent given here is deliberately too short, so the
 // verdicts tell which way the plan went.
 func TestKnownValues(t *testing.T) {
 	text := []byte(`{"params":[1,"x"],"id":1}`)
-	short := jsonparse.Undecoded(text[10:14]) // `[1,"` of `[1,"x"]`
+	lens := make([]int32, len(text))
+	lens[10] = 4 // `[1,"` of `[1,"x"]`
 	tests := []struct {
 		schema string
 		want   verdict // with the short extent known
@@ -282,7 +300,7 @@ func TestKnownValues(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: no plan: %v", tt.schema, err)
 		}
-		e := evaluator{known: []jsonparse.Undecoded{short}}
+		e := evaluator{idx: index{text: text, lens: lens}}
 		if got := e.run(n, text); got != tt.want {
 			t.Errorf("%s: %v with a known extent, want %v", tt.schema, got, tt.want)
 		}

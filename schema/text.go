@@ -13,11 +13,42 @@ import (
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 )
 
+// index knows where values end in the text of a message, as the log
+// reader noted it (rpclog.Record.Lens): the functions below jump over the
+// values it knows instead of scanning them. The zero index knows none.
+type index struct {
+	text []byte  // the message's text
+	lens []int32 // its Lens: as long as text, or nil
+}
+
+// extent returns the length of the string, array or object whose text
+// starts at b[i], when x knows it, else 0. b must be part of x.text for
+// x to know anything of it: any other text is scanned.
+func (x *index) extent(b []byte, i int) int {
+	if x.lens == nil || i >= len(b) {
+		return 0
+	}
+	// b shares the end of its array with x.text: the offset follows
+	// from their capacities, and the address says whether it is right.
+	off := cap(x.text) - cap(b) + i
+	if off < 0 || off >= len(x.lens) || &x.text[off] != &b[i] {
+		return 0
+	}
+	n := int(x.lens[off])
+	if n > len(b)-i {
+		return 0
+	}
+	return n
+}
+
 // valueEnd returns the offset just past the JSON value that starts at
 // b[i] (i at its first byte, not at white space).
-func valueEnd(b []byte, i int) (int, bool) {
+func (x *index) valueEnd(b []byte, i int) (int, bool) {
 	if i >= len(b) {
 		return i, false
+	}
+	if n := x.extent(b, i); n > 0 {
+		return i + n, true
 	}
 	switch b[i] {
 	case '"':
@@ -27,13 +58,17 @@ func valueEnd(b []byte, i int) (int, bool) {
 		for i < len(b) {
 			switch b[i] {
 			case '"':
-				end, ok := stringEnd(b, i)
+				end, ok := x.stringEnd(b, i)
 				if !ok {
 					return end, false
 				}
 				i = end
 				continue
 			case '{', '[':
+				if n := x.extent(b, i); n > 0 && depth > 0 {
+					i += n
+					continue
+				}
 				depth++
 			case '}', ']':
 				depth--
@@ -50,6 +85,14 @@ func valueEnd(b []byte, i int) (int, bool) {
 		i++
 	}
 	return i, i > start
+}
+
+// stringEnd is the function stringEnd, at once for a string x knows.
+func (x *index) stringEnd(b []byte, i int) (int, bool) {
+	if n := x.extent(b, i); n > 0 {
+		return i + n, true
+	}
+	return stringEnd(b, i)
 }
 
 // stringEnd returns the offset just past the string whose opening quote
@@ -79,7 +122,7 @@ func stringEnd(b []byte, i int) (int, bool) {
 // members calls f with the raw name (without its quotes, escapes as
 // written) and the value text of each member of the object text b, in
 // order, until f returns false. It reports whether b was read to its end.
-func members(b []byte, f func(name, value []byte) bool) bool {
+func (x *index) members(b []byte, f func(name, value []byte) bool) bool {
 	if len(b) < 2 || b[0] != '{' {
 		return false
 	}
@@ -91,7 +134,7 @@ func members(b []byte, f func(name, value []byte) bool) bool {
 		if b[i] != '"' {
 			return false
 		}
-		end, ok := stringEnd(b, i)
+		end, ok := x.stringEnd(b, i)
 		if !ok {
 			return false
 		}
@@ -101,7 +144,7 @@ func members(b []byte, f func(name, value []byte) bool) bool {
 			return false
 		}
 		i = jsonparse.SkipSpace(b, i+1)
-		vend, ok := valueEnd(b, i)
+		vend, ok := x.valueEnd(b, i)
 		if !ok {
 			return false
 		}
@@ -126,7 +169,7 @@ func members(b []byte, f func(name, value []byte) bool) bool {
 // elements calls f with the index and text of each element of the array
 // text b, in order, until f returns false. It reports whether b was read
 // to its end.
-func elements(b []byte, f func(i int, value []byte) bool) bool {
+func (x *index) elements(b []byte, f func(i int, value []byte) bool) bool {
 	if len(b) < 2 || b[0] != '[' {
 		return false
 	}
@@ -135,7 +178,7 @@ func elements(b []byte, f func(i int, value []byte) bool) bool {
 		return true
 	}
 	for n := 0; i < len(b); n++ {
-		vend, ok := valueEnd(b, i)
+		vend, ok := x.valueEnd(b, i)
 		if !ok {
 			return false
 		}
@@ -159,9 +202,9 @@ func elements(b []byte, f func(i int, value []byte) bool) bool {
 
 // member returns the text of the member name of the object text b (the
 // last one, as decoding keeps), or nil.
-func member(b []byte, name string) []byte {
+func (x *index) member(b []byte, name string) []byte {
 	var found []byte
-	members(b, func(n, v []byte) bool {
+	x.members(b, func(n, v []byte) bool {
 		if string(n) == name {
 			found = v
 		}
@@ -171,9 +214,9 @@ func member(b []byte, name string) []byte {
 }
 
 // element returns the text of element i of the array text b, or nil.
-func element(b []byte, i int) []byte {
+func (x *index) element(b []byte, i int) []byte {
 	var found []byte
-	elements(b, func(n int, v []byte) bool {
+	x.elements(b, func(n int, v []byte) bool {
 		if n == i {
 			found = v
 			return false

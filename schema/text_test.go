@@ -29,7 +29,7 @@ func TestValueEnd(t *testing.T) {
 		{`,`, -1},
 	}
 	for _, tt := range tests {
-		end, ok := valueEnd([]byte(tt.text), 0)
+		end, ok := (&index{}).valueEnd([]byte(tt.text), 0)
 		if tt.end < 0 && ok || tt.end >= 0 && (!ok || end != tt.end) {
 			t.Errorf("valueEnd(%q) = %d, %v; want %d", tt.text, end, ok, tt.end)
 		}
@@ -42,7 +42,7 @@ func TestMembersElements(t *testing.T) {
 	obj := []byte(`{ "a" : 1 , "b\"c":{"x":[1,2]},"d":"e\\","a":[ ] }`)
 	var names []string
 	var values []string
-	if !members(obj, func(n, v []byte) bool {
+	if !(&index{}).members(obj, func(n, v []byte) bool {
 		names, values = append(names, string(n)), append(values, string(v))
 		return true
 	}) {
@@ -54,12 +54,12 @@ func TestMembersElements(t *testing.T) {
 	if want := []string{`1`, `{"x":[1,2]}`, `"e\\"`, `[ ]`}; !reflect.DeepEqual(values, want) {
 		t.Errorf("values %q, want %q", values, want)
 	}
-	if got := string(member(obj, "a")); got != "[ ]" {
+	if got := string((&index{}).member(obj, "a")); got != "[ ]" {
 		t.Errorf("member a = %q", got)
 	}
 	arr := []byte(`[ 1 ,"x",{"a":[]} , null]`)
 	var elems []string
-	if !elements(arr, func(_ int, v []byte) bool { elems = append(elems, string(v)); return true }) {
+	if !(&index{}).elements(arr, func(_ int, v []byte) bool { elems = append(elems, string(v)); return true }) {
 		t.Fatal("elements failed")
 	}
 	for i, e := range elems {
@@ -68,13 +68,13 @@ func TestMembersElements(t *testing.T) {
 			t.Errorf("element %d %q: %v", i, e, err)
 		}
 	}
-	if len(elems) != 4 || string(element(arr, 2)) != `{"a":[]}` || element(arr, 4) != nil {
+	if len(elems) != 4 || string((&index{}).element(arr, 2)) != `{"a":[]}` || (&index{}).element(arr, 4) != nil {
 		t.Errorf("elements %q", elems)
 	}
 	for _, bad := range []string{`{"a" 1}`, `{"a":1,}`, `{a:1}`, `{"a":1 "b":2}`, `{`, `[1 2]`, `[1,`, `[`, `[1,]`} {
-		read := members([]byte(bad), func(_, _ []byte) bool { return true })
+		read := (&index{}).members([]byte(bad), func(_, _ []byte) bool { return true })
 		if bad[0] == '[' {
-			read = elements([]byte(bad), func(int, []byte) bool { return true })
+			read = (&index{}).elements([]byte(bad), func(int, []byte) bool { return true })
 		}
 		if read {
 			t.Errorf("%q read as JSON", bad)

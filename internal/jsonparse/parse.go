@@ -75,6 +75,12 @@ type Parser struct {
 	// Lazy names the members of message objects whose object or array
 	// values are left Undecoded.
 	Lazy []string
+	// Lens, when at least as long as the text, receives the extent of the
+	// strings, arrays and objects inside the Undecoded values (the values
+	// and the names of members): Lens[i] is the length of the text of the
+	// one that starts at offset i. Parse writes nothing else into it, and
+	// does not clear it.
+	Lens []int32
 
 	stack    []frame              // open arrays and objects
 	vals     []any                // members of the open containers
@@ -87,6 +93,7 @@ type Parser struct {
 	lazies   []LazyRef   // the undecoded values of the last parse
 	dups     []Duplicate // the repeated member names of the last parse
 	skipKeys [][]byte    // names of the open objects of undecoded values
+	lens     []int32     // Lens, when long enough for the text being parsed
 	lazyDup  bool        // an object of an undecoded value names a member twice
 
 	// After a successful parse: the value's span in the text, and the span of
@@ -104,6 +111,7 @@ type frame struct {
 	msg        bool // an object that may be a message
 	batch      bool // an array whose objects may be messages
 	start      int  // where the undecoded value it opens starts
+	open       int  // where it opens
 }
 
 // Undecoded is the text of a JSON object or array that the parser checked
@@ -191,6 +199,10 @@ func (p *Parser) Parse(data []byte) (any, *SyntaxError) {
 	p.skipKeys, p.lazyDup = p.skipKeys[:0], false
 	p.msgStart, p.msgEnd, p.inMsg = -1, -1, false
 	p.lazyNext, p.skip = false, 0
+	p.lens = nil
+	if len(p.Lens) >= len(data) && len(data) <= math.MaxInt32 {
+		p.lens = p.Lens
+	}
 	i := SkipSpace(data, 0)
 	p.start = i
 	var perr *SyntaxError
@@ -223,8 +235,12 @@ value:
 			continue value
 		case '"':
 			var s string
+			start := i
 			if s, i, perr = p.str(data, i, false, p.skip > 0); perr != nil {
 				return nil, perr
+			}
+			if p.skip > 0 && p.lens != nil {
+				p.lens[start] = int32(i - start)
 			}
 			v = s
 		case 't':
@@ -294,7 +310,7 @@ value:
 // frame returns the frame of an array or object that opens at i; lazy
 // tells that it is the value of a lazy member.
 func (p *Parser) frame(obj bool, i int, lazy bool) frame {
-	f := frame{obj: obj, vals: len(p.vals), keys: len(p.keys), skipKeys: len(p.skipKeys)}
+	f := frame{obj: obj, vals: len(p.vals), keys: len(p.keys), skipKeys: len(p.skipKeys), open: i}
 	switch {
 	case p.skip > 0:
 		return f
@@ -318,6 +334,9 @@ func (p *Parser) close(data []byte, end int) any {
 	f := p.stack[len(p.stack)-1]
 	p.stack = p.stack[:len(p.stack)-1]
 	if p.skip > 0 {
+		if p.lens != nil {
+			p.lens[f.open] = int32(end - f.open)
+		}
 		if f.obj {
 			p.lazyDup = p.lazyDup || repeats(p.skipKeys[f.skipKeys:])
 			clear(p.skipKeys[f.skipKeys:])
@@ -445,6 +464,9 @@ func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
 		return i, perr
 	}
 	if p.skip > 0 {
+		if p.lens != nil {
+			p.lens[quote] = int32(i - quote)
+		}
 		// Inside an undecoded value, names are kept as written, to tell
 		// whether one is repeated when the object closes.
 		name := data[quote+1 : i-1]
