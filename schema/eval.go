@@ -31,6 +31,8 @@ type evaluator struct {
 	// result): a plan that does not look inside a value jumps over it
 	// instead of scanning it, once per schema that reads it.
 	idx index
+
+	parser jsonparse.Parser // for decode
 }
 
 // run runs the plan n on the value text b (no white space around it).
@@ -591,8 +593,8 @@ func (e *evaluator) equal(b []byte, t uint8, c *constant) verdict {
 
 // decode decodes the value text b as the log reader does.
 func (e *evaluator) decode(b []byte) (any, bool) {
-	p := jsonparse.Parser{MaxDepth: 10000}
-	v, err := p.Parse(b)
+	e.parser.MaxDepth = 10000
+	v, err := e.parser.Parse(b)
 	return v, err == nil
 }
 

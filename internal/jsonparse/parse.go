@@ -87,6 +87,7 @@ type Parser struct {
 	keys     []string             // keys of the open objects' members
 	buf      []byte               // scratch for unescaping strings
 	keyCache *[maxInterned]string // object keys seen, by hash
+	parses   int                  // calls of Parse, up to 2
 
 	lazyNext bool        // the value about to be read is one of Lazy
 	skip     int         // the depth of the undecoded value being read, or 0
@@ -199,6 +200,7 @@ func (p *Parser) Parse(data []byte) (any, *SyntaxError) {
 	p.skipKeys, p.lazyDup = p.skipKeys[:0], false
 	p.msgStart, p.msgEnd, p.inMsg = -1, -1, false
 	p.lazyNext, p.skip = false, 0
+	p.parses = min(p.parses+1, 2)
 	p.lens = nil
 	if len(p.Lens) >= len(data) && len(data) <= math.MaxInt32 {
 		p.lens = p.Lens
@@ -587,6 +589,10 @@ func (p *Parser) intern(b []byte) string {
 		h = (h ^ uint32(c)) * 16777619
 	}
 	if p.keyCache == nil {
+		if p.parses < 2 {
+			// A parser used once has no use for a cache.
+			return string(b)
+		}
 		p.keyCache = new([maxInterned]string)
 	}
 	slot := &p.keyCache[h%maxInterned]
