@@ -633,7 +633,8 @@ func (r *Reader) decodeText(p *jsonparse.Parser, text []byte, line int) *Record 
 
 // newParser returns a parser with the Reader's limits, for decodeText.
 func (r *Reader) newParser() *jsonparse.Parser {
-	return &jsonparse.Parser{MaxDepth: r.p.MaxDepth}
+	// record takes what it needs of an envelope at once.
+	return &jsonparse.Parser{MaxDepth: r.p.MaxDepth, ReuseEnvelope: true}
 }
 
 // record builds the record for a value p read from text, which starts on

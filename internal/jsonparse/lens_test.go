@@ -3,6 +3,7 @@ package jsonparse
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -91,5 +92,38 @@ func TestLens(t *testing.T) {
 		if n != 0 {
 			t.Fatalf("a Lens shorter than the text was written to: %v", p.Lens)
 		}
+	}
+}
+
+// TestReuseEnvelope: with ReuseEnvelope, an envelope's map is the same from
+// one Parse to the next, and holds only the last envelope's members, while
+// the message maps it held stay as they were; a message's own map is never
+// reused.
+func TestReuseEnvelope(t *testing.T) {
+	p := &Parser{MaxDepth: 10, ReuseEnvelope: true}
+	parse := func(text string) map[string]any {
+		t.Helper()
+		v, err := p.Parse([]byte(text))
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		return v.(map[string]any)
+	}
+	e1 := parse(`{"dir":"c2s","ts":"t1","msg":{"jsonrpc":"2.0","method":"a"}}`)
+	msg1 := e1["msg"].(map[string]any)
+	e2 := parse(`{"dir":"s2c","msg":{"jsonrpc":"2.0","method":"b"}}`)
+	if reflect.ValueOf(e1).UnsafePointer() != reflect.ValueOf(e2).UnsafePointer() {
+		t.Error("the envelope map was not reused")
+	}
+	if _, ok := e2["ts"]; ok || e2["dir"] != "s2c" || len(e2) != 2 {
+		t.Errorf("the reused map holds %v", e2)
+	}
+	if msg1["method"] != "a" {
+		t.Errorf("the first message changed: %v", msg1)
+	}
+	bare1 := parse(`{"jsonrpc":"2.0","method":"c","msg":1}`)
+	bare2 := parse(`{"jsonrpc":"2.0","method":"d","msg":2}`)
+	if bare1["method"] != "c" || bare2["method"] != "d" {
+		t.Errorf("a message's map was reused: %v, %v", bare1, bare2)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -81,6 +82,11 @@ type Parser struct {
 	// one that starts at offset i. Parse writes nothing else into it, and
 	// does not clear it.
 	Lens []int32
+	// ReuseEnvelope lets Parse return, for a top-level object that has a
+	// "msg" member and no "jsonrpc" member (a log's envelope), a map that
+	// the next Parse reuses: the caller must be done with that map (not
+	// with the values it holds) by then.
+	ReuseEnvelope bool
 
 	stack    []frame              // open arrays and objects
 	vals     []any                // members of the open containers
@@ -88,6 +94,7 @@ type Parser struct {
 	buf      []byte               // scratch for unescaping strings
 	keyCache *[maxInterned]string // object keys seen, by hash
 	parses   int                  // calls of Parse, up to 2
+	envelope map[string]any       // the map ReuseEnvelope reuses
 
 	lazyNext bool        // the value about to be read is one of Lazy
 	skip     int         // the depth of the undecoded value being read, or 0
@@ -354,7 +361,16 @@ func (p *Parser) close(data []byte, end int) any {
 	var v any
 	if f.obj {
 		keys := p.keys[f.keys:]
-		m := make(map[string]any, len(vals))
+		var m map[string]any
+		if p.ReuseEnvelope && len(p.stack) == 0 && p.msgStart >= 0 && !slices.Contains(keys, "jsonrpc") {
+			if p.envelope == nil {
+				p.envelope = make(map[string]any, len(vals))
+			}
+			m = p.envelope
+			clear(m)
+		} else {
+			m = make(map[string]any, len(vals))
+		}
 		lazies := len(p.lazies)
 		for j, k := range keys {
 			m[k] = vals[j]
