@@ -94,12 +94,12 @@ func (c *Checker) Check(v any, dir jsonrpc.Direction, index int) (jsonrpc.Messag
 // which is several times faster than validating the value; jsonschema
 // then runs only on the messages a plan does not find valid, to say why.
 func (c *Checker) CheckRecord(rec *rpclog.Record, index int) (jsonrpc.Message, []diag.Diagnostic) {
-	t := c.track(rec.Value, rec.Dir, index)
+	t := c.track(jsonrpc.Classify(rec.Value), rec.Value, rec.Dir, index)
 	return t.m, c.finishRecord(&t, rec)
 }
 
 func (c *Checker) check(v any, raw []byte, dir jsonrpc.Direction, index int) (jsonrpc.Message, []diag.Diagnostic) {
-	t := c.track(v, dir, index)
+	t := c.track(jsonrpc.Classify(v), v, dir, index)
 	return t.m, c.finish(&t, v, raw, dir)
 }
 
@@ -129,11 +129,11 @@ type tracked struct {
 	members []string          // for a batch, the method each member answers
 }
 
-// track classifies v, the index-th message of the log, sent in direction
-// dir, and pairs it (or its members) with the open requests. It must see
-// the messages in log order; finish then needs nothing else from the log.
-func (c *Checker) track(v any, dir jsonrpc.Direction, index int) tracked {
-	m := jsonrpc.Classify(v)
+// track pairs v, the index-th message of the log, sent in direction dir
+// and classified as m, (or its members) with the open requests. It must
+// see the messages in log order; finish then needs nothing else from the
+// log.
+func (c *Checker) track(m jsonrpc.Message, v any, dir jsonrpc.Direction, index int) tracked {
 	t := tracked{m: m, ds: m.AllDiagnostics()}
 	if m.Kind == jsonrpc.KindBatch {
 		arr, _ := v.([]any)

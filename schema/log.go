@@ -71,7 +71,7 @@ func (s *Summary) invalid() map[string]int {
 // one goroutine, and emit is called on the calling goroutine.
 func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) (Summary, error) {
 	// Members the plans read on the text need not be decoded.
-	batches := r.Batches(rpclog.BatchOptions{Lazy: c.lazyMembers(), Lens: true}, nil)
+	batches := r.Batches(rpclog.BatchOptions{Classify: true, Lazy: c.lazyMembers(), Lens: true}, nil)
 	n := 2*ordered.Workers() + 2
 	paired := make(chan *checkBatch, n)
 	go func() {
@@ -80,8 +80,8 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 		for b := range batches {
 			cb := &checkBatch{b: b, seq: b.Seq, msgs: make([]tracked, len(b.Records))}
 			for i := range b.Records {
-				if rec := b.Records[i].Record; rec.Err == nil {
-					cb.msgs[i] = c.track(rec.Value, rec.Dir, index)
+				if br := &b.Records[i]; br.Err == nil {
+					cb.msgs[i] = c.track(br.Message, br.Value, br.Dir, index)
 				}
 				index++
 			}
