@@ -2,11 +2,16 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -20,50 +25,99 @@ import (
 )
 
 func init() {
-	register.DoFn3x1[context.Context, fileio.ReadableFile, func(string), error](&statsFn{})
-	register.Emitter1[string]()
+	register.DoFn3x1[context.Context, fileio.ReadableFile, func(StatsReport), error](&statsFn{})
+	register.Emitter1[StatsReport]()
+	register.Combiner3[StatsReport, StatsReport, string](&statsReportFn{})
+	beam.RegisterCoder(reflect.TypeOf(StatsReport{}), encodeStatsReport, decodeStatsReport)
 }
 
 // StatsOptions configure Stats.
 type StatsOptions struct {
 	// Input is a glob of log files on any Beam filesystem; each is one log.
 	Input string
-	// Output is the file written: one JSON object per line, one line per
-	// log, in no particular order.
+	// Output is the file written: the JSON object "jrpcld stats --format
+	// json" prints for the same files, given in the byte order of their paths.
 	Output string
 	// BBlock and ID choose the building block whose schema checks the
-	// messages, as jrpcld stats --bblock and --id do; with none, the
-	// JSON-RPC 2.0 rules alone, as jrpcld stats without --bblock.
-	BBlock, ID string
+	// messages, as jrpcld stats --bblock and --id do; Schema, a schema file
+	// instead, as --schema (read on the workers, at the same path); with
+	// neither, the JSON-RPC 2.0 rules alone, as jrpcld stats without them.
+	BBlock, ID, Schema string
+	// Formats asserts "format" whatever the schema's draft, as --formats.
+	Formats bool
+}
+
+// StatsReport is what summarising some logs gave: each log's member of the
+// "logs" array, and the Stats of them all added up.
+type StatsReport struct {
+	Logs  []LogJSON
+	Total *stats.Stats
+}
+
+// LogJSON is the summary of one log as JSON.
+type LogJSON struct {
+	File string
+	JSON []byte
+}
+
+// encodeStatsReport and decodeStatsReport are the Beam coder of a
+// StatsReport: gob, in which the Stats keep their latency distributions
+// whole (stats.Stats.MarshalBinary).
+func encodeStatsReport(r StatsReport) ([]byte, error) {
+	var b bytes.Buffer
+	err := gob.NewEncoder(&b).Encode(r)
+	return b.Bytes(), err
+}
+
+func decodeStatsReport(data []byte) (StatsReport, error) {
+	var r StatsReport
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&r); err != nil {
+		return r, err
+	}
+	if r.Total == nil {
+		r.Total = stats.NewStats()
+	}
+	return r, nil
 }
 
 // Stats adds to s the summary of each log opts.Input names, made by
-// package stats as "jrpcld stats --format json" makes it: each line of the
-// output is one member of that command's "logs" array. There is no total
-// yet (see docs/beam.md). It returns an error when the options cannot
-// work, before any transform is added.
+// package stats as "jrpcld stats --format json" makes it, and a combiner
+// that adds them up (stats.Stats.Add) into the total. The output is the
+// JSON object that command prints for the same files given in the byte
+// order of their paths: "logs" in that order, and "total". It returns an
+// error when the options cannot work, before any transform is added.
 func Stats(s beam.Scope, opts StatsOptions) error {
 	if opts.Input == "" || opts.Output == "" {
 		return errors.New("both an input glob and an output file are needed")
 	}
-	if _, err := compileSchema(opts.BBlock, opts.ID); err != nil {
+	if _, err := compileSchema(opts.BBlock, opts.ID, opts.Schema, opts.Formats, false); err != nil {
 		return err
 	}
 	s = s.Scope("jrpcld.Stats")
 	files := fileio.MatchFiles(s, opts.Input, fileio.MatchEmptyDisallow())
 	readable := fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
-	lines := beam.ParDo(s, &statsFn{BBlock: opts.BBlock, ID: opts.ID}, readable)
-	textio.Write(s, opts.Output, lines)
+	reports := beam.ParDo(s, &statsFn{BBlock: opts.BBlock, ID: opts.ID, Schema: opts.Schema, Formats: opts.Formats}, readable)
+	textio.Write(s, opts.Output, beam.Combine(s, &statsReportFn{}, reports))
 	return nil
 }
 
-// compileSchema compiles the schema of the block dir and id name, as jrpcld
-// stats does; nil, for the JSON-RPC rules alone, when dir is empty.
-func compileSchema(dir, id string) (*schema.Schema, error) {
-	if dir == "" {
-		if id != "" {
-			return nil, errors.New("a block id needs a block folder")
-		}
+// compileSchema compiles the schema that checks messages, as jrpcld stats
+// and validate choose it: the schema file, or the schema of the block dir
+// and id name. Without either, the embedded block's schema when embedded
+// is set (validate), else nil for the JSON-RPC rules alone (stats). A block
+// without a schema is an error for stats, the rules alone for validate.
+func compileSchema(dir, id, file string, formats, embedded bool) (*schema.Schema, error) {
+	switch {
+	case file != "" && (dir != "" || id != ""):
+		return nil, errors.New("give a schema file or a building block, not both")
+	case id != "" && dir == "":
+		return nil, errors.New("a block id needs a block folder")
+	}
+	compiler := &schema.Compiler{Formats: formats}
+	if file != "" {
+		return compiler.CompileFile(file)
+	}
+	if dir == "" && !embedded {
 		return nil, nil
 	}
 	b, reg, err := bblock.Open(dir, id, nil)
@@ -71,9 +125,12 @@ func compileSchema(dir, id string) (*schema.Schema, error) {
 		return nil, fmt.Errorf("building block: %w", err)
 	}
 	if b.Files.Schema == "" {
+		if embedded {
+			return nil, nil
+		}
 		return nil, fmt.Errorf("building block %s has no schema to validate with", b.ID)
 	}
-	s, err := (&schema.Compiler{}).Compile(b, reg)
+	s, err := compiler.Compile(b, reg)
 	if err != nil {
 		return nil, fmt.Errorf("building block %s: %w", b.ID, err)
 	}
@@ -103,9 +160,10 @@ func openLog(ctx context.Context, file fileio.ReadableFile) (r *rpclog.Reader, i
 }
 
 // statsFn summarises one whole log file with a stats.Collector and emits
-// its LogStats as one line of JSON.
+// a StatsReport of that log alone.
 type statsFn struct {
-	BBlock, ID string
+	BBlock, ID, Schema string
+	Formats            bool
 
 	schema  *schema.Schema
 	invalid beam.Counter
@@ -113,12 +171,12 @@ type statsFn struct {
 
 func (f *statsFn) Setup() error {
 	var err error
-	f.schema, err = compileSchema(f.BBlock, f.ID)
+	f.schema, err = compileSchema(f.BBlock, f.ID, f.Schema, f.Formats, false)
 	f.invalid = beam.NewCounter("jrpcld", "invalid")
 	return err
 }
 
-func (f *statsFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(string)) error {
+func (f *statsFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(StatsReport)) error {
 	path := file.Metadata.Path
 	r, in, err := openLog(ctx, file)
 	if err != nil {
@@ -140,8 +198,43 @@ func (f *statsFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, 
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	f.invalid.Inc(ctx, int64(l.InvalidMessages()))
-	emit(string(data))
+	emit(StatsReport{Logs: []LogJSON{{File: path, JSON: data}}, Total: l.Stats})
 	return nil
+}
+
+// statsReportFn adds StatsReports up, and writes the result as jrpcld
+// stats --format json writes its report.
+type statsReportFn struct{}
+
+func (statsReportFn) CreateAccumulator() StatsReport { return StatsReport{Total: stats.NewStats()} }
+
+func (statsReportFn) AddInput(a, r StatsReport) StatsReport { return addReport(a, r) }
+
+func (statsReportFn) MergeAccumulators(a, b StatsReport) StatsReport { return addReport(a, b) }
+
+func (statsReportFn) ExtractOutput(a StatsReport) (string, error) {
+	slices.SortFunc(a.Logs, func(x, y LogJSON) int { return strings.Compare(x.File, y.File) })
+	logs := make([]json.RawMessage, len(a.Logs))
+	for i, l := range a.Logs {
+		logs[i] = l.JSON
+	}
+	data, err := json.MarshalIndent(struct {
+		Logs  []json.RawMessage `json:"logs"`
+		Total *stats.Stats      `json:"total"`
+	}{logs, a.Total}, "", "  ")
+	return string(data), err
+}
+
+// addReport adds b to the accumulator a and returns it.
+func addReport(a, b StatsReport) StatsReport {
+	if a.Total == nil {
+		a.Total = stats.NewStats()
+	}
+	a.Logs = append(a.Logs, b.Logs...)
+	if b.Total != nil {
+		a.Total.Add(b.Total)
+	}
+	return a
 }
 
 // Invalid returns the number of invalid records a finished Stats run
