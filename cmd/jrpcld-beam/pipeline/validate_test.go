@@ -17,11 +17,11 @@ import (
 	"github.com/jrpcld/jrpcld/internal/shared"
 )
 
-// cliSummary returns the summary object "jrpcld validate --format json
-// FILE..." prints last, without its "notPrinted", as a plain JSON value.
-func cliSummary(t *testing.T, files []string, blockArgs ...string) any {
+// cliValidate returns the lines "jrpcld validate --format json FILE..."
+// prints, each decoded as a plain JSON value.
+func cliValidate(t *testing.T, files []string, args ...string) []any {
 	t.Helper()
-	args := append([]string{"validate", "--format", "json", "-q"}, blockArgs...)
+	args = append([]string{"validate", "--format", "json", "-q"}, args...)
 	cmd := exec.Command(cli, append(args, files...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -30,19 +30,24 @@ func cliSummary(t *testing.T, files []string, blockArgs ...string) any {
 			t.Fatalf("jrpcld validate: %v\n%s", err, stderr.Bytes())
 		}
 	}
-	lines := bytes.Split(bytes.TrimSpace(stdout.Bytes()), []byte("\n"))
-	var last map[string]map[string]any
-	if err := json.Unmarshal(lines[len(lines)-1], &last); err != nil || last["summary"] == nil {
-		t.Fatalf("jrpcld validate's last line %q: %v", lines[len(lines)-1], err)
-	}
-	delete(last["summary"], "notPrinted")
-	var v any
-	data, _ := json.Marshal(last)
-	json.Unmarshal(data, &v)
-	return v
+	return jsonLines(t, "jrpcld validate", stdout.Bytes())
 }
 
-func runValidate(t *testing.T, opts ValidateOptions) any {
+// jsonLines decodes each line of data as a plain JSON value.
+func jsonLines(t *testing.T, what string, data []byte) []any {
+	t.Helper()
+	var out []any
+	for _, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		var v any
+		if err := json.Unmarshal(line, &v); err != nil {
+			t.Fatalf("%s: line %q: %v", what, line, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func runValidate(t *testing.T, opts ValidateOptions) []any {
 	t.Helper()
 	p, s := beam.NewPipelineWithRoot()
 	if err := Validate(s, opts); err != nil {
@@ -55,56 +60,89 @@ func runValidate(t *testing.T, opts ValidateOptions) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatalf("%q: %v", data, err)
-	}
-	return v
+	return jsonLines(t, opts.Output, data)
 }
 
-func sameSummary(t *testing.T, got, want any) {
+// sameValidate checks that got and want are the same lines, by JSON
+// value, and returns want's summary.
+func sameValidate(t *testing.T, got, want []any) map[string]any {
 	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		gj, _ := json.Marshal(got)
-		wj, _ := json.Marshal(want)
-		t.Errorf("\n got %s\nwant %s", gj, wj)
+	sum, _ := want[len(want)-1].(map[string]any)["summary"].(map[string]any)
+	if sum == nil {
+		t.Fatalf("jrpcld validate's last line is not a summary: %v", want[len(want)-1])
 	}
+	if len(got) != len(want) {
+		t.Errorf("%d lines, jrpcld validate %d", len(got), len(want))
+	}
+	for i := range min(len(got), len(want)) {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			gj, _ := json.Marshal(got[i])
+			wj, _ := json.Marshal(want[i])
+			t.Errorf("line %d:\n got %s\nwant %s", i+1, gj, wj)
+		}
+	}
+	return sum
 }
 
 func TestValidateCorpus(t *testing.T) {
 	dir, files := corpusLogs(t)
 	mcp := shared.Dir(t, "reference", "ogc-mcp-bblocks")
+	schemaFile := filepath.Join(shared.Dir(t, "reference", "mcp-schema", "2025-11-25"), "schema.json")
 	for _, tc := range []struct {
-		name      string
-		opts      ValidateOptions
-		blockArgs []string
+		name string
+		opts ValidateOptions
+		args []string
 	}{
 		{name: "jsonrpc", opts: ValidateOptions{}},
-		{name: "mcp", opts: ValidateOptions{BBlock: mcp, ID: "mcp.mcp"}, blockArgs: []string{"--bblock", mcp, "--id", "mcp.mcp"}},
+		{name: "mcp", opts: ValidateOptions{BBlock: mcp, ID: "mcp.mcp"}, args: []string{"--bblock", mcp, "--id", "mcp.mcp"}},
+		{name: "schema file, formats", opts: ValidateOptions{Schema: schemaFile, Formats: true}, args: []string{"--schema", schemaFile, "--formats"}},
+		{name: "definition", opts: ValidateOptions{Schema: schemaFile, Definition: "JSONRPCRequest"},
+			args: []string{"--schema", schemaFile, "--definition", "JSONRPCRequest"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Input = filepath.Join(dir, "*.jsonl")
-			tc.opts.Output = filepath.Join(t.TempDir(), "summary.json")
-			sameSummary(t, runValidate(t, tc.opts), cliSummary(t, files, tc.blockArgs...))
+			tc.opts.Output = filepath.Join(t.TempDir(), "problems.jsonl")
+			sum := sameValidate(t, runValidate(t, tc.opts), cliValidate(t, files, tc.args...))
+			if sum["files"] != float64(len(files)) {
+				t.Errorf("summary %v for %d files", sum, len(files))
+			}
 		})
 	}
 }
 
+// TestValidateGenerated validates generated logs cut into many files, with
+// the bound on problems written falling within a log, and without bound.
 func TestValidateGenerated(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(16, 9))
 	var files []string
 	for i := range 6 {
-		name := filepath.Join(dir, fmt.Sprintf("log%d.jsonl", i))
-		if err := os.WriteFile(name, genLog(r, 150+i*60), 0o644); err != nil {
-			t.Fatal(err)
+		lines := bytes.SplitAfter(genLog(r, 150+i*60), []byte("\n"))
+		for j := 0; len(lines) > 0; j++ {
+			n := min(len(lines), 20+r.IntN(80))
+			name := filepath.Join(dir, fmt.Sprintf("log%d-%02d.jsonl", i, j))
+			if err := os.WriteFile(name, bytes.Join(lines[:n], nil), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, name)
+			lines = lines[n:]
 		}
-		files = append(files, name)
 	}
-	opts := ValidateOptions{Input: filepath.Join(dir, "*.jsonl"), Output: filepath.Join(t.TempDir(), "summary.json")}
-	got, want := runValidate(t, opts), cliSummary(t, files)
-	sameSummary(t, got, want)
-	if s := want.(map[string]any)["summary"].(map[string]any); s["invalid"] == 0.0 || s["files"] != 6.0 {
-		t.Errorf("the generated logs should have 6 files and invalid messages: %v", s)
+	for _, max := range []int{0, 37} {
+		t.Run(fmt.Sprint("max ", max), func(t *testing.T) {
+			opts := ValidateOptions{Input: filepath.Join(dir, "*.jsonl"), Output: filepath.Join(t.TempDir(), "problems.jsonl"), MaxErrors: max}
+			var args []string
+			if max > 0 {
+				args = []string{"--max-errors", fmt.Sprint(max)}
+			}
+			got, want := runValidate(t, opts), cliValidate(t, files, args...)
+			s := sameValidate(t, got, want)
+			if s["invalid"] == 0.0 || s["files"] != float64(len(files)) {
+				t.Errorf("the generated logs should have %d files and invalid messages: %v", len(files), s)
+			}
+			if notPrinted := s["notPrinted"].(float64); max > 0 && (notPrinted == 0 || len(want) != max+1) || max == 0 && notPrinted != 0 {
+				t.Errorf("%d lines, %v not printed: the bound should apply only with --max-errors", len(want), notPrinted)
+			}
+		})
 	}
 }
