@@ -5,21 +5,22 @@
 // Usage:
 //
 //	jrpcld-beam rdf --input GLOB --output PREFIX [--shards N] [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
-//	jrpcld-beam validate --input GLOB --output FILE [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
-//	jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
+//	jrpcld-beam validate --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--definition NAME] [--formats] [--max-errors N] [--runner RUNNER] [BEAM FLAGS]
+//	jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--formats] [--runner RUNNER] [BEAM FLAGS]
 //
 // Each file the glob matches is one log and becomes its own named graph, the
 // one "jrpcld rdf --format nquads FILE" gives; the shards
 // PREFIX-SSSSS-of-NNNNN.nq hold them all, each log within one shard.
-// validate writes the summary "jrpcld validate --format json" ends with. stats
-// writes, one line each, the summary of each log that "jrpcld stats --format
-// json" gives in its "logs" array. The runner is Prism (in process) unless
+// validate and stats write what "jrpcld validate --format json" and "jrpcld
+// stats --format json" print for the same files given in the byte order of
+// their paths. The runner is Prism (in process) unless
 // --runner names another; Beam's own flags (--endpoint, --environment_type,
 // --project, ...) are accepted too.
 // See docs/beam.md.
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -50,7 +51,8 @@ const (
 )
 
 const usage = `usage: jrpcld-beam rdf --input GLOB --output PREFIX [--shards N] [--bblock DIR [--bblock-id ID]] [--engine compiled|json-gold] [--runner RUNNER] [BEAM FLAGS]
-       jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
+       jrpcld-beam validate --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--definition NAME] [--formats] [--max-errors N] [--runner RUNNER] [BEAM FLAGS]
+       jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--formats] [--runner RUNNER] [BEAM FLAGS]
 
 Turns each log file GLOB matches (on any Beam filesystem: a local path, gs://,
 s3://; gzip recognised by content) into N-Quads, each log its own named graph,
@@ -58,12 +60,15 @@ exactly as "jrpcld rdf --format nquads FILE" does, and writes the shards
 PREFIX-SSSSS-of-NNNNN.nq.
 
 validate checks every message as "jrpcld validate" does and writes to FILE
-the summary object "jrpcld validate --format json" prints last; the problems
-go to the workers' logs. It exits 1 when some messages are invalid.
+what "jrpcld validate --format json" prints: a JSON line per problem (logs in
+the byte order of their paths, at most --max-errors), then the summary. It
+exits 1 when some messages are invalid.
 
-stats summarises each log as "jrpcld stats --format json" does, and writes
-one JSON object per log, a line each, to FILE (no total yet). It exits 1 when
-some messages are invalid.
+stats summarises each log as "jrpcld stats --format json" does, and writes to
+FILE the JSON object it prints: the logs, in the byte order of their paths,
+and their total. It exits 1 when some messages are invalid.
+
+A --schema FILE is read on the workers: it must be at the same path there.
 
 The runner is prism (in process) by default.
 `
@@ -141,9 +146,11 @@ func runStats(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var opts pipeline.StatsOptions
 	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
-	fs.StringVar(&opts.Output, "output", "", "output `FILE`: one JSON object per log, a line each")
+	fs.StringVar(&opts.Output, "output", "", "output `FILE`: the logs and their total, one JSON object")
 	fs.StringVar(&opts.BBlock, "bblock", "", "validate with building block `DIR`, or a register source tree (with --bblock-id)")
 	fs.StringVar(&opts.ID, "bblock-id", "", "the block's `ID` within the register given by --bblock (Beam itself owns --id)")
+	fs.StringVar(&opts.Schema, "schema", "", "validate with this schema `FILE` (JSON or YAML), at the same path on the workers")
+	fs.BoolVar(&opts.Formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -178,10 +185,18 @@ func runValidate(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var opts pipeline.ValidateOptions
 	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
-	fs.StringVar(&opts.Output, "output", "", "output `FILE`: the summary, one JSON object")
+	fs.StringVar(&opts.Output, "output", "", "output `FILE`: a JSON line per problem, then the summary")
 	fs.StringVar(&opts.BBlock, "bblock", "", "validate with building block `DIR`, or a register source tree (with --bblock-id); default: the embedded JSON-RPC 2.0 block")
 	fs.StringVar(&opts.ID, "bblock-id", "", "the block's `ID` within the register given by --bblock (Beam itself owns --id)")
+	fs.StringVar(&opts.Schema, "schema", "", "validate against this schema `FILE` (JSON or YAML), at the same path on the workers")
+	fs.StringVar(&opts.Definition, "definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
+	fs.BoolVar(&opts.Formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
+	fs.IntVar(&opts.MaxErrors, "max-errors", pipeline.DefaultMaxErrors, "write at most `N` problems; the rest are only counted")
 	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if opts.MaxErrors <= 0 {
+		fmt.Fprintf(stderr, "jrpcld-beam validate: --max-errors must be positive, not %d\n", opts.MaxErrors)
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
@@ -213,7 +228,7 @@ func runValidate(args []string, stderr io.Writer) int {
 	return exitOK
 }
 
-// readSummary reads back the summary a validate run wrote.
+// readSummary reads back the summary a validate run wrote last.
 func readSummary(path string) (summary, error) {
 	var s summary
 	fsys, err := filesystem.New(context.Background(), path)
@@ -225,7 +240,8 @@ func readSummary(path string) (summary, error) {
 	if err != nil {
 		return s, err
 	}
-	if err := json.Unmarshal(data, &s); err != nil {
+	data = bytes.TrimSuffix(data, []byte("\n"))
+	if err := json.Unmarshal(data[bytes.LastIndexByte(data, '\n')+1:], &s); err != nil {
 		return s, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil

@@ -47,6 +47,10 @@ func TestExitCodes(t *testing.T) {
 		{"stats good", []string{"stats", "--input", good, "--output", filepath.Join(dir, "stats.jsonl")}, 0, "", false},
 		{"stats invalid", []string{"stats", "--input", bad, "--output", filepath.Join(dir, "stats.jsonl")}, 1, "1 invalid messages", false},
 		{"stats no output", []string{"stats", "--input", good}, 2, "output file", false},
+		{"validate max-errors", []string{"validate", "--input", good, "--output", filepath.Join(dir, "summary.json"), "--max-errors", "0"}, 2, "--max-errors must be positive", false},
+		{"validate unknown definition", []string{"validate", "--input", good, "--output", filepath.Join(dir, "summary.json"), "--definition", "Nothing"}, 2, "Nothing", false},
+		{"validate schema and block", []string{"validate", "--input", good, "--output", filepath.Join(dir, "summary.json"), "--schema", good, "--bblock", dir}, 2, "not both", false},
+		{"stats missing schema", []string{"stats", "--input", good, "--output", filepath.Join(dir, "stats.json"), "--schema", filepath.Join(dir, "none.json")}, 2, "none.json", false},
 		{"no match", []string{"rdf", "--input", filepath.Join(dir, "none", "*.jsonl"), "--output", out}, 2, "jrpcld-beam rdf:", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
