@@ -7,7 +7,8 @@
 // exactly as "jrpcld rdf --format nquads" does, so each log's named graph
 // is the one the command line gives for that file. Beam only spreads the
 // files over the workers and gathers the lines into output shards. Validate
-// checks each log with schema.ValidateLog and adds the summaries up in a
-// combiner; Stats summarises each log with package stats; both as the
-// command line does.
+// checks each log with schema.ValidateLog and gathers the problems and the
+// summaries in a combiner; Stats summarises each log with package stats and
+// adds them up (stats.Stats.Add) in a combiner; both write what the command
+// line prints.
 package pipeline
