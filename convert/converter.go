@@ -88,12 +88,10 @@ func (c *Converter) report(d diag.Diagnostic) {
 }
 
 func (c *Converter) convertLog(out sink, l Log) error {
-	m, err := NewMapping(c.ctx, docBase(l.IRI))
+	g, err := c.NewLogGraph(l.IRI)
 	if err != nil {
 		return err
 	}
-	m.Engine = c.Engine
-	g := NewLogGraph(l.IRI, m)
 	if err := out.StartLog(l.IRI); err != nil {
 		return err
 	}
@@ -104,6 +102,18 @@ func (c *Converter) convertLog(out sink, l Log) error {
 		return err
 	}
 	return out.EndLog()
+}
+
+// NewLogGraph returns the LogGraph Convert turns the log with the given IRI
+// into a graph with: its messages mapped with c's context and engine,
+// relative ids read against the log's IRI.
+func (c *Converter) NewLogGraph(logIRI string) (*LogGraph, error) {
+	m, err := NewMapping(c.ctx, docBase(logIRI))
+	if err != nil {
+		return nil, err
+	}
+	m.Engine = c.Engine
+	return NewLogGraph(logIRI, m), nil
 }
 
 // docBase is the base IRI a log's messages are read against: the log IRI

@@ -22,12 +22,19 @@ import (
 // its direction and its position; it is typed by its kind, carries its
 // direction, position, time and id, and a response is linked to the request
 // it answers. The message's own content is mapped by the block's context.
+//
+// Message pairs and builds each record in turn. A log read in parts
+// elsewhere (on several machines) can be converted with the same code:
+// PairEntries gives what each record contributes to the pairing, a Pairer
+// replays it for one id at a time, Build makes the triples of a record
+// given its Pairing, and UnansweredTriples types the requests left open.
 type LogGraph struct {
 	iri     string
 	node    rdf.Term // the log's
 	mapping *Mapping
-	tracker *jsonrpc.Tracker[string] // open requests: their node IRIs
-	blank   string                   // blank-node label prefix unique to this log
+	pairer  *Pairer
+	entries []PairEntry // scratch of pair
+	blank   string      // blank-node label prefix unique to this log
 	started bool
 	// numericTS and oddTS are set once an envelope "ts" that is a number,
 	// or a string that is no xsd:dateTime, has been noted: each notice is
@@ -38,7 +45,7 @@ type LogGraph struct {
 // NewLogGraph returns a LogGraph for the log with the given IRI, mapping
 // message content with m.
 func NewLogGraph(logIRI string, m *Mapping) *LogGraph {
-	return &LogGraph{iri: logIRI, node: rdf.NewIRI(logIRI), mapping: m, tracker: jsonrpc.NewTracker[string](0), blank: jlog.BlankPrefix(logIRI)}
+	return &LogGraph{iri: logIRI, node: rdf.NewIRI(logIRI), mapping: m, pairer: NewPairer(logIRI), blank: jlog.BlankPrefix(logIRI)}
 }
 
 // MessageIRI returns the IRI of the message at position pos (from 1) sent in
@@ -50,63 +57,154 @@ func (g *LogGraph) MessageIRI(dir jsonrpc.Direction, pos int) string {
 // Message returns the triples of one record of the log; pos is its position
 // (from 1). The notices tell what the mapping could not carry, and what was
 // left out because it cannot be written as RDF. A message that breaks the
-// JSON-RPC rules is kept too, typed jlog:InvalidMessage (see build).
+// JSON-RPC rules is kept too, typed jlog:InvalidMessage (see Build).
 func (g *LogGraph) Message(rec *rpclog.Record, pos int) ([]rdf.Triple, []diag.Diagnostic, error) {
 	m := jsonrpc.Classify(rec.Value)
 	return g.build(nil, rec, pos, m, g.pair(rec, pos, m), true)
 }
 
-// pairing is what the order of a log decides about one record: whether it
-// is the first of the log, and which request each response (the message,
-// or each batch member) answers, "" for none.
-type pairing struct {
-	first   bool
-	answers string
-	members []string
+// Pairing is what the order of a log decides about one record: whether it
+// is the first record of the log that could be read (which carries the
+// statement typing the log), and the IRI of the request the message, or
+// each member of a batch, answers ("" for none: a response to nothing is
+// typed jlog:OrphanResponse).
+type Pairing struct {
+	First   bool
+	Answers string
+	Members []string // for a batch: one per member of m.Members
 }
 
 // pair takes the next record of the log, classified as m, in order: the
 // part of a message's triples that depends on the records before it. The
 // rest (build) may then run on any goroutine.
-func (g *LogGraph) pair(rec *rpclog.Record, pos int, m jsonrpc.Message) pairing {
-	p := pairing{first: !g.started}
+func (g *LogGraph) pair(rec *rpclog.Record, pos int, m jsonrpc.Message) Pairing {
+	p := Pairing{First: !g.started}
 	g.started = true
-	switch m.Kind {
-	case jsonrpc.KindBatch:
-		node := g.MessageIRI(rec.Dir, pos)
-		arr, _ := rec.Value.([]any)
-		p.members = make([]string, len(m.Members))
-		for i, mm := range m.Members {
-			if i < len(arr) {
-				p.members[i] = g.pairOne(rec.Dir, jlog.MemberIRI(node, i), mm)
-			}
+	if m.Kind == jsonrpc.KindBatch {
+		p.Members = make([]string, len(m.Members))
+	}
+	g.entries = PairEntries(g.entries[:0], rec, pos, m)
+	for _, e := range g.entries {
+		a := g.pairer.Pair(e)
+		if e.Member < 0 {
+			p.Answers = a
+		} else {
+			p.Members[e.Member] = a
 		}
-	default:
-		p.answers = g.pairOne(rec.Dir, g.MessageIRI(rec.Dir, pos), m)
 	}
 	return p
 }
 
-// pairOne records a request as open, or returns the node of the request a
-// response answers. A message that breaks the rules pairs as the kind it
-// has the shape of, when its id is one a message may have.
-func (g *LogGraph) pairOne(dir jsonrpc.Direction, node string, m jsonrpc.Message) string {
+// PairEntry is one message of a log as pairing sees it: a request, or a
+// response that may answer one. Pairing only ever links entries with the
+// same ID, so the entries of a log can be grouped by ID and each group
+// replayed on its own, in log order (Pos, then Member).
+type PairEntry struct {
+	Pos    int               // the record's position in the log, from 1
+	Member int               // the index of the batch member, or -1 for the record itself
+	Dir    jsonrpc.Direction // the direction it was sent in
+	Kind   jsonrpc.Kind      // KindRequest, KindResponse or KindErrorResponse
+	ID     string            // its id, as jsonrpc.IDKey gives it
+}
+
+// PairEntries appends to dst the entries of a record at position pos,
+// classified as m: its request or response, or those of a batch's members.
+// Notifications have none, nor has a message that breaks the rules unless
+// it has the shape of a request or response and an id a message may have
+// (it then pairs as that shape).
+func PairEntries(dst []PairEntry, rec *rpclog.Record, pos int, m jsonrpc.Message) []PairEntry {
+	if m.Kind != jsonrpc.KindBatch {
+		return appendEntry(dst, PairEntry{Pos: pos, Member: -1, Dir: rec.Dir}, m)
+	}
+	arr, _ := rec.Value.([]any)
+	for i, mm := range m.Members {
+		if i < len(arr) {
+			dst = appendEntry(dst, PairEntry{Pos: pos, Member: i, Dir: rec.Dir}, mm)
+		}
+	}
+	return dst
+}
+
+// appendEntry appends e for the message m when it takes part in pairing.
+func appendEntry(dst []PairEntry, e PairEntry, m jsonrpc.Message) []PairEntry {
 	kind := m.Kind
 	if kind == jsonrpc.KindInvalid {
 		if !usableID(m) {
-			return ""
+			return dst
 		}
 		kind = m.Shape
 	}
 	switch kind {
+	case jsonrpc.KindRequest, jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
+		e.Kind, e.ID = kind, jsonrpc.IDKey(m.ID)
+		return append(dst, e)
+	}
+	return dst
+}
+
+// Pairer links the responses of one log to the requests they answer: a
+// response answers the latest open request with the same id sent the
+// other way (in a log without directions, sent at all). It is fed the
+// entries of the log in order, all of them or those of some ids only.
+// Like jsonrpc.Tracker, it forgets the oldest requests beyond
+// jsonrpc.DefaultOpenLimit open at once.
+type Pairer struct {
+	log     string
+	tracker *jsonrpc.Tracker[string]
+}
+
+// NewPairer returns a Pairer for the log with the given IRI.
+func NewPairer(logIRI string) *Pairer {
+	return &Pairer{log: logIRI, tracker: jsonrpc.NewTracker[string](0)}
+}
+
+// Node returns the IRI of the message of an entry of the log logIRI.
+func (e PairEntry) Node(logIRI string) string {
+	node := jlog.MessageIRI(logIRI, e.Dir, e.Pos)
+	if e.Member >= 0 {
+		node = jlog.MemberIRI(node, e.Member)
+	}
+	return node
+}
+
+// Pair takes the next entry of the log: it records a request as open, or
+// returns the IRI of the request a response answers ("" for none).
+func (p *Pairer) Pair(e PairEntry) string {
+	// The key stands for the id: keys are equal exactly when ids are.
+	switch e.Kind {
 	case jsonrpc.KindRequest:
-		g.tracker.Request(dir, m.ID, node)
+		p.tracker.Request(e.Dir, e.ID, e.Node(p.log))
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
-		if p, ok := g.tracker.Answer(dir, m.ID); ok {
-			return p
+		if node, ok := p.tracker.Answer(e.Dir, e.ID); ok {
+			return node
 		}
 	}
 	return ""
+}
+
+// Unanswered returns the IRIs of the requests still open, in the order
+// they were made.
+func (p *Pairer) Unanswered() []string { return p.tracker.Open() }
+
+// UnansweredTriples returns the statements that type the requests nodes
+// (IRIs, from Pairer.Unanswered) as answered by nothing, which only the
+// end of the log tells.
+func UnansweredTriples(nodes []string) []rdf.Triple {
+	var out []rdf.Triple
+	for _, node := range nodes {
+		out = append(out, rdf.T(rdf.NewIRI(node), rdf.RDFType, objUnanswered))
+	}
+	return out
+}
+
+// Build returns the triples of a record at position pos (from 1),
+// classified as m (by jsonrpc.Classify), whose place in the log is p,
+// appended to dst: those Message gives when the records before it in the
+// log have been paired. Statements that cannot be written as RDF are left
+// out, with a notice. Several goroutines may build the records of one log
+// at once.
+func (g *LogGraph) Build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p Pairing) ([]rdf.Triple, []diag.Diagnostic, error) {
+	return g.build(dst, rec, pos, m, p, true)
 }
 
 // build appends to dst the triples of a record classified as m and paired
@@ -120,9 +218,9 @@ func (g *LogGraph) pairOne(dir jsonrpc.Direction, node string, m jsonrpc.Message
 // paired as its shape says. With checked, statements that cannot be written
 // as RDF (an IRI made of a string that is no IRI, such as "@id") are left
 // out, with a notice; jlog:patch then keeps their values.
-func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p pairing, checked bool) ([]rdf.Triple, []diag.Diagnostic, error) {
+func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p Pairing, checked bool) ([]rdf.Triple, []diag.Diagnostic, error) {
 	out := dst
-	if p.first {
+	if p.First {
 		out = append(out, rdf.T(g.node, rdf.RDFType, objLog))
 	}
 	node := rdf.NewIRI(g.MessageIRI(rec.Dir, pos))
@@ -154,13 +252,13 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 				return out, notices, err
 			}
 		}
-		return g.invalid(out, node, m, text, p.answers, blanks), notices, nil
+		return g.invalid(out, node, m, text, p.Answers, blanks), notices, nil
 	case jsonrpc.KindBatch:
 	default:
 		obj, _ := rec.Value.(map[string]any)
 		var ns []diag.Diagnostic
 		var err error
-		out, ns, err = g.message(out, node, pos, m, p.answers, obj, blanks, checked)
+		out, ns, err = g.message(out, node, pos, m, p.Answers, obj, blanks, checked)
 		return out, append(notices, ns...), err
 	}
 	arr, _ := rec.Value.([]any)
@@ -194,14 +292,14 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 				}
 			}
 			notices = append(notices, invalidNotice(mm, fmt.Sprintf("member %d ", i)))
-			out = g.invalid(out, mnode, mm, text, p.members[i], mblanks)
+			out = g.invalid(out, mnode, mm, text, p.Members[i], mblanks)
 			continue
 		}
 		out = append(out, rdf.T(mnode, rdf.RDFType, kindObject(mm.Kind)))
 		obj, _ := arr[i].(map[string]any)
 		var ns []diag.Diagnostic
 		var err error
-		out, ns, err = g.message(out, mnode, pos, mm, p.members[i], obj, mblanks, checked)
+		out, ns, err = g.message(out, mnode, pos, mm, p.Members[i], obj, mblanks, checked)
 		for _, n := range ns {
 			n.Pointer = "/" + strconv.Itoa(i) + n.Pointer
 			notices = append(notices, n)
@@ -486,9 +584,5 @@ var (
 // Close returns the triples known only at the end of the log: the requests
 // no response answered.
 func (g *LogGraph) Close() []rdf.Triple {
-	var out []rdf.Triple
-	for _, node := range g.tracker.Open() {
-		out = append(out, rdf.T(rdf.NewIRI(node), rdf.RDFType, objUnanswered))
-	}
-	return out
+	return UnansweredTriples(g.pairer.Unanswered())
 }

@@ -20,7 +20,7 @@ import (
 // item is what the conversion adds to one record of a batch.
 type item struct {
 	pos     int
-	pairing pairing
+	pairing Pairing
 
 	triples []rdf.Triple // for sinks that do not take formatted text
 	out     []byte       // the formatted statements (in the batch's out)

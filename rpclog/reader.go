@@ -138,6 +138,10 @@ type Reader struct {
 	lineNL   bool   // the last line read ended with "\n"
 	gzip     bool   // the input is gzip-compressed
 	sniffed  bool   // the start of the input was checked for its encoding
+	lines    bool   // the first line decided that the input is JSON lines
+	limit    int64  // with a Range: no line that begins past this offset is read; -1 for none
+	limitAt  int    // the limit applies to the lines after this many
+	cut      bool   // the limit ended the reading
 	// final is the record that ends the input, handed out when the
 	// reading ends: the input is empty, not UTF-8, or over a limit of
 	// decompression.
@@ -159,21 +163,7 @@ type Reader struct {
 // start of the (decompressed) input is skipped; an input in UTF-16 or
 // UTF-32 is one error record that says how to convert it.
 func NewReader(r io.Reader, name string, opts ReaderOptions) (*Reader, error) {
-	if opts.MaxLineBytes <= 0 {
-		opts.MaxLineBytes = defaultMaxLineBytes
-	}
-	if opts.MaxDepth <= 0 {
-		opts.MaxDepth = defaultMaxDepth
-	}
-	if opts.MaxBatch <= 0 {
-		opts.MaxBatch = DefaultMaxBatch
-	}
-	if opts.MaxDecompressedBytes <= 0 {
-		opts.MaxDecompressedBytes = DefaultMaxDecompressedBytes
-	}
-	if opts.MaxCompressionRatio <= 0 {
-		opts.MaxCompressionRatio = DefaultMaxCompressionRatio
-	}
+	opts = opts.withDefaults()
 	raw := &countingReader{r: r}
 	br := bufio.NewReaderSize(raw, readBufferSize)
 	magic, err := br.Peek(2)
@@ -196,7 +186,103 @@ func NewReader(r io.Reader, name string, opts ReaderOptions) (*Reader, error) {
 		br:       br,
 		gzip:     gz,
 		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth},
+		limit:    -1,
 	}, nil
+}
+
+// Range is a part of a log file, by byte offsets, for reading a big JSON
+// lines log in pieces (see NewRangeReader). A range holds the lines that
+// begin after Start and at End or before, and, when Start is 0, the first
+// line: ranges that follow one another, [0, a), [a, b), ..., [z, size),
+// hold every line of the file once.
+type Range struct {
+	Start, End int64
+	// Line is the number of lines of the file before the range's first:
+	// the lines of the records are numbered from Line+1, as in the file.
+	Line int
+}
+
+// NewRangeReader returns a Reader of the records of a range of a log that
+// Splittable says is read one record per line; r reads the file from
+// offset rg.Start. The reader skips the end of a line begun before the
+// range, and reads every line that begins in it to its end, even past
+// rg.End. A range that starts at 0 is read as NewReader reads the start
+// of a log (byte order mark, encoding, the form of the first line); any
+// other is read as JSON lines, with none of these checks. Nothing tells a
+// range's Reader whether the file is JSON lines: given another file, it
+// reads lines that are not JSON, each an error record.
+func NewRangeReader(r io.Reader, name string, opts ReaderOptions, rg Range) (*Reader, error) {
+	if rg.Start < 0 || rg.End < rg.Start || rg.Line < 0 {
+		return nil, fmt.Errorf("%s: bad range %d-%d (line %d)", name, rg.Start, rg.End, rg.Line)
+	}
+	if rg.Start == 0 {
+		rd, err := NewReader(r, name, opts)
+		if err != nil {
+			return nil, err
+		}
+		// The first line is the range's whatever its offset (after a byte
+		// order mark, blank lines: past End).
+		rd.limit, rd.line, rd.limitAt = rg.End, rg.Line, rg.Line+1
+		return rd, nil
+	}
+	// Only the start of a file can be gzip data, or have a byte order
+	// mark: a range past it is read as it is.
+	opts = opts.withDefaults()
+	rd := &Reader{
+		name:     name,
+		maxBatch: opts.MaxBatch,
+		maxLine:  opts.MaxLineBytes,
+		br:       bufio.NewReaderSize(r, readBufferSize),
+		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth},
+		mode:     modeLines,
+		sniffed:  true,
+		lines:    true,
+		n:        rg.Start,
+		limit:    rg.End,
+		line:     rg.Line,
+	}
+	// The end of a line begun before the range belongs to an earlier one.
+	for {
+		b, err := rd.br.ReadSlice('\n')
+		rd.n += int64(len(b))
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF {
+			rd.eof = true
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return rd, nil
+	}
+}
+
+// Splittable reports whether the log can be read in ranges by
+// NewRangeReader: it is not gzip-compressed, and its first line, a whole
+// JSON value or no JSON at all, made the Reader read it one record per
+// line (JSON lines, of messages or of envelopes). It is known once Next
+// has returned the first record; a log whose first document spans lines,
+// or an empty one, is not.
+func (r *Reader) Splittable() bool { return r.lines && !r.gzip }
+
+// withDefaults returns opts with the defaults in place of zero values.
+func (opts ReaderOptions) withDefaults() ReaderOptions {
+	if opts.MaxLineBytes <= 0 {
+		opts.MaxLineBytes = defaultMaxLineBytes
+	}
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = defaultMaxDepth
+	}
+	if opts.MaxBatch <= 0 {
+		opts.MaxBatch = DefaultMaxBatch
+	}
+	if opts.MaxDecompressedBytes <= 0 {
+		opts.MaxDecompressedBytes = DefaultMaxDecompressedBytes
+	}
+	if opts.MaxCompressionRatio <= 0 {
+		opts.MaxCompressionRatio = DefaultMaxCompressionRatio
+	}
+	return opts
 }
 
 // countingReader counts the bytes read from r.
@@ -318,7 +404,7 @@ func (r *Reader) detect() (*Record, error) {
 	}
 	for {
 		line, err := r.readLine()
-		if err == io.EOF && r.final == nil {
+		if err == io.EOF && r.final == nil && !r.cut {
 			r.final = r.emptyRecord()
 		}
 		if err != nil {
@@ -326,13 +412,14 @@ func (r *Reader) detect() (*Record, error) {
 			return nil, err
 		}
 		if line == nil {
-			r.mode = modeLines
+			r.mode, r.lines = modeLines, true
 			return r.tooLong(r.line, "line"), nil
 		}
 		if jsonparse.SkipSpace(line, 0) == len(line) {
 			continue
 		}
 		v, perr := r.p.Parse(line)
+		r.lines = perr == nil || !perr.EOF
 		if perr != nil && perr.EOF {
 			r.mode = modeDocs
 			r.doc = append(r.doc[:0], line...)
@@ -533,6 +620,10 @@ func (r *Reader) advance(to int) {
 // until the next read.
 func (r *Reader) readLine() ([]byte, error) {
 	if r.eof {
+		return nil, io.EOF
+	}
+	if r.limit >= 0 && r.line >= r.limitAt && r.n > r.limit {
+		r.eof, r.cut = true, true
 		return nil, io.EOF
 	}
 	b, err := r.br.ReadSlice('\n')
