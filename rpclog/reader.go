@@ -358,6 +358,11 @@ func sizeString(n int64) string {
 	return strconv.FormatFloat(float64(n)/float64(size), 'f', 1, 64) + " " + unit
 }
 
+// Line returns the number of the last line read (with a Range, counting
+// the lines before it): once Next has returned io.EOF, the number of lines
+// of the input, or of the range.
+func (r *Reader) Line() int { return r.line }
+
 // BytesRead returns how many bytes of the (decompressed) input have been
 // consumed so far, for progress reporting.
 func (r *Reader) BytesRead() int64 { return r.n }

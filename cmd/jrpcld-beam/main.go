@@ -4,13 +4,13 @@
 //
 // Usage:
 //
-//	jrpcld-beam rdf --input GLOB --output PREFIX [--shards N] [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
+//	jrpcld-beam rdf --input GLOB --output PREFIX [--split-bytes N] [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
 //	jrpcld-beam validate --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--definition NAME] [--formats] [--max-errors N] [--runner RUNNER] [BEAM FLAGS]
 //	jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--formats] [--runner RUNNER] [BEAM FLAGS]
 //
 // Each file the glob matches is one log and becomes its own named graph, the
-// one "jrpcld rdf --format nquads FILE" gives; the shards
-// PREFIX-SSSSS-of-NNNNN.nq hold them all, each log within one shard.
+// one "jrpcld rdf --format nquads FILE" gives, written in the files
+// PREFIX-*.nq, one per part of a log (a big JSON lines log is read in parts).
 // validate and stats write what "jrpcld validate --format json" and "jrpcld
 // stats --format json" print for the same files given in the byte order of
 // their paths. The runner is Prism (in process) unless
@@ -50,14 +50,17 @@ const (
 	exitUsage   = 2 // bad usage, or a failed run
 )
 
-const usage = `usage: jrpcld-beam rdf --input GLOB --output PREFIX [--shards N] [--bblock DIR [--bblock-id ID]] [--engine compiled|json-gold] [--runner RUNNER] [BEAM FLAGS]
+const usage = `usage: jrpcld-beam rdf --input GLOB --output PREFIX [--split-bytes N] [--bblock DIR [--bblock-id ID]] [--engine compiled|json-gold] [--runner RUNNER] [BEAM FLAGS]
        jrpcld-beam validate --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--definition NAME] [--formats] [--max-errors N] [--runner RUNNER] [BEAM FLAGS]
        jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--formats] [--runner RUNNER] [BEAM FLAGS]
 
 Turns each log file GLOB matches (on any Beam filesystem: a local path, gs://,
 s3://; gzip recognised by content) into N-Quads, each log its own named graph,
-exactly as "jrpcld rdf --format nquads FILE" does, and writes the shards
-PREFIX-SSSSS-of-NNNNN.nq.
+exactly as "jrpcld rdf --format nquads FILE" does, and writes it to the files
+PREFIX-*.nq: one per log, or, for a JSON lines log bigger than --split-bytes
+(64 MiB by default), one per part of about that size, each read by its own
+worker. (--shards is gone: a log's statements are written where they are
+made, not gathered into shards.)
 
 validate checks every message as "jrpcld validate" does and writes to FILE
 what "jrpcld validate --format json" prints: a JSON line per problem (logs in
@@ -104,7 +107,7 @@ func runRDF(args []string, stderr io.Writer) int {
 	var opts pipeline.RDFOptions
 	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
 	fs.StringVar(&opts.Output, "output", "", "output `PREFIX`: shards are PREFIX-SSSSS-of-NNNNN.nq")
-	fs.IntVar(&opts.Shards, "shards", 1, "number of output `files`")
+	fs.Int64Var(&opts.SplitBytes, "split-bytes", pipeline.DefaultSplitBytes, "read a JSON lines log bigger than this in parts of about this many `bytes`, each on its own worker")
 	fs.StringVar(&opts.BBlock, "bblock", "", "building block `DIR`, or a register source tree (with --bblock-id); default: the embedded JSON-RPC 2.0 block")
 	fs.StringVar(&opts.ID, "bblock-id", "", "the block's `ID` within the register given by --bblock (Beam itself owns --id)")
 	fs.StringVar(&opts.Engine, "engine", "compiled", "mapping `engine`: compiled, or json-gold")

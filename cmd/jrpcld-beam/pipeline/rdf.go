@@ -2,11 +2,16 @@ package pipeline
 
 import (
 	"bufio"
+	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -21,17 +26,34 @@ import (
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jlog"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/stats"
 )
 
 func init() {
-	register.DoFn3x1[context.Context, fileio.ReadableFile, func(int, string), error](&convertFn{})
-	register.Emitter2[int, string]()
-	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeShardFn{})
-	register.Iter1[string]()
-	register.Function1x2[int, int, string](emptyShard)
+	register.DoFn4x1[context.Context, fileio.ReadableFile, func(split), func(split), error](&planFn{})
+	register.Emitter1[split]()
+	register.DoFn2x1[context.Context, split, error](&wholeFn{})
+	register.DoFn4x1[context.Context, split, func(string, splitInfo), func(string, entry), error](&countFn{})
+	register.Emitter2[string, splitInfo]()
+	register.Emitter2[string, entry]()
+	register.DoFn3x1[string, func(*splitInfo) bool, func(place), error](&placeFn{})
+	register.Iter1[splitInfo]()
+	register.Emitter1[place]()
+	register.DoFn4x1[string, func(*entry) bool, func(*place) bool, func(string, note), error](&pairFn{})
+	register.Iter1[entry]()
+	register.Iter1[place]()
+	register.Emitter2[string, note]()
+	register.Function1x2[place, string, note](markSplit)
+	register.DoFn4x1[context.Context, string, func(*note) bool, func(*place) bool, error](&buildFn{})
+	register.Iter1[note]()
 }
+
+// DefaultSplitBytes is the size past which a JSON lines log is read in
+// byte ranges of about that size by several workers.
+const DefaultSplitBytes = 64 << 20
 
 // RDFOptions configure RDF.
 type RDFOptions struct {
@@ -39,11 +61,14 @@ type RDFOptions struct {
 	// gs://, s3://, ...). Each file is one log; a gzip-compressed one is
 	// recognised by its content, as the command line does.
 	Input string
-	// Output is the prefix of the shards written: PREFIX-SSSSS-of-NNNNN.nq.
+	// Output is the prefix of the files written: one per part of a log,
+	// PREFIX-LLLLLLLLLLLLLLLL-SSSSS.nq (see OutputName).
 	Output string
-	// Shards is the number of output files, 1 or more. All the lines of
-	// one log go to the same shard.
-	Shards int
+	// SplitBytes is the size past which a JSON lines log is read in
+	// parts of about that many bytes, each by its own worker;
+	// DefaultSplitBytes when 0. Any other log is read whole by one
+	// worker.
+	SplitBytes int64
 	// BBlock and ID choose the building block as jrpcld's --bblock and
 	// --id do; empty for the embedded JSON-RPC 2.0 block. The folder must
 	// be readable where the workers run.
@@ -53,9 +78,14 @@ type RDFOptions struct {
 	Engine string
 }
 
-// ShardName returns the name of shard i of n written with prefix.
-func ShardName(prefix string, i, n int) string {
-	return fmt.Sprintf("%s-%05d-of-%05d.nq", prefix, i, n)
+// OutputName returns the name of the file that holds the statements of
+// part index (from 0) of the log whose IRI is iri, written with prefix:
+// PREFIX-LLLLLLLLLLLLLLLL-SSSSS.nq, L being a hash of the IRI. A log
+// read whole has part 0 only.
+func OutputName(prefix, iri string, index int) string {
+	h := fnv.New64a()
+	io.WriteString(h, iri)
+	return fmt.Sprintf("%s-%016x-%05d.nq", prefix, h.Sum64(), index)
 }
 
 // LogIRI returns the IRI a log read from path is given: the file: URL of a
@@ -69,14 +99,28 @@ func LogIRI(path string) string {
 }
 
 // RDF adds to s the conversion of the logs opts.Input names into N-Quads
-// shards. It returns an error when the options cannot work, before any
+// files. It returns an error when the options cannot work, before any
 // transform is added.
+//
+// A log read whole (small, compressed, or not JSON lines) is converted
+// by one worker with convert's Converter, as jrpcld rdf converts it. A
+// big JSON lines log is cut into byte ranges: a first pass over each
+// range counts its records and lines and gives the pairing entries of
+// its requests and responses (convert.PairEntries); a GroupByKey on the
+// log gives each range its first position and line (prefix sums); a
+// GroupByKey on (log, id) pairs them with a convert.Pairer; a GroupByKey
+// on the range brings it what pairing decided about its records, and a
+// second pass builds their statements (LogGraph.Build) into the range's
+// own file.
 func RDF(s beam.Scope, opts RDFOptions) error {
 	if opts.Input == "" || opts.Output == "" {
 		return errors.New("both an input glob and an output prefix are needed")
 	}
-	if opts.Shards < 1 {
-		return fmt.Errorf("shards: %d: want 1 or more", opts.Shards)
+	if opts.SplitBytes == 0 {
+		opts.SplitBytes = DefaultSplitBytes
+	}
+	if opts.SplitBytes < 0 {
+		return fmt.Errorf("split bytes: %d: want 1 or more", opts.SplitBytes)
 	}
 	if opts.Engine == "" {
 		opts.Engine = "compiled"
@@ -94,21 +138,19 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 	// rpclog recognises gzip by its content, within its own limits: the
 	// bytes go to it as they are.
 	readable := fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
-	chunks := beam.ParDo(s, &convertFn{BBlock: opts.BBlock, ID: opts.ID, Engine: opts.Engine, Shards: opts.Shards}, readable)
-	// One empty chunk per shard, so that every shard is written even when
-	// no log falls in it.
-	idx := make([]int, opts.Shards)
-	for i := range idx {
-		idx[i] = i
-	}
-	empties := beam.ParDo(s, emptyShard, beam.CreateList(s, idx))
-	grouped := beam.GroupByKey(s, beam.Flatten(s, chunks, empties))
-	beam.ParDo0(s, &writeShardFn{Prefix: opts.Output, Shards: opts.Shards}, grouped)
+	whole, parts := beam.ParDo2(s, &planFn{SplitBytes: opts.SplitBytes}, readable)
+	conv := convertConfig{BBlock: opts.BBlock, ID: opts.ID, Engine: opts.Engine, Output: opts.Output}
+	beam.ParDo0(s, &wholeFn{convertConfig: conv}, whole)
+
+	infos, entries := beam.ParDo2(s, &countFn{}, parts)
+	places := beam.ParDo(s, &placeFn{}, beam.GroupByKey(s, infos))
+	notes := beam.ParDo(s, &pairFn{}, beam.GroupByKey(s, entries), beam.SideInput{Input: places})
+	// One note per range, so that every range is built, answered or not.
+	marks := beam.ParDo(s, markSplit, places)
+	grouped := beam.GroupByKey(s, beam.Flatten(s, notes, marks))
+	beam.ParDo0(s, &buildFn{convertConfig: conv}, grouped, beam.SideInput{Input: places})
 	return nil
 }
-
-// emptyShard returns the marker that makes shard i exist.
-func emptyShard(i int) (int, string) { return i, "" }
 
 // openContext loads the block and the JSON-LD context its messages are
 // mapped with, as jrpcld's --bblock and --id do.
@@ -124,165 +166,485 @@ func openContext(dir, id string) (*jsonld.Processed, error) {
 	return ctx, nil
 }
 
-// maxReported is how many problems of one log are logged; the rest are
-// counted.
+// split is a part of a log file, the unit of work of the conversion: the
+// whole file, or the lines that begin in a byte range of it (see
+// rpclog.Range).
+type split struct {
+	Path, IRI  string
+	Index, N   int // the range's place among the file's N, from 0
+	Start, End int64
+}
+
+// key returns the key of the range among all: the log's IRI and its index.
+func (s split) key() string { return s.IRI + "\x00" + strconv.Itoa(s.Index) }
+
+// splitInfo is what the first pass over a range counts.
+type splitInfo struct {
+	Split   split
+	Records int // records read, those not JSON among them (a position each)
+	Lines   int // lines that begin in the range
+	First   int // the range's first record that could be read (from 1), 0 for none
+}
+
+// place is a range with what the ranges before it hold: its records'
+// positions and lines are counted from PosBase and LineBase.
+type place struct {
+	Split             split
+	PosBase, LineBase int
+	// First is the position in the range (from 1) of the log's first
+	// record that could be read, which types the log; 0 when it is in
+	// another range.
+	First int
+}
+
+// entry is a convert.PairEntry of a range, by its position in the range.
+type entry struct {
+	Index, Pos, Member int
+	Dir                jsonrpc.Direction
+	Kind               jsonrpc.Kind
+}
+
+// Kinds of note.
+const (
+	noteRange    = iota // the range itself: it is to be built
+	noteAnswer          // the record (member) at Pos (Member) answers IRI
+	noteOpenNode        // the request IRI is never answered
+)
+
+// note is what pairing decided about a record of a range.
+type note struct {
+	Kind        int
+	Pos, Member int
+	IRI         string
+}
+
+// markSplit returns the note that makes a range be built.
+func markSplit(p place) (string, note) { return p.Split.key(), note{Kind: noteRange} }
+
+// maxReported is how many problems of one log (or part) are logged; the
+// rest are counted.
 const maxReported = 20
 
-// convertFn turns one whole log file into N-Quads with convert's Converter:
-// chunks of whole lines, keyed by the shard of the log.
-type convertFn struct {
-	BBlock, ID, Engine string
-	Shards             int
-
-	ctx    *jsonld.Processed
-	engine convert.Engine
-
-	skipped, warnings beam.Counter
+// planFn decides how each file is read: whole, or in ranges of about
+// SplitBytes, which needs a JSON lines log (rpclog.Reader.Splittable).
+type planFn struct {
+	SplitBytes int64
 }
 
-func (f *convertFn) Setup() error {
-	var err error
-	if f.ctx, err = openContext(f.BBlock, f.ID); err != nil {
-		return err
-	}
-	if f.engine, err = convert.ParseEngine(f.Engine); err != nil {
-		return err
-	}
-	f.skipped = beam.NewCounter("jrpcld", "skipped")
-	f.warnings = beam.NewCounter("jrpcld", "warnings")
-	return nil
-}
-
-func (f *convertFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(int, string)) error {
-	path := file.Metadata.Path
-	iri := LogIRI(path)
-	shard := ShardOf(iri, f.Shards)
-	in, err := file.Open(ctx)
+func (f *planFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, whole, parts func(split)) error {
+	path, size := file.Metadata.Path, file.Metadata.Size
+	s := split{Path: path, IRI: LogIRI(path), N: 1, End: size}
+	in, err := openAt(ctx, path, 0)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	defer in.Close()
-	r, err := rpclog.NewReader(in, path, rpclog.ReaderOptions{})
+	br := bufio.NewReaderSize(in, 64<<10)
+	head, _ := br.Peek(512)
+	if _, ok := stats.GraphFormat(path, head); ok {
+		return fmt.Errorf("%s: a graph, not a message log: jrpcld-beam reads logs only (jrpcld stats and jrpcld json read graphs)", path)
+	}
+	if size <= f.SplitBytes {
+		whole(s)
+		return nil
+	}
+	r, err := rpclog.NewReader(br, path, rpclog.ReaderOptions{})
 	if err != nil {
 		return err // the error names the input
 	}
-	conv := convert.NewConverter(f.ctx)
-	conv.Engine = f.engine
-	var mu sync.Mutex
-	var skipped, warnings int64
-	var reported []string
-	conv.Report = func(d diag.Diagnostic) {
-		mu.Lock()
-		defer mu.Unlock()
-		if d.Severity == diag.Error {
-			skipped++
-		} else {
-			warnings++
-		}
-		if len(reported) < maxReported {
-			reported = append(reported, d.String())
-		}
+	if _, err := r.Next(); err != nil && err != io.EOF {
+		return err
 	}
-	// The Converter writes on its own goroutines; its output is read back
-	// here, so that only this goroutine emits, in chunks of whole lines:
-	// one element per line would cost the runner more than the mapping.
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := conv.Convert(pw, rdf.NQuads, []convert.Log{{Reader: r, File: path, IRI: iri}})
-		pw.CloseWithError(err)
-		done <- err
-	}()
-	readErr := chunkLines(pr, chunkBytes, func(chunk string) { emit(shard, chunk) })
-	pr.CloseWithError(readErr)
-	convErr := <-done
-	for _, m := range reported {
-		log.Warnf(ctx, "%s", m)
+	if !r.Splittable() {
+		log.Infof(ctx, "%s: read whole by one worker: not JSON lines (compressed, or its first document spans lines)", path)
+		whole(s)
+		return nil
 	}
-	f.skipped.Inc(ctx, skipped)
-	f.warnings.Inc(ctx, warnings)
-	if convErr != nil {
-		return fmt.Errorf("%s: %w", path, convErr)
-	}
-	if readErr != nil {
-		return fmt.Errorf("%s: %w", path, readErr)
+	s.N = int((size + f.SplitBytes - 1) / f.SplitBytes)
+	for i := range s.N {
+		p := s
+		p.Index, p.Start, p.End = i, int64(i)*f.SplitBytes, min(int64(i+1)*f.SplitBytes, size)
+		parts(p)
 	}
 	return nil
 }
 
-// chunkBytes is the size past which a chunk of N-Quads lines is emitted.
-const chunkBytes = 1 << 20
+// openAt opens the file at path and reads it from offset start: by
+// seeking where the filesystem can, else by reading up to it.
+func openAt(ctx context.Context, path string, start int64) (io.ReadCloser, error) {
+	fsys, err := filesystem.New(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer fsys.Close()
+	rc, err := fsys.OpenRead(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if start == 0 {
+		return rc, nil
+	}
+	if sk, ok := rc.(io.Seeker); ok {
+		_, err = sk.Seek(start, io.SeekStart)
+	} else {
+		_, err = io.CopyN(io.Discard, rc, start)
+	}
+	if err != nil {
+		rc.Close()
+		return nil, fmt.Errorf("%s: to offset %d: %w", path, start, err)
+	}
+	return rc, nil
+}
 
-// chunkLines reads r to its end and calls emit with its text in chunks of
-// whole lines, each ending with a line break: a chunk ends with the line
-// that takes it to size bytes or past. A last line without a break gets one.
-func chunkLines(r io.Reader, size int, emit func(string)) error {
-	br := bufio.NewReaderSize(r, 1<<16)
-	var chunk strings.Builder
-	for {
-		line, err := br.ReadString('\n')
-		if line != "" {
-			chunk.WriteString(line)
-			if !strings.HasSuffix(line, "\n") {
-				chunk.WriteByte('\n')
-			}
-			if chunk.Len() >= size {
-				emit(chunk.String())
-				chunk.Reset()
-			}
-		}
-		if err != nil {
-			if chunk.Len() > 0 {
-				emit(chunk.String())
-			}
-			if err == io.EOF {
-				return nil
-			}
-			return err
-		}
+// convertConfig is what the workers that write statements share.
+type convertConfig struct {
+	BBlock, ID, Engine, Output string
+
+	ctx               *jsonld.Processed
+	engine            convert.Engine
+	skipped, warnings beam.Counter
+}
+
+func (c *convertConfig) setup() error {
+	var err error
+	if c.ctx, err = openContext(c.BBlock, c.ID); err != nil {
+		return err
+	}
+	if c.engine, err = convert.ParseEngine(c.Engine); err != nil {
+		return err
+	}
+	c.skipped = beam.NewCounter("jrpcld", "skipped")
+	c.warnings = beam.NewCounter("jrpcld", "warnings")
+	return nil
+}
+
+func (c *convertConfig) converter() *convert.Converter {
+	conv := convert.NewConverter(c.ctx)
+	conv.Engine = c.engine
+	return conv
+}
+
+// reporter counts and keeps the first problems of one log or part, as
+// the worker logs them.
+type reporter struct {
+	mu                sync.Mutex
+	skipped, warnings int64
+	reported          []string
+}
+
+func (r *reporter) report(d diag.Diagnostic) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if d.Severity == diag.Error {
+		r.skipped++
+	} else {
+		r.warnings++
+	}
+	if len(r.reported) < maxReported {
+		r.reported = append(r.reported, d.String())
 	}
 }
 
-// ShardOf returns the shard, from 0 to n-1, of the log whose IRI is iri.
-func ShardOf(iri string, n int) int {
-	h := fnv.New32a()
-	io.WriteString(h, iri)
-	return int(h.Sum32() % uint32(n))
+func (r *reporter) flush(ctx context.Context, c *convertConfig) {
+	for _, m := range r.reported {
+		log.Warnf(ctx, "%s", m)
+	}
+	c.skipped.Inc(ctx, r.skipped)
+	c.warnings.Inc(ctx, r.warnings)
 }
 
-// writeShardFn writes the chunks of lines of one shard to its file.
-type writeShardFn struct {
-	Prefix string
-	Shards int
-}
-
-func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool) error {
-	name := ShardName(w.Prefix, shard, w.Shards)
-	fs, err := filesystem.New(ctx, name)
+// writeFile writes name with write, under a temporary name renamed when
+// complete: a retried bundle writes the same file again, and a failed
+// one leaves no file of that name.
+func writeFile(ctx context.Context, name string, write func(io.Writer) error) error {
+	fsys, err := filesystem.New(ctx, name)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	defer fs.Close()
-	wc, err := fs.OpenWrite(ctx, name)
+	defer fsys.Close()
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	tmp := name + ".tmp-" + hex.EncodeToString(rnd[:])
+	wc, err := fsys.OpenWrite(ctx, tmp)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	bw := bufio.NewWriterSize(wc, 1<<16)
-	var chunk string
-	for lines(&chunk) {
-		if _, err := bw.WriteString(chunk); err != nil {
-			wc.Close()
-			return fmt.Errorf("%s: %w", name, err)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := wc.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = filesystem.Rename(ctx, fsys, tmp, name)
+	}
+	if err != nil {
+		if rm, ok := fsys.(filesystem.Remover); ok {
+			rm.Remove(ctx, tmp)
 		}
-	}
-	if err := bw.Flush(); err != nil {
-		wc.Close()
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err := wc.Close(); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
+}
+
+// wholeFn turns one whole log file into N-Quads with convert's Converter,
+// as jrpcld rdf does, into the file of its part 0.
+type wholeFn struct {
+	convertConfig
+}
+
+func (f *wholeFn) Setup() error { return f.setup() }
+
+func (f *wholeFn) ProcessElement(ctx context.Context, s split) error {
+	in, err := openAt(ctx, s.Path, 0)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	r, err := rpclog.NewReader(in, s.Path, rpclog.ReaderOptions{})
+	if err != nil {
+		return err // the error names the input
+	}
+	conv := f.converter()
+	var rep reporter
+	conv.Report = rep.report
+	err = writeFile(ctx, OutputName(f.Output, s.IRI, 0), func(w io.Writer) error {
+		return conv.Convert(w, rdf.NQuads, []convert.Log{{Reader: r, File: s.Path, IRI: s.IRI}})
+	})
+	rep.flush(ctx, &f.convertConfig)
+	return err
+}
+
+// readRange calls each with the records of a range, read from line
+// lineBase on, and their positions in the range (from 1); it returns the
+// number of lines of the range.
+func readRange(ctx context.Context, s split, lineBase int, each func(rec *rpclog.Record, pos int) error) (int, error) {
+	in, err := openAt(ctx, s.Path, s.Start)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	r, err := rpclog.NewRangeReader(in, s.Path, rpclog.ReaderOptions{}, rpclog.Range{Start: s.Start, End: s.End, Line: lineBase})
+	if err != nil {
+		return 0, err
+	}
+	for pos := 1; ; pos++ {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		if err := each(rec, pos); err != nil {
+			return 0, err
+		}
+	}
+	if s.Index == 0 && !r.Splittable() {
+		return 0, fmt.Errorf("%s: no longer JSON lines from its first line: the file changed during the run", s.Path)
+	}
+	return r.Line() - lineBase, nil
+}
+
+// countFn is the first pass over a range: it counts its records and
+// lines, and gives the pairing entries of its records keyed by log and id.
+type countFn struct{}
+
+func (f *countFn) ProcessElement(ctx context.Context, s split, info func(string, splitInfo), entries func(string, entry)) error {
+	si := splitInfo{Split: s}
+	var es []convert.PairEntry
+	lines, err := readRange(ctx, s, 0, func(rec *rpclog.Record, pos int) error {
+		si.Records++
+		if rec.Err != nil {
+			return nil
+		}
+		if si.First == 0 {
+			si.First = pos
+		}
+		es = convert.PairEntries(es[:0], rec, pos, jsonrpc.Classify(rec.Value))
+		for _, e := range es {
+			entries(s.IRI+"\x00"+e.ID, entry{Index: s.Index, Pos: e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	si.Lines = lines
+	info(s.IRI, si)
+	return nil
+}
+
+// placeFn gives each range of a log its first position and line: the
+// records and lines of the ranges before it, added up.
+type placeFn struct{}
+
+func (f *placeFn) ProcessElement(iri string, infos func(*splitInfo) bool, emit func(place)) error {
+	var all []splitInfo
+	var si splitInfo
+	for infos(&si) {
+		all = append(all, si)
+	}
+	slices.SortFunc(all, func(a, b splitInfo) int { return cmp.Compare(a.Split.Index, b.Split.Index) })
+	for i, si := range all {
+		if si.Split.Index != i || si.Split.N != len(all) {
+			return fmt.Errorf("%s: %d of %d ranges counted", si.Split.Path, len(all), si.Split.N)
+		}
+	}
+	pos, line, typed := 0, 0, false
+	for _, si := range all {
+		p := place{Split: si.Split, PosBase: pos, LineBase: line}
+		if !typed && si.First > 0 {
+			p.First, typed = si.First, true
+		}
+		emit(p)
+		pos += si.Records
+		line += si.Lines
+	}
+	return nil
+}
+
+// places indexes the ranges by key; it is built once per DoFn instance
+// from the side input, which is the same for every element.
+type places map[string]place
+
+func (m *places) load(iter func(*place) bool) {
+	if *m != nil {
+		return
+	}
+	*m = places{}
+	var p place
+	for iter(&p) {
+		(*m)[p.Split.key()] = p
+	}
+}
+
+// pairFn pairs the requests and responses of one id of one log, in log
+// order, with a convert.Pairer, and tells each range what it decided:
+// the request each response answers, and the requests never answered.
+type pairFn struct {
+	places places
+}
+
+func (f *pairFn) ProcessElement(key string, entries func(*entry) bool, side func(*place) bool, emit func(string, note)) error {
+	f.places.load(side)
+	iri, id, _ := strings.Cut(key, "\x00")
+	var all []entry
+	var e entry
+	for entries(&e) {
+		all = append(all, e)
+	}
+	slices.SortFunc(all, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.Pos, b.Pos), cmp.Compare(a.Member, b.Member))
+	})
+	p := convert.NewPairer(iri)
+	ranges := map[string]string{} // request node -> its range's key
+	for _, e := range all {
+		sk := iri + "\x00" + strconv.Itoa(e.Index)
+		pl, ok := f.places[sk]
+		if !ok {
+			return fmt.Errorf("%s: range %d was not counted", iri, e.Index)
+		}
+		pe := convert.PairEntry{Pos: pl.PosBase + e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind, ID: id}
+		if e.Kind == jsonrpc.KindRequest {
+			ranges[pe.Node(iri)] = sk
+		}
+		if a := p.Pair(pe); a != "" {
+			emit(sk, note{Kind: noteAnswer, Pos: e.Pos, Member: e.Member, IRI: a})
+		}
+	}
+	for _, node := range p.Unanswered() {
+		emit(ranges[node], note{Kind: noteOpenNode, IRI: node})
+	}
+	return nil
+}
+
+// buildFn is the second pass over a range: it builds the statements of
+// its records with what pairing decided, and those typing its requests
+// never answered, into the range's own file.
+type buildFn struct {
+	convertConfig
+	places places
+}
+
+func (f *buildFn) Setup() error { return f.setup() }
+
+func (f *buildFn) ProcessElement(ctx context.Context, key string, notes func(*note) bool, side func(*place) bool) error {
+	f.places.load(side)
+	pl, ok := f.places[key]
+	if !ok {
+		return fmt.Errorf("range %q was not counted", key)
+	}
+	s := pl.Split
+	answers := map[[2]int]string{}
+	var open []string
+	var n note
+	for notes(&n) {
+		switch n.Kind {
+		case noteAnswer:
+			answers[[2]int{n.Pos, n.Member}] = n.IRI
+		case noteOpenNode:
+			open = append(open, n.IRI)
+		}
+	}
+	g, err := f.converter().NewLogGraph(s.IRI)
+	if err != nil {
+		return err
+	}
+	var rep reporter
+	graph := rdf.NewIRI(s.IRI)
+	err = writeFile(ctx, OutputName(f.Output, s.IRI, s.Index), func(w io.Writer) error {
+		nq := rdf.NewNQuadsWriter(w)
+		var triples []rdf.Triple
+		_, err := readRange(ctx, s, pl.LineBase, func(rec *rpclog.Record, pos int) error {
+			if rec.Err != nil {
+				d := diag.Diagnostic{File: s.Path, Line: rec.Line, Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: rec.Err.Error()}
+				var re *diag.Diagnostic
+				if errors.As(rec.Err, &re) {
+					d = *re
+				}
+				d.Message = "skipped: " + d.Message
+				rep.report(d)
+				return nil
+			}
+			m := jsonrpc.Classify(rec.Value)
+			p := convert.Pairing{First: pos == pl.First, Answers: answers[[2]int{pos, -1}]}
+			if m.Kind == jsonrpc.KindBatch {
+				p.Members = make([]string, len(m.Members))
+				for i := range p.Members {
+					p.Members[i] = answers[[2]int{pos, i}]
+				}
+			}
+			var notices []diag.Diagnostic
+			var err error
+			triples, notices, err = g.Build(triples[:0], rec, pl.PosBase+pos, m, p)
+			for _, d := range notices {
+				d.File, d.Line = s.Path, rec.Line
+				rep.report(d)
+			}
+			if err != nil {
+				rep.report(diag.Diagnostic{File: s.Path, Line: rec.Line, Code: jsonrpc.CodeInvalidRequest, Severity: diag.Error, Message: "skipped: " + err.Error()})
+			}
+			if len(triples) == 0 {
+				return nil
+			}
+			return nq.WriteGroup(graph, triples)
+		})
+		if err != nil {
+			return err
+		}
+		slices.Sort(open)
+		if ts := convert.UnansweredTriples(open); len(ts) > 0 {
+			if err := nq.WriteGroup(graph, ts); err != nil {
+				return err
+			}
+		}
+		return nq.Close()
+	})
+	rep.flush(ctx, &f.convertConfig)
+	return err
 }
 
 // Counts returns the lines skipped (not JSON: reported as errors, as jrpcld

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -43,9 +43,9 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 }
 
-// runRDF runs the RDF pipeline on Prism and returns the quads of all its
-// shards, after checking that all of them were written.
-func runRDF(t *testing.T, opts RDFOptions) []rdf.Quad {
+// runRDF runs the RDF pipeline on Prism and returns the quads of all the
+// files it wrote, after checking that it wrote files parts (when not 0).
+func runRDF(t *testing.T, opts RDFOptions, parts int) []rdf.Quad {
 	t.Helper()
 	p, s := beam.NewPipelineWithRoot()
 	if err := RDF(s, opts); err != nil {
@@ -54,11 +54,21 @@ func runRDF(t *testing.T, opts RDFOptions) []rdf.Quad {
 	if err := ptest.Run(p); err != nil {
 		t.Fatalf("pipeline: %v", err)
 	}
+	files, err := filepath.Glob(opts.Output + "-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts > 0 && len(files) != parts {
+		t.Errorf("%d files written, want %d: %v", len(files), parts, files)
+	}
 	var all []byte
-	for i := range opts.Shards {
-		data, err := os.ReadFile(ShardName(opts.Output, i, opts.Shards))
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".nq") {
+			t.Errorf("%s: not an N-Quads file (a temporary file left?)", f)
+		}
+		data, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatalf("shard %d: %v", i, err)
+			t.Fatal(err)
 		}
 		all = append(all, data...)
 	}
@@ -154,13 +164,13 @@ func TestRDFCorpus(t *testing.T) {
 		opts      RDFOptions
 		blockArgs []string
 	}{
-		{name: "jsonrpc", opts: RDFOptions{Shards: 3}},
-		{name: "mcp", opts: RDFOptions{Shards: 2, BBlock: mcp, ID: "mcp.mcp"}, blockArgs: []string{"--bblock", mcp, "--id", "mcp.mcp"}},
+		{name: "jsonrpc"},
+		{name: "mcp", opts: RDFOptions{BBlock: mcp, ID: "mcp.mcp"}, blockArgs: []string{"--bblock", mcp, "--id", "mcp.mcp"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Input = filepath.Join(dir, "*.jsonl")
 			tc.opts.Output = filepath.Join(t.TempDir(), "out")
-			sameGraphs(t, runRDF(t, tc.opts), cliQuads(t, files, tc.blockArgs...), len(files))
+			sameGraphs(t, runRDF(t, tc.opts, len(files)), cliQuads(t, files, tc.blockArgs...), len(files))
 		})
 	}
 }
@@ -229,8 +239,8 @@ func TestRDFGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	files = append(files, pretty)
-	opts := RDFOptions{Input: filepath.Join(dir, "*.jsonl"), Output: filepath.Join(t.TempDir(), "out"), Shards: 4}
-	sameGraphs(t, runRDF(t, opts), cliQuads(t, files), len(files))
+	opts := RDFOptions{Input: filepath.Join(dir, "*.jsonl"), Output: filepath.Join(t.TempDir(), "out")}
+	sameGraphs(t, runRDF(t, opts, len(files)), cliQuads(t, files), len(files))
 }
 
 func TestRDFOptions(t *testing.T) {
@@ -239,10 +249,10 @@ func TestRDFOptions(t *testing.T) {
 		opts RDFOptions
 		want string
 	}{
-		{"no input", RDFOptions{Output: "x", Shards: 1}, "input glob"},
-		{"no shards", RDFOptions{Input: "x", Output: "x"}, "shards"},
-		{"engine", RDFOptions{Input: "x", Output: "x", Shards: 1, Engine: "fast"}, "engine"},
-		{"block", RDFOptions{Input: "x", Output: "x", Shards: 1, BBlock: filepath.Join(t.TempDir(), "none")}, "building block"},
+		{"no input", RDFOptions{Output: "x"}, "input glob"},
+		{"split bytes", RDFOptions{Input: "x", Output: "x", SplitBytes: -1}, "split bytes"},
+		{"engine", RDFOptions{Input: "x", Output: "x", Engine: "fast"}, "engine"},
+		{"block", RDFOptions{Input: "x", Output: "x", BBlock: filepath.Join(t.TempDir(), "none")}, "building block"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, s := beam.NewPipelineWithRoot()
@@ -265,24 +275,147 @@ func TestLogIRI(t *testing.T) {
 	}
 }
 
-func TestChunkLines(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		size int
-		want []string
-	}{
-		{"", 4, nil},
-		{"a\n", 4, []string{"a\n"}},
-		{"a\nb\nc\n", 4, []string{"a\nb\n", "c\n"}},
-		{"a\nlonger line\nb", 4, []string{"a\nlonger line\n", "b\n"}},
-		{"abcd\nef\n", 1, []string{"abcd\n", "ef\n"}},
-	} {
-		var got []string
-		if err := chunkLines(strings.NewReader(tc.in), tc.size, func(c string) { got = append(got, c) }); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("chunkLines(%q, %d) = %q, want %q", tc.in, tc.size, got, tc.want)
+// splitCase is a log file of TestRDFSplit: its name, its content, and
+// whether the pipeline may read it in ranges.
+type splitCase struct {
+	name  string
+	data  []byte
+	split bool
+}
+
+// lineOwners returns, for each line of data (from 1), the index of the
+// range of size size that holds it: the one in which it begins, a line
+// beginning on a boundary going with the range before (rpclog.Range).
+func lineOwners(data []byte, size int) []int {
+	owners := []int{0, 0} // line 1 begins at 0
+	for i, c := range data {
+		if c == '\n' && i+1 < len(data) {
+			owners = append(owners, i/size) // the line begins at i+1
 		}
 	}
+	return owners
+}
+
+// badLinesOnBoundaries returns the lines of data with lines that are not
+// JSON put across the boundaries of ranges of size bytes, or, one time in
+// three, right on them.
+func badLinesOnBoundaries(data []byte, size int) []byte {
+	var out []byte
+	next, k := size, 0
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if len(out)+len(line) > next {
+			pad := next - len(out) - 1 // the line ends right before the boundary
+			if k%3 != 0 {
+				pad += 8 // it crosses it
+			}
+			out = append(out, "not JSON"+strings.Repeat("!", max(pad-8, 0))+"\n"...)
+			next += size
+			k++
+		}
+		out = append(out, line...)
+	}
+	return out
+}
+
+// TestRDFSplit converts big logs read in many byte ranges, and the same
+// logs cut into several files, and holds every named graph to jrpcld's.
+func TestRDFSplit(t *testing.T) {
+	const size = 2048
+	r := rand.New(rand.NewPCG(16, 5))
+	big := badLinesOnBoundaries(genLog(r, 1500), size)
+	var pretty bytes.Buffer
+	pretty.WriteString("[\n")
+	for i := range 120 {
+		if i > 0 {
+			pretty.WriteString(",\n")
+		}
+		fmt.Fprintf(&pretty, "  {\n    \"jsonrpc\": \"2.0\",\n    \"id\": %d,\n    \"method\": \"m\"\n  }", i%7)
+	}
+	pretty.WriteString("\n]\n")
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(genLog(r, 1200))
+	zw.Close()
+	crlf := append([]byte("\xef\xbb\xbf"), bytes.ReplaceAll(genLog(r, 200), []byte("\n"), []byte("\r\n"))...)
+	cases := []splitCase{
+		{"big.jsonl", big, true},
+		{"pretty.jsonl", pretty.Bytes(), false},
+		{"gzip.jsonl", z.Bytes(), false},
+		{"bom-crlf.jsonl", crlf, true},
+		{"garbage-first.jsonl", append([]byte("garbage\n\n"), genLog(r, 100)...), true},
+	}
+	// The big log again, cut into files at line ends.
+	lines := bytes.SplitAfter(big, []byte("\n"))
+	for i, n := 0, len(lines)/5; i < 5; i++ {
+		part := bytes.Join(lines[i*n:min((i+1)*n, len(lines))], nil)
+		if i == 4 {
+			part = bytes.Join(lines[i*n:], nil)
+		}
+		cases = append(cases, splitCase{fmt.Sprintf("part%d.jsonl", i), part, true})
+	}
+
+	// The test is worth something only if requests are answered across
+	// ranges: check it on jrpcld's graph of the big log.
+	owners := lineOwners(big, size)
+
+	dir := t.TempDir()
+	var files []string
+	parts := 0
+	for _, c := range cases {
+		name := filepath.Join(dir, c.name)
+		if err := os.WriteFile(name, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+		if c.split && len(c.data) > size {
+			parts += (len(c.data) + size - 1) / size
+		} else {
+			parts++
+		}
+		if !c.split && len(c.data) <= size {
+			t.Fatalf("%s: %d bytes, not over the split size", c.name, len(c.data))
+		}
+	}
+	want := cliQuads(t, files)
+	crossing, orphans, unanswered := 0, 0, 0
+	bigIRI := LogIRI(files[0])
+	for _, q := range want {
+		if q.G.Value != bigIRI {
+			continue
+		}
+		switch {
+		case q.P == rdf.JLogAnswers:
+			if owners[nodeLine(t, q.S.Value)] != owners[nodeLine(t, q.O.Value)] {
+				crossing++
+			}
+		case q.O.Value == rdf.JLogOrphanResponse:
+			orphans++
+		case q.O.Value == rdf.JLogUnansweredRequest:
+			unanswered++
+		}
+	}
+	if crossing == 0 || orphans == 0 || unanswered == 0 {
+		t.Fatalf("the big log has %d answers across ranges, %d orphans, %d unanswered requests: want some of each", crossing, orphans, unanswered)
+	}
+	opts := RDFOptions{Input: filepath.Join(dir, "*.jsonl"), Output: filepath.Join(t.TempDir(), "out"), SplitBytes: size}
+	sameGraphs(t, runRDF(t, opts, parts), want, len(files))
+
+	// Ranges shorter than some lines: some hold no line at all.
+	one := filepath.Join(t.TempDir(), "short.jsonl")
+	if err := os.WriteFile(one, genLog(r, 150), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts = RDFOptions{Input: one, Output: filepath.Join(t.TempDir(), "out"), SplitBytes: 97}
+	sameGraphs(t, runRDF(t, opts, 0), cliQuads(t, []string{one}), 1)
+}
+
+// nodeLine returns the position in a message or batch member IRI: in a
+// log of one record per line and no blank line, its line.
+func nodeLine(t *testing.T, iri string) int {
+	t.Helper()
+	_, pos, ok := jlog.ParseMessageIRI(iri)
+	if !ok {
+		t.Fatalf("%s: not a message IRI", iri)
+	}
+	return int(pos)
 }
