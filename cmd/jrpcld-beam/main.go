@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	jrpcld-beam rdf --input GLOB --output PREFIX [--split-bytes N] [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
+//	jrpcld-beam rdf --input GLOB --output PREFIX [--split-bytes N] [--base IRI] [--bblock DIR [--bblock-id ID]] [--runner RUNNER] [BEAM FLAGS]
 //	jrpcld-beam validate --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--definition NAME] [--formats] [--max-errors N] [--runner RUNNER] [BEAM FLAGS]
 //	jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--formats] [--runner RUNNER] [BEAM FLAGS]
 //
@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -50,7 +51,7 @@ const (
 	exitUsage   = 2 // bad usage, or a failed run
 )
 
-const usage = `usage: jrpcld-beam rdf --input GLOB --output PREFIX [--split-bytes N] [--bblock DIR [--bblock-id ID]] [--engine compiled|json-gold] [--runner RUNNER] [BEAM FLAGS]
+const usage = `usage: jrpcld-beam rdf --input GLOB --output PREFIX [--split-bytes N] [--base IRI] [--bblock DIR [--bblock-id ID]] [--context-map URL=FILE] [--import URL=DIR] [--engine compiled|json-gold] [--runner RUNNER] [BEAM FLAGS]
        jrpcld-beam validate --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--definition NAME] [--formats] [--max-errors N] [--runner RUNNER] [BEAM FLAGS]
        jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--formats] [--runner RUNNER] [BEAM FLAGS]
 
@@ -111,6 +112,22 @@ func runRDF(args []string, stderr io.Writer) int {
 	fs.StringVar(&opts.BBlock, "bblock", "", "building block `DIR`, or a register source tree (with --bblock-id); default: the embedded JSON-RPC 2.0 block")
 	fs.StringVar(&opts.ID, "bblock-id", "", "the block's `ID` within the register given by --bblock (Beam itself owns --id)")
 	fs.StringVar(&opts.Engine, "engine", "compiled", "mapping `engine`: compiled, or json-gold")
+	fs.StringVar(&opts.Base, "base", "", "the log's `IRI` (one file), or a prefix to which each file's name is added; default: the file's URL")
+	fs.Func("context-map", "map a context the block's context names to a local file: `URL=FILE` (repeatable)", func(v string) error {
+		url, file, ok := strings.Cut(v, "=")
+		if !ok || url == "" || file == "" {
+			return fmt.Errorf("want URL=FILE, got %q", v)
+		}
+		if opts.ContextMap == nil {
+			opts.ContextMap = map[string]string{}
+		}
+		opts.ContextMap[url] = file
+		return nil
+	})
+	fs.Func("import", "map an import of bblocks-config.yaml (its URL, or \"default\") to a local copy of that built register: `URL=DIR` (repeatable)", func(v string) error {
+		opts.Imports = append(opts.Imports, v)
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}

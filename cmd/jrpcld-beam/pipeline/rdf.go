@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	pathpkg "path"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,6 +77,16 @@ type RDFOptions struct {
 	// Engine is the mapping engine: "compiled" (the default when empty)
 	// or "json-gold".
 	Engine string
+	// Base, when set, is the IRI of the log, as jrpcld rdf --base: the
+	// log's IRI when the glob matches one file (when the pipeline is
+	// made), else a prefix to which each file's name is added.
+	Base string
+	// ContextMap maps a context the block's context names (by URL or
+	// path) to a local file, as jrpcld's --context-map URL=FILE.
+	ContextMap map[string]string
+	// Imports are local copies of the registers the block's register
+	// imports, as jrpcld's --import URL=DIR.
+	Imports []string
 }
 
 // OutputName returns the name of the file that holds the statements of
@@ -130,16 +141,34 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 	}
 	// The block is loaded once here, so that a wrong --bblock is a usage
 	// error and not a failure on every worker.
-	if _, err := openContext(opts.BBlock, opts.ID); err != nil {
+	if _, err := openBlockContext(opts.BBlock, opts.ID, opts.ContextMap, opts.Imports); err != nil {
 		return err
+	}
+	one := false
+	if opts.Base != "" {
+		if rdf.CheckIRI(opts.Base) != nil {
+			return fmt.Errorf("base %q is not an absolute IRI", opts.Base)
+		}
+		// As jrpcld rdf: the IRI of a single log, a prefix for several.
+		ctx := context.Background()
+		fsys, err := filesystem.New(ctx, opts.Input)
+		if err != nil {
+			return err
+		}
+		names, err := fsys.List(ctx, opts.Input)
+		fsys.Close()
+		if err != nil {
+			return err
+		}
+		one = len(names) == 1
 	}
 	s = s.Scope("jrpcld.RDF")
 	files := fileio.MatchFiles(s, opts.Input, fileio.MatchEmptyDisallow())
 	// rpclog recognises gzip by its content, within its own limits: the
 	// bytes go to it as they are.
 	readable := fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
-	whole, parts := beam.ParDo2(s, &planFn{SplitBytes: opts.SplitBytes}, readable)
-	conv := convertConfig{BBlock: opts.BBlock, ID: opts.ID, Engine: opts.Engine, Output: opts.Output}
+	whole, parts := beam.ParDo2(s, &planFn{SplitBytes: opts.SplitBytes, Base: opts.Base, One: one}, readable)
+	conv := convertConfig{BBlock: opts.BBlock, ID: opts.ID, Engine: opts.Engine, Output: opts.Output, ContextMap: opts.ContextMap, Imports: opts.Imports}
 	beam.ParDo0(s, &wholeFn{convertConfig: conv}, whole)
 
 	infos, entries := beam.ParDo2(s, &countFn{}, parts)
@@ -155,11 +184,37 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 // openContext loads the block and the JSON-LD context its messages are
 // mapped with, as jrpcld's --bblock and --id do.
 func openContext(dir, id string) (*jsonld.Processed, error) {
-	blk, reg, err := bblock.Open(dir, id, nil)
+	return openBlockContext(dir, id, nil, nil)
+}
+
+// openBlockContext is openContext with jrpcld's --context-map (URL to
+// file) and --import (URL=DIR) too.
+func openBlockContext(dir, id string, ctxMap map[string]string, imports []string) (*jsonld.Processed, error) {
+	var bopts *bblock.Options
+	if len(imports) > 0 {
+		var ims []bblock.ImportMap
+		for _, s := range imports {
+			im, err := bblock.ParseImportMap(s)
+			if err != nil {
+				return nil, fmt.Errorf("import: %w", err)
+			}
+			ims = append(ims, im)
+		}
+		loaded, err := bblock.LoadImports(ims)
+		if err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
+		bopts = &bblock.Options{Imports: loaded}
+	}
+	var copts *jsonld.Options
+	if len(ctxMap) > 0 {
+		copts = &jsonld.Options{Files: ctxMap}
+	}
+	blk, reg, err := bblock.Open(dir, id, bopts)
 	if err != nil {
 		return nil, fmt.Errorf("building block: %w", err)
 	}
-	ctx, _, err := jsonld.ForBlock(blk, reg, nil)
+	ctx, _, err := jsonld.ForBlock(blk, reg, copts)
 	if err != nil {
 		return nil, fmt.Errorf("building block %s: %w", blk.ID, err)
 	}
@@ -229,11 +284,24 @@ const maxReported = 20
 // SplitBytes, which needs a JSON lines log (rpclog.Reader.Splittable).
 type planFn struct {
 	SplitBytes int64
+	Base       string // as RDFOptions.Base
+	One        bool   // the glob matched one file: Base is its IRI
 }
 
 func (f *planFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, whole, parts func(split)) error {
 	path, size := file.Metadata.Path, file.Metadata.Size
-	s := split{Path: path, IRI: LogIRI(path), N: 1, End: size}
+	iri := LogIRI(path)
+	switch {
+	case f.Base != "" && f.One:
+		iri = f.Base
+	case f.Base != "":
+		iri = f.Base
+		if !strings.HasSuffix(iri, "/") && !strings.HasSuffix(iri, "#") {
+			iri += "/"
+		}
+		iri += pathpkg.Base(path)
+	}
+	s := split{Path: path, IRI: iri, N: 1, End: size}
 	in, err := openAt(ctx, path, 0)
 	if err != nil {
 		return err
@@ -299,6 +367,8 @@ func openAt(ctx context.Context, path string, start int64) (io.ReadCloser, error
 // convertConfig is what the workers that write statements share.
 type convertConfig struct {
 	BBlock, ID, Engine, Output string
+	ContextMap                 map[string]string
+	Imports                    []string
 
 	ctx               *jsonld.Processed
 	engine            convert.Engine
@@ -307,7 +377,7 @@ type convertConfig struct {
 
 func (c *convertConfig) setup() error {
 	var err error
-	if c.ctx, err = openContext(c.BBlock, c.ID); err != nil {
+	if c.ctx, err = openBlockContext(c.BBlock, c.ID, c.ContextMap, c.Imports); err != nil {
 		return err
 	}
 	if c.engine, err = convert.ParseEngine(c.Engine); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -250,6 +251,7 @@ func TestRDFOptions(t *testing.T) {
 		want string
 	}{
 		{"no input", RDFOptions{Output: "x"}, "input glob"},
+		{"base", RDFOptions{Input: "x", Output: "x", Base: "no IRI"}, "base"},
 		{"split bytes", RDFOptions{Input: "x", Output: "x", SplitBytes: -1}, "split bytes"},
 		{"engine", RDFOptions{Input: "x", Output: "x", Engine: "fast"}, "engine"},
 		{"block", RDFOptions{Input: "x", Output: "x", BBlock: filepath.Join(t.TempDir(), "none")}, "building block"},
@@ -418,4 +420,63 @@ func nodeLine(t *testing.T, iri string) int {
 		t.Fatalf("%s: not a message IRI", iri)
 	}
 	return int(pos)
+}
+
+// TestRDFBase gives the logs IRIs with --base, as jrpcld rdf --base: the
+// IRI of a single log (read in ranges here), a prefix for several.
+func TestRDFBase(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 16))
+	dir := t.TempDir()
+	var files []string
+	for i := range 2 {
+		name := filepath.Join(dir, fmt.Sprintf("log%d.jsonl", i))
+		if err := os.WriteFile(name, genLog(r, 200), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	for _, tc := range []struct {
+		name, input string
+		files       []string
+		base        string
+	}{
+		{"one", files[0], files[:1], "http://example.com/session"},
+		{"several", filepath.Join(dir, "*.jsonl"), files, "http://example.com/logs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := RDFOptions{Input: tc.input, Output: filepath.Join(t.TempDir(), "out"), SplitBytes: 4096, Base: tc.base}
+			want := cliQuads(t, tc.files, "--base", tc.base)
+			if !slices.ContainsFunc(want, func(q rdf.Quad) bool { return strings.HasPrefix(q.G.Value, tc.base) }) {
+				t.Fatalf("jrpcld's graphs are not named from %s", tc.base)
+			}
+			sameGraphs(t, runRDF(t, opts, 0), want, len(tc.files))
+		})
+	}
+}
+
+// TestRDFContextMap maps a context that a block's context names by URL to
+// a local file, as jrpcld rdf --context-map does; without it the pipeline
+// is not made.
+func TestRDFContextMap(t *testing.T) {
+	dir := t.TempDir()
+	block := filepath.Join(dir, "blk")
+	os.Mkdir(block, 0o755)
+	os.WriteFile(filepath.Join(block, "bblock.json"), []byte(`{"name": "B", "status": "stable", "dateTimeAddition": "2025-01-01T00:00:00Z", "itemClass": "schema", "version": "1"}`), 0o644)
+	os.WriteFile(filepath.Join(block, "schema.yaml"), []byte("type: object\nproperties:\n  method: {type: string}\n"), 0o644)
+	os.WriteFile(filepath.Join(block, "context.jsonld"), []byte(`{"@context": ["https://example.com/remote.jsonld", {"method": "ex:method"}]}`), 0o644)
+	local := filepath.Join(dir, "remote.jsonld")
+	os.WriteFile(local, []byte(`{"@context": {"ex": "http://example.com/ns#"}}`), 0o644)
+	logFile := filepath.Join(dir, "log.jsonl")
+	os.WriteFile(logFile, []byte(`{"jsonrpc":"2.0","id":1,"method":"m"}`+"\n"), 0o644)
+	opts := RDFOptions{Input: logFile, Output: filepath.Join(t.TempDir(), "out"), BBlock: block}
+	_, s := beam.NewPipelineWithRoot()
+	if err := RDF(s, opts); err == nil || !strings.Contains(err.Error(), "remote.jsonld") {
+		t.Fatalf("unmapped remote context: %v", err)
+	}
+	opts.ContextMap = map[string]string{"https://example.com/remote.jsonld": local}
+	want := cliQuads(t, []string{logFile}, "--bblock", block, "--context-map", "https://example.com/remote.jsonld="+local)
+	if !slices.ContainsFunc(want, func(q rdf.Quad) bool { return q.P == "http://example.com/ns#method" }) {
+		t.Fatal("jrpcld's graph does not use the mapped context")
+	}
+	sameGraphs(t, runRDF(t, opts, 1), want, 1)
 }
