@@ -37,19 +37,19 @@ func init() {
 	register.DoFn4x1[context.Context, fileio.ReadableFile, func(split), func(split), error](&planFn{})
 	register.Emitter1[split]()
 	register.DoFn2x1[context.Context, split, error](&wholeFn{})
-	register.DoFn4x1[context.Context, split, func(string, splitInfo), func(string, entry), error](&countFn{})
+	register.DoFn4x1[context.Context, split, func(string, splitInfo), func(string, []entry), error](&countFn{})
 	register.Emitter2[string, splitInfo]()
-	register.Emitter2[string, entry]()
+	register.Emitter2[string, []entry]()
 	register.DoFn3x1[string, func(*splitInfo) bool, func(place), error](&placeFn{})
 	register.Iter1[splitInfo]()
 	register.Emitter1[place]()
-	register.DoFn4x1[string, func(*entry) bool, func(*place) bool, func(string, note), error](&pairFn{})
-	register.Iter1[entry]()
+	register.DoFn4x1[string, func(*[]entry) bool, func(*place) bool, func(string, []note), error](&pairFn{})
+	register.Iter1[[]entry]()
 	register.Iter1[place]()
-	register.Emitter2[string, note]()
-	register.Function1x2[place, string, note](markSplit)
-	register.DoFn4x1[context.Context, string, func(*note) bool, func(*place) bool, error](&buildFn{})
-	register.Iter1[note]()
+	register.Emitter2[string, []note]()
+	register.Function1x2[place, string, []note](markSplit)
+	register.DoFn4x1[context.Context, string, func(*[]note) bool, func(*place) bool, error](&buildFn{})
+	register.Iter1[[]note]()
 }
 
 // DefaultSplitBytes is the size past which a JSON lines log is read in
@@ -257,6 +257,20 @@ type entry struct {
 	Index, Pos, Member int
 	Dir                jsonrpc.Direction
 	Kind               jsonrpc.Kind
+	ID                 string
+}
+
+// pairBuckets is how many groups the ids of a log are hashed into for
+// pairing: pairing links only entries of the same id, so a group of
+// several ids is paired as each of them would be alone, and a few large
+// groups cost a runner less than one per id.
+const pairBuckets = 1024
+
+// pairKey returns the pairing group of an id of the log iri.
+func pairKey(iri, id string) string {
+	h := fnv.New32a()
+	io.WriteString(h, id)
+	return iri + "\x00" + strconv.Itoa(int(h.Sum32()%pairBuckets))
 }
 
 // Kinds of note.
@@ -274,7 +288,7 @@ type note struct {
 }
 
 // markSplit returns the note that makes a range be built.
-func markSplit(p place) (string, note) { return p.Split.key(), note{Kind: noteRange} }
+func markSplit(p place) (string, []note) { return p.Split.key(), []note{{Kind: noteRange}} }
 
 // maxReported is how many problems of one log (or part) are logged; the
 // rest are counted.
@@ -519,12 +533,15 @@ func readRange(ctx context.Context, s split, lineBase int, each func(rec *rpclog
 }
 
 // countFn is the first pass over a range: it counts its records and
-// lines, and gives the pairing entries of its records keyed by log and id.
+// lines, and gives the pairing entries of its records keyed by pairing
+// group (pairKey), one slice per group: one element per entry would cost
+// the runner more than the pairing.
 type countFn struct{}
 
-func (f *countFn) ProcessElement(ctx context.Context, s split, info func(string, splitInfo), entries func(string, entry)) error {
+func (f *countFn) ProcessElement(ctx context.Context, s split, info func(string, splitInfo), entries func(string, []entry)) error {
 	si := splitInfo{Split: s}
 	var es []convert.PairEntry
+	groups := map[string][]entry{}
 	lines, err := readRange(ctx, s, 0, func(rec *rpclog.Record, pos int) error {
 		si.Records++
 		if rec.Err != nil {
@@ -535,7 +552,8 @@ func (f *countFn) ProcessElement(ctx context.Context, s split, info func(string,
 		}
 		es = convert.PairEntries(es[:0], rec, pos, jsonrpc.Classify(rec.Value))
 		for _, e := range es {
-			entries(s.IRI+"\x00"+e.ID, entry{Index: s.Index, Pos: e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind})
+			k := pairKey(s.IRI, e.ID)
+			groups[k] = append(groups[k], entry{Index: s.Index, Pos: e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind, ID: e.ID})
 		}
 		return nil
 	})
@@ -544,6 +562,9 @@ func (f *countFn) ProcessElement(ctx context.Context, s split, info func(string,
 	}
 	si.Lines = lines
 	info(s.IRI, si)
+	for k, g := range groups {
+		entries(k, g)
+	}
 	return nil
 }
 
@@ -591,42 +612,47 @@ func (m *places) load(iter func(*place) bool) {
 	}
 }
 
-// pairFn pairs the requests and responses of one id of one log, in log
-// order, with a convert.Pairer, and tells each range what it decided:
-// the request each response answers, and the requests never answered.
+// pairFn pairs the requests and responses of one pairing group of a log
+// (some of its ids), in log order, with a convert.Pairer, and tells each
+// range what it decided, in one slice per range: the request each
+// response answers, and the requests never answered.
 type pairFn struct {
 	places places
 }
 
-func (f *pairFn) ProcessElement(key string, entries func(*entry) bool, side func(*place) bool, emit func(string, note)) error {
+func (f *pairFn) ProcessElement(key string, entries func(*[]entry) bool, side func(*place) bool, emit func(string, []note)) error {
 	f.places.load(side)
-	iri, id, _ := strings.Cut(key, "\x00")
-	var all []entry
-	var e entry
-	for entries(&e) {
-		all = append(all, e)
+	iri, _, _ := strings.Cut(key, "\x00")
+	var all, es []entry
+	for entries(&es) {
+		all = append(all, es...)
 	}
 	slices.SortFunc(all, func(a, b entry) int {
 		return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.Pos, b.Pos), cmp.Compare(a.Member, b.Member))
 	})
 	p := convert.NewPairer(iri)
 	ranges := map[string]string{} // request node -> its range's key
+	notes := map[string][]note{}  // range's key -> its notes
 	for _, e := range all {
 		sk := iri + "\x00" + strconv.Itoa(e.Index)
 		pl, ok := f.places[sk]
 		if !ok {
 			return fmt.Errorf("%s: range %d was not counted", iri, e.Index)
 		}
-		pe := convert.PairEntry{Pos: pl.PosBase + e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind, ID: id}
+		pe := convert.PairEntry{Pos: pl.PosBase + e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind, ID: e.ID}
 		if e.Kind == jsonrpc.KindRequest {
 			ranges[pe.Node(iri)] = sk
 		}
 		if a := p.Pair(pe); a != "" {
-			emit(sk, note{Kind: noteAnswer, Pos: e.Pos, Member: e.Member, IRI: a})
+			notes[sk] = append(notes[sk], note{Kind: noteAnswer, Pos: e.Pos, Member: e.Member, IRI: a})
 		}
 	}
 	for _, node := range p.Unanswered() {
-		emit(ranges[node], note{Kind: noteOpenNode, IRI: node})
+		sk := ranges[node]
+		notes[sk] = append(notes[sk], note{Kind: noteOpenNode, IRI: node})
+	}
+	for sk, ns := range notes {
+		emit(sk, ns)
 	}
 	return nil
 }
@@ -641,7 +667,7 @@ type buildFn struct {
 
 func (f *buildFn) Setup() error { return f.setup() }
 
-func (f *buildFn) ProcessElement(ctx context.Context, key string, notes func(*note) bool, side func(*place) bool) error {
+func (f *buildFn) ProcessElement(ctx context.Context, key string, notes func(*[]note) bool, side func(*place) bool) error {
 	f.places.load(side)
 	pl, ok := f.places[key]
 	if !ok {
@@ -650,13 +676,15 @@ func (f *buildFn) ProcessElement(ctx context.Context, key string, notes func(*no
 	s := pl.Split
 	answers := map[[2]int]string{}
 	var open []string
-	var n note
-	for notes(&n) {
-		switch n.Kind {
-		case noteAnswer:
-			answers[[2]int{n.Pos, n.Member}] = n.IRI
-		case noteOpenNode:
-			open = append(open, n.IRI)
+	var ns []note
+	for notes(&ns) {
+		for _, n := range ns {
+			switch n.Kind {
+			case noteAnswer:
+				answers[[2]int{n.Pos, n.Member}] = n.IRI
+			case noteOpenNode:
+				open = append(open, n.IRI)
+			}
 		}
 	}
 	g, err := f.converter().NewLogGraph(s.IRI)
