@@ -107,7 +107,7 @@ func runRDF(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var opts pipeline.RDFOptions
 	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
-	fs.StringVar(&opts.Output, "output", "", "output `PREFIX`: shards are PREFIX-SSSSS-of-NNNNN.nq")
+	fs.StringVar(&opts.Output, "output", "", "output `PREFIX`: the files are PREFIX-*.nq, one per log or part of a log")
 	fs.Int64Var(&opts.SplitBytes, "split-bytes", pipeline.DefaultSplitBytes, "read a JSON lines log bigger than this in parts of about this many `bytes`, each on its own worker")
 	fs.StringVar(&opts.BBlock, "bblock", "", "building block `DIR`, or a register source tree (with --bblock-id); default: the embedded JSON-RPC 2.0 block")
 	fs.StringVar(&opts.ID, "bblock-id", "", "the block's `ID` within the register given by --bblock (Beam itself owns --id)")

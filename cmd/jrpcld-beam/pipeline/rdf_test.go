@@ -75,7 +75,7 @@ func runRDF(t *testing.T, opts RDFOptions, parts int) []rdf.Quad {
 	}
 	quads, err := rdftest.ParseNQuads(all)
 	if err != nil {
-		t.Fatalf("the shards are not N-Quads: %v", err)
+		t.Fatalf("the files written are not N-Quads: %v", err)
 	}
 	return quads
 }
@@ -132,7 +132,7 @@ func sameGraphs(t *testing.T, got, want []rdf.Quad, logs int) {
 		}
 		gq, ok := g[name]
 		if !ok {
-			t.Errorf("graph %s: missing from the shards", name.Value)
+			t.Errorf("graph %s: missing from the files written", name.Value)
 			continue
 		}
 		if ok, why := rdftest.IsomorphicQuads(gq, wq); !ok {
@@ -141,7 +141,7 @@ func sameGraphs(t *testing.T, got, want []rdf.Quad, logs int) {
 	}
 	for name := range g {
 		if _, ok := w[name]; !ok {
-			t.Errorf("graph %s: in the shards, not in jrpcld's output", name.Value)
+			t.Errorf("graph %s: in the files written, not in jrpcld's output", name.Value)
 		}
 	}
 }
