@@ -104,7 +104,7 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 	ordered.Reorder(checked, func(cb *checkBatch) int { return cb.seq }, func(cb *checkBatch) bool {
 		for i := range cb.b.Records {
 			t := &cb.msgs[i]
-			validateRecordWith(cb.b.Records[i].Record, func() (jsonrpc.Message, []diag.Diagnostic) { return t.m, t.ds }, file, index, &sum, emit)
+			reportRecord(cb.b.Records[i].Record, func() (jsonrpc.Message, []diag.Diagnostic) { return t.m, t.ds }, file, index, &sum, emit)
 			index++
 		}
 		err = cb.b.Err
@@ -122,8 +122,10 @@ type checkBatch struct {
 	msgs []tracked // by record; ds holds all diagnostics once checked
 }
 
-// validateRecordWith is validateRecord with check for the Checker.
-func validateRecordWith(rec *rpclog.Record, check func() (jsonrpc.Message, []diag.Diagnostic), file string, index int, sum *Summary, emit func(Finding)) {
+// reportRecord counts the index-th record of the log in sum and emits its
+// findings; check gives the message's classification and diagnostics, for a
+// record that could be read.
+func reportRecord(rec *rpclog.Record, check func() (jsonrpc.Message, []diag.Diagnostic), file string, index int, sum *Summary, emit func(Finding)) {
 	sum.Messages++
 	if rec.Err != nil {
 		var re *diag.Diagnostic

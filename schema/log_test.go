@@ -138,7 +138,7 @@ func TestValidateLogPlans(t *testing.T) {
 					if err != nil {
 						break
 					}
-					validateRecordWith(rec, func() (jsonrpc.Message, []diag.Diagnostic) {
+					reportRecord(rec, func() (jsonrpc.Message, []diag.Diagnostic) {
 						return plain.Check(rec.Value, rec.Dir, i)
 					}, "f", i, &sumWant, func(fd Finding) { want = append(want, fd.Diagnostic.String()) })
 				}
