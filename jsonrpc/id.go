@@ -29,10 +29,40 @@ func IDKey(id any) string {
 }
 
 func numberKey(s string) string {
+	if k, ok := integerKey(s); ok {
+		return k
+	}
 	if n, ok := NormalNumber(s); ok {
 		return "n" + n
 	}
 	return "n" + s
+}
+
+// integerKey is numberKey for an integer as JSON writes one (most ids),
+// in one allocation: "n" and NormalNumber's form, the digits without
+// trailing zeros, "e" and the number of digits.
+func integerKey(s string) (string, bool) {
+	abs := strings.TrimPrefix(s, "-")
+	if abs == "" || len(abs) > 1 && abs[0] == '0' || len(abs) > 18 {
+		return "", false
+	}
+	for i := 0; i < len(abs); i++ {
+		if abs[i] < '0' || abs[i] > '9' {
+			return "", false
+		}
+	}
+	if abs == "0" {
+		return "n0", true
+	}
+	var buf [48]byte
+	b := append(buf[:0], 'n')
+	if len(abs) < len(s) {
+		b = append(b, '-')
+	}
+	b = append(b, strings.TrimRight(abs, "0")...)
+	b = append(b, 'e')
+	b = strconv.AppendInt(b, int64(len(abs)), 10)
+	return string(b), true
 }
 
 // SameNumber reports whether two JSON numbers, as written, have the same

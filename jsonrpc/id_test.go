@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"encoding/json"
 	"math/big"
+	"strconv"
 	"testing"
 )
 
@@ -55,6 +56,31 @@ func TestNumbers(t *testing.T) {
 		}
 		if _, ok := NormalNumber(s); ok != want {
 			t.Errorf("NormalNumber(%q) ok = %v", s, ok)
+		}
+	}
+}
+
+// TestIntegerKey: the short way to the key of an integer id gives exactly
+// the key of NormalNumber's form, and takes nothing that is not an integer
+// as JSON writes one.
+func TestIntegerKey(t *testing.T) {
+	ints := []string{"0", "-0", "1", "-1", "7", "10", "100", "120", "-1200", "999999999999999999", "123456789012345678"}
+	for n := int64(1); n < 1e18; n = n*7 + 3 {
+		ints = append(ints, strconv.FormatInt(n, 10), "-"+strconv.FormatInt(n, 10))
+		if n < 1e16 {
+			ints = append(ints, strconv.FormatInt(n*100, 10))
+		}
+	}
+	for _, s := range ints {
+		k, ok := integerKey(s)
+		norm, _ := NormalNumber(s)
+		if !ok || k != "n"+norm {
+			t.Errorf("integerKey(%q) = %q, %v; want %q", s, k, ok, "n"+norm)
+		}
+	}
+	for _, s := range []string{"", "-", "01", "-01", "1.0", "1e3", "1E3", "+1", "1a", "1234567890123456789"} {
+		if k, ok := integerKey(s); ok {
+			t.Errorf("integerKey(%q) = %q, want none", s, k)
 		}
 	}
 }
