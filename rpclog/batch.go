@@ -166,14 +166,12 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens bool)
 	off := 0
 	for i := range b.Records {
 		br := &b.Records[i]
-		var lazies []jsonparse.LazyRef
 		if br.Record == nil {
 			if lens {
 				p.Lens = b.lens[off : off+len(br.text)]
 				off += len(br.text)
 			}
 			br.Record = r.decodeText(p, br.text, br.line)
-			lazies = p.Lazies()
 			if lens && br.Err == nil && len(br.Raw) > 0 {
 				// Raw is part of the text: its lens are the same part.
 				start := cap(br.text) - cap(br.Raw)
@@ -184,31 +182,8 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens bool)
 			p.Lens = nil
 		}
 		if classify && br.Err == nil {
-			br.Message = classifyLazy(br.Value, lazies)
+			// Classify takes an undecoded value for the object or array it is.
+			br.Message = jsonrpc.Classify(br.Value)
 		}
 	}
-}
-
-// Stand-ins for undecoded values, never changed.
-var (
-	emptyObject = map[string]any{}
-	emptyArray  = []any{}
-)
-
-// classifyLazy classifies a message whose undecoded values are lazies:
-// jsonrpc.Classify looks at nothing but whether they are there and whether
-// they are objects or arrays, so it sees an empty one in their place.
-func classifyLazy(v any, lazies []jsonparse.LazyRef) jsonrpc.Message {
-	for _, l := range lazies {
-		if l.V[0] == '{' {
-			l.M[l.K] = emptyObject
-		} else {
-			l.M[l.K] = emptyArray
-		}
-	}
-	m := jsonrpc.Classify(v)
-	for _, l := range lazies {
-		l.M[l.K] = l.V
-	}
-	return m
 }
