@@ -21,8 +21,8 @@ type Batch struct {
 	Records []BatchRecord // in log order
 	Err     error         // the read error that ended the log after these records, or nil
 
-	arena []byte  // the text of the records' lines
-	lens  []int32 // the Lens of the records decoded from lines
+	arena []byte   // the text of the records' lines
+	lens  []uint16 // the Lens of the records decoded from lines
 	pool  chan *Batch
 }
 
@@ -158,7 +158,7 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens bool)
 			n += len(b.Records[i].text)
 		}
 		if cap(b.lens) < n {
-			b.lens = make([]int32, n)
+			b.lens = make([]uint16, n)
 		}
 		b.lens = b.lens[:n]
 		clear(b.lens)

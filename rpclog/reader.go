@@ -63,9 +63,9 @@ type Record struct {
 	// Lens, when Reader.Batches was asked for it (BatchOptions.Lens), tells
 	// where the strings, arrays and objects inside the message's undecoded
 	// values end: Lens[i] is the length of the text of the one that starts
-	// at Raw[i], 0 where none does (see jsonparse.Parser.Lens). It is valid
-	// as long as Raw.
-	Lens []int32
+	// at Raw[i], 0 where none does or where it is 65,536 bytes or longer
+	// (see jsonparse.Parser.Lens). It is valid as long as Raw.
+	Lens []uint16
 	// Err is non-nil when this part could not be read: a *diag.Diagnostic.
 	// A problem with the whole input (empty, not UTF-8, a gzip stream
 	// over the limits) is one such record, with Line 0 when it concerns

@@ -114,7 +114,7 @@ func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node,
 	// Knowing the extents a log reader notes (the members of an object
 	// left undecoded), the plan says the same.
 	if obj, ok := v.(map[string]any); ok {
-		lp := jsonparse.Parser{MaxDepth: 10000, Lazy: slices.Collect(maps.Keys(obj)), Lens: make([]int32, len(text))}
+		lp := jsonparse.Parser{MaxDepth: 10000, Lazy: slices.Collect(maps.Keys(obj)), Lens: make([]uint16, len(text))}
 		if _, perr := lp.Parse(text); perr != nil {
 			t.Fatalf("%s: %s: lazily: %v", what, text, perr)
 		}
@@ -277,7 +277,7 @@ func TestPlanCorpus(t *testing.T) {
 // verdicts tell which way the plan went.
 func TestKnownValues(t *testing.T) {
 	text := []byte(`{"params":[1,"x"],"id":1}`)
-	lens := make([]int32, len(text))
+	lens := make([]uint16, len(text))
 	lens[10] = 4 // `[1,"` of `[1,"x"]`
 	tests := []struct {
 		schema string

@@ -17,8 +17,8 @@ import (
 // reader noted it (rpclog.Record.Lens): the functions below jump over the
 // values it knows instead of scanning them. The zero index knows none.
 type index struct {
-	text []byte  // the message's text
-	lens []int32 // its Lens: as long as text, or nil
+	text []byte   // the message's text
+	lens []uint16 // its Lens: as long as text, or nil
 }
 
 // extent returns the length of the string, array or object whose text

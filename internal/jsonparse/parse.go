@@ -79,9 +79,9 @@ type Parser struct {
 	// Lens, when at least as long as the text, receives the extent of the
 	// strings, arrays and objects inside the Undecoded values (the values
 	// and the names of members): Lens[i] is the length of the text of the
-	// one that starts at offset i. Parse writes nothing else into it, and
-	// does not clear it.
-	Lens []int32
+	// one that starts at offset i, when it is below 65,536 (a longer one is
+	// not noted). Parse writes nothing else into it, and does not clear it.
+	Lens []uint16
 	// ReuseEnvelope lets Parse return, for a top-level object that has a
 	// "msg" member and no "jsonrpc" member (a log's envelope), a map that
 	// the next Parse reuses: the caller must be done with that map (not
@@ -101,7 +101,7 @@ type Parser struct {
 	lazies   []LazyRef   // the undecoded values of the last parse
 	dups     []Duplicate // the repeated member names of the last parse
 	skipKeys [][]byte    // names of the open objects of undecoded values
-	lens     []int32     // Lens, when long enough for the text being parsed
+	lens     []uint16    // Lens, when long enough for the text being parsed
 	lazyDup  bool        // an object of an undecoded value names a member twice
 
 	// After a successful parse: the value's span in the text, and the span of
@@ -209,7 +209,7 @@ func (p *Parser) Parse(data []byte) (any, *SyntaxError) {
 	p.lazyNext, p.skip = false, 0
 	p.parses = min(p.parses+1, 2)
 	p.lens = nil
-	if len(p.Lens) >= len(data) && len(data) <= math.MaxInt32 {
+	if len(p.Lens) >= len(data) {
 		p.lens = p.Lens
 	}
 	i := SkipSpace(data, 0)
@@ -248,8 +248,8 @@ value:
 			if s, i, perr = p.str(data, i, false, p.skip > 0); perr != nil {
 				return nil, perr
 			}
-			if p.skip > 0 && p.lens != nil {
-				p.lens[start] = int32(i - start)
+			if p.skip > 0 {
+				p.note(start, i)
 			}
 			v = s
 		case 't':
@@ -316,6 +316,14 @@ value:
 	}
 }
 
+// note notes in Lens the extent of a value of an undecoded value, from
+// start to end.
+func (p *Parser) note(start, end int) {
+	if p.lens != nil && end-start <= math.MaxUint16 {
+		p.lens[start] = uint16(end - start)
+	}
+}
+
 // frame returns the frame of an array or object that opens at i; lazy
 // tells that it is the value of a lazy member.
 func (p *Parser) frame(obj bool, i int, lazy bool) frame {
@@ -343,9 +351,7 @@ func (p *Parser) close(data []byte, end int) any {
 	f := p.stack[len(p.stack)-1]
 	p.stack = p.stack[:len(p.stack)-1]
 	if p.skip > 0 {
-		if p.lens != nil {
-			p.lens[f.open] = int32(end - f.open)
-		}
+		p.note(f.open, end)
 		if f.obj {
 			p.lazyDup = p.lazyDup || repeats(p.skipKeys[f.skipKeys:])
 			clear(p.skipKeys[f.skipKeys:])
@@ -482,9 +488,7 @@ func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
 		return i, perr
 	}
 	if p.skip > 0 {
-		if p.lens != nil {
-			p.lens[quote] = int32(i - quote)
-		}
+		p.note(quote, i)
 		// Inside an undecoded value, names are kept as written, to tell
 		// whether one is repeated when the object closes.
 		name := data[quote+1 : i-1]
