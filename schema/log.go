@@ -184,3 +184,34 @@ func memberKind(m jsonrpc.Message, ptr string) jsonrpc.Kind {
 	}
 	return m.Members[i].Kind
 }
+
+// Object returns the finding as one line of `jrpcld validate --format json`
+// gives it, ready for encoding/json: file, line, index, code, kind,
+// severity, message and pointer, and schemaLocation when the finding names
+// a schema.
+func (f Finding) Object() map[string]any {
+	m := map[string]any{
+		"file": f.File, "line": f.Line, "index": f.Index, "code": f.Code, "kind": f.Kind.String(),
+		"severity": f.Severity.String(), "message": f.Message, "pointer": f.Pointer,
+	}
+	if f.Schema != "" {
+		m["schemaLocation"] = f.Schema
+	}
+	return m
+}
+
+// Object returns the counts of s over files logs as the "summary" object
+// of `jrpcld validate --format json`, ready for encoding/json: files,
+// messages, valid, invalid, warnings, kinds and invalidByKind (the callers
+// add what they know of the printing, such as notPrinted).
+func (s Summary) Object(files int) map[string]any {
+	kinds, invalid := s.Kinds, s.Invalid
+	if kinds == nil {
+		kinds = map[string]int{}
+	}
+	if invalid == nil {
+		invalid = map[string]int{}
+	}
+	return map[string]any{"files": files, "messages": s.Messages, "valid": s.Valid, "invalid": s.InvalidCount(),
+		"warnings": s.Warnings, "kinds": kinds, "invalidByKind": invalid}
+}

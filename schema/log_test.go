@@ -1,9 +1,11 @@
 package schema
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -147,6 +149,45 @@ func TestValidateLogPlans(t *testing.T) {
 					t.Errorf("%s: with plans\n%s\n%+v\nwithout\n%s\n%+v", what, strings.Join(got, "\n"), sumGot, strings.Join(want, "\n"), sumWant)
 				}
 			}
+		}
+	}
+}
+
+// TestObjects: a finding and a summary as validate's JSON output has them,
+// compared as JSON values with the objects written out by hand.
+func TestObjects(t *testing.T) {
+	d := diag.Diagnostic{File: "a.jsonl", Line: 3, Pointer: "/params", Code: -32602, Severity: diag.Error, Message: "bad"}
+	withSchema := d
+	withSchema.Schema = "schema.json#/$defs/X"
+	sum := Summary{Messages: 4, Valid: 3, Warnings: 1, Kinds: map[string]int{"request": 4}, Invalid: map[string]int{"request": 1}}
+	tests := []struct {
+		name string
+		got  map[string]any
+		want string
+	}{
+		{"finding", Finding{Index: 2, Kind: jsonrpc.KindRequest, Diagnostic: d}.Object(),
+			`{"file":"a.jsonl","line":3,"index":2,"code":-32602,"kind":"request","severity":"error","message":"bad","pointer":"/params"}`},
+		{"finding with a schema", Finding{Index: 0, Kind: jsonrpc.KindResponse, Diagnostic: withSchema}.Object(),
+			`{"file":"a.jsonl","line":3,"index":0,"code":-32602,"kind":"response","severity":"error","message":"bad","pointer":"/params","schemaLocation":"schema.json#/$defs/X"}`},
+		{"summary", sum.Object(2),
+			`{"files":2,"messages":4,"valid":3,"invalid":1,"warnings":1,"kinds":{"request":4},"invalidByKind":{"request":1}}`},
+		{"empty summary", Summary{}.Object(0),
+			`{"files":0,"messages":0,"valid":0,"invalid":0,"warnings":0,"kinds":{},"invalidByKind":{}}`},
+	}
+	for _, tt := range tests {
+		got, err := json.Marshal(tt.got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g, w any
+		if err := json.Unmarshal(got, &g); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(tt.want), &w); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
 		}
 	}
 }

@@ -113,7 +113,7 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 		printer := &errorPrinter{w: out, limit: limits.maxErrors}
 		emit := func(f schema.Finding) {
 			if *format == "json" {
-				line, _ := json.Marshal(findingJSON(f))
+				line, _ := json.Marshal(f.Object())
 				printer.print("%s\n", line)
 				return
 			}
@@ -157,7 +157,7 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 			}
 		}
 		if *format == "json" {
-			sum := summaryJSON(len(files), total)
+			sum := total.Object(len(files))
 			sum["notPrinted"] = printer.dropped
 			line, _ := json.Marshal(map[string]any{"summary": sum})
 			fmt.Fprintf(out, "%s\n", line)
@@ -216,29 +216,6 @@ func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool,
 		err = fmt.Errorf("%s: %w", display, err)
 	}
 	return sum, err
-}
-
-func findingJSON(f schema.Finding) map[string]any {
-	m := map[string]any{
-		"file": f.File, "line": f.Line, "index": f.Index, "code": f.Code, "kind": f.Kind.String(),
-		"severity": f.Severity.String(), "message": f.Message, "pointer": f.Pointer,
-	}
-	if f.Schema != "" {
-		m["schemaLocation"] = f.Schema
-	}
-	return m
-}
-
-func summaryJSON(files int, s schema.Summary) map[string]any {
-	kinds, invalid := s.Kinds, s.Invalid
-	if kinds == nil {
-		kinds = map[string]int{}
-	}
-	if invalid == nil {
-		invalid = map[string]int{}
-	}
-	return map[string]any{"files": files, "messages": s.Messages, "valid": s.Valid, "invalid": s.InvalidCount(),
-		"warnings": s.Warnings, "kinds": kinds, "invalidByKind": invalid}
 }
 
 func writeSummary(w io.Writer, files int, s schema.Summary) {

@@ -134,7 +134,7 @@ func (f *validateFn) ProcessElement(ctx context.Context, file fileio.ReadableFil
 	found := 0
 	sum, err := schema.ValidateLog(r, checker, path, func(fd schema.Finding) {
 		if found++; len(lines) < f.MaxErrors {
-			data, _ := json.Marshal(findingJSON(fd))
+			data, _ := json.Marshal(fd.Object())
 			lines = append(lines, string(data))
 		}
 	})
@@ -147,18 +147,6 @@ func (f *validateFn) ProcessElement(ctx context.Context, file fileio.ReadableFil
 	}
 	emit(t)
 	return nil
-}
-
-// findingJSON is a problem as jrpcld validate --format json prints it.
-func findingJSON(f schema.Finding) map[string]any {
-	m := map[string]any{
-		"file": f.File, "line": f.Line, "index": f.Index, "code": f.Code, "kind": f.Kind.String(),
-		"severity": f.Severity.String(), "message": f.Message, "pointer": f.Pointer,
-	}
-	if f.Schema != "" {
-		m["schemaLocation"] = f.Schema
-	}
-	return m
 }
 
 // tallyFn adds Tallies up, keeping the first MaxErrors problems, and
@@ -183,17 +171,9 @@ func (tallyFn) ExtractOutput(a Tally) string {
 			printed++
 		}
 	}
-	s := a.Summary
-	kinds, invalid := s.Kinds, s.Invalid
-	if kinds == nil {
-		kinds = map[string]int{}
-	}
-	if invalid == nil {
-		invalid = map[string]int{}
-	}
-	data, _ := json.Marshal(map[string]any{"summary": map[string]any{
-		"files": a.Files, "messages": s.Messages, "valid": s.Valid, "invalid": s.InvalidCount(),
-		"warnings": s.Warnings, "kinds": kinds, "invalidByKind": invalid, "notPrinted": a.Problems - printed}})
+	sum := a.Summary.Object(a.Files)
+	sum["notPrinted"] = a.Problems - printed
+	data, _ := json.Marshal(map[string]any{"summary": sum})
 	b.Write(data)
 	return b.String()
 }
