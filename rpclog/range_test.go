@@ -3,13 +3,10 @@ package rpclog
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"io"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/jrpcld/jrpcld/diag"
 )
 
 // rangeRecords reads the records of the ranges of input cut at cuts (with
@@ -36,16 +33,7 @@ func rangeRecords(t *testing.T, input []byte, cuts []int64, opts ReaderOptions) 
 			if err != nil {
 				t.Fatalf("range %+v: %v", rg, err)
 			}
-			g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS,
-				dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems, warnings: rec.Warnings}
-			if rec.Err != nil {
-				var re *diag.Diagnostic
-				if !errors.As(rec.Err, &re) {
-					t.Fatalf("record error %v is not a *diag.Diagnostic", rec.Err)
-				}
-				g.err = re
-			}
-			out = append(out, g)
+			out = append(out, gotOf(t, rec))
 		}
 		lines = append(lines, r.line-line)
 		line = r.line

@@ -49,16 +49,7 @@ func lrReadAll(t testing.TB, input []byte, opts ReaderOptions) ([]lrGot, *Reader
 		if err != nil {
 			return out, r, err
 		}
-		g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS,
-			dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems, warnings: rec.Warnings}
-		if rec.Err != nil {
-			var re *diag.Diagnostic
-			if !errors.As(rec.Err, &re) {
-				t.Fatalf("record error %v is not a *diag.Diagnostic", rec.Err)
-			}
-			g.err = re
-		}
-		out = append(out, g)
+		out = append(out, gotOf(t, rec))
 		if len(out) > len(input)+1 {
 			t.Fatalf("more records than input bytes: the reader does not advance")
 		}
@@ -694,4 +685,19 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("BytesRead %d > %d", r.BytesRead(), len(data))
 		}
 	})
+}
+
+// gotOf returns what the tests compare of a record.
+func gotOf(t testing.TB, rec *Record) lrGot {
+	t.Helper()
+	g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS,
+		dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems, warnings: rec.Warnings}
+	if rec.Err != nil {
+		var re *diag.Diagnostic
+		if !errors.As(rec.Err, &re) {
+			t.Fatalf("record error %v is not a *diag.Diagnostic", rec.Err)
+		}
+		g.err = re
+	}
+	return g
 }
