@@ -157,6 +157,18 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 	return runErr
 }
 
+// Skipped returns the notice that rec, a record of the log file that could
+// not be read (its Err is set), is left out of the conversion.
+func Skipped(file string, rec *rpclog.Record) diag.Diagnostic {
+	d := diag.Diagnostic{File: file, Line: rec.Line, Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: rec.Err.Error()}
+	var re *diag.Diagnostic
+	if errors.As(rec.Err, &re) {
+		d = *re
+	}
+	d.Message = "skipped: " + d.Message
+	return d
+}
+
 // writeBatch reports and writes the records of a batch in order, as
 // convertLog always has: notices, then the reason a record is skipped
 // (which stops a strict run), then its triples.
@@ -164,13 +176,7 @@ func (c *Converter) writeBatch(out sink, fs formattingSink, formats bool, l Log,
 	for i := range b.items {
 		it, rec := &b.items[i], &b.Records[i]
 		if rec.Err != nil {
-			d := diag.Diagnostic{File: l.File, Line: rec.Line, Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: rec.Err.Error()}
-			var re *diag.Diagnostic
-			if errors.As(rec.Err, &re) {
-				d = *re
-			}
-			d.Message = "skipped: " + d.Message
-			c.report(d)
+			c.report(Skipped(l.File, rec.Record))
 			if c.Strict {
 				return fmt.Errorf("%s:%d: %w", l.File, rec.Line, ErrStrict)
 			}

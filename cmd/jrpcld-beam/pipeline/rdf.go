@@ -698,13 +698,7 @@ func (f *buildFn) ProcessElement(ctx context.Context, key string, notes func(*[]
 		var triples []rdf.Triple
 		_, err := readRange(ctx, s, pl.LineBase, func(rec *rpclog.Record, pos int) error {
 			if rec.Err != nil {
-				d := diag.Diagnostic{File: s.Path, Line: rec.Line, Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: rec.Err.Error()}
-				var re *diag.Diagnostic
-				if errors.As(rec.Err, &re) {
-					d = *re
-				}
-				d.Message = "skipped: " + d.Message
-				rep.report(d)
+				rep.report(convert.Skipped(s.Path, rec))
 				return nil
 			}
 			m := jsonrpc.Classify(rec.Value)
