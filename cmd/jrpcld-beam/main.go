@@ -135,18 +135,8 @@ func runRDF(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jrpcld-beam rdf: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if *runners.Runner == "" {
-		*runners.Runner = "prism"
-	}
-	beam.Init()
-	p, s := beam.NewPipelineWithRoot()
-	if err := pipeline.RDF(s, opts); err != nil {
-		fmt.Fprintf(stderr, "jrpcld-beam rdf: %v\n", err)
-		return exitUsage
-	}
-	res, err := beam.Run(context.Background(), *runners.Runner, p)
-	if err != nil {
-		fmt.Fprintf(stderr, "jrpcld-beam rdf: %v\n", err)
+	res, ok := runPipeline("rdf", stderr, func(s beam.Scope) error { return pipeline.RDF(s, opts) })
+	if !ok {
 		return exitUsage
 	}
 	skipped, warnings := pipeline.Counts(res)
@@ -178,18 +168,8 @@ func runStats(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jrpcld-beam stats: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if *runners.Runner == "" {
-		*runners.Runner = "prism"
-	}
-	beam.Init()
-	p, s := beam.NewPipelineWithRoot()
-	if err := pipeline.Stats(s, opts); err != nil {
-		fmt.Fprintf(stderr, "jrpcld-beam stats: %v\n", err)
-		return exitUsage
-	}
-	res, err := beam.Run(context.Background(), *runners.Runner, p)
-	if err != nil {
-		fmt.Fprintf(stderr, "jrpcld-beam stats: %v\n", err)
+	res, ok := runPipeline("stats", stderr, func(s beam.Scope) error { return pipeline.Stats(s, opts) })
+	if !ok {
 		return exitUsage
 	}
 	if n := pipeline.Invalid(res); n > 0 {
@@ -223,17 +203,7 @@ func runValidate(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jrpcld-beam validate: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if *runners.Runner == "" {
-		*runners.Runner = "prism"
-	}
-	beam.Init()
-	p, s := beam.NewPipelineWithRoot()
-	if err := pipeline.Validate(s, opts); err != nil {
-		fmt.Fprintf(stderr, "jrpcld-beam validate: %v\n", err)
-		return exitUsage
-	}
-	if _, err := beam.Run(context.Background(), *runners.Runner, p); err != nil {
-		fmt.Fprintf(stderr, "jrpcld-beam validate: %v\n", err)
+	if _, ok := runPipeline("validate", stderr, func(s beam.Scope) error { return pipeline.Validate(s, opts) }); !ok {
 		return exitUsage
 	}
 	data, err := readSummary(opts.Output)
@@ -246,6 +216,27 @@ func runValidate(args []string, stderr io.Writer) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// runPipeline builds the pipeline of subcommand cmd with build and runs it
+// on --runner, Prism by default. When either fails it writes why to stderr
+// and returns false.
+func runPipeline(cmd string, stderr io.Writer, build func(beam.Scope) error) (beam.PipelineResult, bool) {
+	if *runners.Runner == "" {
+		*runners.Runner = "prism"
+	}
+	beam.Init()
+	p, s := beam.NewPipelineWithRoot()
+	if err := build(s); err != nil {
+		fmt.Fprintf(stderr, "jrpcld-beam %s: %v\n", cmd, err)
+		return nil, false
+	}
+	res, err := beam.Run(context.Background(), *runners.Runner, p)
+	if err != nil {
+		fmt.Fprintf(stderr, "jrpcld-beam %s: %v\n", cmd, err)
+		return nil, false
+	}
+	return res, true
 }
 
 // readSummary reads back the summary a validate run wrote last.
