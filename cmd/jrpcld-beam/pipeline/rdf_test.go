@@ -214,6 +214,25 @@ func genLog(r *rand.Rand, n int) []byte {
 	return b.Bytes()
 }
 
+// cutLog writes data, a log, to dir in files named prefix-NNN.jsonl of
+// minLines to minLines+spread-1 lines each (the last may have fewer), and
+// returns their paths in order.
+func cutLog(t *testing.T, r *rand.Rand, dir, prefix string, data []byte, minLines, spread int) []string {
+	t.Helper()
+	var files []string
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	for j := 0; len(lines) > 0; j++ {
+		n := min(len(lines), minLines+r.IntN(spread))
+		name := filepath.Join(dir, fmt.Sprintf("%s-%03d.jsonl", prefix, j))
+		if err := os.WriteFile(name, bytes.Join(lines[:n], nil), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+		lines = lines[n:]
+	}
+	return files
+}
+
 func TestRDFGenerated(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(16, 2026))

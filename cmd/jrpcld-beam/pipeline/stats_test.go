@@ -119,16 +119,7 @@ func TestStatsGenerated(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 7))
 	var files []string
 	for i := range 5 {
-		lines := bytes.SplitAfter(genLog(r, 400+i*100), []byte("\n"))
-		for j := 0; len(lines) > 0; j++ {
-			n := min(len(lines), 10+r.IntN(60))
-			name := filepath.Join(dir, fmt.Sprintf("log%d-%03d.jsonl", i, j))
-			if err := os.WriteFile(name, bytes.Join(lines[:n], nil), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			files = append(files, name)
-			lines = lines[n:]
-		}
+		files = append(files, cutLog(t, r, dir, fmt.Sprintf("log%d", i), genLog(r, 400+i*100), 10, 60)...)
 	}
 	opts := StatsOptions{Input: filepath.Join(dir, "*.jsonl"), Output: filepath.Join(t.TempDir(), "stats.json")}
 	sameStats(t, runStats(t, opts), cliStats(t, files), files)

@@ -117,16 +117,7 @@ func TestValidateGenerated(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 9))
 	var files []string
 	for i := range 6 {
-		lines := bytes.SplitAfter(genLog(r, 150+i*60), []byte("\n"))
-		for j := 0; len(lines) > 0; j++ {
-			n := min(len(lines), 20+r.IntN(80))
-			name := filepath.Join(dir, fmt.Sprintf("log%d-%02d.jsonl", i, j))
-			if err := os.WriteFile(name, bytes.Join(lines[:n], nil), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			files = append(files, name)
-			lines = lines[n:]
-		}
+		files = append(files, cutLog(t, r, dir, fmt.Sprintf("log%d", i), genLog(r, 150+i*60), 20, 80)...)
 	}
 	for _, max := range []int{0, 37} {
 		t.Run(fmt.Sprint("max ", max), func(t *testing.T) {
