@@ -1,12 +1,8 @@
 package context
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,17 +14,19 @@ import (
 	"github.com/jrpcld/jrpcld/internal/shared"
 )
 
-// oracleCase is a register the differential test builds with the OGC tool
-// chain's own code (../shared/tools/ogc-oracle) and with jrpcld.
+// oracleCase is a register whose contexts and annotated schemas jrpcld
+// builds and compares with what the OGC tool chain's own code built for it
+// (../shared/reference/ogc-full/ref).
 type oracleCase struct {
 	dir string
+	ref string // the folder of the reference build in ogc-full
 	// contextMap maps context references, as the user would with
 	// --context-map: jrpcld reads no file a context names by itself.
 	contextMap map[string]string
 	// deviations are the terms where jrpcld's context means something else
 	// on purpose, by block.
 	deviations map[string][]deviation
-	// betterThanOracle lists the blocks the oracle fails on and jrpcld
+	// betterThanOracle lists the blocks the tool chain fails on and jrpcld
 	// builds, with the warning that says why.
 	betterThanOracle map[string]string
 }
@@ -50,7 +48,7 @@ func oracleCases(t *testing.T) map[string]oracleCase {
 	}
 	for _, e := range entries {
 		if e.IsDir() {
-			cases[e.Name()] = oracleCase{dir: filepath.Join(regs, e.Name())}
+			cases[e.Name()] = oracleCase{dir: filepath.Join(regs, e.Name()), ref: "testdata-" + e.Name()}
 		}
 	}
 	abs := func(p ...string) string {
@@ -77,66 +75,77 @@ func oracleCases(t *testing.T) map[string]oracleCase {
 	c = cases["oracle-errors"]
 	c.betterThanOracle = map[string]string{"t.self-ref": "RecursionError"}
 	cases["oracle-errors"] = c
-	cases["embedded"] = oracleCase{dir: embeddedRegister(t)}
-	cases["mcp"] = oracleCase{dir: shared.Dir(t, "reference", "ogc-mcp-bblocks")}
-	cases["tutorial"] = oracleCase{dir: shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src")}
+	cases["mcp"] = oracleCase{dir: shared.Dir(t, "reference", "ogc-mcp-bblocks"), ref: "mcp"}
+	cases["tutorial"] = oracleCase{dir: shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src"), ref: "tutorial"}
 	return cases
 }
 
+// awaitingReference are the registers of testdata/ogc-registers that the
+// tool chain has not built yet (asked for in the issue's note): TestOracle
+// says so and leaves them out; any other register without a reference
+// build fails.
+var awaitingReference = []string{}
+
 // TestOracle builds every context and annotated schema of the synthetic
 // registers of testdata/ogc-registers, of the MCP register and of the OGC
-// tutorial register with the OGC tool chain's own code and with jrpcld, and
-// requires the same: contexts that mean the same in every scope (compared
-// with json-gold as the JSON-LD processor: the definition in effect of every
-// term, at the top and under every chain of property-scoped contexts), and
-// equal annotated schemas. Where the oracle builds no context, jrpcld builds
-// none; where it needs an imported register, jrpcld says so; where it fails,
-// jrpcld fails too, except in the listed cases, where it builds the context
-// and warns. The deliberate deviations are listed and must come with a
-// warning.
+// tutorial register, and requires what the OGC tool chain's own code built
+// for them (../shared/reference/ogc-full): contexts that mean the same in
+// every scope (compared with json-gold as the JSON-LD processor: the
+// definition in effect of every term, at the top and under every chain of
+// property-scoped contexts), and equal annotated schemas. Where the tool
+// chain built no context, jrpcld builds none; where it needs an imported
+// register, jrpcld says so; where it failed (a block with a schema and no
+// annotated schema), jrpcld fails too, except in the listed cases, where it
+// builds the context and warns. The deliberate deviations are listed and
+// must come with a warning.
 func TestOracle(t *testing.T) {
-	oracle := shared.Oracle(t)
 	for name, oc := range oracleCases(t) {
 		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			out := t.TempDir()
-			cmd := exec.Command(oracle, oc.dir, out)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			stdout, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("oracle: %v\n%s", err, stderr.Bytes())
+			if !shared.HasOGCFull(t, "ogc-full", oc.ref) && slices.Contains(awaitingReference, name) {
+				t.Skipf("no reference build of %s yet (asked for in the issue)", name)
 			}
+			t.Parallel()
+			ref := shared.OGCFull(t, "ogc-full", oc.ref)
 			reg, err := bblock.LoadRegisterDir(oc.dir, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tc := NewToolchain(reg, &Options{Files: oc.contextMap})
-			sc := bufio.NewScanner(bytes.NewReader(stdout))
-			blocks := 0
-			for sc.Scan() {
-				f := strings.Fields(sc.Text())
-				if len(f) < 2 || !slices.Contains([]string{"ok", "none", "skip", "error"}, f[0]) {
-					continue
-				}
-				status, id := f[0], f[1]
-				b := reg.Block(id)
+			for _, rb := range ref.Blocks {
+				b := reg.Block(rb.ID)
 				if b == nil {
-					t.Errorf("%s: the oracle built a block jrpcld does not see", id)
+					t.Errorf("%s: the tool chain built a block jrpcld does not see", rb.ID)
 					continue
 				}
-				blocks++
-				checkOracleBlock(t, tc, b, status, filepath.Join(out, filepath.FromSlash(b.OutputPath())), oc)
+				checkOracleBlock(t, tc, b, rb, filepath.Join(ref.Dir, "annotated", filepath.FromSlash(b.OutputPath())), oc)
 			}
-			if blocks != len(reg.Blocks) {
-				t.Errorf("the oracle reported %d blocks, jrpcld loads %d:\n%s", blocks, len(reg.Blocks), stdout)
+			if len(ref.Blocks) != len(reg.Blocks) {
+				t.Errorf("the tool chain built %d blocks, jrpcld loads %d", len(ref.Blocks), len(reg.Blocks))
 			}
 		})
 	}
 }
 
-func checkOracleBlock(t *testing.T, tc *Toolchain, b *bblock.Block, status, dir string, oc oracleCase) {
+// refStatus is what the tool chain did with a block's context: "ok" (it
+// wrote one), "none" (it annotated the schema, or there is none, and wrote
+// no context), "skip" (the block needs an imported register) or "error" (it
+// has a schema and the tool chain wrote no annotated schema: it failed).
+func refStatus(b *bblock.Block, rb shared.RefBlock, dir string) string {
+	switch {
+	case rb.Status == "skip":
+		return "skip"
+	case rb.Context != "":
+		return "ok"
+	}
+	if _, err := os.Stat(filepath.Join(dir, "schema.yaml")); err == nil || b.Files.Schema == "" {
+		return "none"
+	}
+	return "error"
+}
+
+func checkOracleBlock(t *testing.T, tc *Toolchain, b *bblock.Block, rb shared.RefBlock, dir string, oc oracleCase) {
 	doc, warns, err := tc.Context(b)
+	status := refStatus(b, rb, dir)
 	switch status {
 	case "skip":
 		if !errors.Is(err, ErrImport) {
@@ -146,47 +155,49 @@ func checkOracleBlock(t *testing.T, tc *Toolchain, b *bblock.Block, status, dir 
 	case "error":
 		if why, ok := oc.betterThanOracle[b.ID]; ok {
 			if err != nil || doc == nil || !hasWarning(warns, why) {
-				t.Errorf("%s: the oracle fails on it (%s); jrpcld should build it and warn: %v, warnings %v", b.ID, why, err, warns)
+				t.Errorf("%s: the tool chain fails on it (%s); jrpcld should build it and warn: %v, warnings %v", b.ID, why, err, warns)
 			}
 			return
 		}
 		if err == nil {
-			t.Errorf("%s: the oracle fails on it, jrpcld builds it", b.ID)
+			t.Errorf("%s: the tool chain fails on it, jrpcld builds it", b.ID)
 		}
 		return
 	case "none":
 		if err != nil && !errors.Is(err, ErrNoSchema) || doc != nil {
-			t.Errorf("%s: the oracle builds no context; jrpcld: %v, %v", b.ID, doc != nil, err)
+			t.Errorf("%s: the tool chain builds no context; jrpcld: %v, %v", b.ID, doc != nil, err)
 		}
-		return
+	default:
+		if err != nil || doc == nil {
+			t.Errorf("%s: %v (context %v)", b.ID, err, doc != nil)
+			return
+		}
+		// The context, by meaning.
+		want := readJSONFile(t, filepath.Join(dir, "context.jsonld"))
+		got := ojson.Plain(doc.v)
+		diffs := ctxtest.DiffEffective(t, got.(map[string]any)["@context"], want.(map[string]any)["@context"])
+		expected := oc.deviations[b.ID]
+		matches := func(d, e string) bool { return strings.HasPrefix(d, e+":") }
+		for _, d := range diffs {
+			if !slices.ContainsFunc(expected, func(e deviation) bool { return matches(d, e.at) }) {
+				t.Errorf("%s: context differs from the tool chain's: %s", b.ID, d)
+			}
+		}
+		for _, e := range expected {
+			if !slices.ContainsFunc(diffs, func(d string) bool { return matches(d, e.at) }) {
+				t.Errorf("%s: the deliberate difference at %s is gone; update the test", b.ID, e.at)
+			}
+			if !hasWarning(warns, e.warn...) {
+				t.Errorf("%s: no warning %q about %s in %v", b.ID, e.warn, e.at, warns)
+			}
+		}
 	}
-	if err != nil || doc == nil {
-		t.Errorf("%s: %v (context %v)", b.ID, err, doc != nil)
-		return
+	if _, err := os.Stat(filepath.Join(dir, "schema.yaml")); err != nil {
+		return // no schema, so no annotated schema
 	}
 
-	// The context, by meaning.
-	want := readJSONFile(t, filepath.Join(dir, "context.jsonld"))
-	got := ojson.Plain(doc.v)
-	diffs := ctxtest.DiffEffective(t, got.(map[string]any)["@context"], want.(map[string]any)["@context"])
-	expected := oc.deviations[b.ID]
-	matches := func(d, e string) bool { return strings.HasPrefix(d, e+":") }
-	for _, d := range diffs {
-		if !slices.ContainsFunc(expected, func(e deviation) bool { return matches(d, e.at) }) {
-			t.Errorf("%s: context differs from the oracle's: %s", b.ID, d)
-		}
-	}
-	for _, e := range expected {
-		if !slices.ContainsFunc(diffs, func(d string) bool { return matches(d, e.at) }) {
-			t.Errorf("%s: the deliberate difference at %s is gone; update the test", b.ID, e.at)
-		}
-		if !hasWarning(warns, e.warn...) {
-			t.Errorf("%s: no warning %q about %s in %v", b.ID, e.warn, e.at, warns)
-		}
-	}
-
-	// The annotated schema, by value, its references written as the
-	// oracle writes them (below its base URL).
+	// The annotated schema, by value, its references written as the tool
+	// chain writes them (below its base URL).
 	ann, _, err := tc.Annotate(b)
 	if err != nil {
 		t.Errorf("%s: annotating: %v", b.ID, err)
@@ -202,41 +213,11 @@ func checkOracleBlock(t *testing.T, tc *Toolchain, b *bblock.Block, status, dir 
 	if !ojson.Equal(gotSchema, wantSchema) {
 		gj, _ := ojson.Marshal(gotSchema)
 		wj, _ := ojson.Marshal(wantSchema)
-		t.Errorf("%s: annotated schema differs from the oracle's:\n--- jrpcld\n%s\n--- oracle\n%s", b.ID, gj, wj)
+		t.Errorf("%s: annotated schema differs from the tool chain's:\n--- jrpcld\n%s\n--- tool chain\n%s", b.ID, gj, wj)
 	}
 }
 
-// embeddedRegister writes the embedded JSON-RPC 2.0 block as a register
-// source tree in a temporary folder, for the oracle.
-func embeddedRegister(t *testing.T) string {
-	dir := t.TempDir()
-	write := func(p string, data []byte) {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(dir, bblock.ConfigFile), []byte("name: embedded\nidentifier-prefix: jrpcld.\nimports: []\n"))
-	src := bblock.DefaultFS()
-	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(src, p)
-		if err == nil {
-			write(filepath.Join(dir, bblock.SourcesDir, "json-rpc", filepath.FromSlash(p)), data)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// oracleBaseURL is the register URL the oracle builds with (its default).
+// oracleBaseURL is the register URL the reference builds were made with.
 const oracleBaseURL = "https://ogc-oracle.invalid/register/"
 
 func readJSONFile(t *testing.T, p string) any {

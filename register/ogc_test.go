@@ -1,10 +1,7 @@
 package register
 
 import (
-	"bufio"
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,71 +23,60 @@ var tutorialNeedsImports = []string{
 }
 
 // TestBuildAtOGCPaths builds the MCP register and the OGC tutorial
-// register with jrpcld build and with the OGC tool chain's own code (the
-// oracle), and compares the contexts at the paths the tool chain writes
-// them (annotated/ + the block id without its first component) by what
-// they mean; a block the oracle writes no context for gets none. Blocks
-// that need an imported register fail, naming the import.
+// register with jrpcld build and compares the contexts with what the OGC
+// tool chain's own code built for them (../shared/reference/ogc-full), at
+// the paths the tool chain writes them (annotated/ + the block id without
+// its first component), by what they mean; a block the tool chain writes
+// no context for gets none. Blocks that need an imported register fail,
+// naming the import.
 func TestBuildAtOGCPaths(t *testing.T) {
-	oracle := shared.Oracle(t)
 	for name, src := range map[string]string{
 		"mcp":      shared.Dir(t, "reference", "ogc-mcp-bblocks"),
 		"tutorial": shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			ref := shared.OGCFull(t, "ogc-full", name)
 			reg, err := bblock.LoadRegisterDir(src, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			out, res := buildReg(t, reg, Options{})
-			oout := t.TempDir()
-			stdout, err := exec.Command(oracle, src, oout).Output()
-			if err != nil {
-				t.Fatalf("oracle: %v", err)
-			}
 			results := map[string]BlockResult{}
 			for _, b := range res.Blocks {
 				results[b.ID] = b
 			}
-			sc := bufio.NewScanner(bytes.NewReader(stdout))
-			n := 0
-			for sc.Scan() {
-				f := strings.Fields(sc.Text())
-				if len(f) < 2 || !slices.Contains([]string{"ok", "none", "skip", "error"}, f[0]) {
-					continue
-				}
-				n++
-				status, id := f[0], f[1]
+			for _, rb := range ref.Blocks {
+				id := rb.ID
 				p := strings.ReplaceAll(strings.SplitN(id, ".", 2)[1], ".", "/")
 				ours := filepath.Join(out, "annotated", filepath.FromSlash(p), "context.jsonld")
 				_, statErr := os.Stat(ours)
-				switch status {
-				case "ok":
-					if statErr != nil {
-						t.Errorf("%s: the oracle writes annotated/%s/context.jsonld, jrpcld does not", id, p)
-						continue
-					}
-					want := readJSON(t, filepath.Join(oout, filepath.FromSlash(p), "context.jsonld"))["@context"]
-					got := readJSON(t, ours)["@context"]
-					for _, d := range ctxtest.DiffEffective(t, got, want) {
-						t.Errorf("%s: annotated/%s/context.jsonld differs from the oracle's: %s", id, p, d)
-					}
-				case "none", "error":
-					if statErr == nil {
-						t.Errorf("%s: the oracle writes no context (%s), jrpcld writes %s", id, status, ours)
-					}
-				case "skip":
+				switch {
+				case rb.Status == "skip":
 					if statErr == nil || results[id].Passed || !strings.Contains(strings.Join(results[id].Errors, "\n"), "--import") {
 						t.Errorf("%s needs an imported register: jrpcld should fail naming the import and --import: %+v", id, results[id])
 					}
 					if name == "tutorial" && !slices.Contains(tutorialNeedsImports, id) {
 						t.Errorf("%s needs an import, which the test does not expect", id)
 					}
+				case rb.Context != "":
+					if statErr != nil {
+						t.Errorf("%s: the tool chain writes %s, jrpcld does not", id, rb.Context)
+						continue
+					}
+					want := readJSON(t, filepath.Join(ref.Dir, filepath.FromSlash(rb.Context)))["@context"]
+					got := readJSON(t, ours)["@context"]
+					for _, d := range ctxtest.DiffEffective(t, got, want) {
+						t.Errorf("%s: annotated/%s/context.jsonld differs from the tool chain's: %s", id, p, d)
+					}
+				default:
+					if statErr == nil {
+						t.Errorf("%s: the tool chain writes no context, jrpcld writes %s", id, ours)
+					}
 				}
 			}
-			if n != len(reg.Blocks) {
-				t.Errorf("the oracle reported %d blocks, jrpcld built %d", n, len(reg.Blocks))
+			if len(ref.Blocks) != len(reg.Blocks) {
+				t.Errorf("the tool chain built %d blocks, jrpcld built %d", len(ref.Blocks), len(reg.Blocks))
 			}
 		})
 	}
@@ -157,7 +143,7 @@ func TestBuildTutorialGraphs(t *testing.T) {
 
 // TestBuildMatchesPublishedContexts holds jrpcld build to the files the
 // OGC tool chain published (../shared/reference/ogc-published), not only to
-// the oracle run here: each published annotated/PATH/context.jsonld, of the
+// the reference builds: each published annotated/PATH/context.jsonld, of the
 // MCP register as the current tool chain builds it and of the tutorial
 // register as published, must mean what jrpcld writes at the same path.
 // The tutorial blocks that need the main OGC register are left out, and

@@ -2,7 +2,8 @@
 // for tests. A test that needs it calls Dir: the test is skipped with a clear
 // message when the folder is absent, and fails instead when JRPCLD_SHARED is
 // set, as it is in CI. CorpusLog and NewCycleReader make the benchmarks'
-// logs from the recorded sessions; Oracle finds the OGC tool chain's code.
+// logs from the recorded sessions; OGCFull reads what the OGC tool chain
+// built for a register (../shared/reference/ogc-full*).
 package shared
 
 import (
@@ -11,9 +12,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -118,26 +120,91 @@ func (c *cycleReader) Read(p []byte) (int, error) {
 	return total, nil
 }
 
-// Oracle returns the path of ../shared/tools/ogc-oracle/oracle, the OGC
-// tool chain's own code run offline, after checking that the Debian
-// packages it needs are installed. It skips t (or fails it when
-// JRPCLD_SHARED is set) when the folder or the packages are missing.
-func Oracle(t testing.TB) string {
+// Reference is what the OGC tool chain's own code built, whole and offline,
+// for one register: the folder ../shared/reference/SET/NAME (SET is
+// "ogc-full" or "ogc-full-current") and the blocks its run summary lists.
+type Reference struct {
+	Dir    string
+	Blocks []RefBlock
+}
+
+// RefBlock is one line of a reference's _oracle-summary.txt: a block the
+// tool chain built, or skipped because it needs an imported register.
+type RefBlock struct {
+	ID string
+	// Status is "pass" or "FAIL" (a block with tests, by its verdict), "ok"
+	// (a block without tests) or "skip" (it needs an imported register).
+	Status string
+	// Passed is register.json's validationPassed; Tests the number of
+	// test resources the tool chain counted.
+	Passed bool
+	Tests  int
+	// Context is the path of the context the tool chain wrote, relative to
+	// Dir ("annotated/PATH/context.jsonld"), or "" when it wrote none.
+	Context string
+}
+
+// OGCFull returns the reference build of register name in set ("ogc-full"
+// or "ogc-full-current"), with its summary read. It skips or fails t as Dir
+// does; a reference that is there but unreadable fails t.
+func OGCFull(t testing.TB, set, name string) *Reference {
 	t.Helper()
-	p := Dir(t, "tools", "ogc-oracle", "oracle")
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("JRPCLD_SHARED") != "" {
-			t.Fatalf("shared: the OGC oracle is missing: %v", err)
-		}
-		t.Skipf("shared: the OGC oracle is missing (%v); skipping", err)
-	}
-	out, err := exec.Command(p, "--check").CombinedOutput()
+	dir := Dir(t, "reference", set, name)
+	ref, err := readReference(dir)
 	if err != nil {
-		msg := fmt.Sprintf("shared: the OGC oracle cannot run here (%v): %s; install its Debian packages: apt-get install -y --no-install-recommends $(%s --packages)", err, bytes.TrimSpace(out), p)
-		if os.Getenv("JRPCLD_SHARED") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		t.Fatalf("shared: %v", err)
 	}
-	return p
+	return ref
+}
+
+// HasOGCFull reports whether ../shared holds a reference build of register
+// name in set, for tests that list which registers still await one.
+func HasOGCFull(t testing.TB, set, name string) bool {
+	t.Helper()
+	_, err := os.Stat(filepath.Join(Dir(t, "reference", set, name), "_oracle-summary.txt"))
+	return err == nil
+}
+
+// readReference reads dir/_oracle-summary.txt: one line per block
+// ("pass   ID  validationPassed=true tests=3 annotated/P/context.jsonld",
+// "ok     ID  validationPassed=true tests=0 no context", "skip   ID  depends
+// on ...") and a last line that starts with "ogc-oracle".
+func readReference(dir string) (*Reference, error) {
+	p := filepath.Join(dir, "_oracle-summary.txt")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	ref := &Reference{Dir: dir}
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] == "ogc-oracle" {
+			continue
+		}
+		if len(f) < 2 {
+			return nil, fmt.Errorf("%s:%d: a block line has no identifier: %q", p, i+1, line)
+		}
+		b := RefBlock{Status: f[0], ID: f[1]}
+		switch b.Status {
+		case "skip":
+		case "ok", "pass", "FAIL":
+			if len(f) < 5 || !strings.HasPrefix(f[2], "validationPassed=") || !strings.HasPrefix(f[3], "tests=") {
+				return nil, fmt.Errorf("%s:%d: not a block line: %q", p, i+1, line)
+			}
+			b.Passed = f[2] == "validationPassed=true"
+			if b.Tests, err = strconv.Atoi(strings.TrimPrefix(f[3], "tests=")); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", p, i+1, err)
+			}
+			if f[4] != "no" {
+				b.Context = f[4]
+			}
+		default:
+			return nil, fmt.Errorf("%s:%d: unknown status %q", p, i+1, b.Status)
+		}
+		ref.Blocks = append(ref.Blocks, b)
+	}
+	if len(ref.Blocks) == 0 {
+		return nil, fmt.Errorf("%s lists no block", p)
+	}
+	return ref, nil
 }
