@@ -1,0 +1,28 @@
+// Package shacl validates RDF graphs against SHACL shapes (the W3C Shapes
+// Constraint Language, https://www.w3.org/TR/shacl/) and runs SHACL-AF
+// triple rules (https://www.w3.org/TR/shacl-af/).
+//
+// Compile reads a shapes graph once; Shapes.Validate checks any number of
+// data graphs (Graph, made by NewGraph from jrpcld's rdf.Triple values) and
+// returns a Report, which writes itself as SHACL's validation report graph
+// in Turtle, as text for people or as JSON lines; Shapes.Infer returns the
+// triples the shapes' rules infer.
+//
+// SHACL Core is complete: every target (node, class with rdfs:subClassOf,
+// implicit class targets, subjects-of, objects-of), every constraint
+// component and every property path, sh:deactivated, severities and
+// sh:message. Of SHACL-AF, triple rules with conditions and sh:order run,
+// with the node expressions sh:this, constants, paths, unions,
+// intersections and filter shapes. SHACL-SPARQL (sh:sparql, SPARQL rules,
+// SPARQL targets and constraint components), SHACL-JS and SHACL-AF
+// functions are not supported: Compile refuses a shapes graph that uses
+// them (ErrUnsupported), naming the shape, so that nothing passes because
+// it was not checked.
+//
+// sh:pattern follows SPARQL's REGEX, whose syntax is XPath's: patterns
+// are translated to Go's RE2, character class subtraction and XPath's
+// escapes included; back-references, which RE2 cannot run, are an error.
+// Recursive shapes, whose meaning SHACL leaves undefined, never hang: a
+// node met again while it is being checked against the same shape is
+// taken to conform, and the report warns.
+package shacl

@@ -1,0 +1,276 @@
+package shacl
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/rdf"
+)
+
+// Report is the outcome of a validation, as SHACL's validation report
+// graph holds it.
+type Report struct {
+	// Conforms is true when there are no results, whatever their
+	// severity.
+	Conforms bool
+	Results  []Result
+	// Warnings are about the validation, not the data: recursive shapes,
+	// for one.
+	Warnings []string
+}
+
+// Result is one validation result.
+type Result struct {
+	Focus rdf.Term // sh:focusNode
+	// Path is sh:resultPath: the path of a property shape, or the
+	// property a closed shape does not allow; nil when there is none.
+	Path      *Path
+	Value     rdf.Term // sh:value; the zero Term when there is none
+	Shape     rdf.Term // sh:sourceShape: the shape's node in the shapes graph
+	Component string   // sh:sourceConstraintComponent
+	Severity  string   // sh:resultSeverity: sh:Violation unless the shape says otherwise
+	// Messages are the shape's sh:message values; when it has none, the
+	// report writes Message().
+	Messages []rdf.Term
+	// Param is the value of the constraint's main parameter (the class of
+	// sh:class, the count of sh:minCount...), for messages.
+	Param rdf.Term
+}
+
+// HasValue reports whether the result has a sh:value.
+func (r Result) HasValue() bool { return r.Value != rdf.Term{} }
+
+// Message returns the result's message: the shape's sh:message (the one
+// without a language tag, or in English, or the first), or one made from
+// the constraint.
+func (r Result) Message() string {
+	if len(r.Messages) > 0 {
+		best := r.Messages[0]
+		for _, m := range r.Messages {
+			if m.Lang == "" || strings.EqualFold(m.Lang, "en") && best.Lang != "" {
+				best = m
+			}
+		}
+		return best.Value
+	}
+	p := termText(r.Param)
+	switch strings.TrimSuffix(strings.TrimPrefix(r.Component, NS), "ConstraintComponent") {
+	case "Class":
+		return "the value is not an instance of " + p
+	case "Datatype":
+		return "the value is not a well-formed literal of datatype " + p
+	case "NodeKind":
+		return "the value is not of node kind " + p
+	case "MinCount":
+		return "fewer than " + r.Param.Value + " values"
+	case "MaxCount":
+		return "more than " + r.Param.Value + " values"
+	case "MinExclusive":
+		return "the value is not > " + p
+	case "MinInclusive":
+		return "the value is not >= " + p
+	case "MaxExclusive":
+		return "the value is not < " + p
+	case "MaxInclusive":
+		return "the value is not <= " + p
+	case "MinLength":
+		return "the value is shorter than " + r.Param.Value + " characters"
+	case "MaxLength":
+		return "the value is longer than " + r.Param.Value + " characters"
+	case "Pattern":
+		return "the value does not match the pattern " + strconv.Quote(r.Param.Value)
+	case "LanguageIn":
+		return "the value's language tag is not one of the allowed ones"
+	case "UniqueLang":
+		return "a language tag is used by more than one value"
+	case "Equals":
+		return "the value is not also a value of " + p + ", or the other way round"
+	case "Disjoint":
+		return "the value is also a value of " + p
+	case "LessThan":
+		return "the value is not < the values of " + p
+	case "LessThanOrEquals":
+		return "the value is not <= the values of " + p
+	case "Not":
+		return "the value conforms to the shape " + p + ", which it must not"
+	case "And":
+		return "the value does not conform to every shape of sh:and"
+	case "Or":
+		return "the value conforms to none of the shapes of sh:or"
+	case "Xone":
+		return "the value does not conform to exactly one shape of sh:xone"
+	case "Node":
+		return "the value does not conform to the shape " + p
+	case "QualifiedMinCount":
+		return "fewer than " + r.Param.Value + " values conform to the qualified value shape"
+	case "QualifiedMaxCount":
+		return "more than " + r.Param.Value + " values conform to the qualified value shape"
+	case "Closed":
+		return "the property is not allowed by the closed shape"
+	case "HasValue":
+		return "the value " + p + " is missing"
+	case "In":
+		return "the value is not one of the allowed values"
+	}
+	return "constraint " + r.Component + " failed"
+}
+
+// termText writes a term for people: IRIs in SHACL's, RDF's and XML
+// Schema's namespaces by prefix, others in angle brackets, literals in
+// quotes with their datatype or language.
+func termText(t rdf.Term) string {
+	switch t.Kind {
+	case rdf.IRI:
+		if t.Value == "" {
+			return ""
+		}
+		return short(t.Value)
+	case rdf.Blank:
+		return "_:" + t.Value
+	}
+	s := strconv.Quote(t.Value)
+	switch {
+	case t.Lang != "":
+		return s + "@" + t.Lang
+	case t.Datatype != rdf.XSDString:
+		return s + "^^" + short(t.Datatype)
+	}
+	return s
+}
+
+// Triples returns the report as the validation report graph of SHACL 3.6:
+// a sh:ValidationReport with sh:conforms and a sh:ValidationResult per
+// result. Blank nodes of the data and shapes graphs are given fresh
+// labels, the same wherever they appear.
+func (r *Report) Triples() []rdf.Triple {
+	n := 0
+	fresh := func() rdf.Term { n++; return rdf.NewBlank("r" + strconv.Itoa(n)) }
+	labels := map[rdf.Term]rdf.Term{}
+	keep := func(t rdf.Term) rdf.Term {
+		if t.Kind != rdf.Blank {
+			return t
+		}
+		if l, ok := labels[t]; ok {
+			return l
+		}
+		l := rdf.NewBlank("n" + strconv.Itoa(len(labels)+1))
+		labels[t] = l
+		return l
+	}
+	report := fresh()
+	ts := []rdf.Triple{
+		rdf.T(report, rdf.RDFType, rdf.NewIRI(shValidationReport)),
+		rdf.T(report, shConforms, rdf.NewLiteral(strconv.FormatBool(r.Conforms), rdf.XSDBoolean)),
+	}
+	for _, res := range r.Results {
+		x := fresh()
+		ts = append(ts,
+			rdf.T(report, shResult, x),
+			rdf.T(x, rdf.RDFType, rdf.NewIRI(shValidationResult)),
+			rdf.T(x, shFocusNode, keep(res.Focus)))
+		if res.Path != nil {
+			node, pts := res.Path.Triples(fresh)
+			ts = append(ts, rdf.T(x, shResultPath, node))
+			ts = append(ts, pts...)
+		}
+		if res.HasValue() {
+			ts = append(ts, rdf.T(x, shValue, keep(res.Value)))
+		}
+		ts = append(ts,
+			rdf.T(x, shResultSeverity, rdf.NewIRI(res.Severity)),
+			rdf.T(x, shSourceComponent, rdf.NewIRI(res.Component)),
+			rdf.T(x, shSourceShape, keep(res.Shape)))
+		if len(res.Messages) > 0 {
+			for _, m := range res.Messages {
+				ts = append(ts, rdf.T(x, shResultMessage, m))
+			}
+		} else {
+			ts = append(ts, rdf.T(x, shResultMessage, rdf.NewLiteral(res.Message(), "")))
+		}
+	}
+	return ts
+}
+
+// WriteTurtle writes the report graph in Turtle.
+func (r *Report) WriteTurtle(w io.Writer) error {
+	tw := rdf.NewTurtleWriter(w, []rdf.Prefix{{Name: "sh", IRI: NS}, {Name: "rdf", IRI: rdf.RDFNS}, {Name: "xsd", IRI: rdf.XSDNS}})
+	if err := tw.WriteGroup(r.Triples()); err != nil {
+		return err
+	}
+	return tw.Close()
+}
+
+// WriteText writes the report for people: whether the data conforms,
+// then each result with its severity, component, shape, focus node, path,
+// value and message.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("Validation Report\n")
+	if r.Conforms {
+		b.WriteString("Conforms: true\n")
+	} else {
+		fmt.Fprintf(&b, "Conforms: false\nResults (%d):\n", len(r.Results))
+	}
+	for _, res := range r.Results {
+		comp := strings.TrimPrefix(res.Component, NS)
+		fmt.Fprintf(&b, "%s in %s:\n", strings.TrimPrefix(res.Severity, NS), comp)
+		fmt.Fprintf(&b, "\tSource Shape: %s\n", termText(res.Shape))
+		fmt.Fprintf(&b, "\tFocus Node: %s\n", termText(res.Focus))
+		if res.HasValue() {
+			fmt.Fprintf(&b, "\tValue Node: %s\n", termText(res.Value))
+		}
+		if res.Path != nil {
+			fmt.Fprintf(&b, "\tResult Path: %s\n", res.Path)
+		}
+		fmt.Fprintf(&b, "\tMessage: %s\n", res.Message())
+	}
+	for _, wn := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", wn)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Object returns a result as a JSON object: the SHACL property names
+// (focusNode, resultPath, value, sourceShape, sourceConstraintComponent,
+// resultSeverity, resultMessage), terms as N-Triples writes them and the
+// path in SPARQL's syntax.
+func (r Result) Object() map[string]any {
+	m := map[string]any{
+		"focusNode":                 r.Focus.String(),
+		"sourceShape":               r.Shape.String(),
+		"sourceConstraintComponent": r.Component,
+		"resultSeverity":            r.Severity,
+		"resultMessage":             r.Message(),
+	}
+	if r.Path != nil {
+		m["resultPath"] = r.Path.String()
+	}
+	if r.HasValue() {
+		m["value"] = r.Value.String()
+	}
+	return m
+}
+
+// WriteJSON writes the report as JSON lines: one object per result
+// (Result.Object), then a summary object: conforms, results, and the
+// count of each severity.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	counts := map[string]int{}
+	for _, res := range r.Results {
+		if err := enc.Encode(res.Object()); err != nil {
+			return err
+		}
+		counts[strings.TrimPrefix(res.Severity, NS)]++
+	}
+	sum := map[string]any{"conforms": r.Conforms, "results": len(r.Results), "severities": counts}
+	if len(r.Warnings) > 0 {
+		sum["warnings"] = r.Warnings
+	}
+	return enc.Encode(map[string]any{"summary": sum})
+}
