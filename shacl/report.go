@@ -118,6 +118,23 @@ func (r Result) Message() string {
 	return "constraint " + r.Component + " failed"
 }
 
+// labels gives the blank nodes of the data and shapes graphs that a
+// report names labels of its own, n1, n2..., the same wherever they
+// appear: the labels the parsers made may not be writable.
+type labels map[rdf.Term]rdf.Term
+
+func (l labels) of(t rdf.Term) rdf.Term {
+	if t.Kind != rdf.Blank {
+		return t
+	}
+	if n, ok := l[t]; ok {
+		return n
+	}
+	n := rdf.NewBlank("n" + strconv.Itoa(len(l)+1))
+	l[t] = n
+	return n
+}
+
 // termText writes a term for people: IRIs in SHACL's, RDF's and XML
 // Schema's namespaces by prefix, others in angle brackets, literals in
 // quotes with their datatype or language.
@@ -148,18 +165,7 @@ func termText(t rdf.Term) string {
 func (r *Report) Triples() []rdf.Triple {
 	n := 0
 	fresh := func() rdf.Term { n++; return rdf.NewBlank("r" + strconv.Itoa(n)) }
-	labels := map[rdf.Term]rdf.Term{}
-	keep := func(t rdf.Term) rdf.Term {
-		if t.Kind != rdf.Blank {
-			return t
-		}
-		if l, ok := labels[t]; ok {
-			return l
-		}
-		l := rdf.NewBlank("n" + strconv.Itoa(len(labels)+1))
-		labels[t] = l
-		return l
-	}
+	keep := labels{}.of
 	report := fresh()
 	ts := []rdf.Triple{
 		rdf.T(report, rdf.RDFType, rdf.NewIRI(shValidationReport)),
@@ -214,13 +220,14 @@ func (r *Report) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "Conforms: false\nResults (%d):\n", len(r.Results))
 	}
+	keep := labels{}.of
 	for _, res := range r.Results {
 		comp := strings.TrimPrefix(res.Component, NS)
 		fmt.Fprintf(&b, "%s in %s:\n", strings.TrimPrefix(res.Severity, NS), comp)
-		fmt.Fprintf(&b, "\tSource Shape: %s\n", termText(res.Shape))
-		fmt.Fprintf(&b, "\tFocus Node: %s\n", termText(res.Focus))
+		fmt.Fprintf(&b, "\tSource Shape: %s\n", termText(keep(res.Shape)))
+		fmt.Fprintf(&b, "\tFocus Node: %s\n", termText(keep(res.Focus)))
 		if res.HasValue() {
-			fmt.Fprintf(&b, "\tValue Node: %s\n", termText(res.Value))
+			fmt.Fprintf(&b, "\tValue Node: %s\n", termText(keep(res.Value)))
 		}
 		if res.Path != nil {
 			fmt.Fprintf(&b, "\tResult Path: %s\n", res.Path)
@@ -237,11 +244,17 @@ func (r *Report) WriteText(w io.Writer) error {
 // Object returns a result as a JSON object: the SHACL property names
 // (focusNode, resultPath, value, sourceShape, sourceConstraintComponent,
 // resultSeverity, resultMessage), terms as N-Triples writes them and the
-// path in SPARQL's syntax.
+// path in SPARQL's syntax. Blank nodes keep the labels the parser gave
+// them, which may not be valid N-Triples; WriteJSON gives them labels of
+// its own.
 func (r Result) Object() map[string]any {
+	return r.object(func(t rdf.Term) rdf.Term { return t })
+}
+
+func (r Result) object(keep func(rdf.Term) rdf.Term) map[string]any {
 	m := map[string]any{
-		"focusNode":                 r.Focus.String(),
-		"sourceShape":               r.Shape.String(),
+		"focusNode":                 keep(r.Focus).String(),
+		"sourceShape":               keep(r.Shape).String(),
 		"sourceConstraintComponent": r.Component,
 		"resultSeverity":            r.Severity,
 		"resultMessage":             r.Message(),
@@ -250,7 +263,7 @@ func (r Result) Object() map[string]any {
 		m["resultPath"] = r.Path.String()
 	}
 	if r.HasValue() {
-		m["value"] = r.Value.String()
+		m["value"] = keep(r.Value).String()
 	}
 	return m
 }
@@ -262,8 +275,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	counts := map[string]int{}
+	keep := labels{}.of
 	for _, res := range r.Results {
-		if err := enc.Encode(res.Object()); err != nil {
+		if err := enc.Encode(res.object(keep)); err != nil {
 			return err
 		}
 		counts[strings.TrimPrefix(res.Severity, NS)]++

@@ -100,13 +100,13 @@ type constraint struct {
 	ref    ref      // a class, a datatype, sh:hasValue's term, a property (equals, disjoint, lessThan...)
 	refs   []ref    // sh:in, sh:ignoredProperties and the closed shape's properties
 	in     map[ref]bool
-	n      int         // min/max count and length; qualified min or max count
-	nodeKD uint8       // sh:nodeKind, as a set of kinds
-	bound  value       // min/max exclusive/inclusive
+	n      int   // min/max count and length; qualified min or max count
+	nodeKD uint8 // sh:nodeKind, as a set of kinds
+	bound  value // min/max exclusive/inclusive
 	re     *regexp.Regexp
-	langs  []string    // sh:languageIn
-	shapes []*shape    // not, and, or, xone, node, property, qualifiedValueShape
-	others []*shape    // the sibling qualified value shapes, when disjoint
+	langs  []string // sh:languageIn
+	shapes []*shape // not, and, or, xone, node, property, qualifiedValueShape
+	others []*shape // the sibling qualified value shapes, when disjoint
 }
 
 // Error is a shapes graph that cannot be compiled: the shape (its node in

@@ -12,10 +12,10 @@ import (
 // constant's id, the terms the data does not hold numbered after its own,
 // and the subclasses of each class the shapes name.
 type binding struct {
-	s     *Shapes
-	g     *Graph
-	ids   []id       // by ref
-	extra []rdf.Term // the terms numbered len(g.terms) and up
+	s                   *Shapes
+	g                   *Graph
+	ids                 []id       // by ref
+	extra               []rdf.Term // the terms numbered len(g.terms) and up
 	rdfType, subClassOf id
 }
 

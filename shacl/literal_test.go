@@ -1,0 +1,139 @@
+package shacl
+
+import (
+	"testing"
+
+	"github.com/jrpcld/jrpcld/rdf"
+)
+
+// TestWellFormed: lexical forms in and out of XML Schema's lexical
+// spaces (XML Schema 1.1 Part 2, section 3).
+func TestWellFormed(t *testing.T) {
+	good := map[string][]string{
+		"integer":            {"0", "-12", "+7", "0012", "123456789012345678901234567890"},
+		"byte":               {"-128", "127", "+0"},
+		"unsignedByte":       {"0", "255"},
+		"nonNegativeInteger": {"0", "+5"},
+		"positiveInteger":    {"1"},
+		"negativeInteger":    {"-1"},
+		"long":               {"9223372036854775807", "-9223372036854775808"},
+		"decimal":            {"1", "1.", ".5", "-0.50", "+3.14"},
+		"double":             {"1", "1.5e10", "-1E-3", ".5e1", "INF", "-INF", "+INF", "NaN", "1e400"},
+		"boolean":            {"true", "false", "1", "0"},
+		"dateTime":           {"2020-02-29T12:00:00", "2020-01-01T00:00:00.123Z", "-0044-03-15T12:00:00+01:00", "2020-01-01T24:00:00", "12020-01-01T00:00:00"},
+		"dateTimeStamp":      {"2020-01-01T00:00:00Z"},
+		"date":               {"2021-12-31", "2021-12-31Z", "2021-12-31-05:00"},
+		"time":               {"23:59:59", "00:00:00.5+14:00"},
+		"gYear":              {"2021", "-0001", "2021Z"},
+		"gYearMonth":         {"2021-02"},
+		"gMonth":             {"--02"},
+		"gMonthDay":          {"--02-29"},
+		"gDay":               {"---31"},
+		"duration":           {"P1Y", "PT1H", "-P1Y2M3DT4H5M6.7S", "P0D"},
+		"dayTimeDuration":    {"P1DT2H"},
+		"yearMonthDuration":  {"P1Y2M"},
+		"hexBinary":          {"", "0FB7", "ab"},
+		"base64Binary":       {"", "QUJD", "QU JD"},
+		"language":           {"en", "en-GB", "zh-Hant-TW"},
+		"NCName":             {"abc", "_a.b-c"},
+		"Name":               {"a:b"},
+		"token":              {"a b"},
+		"string":             {" anything\n"},
+	}
+	bad := map[string][]string{
+		"integer":            {"", "1.0", "1e3", " 1", "1 ", "+-1", "one"},
+		"byte":               {"128", "-129", "c"},
+		"unsignedByte":       {"-1", "256"},
+		"nonNegativeInteger": {"-1"},
+		"positiveInteger":    {"0"},
+		"negativeInteger":    {"0"},
+		"long":               {"9223372036854775808"},
+		"decimal":            {"", ".", "1e3", "1.2.3", "INF"},
+		"double":             {"", "1e", "e1", "inf", "1.5f", "0x10"},
+		"boolean":            {"TRUE", "yes", ""},
+		"dateTime":           {"2021-02-29T12:00:00", "2020-01-01", "2020-01-01T25:00:00", "2020-01-01T24:00:01", "2020-1-01T00:00:00", "020-01-01T00:00:00", "02020-01-01T00:00:00", "2020-01-01T00:00:00+15:00", "2020-01-01T00:00:00.Z"},
+		"dateTimeStamp":      {"2020-01-01T00:00:00"},
+		"date":               {"2021-13-01", "2021-04-31", "2021-01-01T00:00:00"},
+		"time":               {"24:00:01", "12:60:00", "12:00"},
+		"gYear":              {"21", "2021-01"},
+		"gMonth":             {"02", "--13"},
+		"gMonthDay":          {"--02-30"},
+		"gDay":               {"--31", "---32"},
+		"duration":           {"P", "PT", "1Y", "P1S", "P1.5Y", "PT1.S"},
+		"dayTimeDuration":    {"P1Y"},
+		"yearMonthDuration":  {"P1D"},
+		"hexBinary":          {"0", "0G"},
+		"base64Binary":       {"QUJ", "Q==="},
+		"language":           {"", "englishlanguage", "en_GB", "1en"},
+		"NCName":             {"a:b", "1a", ""},
+		"token":              {" a", "a  b", "a\tb"},
+	}
+	for dt, forms := range good {
+		for _, s := range forms {
+			if !wellFormed(rdf.NewLiteral(s, xsd+dt)) {
+				t.Errorf("%q is not accepted as xsd:%s", s, dt)
+			}
+		}
+	}
+	for dt, forms := range bad {
+		for _, s := range forms {
+			if wellFormed(rdf.NewLiteral(s, xsd+dt)) {
+				t.Errorf("%q is accepted as xsd:%s", s, dt)
+			}
+		}
+	}
+	if wellFormed(rdf.Term{Kind: rdf.Literal, Value: "x", Datatype: rdf.RDFLangString}) {
+		t.Error("an rdf:langString without a language tag is accepted")
+	}
+	if !wellFormed(rdf.NewLiteral("{not json", rdf.RDFJSON)) {
+		t.Error("a datatype outside XML Schema must take any lexical form")
+	}
+}
+
+func TestCompareValues(t *testing.T) {
+	lit := func(s, dt string) value { return valueOf(rdf.NewLiteral(s, dt)) }
+	tests := []struct {
+		a, b value
+		want int
+		ok   bool
+	}{
+		{lit("1", xsd+"integer"), lit("1.0", xsd+"decimal"), 0, true},
+		{lit("2", xsd+"byte"), lit("10", xsd+"integer"), -1, true},
+		{lit("0.1", xsd+"decimal"), lit("0.1", xsd+"double"), 0, true},
+		{lit("1e1", xsd+"double"), lit("9", xsd+"integer"), 1, true},
+		{lit("NaN", xsd+"double"), lit("1", xsd+"double"), 0, false},
+		{lit("INF", xsd+"double"), lit("1e308", xsd+"double"), 1, true},
+		{lit("a", ""), lit("b", ""), -1, true},
+		{lit("a", ""), lit("1", xsd+"integer"), 0, false},
+		{valueOf(rdf.NewLangLiteral("a", "en")), valueOf(rdf.NewLangLiteral("b", "en")), 0, false},
+		{lit("x", xsd+"integer"), lit("1", xsd+"integer"), 0, false},
+		{lit("false", xsd+"boolean"), lit("1", xsd+"boolean"), -1, true},
+		{lit("2020-01-01T01:00:00+01:00", xsd+"dateTime"), lit("2020-01-01T00:00:00Z", xsd+"dateTime"), 0, true},
+		{lit("2020-01-01T00:00:00.5Z", xsd+"dateTime"), lit("2020-01-01T00:00:00.49Z", xsd+"dateTime"), 1, true},
+		// Without a time zone, within 14 hours: indeterminate; beyond: ordered.
+		{lit("2020-01-01T00:00:00", xsd+"dateTime"), lit("2020-01-01T10:00:00Z", xsd+"dateTime"), 0, false},
+		{lit("2020-01-01T00:00:00", xsd+"dateTime"), lit("2020-01-02T00:00:00Z", xsd+"dateTime"), -1, true},
+		{lit("2020-03-01", xsd+"date"), lit("2020-02-29", xsd+"date"), 1, true},
+		{lit("2020-03-01", xsd+"date"), lit("2020-03-01T00:00:00", xsd+"dateTime"), 0, false},
+		{lit("10:00:00", xsd+"time"), lit("09:59:59.9", xsd+"time"), 1, true},
+		{valueOf(rdf.NewIRI("http://example.org/a")), valueOf(rdf.NewIRI("http://example.org/b")), 0, false},
+	}
+	for _, tc := range tests {
+		got, ok := compareValues(tc.a, tc.b)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("compare(%+v, %+v) = %d, %v; want %d, %v", tc.a, tc.b, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestLangMatches(t *testing.T) {
+	for _, tc := range []struct {
+		tag, rng string
+		want     bool
+	}{{"en", "en", true}, {"en-GB", "en", true}, {"EN-gb", "en-GB", true}, {"eng", "en", false}, {"en", "en-GB", false},
+		{"fr", "*", true}, {"", "*", false}, {"", "en", false}} {
+		if got := langMatches(tc.tag, tc.rng); got != tc.want {
+			t.Errorf("langMatches(%q, %q) = %v", tc.tag, tc.rng, got)
+		}
+	}
+}
