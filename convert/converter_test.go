@@ -467,6 +467,46 @@ func TestBatchGraph(t *testing.T) {
 	}
 }
 
+// TestInvalidKeepsContent: a message that breaks the rules, alone or in a
+// batch, keeps the statements the context gives for its members, as a
+// JSON-LD processor makes them, besides its exact text; a member whose name
+// starts with "@" stays data there too.
+func TestInvalidKeepsContent(t *testing.T) {
+	const L = "http://example.com/inv"
+	log := `{"jsonrpc":"1.0","id":7,"method":"m","params":{"a":1}}` + "\n" +
+		`[{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"3","result":true,"@id":"http://evil.example/"}]` + "\n"
+	nt, _ := convertString(t, log, rdf.NTriples, L)
+	g := graphOf(t, nt)
+	for _, c := range []struct {
+		node, p string
+		want    []string
+	}{
+		{L + "#m1", rdf.JRPCNS + "version", []string{"1.0"}},
+		{L + "#m1", rdf.JRPCNS + "hasId", []string{"7"}},
+		{L + "#m1", rdf.JRPCNS + "hasMethod", []string{"m"}},
+		{L + "#m1", rdf.JRPCNS + "hasParameters", []string{`{"a":1}`}},
+		{L + "#m1", rdf.JLogJSON, []string{`{"jsonrpc":"1.0","id":7,"method":"m","params":{"a":1}}`}},
+		{L + "#m2.1", rdf.JRPCNS + "version", []string{"3"}},
+		{L + "#m2.1", rdf.JRPCNS + "hasResult", []string{"true"}},
+		{L + "#m2.0", rdf.JRPCNS + "version", []string{"2.0"}},
+	} {
+		if got := objects(g, c.node, c.p); !slices.Equal(got, c.want) {
+			t.Errorf("%s %s: %q, want %q", c.node, c.p, got, c.want)
+		}
+	}
+	if !contains(objects(g, L+"#m1", rdf.RDFType), rdf.JLogInvalidMessage) || !contains(objects(g, L+"#m2.1", rdf.RDFType), rdf.JLogInvalidMessage) {
+		t.Errorf("not typed jlog:InvalidMessage:\n%s", nt)
+	}
+	if strings.Contains(nt, "evil") && !strings.Contains(nt, `\"@id\":\"http://evil.example/\"`) {
+		t.Errorf("an \"@id\" member reached the processor:\n%s", nt)
+	}
+	for _, tr := range g {
+		if tr.S.Value == "http://evil.example/" || tr.O.Kind == rdf.IRI && tr.O.Value == "http://evil.example/" {
+			t.Errorf("an \"@id\" member reached the processor: %v", tr)
+		}
+	}
+}
+
 // TestBlankLabelsDoNotCollide: the N-Triples of two logs, concatenated, keep
 // their blank nodes apart.
 func TestBlankLabelsDoNotCollide(t *testing.T) {

@@ -252,7 +252,9 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 				return out, notices, err
 			}
 		}
-		return g.invalid(out, node, m, text, p.Answers, blanks), notices, nil
+		out = g.invalid(out, node, m, text, p.Answers, blanks)
+		out, notices = g.content(out, node, rec.Value, blanks, checked, notices)
+		return out, notices, nil
 	case jsonrpc.KindBatch:
 	default:
 		obj, _ := rec.Value.(map[string]any)
@@ -293,6 +295,12 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 			}
 			notices = append(notices, invalidNotice(mm, fmt.Sprintf("member %d ", i)))
 			out = g.invalid(out, mnode, mm, text, p.Members[i], mblanks)
+			var ns []diag.Diagnostic
+			out, ns = g.content(out, mnode, arr[i], mblanks, checked, nil)
+			for _, n := range ns {
+				n.Pointer = "/" + strconv.Itoa(i) + n.Pointer
+				notices = append(notices, n)
+			}
 			continue
 		}
 		out = append(out, rdf.T(mnode, rdf.RDFType, kindObject(mm.Kind)))
@@ -367,9 +375,6 @@ func (g *LogGraph) invalid(out []rdf.Triple, node rdf.Term, m jsonrpc.Message, t
 	if usableID(m) {
 		out = append(out, rdf.T(node, rdf.JLogID, jlog.IDLiteral(m.ID)))
 	}
-	if m.Method != "" {
-		out = append(out, rdf.T(node, rdf.JRPCNS+"hasMethod", rdf.NewLiteral(m.Method, rdf.XSDString)))
-	}
 	// The text as a string: an rdf:JSON literal stands for its value, whose
 	// canonical form would change numbers and member order.
 	out = append(out, rdf.T(node, rdf.JLogJSON, rdf.NewLiteral(string(text), rdf.XSDString)))
@@ -381,6 +386,35 @@ func (g *LogGraph) invalid(out []rdf.Triple, node rdf.Term, m jsonrpc.Message, t
 		}
 	}
 	return out
+}
+
+// content appends the statements the block's context gives for the members
+// of v, a message that breaks the rules, when it is an object: as a JSON-LD
+// processor expands it with the same context (jrpc:version, jrpc:hasId,
+// jrpc:hasMethod, ...). jlog:json keeps the message exactly, so what the
+// mapping leaves out needs no patch and no notice; a mapping that fails
+// leaves the content out, with a notice. With checked, statements that
+// cannot be written as RDF are left out, with a notice.
+func (g *LogGraph) content(out []rdf.Triple, node rdf.Term, v any, blanks string, checked bool, notices []diag.Diagnostic) ([]rdf.Triple, []diag.Diagnostic) {
+	obj, ok := v.(map[string]any)
+	if !ok || len(obj) == 0 {
+		return out, notices // nothing to map (json-gold fails on {})
+	}
+	start := len(out)
+	out, _, _, _, err := g.mapping.mapInto(out, obj, node.Value, blanks)
+	if err != nil {
+		return out[:start], append(notices, diag.Diagnostic{Severity: diag.Warning,
+			Message: fmt.Sprintf("the message's content is not mapped to RDF (%v); jlog:json keeps it", err)})
+	}
+	if checked {
+		n, dropped := dropUnwritable(out[start:])
+		out = out[:start+n]
+		for _, d := range dropped {
+			d.Message = strings.Replace(d.Message, "jlog:patch", "jlog:json", 1)
+			notices = append(notices, d)
+		}
+	}
+	return out, notices
 }
 
 // invalidNotice tells that a message (or a batch member, what names it)
