@@ -3,6 +3,7 @@ module github.com/jrpcld/jrpcld
 go 1.25.0
 
 require (
+	github.com/itchyny/gojq v0.12.20
 	github.com/knakk/rdf v0.0.0-20260317081859-15b52521cde6
 	github.com/piprate/json-gold v0.9.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
@@ -17,6 +18,7 @@ require (
 	github.com/cayleygraph/quad v1.3.0 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.6 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/pquerna/cachecontrol v0.2.0 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 )

@@ -1,0 +1,20 @@
+// Package transform runs what a building block declares on top of its
+// examples, as the OGC building-block tool chain (bblocks-postprocess)
+// does: the transforms of its transforms.yaml, each applied to every
+// example snippet of a media type it takes, and the steps of its
+// semantic-uplift.yaml, applied to an example's JSON before it is uplifted
+// to RDF (jq) and to the graph after (SHACL rules).
+//
+// A transform runs where a Go library does the job: jq programs (gojq),
+// JSON-LD framing (json-gold, which never fetches a context) and SHACL
+// rules. The other types need a runtime jrpcld does not embed: SPARQL
+// Update and CONSTRUCT (rdflib), XSLT (lxml), Python, Node.js, the
+// ogc-na-tools uplift and plugin types. Run reports them with a
+// *NotRunError that names what would run them, and the caller reports
+// them as the tool chain reports a transform that failed: nothing is
+// skipped in silence.
+//
+// Declarations keep the tool chain's forms: Parse reads transforms.yaml
+// and normalises each transform's media types as the tool chain writes
+// them in register.json; ParseUplift reads semantic-uplift.yaml.
+package transform

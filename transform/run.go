@@ -1,0 +1,91 @@
+package transform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// runLimit bounds the time one transform or uplift step may run on one
+// snippet: a jq program can loop for ever.
+const runLimit = 10 * time.Second
+
+// Input is what a transform runs on: one example snippet.
+type Input struct {
+	Data []byte
+	// MediaType is the snippet's media type, normalised
+	// (NormalizeMediaType): one of the transform's inputs.
+	MediaType string
+	// Prefixes are the example's prefixes (those of examples.yaml merged
+	// with the example's own); the RDF transforms declare them before a
+	// Turtle snippet, as the tool chain does.
+	Prefixes map[string]string
+}
+
+// NotRunError is the error of a transform or uplift step that jrpcld does
+// not run.
+type NotRunError struct {
+	ID     string // the transform's id; "" for an uplift step
+	Type   string
+	Runner string // what runs it in the tool chain
+	// Why is set when the type is one jrpcld runs but cannot here.
+	Why string
+}
+
+func (e *NotRunError) Error() string {
+	what := fmt.Sprintf("%s transform %q", e.Type, e.ID)
+	if e.ID == "" {
+		what = fmt.Sprintf("%s step", e.Type)
+	}
+	if e.Why != "" {
+		return fmt.Sprintf("%s not run: %s", what, e.Why)
+	}
+	return fmt.Sprintf("%s not run: jrpcld does not run %s transforms offline (the OGC tool chain runs them with %s)", what, e.Type, e.Runner)
+}
+
+// ErrNotRun is wrapped by every *NotRunError, for errors.Is.
+var ErrNotRun = errors.New("transform not run")
+
+// Is reports whether target is ErrNotRun.
+func (e *NotRunError) Is(target error) bool { return target == ErrNotRun }
+
+// Runs reports whether jrpcld runs transforms of the type.
+func Runs(typ string) bool {
+	switch typ {
+	case TypeJQ, TypeJSONLDFrame:
+		return true
+	case TypeSHACLRules, TypeSHACL:
+		return rulesAvailable
+	}
+	return false
+}
+
+// Run runs the transform on one snippet and returns its output, in the
+// media type of its first output (t.Outputs[0]). The code must have been
+// loaded (Load). A type jrpcld does not run gives a *NotRunError; the
+// other errors say why the transform failed, as the tool chain would
+// report it. Run stops a transform after ten seconds.
+func (t *Transform) Run(ctx context.Context, in Input) ([]byte, error) {
+	if t.Ref != "" && !t.loaded {
+		return nil, fmt.Errorf("transform %q: its code, %s, was not read", t.ID, t.Ref)
+	}
+	if len(t.Outputs) == 0 {
+		return nil, fmt.Errorf("transform %q has no output media type", t.ID)
+	}
+	ctx, cancel := context.WithTimeout(ctx, runLimit)
+	defer cancel()
+	target := t.Outputs[0].MIME
+	switch t.Type {
+	case TypeJQ:
+		return jq(ctx, t.Code, in.Data)
+	case TypeJSONLDFrame:
+		return frame(t.Code, in, target)
+	case TypeSHACLRules, TypeSHACL:
+		if !rulesAvailable {
+			return nil, &NotRunError{ID: t.ID, Type: t.Type, Runner: "pySHACL", Why: "jrpcld's SHACL engine (package shacl) is not part of this build yet; the OGC tool chain runs SHACL rules with pySHACL"}
+		}
+		return rules(ctx, t.Type, t.Code, in, target)
+	}
+	return nil, &NotRunError{ID: t.ID, Type: t.Type, Runner: Runner(t.Type)}
+}

@@ -1,0 +1,303 @@
+package transform
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/rdf"
+	"go.yaml.in/yaml/v3"
+)
+
+// UpliftFile is the name of the file that declares the extra steps of a
+// block's semantic uplift, in the block's folder.
+const UpliftFile = "semantic-uplift.yaml"
+
+// Stages of the semantic uplift a step runs in.
+const (
+	Pre  = "pre"  // on the example's JSON, before it is uplifted
+	Post = "post" // on the uplifted graph
+)
+
+// Step is one step of a block's semantic uplift.
+type Step struct {
+	// Type is jq (run on the JSON before the uplift), shacl,
+	// sparql-construct or sparql-update (run on the graph after).
+	Type string
+	Code string // the step's code: inline, or read from Ref by Load
+	Ref  string // the file (relative to the block's folder) or URL of the code; "" when inline
+	Line int    // the line of the step in semantic-uplift.yaml
+
+	loaded bool
+}
+
+// Stage returns the stage the step runs in, Pre or Post.
+func (s *Step) Stage() string {
+	if s.Type == TypeJQ {
+		return Pre
+	}
+	return Post
+}
+
+// Source says where the step's code is, as the tool chain's report says
+// it: "inline code", or the ref.
+func (s *Step) Source() string {
+	if s.Ref == "" {
+		return "inline code"
+	}
+	return s.Ref
+}
+
+// Message returns the report entry the tool chain writes when it runs the
+// step, e.g. "Running post-uplift shacl transform step from rules.shacl".
+func (s *Step) Message() string {
+	return fmt.Sprintf("Running %s-uplift %s transform step from %s", s.Stage(), s.Type, s.Source())
+}
+
+// Uplift is the content of semantic-uplift.yaml: extra steps of the
+// semantic uplift of the block's JSON examples and test resources.
+type Uplift struct {
+	Steps []*Step
+}
+
+// ParseUplift reads semantic-uplift.yaml. A step that breaks the rules of
+// the tool chain's schema for the file is an error and is left out; the
+// error is non-nil only when the file is not YAML or not an object.
+func ParseUplift(file string, data []byte) (*Uplift, []diag.Diagnostic, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, nil, fmt.Errorf("%s: not YAML: %w", file, err)
+	}
+	u := &Uplift{}
+	if len(root.Content) == 0 {
+		return u, nil, nil
+	}
+	v, err := ojson.DecodeYAML(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if v == nil {
+		return u, nil, nil
+	}
+	doc, ok := v.(*ojson.Object)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s:%d: must be an object with an \"additionalSteps\" list", file, root.Content[0].Line)
+	}
+	var probs []diag.Diagnostic
+	for _, k := range doc.Keys() {
+		switch k {
+		case "additionalSteps":
+		case "inheritedPostSteps":
+			probs = append(probs, diag.Diagnostic{File: file, Severity: diag.Warning,
+				Message: "inheritedPostSteps: jrpcld runs only the block's own steps, not those its dependencies mark inheritable"})
+		default:
+			probs = append(probs, diag.Diagnostic{File: file, Severity: diag.Warning, Message: fmt.Sprintf("unknown member %q is ignored", k)})
+		}
+	}
+	raw := doc.Value("additionalSteps")
+	if raw == nil {
+		return u, probs, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: \"additionalSteps\" must be a list", file)
+	}
+	var lines []int
+	if n := mappingValue(root.Content[0], "additionalSteps"); n != nil && n.Kind == yaml.SequenceNode {
+		for _, e := range n.Content {
+			lines = append(lines, e.Line)
+		}
+	}
+	for i, e := range list {
+		line := 0
+		if i < len(lines) {
+			line = lines[i]
+		}
+		s, err := step(e)
+		if err != nil {
+			probs = append(probs, diag.Diagnostic{File: file, Line: line, Message: fmt.Sprintf("step %d: %v; it is not run", i+1, err)})
+			continue
+		}
+		s.Line = line
+		u.Steps = append(u.Steps, s)
+	}
+	return u, probs, nil
+}
+
+// step checks and reads one step.
+func step(v any) (*Step, error) {
+	o, ok := v.(*ojson.Object)
+	if !ok {
+		return nil, fmt.Errorf("not an object")
+	}
+	s := &Step{}
+	s.Type, _ = o.Value("type").(string)
+	switch s.Type {
+	case TypeJQ, TypeSHACL, TypeSPARQLConstruct, TypeSPARQLUpdate:
+	case "":
+		return nil, fmt.Errorf("\"type\" is required: jq, shacl, sparql-construct or sparql-update")
+	default:
+		return nil, fmt.Errorf("type %q is not a step type: use jq, shacl, sparql-construct or sparql-update", s.Type)
+	}
+	code, hasCode := o.Get("code")
+	ref, hasRef := o.Get("ref")
+	switch {
+	case hasCode && hasRef:
+		return nil, fmt.Errorf("has both \"code\" and \"ref\": give one")
+	case hasCode:
+		c, ok := code.(string)
+		if !ok || strings.TrimSpace(c) == "" {
+			return nil, fmt.Errorf("\"code\" must be a string that is not blank")
+		}
+		s.Code = c
+	case hasRef:
+		r, ok := ref.(string)
+		if !ok || strings.TrimSpace(r) == "" {
+			return nil, fmt.Errorf("\"ref\" must be a file name or URL")
+		}
+		s.Ref = r
+	default:
+		return nil, fmt.Errorf("has neither \"code\" nor \"ref\": give one")
+	}
+	if inh, present := o.Get("inheritable"); present {
+		if _, ok := inh.(bool); !ok {
+			return nil, fmt.Errorf("\"inheritable\" must be true or false")
+		}
+		if s.Type == TypeJQ {
+			return nil, fmt.Errorf("a jq step runs before the uplift and cannot be inheritable")
+		}
+	}
+	return s, nil
+}
+
+// Load reads the code of the steps that have a ref, with read, which reads
+// a file of the block by its name relative to the block's folder. A URL is
+// not fetched. It returns an error for each step whose code cannot be read;
+// such a step fails when it runs.
+func (u *Uplift) Load(read func(name string) ([]byte, error)) []error {
+	var errs []error
+	for _, s := range u.Steps {
+		if s.Ref == "" || s.loaded {
+			continue
+		}
+		if isURL(s.Ref) {
+			errs = append(errs, fmt.Errorf("%s step: its code is at %s: jrpcld works offline and does not fetch it; copy the file into the block's folder and name it in \"ref\"", s.Type, s.Ref))
+			continue
+		}
+		data, err := read(s.Ref)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s step: reading its code: %w", s.Type, err))
+			continue
+		}
+		s.Code = string(data)
+		s.loaded = true
+	}
+	return errs
+}
+
+// NotRun returns the steps jrpcld does not run (SPARQL steps, and SHACL
+// steps while it has no SHACL rules engine), with what runs each in the
+// tool chain.
+func (u *Uplift) NotRun() []*NotRunError {
+	var out []*NotRunError
+	for _, s := range u.Steps {
+		if err := s.notRun(); err != nil {
+			out = append(out, err)
+		}
+	}
+	return out
+}
+
+func (s *Step) notRun() *NotRunError {
+	switch s.Type {
+	case TypeSPARQLConstruct, TypeSPARQLUpdate:
+		return &NotRunError{Type: s.Type, Runner: "rdflib's SPARQL engine (Python)"}
+	case TypeSHACL:
+		if !rulesAvailable {
+			return &NotRunError{Type: s.Type, Runner: "pySHACL", Why: "jrpcld's SHACL engine (package shacl) is not part of this build yet; the OGC tool chain runs SHACL rules with pySHACL"}
+		}
+	}
+	return nil
+}
+
+// StepError is the error of a step that failed or was not run: the tool
+// chain stops the uplift there.
+type StepError struct {
+	Step *Step
+	Err  error
+}
+
+func (e *StepError) Error() string {
+	return fmt.Sprintf("%s-uplift %s step from %s: %v", e.Step.Stage(), e.Step.Type, e.Step.Source(), e.Err)
+}
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Pre runs the jq steps, in order, on an example's decoded JSON (numbers
+// as json.Number, objects as map[string]any) and returns the JSON to
+// uplift. note is called with Message of each step before it runs, as the
+// tool chain reports it. The first step that fails stops the uplift: its
+// error is a *StepError.
+func (u *Uplift) Pre(ctx context.Context, v any, note func(string)) (any, error) {
+	if u == nil {
+		return v, nil
+	}
+	for _, s := range u.Steps {
+		if s.Stage() != Pre {
+			continue
+		}
+		note(s.Message())
+		if s.Ref != "" && !s.loaded {
+			return nil, &StepError{s, fmt.Errorf("its code, %s, was not read", s.Ref)}
+		}
+		out, err := JQ(ctx, s.Code, v)
+		if err != nil {
+			return nil, &StepError{s, err}
+		}
+		v = out
+	}
+	return v, nil
+}
+
+// Post runs the graph steps, in order, on the uplifted graph and returns
+// the graph to write. note is called as for Pre. A step jrpcld does not
+// run fails with a *StepError wrapping a *NotRunError: the tool chain
+// would have run it, so the graph cannot be the one it makes.
+func (u *Uplift) Post(ctx context.Context, ts []rdf.Triple, note func(string)) ([]rdf.Triple, error) {
+	if u == nil {
+		return ts, nil
+	}
+	for _, s := range u.Steps {
+		if s.Stage() != Post {
+			continue
+		}
+		note(s.Message())
+		if err := s.notRun(); err != nil {
+			return nil, &StepError{s, err}
+		}
+		if s.Ref != "" && !s.loaded {
+			return nil, &StepError{s, fmt.Errorf("its code, %s, was not read", s.Ref)}
+		}
+		out, err := inferGraph(ctx, s.Code, ts)
+		if err != nil {
+			return nil, &StepError{s, err}
+		}
+		ts = out
+	}
+	return ts, nil
+}
+
+// HasPost reports whether the uplift has graph steps.
+func (u *Uplift) HasPost() bool {
+	if u == nil {
+		return false
+	}
+	for _, s := range u.Steps {
+		if s.Stage() == Post {
+			return true
+		}
+	}
+	return false
+}
