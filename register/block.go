@@ -35,6 +35,7 @@ type blockOut struct {
 	report       *report
 	ontologyNote string // why no ontology.ttl was written, when there is an ontology
 	ctxErr       bool   // the context could not be built
+	tr           *blockTransforms
 }
 
 // exampleOut is one example of a block with its checked snippets.
@@ -143,6 +144,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		o.warnf("%s: the block has no schema, so no context is built from it and its JSON examples are not uplifted (as in the OGC tool chain)", b.Files.Context)
 	}
 	bd.writeOntology(o, global)
+	bd.loadTransforms(o, global)
 
 	// Examples, then test resources.
 	if b.Examples != nil {
@@ -209,6 +211,8 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		bd.check(o, it, code, ok, sch, bblock.Example{}, sn)
 		o.testItems = append(o.testItems, it)
 	}
+
+	bd.runTransforms(o)
 
 	// The report.
 	all := o.items()

@@ -16,12 +16,22 @@ func (bd *builder) writeDocs() error {
 			full = full.set("description", o.description)
 		}
 		var examples []object
-		for _, ex := range o.examples {
+		for i, ex := range o.examples {
 			var snippets []object
+			index := map[string]int{} // the snippets the transforms ran on, by file
+			for j, s := range o.exampleSnippets(i) {
+				index[s.file] = j
+			}
 			for _, it := range ex.Snippets {
 				for _, s := range it.outputs() {
-					snippets = append(snippets, object{{"language", s.language},
-						{"code", string(s.code)}, {"url", bd.link(o.jsonFullDoc(), path.Join(o.tests, s.file))}})
+					sn := object{{"language", s.language},
+						{"code", string(s.code)}, {"url", bd.link(o.jsonFullDoc(), path.Join(o.tests, s.file))}}
+					if j, ok := index[s.file]; ok {
+						if tr := bd.transformResults(o, i, j, o.jsonFullDoc()); tr != nil {
+							sn = append(sn, member{"transformResults", tr})
+						}
+					}
+					snippets = append(snippets, sn)
 				}
 			}
 			examples = append(examples, object{{"title", ex.Title}, {"content", ex.Content}, {"snippets", nonNilObjects(snippets)}})

@@ -116,6 +116,9 @@ func (bd *builder) entry(o *blockOut, from string) object {
 	if len(b.Files.Ontology) == 1 {
 		e = append(e, member{"sourceOntology", src(b.Files.Ontology[0])})
 	}
+	if tr := o.transformsJSON(src("") + "/"); tr != nil {
+		e = append(e, member{"transforms", tr})
+	}
 	e = append(e,
 		member{"sourceFiles", src("") + "/"},
 		member{"testOutputs", bd.link(from, o.tests+"/")},

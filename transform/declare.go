@@ -34,8 +34,9 @@ type Transform struct {
 	// Line is the line of the declaration in transforms.yaml.
 	Line int
 
-	decl   *ojson.Object // the declaration as read
-	loaded bool          // Code was read from Ref
+	decl    *ojson.Object // the declaration as read
+	loaded  bool          // Code was read from Ref
+	loadErr error         // why Code could not be read from Ref
 	// skip says why the tool chain skips the transform before it runs it
 	// or normalises its media types; "" when it does not.
 	skip string
@@ -247,11 +248,13 @@ func (t *Transform) Load(read func(name string) ([]byte, error)) error {
 		return nil
 	}
 	if isURL(t.Ref) {
-		return fmt.Errorf("transform %q: its code is at %s: jrpcld works offline and does not fetch it; copy the file into the block's folder and name it in \"ref\"", t.ID, t.Ref)
+		t.loadErr = fmt.Errorf("its code is at %s: jrpcld works offline and does not fetch it; copy the file into the block's folder and name it in \"ref\"", t.Ref)
+		return fmt.Errorf("transform %q: %w", t.ID, t.loadErr)
 	}
 	data, err := read(t.Ref)
 	if err != nil {
-		return fmt.Errorf("transform %q: reading its code: %w", t.ID, err)
+		t.loadErr = fmt.Errorf("reading its code: %w", err)
+		return fmt.Errorf("transform %q: %w", t.ID, t.loadErr)
 	}
 	t.Code = string(data)
 	t.loaded = true

@@ -34,14 +34,14 @@ type NotRunError struct {
 }
 
 func (e *NotRunError) Error() string {
-	what := fmt.Sprintf("%s transform %q", e.Type, e.ID)
+	what, kind := fmt.Sprintf("transform %q (%s)", e.ID, e.Type), "transforms"
 	if e.ID == "" {
-		what = fmt.Sprintf("%s step", e.Type)
+		what, kind = fmt.Sprintf("%s step", e.Type), "steps"
 	}
 	if e.Why != "" {
 		return fmt.Sprintf("%s not run: %s", what, e.Why)
 	}
-	return fmt.Sprintf("%s not run: jrpcld does not run %s transforms offline (the OGC tool chain runs them with %s)", what, e.Type, e.Runner)
+	return fmt.Sprintf("%s not run: jrpcld does not run %s %s; the OGC tool chain runs them with %s", what, e.Type, kind, e.Runner)
 }
 
 // ErrNotRun is wrapped by every *NotRunError, for errors.Is.
@@ -68,7 +68,10 @@ func Runs(typ string) bool {
 // report it. Run stops a transform after ten seconds.
 func (t *Transform) Run(ctx context.Context, in Input) ([]byte, error) {
 	if t.Ref != "" && !t.loaded {
-		return nil, fmt.Errorf("transform %q: its code, %s, was not read", t.ID, t.Ref)
+		if t.loadErr != nil {
+			return nil, t.loadErr
+		}
+		return nil, fmt.Errorf("its code, %s, was not read", t.Ref)
 	}
 	if len(t.Outputs) == 0 {
 		return nil, fmt.Errorf("transform %q has no output media type", t.ID)

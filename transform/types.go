@@ -55,7 +55,7 @@ func Runner(typ string) string {
 		return info.runner
 	}
 	if typ == aliasOfFrame {
-		return "nothing: the tool chain has no transformer for \"json-ld-frame\" (its JSON-LD framing type is \"jsonld-frame\")"
+		return "nothing: it has no transformer of that name (its JSON-LD framing type is \"jsonld-frame\", which jrpcld runs)"
 	}
 	return fmt.Sprintf("a transform plugin for type %q (plugins.transforms in bblocks-config.yaml)", typ)
 }

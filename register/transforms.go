@@ -1,0 +1,322 @@
+package register
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/transform"
+)
+
+// blockTransforms is what a block declares on top of its examples: its
+// transforms and the extra steps of its semantic uplift, and what running
+// the transforms gave.
+type blockTransforms struct {
+	list   []*transform.Transform
+	uplift *transform.Uplift // nil when the block has no semantic-uplift.yaml
+	// results holds, by example and snippet (0-based, the snippets as the
+	// tool chain lists them: see exampleSnippets), the result of each
+	// transform that ran on the snippet, in the order of the transforms.
+	results map[[2]int][]transformResult
+	// prefixes are, by transform id, the prefixes of the last example the
+	// transform ran on (the tool chain leaves them in its metadata).
+	prefixes map[string]map[string]string
+	// unread are the errors of the transforms whose code could not be read.
+	unread []error
+}
+
+// transformResult is the outcome of one transform on one snippet.
+type transformResult struct {
+	id      string
+	success bool
+	stderr  string
+	file    string // the output below the output folder; "" when none was written
+	size    int
+}
+
+// loadTransforms reads the block's transforms.yaml and semantic-uplift.yaml,
+// when it has them, with the code their refs name. A declaration that
+// breaks the tool chain's rules is an error of the block; the others are
+// kept.
+func (bd *builder) loadTransforms(o *blockOut, global func(section, format string, args ...any)) {
+	b := o.b
+	o.tr = &blockTransforms{results: map[[2]int][]transformResult{}, prefixes: map[string]map[string]string{}}
+	problems := func(ps []diag.Diagnostic) {
+		for _, p := range ps {
+			if p.Severity == diag.Warning {
+				o.warnf("%s", problemText(p))
+			} else {
+				global(sectionFiles, "%s", problemText(p))
+			}
+		}
+	}
+	if data, err := b.ReadFile(transform.File); err == nil {
+		list, probs, err := transform.Parse(transform.File, data)
+		problems(probs)
+		if err != nil {
+			global(sectionFiles, "%v", err)
+		}
+		for _, t := range list {
+			if err := t.Load(b.ReadFile); err != nil {
+				// It fails on each snippet it takes; said once by runTransforms.
+				o.tr.unread = append(o.tr.unread, err)
+			}
+		}
+		o.tr.list = list
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		global(sectionFiles, "%v", err)
+	}
+	if data, err := b.ReadFile(transform.UpliftFile); err == nil {
+		u, probs, err := transform.ParseUplift(transform.UpliftFile, data)
+		problems(probs)
+		if err != nil {
+			global(sectionFiles, "%v", err)
+			return
+		}
+		for _, err := range u.Load(b.ReadFile) {
+			global(sectionFiles, "%s: %v", transform.UpliftFile, err)
+		}
+		for _, nr := range u.NotRun() {
+			o.warnf("%s: %v; the examples it applies to fail as they would if the step failed in the tool chain", transform.UpliftFile, nr)
+		}
+		o.tr.uplift = u
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		global(sectionFiles, "%v", err)
+	}
+}
+
+// snippet is one snippet of an example as the tool chain lists them for
+// the transforms and the documentation: those of examples.yaml, then the
+// uplifted JSON-LD and Turtle the example's snippets gave, when the example
+// has no snippet in that language.
+type snippet struct {
+	language string // as declared ("json"), or "jsonld" / "ttl" for an added one
+	code     []byte
+	file     string // the file below the block's tests folder
+	added    bool   // an uplifted snippet the tool chain adds
+}
+
+// exampleSnippets returns example i's snippets (0-based) as the tool chain
+// lists them once its snippets are checked: the declared ones (nil code
+// for one that could not be read), then, for each of jsonld and ttl in the
+// order the checks first made them, the last uplifted file of that
+// language, unless a declared snippet has the language.
+func (o *blockOut) exampleSnippets(i int) []snippet {
+	if i >= len(o.examples) {
+		return nil
+	}
+	declared := map[string]bool{}
+	var out []snippet
+	var order []string
+	last := map[string]snippet{}
+	for _, it := range o.examples[i].Snippets {
+		lang := strings.ToLower(strings.TrimSpace(it.Language))
+		declared[lang] = true
+		switch lang {
+		case "turtle", "text/turtle":
+			declared["ttl"] = true
+		case "json-ld", "application/ld+json":
+			declared["jsonld"] = true
+		}
+		out = append(out, snippet{language: it.Language, code: it.Source, file: it.File})
+		for _, up := range []snippet{{"jsonld", it.JSONLD, it.Base + ".jsonld", true}, {"ttl", it.Turtle, it.Base + ".ttl", true}} {
+			if up.code == nil || up.language == "jsonld" && languageKind(it.Language) == langJSONLD {
+				continue
+			}
+			if _, seen := last[up.language]; !seen {
+				order = append(order, up.language)
+			}
+			last[up.language] = up
+		}
+	}
+	for _, lang := range order {
+		if !declared[lang] {
+			out = append(out, last[lang])
+		}
+	}
+	return out
+}
+
+// runTransforms runs each transform on each snippet of each example whose
+// media type it takes, as the tool chain does once the examples are
+// checked, and writes the outputs to tests/PATH/transforms/. A transform
+// that fails, or whose type jrpcld does not run, gets a failed result on
+// the snippet and a warning, as the tool chain logs one; a failed
+// transform does not fail the block.
+func (bd *builder) runTransforms(o *blockOut) {
+	if o.tr == nil {
+		return
+	}
+	for _, err := range o.tr.unread {
+		o.warnf("%s: %v; it fails on each snippet it takes", transform.File, err)
+	}
+	if len(o.tr.list) == 0 || o.b.Examples == nil {
+		return
+	}
+	top := o.b.Examples.Prefixes
+	for _, t := range o.tr.list {
+		if why := t.Skipped(); why != "" {
+			o.warnf("%s: transform %q (%s) is skipped, as the OGC tool chain skips it: %s", transform.File, t.ID, t.Type, why)
+			continue
+		}
+		takes := map[string]bool{}
+		for _, mt := range t.Inputs {
+			takes[mt.MIME] = true
+		}
+		suffix := ""
+		if len(t.Outputs) > 0 && t.Outputs[0].Extension != "" {
+			suffix = "." + t.Outputs[0].Extension
+		}
+		var failures []error
+		notRun := false
+		for i, ex := range o.b.Examples.Examples {
+			prefixes := map[string]string{}
+			for k, v := range top {
+				prefixes[k] = v
+			}
+			for k, v := range ex.Prefixes {
+				prefixes[k] = v
+			}
+			for j, sn := range o.exampleSnippets(i) {
+				mt := transform.NormalizeMediaType(sn.language)
+				if sn.language == "" || !takes[mt] || sn.code == nil {
+					continue
+				}
+				name := fmt.Sprintf("example_%d_%d.%s%s", i+1, j+1, t.ID, suffix)
+				if bof := ex.BaseOutputFilename; bof != "" {
+					stem := path.Base(bof)
+					stem = strings.TrimSuffix(stem, path.Ext(stem))
+					name = fmt.Sprintf("%s.%s%s", stem, t.ID, suffix)
+				}
+				if len(prefixes) > 0 {
+					o.tr.prefixes[t.ID] = prefixes
+				}
+				r := transformResult{id: t.ID}
+				out, err := t.Run(context.Background(), transform.Input{Data: sn.code, MediaType: mt, Prefixes: prefixes})
+				switch {
+				case errors.Is(err, transform.ErrNotRun):
+					r.stderr = err.Error()
+					if !notRun {
+						o.warnf("%s: %v; reported as failed on each snippet it takes", transform.File, err)
+					}
+					notRun = true
+				case err != nil:
+					r.stderr = fmt.Sprintf("transform %q failed: %v", t.ID, err)
+					if t.Ref == "" || t.Code != "" { // an unread one is said once above
+						failures = append(failures, fmt.Errorf("example %d snippet %d: %w", i+1, j+1, err))
+					}
+				default:
+					r.success = true
+				}
+				if len(out) > 0 {
+					r.file = path.Join(o.tests, "transforms", name)
+					r.size = len(out)
+					bd.put(r.file, out)
+				}
+				key := [2]int{i, j}
+				o.tr.results[key] = append(o.tr.results[key], r)
+			}
+		}
+		if len(failures) > 0 {
+			more := ""
+			if len(failures) > 1 {
+				more = fmt.Sprintf(" (and %d more snippets)", len(failures)-1)
+			}
+			o.warnf("%s: transform %q (%s) failed on %v%s", transform.File, t.ID, t.Type, failures[0], more)
+		}
+	}
+}
+
+// transformsJSON returns the block's transforms as register.json and the
+// full JSON documentation list them, ref made absolute against the URL of
+// the block's source folder; nil when the block declares none.
+func (o *blockOut) transformsJSON(sourceFiles string) []any {
+	if o.tr == nil || len(o.tr.list) == 0 {
+		return nil
+	}
+	out := make([]any, len(o.tr.list))
+	for i, t := range o.tr.list {
+		out[i] = ojsonObject(t.Entry(sourceFiles, o.tr.prefixes[t.ID]))
+	}
+	return out
+}
+
+// transformResults returns the transformResults member of snippet j of
+// example i (0-based, as exampleSnippets lists them) in the full JSON
+// documentation, links as seen from the file from; nil when no transform
+// ran on it.
+func (bd *builder) transformResults(o *blockOut, i, j int, from string) object {
+	if o.tr == nil {
+		return nil
+	}
+	rs := o.tr.results[[2]int{i, j}]
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make(object, 0, len(rs))
+	for _, r := range rs {
+		e := object{{"success", r.success}}
+		if r.stderr != "" {
+			e = append(e, member{"stderr", r.stderr})
+		}
+		if r.file != "" {
+			e = append(e, member{"sizeBytes", r.size}, member{"url", bd.link(from, r.file)})
+		}
+		out = out.set(r.id, e)
+	}
+	return out
+}
+
+// preUplift runs the block's pre-uplift steps on a JSON resource's decoded
+// value. note receives the report entry of each step, fail the error of
+// the step that failed, which stops the uplift (ok is false).
+func (o *blockOut) preUplift(v any, note func(string), fail func(error)) (any, bool) {
+	if o.tr == nil || o.tr.uplift == nil {
+		return v, true
+	}
+	out, err := o.tr.uplift.Pre(context.Background(), v, note)
+	if err != nil {
+		fail(err)
+		return nil, false
+	}
+	return out, true
+}
+
+// postUplift runs the block's post-uplift steps on an uplifted graph, as
+// preUplift does before.
+func (o *blockOut) postUplift(ts []rdf.Triple, note func(string), fail func(error)) ([]rdf.Triple, bool) {
+	if o.tr == nil || o.tr.uplift == nil {
+		return ts, true
+	}
+	out, err := o.tr.uplift.Post(context.Background(), ts, note)
+	if err != nil {
+		fail(err)
+		return nil, false
+	}
+	return out, true
+}
+
+// ojsonObject turns an ordered JSON value into the register's own.
+func ojsonObject(v any) any {
+	switch x := v.(type) {
+	case *ojson.Object:
+		o := make(object, 0, x.Len())
+		for _, k := range x.Keys() {
+			o = append(o, member{k, ojsonObject(x.Value(k))})
+		}
+		return o
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = ojsonObject(e)
+		}
+		return out
+	}
+	return v
+}
