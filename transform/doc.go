@@ -3,11 +3,12 @@
 // does: the transforms of its transforms.yaml, each applied to every
 // example snippet of a media type it takes, and the steps of its
 // semantic-uplift.yaml, applied to an example's JSON before it is uplifted
-// to RDF (jq) and to the graph after (SHACL rules).
+// to RDF (jq) and to the graph after (SHACL rules; SPARQL steps are not
+// run).
 //
 // A transform runs where a Go library does the job: jq programs (gojq),
-// JSON-LD framing (json-gold, which never fetches a context) and SHACL
-// rules. The other types need a runtime jrpcld does not embed: SPARQL
+// JSON-LD framing (json-gold, which never fetches a context) and SHACL-AF
+// triple rules (package shacl). The other types need a runtime jrpcld does not embed: SPARQL
 // Update and CONSTRUCT (rdflib), XSLT (lxml), Python, Node.js, the
 // ogc-na-tools uplift and plugin types. Run reports them with a
 // *NotRunError that names what would run them, and the caller reports

@@ -2,22 +2,44 @@ package transform
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/shacl"
 )
 
-// rulesAvailable reports whether jrpcld has a SHACL rules engine to run
-// shacl-af-rule and shacl transforms and semantic-uplift shacl steps with.
-// It is false until package shacl's Infer is part of the build.
-const rulesAvailable = false
-
-// rules runs SHACL rules over a snippet's graph.
+// rules runs a shacl-af-rule or shacl transform: the SHACL rules of the
+// transform's shapes over the snippet's graph, which is written with what
+// they infer. A shacl-af-rule transform declares the example's prefixes
+// before a Turtle snippet, as the tool chain does; a shacl transform does
+// not.
 func rules(ctx context.Context, typ, shapes string, in Input, target string) ([]byte, error) {
-	return nil, &NotRunError{Type: typ, Runner: "pySHACL"}
+	g, err := readGraph(in, typ == TypeSHACLRules)
+	if err != nil {
+		return nil, err
+	}
+	if g.triples, err = inferGraph(ctx, shapes, g.triples); err != nil {
+		return nil, err
+	}
+	return writeGraph(g, target)
 }
 
-// inferGraph adds to a graph what the SHACL rules of shapes (Turtle) infer
-// from it.
+// inferGraph adds to a graph what the SHACL-AF triple rules of shapes
+// (Turtle) infer from it, as pySHACL's validation with advanced features
+// does to the graph it is given.
 func inferGraph(ctx context.Context, shapes string, ts []rdf.Triple) ([]rdf.Triple, error) {
-	return nil, &NotRunError{Type: TypeSHACL, Runner: "pySHACL"}
+	quads, _, err := rdf.Parse([]byte(shapes), rdf.Turtle, "")
+	if err != nil {
+		return nil, fmt.Errorf("the shapes are not Turtle: %w", err)
+	}
+	sh, err := shacl.Compile(tripleList(quads))
+	if err != nil {
+		return nil, fmt.Errorf("the shapes: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	inferred := sh.Infer(shacl.NewGraph(ts))
+	out := make([]rdf.Triple, 0, len(ts)+len(inferred))
+	return append(append(out, ts...), inferred...), nil
 }

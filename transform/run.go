@@ -53,10 +53,8 @@ func (e *NotRunError) Is(target error) bool { return target == ErrNotRun }
 // Runs reports whether jrpcld runs transforms of the type.
 func Runs(typ string) bool {
 	switch typ {
-	case TypeJQ, TypeJSONLDFrame:
+	case TypeJQ, TypeJSONLDFrame, TypeSHACLRules, TypeSHACL:
 		return true
-	case TypeSHACLRules, TypeSHACL:
-		return rulesAvailable
 	}
 	return false
 }
@@ -85,9 +83,6 @@ func (t *Transform) Run(ctx context.Context, in Input) ([]byte, error) {
 	case TypeJSONLDFrame:
 		return frame(t.Code, in, target)
 	case TypeSHACLRules, TypeSHACL:
-		if !rulesAvailable {
-			return nil, &NotRunError{ID: t.ID, Type: t.Type, Runner: "pySHACL", Why: "jrpcld's SHACL engine (package shacl) is not part of this build yet; the OGC tool chain runs SHACL rules with pySHACL"}
-		}
 		return rules(ctx, t.Type, t.Code, in, target)
 	}
 	return nil, &NotRunError{ID: t.ID, Type: t.Type, Runner: Runner(t.Type)}

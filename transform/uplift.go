@@ -197,9 +197,8 @@ func (u *Uplift) Load(read func(name string) ([]byte, error)) []error {
 	return errs
 }
 
-// NotRun returns the steps jrpcld does not run (SPARQL steps, and SHACL
-// steps while it has no SHACL rules engine), with what runs each in the
-// tool chain.
+// NotRun returns the steps jrpcld does not run (the SPARQL steps), with
+// what runs each in the tool chain.
 func (u *Uplift) NotRun() []*NotRunError {
 	var out []*NotRunError
 	for _, s := range u.Steps {
@@ -213,11 +212,7 @@ func (u *Uplift) NotRun() []*NotRunError {
 func (s *Step) notRun() *NotRunError {
 	switch s.Type {
 	case TypeSPARQLConstruct, TypeSPARQLUpdate:
-		return &NotRunError{Type: s.Type, Runner: "rdflib's SPARQL engine (Python)"}
-	case TypeSHACL:
-		if !rulesAvailable {
-			return &NotRunError{Type: s.Type, Runner: "pySHACL", Why: "jrpcld's SHACL engine (package shacl) is not part of this build yet; the OGC tool chain runs SHACL rules with pySHACL"}
-		}
+		return &NotRunError{Type: s.Type, Runner: Runner(s.Type)}
 	}
 	return nil
 }
