@@ -116,7 +116,7 @@ func (bd *builder) entry(o *blockOut, from string) object {
 	if len(b.Files.Ontology) == 1 {
 		e = append(e, member{"sourceOntology", src(b.Files.Ontology[0])})
 	}
-	if tr := o.transformsJSON(src("") + "/"); tr != nil {
+	if tr := bd.transformsJSON(o); tr != nil {
 		e = append(e, member{"transforms", tr})
 	}
 	e = append(e,

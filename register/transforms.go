@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -235,10 +236,16 @@ func (bd *builder) runTransforms(o *blockOut) {
 
 // transformsJSON returns the block's transforms as register.json and the
 // full JSON documentation list them, ref made absolute against the URL of
-// the block's source folder; nil when the block declares none.
-func (o *blockOut) transformsJSON(sourceFiles string) []any {
+// the block's source folder (below the base URL, as the tool chain
+// publishes the sources; left as declared without a base URL); nil when
+// the block declares none.
+func (bd *builder) transformsJSON(o *blockOut) []any {
 	if o.tr == nil || len(o.tr.list) == 0 {
 		return nil
+	}
+	sourceFiles := ""
+	if bd.opts.BaseURL != "" {
+		sourceFiles = bd.opts.BaseURL + escapePath(path.Join(bblock.SourcesDir, o.b.Path)) + "/"
 	}
 	out := make([]any, len(o.tr.list))
 	for i, t := range o.tr.list {

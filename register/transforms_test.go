@@ -1,0 +1,249 @@
+package register
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/transform"
+)
+
+// transformOutput is the name of a transform's output: the example and
+// snippet, the transform's id, the extension.
+var transformOutput = regexp.MustCompile(`^(example_\d+_\d+)\.([a-zA-Z][a-zA-Z0-9-]*)(\.[a-z]+)?$`)
+
+// transformRefs are the registers in ../shared whose blocks declare
+// transforms, with what the tool chain built for them.
+var transformRefs = []struct {
+	name, src, set, ref, base string
+	fullDocs                  bool // the reference has generateddocs/json-full
+}{
+	{"tutorial", "ogc-published/bblocks-tutorial/src", "ogc-full", "tutorial", "https://ogc-oracle.invalid/register/", true},
+	{"examples", "ogc-registers-2/ogcincubator+bblocks-examples/src", "ogc-full-current", "examples", "https://ogcincubator.github.io/bblocks-examples/", false},
+}
+
+// TestTransformsAsTheToolChain builds the registers of ../shared that
+// declare transforms and compares with what the tool chain built: every
+// output of a transform jrpcld runs, at the same path, equal as JSON; no
+// output of a transform it does not run, and no output the tool chain did
+// not write; the transforms of register.json equal; and, in the full JSON
+// documentation, the same transforms on each snippet, with the tool chain's
+// results for those jrpcld runs and failed results for the others.
+func TestTransformsAsTheToolChain(t *testing.T) {
+	for _, c := range transformRefs {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			refDir := shared.Dir(t, "reference", c.set, c.ref)
+			reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", c.src), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := buildReg(t, reg, Options{BaseURL: c.base})
+
+			types := map[string]map[string]string{} // block path -> transform id -> type
+			built := map[string]bool{}              // the paths of the blocks the tool chain built
+			refBlocks := registerBlocks(t, filepath.Join(refDir, "register.json"))
+			ourBlocks := registerBlocks(t, filepath.Join(out, "register.json"))
+			compared := 0
+			for id, rb := range refBlocks {
+				p := strings.ReplaceAll(strings.SplitN(id, ".", 2)[1], ".", "/")
+				built[p] = true
+				list, _ := rb["transforms"].([]any)
+				if len(list) == 0 {
+					continue
+				}
+				types[p] = map[string]string{}
+				for _, e := range list {
+					m := e.(map[string]any)
+					types[p][m["id"].(string)] = m["type"].(string)
+				}
+				ours, _ := ourBlocks[id]["transforms"].([]any)
+				if !ojson.Equal(ojson.FromPlain(list), ojson.FromPlain(ours)) {
+					w, _ := json.MarshalIndent(list, "", " ")
+					g, _ := json.MarshalIndent(ours, "", " ")
+					if !sameExceptMissingCode(list, ours) {
+						t.Errorf("%s: register.json transforms differ:\n got %s\nwant %s", id, g, w)
+					}
+				}
+				compared++
+			}
+			if compared == 0 {
+				t.Fatal("no block with transforms in the reference")
+			}
+
+			refOut := transformFiles(t, filepath.Join(refDir, "tests"))
+			ourOut := transformFiles(t, filepath.Join(out, "tests"))
+			for rel, want := range refOut {
+				dir := filepath.ToSlash(filepath.Dir(filepath.Dir(rel)))
+				m := transformOutput.FindStringSubmatch(filepath.Base(rel))
+				if m == nil || types[dir] == nil {
+					t.Errorf("%s: not a transform output the test knows", rel)
+					continue
+				}
+				typ := types[dir][m[2]]
+				got, ok := ourOut[rel]
+				switch {
+				case !transform.Runs(typ):
+					if ok {
+						t.Errorf("%s: jrpcld does not run %s transforms, yet wrote it", rel, typ)
+					}
+				case !ok:
+					t.Errorf("%s: the tool chain wrote it, jrpcld did not", rel)
+				default:
+					g, err1 := ojson.DecodeJSON(got)
+					w, err2 := ojson.DecodeJSON(want)
+					if err1 != nil || err2 != nil || !ojson.Equal(g, w) {
+						t.Errorf("%s differs from the tool chain's:\n%s", rel, got)
+					}
+				}
+			}
+			for rel := range ourOut {
+				// Blocks that need an imported register are not in the
+				// reference: the tool chain's offline run skipped them.
+				if !built[filepath.ToSlash(filepath.Dir(filepath.Dir(rel)))] {
+					continue
+				}
+				if _, ok := refOut[rel]; !ok && !missingSource(rel) {
+					t.Errorf("%s: jrpcld wrote it, the tool chain did not", rel)
+				}
+			}
+
+			if !c.fullDocs {
+				return
+			}
+			for p := range types {
+				want := snippetResults(t, filepath.Join(refDir, "generateddocs", "json-full", p, "index.json"))
+				got := snippetResults(t, filepath.Join(out, "generateddocs", "json-full", p, "index.json"))
+				for file, wr := range want {
+					gr, ok := got[file]
+					if !ok {
+						t.Errorf("%s/%s: the tool chain ran transforms on it, jrpcld did not", p, file)
+						continue
+					}
+					for id, w := range wr {
+						g, ok := gr[id]
+						switch {
+						case !ok:
+							t.Errorf("%s/%s: transform %s did not run", p, file, id)
+						case transform.Runs(types[p][id]):
+							if g.Success != w.Success || g.SizeBytes != w.SizeBytes || urlPath(g.URL) != urlPath(w.URL) {
+								t.Errorf("%s/%s: transform %s: %+v, the tool chain's %+v", p, file, id, g, w)
+							}
+						default:
+							if g.Success || g.Stderr == "" || g.URL != "" {
+								t.Errorf("%s/%s: transform %s, which jrpcld does not run: %+v, want a failed result", p, file, id, g)
+							}
+						}
+					}
+					if len(gr) != len(wr) {
+						t.Errorf("%s/%s: transforms %v ran, the tool chain ran %v", p, file, gr, wr)
+					}
+				}
+			}
+		})
+	}
+}
+
+// registerBlocks reads the blocks of a register.json by id.
+func registerBlocks(t *testing.T, file string) map[string]map[string]any {
+	t.Helper()
+	reg := readJSON(t, file)
+	out := map[string]map[string]any{}
+	for _, b := range reg["bblocks"].([]any) {
+		m := b.(map[string]any)
+		out[m["itemIdentifier"].(string)] = m
+	}
+	return out
+}
+
+// sameExceptMissingCode reports whether two lists of transforms differ only
+// in the code of those whose file the sources in ../shared lack.
+func sameExceptMissingCode(want, got []any) bool {
+	if len(want) != len(got) {
+		return false
+	}
+	for i := range want {
+		w, g := want[i].(map[string]any), got[i].(map[string]any)
+		if _, has := g["code"]; !has && missingSource(w["id"].(string)) {
+			w = copyMap(w)
+			delete(w, "code")
+		}
+		if !ojson.Equal(ojson.FromPlain(w), ojson.FromPlain(g)) {
+			return false
+		}
+	}
+	return true
+}
+
+// missingSource reports whether a transform output or id is that of the
+// transform whose code the sources in ../shared lack (the tool chain read
+// python-geojson.py, which the examples register's archive does not hold).
+func missingSource(s string) bool { return strings.Contains(s, "python-geojson") }
+
+// transformFiles returns the files of the transforms/ folders below dir,
+// by slash path below it.
+func transformFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(filepath.Dir(p)) != "transforms" {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+type snippetResult struct {
+	Success   bool   `json:"success"`
+	Stderr    string `json:"stderr"`
+	SizeBytes int    `json:"sizeBytes"`
+	URL       string `json:"url"`
+}
+
+// snippetResults returns the transformResults of a full JSON
+// documentation's snippets, by snippet file name.
+func snippetResults(t *testing.T, file string) map[string]map[string]snippetResult {
+	t.Helper()
+	var doc struct {
+		Examples []struct {
+			Snippets []struct {
+				URL     string                   `json:"url"`
+				Results map[string]snippetResult `json:"transformResults"`
+			} `json:"snippets"`
+		} `json:"examples"`
+	}
+	if err := json.Unmarshal(readFile(t, file), &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]snippetResult{}
+	for _, ex := range doc.Examples {
+		for _, sn := range ex.Snippets {
+			if len(sn.Results) > 0 {
+				out[filepath.Base(sn.URL)] = sn.Results
+			}
+		}
+	}
+	return out
+}
+
+// urlPath returns the part of an output's URL from tests/ on: the tool
+// chain's URLs have the build folder's name before it.
+func urlPath(u string) string {
+	if i := strings.Index(u, "/tests/"); i >= 0 {
+		return u[i:]
+	}
+	return u
+}
