@@ -16,7 +16,7 @@ import (
 func ExamplePut() {
 	store := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		fmt.Printf("%s %s?%s\nContent-Type: %s\n%s", r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("Content-Type"), body)
+		fmt.Printf("%s %s?%s\nContent-Type: %s\nContent-Length: %d\n%s", r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("Content-Type"), r.ContentLength, body)
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer store.Close()
@@ -28,11 +28,16 @@ func ExamplePut() {
 		}
 		return nt.Flush()
 	}
-	err := gsp.Put(context.Background(), store.URL+"/store", "http://example.com/log", rdf.NTriples, writeLog)
-	fmt.Println("error:", err)
+	up, err := gsp.Put(context.Background(), store.URL+"/store", "http://example.com/log", rdf.NTriples, writeLog)
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Printf("stored: %d statement, %d bytes, answered %d\n", up.Statements, up.Bytes, up.StatusCode)
 	// Output:
 	// PUT /store?graph=http%3A%2F%2Fexample.com%2Flog
 	// Content-Type: application/n-triples
+	// Content-Length: 81
 	// <http://example.com/log#c2s-1> <http://json-rpc.org/ontology#hasMethod> "ping" .
-	// error: <nil>
+	// stored: 1 statement, 81 bytes, answered 204
 }

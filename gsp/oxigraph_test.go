@@ -50,7 +50,8 @@ func same(a, b map[string][]string) bool {
 // own server) and checks what the store then holds: PUT replaces a named
 // graph or the default graph, POST adds to it, POST of N-Quads adds to the
 // dataset; a body that does not parse is refused (400, the engine's
-// message) and changes nothing; 503 answers are retried.
+// message) and changes nothing; 503 answers are retried. After each step,
+// Count gives the number of statements of each graph the store holds.
 func TestOxigraph(t *testing.T) {
 	f := oxitest.StartFront(t, oxitest.FrontOptions{FailFirst: 3})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -63,9 +64,8 @@ func TestOxigraph(t *testing.T) {
 
 	// The shim answers 503 to the first three uploads: two attempts are
 	// not enough, the third upload's second attempt gets through.
-	two := *cl
-	two.Attempts = 2
-	err := two.Put(ctx, f.StoreURL(), g1, rdf.NTriples, text("<http://z> <http://p> \"0\" .\n"))
+	two := &Client{Backoff: time.Millisecond, MaxBackoff: time.Millisecond, Attempts: 2}
+	_, err := two.Put(ctx, f.StoreURL(), g1, rdf.NTriples, text("<http://z> <http://p> \"0\" .\n"))
 	var se *StatusError
 	if !errors.As(err, &se) || se.StatusCode != 503 || se.Attempts != 2 {
 		t.Fatalf("error %v, want 503 after 2 attempts", err)
@@ -96,16 +96,23 @@ func TestOxigraph(t *testing.T) {
 		if s.post {
 			up = cl.Post
 		}
-		if err := up(ctx, f.StoreURL(), s.graph, s.format, text(s.body)); err != nil {
+		if _, err := up(ctx, f.StoreURL(), s.graph, s.format, text(s.body)); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		if got := graphs(t, f); !same(got, s.want) {
+		got := graphs(t, f)
+		if !same(got, s.want) {
 			t.Fatalf("%s: the store holds\n%v\nwant\n%v", s.name, got, s.want)
+		}
+		// Count, through the query endpoint, says what the store holds.
+		for _, g := range []string{g1, g2} {
+			if n, err := cl.Count(ctx, f.QueryURL(), g); err != nil || n != int64(len(got[g])) {
+				t.Errorf("%s: Count(%s) = %d, %v; the store holds %d", s.name, g, n, err, len(got[g]))
+			}
 		}
 	}
 
 	before := graphs(t, f)
-	err = cl.Put(ctx, f.StoreURL(), g1, rdf.Turtle, text("<http://a> <http://p> .\n"))
+	_, err = cl.Put(ctx, f.StoreURL(), g1, rdf.Turtle, text("<http://a> <http://p> .\n"))
 	if !errors.As(err, &se) || se.StatusCode != 400 || se.Attempts != 1 || se.Message == "" {
 		t.Errorf("bad Turtle: error %v, want a 400 with the engine's message", err)
 	} else {

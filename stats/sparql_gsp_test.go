@@ -48,7 +48,7 @@ func TestSPARQLOverGSP(t *testing.T) {
 			}
 			return convert.NewConverter(bctx).Convert(w, format, []convert.Log{{Reader: r, File: file, IRI: iri}})
 		}
-		if err := gsp.Put(ctx, front.StoreURL(), iri, format, write); err != nil {
+		if _, err := gsp.Put(ctx, front.StoreURL(), iri, format, write); err != nil {
 			t.Fatalf("pushing %s: %v", file, err)
 		}
 	}

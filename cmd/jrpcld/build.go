@@ -12,7 +12,7 @@ import (
 func buildCommand() command {
 	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--push URL] [--serve [--addr HOST:PORT]]",
 		summary: "build a building-block register and its HTML pages, offline"}
-	c.help = buildHelp + "\n\n" + profileHelp
+	c.help = buildHelp + "\n" + pushHelp + "\n\n" + profileHelp
 	c.setup = runBuild
 	return c
 }
@@ -73,7 +73,7 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	fs.Var(ctxMap, "context-map", "map a context the blocks' contexts name to a local file: `URL=FILE` (repeatable)")
 	var imports importMaps
 	fs.Var(&imports, "import", importUsage)
-	push := fs.String("push", "", "after the build, upload each block's ontology to the SPARQL 1.1 Graph Store endpoint `URL`, as the graph urn:ogc:bblocks/ID/ontology (what bblocks-config.yaml's sparql.push asks of the OGC tool chain)")
+	push := addPushFlags(fs, "after the build, upload each block's ontology to the SPARQL 1.1 Graph Store endpoint `URL`, as the graph urn:ogc:bblocks/ID/ontology (what bblocks-config.yaml's sparql.push asks of the OGC tool chain)")
 	prof := addProfileFlags(fs)
 	return func(e *env, pos []string) int {
 		if !prof.start(e, c.name) {
@@ -82,6 +82,11 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		defer prof.stop()
 		if len(pos) > 1 {
 			errorf(e, "build", "one SOURCES folder at most, got %d arguments", len(pos))
+			return exitUsage
+		}
+		ps, err := push.pusher(e, c.name, fs)
+		if err != nil {
+			errorf(e, "build", "%v", err)
 			return exitUsage
 		}
 		if _, same := sameFile(e, *out, pos); same {
@@ -134,8 +139,8 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		if res.Failed() {
 			status = exitInvalid
 		}
-		if *push != "" {
-			if code := pushOntologies(e, *push, *out, res); code != exitOK {
+		if ps != nil {
+			if code := pushOntologies(ps, *out, res); code != exitOK {
 				return code
 			}
 		}

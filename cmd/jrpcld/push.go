@@ -2,46 +2,351 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/gsp"
+	"github.com/jrpcld/jrpcld/internal/netrc"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register"
 	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/spf13/pflag"
 )
 
-const pushUsage = "upload each log's graph to the SPARQL 1.1 Graph Store endpoint `URL`, as the named graph of the log's IRI (replacing it), instead of writing it"
+// passwordEnv is the environment variable that holds the password of
+// --push-user (or of the user named in the --push URL).
+const passwordEnv = "JRPCLD_PUSH_PASSWORD"
+
+const pushUsage = "upload each log's graph to the SPARQL 1.1 Graph Store endpoint `URL`, as the named graph of the log's IRI, instead of writing it"
+
+const pushHelp = `
+Uploads (--push URL) go to a SPARQL 1.1 Graph Store endpoint, such as
+Virtuoso's /sparql-graph-crud-auth, Oxigraph's /store or Fuseki's /DATASET/data.
+--push-method put (the default) replaces each graph: pushing the same input
+again leaves the store as it was; post adds to it. An upload counts as done
+only when the store answers 200, 201 or 204 to it: a redirect to another host
+is an error, and nothing is sent there.
+
+Credentials are given to the store only when it asks for them (Basic, or
+Digest when it offers that), and only to the host of the --push URL: the user
+information of the URL (http://user:password@host/...), or --push-user with the
+password from --push-password-file or the environment variable
+JRPCLD_PUSH_PASSWORD, or else the entry for the host in ~/.netrc (or $NETRC).
+No password is ever printed.
+
+With --verify (on by default), each upload is checked by counting the
+statements of its graph through the store's SPARQL endpoint: --push-query URL,
+or the one beside a known Graph Store endpoint (Virtuoso's /sparql, Oxigraph's
+/query, Fuseki's /DATASET/sparql); without one, the run says it cannot verify.
+A store that holds fewer statements than were sent is an error.`
+
+// pushFlags are the flags of an upload to a Graph Store (rdf and build).
+type pushFlags struct {
+	url, user, passwordFile, method, query string
+	timeout, connectTimeout                time.Duration
+	verify                                 bool
+}
+
+// addPushFlags adds the flags of an upload to fs; usage is that of --push.
+func addPushFlags(fs *pflag.FlagSet, usage string) *pushFlags {
+	p := &pushFlags{}
+	fs.StringVar(&p.url, "push", "", usage)
+	fs.StringVar(&p.method, "push-method", "put", "with --push, `put` replaces each graph (pushing again changes nothing) or post adds to it")
+	fs.StringVar(&p.user, "push-user", "", "with --push, the user `NAME` to give the store when it asks (Basic or Digest); the password comes from --push-password-file or "+passwordEnv)
+	fs.StringVar(&p.passwordFile, "push-password-file", "", "read the password of --push-user from the first line of `FILE`")
+	fs.DurationVar(&p.timeout, "push-timeout", gsp.DefaultTimeout, "with --push, give up on a request the store has not answered within `DURATION` (such as 30s or 10m): leave it the time to load the largest graph")
+	fs.DurationVar(&p.connectTimeout, "push-connect-timeout", gsp.DefaultConnectTimeout, "with --push, give up on a connection to the store not made within `DURATION` (retried)")
+	fs.BoolVar(&p.verify, "verify", true, "with --push, count each graph's statements through the store's SPARQL endpoint after the upload, and fail unless it holds what was sent (--verify=false: do not)")
+	fs.StringVar(&p.query, "push-query", "", "with --push, the store's SPARQL query endpoint `URL`, for --verify (default: the one beside a known Graph Store endpoint)")
+	return p
+}
+
+// pusher uploads graphs as the flags say.
+type pusher struct {
+	e        *env
+	cmd      string
+	endpoint string
+	post     bool
+	client   *gsp.Client
+	// query is the SPARQL endpoint that counts for --verify, queries the
+	// client that asks it; "" when there is none. guessed: it was not
+	// given but derived from the endpoint.
+	query   string
+	queries *gsp.Client
+	guessed bool
+	// note says, before the first upload, why none is verified.
+	note string
+}
+
+// pusher checks the flags and returns the pusher they make, or nil and
+// an error for the user when they are not right.
+func (p *pushFlags) pusher(e *env, cmd string, fs *pflag.FlagSet) (*pusher, error) {
+	if p.url == "" {
+		for _, name := range []string{"push-method", "push-user", "push-password-file", "push-timeout", "push-connect-timeout", "verify", "push-query"} {
+			if fs.Changed(name) {
+				return nil, fmt.Errorf("--%s goes with --push", name)
+			}
+		}
+		return nil, nil
+	}
+	u, err := parseStoreURL("--push", p.url)
+	if err != nil {
+		return nil, err
+	}
+	if p.method != "put" && p.method != "post" {
+		return nil, fmt.Errorf("--push-method must be put or post, not %q", p.method)
+	}
+	if p.timeout <= 0 || p.connectTimeout <= 0 {
+		return nil, errors.New("--push-timeout and --push-connect-timeout must be positive")
+	}
+	user, password, err := p.credentials(u)
+	if err != nil {
+		return nil, err
+	}
+	ps := &pusher{e: e, cmd: cmd, endpoint: p.url, post: p.method == "post"}
+	ps.client = &gsp.Client{Timeout: p.timeout, ConnectTimeout: p.connectTimeout}
+	if u.User != nil {
+		// The client reads a user and password in the URL itself; a user
+		// without one gets the password given apart.
+		if _, has := u.User.Password(); has {
+			user = u.User.Username()
+			password, _ = u.User.Password()
+		} else {
+			ps.endpoint = withoutUser(u)
+			ps.client.User, ps.client.Password = user, password
+		}
+	} else {
+		ps.client.User, ps.client.Password = user, password
+	}
+	if !p.verify {
+		return ps, nil
+	}
+	ps.query = p.query
+	if ps.query == "" {
+		ps.query, ps.guessed = queryBeside(u), true
+		if ps.query == "" {
+			ps.note = fmt.Sprintf("note: the uploads are not verified: no SPARQL query endpoint is known for %s; give it with --push-query URL (or --verify=false)", gsp.Redact(p.url))
+			return ps, nil
+		}
+	}
+	q, err := parseStoreURL("--push-query", ps.query)
+	if err != nil {
+		return nil, err
+	}
+	// The query endpoint gets the store's credentials only on the store's
+	// host; on another, those of its own URL or of ~/.netrc.
+	ps.queries = &gsp.Client{Timeout: p.timeout, ConnectTimeout: p.connectTimeout}
+	switch {
+	case q.User != nil:
+	case sameOrigin(q, u):
+		ps.queries.User, ps.queries.Password = user, password
+	default:
+		if l, ok := netrcLogin(q.Hostname()); ok {
+			ps.queries.User, ps.queries.Password = l.User, l.Password
+		}
+	}
+	return ps, nil
+}
+
+// parseStoreURL reads the URL of flag, without ever quoting it whole (it
+// may hold a password).
+func parseStoreURL(flag, raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("%s %s: not an http or https URL", flag, gsp.Redact(raw))
+	}
+	return u, nil
+}
+
+// credentials returns the user and password to give the store at u
+// besides those u holds: --push-user with its password, or the user of u
+// with the password given apart, or the entry of ~/.netrc for u's host.
+func (p *pushFlags) credentials(u *url.URL) (user, password string, err error) {
+	urlUser, urlPassword := u.User != nil, false
+	if urlUser {
+		_, urlPassword = u.User.Password()
+	}
+	switch {
+	case p.user != "" && urlUser:
+		return "", "", errors.New("--push-user and a user in the --push URL: give one")
+	case p.passwordFile != "" && p.user == "" && (!urlUser || urlPassword):
+		return "", "", errors.New("--push-password-file goes with --push-user (or a user without a password in the --push URL)")
+	case p.user != "":
+		password, err = p.password()
+		return p.user, password, err
+	case urlUser && !urlPassword:
+		password, err = p.password()
+		return u.User.Username(), password, err
+	case urlUser:
+		return "", "", nil
+	}
+	if l, ok := netrcLogin(u.Hostname()); ok {
+		return l.User, l.Password, nil
+	}
+	return "", "", nil
+}
+
+// password reads the password from --push-password-file or the
+// environment.
+func (p *pushFlags) password() (string, error) {
+	if p.passwordFile != "" {
+		f, err := os.Open(p.passwordFile)
+		if err != nil {
+			return "", fmt.Errorf("--push-password-file: %w", err)
+		}
+		defer f.Close()
+		line, err := bufio.NewReader(io.LimitReader(f, 64<<10)).ReadString('\n')
+		if err != nil && err != io.EOF {
+			return "", fmt.Errorf("--push-password-file: %w", err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			return "", fmt.Errorf("--push-password-file %s: the first line is empty", p.passwordFile)
+		}
+		return line, nil
+	}
+	if pw, ok := os.LookupEnv(passwordEnv); ok {
+		return pw, nil
+	}
+	return "", fmt.Errorf("the user for --push needs a password: give --push-password-file FILE, or set %s", passwordEnv)
+}
+
+// netrcLogin returns the login ~/.netrc (or $NETRC) gives for host. A
+// file that cannot be read gives none.
+func netrcLogin(host string) (netrc.Login, bool) {
+	p, err := netrc.Path()
+	if err != nil {
+		return netrc.Login{}, false
+	}
+	l, ok, err := netrc.Lookup(p, host)
+	if err != nil || l.User == "" {
+		return netrc.Login{}, false
+	}
+	return l, ok
+}
+
+// withoutUser returns u without its user information.
+func withoutUser(u *url.URL) string {
+	c := *u
+	c.User = nil
+	return c.String()
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && a.Port() == b.Port()
+}
+
+// queryBeside returns the SPARQL query endpoint of a store whose Graph
+// Store endpoint is u, for the layouts of Virtuoso (/sparql-graph-crud,
+// /sparql-graph-crud-auth: /sparql, /sparql-auth), Oxigraph (/store:
+// /query) and Fuseki (/DATASET/data: /DATASET/sparql); "" for another.
+func queryBeside(u *url.URL) string {
+	q := *u
+	q.RawQuery, q.Fragment = "", ""
+	dir, base := path.Split(strings.TrimSuffix(u.Path, "/"))
+	switch {
+	case base == "sparql-graph-crud":
+		q.Path = dir + "sparql"
+	case base == "sparql-graph-crud-auth":
+		q.Path = dir + "sparql-auth"
+	case base == "store" && dir == "/":
+		q.Path = "/query"
+	case base == "data" && dir != "/":
+		q.Path = dir + "sparql"
+	default:
+		return ""
+	}
+	return q.String()
+}
+
+// put uploads one graph and checks it. what names the graph's source in
+// messages. It returns the line to print, or an error saying the graph
+// was not stored (or not wholly).
+func (ps *pusher) put(what, graph string, format rdf.Format, write func(io.Writer) error) (string, error) {
+	ctx := context.Background()
+	if ps.note != "" {
+		errorf(ps.e, ps.cmd, "%s", ps.note)
+		ps.note = ""
+	}
+	up := ps.client.Put
+	if ps.post {
+		up = ps.client.Post
+	}
+	res, err := up(ctx, ps.endpoint, graph, format, write)
+	if err != nil {
+		return "", fmt.Errorf("%s: graph <%s> not stored: %v", what, graph, explain(err))
+	}
+	line := fmt.Sprintf("%s: pushed as <%s> (graph replaced): %d statements", what, graph, res.Statements)
+	if ps.post {
+		line = fmt.Sprintf("%s: pushed into <%s> (added to the graph): %d statements", what, graph, res.Statements)
+	}
+	if ps.query == "" {
+		return line + ", not verified", nil
+	}
+	n, err := ps.queries.Count(ctx, ps.query, graph)
+	switch {
+	case err != nil && ps.guessed:
+		errorf(ps.e, ps.cmd, "warning: %s: graph <%s> not verified: the SPARQL endpoint beside the store: %v; give it with --push-query URL (or --verify=false)", what, graph, explain(err))
+		return line + ", not verified", nil
+	case err != nil:
+		return "", fmt.Errorf("%s: graph <%s> not verified: %v", what, graph, explain(err))
+	case !ps.post && n != res.Statements:
+		return "", fmt.Errorf("%s: graph <%s> not stored whole: the store answered %d, but the graph holds %d statements of the %d sent", what, graph, res.StatusCode, n, res.Statements)
+	case ps.post && n < res.Statements:
+		return "", fmt.Errorf("%s: graph <%s> not stored whole: the store answered %d, but the graph holds %d statements, fewer than the %d sent", what, graph, res.StatusCode, n, res.Statements)
+	case ps.post:
+		return line + fmt.Sprintf(", verified (the graph holds %d)", n), nil
+	}
+	return line + ", verified", nil
+}
+
+// explain adds to an upload's error the flag that changes it.
+func explain(err error) string {
+	var te *gsp.TimeoutError
+	var se *gsp.StatusError
+	switch {
+	case errors.As(err, &te) && te.Connect:
+		return err.Error() + " (--push-connect-timeout)"
+	case errors.As(err, &te):
+		return err.Error() + " (--push-timeout)"
+	case errors.As(err, &se) && se.StatusCode == 401:
+		return err.Error() + " (credentials: --push-user with --push-password-file or " + passwordEnv + ", user:password@ in the URL, or ~/.netrc)"
+	}
+	return err.Error()
+}
 
 // pushLogs converts each file and uploads its graph, as N-Triples, to the
-// Graph Store endpoint as the named graph of the log's IRI, replacing what
-// the store held under that name. A failed upload is retried by reading the
-// file again, so standard input is refused. newConverter gives a converter
-// that reports its problems, or none when quiet (a retry, which would
-// report them twice).
-func pushLogs(e *env, cmd, endpoint, base string, files []string, limits *limitFlags, newConverter func(quiet bool) *convert.Converter) int {
+// Graph Store endpoint as the named graph of the log's IRI. newConverter
+// gives a converter that reports its problems.
+func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newConverter func(quiet bool) *convert.Converter) int {
+	e, cmd := ps.e, ps.cmd
 	for _, name := range files {
-		if name == "-" {
-			errorf(e, cmd, "--push reads each log again when an upload must be retried, so it needs files, not standard input")
+		if name == "-" && base == "" {
+			errorf(e, cmd, "--push names each graph after its log, and standard input has no name: give the graph's IRI with --base")
 			return exitUsage
 		}
 	}
 	for _, name := range files {
 		iri := logIRI(base, name, len(files))
-		attempts := 0
 		write := func(w io.Writer) error {
-			attempts++
 			in, display, _, err := openInput(e, name)
 			if err != nil {
 				return err
 			}
-			defer in.(io.Closer).Close()
+			if c, ok := in.(io.Closer); ok && name != "-" {
+				defer c.Close()
+			}
 			br := bufio.NewReaderSize(in, 64<<10)
 			head, _ := br.Peek(512)
 			if err := notALog(name, display, head); err != nil {
@@ -51,13 +356,14 @@ func pushLogs(e *env, cmd, endpoint, base string, files []string, limits *limitF
 			if err != nil {
 				return err
 			}
-			return newConverter(attempts > 1).Convert(w, rdf.NTriples, []convert.Log{{Reader: r, File: display, IRI: iri}})
+			return newConverter(false).Convert(w, rdf.NTriples, []convert.Log{{Reader: r, File: display, IRI: iri}})
 		}
-		if err := gsp.Put(context.Background(), endpoint, iri, rdf.NTriples, write); err != nil {
-			errorf(e, cmd, "%s: %v", name, err)
+		line, err := ps.put(termsafe.Escape(name), iri, rdf.NTriples, write)
+		if err != nil {
+			errorf(e, cmd, "%v", err)
 			return exitUsage
 		}
-		fmt.Fprintf(e.stdout, "%s: pushed as <%s>\n", termsafe.Escape(name), termsafe.Escape(iri))
+		fmt.Fprintln(e.stdout, line)
 	}
 	return exitOK
 }
@@ -69,30 +375,76 @@ func ontologyGraph(id string) string { return "urn:ogc:bblocks/" + id + "/ontolo
 // pushOntologies uploads the ontology.ttl of each built block to the Graph
 // Store endpoint, as the OGC tool chain does when bblocks-config.yaml sets
 // sparql.push: one named graph per block, urn:ogc:bblocks/ID/ontology,
-// replaced. The tool chain first adds the entailments of SKOS profiles it
-// fetches; jrpcld uploads the ontology as written, offline.
-func pushOntologies(e *env, endpoint, out string, res *register.Result) int {
+// replaced (or added to, with --push-method post). Each is sent as
+// N-Triples, so that the statements sent can be counted. The tool chain
+// first adds the entailments of SKOS profiles it fetches; jrpcld uploads
+// the ontology as written, offline.
+func pushOntologies(ps *pusher, out string, res *register.Result) int {
+	e := ps.e
 	errorf(e, "build", "warning: --push uploads the ontologies as written, without the entailments of the SKOS profiles the OGC tool chain fetches and adds first (docs/ogc.md)")
 	pushed := 0
 	for _, b := range res.Blocks {
 		if b.Ontology == "" {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(b.Ontology)))
+		file := filepath.Join(out, filepath.FromSlash(b.Ontology))
+		data, err := os.ReadFile(file)
 		if err != nil {
 			errorf(e, "build", "--push: %v", err)
 			return exitUsage
 		}
-		write := func(w io.Writer) error {
-			_, err := io.Copy(w, bytes.NewReader(data))
-			return err
-		}
-		if err := gsp.Put(context.Background(), endpoint, ontologyGraph(b.ID), rdf.Turtle, write); err != nil {
-			errorf(e, "build", "--push %s: %v", termsafe.Escape(b.ID), err)
+		triples, err := distinctTriples(data)
+		if err != nil {
+			errorf(e, "build", "--push: %s: %v", file, err)
 			return exitUsage
 		}
+		write := func(w io.Writer) error {
+			nt := rdf.NewNTriplesWriter(w)
+			if err := nt.WriteGroup(triples); err != nil {
+				return err
+			}
+			return nt.Flush()
+		}
+		line, err := ps.put(termsafe.Escape(b.ID), ontologyGraph(b.ID), rdf.NTriples, write)
+		if err != nil {
+			errorf(e, "build", "%v", err)
+			return exitUsage
+		}
+		fmt.Fprintln(e.stdout, line)
 		pushed++
 	}
-	fmt.Fprintf(e.stdout, "%d ontology graph%s pushed to %s\n", pushed, plural(pushed), termsafe.Escape(endpoint))
+	fmt.Fprintf(e.stdout, "%d ontology graph%s pushed to %s\n", pushed, plural(pushed), gsp.Redact(ps.endpoint))
 	return exitOK
+}
+
+// distinctTriples reads a Turtle ontology into its distinct triples, its
+// blank nodes labelled b0, b1, ... (the parser's labels for [] and () are
+// not labels N-Triples can write).
+func distinctTriples(data []byte) ([]rdf.Triple, error) {
+	quads, _, err := rdf.Parse(data, rdf.Turtle, "")
+	if err != nil {
+		return nil, err
+	}
+	labels := map[string]string{}
+	relabel := func(t rdf.Term) rdf.Term {
+		if t.Kind != rdf.Blank {
+			return t
+		}
+		l, ok := labels[t.Value]
+		if !ok {
+			l = fmt.Sprintf("b%d", len(labels))
+			labels[t.Value] = l
+		}
+		return rdf.NewBlank(l)
+	}
+	seen := make(map[rdf.Triple]bool, len(quads))
+	var triples []rdf.Triple
+	for _, q := range quads {
+		t := rdf.T(relabel(q.S), q.P, relabel(q.O))
+		if !seen[t] {
+			seen[t] = true
+			triples = append(triples, t)
+		}
+	}
+	return triples, nil
 }

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"encoding/base64"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/jlog"
@@ -16,26 +22,67 @@ import (
 
 // upload is one request a stand-in Graph Store received.
 type upload struct {
-	method, graph, contentType string
-	body                       []byte
+	method, graph, contentType, auth string
+	body                             []byte
 }
 
-// graphStore is a stand-in Graph Store endpoint: it records each request
-// and answers with the next of statuses (204 once they are used up).
+// graphStore is a stand-in Graph Store: at /gsp it records each upload and
+// answers with the next of statuses (204 once they are used up), keeping
+// the graph (unless drop is set, as a store that answers 201 to a body it
+// did not read); at /count it answers a count query with the number of
+// statements it keeps for the graph the query names. With user set, it
+// asks for Basic credentials first.
 type graphStore struct {
 	mu       sync.Mutex
 	uploads  []upload
 	statuses []int
+	drop     bool
+	user     string // "name:password"
+	graphs   map[string]int
+	queries  int
 }
+
+var countQuery = regexp.MustCompile(`^SELECT \(COUNT\(\*\) AS \?n\) WHERE \{ GRAPH <([^>]*)> \{ \?s \?p \?o \} \}$`)
 
 func (g *graphStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.uploads = append(g.uploads, upload{r.Method, r.URL.Query().Get("graph"), r.Header.Get("Content-Type"), body})
+	if g.user != "" && r.Header.Get("Authorization") != "Basic "+base64.StdEncoding.EncodeToString([]byte(g.user)) {
+		w.Header().Set("WWW-Authenticate", `Basic realm="stand-in"`)
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	if r.URL.Path == "/count" {
+		g.queries++
+		m := countQuery.FindStringSubmatch(r.URL.Query().Get("query"))
+		if m == nil {
+			http.Error(w, "not a count", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/sparql-results+json")
+		fmt.Fprintf(w, `{"head":{"vars":["n"]},"results":{"bindings":[{"n":{"type":"literal","value":"%d"}}]}}`, g.graphs[m[1]])
+		return
+	}
+	graph := r.URL.Query().Get("graph")
+	g.uploads = append(g.uploads, upload{r.Method, graph, r.Header.Get("Content-Type"), r.Header.Get("Authorization"), body})
 	status := http.StatusNoContent
 	if len(g.statuses) > 0 {
 		status, g.statuses = g.statuses[0], g.statuses[1:]
+	}
+	if status < 300 && !g.drop {
+		quads, _, err := rdf.Parse(body, rdf.NTriples, "")
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if g.graphs == nil {
+			g.graphs = map[string]int{}
+		}
+		if r.Method == http.MethodPut {
+			g.graphs[graph] = 0
+		}
+		g.graphs[graph] += len(quads)
 	}
 	w.WriteHeader(status)
 	if status >= 400 {
@@ -43,11 +90,19 @@ func (g *graphStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+func (g *graphStore) seen() []upload {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]upload(nil), g.uploads...)
+}
+
+var sessionLog = filepath.Join("..", "..", "examples", "session.jsonl")
+
 // TestPushLogs: rdf --push uploads each log's graph as the named graph of
-// its IRI, the same graph rdf --format ntriples writes; a transient failure
-// is retried, a refusal is one clear line with exit 2.
+// its IRI, the same graph rdf --format ntriples writes, with its length; a
+// transient failure is retried, a refusal is one clear line with exit 2.
 func TestPushLogs(t *testing.T) {
-	file := filepath.Join("..", "..", "examples", "session.jsonl")
+	file := sessionLog
 	code, nt, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "-q", file)
 	if code != exitOK {
 		t.Fatalf("rdf: exit %d: %s", code, errOut)
@@ -60,14 +115,16 @@ func TestPushLogs(t *testing.T) {
 	store := &graphStore{statuses: []int{http.StatusServiceUnavailable}}
 	srv := httptest.NewServer(store)
 	defer srv.Close()
-	code, out, errOut := jrpcld(t, "", "rdf", "--push", srv.URL+"/store", file)
-	if code != exitOK || errOut != "" || !strings.Contains(out, "pushed as <"+jlog.DefaultLogIRI(file)+">") {
-		t.Fatalf("rdf --push: exit %d, stdout %q, stderr %q", code, out, errOut)
+	code, out, errOut := jrpcld(t, "", "rdf", "--push", srv.URL+"/gsp", file)
+	wantOut := fmt.Sprintf("%s: pushed as <%s> (graph replaced): %d statements, not verified\n", file, jlog.DefaultLogIRI(file), len(want))
+	if code != exitOK || out != wantOut || !strings.Contains(errOut, "not verified: no SPARQL query endpoint is known for "+srv.URL+"/gsp; give it with --push-query URL") {
+		t.Fatalf("rdf --push: exit %d, stdout %q, stderr %q; want stdout %q", code, out, errOut, wantOut)
 	}
-	if len(store.uploads) != 2 {
-		t.Fatalf("%d requests, want 2 (one refused with 503, then its retry)", len(store.uploads))
+	seen := store.seen()
+	if len(seen) != 2 {
+		t.Fatalf("%d requests, want 2 (one refused with 503, then its retry)", len(seen))
 	}
-	u := store.uploads[1]
+	u := seen[1]
 	if u.method != http.MethodPut || u.graph != jlog.DefaultLogIRI(file) || !strings.HasPrefix(u.contentType, "application/n-triples") {
 		t.Errorf("request: %s graph=%q %s", u.method, u.graph, u.contentType)
 	}
@@ -81,42 +138,321 @@ func TestPushLogs(t *testing.T) {
 
 	refusing := httptest.NewServer(&graphStore{statuses: []int{http.StatusBadRequest}})
 	defer refusing.Close()
-	code, _, errOut = jrpcld(t, "", "rdf", "--push", refusing.URL, file)
-	if code != exitUsage || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "400") || !strings.Contains(errOut, "the store says no") {
-		t.Errorf("refused: exit %d, stderr %q", code, errOut)
+	code, out, errOut = jrpcld(t, "", "rdf", "--verify=false", "--push", refusing.URL, file)
+	if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "graph <"+jlog.DefaultLogIRI(file)+"> not stored") ||
+		!strings.Contains(errOut, "400") || !strings.Contains(errOut, "the store says no") {
+		t.Errorf("refused: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 
+	// Standard input: the graph's name comes from --base.
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = jrpcld(t, string(data), "rdf", "--verify=false", "--push", srv.URL, "--base", "http://example.com/logs/piped", "-")
+	if code != exitOK || !strings.HasPrefix(out, "-: pushed as <http://example.com/logs/piped> (graph replaced): 127 statements") || errOut != "" {
+		t.Errorf("standard input: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 	for _, args := range [][]string{
 		{"rdf", "--push", srv.URL, "-"},
 		{"rdf", "--push", srv.URL, "-o", filepath.Join(t.TempDir(), "x.ttl"), file},
+		{"rdf", "--push-user", "u", file},
+		{"rdf", "--verify=false", file},
+		{"rdf", "--push", srv.URL, "--push-method", "patch", file},
+		{"rdf", "--push", srv.URL, "--push-timeout", "0s", file},
+		{"rdf", "--push", "ftp://example.com/store", file},
 	} {
-		if code, _, errOut := jrpcld(t, "", args...); code != exitUsage || strings.Count(errOut, "\n") != 1 {
-			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
+		if code, out, errOut := jrpcld(t, "", args...); code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
 }
 
 // TestPushOntologies: build --push uploads each built block's ontology.ttl
-// to the graph the OGC tool chain names urn:ogc:bblocks/ID/ontology.
+// (as N-Triples, to count its statements) to the graph the OGC tool chain
+// names urn:ogc:bblocks/ID/ontology.
 func TestPushOntologies(t *testing.T) {
 	store := &graphStore{}
 	srv := httptest.NewServer(store)
 	defer srv.Close()
 	dir := t.TempDir()
-	code, out, errOut := jrpcld(t, "", "build", "-o", dir, "--push", srv.URL)
-	if code != exitOK || !strings.Contains(out, "pushed to") || !strings.Contains(errOut, "without the entailments") {
+	code, out, errOut := jrpcld(t, "", "build", "-o", dir, "--push", srv.URL+"/gsp", "--push-query", srv.URL+"/count")
+	if code != exitOK || !strings.Contains(out, "1 ontology graph pushed to "+srv.URL+"/gsp\n") || !strings.Contains(errOut, "without the entailments") {
 		t.Fatalf("build --push: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if len(store.uploads) == 0 {
-		t.Fatal("no ontology uploaded")
+	seen := store.seen()
+	if len(seen) != 1 {
+		t.Fatalf("%d uploads, want 1", len(seen))
 	}
-	for _, u := range store.uploads {
-		id := strings.TrimSuffix(strings.TrimPrefix(u.graph, "urn:ogc:bblocks/"), "/ontology")
-		if u.method != http.MethodPut || id == u.graph || !strings.HasPrefix(u.contentType, "text/turtle") {
-			t.Errorf("request: %s graph=%q %s", u.method, u.graph, u.contentType)
+	u := seen[0]
+	if u.method != http.MethodPut || u.graph != "urn:ogc:bblocks/jrpcld.json-rpc/ontology" || u.contentType != "application/n-triples" {
+		t.Errorf("request: %s graph=%q %s", u.method, u.graph, u.contentType)
+	}
+	got, _, err := rdf.Parse(u.body, rdf.NTriples, "")
+	if err != nil {
+		t.Fatalf("the uploaded ontology does not parse: %v", err)
+	}
+	ttl, err := os.ReadFile(filepath.Join(dir, "annotated", "json-rpc", "ontology.ttl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := rdf.Parse(ttl, rdf.Turtle, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, diff := rdftest.IsomorphicQuads(got, want); !ok {
+		t.Errorf("the uploaded graph is not the ontology:\n%s", diff)
+	}
+	if !strings.Contains(out, fmt.Sprintf("jrpcld.json-rpc: pushed as <urn:ogc:bblocks/jrpcld.json-rpc/ontology> (graph replaced): %d statements, verified\n", len(got))) {
+		t.Errorf("stdout %q", out)
+	}
+}
+
+// TestPushVerify: --verify counts the graph through the query endpoint;
+// a store that answers 201 and keeps nothing (as Virtuoso does with a
+// chunked body) is an error, exit 2; with post, the graph holds at least
+// what was sent.
+func TestPushVerify(t *testing.T) {
+	file := sessionLog
+	iri := jlog.DefaultLogIRI(file)
+	store := &graphStore{}
+	srv := httptest.NewServer(store)
+	defer srv.Close()
+	for i, method := range []string{"put", "put", "post"} {
+		code, out, errOut := jrpcld(t, "", "rdf", "--push", srv.URL+"/gsp", "--push-query", srv.URL+"/count", "--push-method", method, file)
+		wantOut := file + ": pushed as <" + iri + "> (graph replaced): 127 statements, verified\n"
+		if method == "post" {
+			wantOut = file + ": pushed into <" + iri + "> (added to the graph): 127 statements, verified (the graph holds 254)\n"
 		}
-		if _, _, err := rdf.Parse(u.body, rdf.Turtle, ""); err != nil {
-			t.Errorf("%s: the uploaded ontology does not parse: %v", u.graph, err)
+		if code != exitOK || out != wantOut || errOut != "" {
+			t.Errorf("push %d (%s): exit %d, stdout %q, stderr %q; want %q", i+1, method, code, out, errOut, wantOut)
+		}
+	}
+	if store.queries != 3 {
+		t.Errorf("%d count queries, want 3", store.queries)
+	}
+
+	lying := &graphStore{drop: true, statuses: []int{http.StatusCreated}}
+	srv2 := httptest.NewServer(lying)
+	defer srv2.Close()
+	code, out, errOut := jrpcld(t, "", "rdf", "--push", srv2.URL+"/gsp", "--push-query", srv2.URL+"/count", file)
+	if code != exitUsage || out != "" || !strings.Contains(errOut, "graph <"+iri+"> not stored whole: the store answered 201, but the graph holds 0 statements of the 127 sent") {
+		t.Errorf("a store that keeps nothing: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// A query endpoint that does not answer counts: an error when given,
+	// a warning when guessed.
+	code, _, errOut = jrpcld(t, "", "rdf", "--push", srv.URL+"/gsp", "--push-query", srv.URL+"/gsp", file)
+	if code != exitUsage || !strings.Contains(errOut, "not verified") {
+		t.Errorf("a query endpoint given that does not count: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut = jrpcld(t, "", "rdf", "--push", srv.URL+"/ds/data", file)
+	if code != exitOK || !strings.Contains(out, "not verified") || !strings.Contains(errOut, "warning:") || !strings.Contains(errOut, "GET "+srv.URL+"/ds/sparql?query=xxxxx") {
+		t.Errorf("a query endpoint guessed that does not count: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestQueryBeside: the query endpoints known beside Graph Store endpoints.
+func TestQueryBeside(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"http://h:8890/sparql-graph-crud", "http://h:8890/sparql"},
+		{"http://u:p@h:8890/sparql-graph-crud-auth/", "http://u:p@h:8890/sparql-auth"},
+		{"http://h:7878/store", "http://h:7878/query"},
+		{"http://h/x/store", ""},
+		{"http://h:3030/ds/data?x=1", "http://h:3030/ds/sparql"},
+		{"http://h/data", ""},
+		{"http://h/gsp", ""},
+	} {
+		u, err := parseStoreURL("--push", c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := queryBeside(u); got != c.want {
+			t.Errorf("%s: %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// secret is the password of the tests below: it must never be printed.
+const secret = "s3cr3t-pw"
+
+// TestPushNoCredentialPrinted: no command prints a password it was given,
+// whether the upload succeeds, is refused, or the URL is wrong (issue 23,
+// item 3: build --push printed the URL with its password).
+func TestPushNoCredentialPrinted(t *testing.T) {
+	ok := httptest.NewServer(&graphStore{})
+	defer ok.Close()
+	refusing := httptest.NewServer(&graphStore{statuses: []int{http.StatusBadRequest}})
+	defer refusing.Close()
+	asking := httptest.NewServer(&graphStore{user: "alice:other"})
+	defer asking.Close()
+	creds := func(u string) string { return strings.Replace(u, "http://", "http://alice:"+secret+"@", 1) }
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"build", "-o", dir, "--push", creds(ok.URL)},
+		{"build", "-o", dir, "--push", creds(refusing.URL)},
+		{"rdf", "--push", creds(ok.URL) + "/store", sessionLog},
+		{"rdf", "--push", creds(refusing.URL) + "/store", sessionLog},
+		{"rdf", "--push", creds(asking.URL) + "/store", sessionLog},
+		{"rdf", "--push", creds(ok.URL) + "/sparql-graph-crud?key=" + secret, sessionLog},
+		{"rdf", "--push", "http://alice:" + secret + "@bad host/store", sessionLog},
+		{"rdf", "--push", "ftp://alice:" + secret + "@example.com/store", sessionLog},
+		{"rdf", "--push", creds(ok.URL), "--push-query", "http://alice:" + secret + "@%zz/", sessionLog},
+	} {
+		code, out, errOut := jrpcld(t, "", args...)
+		if strings.Contains(out+errOut, secret) || strings.Contains(out+errOut, "alice") {
+			t.Errorf("%q: exit %d, the credentials are printed:\nstdout %q\nstderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+// TestPushRedirect: a store that redirects to another host has stored
+// nothing: the run says so, sends nothing there and reports nothing
+// pushed (issue 23, item 4: a 302 was followed as a GET and reported
+// "pushed").
+func TestPushRedirect(t *testing.T) {
+	other := &graphStore{statuses: []int{200, 200, 200, 200}}
+	otherSrv := httptest.NewServer(other)
+	defer otherSrv.Close()
+	for _, code := range []int{301, 302, 303, 307, 308} {
+		build := code == 302 || code == 307 // a build takes a second: two are enough
+		redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Location", otherSrv.URL+"/elsewhere")
+			w.WriteHeader(code)
+		}))
+		runs := [][]string{{"rdf", "--push", strings.Replace(redirecting.URL, "http://", "http://alice:"+secret+"@", 1) + "/gsp", sessionLog}}
+		if build {
+			runs = append(runs, []string{"build", "-o", t.TempDir(), "--push", redirecting.URL + "/gsp"})
+		}
+		for _, args := range runs {
+			exit, out, errOut := jrpcld(t, "", args...)
+			if exit != exitUsage || strings.Contains(out, "pushed") || !strings.Contains(errOut, "not stored") || !strings.Contains(errOut, "redirecting to "+otherSrv.URL+"/elsewhere") {
+				t.Errorf("%d, %s: exit %d, stdout %q, stderr %q", code, args[0], exit, out, errOut)
+			}
+		}
+		redirecting.Close()
+	}
+	if n := len(other.seen()); n != 0 {
+		t.Errorf("%d requests reached the other host", n)
+	}
+}
+
+// TestPushTimeout: a store that takes the connection and never answers
+// ends the run after --push-timeout, with an error naming the graph not
+// stored (issue 23, item 5: --push waited forever).
+func TestPushTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				go io.Copy(io.Discard, c)
+				<-done
+			}()
+		}
+	}()
+	url := "http://" + ln.Addr().String() + "/store"
+	for _, c := range []struct {
+		args  []string
+		graph string
+	}{
+		{[]string{"rdf", "--push", url, "--push-timeout", "300ms", sessionLog}, jlog.DefaultLogIRI(sessionLog)},
+		{[]string{"build", "-o", t.TempDir(), "--push", url, "--push-timeout", "300ms"}, "urn:ogc:bblocks/jrpcld.json-rpc/ontology"},
+	} {
+		start := time.Now()
+		code, out, errOut := jrpcld(t, "", c.args...)
+		if code != exitUsage || strings.Contains(out, "pushed as") || !strings.Contains(errOut, "graph <"+c.graph+"> not stored: gsp: PUT "+url+"?graph=") ||
+			!strings.Contains(errOut, "no answer within 300ms (--push-timeout)") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", c.args[0], code, out, errOut)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s: took %v", c.args[0], d)
+		}
+	}
+}
+
+// TestPushCredentials: the ways to give the store a user and password,
+// and the mistakes that are usage errors; the password is never printed.
+func TestPushCredentials(t *testing.T) {
+	store := &graphStore{user: "alice:" + secret}
+	srv := httptest.NewServer(store)
+	defer srv.Close()
+	dir := t.TempDir()
+	pwFile := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pwFile, []byte(secret+"\r\nsecond line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wrongFile := filepath.Join(dir, "wrong")
+	if err := os.WriteFile(wrongFile, []byte("wrong\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	emptyFile := filepath.Join(dir, "empty")
+	if err := os.WriteFile(emptyFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	netrcFile := filepath.Join(dir, "netrc")
+	if err := os.WriteFile(netrcFile, []byte("machine 127.0.0.1 login alice password "+secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	userURL := strings.Replace(srv.URL, "http://", "http://alice@", 1) + "/gsp"
+	cases := []struct {
+		name   string
+		env    map[string]string
+		args   []string
+		code   int
+		saying string
+	}{
+		{"userinfo", nil, []string{"--push", strings.Replace(srv.URL, "http://", "http://alice:"+secret+"@", 1) + "/gsp"}, exitOK, "pushed as"},
+		{"--push-user and a file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", pwFile}, exitOK, "pushed as"},
+		{"--push-user and the environment", map[string]string{passwordEnv: secret}, []string{"--push", srv.URL + "/gsp", "--push-user", "alice"}, exitOK, "pushed as"},
+		{"a user in the URL and the environment", map[string]string{passwordEnv: secret}, []string{"--push", userURL}, exitOK, "pushed as"},
+		{"a user in the URL and a file", nil, []string{"--push", userURL, "--push-password-file", pwFile}, exitOK, "pushed as"},
+		{"netrc", map[string]string{"NETRC": netrcFile}, []string{"--push", srv.URL + "/gsp"}, exitOK, "pushed as"},
+		{"wrong password", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", wrongFile}, exitUsage, `401 Unauthorized: the server asks for Basic realm="stand-in"`},
+		{"none", map[string]string{"NETRC": filepath.Join(dir, "no-such-file")}, []string{"--push", srv.URL + "/gsp"}, exitUsage, "(credentials: --push-user"},
+		{"no password", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice"}, exitUsage, "needs a password"},
+		{"empty password file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", emptyFile}, exitUsage, "the first line is empty"},
+		{"missing password file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", filepath.Join(dir, "nope")}, exitUsage, "--push-password-file"},
+		{"two users", nil, []string{"--push", userURL, "--push-user", "bob", "--push-password-file", pwFile}, exitUsage, "give one"},
+		{"a file without a user", nil, []string{"--push", srv.URL + "/gsp", "--push-password-file", pwFile}, exitUsage, "goes with --push-user"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv(passwordEnv, "")
+			os.Unsetenv(passwordEnv)
+			t.Setenv("NETRC", filepath.Join(dir, "no-such-file"))
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			args := append([]string{"rdf", "--verify=false"}, append(c.args, sessionLog)...)
+			code, out, errOut := jrpcld(t, "", args...)
+			if code != c.code || !strings.Contains(out+errOut, c.saying) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d saying %q", code, out, errOut, c.code, c.saying)
+			}
+			if strings.Contains(out+errOut, secret) {
+				t.Errorf("the password is printed: %q %q", out, errOut)
+			}
+		})
+	}
+}
+
+// TestPushHelp: the help of rdf and build describes the flags of --push.
+func TestPushHelp(t *testing.T) {
+	for _, cmd := range []string{"rdf", "build"} {
+		_, out, _ := jrpcld(t, "", cmd, "--help")
+		for _, flag := range []string{"--push-user", "--push-password-file", "--push-method", "--push-timeout", "--push-connect-timeout", "--verify", "--push-query", passwordEnv, "~/.netrc"} {
+			if !strings.Contains(out, flag) {
+				t.Errorf("%s --help does not name %s", cmd, flag)
+			}
 		}
 	}
 }

@@ -21,7 +21,7 @@ import (
 func rdfCommand() command {
 	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE | --push URL] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into RDF"}
-	c.help = rdfHelp + "\n\n" + profileHelp
+	c.help = rdfHelp + "\n" + pushHelp + "\n\n" + profileHelp
 	c.setup = func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int { return runRDF(c, fs, "") }
 	return c
 }
@@ -29,7 +29,7 @@ func rdfCommand() command {
 func turtleCommand() command {
 	c := command{name: "turtle", args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into Turtle (rdf --format turtle)"}
-	c.help = rdfHelp + "\n\n" + profileHelp
+	c.help = rdfHelp + "\n" + pushHelp + "\n\n" + profileHelp
 	c.setup = func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int { return runRDF(c, fs, "turtle") }
 	return c
 }
@@ -81,7 +81,7 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	engineName := fs.String("engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
-	push := fs.String("push", "", pushUsage)
+	push := addPushFlags(fs, pushUsage)
 	limits := addLimitFlags(fs)
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
@@ -124,7 +124,7 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 		printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
 		defer printer.summary(c.name)
 		// newConverter gives a converter that reports its problems, or,
-		// quiet, none (an upload retried reads the log again).
+		// quiet, none.
 		newConverter := func(quiet bool) *convert.Converter {
 			conv := convert.NewConverter(ctx)
 			conv.Engine, conv.Strict = engine, *strict
@@ -139,12 +139,17 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 			}
 			return conv
 		}
-		if *push != "" {
+		ps, err := push.pusher(e, c.name, fs)
+		if err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		if ps != nil {
 			if *outPath != "" {
 				errorf(e, c.name, "--push and -o exclude one another: with --push the graphs go to the store")
 				return exitUsage
 			}
-			code := pushLogs(e, c.name, *push, *base, files, limits, newConverter)
+			code := pushLogs(ps, *base, files, limits, newConverter)
 			if code == exitOK && skipped > 0 {
 				return exitInvalid
 			}
