@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -12,6 +13,7 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/ontology"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/schema"
 )
 
@@ -24,15 +26,19 @@ type blockOut struct {
 	annotated string // annotated/<path>
 	tests     string // tests/<path>
 
-	schemaYAML   []byte // the annotated schema as written, nil when none
-	schemaJSON   []byte
-	context      []byte            // the built context.jsonld, nil when none
-	ctx          *jsonld.Processed // its context
-	ontology     []byte            // ontology.ttl as written, nil when none
-	description  string            // description.md
-	examples     []*exampleOut
-	testItems    []*item
-	report       *report
+	schemaYAML  []byte // the annotated schema as written, nil when none
+	schemaJSON  []byte
+	context     []byte            // the built context.jsonld, nil when none
+	ctx         *jsonld.Processed // its context
+	ontology    []byte            // ontology.ttl as written, nil when none
+	description string            // description.md
+	examples    []*exampleOut
+	testItems   []*item
+	report      *report.Block
+	// blockErrors are the block's problems that no resource's report
+	// holds (bblock.json, description.md, the ontology): the block's page
+	// shows them; _report.json, as the tool chain's, has no place for them.
+	blockErrors  []entry
 	ontologyNote string // why no ontology.ttl was written, when there is an ontology
 	ctxErr       bool   // the context could not be built
 	tr           *blockTransforms
@@ -77,29 +83,22 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 	o := &blockOut{b: b, res: BlockResult{ID: b.ID, Name: b.Meta.Name}}
 	o.annotated = path.Join("annotated", b.OutputPath())
 	o.tests = path.Join("tests", b.OutputPath())
-	o.report = &report{
-		Title:        fmt.Sprintf("Validation report for %s - %s", b.ID, b.Meta.Name),
-		BBlockName:   b.Meta.Name,
-		BBlockID:     b.ID,
-		Generated:    bd.generated(),
-		Items:        []reportItem{},
-		GlobalErrors: map[string][]entry{},
-	}
-	global := func(section, format string, args ...any) {
+	o.report = &report.Block{ID: b.ID, Name: b.Meta.Name, Generated: bd.generated(), BaseURL: bd.rootURL()}
+	global := func(s report.Section, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
-		o.report.GlobalErrors[section] = append(o.report.GlobalErrors[section], entry{Op: "build", IsError: true, Message: msg})
+		o.blockErrors = append(o.blockErrors, entry{Section: s, Message: msg, IsError: true, Global: true})
 		o.errorf("%s", msg)
 	}
 	for _, p := range b.Problems {
 		if p.Severity == diag.Warning {
 			o.warnf("%s", problemText(p))
 		} else {
-			global(sectionGeneral, "%s", problemText(p))
+			global(report.General, "%s", problemText(p))
 		}
 	}
 	if b.Files.Description != "" {
 		if data, err := b.ReadFile(b.Files.Description); err != nil {
-			global(sectionFiles, "%v", err)
+			global(report.Files, "%v", err)
 		} else {
 			o.description = string(data)
 		}
@@ -107,13 +106,13 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 
 	// The annotated schema, its sibling files, the context and the ontology.
 	var sch *schema.Schema
+	var schErr error
 	if b.Files.Schema != "" {
 		if err := bd.writeSchemas(o); err != nil {
-			global(sectionJSONSchema, "annotated schema: %v", err)
+			global(report.JSONSchema, "annotated schema: %v", err)
 		}
-		var err error
-		if sch, err = schema.Compile(b, bd.reg); err != nil {
-			global(sectionJSONSchema, "compiling the schema: %v", err)
+		if sch, schErr = schema.Compile(b, bd.reg); schErr != nil {
+			global(report.JSONSchema, "compiling the schema: %v", schErr)
 		}
 	}
 	// The context: built from the annotated schema, as the tool chain
@@ -135,7 +134,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		}
 		if err != nil {
 			o.ctxErr = true
-			global(sectionJSONLD, "JSON-LD context: %v", err)
+			global(report.JSONLD, "JSON-LD context: %v", err)
 		}
 		if undeclared, ok, err := ontology.CheckBlock(b, bd.reg, bd.tc); err == nil && ok && len(undeclared) > 0 {
 			o.warnf("%s", undeclaredWarning(undeclared))
@@ -146,103 +145,119 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 	bd.writeOntology(o, global)
 	bd.loadTransforms(o, global)
 
-	// Examples, then test resources.
+	// Test resources, then examples, as the tool chain checks them.
+	var prefixes map[string]string
+	if b.Examples != nil {
+		prefixes = b.Examples.Prefixes
+	}
+	testBase := examplesBase(b)
+	for _, t := range bd.testResources(o) {
+		src := report.Source{Type: report.TestResource, RequireFail: t.requireFail,
+			Filename: bd.sourcePath(o, path.Join("tests", t.out)), Language: strings.TrimPrefix(path.Ext(t.out), ".")}
+		if bd.opts.BuildPath == "" {
+			// The sources are not published beside the build: the
+			// report names the copy in tests/.
+			src.Filename = path.Join(o.tests, t.out)
+		}
+		it := &item{rep: report.NewItem(src), Title: t.ref, File: t.out, Language: languageOfFile(t.ref)}
+		it.Base = strings.TrimSuffix(t.out, path.Ext(t.out))
+		var code []byte
+		ok := false
+		if t.err != nil {
+			it.rep.Error(report.Files, t.err.Error())
+		} else if data, err := b.ReadFile(t.ref); err != nil {
+			it.rep.Error(report.Files, fmt.Sprintf("reading %s: %v", t.ref, err))
+		} else {
+			code, ok = data, true
+		}
+		sn := bblock.Snippet{Language: it.Language, BaseURI: testBase}
+		if ok && testBase != "" {
+			it.rep.Info(report.JSONLD, fmt.Sprintf("base IRI %s, the base-uri of the examples", testBase), report.Op(OpNote))
+		}
+		bd.check(o, it, code, ok, checkInput{sch: sch, schErr: schErr, sn: sn, using: path.Base(t.out)})
+		o.testItems = append(o.testItems, it)
+	}
 	if b.Examples != nil {
 		for i, ex := range b.Examples.Examples {
 			eo := &exampleOut{Title: ex.Title, Content: ex.Content}
 			names := map[string]bool{}
 			for j, sn := range ex.Snippets {
-				it := &item{Type: "EXAMPLE", ExampleIndex: i + 1, SnippetIndex: j + 1, Language: sn.Language,
-					Title: ex.Title, SchemaRef: sn.SchemaRef}
-				it.Base = fmt.Sprintf("example_%d_%d", i+1, j+1)
+				base := fmt.Sprintf("example_%d_%d", i+1, j+1)
 				if ex.BaseOutputFilename != "" {
-					base := strings.TrimSuffix(path.Base(ex.BaseOutputFilename), path.Ext(ex.BaseOutputFilename))
+					named := strings.TrimSuffix(path.Base(ex.BaseOutputFilename), path.Ext(ex.BaseOutputFilename))
 					if len(ex.Snippets) > 1 {
-						base = fmt.Sprintf("%s_%d", base, j+1)
+						named = fmt.Sprintf("%s_%d", named, j+1)
 					}
-					if base != "" && base != "." && !names[base] {
-						it.Base = base
+					if named != "" && named != "." && !names[named] {
+						base = named
 					}
 				}
-				names[it.Base] = true
-				code, err := b.SnippetCode(sn)
-				where := fmt.Sprintf("%s line %d", b.Files.Examples, sn.Line)
+				names[base] = true
+				file := base + extension(languageKind(sn.Language))
+				it := &item{Title: ex.Title, SchemaRef: sn.SchemaRef, Base: base, File: file, Language: sn.Language,
+					rep: report.NewItem(report.Source{Type: report.Example, ExampleIndex: i + 1, SnippetIndex: j + 1,
+						Filename: bd.repoPath(path.Join(o.tests, file)), Language: mediaType(sn.Language)})}
+				using := file
 				if sn.Ref != "" {
-					where += fmt.Sprintf(", file %s", sn.Ref)
+					using = sn.Ref
 				}
+				code, err := b.SnippetCode(sn)
 				if err != nil {
-					it.add(sectionFiles, "read", true, "reading the snippet (%s): %v", where, err)
-				} else {
-					it.add(sectionFiles, "read", false, "snippet of example %d %q (%s)", i+1, ex.Title, where)
+					where := fmt.Sprintf("%s line %d", b.Files.Examples, sn.Line)
+					if sn.Ref != "" {
+						where += fmt.Sprintf(", file %s", sn.Ref)
+					}
+					it.rep.Error(report.Files, fmt.Sprintf("Error reading the snippet (%s): %v", where, err))
 				}
-				bd.check(o, it, code, err == nil, sch, ex, sn)
+				exPrefixes := prefixes
+				if len(ex.Prefixes) > 0 {
+					exPrefixes = ex.Prefixes
+				}
+				bd.check(o, it, code, err == nil, checkInput{sch: sch, schErr: schErr, ex: ex, sn: sn, using: using, prefixes: exPrefixes})
 				eo.Snippets = append(eo.Snippets, it)
 			}
 			o.examples = append(o.examples, eo)
 		}
 	}
-	testBase := examplesBase(b)
-	for _, t := range bd.testResources(o) {
-		it := &item{Type: "TEST_RESOURCE", RequireFail: t.requireFail, Title: t.ref}
-		it.File = t.out
-		it.Base = strings.TrimSuffix(t.out, path.Ext(t.out))
-		it.Language = languageOfFile(t.ref)
-		var code []byte
-		ok := false
-		if t.err != nil {
-			it.add(sectionFiles, "read", true, "%v", t.err)
-		} else {
-			data, err := b.ReadFile(t.ref)
-			if err != nil {
-				it.add(sectionFiles, "read", true, "reading %s: %v", t.ref, err)
-			} else {
-				code, ok = data, true
-				how := "a resource that must pass validation"
-				if t.requireFail {
-					how = "a resource that must fail validation"
-				}
-				it.add(sectionFiles, "read", false, "test resource %s, %s", t.ref, how)
-			}
-		}
-		sn := bblock.Snippet{Language: it.Language, BaseURI: testBase}
-		if ok && testBase != "" {
-			it.add(sectionFiles, "read", false, "base IRI %s, the base-uri of the examples", testBase)
-		}
-		bd.check(o, it, code, ok, sch, bblock.Example{}, sn)
-		o.testItems = append(o.testItems, it)
-	}
 
 	bd.runTransforms(o)
 
 	// The report.
-	all := o.items()
-	for _, it := range all {
-		o.report.Items = append(o.report.Items, it.reportItem())
+	for _, it := range o.items() {
+		if it.Dropped {
+			continue
+		}
+		o.report.Items = append(o.report.Items, it.rep)
 		c := &o.res.Examples
-		if it.Type != "EXAMPLE" {
+		if it.rep.Source.Type != report.Example {
 			c = &o.res.Tests
 		}
-		if it.Passed {
+		if it.Passed() {
 			c.Passed++
 		} else {
 			c.Failed++
 			o.errorf("%s: %s", it.label(), it.firstError())
 		}
 	}
-	o.report.Counts = counts{Total: len(all), Passed: o.res.Examples.Passed + o.res.Tests.Passed,
-		Failed: o.res.Examples.Failed + o.res.Tests.Failed}
-	o.report.Result = o.report.Counts.Failed == 0 && len(o.report.GlobalErrors) == 0
-	o.res.Passed = o.report.Result && len(o.res.Errors) == 0
+	o.res.Passed = o.report.Result() && len(o.res.Errors) == 0
 	if b.Files.Shapes != "" {
 		o.warnf("%s: SHACL shapes are not checked (jrpcld has no SHACL engine)", b.Files.Shapes)
 	}
-	data, err := marshalIndent(o.report)
-	if err != nil {
-		o.errorf("writing _report.json: %v", err)
-	} else {
-		bd.put(path.Join(o.tests, "_report.json"), data)
+	if o.hasTests() {
+		data, err := o.report.JSON()
+		if err != nil {
+			o.errorf("writing _report.json: %v", err)
+		} else {
+			bd.put(path.Join(o.tests, "_report.json"), data)
+		}
 	}
 	return o
+}
+
+// hasTests reports whether the block has test resources or examples: the
+// tool chain writes a _report.json for such a block only.
+func (o *blockOut) hasTests() bool {
+	return len(o.b.Files.Tests) > 0 || o.b.Files.TestsConfig != "" || o.b.Examples != nil
 }
 
 // hasShapes reports whether the block has SHACL shapes, its own or named
@@ -304,17 +319,17 @@ func undeclaredWarning(iris []string) string {
 	return msg + strings.Join(iris[:shown], ", ") + fmt.Sprintf(" and %d more (\"jrpcld ontology --check\" lists them)", len(iris)-shown)
 }
 
-// items returns the checked snippets and test resources in report order.
+// items returns the checked test resources and snippets in report order.
 func (o *blockOut) items() []*item {
-	var all []*item
+	all := slices.Clone(o.testItems)
 	for _, e := range o.examples {
 		all = append(all, e.Snippets...)
 	}
-	return append(all, o.testItems...)
+	return all
 }
 
 // writeOntology writes ontology.ttl: the block's Turtle ontology, checked.
-func (bd *builder) writeOntology(o *blockOut, global func(section, format string, args ...any)) {
+func (bd *builder) writeOntology(o *blockOut, global func(s report.Section, format string, args ...any)) {
 	files := o.b.Files.Ontology
 	if len(files) == 0 {
 		return
@@ -329,7 +344,7 @@ func (bd *builder) writeOntology(o *blockOut, global func(section, format string
 		_, err = ontology.Parse(bytes.NewReader(data), rdf.Turtle, "")
 	}
 	if err != nil {
-		global(sectionTurtle, "ontology %s: %v", files[0], err)
+		global(report.Turtle, "ontology %s: %v", files[0], err)
 		return
 	}
 	o.ontology = withNewline(data)
@@ -347,7 +362,7 @@ type testResource struct {
 }
 
 // testResources lists the block's test resources: the files of tests/
-// (those with "-fail." in their name must fail), then the entries of
+// (those whose name without extension ends in "-fail" must fail), then the entries of
 // tests.yaml, whose settings win for a file of tests/ they name.
 func (bd *builder) testResources(o *blockOut) []testResource {
 	b := o.b
@@ -355,8 +370,7 @@ func (bd *builder) testResources(o *blockOut) []testResource {
 	index := map[string]int{}
 	for _, f := range b.Files.Tests {
 		index[f] = len(out)
-		out = append(out, testResource{ref: f, out: strings.TrimPrefix(f, "tests/"),
-			requireFail: strings.Contains(path.Base(f), "-fail.")})
+		out = append(out, testResource{ref: f, out: strings.TrimPrefix(f, "tests/"), requireFail: mustFail(f)})
 	}
 	if b.Files.TestsConfig == "" {
 		return out
@@ -364,7 +378,7 @@ func (bd *builder) testResources(o *blockOut) []testResource {
 	entries, err := parseTestsConfig(b)
 	if err != nil {
 		o.errorf("%v", err)
-		o.report.GlobalErrors[sectionFiles] = append(o.report.GlobalErrors[sectionFiles], entry{Op: "build", IsError: true, Message: err.Error()})
+		o.blockErrors = append(o.blockErrors, entry{Section: report.Files, Message: err.Error(), IsError: true, Global: true})
 		return out
 	}
 	for _, e := range entries {
@@ -388,6 +402,14 @@ func (bd *builder) testResources(o *blockOut) []testResource {
 		out = append(out, t)
 	}
 	return out
+}
+
+// mustFail reports whether the test resource file name must fail
+// validation: its name without extension ends with "-fail", as the tool
+// chain reads it.
+func mustFail(name string) bool {
+	base := path.Base(name)
+	return strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), "-fail")
 }
 
 // testsEntry is one entry of tests.yaml.

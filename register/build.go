@@ -1,6 +1,7 @@
 package register
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,6 +18,7 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
+	"github.com/jrpcld/jrpcld/register/report"
 )
 
 // Options control a build.
@@ -38,6 +40,23 @@ type Options struct {
 	// Contexts maps the context references a block's context makes (by URL
 	// or path) to local files; nothing else resolves them. May be nil.
 	Contexts *jsonld.Options
+	// BuildPath, when not empty, lays the build out as the tool chain
+	// publishes a repository: the output folder is at BuildPath
+	// (slash-separated, "build" in the OGC GitHub Action) below the root
+	// of the repository, which holds bblocks-config.yaml and _sources/ and
+	// is published at BaseURL. Links to the sources (sourceFiles, test
+	// resources) then point into the repository's _sources/, and the
+	// reports name files from its root ("build/tests/..."), as the tool
+	// chain's do. When empty, the output folder stands alone at BaseURL.
+	BuildPath string
+	// RelativeBase, when not empty, is the folder URL that relative IRIs
+	// of example snippets without a base-uri resolve against, as the tool
+	// chain resolves them against its working folder
+	// ("file:///github/workspace/" in the OGC GitHub Action): a build made
+	// with it compares file for file with a published one. When empty,
+	// they resolve against the URL the snippet is published at (with
+	// BaseURL), or stay relative.
+	RelativeBase string
 }
 
 // Result is the outcome of a build.
@@ -120,6 +139,19 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 			opts.BaseURL += "/"
 		}
 	}
+	if opts.RelativeBase != "" {
+		u, err := url.Parse(opts.RelativeBase)
+		if err != nil || !u.IsAbs() {
+			return nil, nil, fmt.Errorf("%w: relative base %q is not an absolute URL", ErrUsage, opts.RelativeBase)
+		}
+	}
+	if bp := opts.BuildPath; bp != "" {
+		clean := path.Clean(strings.Trim(bp, "/"))
+		if path.IsAbs(bp) || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(bp, "\\") {
+			return nil, nil, fmt.Errorf("%w: build path %q is not a folder below the repository root", ErrUsage, bp)
+		}
+		opts.BuildPath = clean
+	}
 	if opts.Filter != "" && reg.Block(opts.Filter) == nil {
 		return nil, nil, fmt.Errorf("%w: %w %q; the register has %s", ErrUsage, bblock.ErrUnknownBlock, opts.Filter, strings.Join(reg.IDs(), ", "))
 	}
@@ -154,6 +186,9 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 		bd.blocks = append(bd.blocks, o)
 		bd.built[b.ID] = o
 		res.Blocks = append(res.Blocks, o.res)
+	}
+	if err := bd.writeReports(); err != nil {
+		return nil, nil, err
 	}
 	if err := bd.writeRegister(res); err != nil {
 		return nil, nil, err
@@ -194,12 +229,55 @@ func latestDate(blocks []*bblock.Block) string {
 	return latest
 }
 
-// generated returns the timestamp of the reports.
+// generated returns the timestamp of the reports, written as the tool
+// chain writes it (with "+00:00").
 func (bd *builder) generated() string {
 	if bd.date == "" {
 		return ""
 	}
-	return bd.date + "T00:00:00Z"
+	return bd.date + "T00:00:00+00:00"
+}
+
+// repoPath returns the path, from the root of the published repository,
+// of the output file p (a path below the output folder).
+func (bd *builder) repoPath(p string) string {
+	if bd.opts.BuildPath == "" {
+		return p
+	}
+	return path.Join(bd.opts.BuildPath, p)
+}
+
+// sourcePath returns the path, from the root of the repository, of the
+// file of block o's folder in the sources tree.
+func (bd *builder) sourcePath(o *blockOut, file string) string {
+	return path.Join(bblock.SourcesDir, o.b.Path, file)
+}
+
+// rootURL returns the URL of the root of the published repository, "" when
+// there is no base URL: the URL of the output folder, or the one BuildPath
+// is below.
+func (bd *builder) rootURL() string {
+	return bd.opts.BaseURL
+}
+
+// writeReports writes the register-wide validation report: tests/report.json
+// and tests/report.html, every block's report in build order.
+func (bd *builder) writeReports() error {
+	reg := &report.Register{Generated: bd.generated(), Dir: bd.repoPath("tests")}
+	for _, o := range bd.blocks {
+		reg.Blocks = append(reg.Blocks, o.report)
+	}
+	data, err := reg.JSON()
+	if err != nil {
+		return fmt.Errorf("tests/report.json: %w", err)
+	}
+	bd.put("tests/report.json", data)
+	var page bytes.Buffer
+	if err := reg.WriteHTML(&page); err != nil {
+		return fmt.Errorf("tests/report.html: %w", err)
+	}
+	bd.put("tests/report.html", page.Bytes())
+	return nil
 }
 
 // put records an output file.
@@ -211,7 +289,7 @@ func (bd *builder) put(name string, data []byte) {
 // from: below the base URL when there is one, else relative.
 func (bd *builder) link(from, to string) string {
 	if bd.opts.BaseURL != "" {
-		return bd.opts.BaseURL + escapePath(to)
+		return bd.opts.BaseURL + escapePath(bd.repoPath(to))
 	}
 	return relLink(from, to)
 }

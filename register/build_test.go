@@ -107,7 +107,7 @@ func reportItems(t *testing.T, rep map[string]any) map[string]map[string]any {
 	for _, i := range items {
 		m := i.(map[string]any)
 		src := m["source"].(map[string]any)
-		out[src["filename"].(string)] = m
+		out[path.Base(src["filename"].(string))] = m
 	}
 	return out
 }
@@ -661,7 +661,7 @@ func TestOptions(t *testing.T) {
 			t.Errorf("modified %v, %d blocks", reg["modified"], len(reg["bblocks"].([]any)))
 		}
 		rep := readJSON(t, filepath.Join(out, "tests", "labelled-point", "_report.json"))
-		if rep["generated"] != "2030-01-02T00:00:00Z" {
+		if rep["generated"] != "2030-01-02T00:00:00+00:00" {
 			t.Errorf("generated %v", rep["generated"])
 		}
 	})
@@ -868,6 +868,46 @@ func TestDefaultTreeOnDisk(t *testing.T) {
 	for name, data := range a {
 		if !bytes.Equal(data, b[name]) {
 			t.Errorf("%s differs", name)
+		}
+	}
+}
+
+// TestBuildPath: with BuildPath, the build is laid out as the tool chain
+// publishes a repository: links below BaseURL + BuildPath for built files
+// and below BaseURL for the sources, report file names from the repository
+// root, and a bad build path refused.
+func TestBuildPath(t *testing.T) {
+	out, _ := buildDir(t, fixtureDir, Options{BaseURL: "https://r.example/repo/", BuildPath: "build"})
+	reg := readJSON(t, filepath.Join(out, "register.json"))
+	var point map[string]any
+	for _, b := range reg["bblocks"].([]any) {
+		if m := b.(map[string]any); m["itemIdentifier"] == "fx.point" {
+			point = m
+		}
+	}
+	if point == nil {
+		t.Fatal("fx.point is not in register.json")
+	}
+	if s := point["schema"].(map[string]any); s["application/yaml"] != "https://r.example/repo/build/annotated/point/schema.yaml" {
+		t.Errorf("schema link %v", s)
+	}
+	items := readJSON(t, filepath.Join(out, "tests", "point", "_report.json"))["items"].([]any)
+	sources := map[string]string{}
+	for _, it := range items {
+		src := it.(map[string]any)["source"].(map[string]any)
+		sources[src["filename"].(string)], _ = src["url"].(string)
+	}
+	for f, u := range map[string]string{
+		"build/tests/point/example_1_1.json": "https://r.example/repo/build/tests/point/example_1_1.json",
+		"_sources/point/tests/good.json":     "https://r.example/repo/_sources/point/tests/good.json",
+	} {
+		if got, ok := sources[f]; !ok || got != u {
+			t.Errorf("report item %s: url %q (found %v), want %q", f, got, ok, u)
+		}
+	}
+	for _, bad := range []string{"/abs", "..", "../up", "."} {
+		if _, _, err := build(&bblock.Register{}, Options{BuildPath: bad}); !errors.Is(err, ErrUsage) {
+			t.Errorf("build path %q: %v, want a usage error", bad, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package register
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -12,383 +13,438 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/ontology"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/schema"
 )
 
-// Sections of a validation report item, as the tool chain names them.
-const (
-	sectionFiles      = "FILES"
-	sectionJSONSchema = "JSON_SCHEMA"
-	sectionJSONLD     = "JSON_LD"
-	sectionTurtle     = "TURTLE"
-	sectionSHACL      = "SHACL"
-	sectionGeneral    = "GENERAL"
-)
+// OpNotRun is the op of the entries jrpcld adds where a step of the tool
+// chain does not run offline or in jrpcld (a SHACL rule, a transform): the
+// entry says what would run it. The tool chain writes no such entry.
+const OpNotRun = "jrpcld-not-run"
 
-// sectionOrder and sectionTitles give the order and titles of the sections.
-var (
-	sectionOrder  = []string{sectionFiles, sectionJSONSchema, sectionJSONLD, sectionTurtle, sectionSHACL, sectionGeneral}
-	sectionTitles = map[string]string{sectionFiles: "Files", sectionJSONSchema: "JSON Schema", sectionJSONLD: "JSON-LD",
-		sectionTurtle: "Turtle", sectionSHACL: "SHACL", sectionGeneral: "General"}
-)
+// OpNote is the op of the entries jrpcld adds to say where it departs from
+// the tool chain on purpose (a relative IRI kept relative, say). The tool
+// chain writes no such entry.
+const OpNote = "jrpcld-note"
 
-// report is the content of a block's _report.json.
-type report struct {
-	Title        string             `json:"title"`
-	BBlockName   string             `json:"bblockName"`
-	BBlockID     string             `json:"bblockId"`
-	Generated    string             `json:"generated,omitempty"`
-	Result       bool               `json:"result"`
-	Items        []reportItem       `json:"items"`
-	GlobalErrors map[string][]entry `json:"globalErrors"`
-	Counts       counts             `json:"counts"`
-}
-
-type counts struct {
-	Total  int `json:"total"`
-	Passed int `json:"passed"`
-	Failed int `json:"failed"`
-}
-
-type reportItem struct {
-	Source   source    `json:"source"`
-	Result   bool      `json:"result"`
-	Sections []section `json:"sections"`
-}
-
-type source struct {
-	Type         string `json:"type"`
-	RequireFail  bool   `json:"requireFail"`
-	Filename     string `json:"filename"`
-	ExampleIndex int    `json:"exampleIndex,omitempty"`
-	SnippetIndex int    `json:"snippetIndex,omitempty"`
-	Language     string `json:"language,omitempty"`
-}
+// entry and section are what the pages show of a report.
+type entry = report.Entry
 
 type section struct {
-	Name    string  `json:"name"`
-	Title   string  `json:"title"`
-	Entries []entry `json:"entries"`
+	Name, Title string
+	Entries     []entry
 }
 
-type entry struct {
-	Op      string `json:"op"`
-	IsError bool   `json:"isError"`
-	Message string `json:"message"`
-}
-
-// item is one checked example snippet or test resource.
+// item is one checked example snippet or test resource: its report, and
+// the files the build made of it.
 type item struct {
-	Type         string // EXAMPLE or TEST_RESOURCE
-	RequireFail  bool
-	ExampleIndex int
-	SnippetIndex int
-	Language     string
-	Title        string // the example's title, or the test resource's file
-	SchemaRef    string
-	Base         string // output file name without extension
+	rep       *report.Item
+	Title     string // the example's title, or the test resource's file
+	SchemaRef string
+	Base      string // output file name without extension
+	File      string // the source as written to the tests folder
+	Language  string // as examples.yaml or the file's extension gives it
 
-	File   string // the source as written to the tests folder
 	Source []byte
 	JSON   []byte // a YAML snippet converted to JSON
 	JSONLD []byte // the uplifted JSON-LD, when made
 	Turtle []byte // the uplifted Turtle, when made
-	Passed bool
-
-	entries map[string][]entry
+	// Dropped reports that no step of the tool chain applies to the
+	// resource (a README.md in tests/, a snippet in a language nothing
+	// checks): it has no report item, as in the tool chain.
+	Dropped bool
 }
 
-func (it *item) add(sect, op string, isError bool, format string, args ...any) {
-	if it.entries == nil {
-		it.entries = map[string][]entry{}
-	}
-	it.entries[sect] = append(it.entries[sect], entry{Op: op, IsError: isError, Message: fmt.Sprintf(format, args...)})
-}
+// Passed reports whether the item gave the expected result.
+func (it *item) Passed() bool { return !it.rep.Failed() }
 
-// hasError reports whether an entry is an error.
-func (it *item) hasError() bool {
-	for _, es := range it.entries {
-		for _, e := range es {
-			if e.IsError {
-				return true
-			}
-		}
-	}
-	return false
-}
+// RequireFail reports whether the resource must fail validation.
+func (it *item) RequireFail() bool { return it.rep.Source.RequireFail }
 
-// sections returns the non-empty sections in order.
+// SnippetIndex numbers an example's snippet from 1.
+func (it *item) SnippetIndex() int { return it.rep.Source.SnippetIndex }
+
+// sections returns the sections with entries, in report order.
 func (it *item) sections() []section {
 	var out []section
-	for _, name := range sectionOrder {
-		if es := it.entries[name]; len(es) > 0 {
-			out = append(out, section{Name: name, Title: sectionTitles[name], Entries: es})
+	for s := report.General; s <= report.Unknown; s++ {
+		if es := it.rep.Entries(s); len(es) > 0 {
+			out = append(out, section{Name: s.Name(), Title: s.Title(), Entries: es})
 		}
 	}
 	return out
 }
 
-func (it *item) reportItem() reportItem {
-	return reportItem{
-		Source: source{Type: it.Type, RequireFail: it.RequireFail, Filename: it.File,
-			ExampleIndex: it.ExampleIndex, SnippetIndex: it.SnippetIndex, Language: it.Language},
-		Result:   it.Passed,
-		Sections: it.sections(),
-	}
-}
-
 // label names the item in messages.
 func (it *item) label() string {
-	if it.Type == "EXAMPLE" {
-		return fmt.Sprintf("example %d snippet %d (%s)", it.ExampleIndex, it.SnippetIndex, it.Title)
+	if it.rep.Source.Type == report.Example {
+		return fmt.Sprintf("example %d snippet %d (%s)", it.rep.Source.ExampleIndex, it.rep.Source.SnippetIndex, it.Title)
 	}
 	return "test " + it.Title
 }
 
-// firstError returns the message of the item's first error.
+// firstError returns the message of the item's first error, on one line.
 func (it *item) firstError() string {
-	for _, s := range it.sections() {
-		for _, e := range s.Entries {
-			if e.IsError {
-				return e.Message
+	if m := it.rep.FirstError(); m != "" {
+		var lines []string
+		for _, l := range strings.Split(m, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, l)
 			}
 		}
+		return strings.Join(lines, "; ")
+	}
+	if it.RequireFail() {
+		return "the resource must fail validation, and it passed"
 	}
 	return "failed"
 }
 
-// text renders the item as the *.validation_passed.txt / failed.txt file.
-func (it *item) text() []byte {
-	var b strings.Builder
-	verdict := "PASSED"
-	if !it.Passed {
-		verdict = "FAILED"
+// fileFrom is how the tool chain names where a resource comes from.
+func (it *item) fileFrom() string {
+	if it.rep.Source.Type == report.Example {
+		return "examples"
 	}
-	fmt.Fprintf(&b, "%s: %s\n", verdict, it.label())
-	if it.RequireFail {
-		b.WriteString("This resource must fail validation.\n")
-	}
-	for _, s := range it.sections() {
-		fmt.Fprintf(&b, "\n## %s\n", s.Title)
-		for _, e := range s.Entries {
-			mark := "-"
-			if e.IsError {
-				mark = "- ERROR:"
-			}
-			fmt.Fprintf(&b, "%s %s\n", mark, e.Message)
-		}
-	}
-	return []byte(b.String())
+	return "test resources"
 }
 
-// check validates one example snippet or test resource and uplifts it: it
-// writes the source, the JSON-LD and Turtle files and the validation text
-// file, and sets it.Passed. ok is false when code could not be read.
-func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, sch *schema.Schema, ex bblock.Example, sn bblock.Snippet) {
-	kind := languageKind(sn.Language)
-	ext := extension(kind)
+// checkInput is what check needs of a resource besides its code.
+type checkInput struct {
+	sch      *schema.Schema // the block's compiled schema, nil when none or when it does not compile
+	schErr   error          // why the block's schema does not compile
+	ex       bblock.Example
+	sn       bblock.Snippet
+	using    string // the name the FILES entry gives the resource
+	prefixes map[string]string
+}
+
+// check validates one example snippet or test resource and uplifts it, as
+// the tool chain's validators do in turn (JSON Schema, then JSON-LD and
+// Turtle): it writes the source, the JSON-LD and Turtle files and the
+// validation text file, and fills it.rep. ok is false when code could not
+// be read.
+func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkInput) {
+	kind := languageKind(in.sn.Language)
 	if it.File == "" {
-		it.File = it.Base + ext
+		it.File = it.Base + extension(kind)
 	}
 	if ok {
 		it.Source = code
 		bd.put(path.Join(o.tests, it.File), code)
-		bd.checkContent(o, it, code, kind, sch, ex, sn)
+		switch kind {
+		case langJSON, langJSONLD, langYAML:
+			bd.checkJSON(o, it, code, kind, in)
+		case langTurtle:
+			bd.checkTurtle(o, it, code, in)
+		default:
+			// Nothing of the tool chain checks it.
+			it.Dropped = true
+		}
 	}
-	failed := it.hasError()
-	switch {
-	case it.RequireFail && failed:
-		it.add(sectionGeneral, "expectation", false, "validation failed, as it must for this resource")
-		it.Passed = true
-	case it.RequireFail && o.hasShapes():
+	if it.Dropped && !it.RequireFail() && !it.rep.HasErrors() {
+		return
+	}
+	it.Dropped = false
+	if it.RequireFail() && !it.rep.HasErrors() && o.hasShapes() {
 		// Its SHACL rules may be what makes it fail: jrpcld cannot tell.
-		it.add(sectionSHACL, "expectation", false, "this resource must fail validation and passes every check jrpcld makes; the block's SHACL rules, which jrpcld does not check, may be what makes it fail")
+		it.rep.Add(report.Entry{Section: report.SHACL, IsError: true, Payload: []report.Member{report.Op(OpNotRun)},
+			Message: "Not checked: jrpcld has no SHACL engine. This resource must fail validation and passes every check jrpcld makes; the block's SHACL rules may be what makes it fail, so jrpcld counts it as failing as it must."})
 		o.warnf("%s must fail validation and passes every check jrpcld makes: only the block's SHACL rules, which jrpcld does not check, can decide", it.label())
-		it.Passed = true
-	case it.RequireFail:
-		it.add(sectionGeneral, "expectation", true, "this resource must fail validation, but it passed")
-	default:
-		it.Passed = !failed
 	}
-	suffix := ".validation_passed.txt"
-	if !it.Passed {
-		suffix = ".validation_failed.txt"
-	}
-	bd.put(path.Join(o.tests, it.Base+suffix), it.text())
+	it.rep.Finish()
+	bd.put(path.Join(o.tests, it.rep.TextName(it.Base)), it.rep.Text(o.b.ID, o.b.Meta.Name, bd.generated()))
 }
 
-func (bd *builder) checkContent(o *blockOut, it *item, code []byte, kind string, sch *schema.Schema, ex bblock.Example, sn bblock.Snippet) {
-	switch kind {
-	case langTurtle:
-		base := sn.BaseURI
-		if base == "" {
-			base = ex.BaseURI
-		}
-		if _, err := ontology.Parse(bytes.NewReader(code), rdf.Turtle, base); err != nil {
-			it.add(sectionTurtle, "parse", true, "not valid Turtle: %v", err)
-		} else {
-			it.add(sectionTurtle, "parse", false, "valid Turtle")
-		}
-		return
-	case langJSON, langJSONLD, langYAML:
-	default:
-		it.add(sectionFiles, "language", false, "language %q is not checked", sn.Language)
-		return
-	}
-
-	// Decode.
+// checkJSON runs the steps of a JSON, JSON-LD or YAML resource: decoding,
+// JSON Schema validation, then the uplift.
+func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in checkInput) {
+	rep := it.rep
 	var v any
 	var err error
 	if kind == langYAML {
 		v, err = bblock.DecodeDoc(it.File, code)
-		if err == nil {
-			var buf bytes.Buffer
-			if err = jsonld.WriteJSON(&buf, v); err == nil {
-				it.JSON = withNewline(buf.Bytes())
-				code = it.JSON
-				bd.put(path.Join(o.tests, it.Base+".json"), it.JSON)
-			}
+		if err != nil {
+			rep.Error(report.JSONSchema, fmt.Sprintf("Error parsing YAML example: %v", err), report.M("exception", "MarkedYAMLError"))
+			return
+		}
+		var buf bytes.Buffer
+		if err = jsonld.WriteJSON(&buf, v); err == nil {
+			it.JSON = withNewline(buf.Bytes())
+			code = it.JSON
+			bd.put(path.Join(o.tests, it.Base+".json"), it.JSON)
 		}
 	} else {
-		v, err = bblock.DecodeDoc(it.Base+".json", code)
+		v, err = decodeJSON(code)
+		if err != nil {
+			var se *jsonSyntaxError
+			payload := []report.Member{report.M("exception", "JSONDecodeError")}
+			msg := fmt.Sprintf("Error parsing JSON example: %v", err)
+			if errors.As(err, &se) {
+				payload = append(payload, report.M("line", se.line), report.M("col", se.col))
+				msg = fmt.Sprintf("Error parsing JSON example: %s on or near line %d column %d", se.msg, se.line, se.col)
+			}
+			rep.Error(report.JSONSchema, msg, payload...)
+			return
+		}
 	}
-	if err != nil {
-		it.add(sectionJSONSchema, "parse", true, "%v", err)
-		return
+	rep.Info(report.Files, fmt.Sprintf("Using %s from %s", in.using, it.fileFrom()))
+	doc := v
+	if m, isMap := v.(map[string]any); isMap {
+		if g, has := m["@graph"]; has {
+			rep.Info(report.Files, `"@graph" found, unwrapping`, report.Op(report.OpGraphUnwrap))
+			doc = g
+		}
 	}
 
 	// JSON Schema.
+	if in.sn.SchemaRef != "" {
+		rep.Info(report.JSONSchema, "Using the following JSON Schema: "+in.sn.SchemaRef, report.M("filename", in.sn.SchemaRef))
+	}
 	switch {
 	case o.b.Files.Schema == "":
-		it.add(sectionJSONSchema, "validate", false, "the block has no schema: not validated")
-	case sch == nil:
-		it.add(sectionJSONSchema, "validate", true, "not validated: the block's schema does not compile")
+		// No schema: nothing validates the resource, as in the tool chain.
+	case in.sch == nil:
+		rep.GlobalError(report.JSONSchema, fmt.Sprintf("Error creating JSON validator: %v", in.schErr))
+		return
 	default:
 		var probs []diag.Diagnostic
-		against := "the block's schema"
-		if sn.SchemaRef != "" {
-			against = sn.SchemaRef
-			probs, err = sch.ValidateRef(sn.SchemaRef, v)
+		if in.sn.SchemaRef != "" {
+			probs, err = in.sch.ValidateRef(in.sn.SchemaRef, doc)
 		} else {
-			probs = sch.Validate(v)
+			probs = in.sch.Validate(doc)
 		}
 		if err != nil {
-			it.add(sectionJSONSchema, "validate", true, "schema-ref %q: %v", sn.SchemaRef, err)
-			break
+			rep.Error(report.JSONSchema, fmt.Sprintf("Error loading schema from snippet schema-ref: %v", err))
+			return
 		}
-		errs := 0
-		for _, p := range probs {
-			isErr := p.Severity == diag.Error
-			if isErr {
-				errs++
+		if first := firstSchemaError(probs); first != nil {
+			msg := first.Message
+			where := first.Pointer
+			if where == "" {
+				where = "/"
 			}
-			msg := p.Message
-			if p.Pointer != "" {
-				msg = fmt.Sprintf("at %s: %s", p.Pointer, msg)
+			text := fmt.Sprintf("ValidationError: %s\n\nAt %s", msg, where)
+			if first.Schema != "" {
+				text += fmt.Sprintf(", failed validating %s", first.Schema)
 			}
-			if p.Schema != "" {
-				msg += fmt.Sprintf(" (schema: %s)", p.Schema)
-			}
-			it.add(sectionJSONSchema, "validate", isErr, "%s", msg)
-		}
-		if errs == 0 {
-			it.add(sectionJSONSchema, "validate", false, "valid against %s", against)
+			rep.Error(report.JSONSchema, text, report.Op(report.OpValidation), report.M("result", false),
+				report.M("exception", "ValidationError"), report.M("errorMessage", msg))
+		} else {
+			rep.Info(report.JSONSchema, "Validation passed", report.Op(report.OpValidation), report.M("result", true))
 		}
 	}
 
-	// JSON-LD uplift and Turtle, except for a resource already seen to fail
-	// as it must.
-	if it.RequireFail && it.hasError() {
-		return
-	}
-	var prefixes map[string]string
-	if o.b.Examples != nil {
-		prefixes = o.b.Examples.Prefixes
-	}
+	// The uplift: a JSON resource with the block's context (or prefixes),
+	// a JSON-LD one as it is. YAML is uplifted as JSON.
+	prefixes := in.prefixes
 	ctx := o.ctx
 	switch {
 	case kind == langJSONLD:
 		ctx, _ = jsonld.Process(map[string]any{}) // a JSON-LD snippet carries its own context
 	case ctx == nil && o.ctxErr:
-		it.add(sectionJSONLD, "uplift", true, "no semantic uplift: the block's context could not be built")
+		rep.GlobalError(report.JSONLD, "Error loading JSON-LD context: the block's context could not be built")
 		return
 	case ctx == nil && len(prefixes) == 0:
-		it.add(sectionJSONLD, "uplift", false, "the block has no JSON-LD context: no semantic uplift")
 		return
 	case ctx == nil:
 		// The examples' prefixes alone, as the tool chain uplifts them.
 		ctx, _ = jsonld.Process(map[string]any{})
 	}
+	if kind != langJSONLD {
+		rep.Info(report.Files, "JSON-LD context is present - uplifting", report.Op(report.OpJSONLDUplift))
+	}
 	published := ""
-	if bd.opts.BaseURL != "" {
+	switch {
+	case bd.opts.RelativeBase != "":
+		published = bd.opts.RelativeBase
+	case bd.opts.BaseURL != "":
 		published = bd.link("", path.Join(o.tests, it.File))
 	}
-	up, err := convert.UpliftSnippet(code, ctx, prefixes, ex, sn, published, it.Base+"b")
+	up, err := convert.UpliftSnippet(code, ctx, prefixes, in.ex, in.sn, published, it.Base+"b")
 	if err != nil {
-		it.add(sectionJSONLD, "uplift", true, "semantic uplift: %v", err)
+		rep.Error(report.JSONLD, fmt.Sprintf("Error found when uplifting JSON-LD: %v", err), report.Op(report.OpJSONLDUpliftError))
 		return
 	}
 	for _, n := range up.Notices {
+		msg := n.Message
 		if n.Pointer != "" {
-			it.add(sectionJSONLD, "uplift", false, "%s (at %s)", n.Message, n.Pointer)
-		} else {
-			it.add(sectionJSONLD, "uplift", false, "%s", n.Message)
+			msg = fmt.Sprintf("%s (at %s)", n.Message, n.Pointer)
 		}
+		rep.Info(report.JSONLD, msg, report.Op(OpNote))
 	}
-	doc := up.JSONLD
-	if kind != langJSONLD && o.context != nil {
-		// Point at the built context rather than repeating it, as the tool
-		// chain does.
-		if list, ok := doc["@context"].([]any); ok && len(list) > 1 {
-			var c []any
-			for i, e := range list {
-				if i == 1 {
-					e = bd.link(path.Join(o.tests, it.Base+".jsonld"), path.Join(o.annotated, "context.jsonld"))
-				} else if m, ok := e.(map[string]any); ok && len(m) == 0 {
-					continue // no prefixes
+	if kind != langJSONLD {
+		out := up.JSONLD
+		if o.context != nil {
+			// Point at the built context rather than repeating it, as the
+			// tool chain does.
+			if list, isList := out["@context"].([]any); isList && len(list) > 1 {
+				var c []any
+				for i, e := range list {
+					if i == 1 {
+						e = bd.link(path.Join(o.tests, it.Base+".jsonld"), path.Join(o.annotated, "context.jsonld"))
+					} else if m, isMap := e.(map[string]any); isMap && len(m) == 0 {
+						continue // no prefixes
+					}
+					c = append(c, e)
 				}
-				c = append(c, e)
-			}
-			doc = copyMap(doc)
-			if len(c) == 1 {
-				doc["@context"] = c[0]
-			} else {
-				doc["@context"] = c
+				out = copyMap(out)
+				if len(c) == 1 {
+					out["@context"] = c[0]
+				} else {
+					out["@context"] = c
+				}
 			}
 		}
+		var buf bytes.Buffer
+		if err := jsonld.WriteJSON(&buf, out); err != nil {
+			rep.Error(report.JSONLD, fmt.Sprintf("Error writing the JSON-LD: %v", err))
+			return
+		}
+		it.JSONLD = withNewline(bytes.Clone(buf.Bytes()))
+		bd.put(path.Join(o.tests, it.Base+".jsonld"), it.JSONLD)
+		rep.Info(report.Files, fmt.Sprintf("Output JSON-LD %s.jsonld created", it.Base),
+			report.Op(report.OpJSONLDCreate), report.M("filename", it.Base+".jsonld"))
+	} else {
+		it.JSONLD = code
+	}
+	bd.writeTurtle(o, it, up)
+}
+
+// writeTurtle writes the graph of an uplifted resource as its .ttl file,
+// and the entry that says so; an empty graph gives a file holding only a
+// comment, and an error, as in the tool chain.
+func (bd *builder) writeTurtle(o *blockOut, it *item, up *convert.Uplift) {
+	name := it.Base + ".ttl"
+	created := func(empty bool, size int) {
+		msg := "Output Turtle " + name + " created"
+		if empty {
+			msg = "**Empty** output Turtle " + name + " created"
+		}
+		it.rep.Add(report.Entry{Section: report.Files, Message: msg, IsError: empty, Payload: []report.Member{
+			report.Op(report.OpTTLCreate), report.M("empty", empty), report.M("filename", name), report.M("size", size)}})
+	}
+	if len(up.Triples) == 0 {
+		it.Turtle = []byte("# Empty Turtle file\n")
+		bd.put(path.Join(o.tests, name), it.Turtle)
+		created(true, 0)
+		return
 	}
 	var buf bytes.Buffer
-	if err := jsonld.WriteJSON(&buf, doc); err != nil {
-		it.add(sectionJSONLD, "write", true, "writing the JSON-LD: %v", err)
-		return
-	}
-	it.JSONLD = withNewline(bytes.Clone(buf.Bytes()))
-	bd.put(path.Join(o.tests, it.Base+".jsonld"), it.JSONLD)
-	if len(up.Triples) == 0 {
-		// An empty Turtle file, as the tool chain writes it.
-		it.Turtle = []byte("# Empty Turtle file\n")
-		bd.put(path.Join(o.tests, it.Base+".ttl"), it.Turtle)
-		it.add(sectionJSONLD, "uplift", true, "the uplift gives an empty graph: the context maps none of its members (%s.ttl holds only a comment)", it.Base)
-		return
-	}
-	it.add(sectionJSONLD, "uplift", false, "uplifted to %s.jsonld", it.Base)
-	buf.Reset()
 	w := rdf.NewTurtleWriter(&buf, up.Prefixes)
 	if up.Relative {
 		w.SetRelative(convert.PlaceholderBase)
 	}
-	if err = w.WriteGroup(sortTriples(up.Triples)); err == nil {
+	err := w.WriteGroup(sortTriples(up.Triples))
+	if err == nil {
 		err = w.Close()
 	}
 	if err != nil {
-		it.add(sectionTurtle, "write", true, "writing the Turtle: %v", err)
+		it.rep.Error(report.Turtle, fmt.Sprintf("Error writing the Turtle: %v", err))
 		return
 	}
 	it.Turtle = bytes.Clone(buf.Bytes())
-	bd.put(path.Join(o.tests, it.Base+".ttl"), it.Turtle)
-	it.add(sectionTurtle, "write", false, "%d triple%s in %s.ttl", len(up.Triples), plural(len(up.Triples)), it.Base)
+	bd.put(path.Join(o.tests, name), it.Turtle)
+	created(false, len(up.Triples))
+}
+
+// checkTurtle parses a Turtle resource; an example snippet is counted as
+// its graph's .ttl output, as the tool chain counts it.
+func (bd *builder) checkTurtle(o *blockOut, it *item, code []byte, in checkInput) {
+	base := in.sn.BaseURI
+	if base == "" {
+		base = in.ex.BaseURI
+	}
+	ts, _, err := rdf.Parse(code, rdf.Turtle, base)
+	if err != nil {
+		it.rep.Error(report.Turtle, err.Error(), report.M("exception", "BadSyntax"))
+		return
+	}
+	it.rep.Info(report.Files, fmt.Sprintf("Using %s from %s", in.using, it.fileFrom()))
+	if it.rep.Source.Type == report.Example {
+		it.rep.Info(report.Files, "Output Turtle "+it.Base+".ttl created", report.Op(report.OpTTLCreate),
+			report.M("empty", len(ts) == 0), report.M("filename", it.Base+".ttl"), report.M("size", len(ts)))
+	}
+}
+
+// firstSchemaError returns the first error of a validation, or nil.
+func firstSchemaError(probs []diag.Diagnostic) *diag.Diagnostic {
+	for i := range probs {
+		if probs[i].Severity == diag.Error {
+			return &probs[i]
+		}
+	}
+	return nil
+}
+
+// jsonSyntaxError is a JSON document that does not parse, where.
+type jsonSyntaxError struct {
+	msg       string
+	line, col int
+}
+
+func (e *jsonSyntaxError) Error() string {
+	return fmt.Sprintf("%s (line %d column %d)", e.msg, e.line, e.col)
+}
+
+// decodeJSON decodes one JSON document, numbers kept as written; a syntax
+// error says its line and column.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil && dec.More() {
+		off := dec.InputOffset()
+		line, col := lineCol(data, off)
+		return nil, &jsonSyntaxError{"data after the document", line, col}
+	}
+	if err != nil {
+		var se *json.SyntaxError
+		off := int64(len(data))
+		if errors.As(err, &se) {
+			off = se.Offset
+			if off > 0 {
+				off--
+			}
+		}
+		line, col := lineCol(data, off)
+		msg := strings.TrimPrefix(err.Error(), "json: ")
+		if len(bytes.TrimSpace(data)) == 0 {
+			msg = "Expecting value"
+		}
+		return nil, &jsonSyntaxError{msg, line, col}
+	}
+	return v, nil
+}
+
+// lineCol returns the line and column (from 1) of byte offset off.
+func lineCol(data []byte, off int64) (int, int) {
+	off = min(off, int64(len(data)))
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+// mediaType returns the media type the tool chain names a snippet language
+// by ("json" is application/json), or the language as written.
+func mediaType(lang string) string {
+	switch strings.ToLower(strings.TrimSpace(lang)) {
+	case "json", "application/json":
+		return "application/json"
+	case "ttl", "turtle", "rdf/turtle", "text/turtle":
+		return "text/turtle"
+	case "jsonld", "json-ld", "application/ld+json":
+		return "application/ld+json"
+	case "rdf", "rdf/xml", "application/rdf+xml":
+		return "application/rdf+xml"
+	case "xml", "application/xml", "text/xml":
+		return "application/xml"
+	case "yaml", "text/yaml", "application/x-yaml":
+		return "application/x-yaml"
+	}
+	return lang
 }
 
 func copyMap(m map[string]any) map[string]any {

@@ -147,19 +147,23 @@ func TestRelativeIRIs(t *testing.T) {
 	const manifest = "https://example.org/ns#manifest"
 	for _, tt := range []struct {
 		name, baseURI, baseURL string
+		relativeBase           string // Options.RelativeBase
 		readAt                 string // the URL the Turtle is read from
 		want                   string // the manifest's IRI
 	}{
-		{"base-uri", "https://data.example/packages/", "", "", "https://data.example/packages/metadata/manifest.json"},
-		{"base-url", "", "https://reg.example/build/", "", "https://reg.example/build/tests/pkg/metadata/manifest.json"},
-		{"neither", "", "", "https://wherever.example/x/tests/pkg/example_1_1.ttl", "https://wherever.example/x/tests/pkg/metadata/manifest.json"},
+		{"base-uri", "https://data.example/packages/", "", "", "", "https://data.example/packages/metadata/manifest.json"},
+		{"base-url", "", "https://reg.example/build/", "", "", "https://reg.example/build/tests/pkg/metadata/manifest.json"},
+		{"neither", "", "", "", "https://wherever.example/x/tests/pkg/example_1_1.ttl", "https://wherever.example/x/tests/pkg/metadata/manifest.json"},
+		// As the tool chain resolves it, against its working folder.
+		{"relative base", "", "https://reg.example/build/", "file:///github/workspace/", "", "file:///github/workspace/metadata/manifest.json"},
+		{"base-uri wins", "https://data.example/packages/", "", "file:///github/workspace/", "", "https://data.example/packages/metadata/manifest.json"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			reg, err := bblock.LoadRegister(tree(tt.baseURI), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, res := buildReg(t, reg, Options{BaseURL: tt.baseURL})
+			out, res := buildReg(t, reg, Options{BaseURL: tt.baseURL, RelativeBase: tt.relativeBase})
 			if res.Failed() {
 				t.Fatalf("%+v", res)
 			}

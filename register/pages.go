@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"maps"
 	"path"
-	"slices"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/register/report"
 )
 
 // The site is plain HTML with one inline style sheet: no script, no font,
@@ -129,7 +129,7 @@ Files: <a href="register.json">register.json</a>.</p>
 <div class="id">{{.ID}}</div>
 {{if .Abstract}}<div class="lead">{{md .Abstract 1}}</div>{{end}}
 <dl class="meta">
-<dt>Validation</dt><dd>{{template "verdict" .Passed}} {{.Summary}} (<a href="{{.ReportLink}}">_report.json</a>)</dd>
+<dt>Validation</dt><dd>{{template "verdict" .Passed}} {{.Summary}}{{if .ReportLink}} (<a href="{{.ReportLink}}">_report.json</a>){{end}}</dd>
 <dt>Status</dt><dd>{{.Status}}</dd>
 <dt>Version</dt><dd>{{.Version}}</dd>
 <dt>Item class</dt><dd>{{.ItemClass}}</dd>
@@ -148,7 +148,7 @@ Files: <a href="register.json">register.json</a>.</p>
 {{range .Examples}}<section class="example" id="example-{{.Index}}">
 <h3>{{.Index}}. {{.Title}}</h3>
 {{if .Content}}{{md .Content 3}}{{end}}
-{{range .Snippets}}<div class="snippet-head">Snippet {{.Index}}{{if .SchemaRef}}, checked against <code>{{.SchemaRef}}</code>{{end}}: {{template "verdict" .Passed}}</div>
+{{range .Snippets}}<div class="snippet-head">Snippet {{.Index}}{{if .SchemaRef}}, checked against <code>{{.SchemaRef}}</code>{{end}}: {{if .Dropped}}not checked{{else}}{{template "verdict" .Passed}}{{end}}</div>
 <div class="snippets">{{range .Files}}{{template "snippet" .}}{{end}}</div>
 {{if .Problems}}{{template "entries" .Problems}}{{end}}
 {{end}}</section>
@@ -178,7 +178,7 @@ Files: <a href="register.json">register.json</a>.</p>
 {{if .Ontology}}<p><a href="{{.OntologyLink}}">ontology.ttl</a></p>
 <details><summary>ontology.ttl ({{lines .Ontology}} lines)</summary><pre><code>{{text .Ontology}}</code></pre></details>{{else}}<p>{{.OntologyNote}}</p>{{end}}{{end}}
 <h2 id="report">Validation report</h2>
-<p>{{template "verdict" .Passed}} {{.Summary}}. Full report: <a href="{{.ReportLink}}">_report.json</a>.</p>
+<p>{{template "verdict" .Passed}} {{.Summary}}.{{if .ReportLink}} Full report: <a href="{{.ReportLink}}">_report.json</a>.{{end}}</p>
 {{if .GlobalErrors}}{{template "entries" .GlobalErrors}}{{end}}
 <table>
 <thead><tr><th>Resource</th><th>Result</th><th>Entries</th></tr></thead>
@@ -239,6 +239,7 @@ type (
 		Index     int
 		SchemaRef string
 		Passed    bool
+		Dropped   bool // no step of the tool chain checks it
 		Files     []snippetFile
 		Problems  []entry
 	}
@@ -332,12 +333,15 @@ func (bd *builder) writePages(res *Result) error {
 		m := o.b.Meta
 		p := blockPage{Register: idx.Name, Name: m.Name, ID: o.b.ID, Abstract: m.Abstract, Status: m.Status,
 			Version: m.Version, ItemClass: m.ItemClass, Added: m.DateTimeAddition, Changed: m.DateOfLastChange,
-			Passed: o.res.Passed, Summary: summary(o.res), ReportLink: relLink(from, path.Join(o.tests, "_report.json")),
+			Passed: o.res.Passed, Summary: summary(o.res),
 			Date: bd.date, Deps: deps(o, from), Tags: m.Tags, Errors: o.res.Errors, Warnings: o.res.Warnings,
 			Description: o.description, Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology,
 			OntologyNote: o.ontologyNote}
 		if p.Abstract == "" {
 			p.Abstract = m.Description
+		}
+		if o.hasTests() {
+			p.ReportLink = relLink(from, path.Join(o.tests, "_report.json"))
 		}
 		for _, s := range m.Sources {
 			p.Sources = append(p.Sources, fileLink{Name: s.Title, Link: safeURL(s.Link)})
@@ -355,18 +359,20 @@ func (bd *builder) writePages(res *Result) error {
 			p.OntologyLink = relLink(from, path.Join(o.annotated, "ontology.ttl"))
 			p.Files = append(p.Files, fileLink{"ontology.ttl", p.OntologyLink})
 		}
+		if p.ReportLink != "" {
+			p.Files = append(p.Files, fileLink{"_report.json", p.ReportLink})
+		}
 		p.Files = append(p.Files,
-			fileLink{"_report.json", p.ReportLink},
 			fileLink{"index.md", relLink(from, o.markdownDoc())},
 			fileLink{"index.json", relLink(from, o.jsonFullDoc())},
 			fileLink{"register.json", relLink(from, "register.json")})
 		for i, ex := range o.examples {
 			ep := examplePage{Index: i + 1, Title: ex.Title, Content: ex.Content}
 			for _, it := range ex.Snippets {
-				sp := snippetPage{Index: it.SnippetIndex, SchemaRef: it.SchemaRef, Passed: it.Passed, Files: o.snippetFiles(it, from)}
+				sp := snippetPage{Index: it.SnippetIndex(), SchemaRef: it.SchemaRef, Passed: it.Passed(), Dropped: it.Dropped, Files: o.snippetFiles(it, from)}
 				for _, s := range it.sections() {
 					for _, e := range s.Entries {
-						if e.IsError || !it.Passed {
+						if e.IsError || !it.Passed() {
 							sp.Problems = append(sp.Problems, e)
 						}
 					}
@@ -376,21 +382,25 @@ func (bd *builder) writePages(res *Result) error {
 			p.Examples = append(p.Examples, ep)
 		}
 		for _, it := range o.testItems {
-			row := testRow{File: it.File, Link: relLink(from, path.Join(o.tests, it.File)), RequireFail: it.RequireFail,
-				Passed: it.Passed, Files: o.snippetFiles(it, from)}
+			if it.Dropped {
+				continue
+			}
+			row := testRow{File: it.File, Link: relLink(from, path.Join(o.tests, it.File)), RequireFail: it.RequireFail(),
+				Passed: it.Passed(), Files: o.snippetFiles(it, from)}
 			for _, s := range it.sections() {
-				if s.Name != sectionFiles {
+				if s.Name != report.Files.Name() {
 					row.Entries = append(row.Entries, s.Entries...)
 				}
 			}
 			p.Tests = append(p.Tests, row)
 		}
-		for _, name := range slices.Sorted(maps.Keys(o.report.GlobalErrors)) {
-			p.GlobalErrors = append(p.GlobalErrors, o.report.GlobalErrors[name]...)
-		}
+		p.GlobalErrors = o.blockErrors
 		for _, it := range o.items() {
+			if it.Dropped {
+				continue
+			}
 			p.Report = append(p.Report, reportRow{Label: it.label(), File: it.File, Link: relLink(from, path.Join(o.tests, it.File)),
-				Passed: it.Passed, Sections: it.sections()})
+				Passed: it.Passed(), Sections: it.sections()})
 		}
 		buf.Reset()
 		if err := pageTemplates.ExecuteTemplate(&buf, "block", p); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/transform"
 )
 
@@ -45,7 +46,7 @@ type transformResult struct {
 // when it has them, with the code their refs name. A declaration that
 // breaks the tool chain's rules is an error of the block; the others are
 // kept.
-func (bd *builder) loadTransforms(o *blockOut, global func(section, format string, args ...any)) {
+func (bd *builder) loadTransforms(o *blockOut, global func(s report.Section, format string, args ...any)) {
 	b := o.b
 	o.tr = &blockTransforms{results: map[[2]int][]transformResult{}, prefixes: map[string]map[string]string{}}
 	problems := func(ps []diag.Diagnostic) {
@@ -53,7 +54,7 @@ func (bd *builder) loadTransforms(o *blockOut, global func(section, format strin
 			if p.Severity == diag.Warning {
 				o.warnf("%s", problemText(p))
 			} else {
-				global(sectionFiles, "%s", problemText(p))
+				global(report.Files, "%s", problemText(p))
 			}
 		}
 	}
@@ -61,7 +62,7 @@ func (bd *builder) loadTransforms(o *blockOut, global func(section, format strin
 		list, probs, err := transform.Parse(transform.File, data)
 		problems(probs)
 		if err != nil {
-			global(sectionFiles, "%v", err)
+			global(report.Files, "%v", err)
 		}
 		for _, t := range list {
 			if err := t.Load(b.ReadFile); err != nil {
@@ -71,24 +72,24 @@ func (bd *builder) loadTransforms(o *blockOut, global func(section, format strin
 		}
 		o.tr.list = list
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		global(sectionFiles, "%v", err)
+		global(report.Files, "%v", err)
 	}
 	if data, err := b.ReadFile(transform.UpliftFile); err == nil {
 		u, probs, err := transform.ParseUplift(transform.UpliftFile, data)
 		problems(probs)
 		if err != nil {
-			global(sectionFiles, "%v", err)
+			global(report.Files, "%v", err)
 			return
 		}
 		for _, err := range u.Load(b.ReadFile) {
-			global(sectionFiles, "%s: %v", transform.UpliftFile, err)
+			global(report.Files, "%s: %v", transform.UpliftFile, err)
 		}
 		for _, nr := range u.NotRun() {
 			o.warnf("%s: %v; the examples it applies to fail as they would if the step failed in the tool chain", transform.UpliftFile, nr)
 		}
 		o.tr.uplift = u
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		global(sectionFiles, "%v", err)
+		global(report.Files, "%v", err)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 func buildCommand() command {
-	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--push URL] [--serve [--addr HOST:PORT]]",
+	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--build-path PATH] [--relative-base URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--push URL] [--serve [--addr HOST:PORT]]",
 		summary: "build a building-block register and its HTML pages, offline"}
 	c.help = buildHelp + "\n" + pushHelp + "\n\n" + profileHelp
 	c.setup = runBuild
@@ -64,7 +64,9 @@ I/O error.`
 
 func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	out := fs.StringP("output", "o", "build-local", "write the register into `DIR`")
-	baseURL := fs.String("base-url", "", "the `URL` DIR will be published at; links become absolute below it")
+	baseURL := fs.String("base-url", "", "the `URL` DIR will be published at (with --build-path, the URL of the repository root); links become absolute below it")
+	buildPath := fs.String("build-path", "", "lay DIR out as the OGC tool chain publishes a repository: DIR is at `PATH` (\"build\" in the OGC GitHub Action) below the repository root, which holds SOURCES' _sources/ and is published at --base-url")
+	relBase := fs.String("relative-base", "", "resolve relative IRIs of examples without a base-uri against the folder `URL`, as the OGC tool chain resolves them against its working folder (file:///github/workspace/ in its GitHub Action), so that the build compares file for file with a published one")
 	filter := fs.String("filter", "", "build only the block with this `ID` (the blocks it depends on are read, not built)")
 	date := fs.String("date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
 	serve := fs.Bool("serve", false, "serve DIR on localhost after the build, until interrupted")
@@ -107,7 +109,7 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			errorf(e, "build", "%v", err)
 			return exitUsage
 		}
-		res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, Filter: *filter, Date: *date, Contexts: ctxMap.options()})
+		res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, BuildPath: *buildPath, RelativeBase: *relBase, Filter: *filter, Date: *date, Contexts: ctxMap.options()})
 		if err != nil {
 			errorf(e, "build", "%v", err)
 			return exitUsage

@@ -30,7 +30,7 @@ func TestBuildCommand(t *testing.T) {
 				"  FAILED fx.point: examples 1/2, tests 2/4\n" +
 				"  passed fx.labelled-point: examples 2/2, tests 2/2\n" +
 				"  FAILED fx.remote: examples 0/0, tests 0/0\n",
-			"fx.point: error: test tests/wrongly-valid-fail.json: this resource must fail validation, but it passed"},
+			"fx.point: error: test tests/wrongly-valid-fail.json: Test was expected to fail but it did not."},
 		{"filter passes", []string{"build", fixture, "-o", filepath.Join(tmp, "filtered"), "--filter", "fx.labelled-point"}, exitOK,
 			"  passed fx.labelled-point: examples 2/2, tests 2/2\n", ""},
 	}
