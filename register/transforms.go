@@ -162,9 +162,27 @@ func (bd *builder) runTransforms(o *blockOut) {
 		return
 	}
 	top := o.b.Examples.Prefixes
+	// The uplifted JSON-LD names the block's built context by its URL: the
+	// transforms get the context itself, never fetched.
+	var builtContext any
+	if o.context != nil {
+		if doc, err := ojson.DecodeJSON(o.context); err == nil {
+			if d, ok := ojson.Plain(doc).(map[string]any); ok {
+				builtContext = d["@context"]
+			}
+		}
+	}
 	for _, t := range o.tr.list {
 		if why := t.Skipped(); why != "" {
 			o.warnf("%s: transform %q (%s) is skipped, as the OGC tool chain skips it: %s", transform.File, t.ID, t.Type, why)
+			continue
+		}
+		if len(t.Inputs) == 0 {
+			why := "declare its inputs.mediaTypes"
+			if !transform.Runs(t.Type) {
+				why = transform.Runner(t.Type)
+			}
+			o.warnf("%s: transform %q (%s) takes no media type, so it runs on no snippet, as in the tool chain: %s", transform.File, t.ID, t.Type, why)
 			continue
 		}
 		takes := map[string]bool{}
@@ -200,7 +218,12 @@ func (bd *builder) runTransforms(o *blockOut) {
 					o.tr.prefixes[t.ID] = prefixes
 				}
 				r := transformResult{id: t.ID}
-				out, err := t.Run(context.Background(), transform.Input{Data: sn.code, MediaType: mt, Prefixes: prefixes})
+				in := transform.Input{Data: sn.code, MediaType: mt, Prefixes: prefixes}
+				if builtContext != nil {
+					from := path.Join(o.tests, sn.file)
+					in.Contexts = map[string]any{bd.link(from, path.Join(o.annotated, "context.jsonld")): builtContext}
+				}
+				out, err := t.Run(context.Background(), in)
 				switch {
 				case errors.Is(err, transform.ErrNotRun):
 					r.stderr = err.Error()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/transform"
 )
@@ -246,4 +247,118 @@ func urlPath(u string) string {
 		return u[i:]
 	}
 	return u
+}
+
+// TestTransformsTestdata builds testdata/ogc-registers/transforms-uplift,
+// whose transform types and uplift steps no register in ../shared
+// exercises, and checks the outputs against what the tool chain's rules
+// (docs/ogc.md) and the specifications give, until the tool chain's build
+// of it is in ../shared (context/oracle_test.go's awaitingReference).
+func TestTransformsTestdata(t *testing.T) {
+	reg, err := bblock.LoadRegisterDir(filepath.Join("..", "testdata", "ogc-registers", "transforms-uplift"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, res := buildReg(t, reg, Options{BaseURL: "https://example.org/tu/"})
+	warnings := map[string]string{}
+	for _, b := range res.Blocks {
+		warnings[b.ID] = strings.Join(b.Warnings, "\n")
+	}
+	tests := filepath.Join(out, "tests")
+	sameJSONFile := func(file, want string) {
+		t.Helper()
+		got, err := ojson.DecodeJSON(readFile(t, filepath.Join(tests, file)))
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		w, err := ojson.DecodeJSON([]byte(want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ojson.Equal(got, w) {
+			t.Errorf("%s:\n%s\nwant %s", file, readFile(t, filepath.Join(tests, file)), want)
+		}
+	}
+
+	// jsonld-frame (JSON-LD 1.1 Framing, the defaults of the tool chain's
+	// processor): the uplifted JSON-LD and Turtle of example 1 give Alice
+	// with the node reference she knows; example 2's graph gives Bob with
+	// Carol embedded, and Carol, who knows nobody (null, as @omitDefault is
+	// false); an application/json output drops the context and unwraps
+	// @graph; @explicit keeps only the framed property.
+	ctx := `{"ex": "http://example.org/", "name": "ex:name", "knows": {"@id": "ex:knows", "@type": "@id"}}`
+	alice := `{"@context": ` + ctx + `, "@id": "ex:alice", "@type": "ex:Person", "knows": "ex:bob", "name": "Alice"}`
+	sameJSONFile("frame/transforms/example_1_2.people.jsonld", alice)
+	sameJSONFile("frame/transforms/example_1_3.people.jsonld", alice)
+	bobCarol := `{"@context": ` + ctx + `, "@graph": [
+	  {"@id": "ex:bob", "@type": "ex:Person", "name": "Bob",
+	   "knows": {"@id": "ex:carol", "@type": "ex:Person", "name": "Carol"}},
+	  {"@id": "ex:carol", "@type": "ex:Person", "name": "Carol", "knows": null}]}`
+	sameJSONFile("frame/transforms/example_2_1.people.jsonld", bobCarol)
+	sameJSONFile("frame/transforms/example_2_2.people.jsonld", bobCarol)
+	sameJSONFile("frame/transforms/example_1_2.people-json.json", `{"@id": "ex:alice", "@type": "ex:Person", "name": "Alice"}`)
+	sameJSONFile("frame/transforms/example_2_1.people-json.json", `[{"@id": "ex:bob", "@type": "ex:Person", "name": "Bob"}, {"@id": "ex:carol", "@type": "ex:Person", "name": "Carol"}]`)
+	if !strings.Contains(warnings["t.frame"], `"frame-alias" (json-ld-frame) takes no media type`) {
+		t.Errorf("no warning about json-ld-frame: %s", warnings["t.frame"])
+	}
+
+	// shacl-af-rule: the example's graph with the labels the rule infers;
+	// on the Turtle snippet, with the prefixes of examples.yaml declared.
+	// A shacl transform declares none, so the same snippet fails there.
+	label := "http://www.w3.org/2000/01/rdf-schema#label"
+	for file, subject := range map[string]string{"rules/transforms/example_1_3.labels.ttl": "http://example.org/alice",
+		"rules/transforms/example_2_1.labels.ttl": "http://example.org/carol", "rules/transforms/example_1_3.labels-shacl.ttl": "http://example.org/alice"} {
+		ts := rdftest.Rapper(t, readFile(t, filepath.Join(tests, file)), "")
+		found := false
+		for _, tr := range ts {
+			found = found || tr.S.Value == subject && tr.P == label
+		}
+		if !found || len(ts) < 3 {
+			t.Errorf("%s: no rdfs:label of %s in %v", file, subject, ts)
+		}
+	}
+	docs := filepath.Join(out, "generateddocs", "json-full")
+	rules := snippetResults(t, filepath.Join(docs, "rules", "index.json"))
+	if r := rules["example_2_1.ttl"]["labels-shacl"]; r.Success || !strings.Contains(r.Stderr, "undeclared prefix") {
+		t.Errorf("labels-shacl on the Turtle snippet: %+v, want a failure", r)
+	}
+
+	// Types jrpcld does not run: failed results naming what runs them.
+	construct := snippetResults(t, filepath.Join(docs, "construct", "index.json"))
+	for id, runner := range map[string]string{"labels": "rdflib", "uplift-definition": "ogc-na-tools"} {
+		found := false
+		for _, rs := range construct {
+			if r, ok := rs[id]; ok {
+				found = true
+				if r.Success || !strings.Contains(r.Stderr, runner) || r.URL != "" {
+					t.Errorf("construct: %s: %+v", id, r)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("construct: no result of %s", id)
+		}
+	}
+
+	// base-output-filename names the output; the transforms the tool
+	// chain skips for their Node.js or Python version get no result, keep
+	// their media types as declared and are warned about.
+	sameJSONFile("versions/transforms/named.upper.json", `{"AGE": 41, "NAME": "Erin"}`)
+	versions := snippetResults(t, filepath.Join(docs, "versions", "index.json"))
+	if len(versions["named.json"]) != 1 {
+		t.Errorf("versions: results %v, want upper's only", versions)
+	}
+	for _, id := range []string{"future-node", "old-python"} {
+		if !strings.Contains(warnings["t.versions"], id) {
+			t.Errorf("no warning about %s", id)
+		}
+	}
+	for _, e := range registerBlocks(t, filepath.Join(out, "register.json"))["t.versions"]["transforms"].([]any) {
+		m := e.(map[string]any)
+		if m["id"] == "old-python" {
+			if mt := m["inputs"].(map[string]any)["mediaTypes"].([]any); mt[0] != "application/json" {
+				t.Errorf("old-python's inputs: %v, want them as declared", mt)
+			}
+		}
+	}
 }

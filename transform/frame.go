@@ -26,6 +26,7 @@ func frame(code string, in Input, target string) ([]byte, error) {
 		if doc, err = decodeJSON(in.Data); err != nil {
 			return nil, err
 		}
+		replaceContexts(doc, in.Contexts)
 	} else {
 		g, err := readGraph(in, false)
 		if err != nil {

@@ -82,6 +82,34 @@ func TestFrame(t *testing.T) {
 	}
 }
 
+// A snippet that names its context by a reference the caller holds (the
+// block's built context) is framed with it; any other reference fails.
+func TestFrameWithKnownContext(t *testing.T) {
+	want, err := ojson.DecodeJSON([]byte(libraryFramed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, err := decodeJSON([]byte(`{"@vocab": "http://example.org/", "contains": {"@type": "@id"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := strings.Replace(libraryInput, `{"@vocab": "http://example.org/", "contains": {"@type": "@id"}}`, `"https://example.org/built/context.jsonld"`, 1)
+	tr := &Transform{ID: "library", Type: TypeJSONLDFrame, Code: libraryFrame}
+	tr.Outputs = tr.mediaTypes("outputs")
+	out, err := tr.Run(t.Context(), Input{Data: []byte(input), MediaType: "application/ld+json",
+		Contexts: map[string]any{"https://example.org/built/context.jsonld": ctx}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ojson.DecodeJSON(out); err != nil || !ojson.Equal(got, want) {
+		t.Errorf("framed:\n%s", out)
+	}
+	_, err = tr.Run(t.Context(), Input{Data: []byte(input), MediaType: "application/ld+json"})
+	if err == nil || !strings.Contains(err.Error(), "does not fetch") {
+		t.Errorf("an unknown context reference: %v", err)
+	}
+}
+
 func TestFrameFailures(t *testing.T) {
 	cases := []struct{ name, frame, data, want string }{
 		{"frame not JSON", `{`, libraryInput, "frame is not JSON"},

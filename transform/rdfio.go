@@ -2,6 +2,7 @@ package transform
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -43,7 +44,11 @@ func readGraph(in Input, withPrefixes bool) (graph, error) {
 		}
 		return graph{triples: ts, prefixes: prefixes}, nil
 	case "application/ld+json":
-		quads, err := jsonld.Read(in.Data)
+		data, err := inlineContexts(in.Data, in.Contexts)
+		if err != nil {
+			return graph{}, err
+		}
+		quads, err := jsonld.Read(data)
 		if err != nil {
 			return graph{}, fmt.Errorf("input is not JSON-LD: %w", err)
 		}
@@ -95,4 +100,55 @@ func writeGraph(g graph, target string) ([]byte, error) {
 		return nil, fmt.Errorf("jrpcld writes graphs as Turtle or JSON-LD, not %s: declare text/turtle or application/ld+json as the transform's first output", target)
 	}
 	return buf.Bytes(), nil
+}
+
+// inlineContexts replaces, in a JSON-LD document, the context references
+// that contexts holds (the whole "@context" value, or entries of its list)
+// by their values; data comes back as it was when there is none.
+func inlineContexts(data []byte, contexts map[string]any) ([]byte, error) {
+	if len(contexts) == 0 {
+		return data, nil
+	}
+	doc, err := decodeJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("input is not JSON-LD: %w", err)
+	}
+	if !replaceContexts(doc, contexts) {
+		return data, nil
+	}
+	return json.Marshal(doc)
+}
+
+// replaceContexts replaces the known context references of the top-level
+// "@context" of a decoded document (or of each object of a top-level
+// list) and reports whether it replaced one.
+func replaceContexts(doc any, contexts map[string]any) bool {
+	switch x := doc.(type) {
+	case []any:
+		done := false
+		for _, e := range x {
+			done = replaceContexts(e, contexts) || done
+		}
+		return done
+	case map[string]any:
+		switch c := x["@context"].(type) {
+		case string:
+			if v, ok := contexts[c]; ok {
+				x["@context"] = v
+				return true
+			}
+		case []any:
+			done := false
+			for i, e := range c {
+				if s, ok := e.(string); ok {
+					if v, ok := contexts[s]; ok {
+						c[i] = v
+						done = true
+					}
+				}
+			}
+			return done
+		}
+	}
+	return false
 }

@@ -21,6 +21,11 @@ type Input struct {
 	// with the example's own); the RDF transforms declare them before a
 	// Turtle snippet, as the tool chain does.
 	Prefixes map[string]string
+	// Contexts are JSON-LD contexts by the reference a JSON-LD snippet
+	// names them with (the URL of the block's built context, say): such a
+	// reference is replaced by the context's value. Any other context
+	// reference fails; none is fetched.
+	Contexts map[string]any
 }
 
 // NotRunError is the error of a transform or uplift step that jrpcld does
@@ -28,7 +33,7 @@ type Input struct {
 type NotRunError struct {
 	ID     string // the transform's id; "" for an uplift step
 	Type   string
-	Runner string // what runs it in the tool chain
+	Runner string // what runs it in the tool chain, as Runner says it
 	// Why is set when the type is one jrpcld runs but cannot here.
 	Why string
 }
@@ -41,7 +46,7 @@ func (e *NotRunError) Error() string {
 	if e.Why != "" {
 		return fmt.Sprintf("%s not run: %s", what, e.Why)
 	}
-	return fmt.Sprintf("%s not run: jrpcld does not run %s %s; the OGC tool chain runs them with %s", what, e.Type, kind, e.Runner)
+	return fmt.Sprintf("%s not run: jrpcld does not run %s %s; %s", what, e.Type, kind, e.Runner)
 }
 
 // ErrNotRun is wrapped by every *NotRunError, for errors.Is.

@@ -48,16 +48,20 @@ var types = map[string]typeInfo{
 // the tool chain registers no transformer under it.
 const aliasOfFrame = "json-ld-frame"
 
-// Runner returns what runs a transform of the given type in the tool chain
-// when jrpcld does not run it, or "" when jrpcld runs the type.
+// Runner says what runs a transform of the given type in the OGC tool
+// chain, as the end of a sentence ("the OGC tool chain runs it with
+// Node.js, ..."), for a type jrpcld does not run; "" for a type it runs.
 func Runner(typ string) string {
+	if Runs(typ) {
+		return ""
+	}
 	if info, ok := types[typ]; ok {
-		return info.runner
+		return "the OGC tool chain runs it with " + info.runner
 	}
 	if typ == aliasOfFrame {
-		return "nothing: it has no transformer of that name (its JSON-LD framing type is \"jsonld-frame\", which jrpcld runs)"
+		return "the OGC tool chain has no transformer of that name: its JSON-LD framing type is \"jsonld-frame\", which jrpcld runs"
 	}
-	return fmt.Sprintf("a transform plugin for type %q (plugins.transforms in bblocks-config.yaml)", typ)
+	return fmt.Sprintf("a transform plugin for type %q runs it (plugins.transforms in bblocks-config.yaml)", typ)
 }
 
 // known reports whether the tool chain, without plugins, has a transformer
