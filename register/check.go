@@ -261,6 +261,12 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 	case bd.opts.BaseURL != "":
 		published = bd.link("", path.Join(o.tests, it.File))
 	}
+	if kind != langJSONLD {
+		var ok bool
+		if code, ok = bd.preUplift(o, it, code); !ok {
+			return
+		}
+	}
 	up, err := convert.UpliftSnippet(code, ctx, prefixes, in.ex, in.sn, published, it.Base+"b")
 	if err != nil {
 		rep.Error(report.JSONLD, fmt.Sprintf("Error found when uplifting JSON-LD: %v", err), report.Op(report.OpJSONLDUpliftError))
@@ -307,6 +313,10 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 			report.Op(report.OpJSONLDCreate), report.M("filename", it.Base+".jsonld"))
 	} else {
 		it.JSONLD = code
+	}
+	var ok bool
+	if up.Triples, ok = bd.postUplift(o, it, up.Triples); !ok {
+		return
 	}
 	bd.writeTurtle(o, it, up)
 }

@@ -2,6 +2,7 @@ package register
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -304,33 +305,58 @@ func (bd *builder) transformResults(o *blockOut, i, j int, from string) object {
 	return out
 }
 
-// preUplift runs the block's pre-uplift steps on a JSON resource's decoded
-// value. note receives the report entry of each step, fail the error of
-// the step that failed, which stops the uplift (ok is false).
-func (o *blockOut) preUplift(v any, note func(string), fail func(error)) (any, bool) {
+// preUplift runs the block's pre-uplift steps (jq) on the text of a JSON
+// resource and returns the text to uplift. Each step adds its entry to the
+// Semantic Uplift section of the resource's report; a step that fails adds
+// an error to the Unknown errors section and stops the uplift (ok is
+// false), as an exception does in the tool chain.
+func (bd *builder) preUplift(o *blockOut, it *item, code []byte) ([]byte, bool) {
 	if o.tr == nil || o.tr.uplift == nil {
-		return v, true
+		return code, true
 	}
-	out, err := o.tr.uplift.Pre(context.Background(), v, note)
+	v, err := decodeJSON(code)
 	if err != nil {
-		fail(err)
+		return code, true // the uplift says what is wrong with it
+	}
+	note := func(msg string) { it.rep.Info(report.SemanticUplift, msg) }
+	out, err := o.tr.uplift.Pre(context.Background(), v, note)
+	if err == nil {
+		code, err = json.Marshal(out)
+	}
+	if err != nil {
+		stepFailed(it, err)
+		return nil, false
+	}
+	return code, true
+}
+
+// postUplift runs the block's post-uplift steps (SHACL rules; SPARQL steps
+// fail, not being run) on a resource's uplifted graph, as preUplift does
+// before the uplift. The tool chain runs them only on a graph that is not
+// empty.
+func (bd *builder) postUplift(o *blockOut, it *item, ts []rdf.Triple) ([]rdf.Triple, bool) {
+	if o.tr == nil || !o.tr.uplift.HasPost() || len(ts) == 0 {
+		return ts, true
+	}
+	note := func(msg string) { it.rep.Info(report.SemanticUplift, msg) }
+	out, err := o.tr.uplift.Post(context.Background(), ts, note)
+	if err != nil {
+		stepFailed(it, err)
 		return nil, false
 	}
 	return out, true
 }
 
-// postUplift runs the block's post-uplift steps on an uplifted graph, as
-// preUplift does before.
-func (o *blockOut) postUplift(ts []rdf.Triple, note func(string), fail func(error)) ([]rdf.Triple, bool) {
-	if o.tr == nil || o.tr.uplift == nil {
-		return ts, true
+// stepFailed reports an uplift step that failed or was not run as the tool
+// chain reports the exception that stops the uplift: an error of the
+// Unknown errors section with the exception's class (NotImplementedError
+// for a step jrpcld does not run).
+func stepFailed(it *item, err error) {
+	exc := "ValueError"
+	if errors.Is(err, transform.ErrNotRun) {
+		exc = "NotImplementedError"
 	}
-	out, err := o.tr.uplift.Post(context.Background(), ts, note)
-	if err != nil {
-		fail(err)
-		return nil, false
-	}
-	return out, true
+	it.rep.Error(report.Unknown, err.Error(), report.M("exception", exc))
 }
 
 // ojsonObject turns an ordered JSON value into the register's own.

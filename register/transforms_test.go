@@ -340,6 +340,37 @@ func TestTransformsTestdata(t *testing.T) {
 		}
 	}
 
+	// semantic-uplift.yaml: the jq step before the uplift (the .jsonld
+	// holds what it gives, the .json what was written), the SHACL step
+	// after, each named in the report's Semantic Uplift section.
+	jsonld := readJSON(t, filepath.Join(tests, "rules", "example_1_1.jsonld"))
+	written := readJSON(t, filepath.Join(tests, "rules", "example_1_1.json"))
+	if jsonld["adult"] != true || written["adult"] != nil {
+		t.Errorf("the jq step: .jsonld %v, .json %v", jsonld, written)
+	}
+	agent := false
+	for _, tr := range rdftest.Rapper(t, readFile(t, filepath.Join(tests, "rules", "example_1_1.ttl")), "") {
+		agent = agent || tr.S.Value == "http://example.org/alice" && tr.O.Value == "http://example.org/Agent"
+	}
+	if !agent {
+		t.Error("the shacl step: example_1_1.ttl does not type alice ex:Agent")
+	}
+	entries := reportEntries(t, filepath.Join(tests, "rules", "_report.json"), 0, "SEMANTIC_UPLIFT")
+	if strings.Join(entries, "\n") != "Running pre-uplift jq transform step from inline code\nRunning post-uplift shacl transform step from uplift/agents.shacl" {
+		t.Errorf("rules: Semantic Uplift entries %q", entries)
+	}
+	// A SPARQL step is not run: the example fails as a failed step fails
+	// it in the tool chain, with no .ttl.
+	if e := reportEntries(t, filepath.Join(tests, "construct", "_report.json"), 0, "UNKNOWN"); len(e) != 1 || !strings.Contains(e[0], "rdflib") {
+		t.Errorf("construct: Unknown errors %q", e)
+	}
+	if _, err := os.Stat(filepath.Join(tests, "construct", "example_1_1.ttl")); err == nil {
+		t.Error("construct: example_1_1.ttl written though its uplift stopped")
+	}
+	if !strings.Contains(warnings["t.construct"], "sparql-construct step not run") {
+		t.Errorf("construct: no warning about the step: %s", warnings["t.construct"])
+	}
+
 	// base-output-filename names the output; the transforms the tool
 	// chain skips for their Node.js or Python version get no result, keep
 	// their media types as declared and are warned about.
@@ -361,4 +392,35 @@ func TestTransformsTestdata(t *testing.T) {
 			}
 		}
 	}
+}
+
+// reportEntries returns the messages of a section of item i of a block's
+// _report.json.
+func reportEntries(t *testing.T, file string, i int, section string) []string {
+	t.Helper()
+	var rep struct {
+		Items []struct {
+			Sections []struct {
+				Name    string `json:"name"`
+				Entries []struct {
+					Message string `json:"message"`
+				} `json:"entries"`
+			} `json:"sections"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(readFile(t, file), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if i >= len(rep.Items) {
+		t.Fatalf("%s has %d items", file, len(rep.Items))
+	}
+	var out []string
+	for _, s := range rep.Items[i].Sections {
+		if s.Name == section {
+			for _, e := range s.Entries {
+				out = append(out, e.Message)
+			}
+		}
+	}
+	return out
 }
