@@ -117,7 +117,7 @@ func (bd *builder) entry(o *blockOut, from string) object {
 		e = append(e, member{"sourceOntology", src(b.Files.Ontology[0])})
 	}
 	if tr := bd.transformsJSON(o); tr != nil {
-		e = append(e, member{"transforms", tr})
+		e = e.set("transforms", tr) // in place of a "transforms" of bblock.json
 	}
 	e = append(e,
 		member{"sourceFiles", src("") + "/"},

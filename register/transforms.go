@@ -249,6 +249,9 @@ func (bd *builder) runTransforms(o *blockOut) {
 				o.tr.results[key] = append(o.tr.results[key], r)
 			}
 		}
+		if len(t.Profiles) > 0 {
+			o.warnf("%s: transform %q declares outputs.profiles (%s): jrpcld does not validate transform outputs against profiles", transform.File, t.ID, strings.Join(t.Profiles, ", "))
+		}
 		if len(failures) > 0 {
 			more := ""
 			if len(failures) > 1 {
