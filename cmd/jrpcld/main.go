@@ -74,6 +74,8 @@ func commands() []command {
 		annotateCommand(),
 		ontologyCommand(),
 		genCommand(),
+		recordCommand(),
+		importCommand(),
 		buildCommand(),
 		serveCommand(),
 		manCommand(),

@@ -10,11 +10,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jrpcld/jrpcld/internal/mcptoy"
 )
 
 // TestMain lets a test run the command as a real process: the test binary
 // re-executes itself with JRPCLD_TEST_MAIN=1 and the command's arguments.
 func TestMain(m *testing.M) {
+	if os.Getenv(mcptoy.Env) == "1" {
+		mcptoy.Main() // the toy MCP server the record tests run
+	}
 	if os.Getenv("JRPCLD_TEST_MAIN") == "1" {
 		os.Args = append([]string{"jrpcld"}, os.Args[1:]...)
 		main()

@@ -17,9 +17,9 @@ import (
 )
 
 func statsCommand() command {
-	c := command{name: "stats", args: "[--bblock DIR [--id ID]] [--schema FILE] [--formats] [--format text|json] [--html FILE] [-q] [LOG...|-]",
+	c := command{name: "stats", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V]] [--formats] [--format text|json] [--html FILE] [-q] [LOG...|-]",
 		summary: "count messages, methods, pairing, errors, tools and latency in logs"}
-	c.help = statsHelp + "\n\n" + profileHelp
+	c.help = statsHelp + "\n\n" + mcpHelp + " A graph's version is --mcp-version's, or the newest known.\n\n" + profileHelp
 	c.setup = runStats
 	return c
 }
@@ -58,6 +58,7 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	htmlFile := fs.String("html", "", "also write an HTML report to `FILE`")
 	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
+	mf := addMCPFlags(fs)
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
 		if !prof.start(e, c.name) {
@@ -90,6 +91,9 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		var err error
 		b, reg := bblock.Default(), (*bblock.Register)(nil)
 		compiler := &schema.Compiler{Formats: *formats}
+		if err := mf.open(compiler, "--schema or --bblock", *schemaFile != "" || *dir != ""); err != nil {
+			return fail(err)
+		}
 		switch {
 		case *schemaFile != "":
 			s, err = compiler.CompileFile(*schemaFile)
@@ -139,7 +143,18 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		report := stats.NewReport()
 		ioFailed := false
 		for _, name := range files {
-			logs, err := statsFile(e, name, *quiet, newCollector, reverse)
+			fe, done := e, func() {}
+			if mf.on {
+				s, fe, done, err = mf.schemaFor(e, c.name, name)
+				if err != nil {
+					done()
+					errorf(e, "stats", "%v", err)
+					ioFailed = true
+					continue
+				}
+			}
+			logs, err := statsFile(fe, name, *quiet, newCollector, reverse)
+			done()
 			for _, l := range logs {
 				report.Add(l)
 			}

@@ -20,9 +20,9 @@ import (
 )
 
 func validateCommand() command {
-	c := command{name: "validate", args: "[--bblock DIR [--id ID]] [--schema FILE] [--definition NAME] [--formats] [--format text|json] [-q] [FILE...|-]",
+	c := command{name: "validate", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V]] [--definition NAME] [--formats] [--format text|json] [-q] [FILE...|-]",
 		summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
-	c.help = validateHelp + "\n\n" + profileHelp
+	c.help = validateHelp + "\n\n" + mcpHelp + "\n\n" + profileHelp
 	c.setup = runValidate
 	return c
 }
@@ -63,6 +63,7 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 	format := fs.StringP("format", "f", "text", "output `format`: text or json")
 	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
+	mf := addMCPFlags(fs)
 	limits := addLimitFlags(fs)
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
@@ -86,7 +87,13 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 		var s *schema.Schema
 		var err error
 		compiler := &schema.Compiler{Formats: *formats}
-		if *schemaFile != "" {
+		if err := mf.open(compiler, "--schema, --bblock or --definition", *schemaFile != "" || bf.dir != "" || bf.id != "" || *definition != ""); err != nil {
+			errorf(e, "validate", "%v", err)
+			return exitUsage
+		}
+		if mf.on {
+			// Each log's schema is chosen below.
+		} else if *schemaFile != "" {
 			s, err = compiler.CompileFile(*schemaFile)
 		} else {
 			var b *bblock.Block
@@ -148,7 +155,19 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 		var total schema.Summary
 		ioFailed := false
 		for _, name := range files {
-			sum, err := validateFile(e, s, *definition, name, *quiet, limits.readerOptions(), emit)
+			fe, done := e, func() {}
+			if mf.on {
+				s, fe, done, err = mf.schemaFor(e, c.name, name)
+				if err != nil {
+					done()
+					out.Flush()
+					errorf(e, "validate", "%v", err)
+					ioFailed = true
+					continue
+				}
+			}
+			sum, err := validateFile(fe, s, *definition, name, *quiet, limits.readerOptions(), emit)
+			done()
 			total.Add(sum)
 			if err != nil {
 				out.Flush()

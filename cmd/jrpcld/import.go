@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"io"
+
+	"github.com/jrpcld/jrpcld/mcpimport"
+	"github.com/spf13/pflag"
+)
+
+func importCommand() command {
+	c := command{name: "import", args: "--from inspector|mcp-recorder|vcr [-o LOG] FILE",
+		summary: "convert an MCP Inspector, mcp-recorder or agent-vcr recording into a log"}
+	c.help = importHelp
+	c.setup = runImport
+	return c
+}
+
+const importHelp = `
+Converts a recording of an MCP session made by another tool into the log
+the other commands read: envelope lines {"dir","ts","msg"}, on standard
+output or into LOG (written whole or not at all). FILE ("-" for standard
+input) is, with --from:
+
+  inspector     an export of MCP Inspector: its request history (each
+                message, its response, who sent it, when, how long the
+                answer took) or its network log of Streamable HTTP traffic
+                (request bodies; JSON and server-sent-event responses)
+  mcp-recorder  an mcp-recorder cassette (the client's requests and
+                notifications and the server's responses; no times)
+  vcr           an agent-vcr recording (.vcr): the initialize handshake,
+                then each request, its notifications and its response
+
+Messages keep their JSON text; each gets its direction and the time the
+recording gives it (an answer's is its request's plus the recorded
+latency), and they come in the order of those times when every message has
+one. What holds no message (an HTTP DELETE, a 202) is skipped; what cannot
+be read is skipped with a warning naming it (FILE: /pointer). Exit status: 0,
+or 2 when FILE cannot be read or is not in the format given.`
+
+func runImport(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+	from := fs.String("from", "", "the recording's format: `inspector`, mcp-recorder or vcr")
+	outPath := fs.StringP("output", "o", "", "write the log to `LOG` (atomically) instead of standard output")
+	return func(e *env, files []string) int {
+		if *from == "" {
+			errorf(e, c.name, "give the recording's format: --from inspector, mcp-recorder or vcr")
+			return exitUsage
+		}
+		f, err := mcpimport.ParseFormat(*from)
+		if err != nil {
+			errorf(e, c.name, "--from: %v", err)
+			return exitUsage
+		}
+		if len(files) != 1 {
+			errorf(e, c.name, "give one FILE (\"-\" for standard input), got %d", len(files))
+			return exitUsage
+		}
+		if refuseInput(e, c.name, "-o", *outPath, files) {
+			return exitUsage
+		}
+		in, display, _, err := openInput(e, files[0])
+		if err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		if cl, ok := in.(io.Closer); ok {
+			defer cl.Close()
+		}
+		entries, warns, err := mcpimport.Read(in, f)
+		for _, w := range warns {
+			w.File = display
+			errorf(e, c.name, "%s", w)
+		}
+		if err != nil {
+			var fe *mcpimport.FormatError
+			if errors.As(err, &fe) {
+				errorf(e, c.name, "%s: %v; is --from %s right?", display, err, f)
+			} else {
+				errorf(e, c.name, "%s: %v", display, err)
+			}
+			return exitUsage
+		}
+		out, err := openOutput(e, c.name, *outPath)
+		if err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		if err := mcpimport.Write(out, entries); err != nil {
+			out.finish(false)
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		if err := out.finish(true); err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+}

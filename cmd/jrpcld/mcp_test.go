@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/mcpschema"
+)
+
+// handshakeVersion returns the protocolVersion of the first response to an
+// initialize request of the log at path, or else of the first initialize
+// request, read line by line with encoding/json (bare messages or
+// envelopes); "" for none: an independent reading of what --mcp looks for.
+func handshakeVersion(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	inits := map[string]bool{}
+	asked := ""
+	for sc.Scan() {
+		var line struct {
+			Dir string          `json:"dir"`
+			Msg json.RawMessage `json:"msg"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil {
+			continue
+		}
+		raw := line.Msg
+		if raw == nil {
+			raw = sc.Bytes()
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion *string `json:"protocolVersion"`
+			} `json:"params"`
+			Result struct {
+				ProtocolVersion *string `json:"protocolVersion"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(raw, &m) != nil || m.ID == nil {
+			continue
+		}
+		switch {
+		case m.Method == "initialize" && line.Dir != "s2c":
+			inits[string(m.ID)] = true
+			if asked == "" && m.Params.ProtocolVersion != nil {
+				asked = *m.Params.ProtocolVersion
+			}
+		case inits[string(m.ID)] && m.Result.ProtocolVersion != nil && line.Dir != "c2s":
+			return *m.Result.ProtocolVersion
+		}
+	}
+	return asked
+}
+
+// mcpLogFiles returns the MCP logs of ../shared: the corpus and
+// reference/mcp-logs.
+func mcpLogFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, dir := range []string{shared.Dir(t, "corpus", "mcp-sessions"), shared.Dir(t, "reference", "mcp-logs")} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+				files = append(files, p)
+			}
+			return err
+		})
+	}
+	return files
+}
+
+// TestValidateMCPMatchesSchema: on every MCP log of ../shared, validate
+// --mcp gives exactly the findings and summary validate --schema gives with
+// the schema of the version the log's handshake negotiated (by an
+// independent reading), or of the newest version for a log without one.
+func TestValidateMCPMatchesSchema(t *testing.T) {
+	schemas := shared.Dir(t, "reference", "mcp-schema")
+	files := mcpLogFiles(t)
+	byVersion := map[string]int{}
+	anything := filepath.Join(t.TempDir(), "anything.json")
+	os.WriteFile(anything, []byte("{}"), 0o644)
+	for _, f := range files {
+		v := handshakeVersion(t, f)
+		want := v
+		if v == "" {
+			want = mcpschema.Newest()
+		}
+		schemaFile := filepath.Join(schemas, want, "schema.json")
+		if _, err := os.Stat(schemaFile); err != nil {
+			// No schema for the version: the JSON-RPC rules alone, as a
+			// schema that takes anything leaves them.
+			want = "none"
+			schemaFile = anything
+		}
+		byVersion[want]++
+		code1, out1, _ := jrpcld(t, "", "validate", "-q", "--format", "json", "--schema", schemaFile, f)
+		code2, out2, errOut := jrpcld(t, "", "validate", "-q", "--format", "json", "--mcp", "--mcp-schemas", schemas, f)
+		if code1 != code2 || out1 != out2 {
+			t.Errorf("%s (MCP %q): --mcp gives exit %d\n%s\n--schema %s gives exit %d\n%s", f, v, code2, out2, want, code1, out1)
+		}
+		if v == "" && !strings.Contains(errOut, "no initialize handshake: checked against MCP "+want) {
+			t.Errorf("%s: no notice of the version used: %q", f, errOut)
+		}
+		if want == "none" && !strings.Contains(errOut, "warning: no schema for MCP "+strconv.Quote(v)) {
+			t.Errorf("%s: no warning of the missing schema: %q", f, errOut)
+		}
+	}
+	var vs []string
+	for v, n := range byVersion {
+		vs = append(vs, fmt.Sprintf("%s %d", v, n))
+	}
+	sort.Strings(vs)
+	t.Logf("%d logs by the schema they are checked with: %s", len(files), strings.Join(vs, ", "))
+	if len(byVersion) < 4 {
+		t.Errorf("the logs use %d schemas; want several", len(byVersion))
+	}
+}
+
+// writeSchemas lays out a folder of MCP schemas: a copy of two versions of
+// ../shared's.
+func writeSchemas(t *testing.T, versions ...string) string {
+	t.Helper()
+	src := shared.Dir(t, "reference", "mcp-schema")
+	dir := t.TempDir()
+	for _, v := range versions {
+		data, err := os.ReadFile(filepath.Join(src, v, "schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(dir, v), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, v, "schema.json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestValidateMCPVersions: the version comes from the server's answer;
+// without one, from the client's request (a notice); without a handshake,
+// from --mcp-version or the newest in the folder (a notice); a version
+// without a schema is one warning, and the JSON-RPC rules alone apply.
+// Standard input is read as a file is.
+func TestValidateMCPVersions(t *testing.T) {
+	dir := writeSchemas(t, "2024-11-05", "2025-06-18")
+	const (
+		init2024   = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+		answer2024 = `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`
+		// Valid JSON-RPC; in 2025-06-18 a tool's title is allowed, in
+		// 2024-11-05 a Tool has no "title" but allows other members, so
+		// the difference shows with a CallToolResult's structuredContent
+		// type instead: an array, which 2025-06-18 forbids.
+		call   = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`
+		result = `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":[1]}}`
+		badRPC = `{"jsonrpc":"1.0","id":2,"method":"ping"}`
+	)
+	logs := map[string]string{
+		"answered.jsonl":     init2024 + "\n" + answer2024 + "\n" + call + "\n" + result + "\n",
+		"asked.jsonl":        strings.Replace(init2024, "2024-11-05", "2025-06-18", 1) + "\n" + call + "\n" + result + "\n",
+		"none.jsonl":         call + "\n" + result + "\n",
+		"unknown.jsonl":      strings.Replace(init2024, "2024-11-05", "2099-01-01", 1) + "\n" + call + "\n" + result + "\n" + badRPC + "\n",
+		"version-path.jsonl": strings.Replace(init2024, "2024-11-05", "../2024-11-05", 1) + "\n" + call + "\n" + result + "\n",
+	}
+	paths := map[string]string{}
+	tmp := t.TempDir()
+	for name, text := range logs {
+		paths[name] = filepath.Join(tmp, name)
+		os.WriteFile(paths[name], []byte(text), 0o644)
+	}
+	for _, c := range []struct {
+		name   string
+		extra  []string
+		code   int
+		out    []string // in the findings
+		notOut string
+		errOut string
+	}{
+		{"answered.jsonl", nil, 0, []string{"4 messages: 4 valid"}, "", ""},
+		{"asked.jsonl", nil, 1, []string{"asked.jsonl:3: -32600 response"}, "", "MCP 2025-06-18, as the client's initialize request (line 1) asks"},
+		{"none.jsonl", nil, 1, []string{"none.jsonl:2: -32600 response"}, "", "no initialize handshake: checked against MCP 2025-06-18, the newest known"},
+		{"none.jsonl", []string{"--mcp-version", "2024-11-05"}, 0, []string{"2 messages: 2 valid"}, "", ""},
+		{"unknown.jsonl", nil, 1, []string{`unknown.jsonl:4: -32600 invalid: "jsonrpc" must be the string "2.0"`, "4 messages: 3 valid, 1 invalid"}, "structuredContent", `warning: no schema for MCP "2099-01-01"`},
+		{"version-path.jsonl", nil, 0, []string{"3 messages: 3 valid"}, "", `warning: no schema for MCP "../2024-11-05"`},
+	} {
+		args := append([]string{"validate", "-q", "--mcp", "--mcp-schemas", dir}, c.extra...)
+		code, out, errOut := jrpcld(t, "", append(args, paths[c.name])...)
+		for _, w := range c.out {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s %v: %q not in\n%s", c.name, c.extra, w, out)
+			}
+		}
+		if code != c.code || (c.notOut != "" && strings.Contains(out, c.notOut)) {
+			t.Errorf("%s %v: exit %d (want %d)\n%s", c.name, c.extra, code, c.code, out)
+		}
+		if c.errOut == "" && errOut != "" || !strings.Contains(errOut, c.errOut) {
+			t.Errorf("%s %v: stderr %q, want %q", c.name, c.extra, errOut, c.errOut)
+		}
+		// The same log on standard input.
+		code2, out2, errOut2 := jrpcld(t, logs[c.name], args...)
+		if code2 != code || strings.ReplaceAll(out2, "stdin", paths[c.name]) != out || strings.ReplaceAll(errOut2, "stdin", paths[c.name]) != errOut {
+			t.Errorf("%s on stdin: exit %d\n%s%s", c.name, code2, out2, errOut2)
+		}
+	}
+}
+
+// TestValidateMCPUsage: --mcp goes with no other schema; its flags need it;
+// without schemas in the cache, the error says how to fetch them.
+func TestValidateMCPUsage(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mcp", "--schema", "x.json"}, "give --mcp or --schema, --bblock or --definition, not both"},
+		{[]string{"--mcp-version", "2025-06-18"}, "--mcp-schemas and --mcp-version go with --mcp"},
+		{[]string{"--mcp", "--mcp-version", "latest", "--mcp-schemas", "."}, `--mcp-version "latest": want a version such as`},
+		{[]string{"--mcp"}, `fetch them with "jrpcld fetch mcp-schemas", or give --mcp-schemas DIR`},
+		{[]string{"--mcp", "--mcp-schemas", "."}, "holds no MCP schema (VERSION/schema.json)"},
+	} {
+		code, _, errOut := jrpcld(t, "", append([]string{"validate"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
+	code, _, errOut := jrpcld(t, "", "stats", "--mcp", "--bblock", ".")
+	if code != exitUsage || !strings.Contains(errOut, "give --mcp or --schema or --bblock, not both") {
+		t.Errorf("stats: exit %d, %q", code, errOut)
+	}
+}
+
+// TestStatsMCP: stats --mcp counts the problems validate --mcp finds, with
+// the schema of the version each log negotiated.
+func TestStatsMCP(t *testing.T) {
+	schemas := shared.Dir(t, "reference", "mcp-schema")
+	log := shared.Dir(t, "reference", "mcp-logs", "agent-vcr", "calculator-errors.dir.jsonl")
+	v := handshakeVersion(t, log)
+	code1, out1, _ := jrpcld(t, "", "stats", "-q", "--format", "json", "--schema", filepath.Join(schemas, v, "schema.json"), log)
+	code2, out2, errOut := jrpcld(t, "", "stats", "-q", "--format", "json", "--mcp", "--mcp-schemas", schemas, log)
+	if v != "2024-11-05" || code1 != code2 || out1 != out2 || errOut != "" {
+		t.Errorf("version %s; --schema: %d %s\n--mcp: %d %s %s", v, code1, out1, code2, out2, errOut)
+	}
+}

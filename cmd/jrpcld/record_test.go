@@ -1,0 +1,355 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jrpcld/jrpcld/internal/mcptoy"
+	"github.com/jrpcld/jrpcld/internal/shared"
+)
+
+// logLines reads a log jrpcld record wrote: its envelopes' directions and
+// messages, by encoding/json.
+func logLines(t *testing.T, path string) (dirs []string, msgs []map[string]any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var e struct {
+			Dir string         `json:"dir"`
+			TS  string         `json:"ts"`
+			Msg map[string]any `json:"msg"`
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil || e.TS == "" {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		dirs = append(dirs, e.Dir)
+		msgs = append(msgs, e.Msg)
+	}
+	return dirs, msgs
+}
+
+// TestRecordStdio: jrpcld record runs the server in its place: what the
+// client writes reaches it, what it answers comes out, the log holds both,
+// and its exit status is jrpcld's.
+func TestRecordStdio(t *testing.T) {
+	t.Setenv(mcptoy.Env, "1") // the server is this test binary, as the toy
+	log := filepath.Join(t.TempDir(), "s.jsonl")
+	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"toy/exit","params":{"code":5}}` + "\n"
+	code, out, errOut := jrpcld(t, in, "record", "-o", log, "--", os.Args[0], "-test.run=^$")
+	if code != 5 {
+		t.Fatalf("exit %d, want the server's 5; stderr %q", code, errOut)
+	}
+	if !strings.Contains(errOut, "toy: ready") {
+		t.Errorf("the server's standard error did not pass: %q", errOut)
+	}
+	if n := strings.Count(out, "\n"); n != 2 || !strings.Contains(out, `"protocolVersion":"2025-11-25"`) {
+		t.Errorf("the client got %q", out)
+	}
+	// The client's lines in their order, the server's in theirs: the two
+	// streams pass at once.
+	dirs, msgs := logLines(t, log)
+	var c2s, s2c []any
+	for i, m := range msgs {
+		if dirs[i] == "c2s" {
+			c2s = append(c2s, m["method"])
+		} else {
+			s2c = append(s2c, m["id"])
+		}
+	}
+	if fmt.Sprint(c2s) != "[initialize ping toy/exit]" || fmt.Sprint(s2c) != "[0 1]" {
+		t.Errorf("log: %v %v", dirs, msgs)
+	}
+	// The log is one validate reads as a session.
+	if code, out, _ := jrpcld(t, "", "validate", "-q", log); code != exitOK || !strings.Contains(out, "5 messages: 5 valid") {
+		t.Errorf("validate: exit %d %s", code, out)
+	}
+}
+
+// TestRecordUsage: a server that is not there is exit status 127; the
+// flags that do not go together are usage errors.
+func TestRecordUsage(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := jrpcld(t, "", "record", "-o", filepath.Join(dir, "l.jsonl"), "--", filepath.Join(dir, "no-such-server"))
+	if code != 127 || !strings.Contains(errOut, "no-such-server") {
+		t.Errorf("a missing server: exit %d, %q", code, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "give the server to run"},
+		{[]string{"-o", "-", "--", "cat"}, "standard output carries the server's messages"},
+		{[]string{"--listen", "127.0.0.1:0"}, "give --listen and --upstream together"},
+		{[]string{"--listen", "127.0.0.1:0", "--upstream", "http://h/mcp", "cat"}, "not both"},
+		{[]string{"--listen", "127.0.0.1:0", "--upstream", "ftp://h/"}, "want an http:// or https:// URL"},
+		{[]string{"-o", filepath.Join(dir, "none", "l.jsonl"), "cat"}, "no such file or directory"},
+	} {
+		code, _, errOut := jrpcld(t, "", append([]string{"record"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
+	// A server's own flags after its name are not jrpcld's.
+	t.Setenv(mcptoy.Env, "1")
+	log := filepath.Join(dir, "flags.jsonl")
+	if code, _, errOut := jrpcld(t, "", "record", "-o", log, os.Args[0], "-test.run=^$", "--listen", "x"); code != 0 {
+		t.Errorf("flags after CMD: exit %d, %q", code, errOut)
+	}
+}
+
+// npmBin returns the path of an npm package's program installed where
+// .ci/run installs them; it skips t when it is not there, or fails it when
+// JRPCLD_SHARED is set.
+func npmBin(t *testing.T, name string) string {
+	t.Helper()
+	var dirs []string
+	if p := os.Getenv("NODE_PATH"); p != "" {
+		dirs = append(dirs, filepath.SplitList(p)...)
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		dirs = append(dirs, filepath.Join(cache, "jrpcld", "npm", "node_modules"))
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, ".bin", name)
+		if _, err := os.Stat(p); err == nil {
+			if _, err := exec.LookPath("node"); err == nil {
+				return p
+			}
+		}
+	}
+	msg := fmt.Sprintf("%s is not installed (in %q); .ci/run installs it", name, dirs)
+	if os.Getenv("JRPCLD_SHARED") != "" {
+		t.Fatal(msg + " (JRPCLD_SHARED is set, so this test must run)")
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// TestRecordServerEverything: a session of the reference MCP server
+// (@modelcontextprotocol/server-everything) over stdio, recorded, is a log
+// every message of which is valid against the schema of the version it
+// negotiated.
+func TestRecordServerEverything(t *testing.T) {
+	bin := npmBin(t, "mcp-server-everything")
+	schemas := shared.Dir(t, "reference", "mcp-schema")
+	log := filepath.Join(t.TempDir(), "everything.jsonl")
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"jrpcld-test","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+	}, "\n") + "\n"
+	code, out, errOut := jrpcld(t, in, "record", "-o", log, "--", bin, "stdio")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	dirs, msgs := logLines(t, log)
+	answered := map[float64]bool{}
+	for i, m := range msgs {
+		if id, ok := m["id"].(float64); ok && dirs[i] == "s2c" {
+			answered[id] = true
+		}
+	}
+	if len(answered) != 4 || !strings.Contains(out, "Echo: hi") {
+		t.Fatalf("answers to %v; the client got %s", answered, out)
+	}
+	code, vout, verr := jrpcld(t, "", "validate", "--mcp", "--mcp-schemas", schemas, log)
+	if code != exitOK || verr != "" {
+		t.Errorf("validate --mcp: exit %d\n%s%s", code, vout, verr)
+	}
+	t.Logf("%d messages recorded: %s", len(msgs), strings.TrimSpace(vout))
+}
+
+// startRecorder runs "jrpcld record --listen 127.0.0.1:0 --upstream
+// upstream -o log" as a process and returns the URL it listens on and a
+// function that interrupts it and returns its exit status and standard
+// error.
+func startRecorder(t *testing.T, upstream, log string) (string, func() (int, string)) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "record", "--listen", "127.0.0.1:0", "--upstream", upstream, "-o", log)
+	cmd.Env = append(os.Environ(), "JRPCLD_TEST_MAIN=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(stderr)
+	first, err := br.ReadString('\n')
+	m := regexp.MustCompile(`recording (http://127\.0\.0\.1:[0-9]+)/ -> `).FindStringSubmatch(first)
+	if err != nil || m == nil {
+		cmd.Process.Kill()
+		t.Fatalf("the recorder said %q (%v)", first, err)
+	}
+	var rest bytes.Buffer
+	done := make(chan struct{})
+	go func() { io.Copy(&rest, br); close(done) }()
+	return m[1], func() (int, string) {
+		cmd.Process.Signal(syscall.SIGINT)
+		<-done
+		cmd.Wait()
+		return cmd.ProcessState.ExitCode(), first + rest.String()
+	}
+}
+
+// post sends a message to an MCP endpoint and returns the response's
+// session id and body.
+func post(t *testing.T, url, sid, msg string) (string, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(msg))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 {
+		t.Fatalf("POST %s: %s %s", msg, resp.Status, body)
+	}
+	return resp.Header.Get("Mcp-Session-Id"), string(body)
+}
+
+// TestRecordHTTP: jrpcld record --listen records a Streamable HTTP session
+// of the toy server through the proxy, and stops on an interrupt.
+func TestRecordHTTP(t *testing.T) {
+	upstream := httptest.NewServer(mcptoy.Handler())
+	defer upstream.Close()
+	log := filepath.Join(t.TempDir(), "http.jsonl")
+	base, stop := startRecorder(t, upstream.URL+"/mcp", log)
+	sid, _ := post(t, base+"/mcp", "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	post(t, base+"/mcp", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_, body := post(t, base+"/mcp", sid, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"over http"}}}`)
+	if !strings.Contains(body, "event: message") || !strings.Contains(body, "Echo: over http") {
+		t.Errorf("the SSE answer: %q", body)
+	}
+	code, errOut := stop()
+	if code != 0 {
+		t.Errorf("exit %d after an interrupt: %s", code, errOut)
+	}
+	dirs, msgs := logLines(t, log)
+	if strings.Join(dirs, " ") != "c2s s2c c2s c2s s2c s2c" || msgs[5]["result"] == nil {
+		t.Errorf("log %v %v", dirs, msgs)
+	}
+}
+
+// freePort returns a TCP port of 127.0.0.1 nobody listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// TestRecordHTTPServerEverything: the same through the reference server's
+// own Streamable HTTP transport, which answers in SSE streams: the log is
+// valid against the negotiated version's schema.
+func TestRecordHTTPServerEverything(t *testing.T) {
+	bin := npmBin(t, "mcp-server-everything")
+	schemas := shared.Dir(t, "reference", "mcp-schema")
+	port := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := exec.CommandContext(ctx, bin, "streamableHttp")
+	srv.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	var srvOut bytes.Buffer
+	srv.Stdout, srv.Stderr = &srvOut, &srvOut
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); srv.Wait() }()
+	upstream := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server does not listen: %s", srvOut.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	log := filepath.Join(t.TempDir(), "everything-http.jsonl")
+	base, stop := startRecorder(t, upstream, log)
+	sid, _ := post(t, base+"/mcp", "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"jrpcld-test","version":"1"}}}`)
+	if sid == "" {
+		t.Fatal("no session id")
+	}
+	post(t, base+"/mcp", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	post(t, base+"/mcp", sid, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	_, body := post(t, base+"/mcp", sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`)
+	if !strings.Contains(body, "Echo: hi") {
+		t.Errorf("tools/call answered %q", body)
+	}
+	if code, errOut := stop(); code != 0 {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	dirs, _ := logLines(t, log)
+	if s2c := strings.Count(strings.Join(dirs, " "), "s2c"); s2c < 3 {
+		t.Errorf("%d messages of the server in the log: %v", s2c, dirs)
+	}
+	code, vout, verr := jrpcld(t, "", "validate", "--mcp", "--mcp-schemas", schemas, log)
+	if code != exitOK || verr != "" {
+		t.Errorf("validate --mcp: exit %d\n%s%s", code, vout, verr)
+	}
+	t.Logf("%s", strings.TrimSpace(vout))
+}
+
+// TestImport: jrpcld import converts a published agent-vcr recording into
+// a log validate --mcp reads; a wrong --from says which format it wanted.
+func TestImport(t *testing.T) {
+	vcr := shared.Dir(t, "reference", "mcp-logs", "agent-vcr", "calculator-errors.vcr")
+	schemas := shared.Dir(t, "reference", "mcp-schema")
+	log := filepath.Join(t.TempDir(), "vcr.jsonl")
+	if code, _, errOut := jrpcld(t, "", "import", "--from", "vcr", "-o", log, vcr); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, out, errOut := jrpcld(t, "", "validate", "--mcp", "--mcp-schemas", schemas, log)
+	if code != exitOK || !strings.Contains(out, "10 messages: 10 valid") || errOut != "" {
+		t.Errorf("validate --mcp: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{vcr}, "give the recording's format: --from inspector, mcp-recorder or vcr"},
+		{[]string{"--from", "har", vcr}, `unknown format "har"`},
+		{[]string{"--from", "inspector", vcr}, "not an MCP Inspector export (a JSON array of its history or network log entries): want a JSON array (at /); is --from inspector right?"},
+		{[]string{"--from", "vcr"}, "give one FILE"},
+	} {
+		code, _, errOut := jrpcld(t, "", append([]string{"import"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
+}

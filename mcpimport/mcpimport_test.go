@@ -1,0 +1,318 @@
+package mcpimport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"os"
+
+	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rpclog"
+)
+
+// logEntry is one envelope of a log, read back with rpclog.
+type logEntry struct {
+	dir jsonrpc.Direction
+	ts  string
+	msg any
+}
+
+func readLog(t *testing.T, data []byte) []logEntry {
+	t.Helper()
+	r, err := rpclog.NewReader(bytes.NewReader(data), "log", rpclog.ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []logEntry
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Err != nil {
+			t.Fatalf("line %d: %v", rec.Line, rec.Err)
+		}
+		b, _ := json.Marshal(rec.Value)
+		out = append(out, logEntry{rec.Dir, rec.TS, decode(t, string(b))})
+	}
+}
+
+func decode(t *testing.T, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("%v: %s", err, s)
+	}
+	return v
+}
+
+// convert runs Read and Write on a recording and reads the log back.
+func convert(t *testing.T, f Format, rec string) ([]logEntry, string) {
+	t.Helper()
+	es, warns, err := Read(strings.NewReader(rec), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws []string
+	for _, w := range warns {
+		ws = append(ws, w.Pointer+": "+w.Message)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, es); err != nil {
+		t.Fatal(err)
+	}
+	return readLog(t, b.Bytes()), strings.Join(ws, "; ")
+}
+
+type want struct {
+	dir jsonrpc.Direction
+	ts  string
+	msg string
+}
+
+func check(t *testing.T, got []logEntry, wants []want) {
+	t.Helper()
+	if len(got) != len(wants) {
+		t.Fatalf("%d messages, want %d: %+v", len(got), len(wants), got)
+	}
+	for i, w := range wants {
+		if got[i].dir != w.dir || got[i].ts != w.ts || !reflect.DeepEqual(got[i].msg, decode(t, w.msg)) {
+			t.Errorf("message %d: %v %q %v, want %v %q %s", i, got[i].dir, got[i].ts, got[i].msg, w.dir, w.ts, w.msg)
+		}
+	}
+}
+
+const (
+	c2s = jsonrpc.ClientToServer
+	s2c = jsonrpc.ServerToClient
+)
+
+// TestInspector: both kinds of Inspector export, and the older history;
+// the answer's time is the request's plus the duration; messages are in
+// the order of their times; what holds no message is skipped with a
+// warning.
+func TestInspector(t *testing.T) {
+	history := `[
+ {"id":"a","timestamp":"2026-06-08T15:19:14.029Z","direction":"request","origin":"client",
+  "message":{"method":"tools/list","jsonrpc":"2.0","id":1},"response":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}},"duration":60},
+ {"id":"b","timestamp":"2026-06-08T15:19:14.031Z","direction":"request","origin":"server",
+  "message":{"method":"roots/list","jsonrpc":"2.0","id":0},"response":{"jsonrpc":"2.0","id":0,"result":{"roots":[]}},"duration":1.5},
+ {"id":"c","timestamp":"2026-06-08T15:19:15.000Z","direction":"notification","origin":"server","message":{"method":"notifications/message","jsonrpc":"2.0","params":{"level":"info","data":1.50}}},
+ 7,
+ {"id":"d"}
+]`
+	got, warns := convert(t, Inspector, history)
+	check(t, got, []want{
+		{c2s, "2026-06-08T15:19:14.029Z", `{"method":"tools/list","jsonrpc":"2.0","id":1}`},
+		{s2c, "2026-06-08T15:19:14.031Z", `{"method":"roots/list","jsonrpc":"2.0","id":0}`},
+		{c2s, "2026-06-08T15:19:14.032Z", `{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}`},
+		{s2c, "2026-06-08T15:19:14.089Z", `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`},
+		{s2c, "2026-06-08T15:19:15.000Z", `{"method":"notifications/message","jsonrpc":"2.0","params":{"level":"info","data":1.50}}`},
+	})
+	if warns != "/3: an entry that is not an object: skipped; /4: an entry with no message (no \"message\", \"request\" or \"requestBody\"): skipped" {
+		t.Errorf("warnings %q", warns)
+	}
+
+	older := `[{"request":"{\"method\":\"ping\",\"jsonrpc\":\"2.0\",\"id\":5}","response":"{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}","requestedAt":"2025-01-01T00:00:00.000Z","respondedAt":"2025-01-01T00:00:00.250Z","durationMs":250}]`
+	got, _ = convert(t, Inspector, older)
+	check(t, got, []want{
+		{c2s, "2025-01-01T00:00:00.000Z", `{"method":"ping","jsonrpc":"2.0","id":5}`},
+		{s2c, "2025-01-01T00:00:00.250Z", `{"jsonrpc":"2.0","id":5,"result":{}}`},
+	})
+
+	network := `[
+ {"timestamp":"2026-07-19T15:10:06.161Z","method":"POST","url":"http://127.0.0.1:3211/mcp",
+  "requestBody":"{\"method\":\"tools/call\",\"jsonrpc\":\"2.0\",\"id\":1}",
+  "responseHeaders":{"Content-Type":"text/event-stream"},"duration":13,
+  "responseBody":"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"},
+ {"timestamp":"2026-07-19T15:10:07.000Z","method":"POST","url":"http://127.0.0.1:3211/mcp","requestBody":"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}","responseStatus":202},
+ {"timestamp":"2026-07-19T15:10:08.000Z","method":"GET","url":"http://127.0.0.1:3211/mcp","responseHeaders":{"content-type":"text/html"},"responseBody":"<p>no</p>"}
+]`
+	got, warns = convert(t, Inspector, network)
+	check(t, got, []want{
+		{c2s, "2026-07-19T15:10:06.161Z", `{"method":"tools/call","jsonrpc":"2.0","id":1}`},
+		{s2c, "2026-07-19T15:10:06.174Z", `{"jsonrpc":"2.0","method":"notifications/message"}`},
+		{s2c, "2026-07-19T15:10:06.174Z", `{"jsonrpc":"2.0","id":1,"result":{}}`},
+		{c2s, "2026-07-19T15:10:07.000Z", `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
+	})
+	if warns != `/2/responseBody: a response of type "text/html", neither JSON nor server-sent events: skipped` {
+		t.Errorf("warnings %q", warns)
+	}
+}
+
+// TestCassette: an mcp-recorder cassette (no times), lifecycle
+// interactions skipped; and its older raw recording.
+func TestCassette(t *testing.T) {
+	cassette := `{"version":"1.0","metadata":{"recorded_at":"2026-02-17T20:25:23.855390+00:00"},"interactions":[
+ {"type":"jsonrpc_request","request":{"method":"tools/call","params":{"a":3.5,"b":2.0},"jsonrpc":"2.0","id":3},"response":{"jsonrpc":"2.0","id":3,"result":{"v":7.0}},"response_is_sse":true,"latency_ms":4},
+ {"type":"notification","request":{"method":"notifications/initialized","jsonrpc":"2.0"},"response":null},
+ {"type":"lifecycle","request":null,"response":null,"http_method":"DELETE","http_path":"/mcp"}]}`
+	got, warns := convert(t, MCPRecorder, cassette)
+	check(t, got, []want{
+		{c2s, "", `{"method":"tools/call","params":{"a":3.5,"b":2.0},"jsonrpc":"2.0","id":3}`},
+		{s2c, "", `{"jsonrpc":"2.0","id":3,"result":{"v":7.0}}`},
+		{c2s, "", `{"method":"notifications/initialized","jsonrpc":"2.0"}`},
+	})
+	if warns != "" {
+		t.Errorf("warnings %q", warns)
+	}
+	raw := `{"captured_at":"x","target":"http://h","interactions":[{"request_method":"POST","request_path":"/mcp","request_headers":{},
+ "request_body":{"jsonrpc":"2.0","id":1,"method":"ping"},"response_status":200,"response_headers":{},"response_body":null,
+ "response_is_sse":true,"response_sse_events":[{"jsonrpc":"2.0","method":"notifications/progress"},{"jsonrpc":"2.0","id":1,"result":{}}],
+ "timestamp":"2026-01-01T10:00:00+00:00","latency_ms":20}]}`
+	got, _ = convert(t, MCPRecorder, raw)
+	check(t, got, []want{
+		{c2s, "2026-01-01T10:00:00+00:00", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
+		{s2c, "2026-01-01T10:00:00.020Z", `{"jsonrpc":"2.0","method":"notifications/progress"}`},
+		{s2c, "2026-01-01T10:00:00.020Z", `{"jsonrpc":"2.0","id":1,"result":{}}`},
+	})
+}
+
+// TestVCR: the handshake first (no time), then each interaction: its
+// request in its direction, its notifications and its response the other
+// way, latency_ms after the request (times without a zone stay so).
+func TestVCR(t *testing.T) {
+	vcr := `{"format_version":"1.0.0","metadata":{"recorded_at":"2026-02-08T16:00:00","transport":"stdio"},"session":{
+ "initialize_request":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05"}},
+ "initialize_response":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05"}},
+ "interactions":[
+  {"sequence":0,"timestamp":"2026-02-08T16:00:01.000","direction":"client_to_server","request":{"jsonrpc":"2.0","id":1,"method":"tools/call"},
+   "response":{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Division by zero"}},"notifications":[{"jsonrpc":"2.0","method":"notifications/progress"}],"latency_ms":28.1},
+  {"sequence":1,"timestamp":"2026-02-08T16:00:02.000","direction":"server_to_client","request":{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage"},
+   "response":{"jsonrpc":"2.0","id":0,"result":{}},"notifications":[],"latency_ms":5}]}}`
+	got, _ := convert(t, VCR, vcr)
+	check(t, got, []want{
+		{c2s, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}`},
+		{s2c, "", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05"}}`},
+		{c2s, "2026-02-08T16:00:01.000", `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`},
+		{s2c, "2026-02-08T16:00:01.000", `{"jsonrpc":"2.0","method":"notifications/progress"}`},
+		{s2c, "2026-02-08T16:00:01.028", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Division by zero"}}`},
+		{s2c, "2026-02-08T16:00:02.000", `{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage"}`},
+		{c2s, "2026-02-08T16:00:02.005", `{"jsonrpc":"2.0","id":0,"result":{}}`},
+	})
+}
+
+// TestReadErrors: a recording that is not JSON, or not of the format
+// asked for, is an error that says where and what was wanted.
+func TestReadErrors(t *testing.T) {
+	for _, c := range []struct {
+		f         Format
+		rec, want string
+	}{
+		{Inspector, "[\n{\"a\":1},\n{oops}]", "line 3: not JSON"},
+		{Inspector, `{"interactions":[]}`, "not an MCP Inspector export (a JSON array of its history or network log entries): want a JSON array (at /)"},
+		{MCPRecorder, `[]`, "not an mcp-recorder cassette"},
+		{MCPRecorder, `{"interactions":5}`, "want an array of interactions (at /interactions)"},
+		{VCR, `{"session":[]}`, "want an object with the recorded session (at /session)"},
+		{VCR, `{"session":{"interactions":{}}}`, "(at /session/interactions)"},
+		{Format("har"), `{}`, `unknown format "har"`},
+	} {
+		_, _, err := Read(strings.NewReader(c.rec), c.f)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: %v, want %q", c.f, c.rec, err, c.want)
+		}
+		var fe *FormatError
+		if strings.Contains(c.want, "(at ") && !errors.As(err, &fe) {
+			t.Errorf("%s %s: %T is no FormatError", c.f, c.rec, err)
+		}
+	}
+}
+
+// TestPublishedRecordings: the recordings the tools published (in
+// ../shared/reference/mcp-logs) give, in each direction, the messages of
+// the conversions made there by other scripts (.dir.jsonl), in the same
+// order; where those have times, a request's is the same, and an answer's
+// comes no earlier.
+func TestPublishedRecordings(t *testing.T) {
+	dir := shared.Dir(t, "reference", "mcp-logs")
+	for _, c := range []struct {
+		f         Format
+		rec, conv string
+	}{
+		{Inspector, "inspector/history-everything-server-2026-06-08.json", "inspector/history-everything-server-2026-06-08.dir.jsonl"},
+		{Inspector, "inspector/network-logging-modern-2026-07-19.json", "inspector/network-logging-modern-2026-07-19.dir.jsonl"},
+		{MCPRecorder, "mcp-recorder/mock_session.json", "mcp-recorder/fastmcp-calculator-2025-11-25.dir.jsonl"},
+		{VCR, "agent-vcr/calculator-errors.vcr", "agent-vcr/calculator-errors.dir.jsonl"},
+		{VCR, "agent-vcr/calculator-v1.vcr", "agent-vcr/calculator-v1.dir.jsonl"},
+		{VCR, "agent-vcr/calculator-v2.vcr", "agent-vcr/calculator-v2.dir.jsonl"},
+	} {
+		t.Run(c.rec, func(t *testing.T) {
+			rec, err := os.ReadFile(filepath.Join(dir, c.rec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := os.ReadFile(filepath.Join(dir, c.conv))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, warns := convert(t, c.f, string(rec))
+			if warns != "" {
+				t.Errorf("warnings %q", warns)
+			}
+			wantLog := readLog(t, ref)
+			for _, d := range []jsonrpc.Direction{c2s, s2c} {
+				var g, w []logEntry
+				for _, e := range got {
+					if e.dir == d {
+						g = append(g, e)
+					}
+				}
+				for _, e := range wantLog {
+					if e.dir == d {
+						w = append(w, e)
+					}
+				}
+				if len(g) != len(w) {
+					t.Fatalf("%v: %d messages, the reference has %d", d, len(g), len(w))
+				}
+				for i := range g {
+					if !reflect.DeepEqual(g[i].msg, w[i].msg) {
+						t.Errorf("%v %d: %v\nwant %v", d, i, g[i].msg, w[i].msg)
+					}
+					if w[i].ts != "" {
+						gt, ok1 := parseTime(g[i].ts)
+						wt, ok2 := parseTime(w[i].ts)
+						if !ok1 || !ok2 || gt.Before(wt) || (d == c2s && !gt.Equal(wt)) {
+							t.Errorf("%v %d: time %q, the reference's %q", d, i, g[i].ts, w[i].ts)
+						}
+					}
+				}
+			}
+			t.Logf("%d messages", len(got))
+		})
+	}
+}
+
+// FuzzRead: any input gives entries, warnings or an error, never a panic,
+// and the entries make a log rpclog reads whole.
+func FuzzRead(f *testing.F) {
+	f.Add(`[{"timestamp":"2026-01-01T00:00:00Z","message":{"jsonrpc":"2.0","id":1,"method":"m"},"duration":1e400}]`)
+	f.Add(`{"interactions":[{"request":"{\"a\":","response":[1]}]}`)
+	f.Add(`{"session":{"initialize_request":"x","interactions":[{"timestamp":"2026-02-08T16:00:01","latency_ms":-1,"request":{}}]}}`)
+	f.Add(`[{"requestBody":"{}","responseHeaders":{"content-type":"text/event-stream"},"responseBody":"data: x\r\rdata"}]`)
+	f.Fuzz(func(t *testing.T, rec string) {
+		for _, fm := range Formats {
+			es, _, err := Read(strings.NewReader(rec), fm)
+			if err != nil {
+				continue
+			}
+			var b bytes.Buffer
+			if err := Write(&b, es); err != nil {
+				t.Fatal(err)
+			}
+			if got := readLog(t, b.Bytes()); len(got) != len(es) {
+				t.Fatalf("%d entries read back as %d", len(es), len(got))
+			}
+		}
+	})
+}

@@ -1,0 +1,152 @@
+// Package mcpschema finds the official MCP schema a log is to be checked
+// against: the version its initialize handshake negotiated (Negotiated), and
+// that version's schema.json in a folder laid out VERSION/schema.json (Set),
+// such as the cache "jrpcld fetch mcp-schemas" fills (CacheDir). It knows
+// the released versions, where the specification publishes their schemas
+// and the sha256 of each (Released), and uses no network.
+package mcpschema
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"sync"
+
+	"github.com/jrpcld/jrpcld/schema"
+)
+
+// Version is a released version of MCP and the sha256 of its schema.json
+// at Commit.
+type Version struct {
+	Name   string // the protocolVersion, YYYY-MM-DD
+	SHA256 string // hex
+}
+
+// Commit is the commit of the specification's repository
+// (github.com/modelcontextprotocol/modelcontextprotocol) the schemas are
+// taken from, as ../shared/reference/mcp-schema names it.
+const Commit = "b0f60ba"
+
+// SchemaURL is where the schema of a version is published at Commit; %s is
+// the version.
+const SchemaURL = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/" + Commit + "/schema/%s/schema.json"
+
+// Released are the versions whose schema "jrpcld fetch mcp-schemas"
+// downloads, oldest first, with the sha256 of the files of
+// ../shared/reference/mcp-schema (said to be those of Commit).
+var Released = []Version{
+	{"2024-11-05", "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce"},
+	{"2025-03-26", "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131"},
+	{"2025-06-18", "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01"},
+	{"2025-11-25", "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7"},
+	{"2026-07-28", "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203"},
+}
+
+// Newest is the newest released version.
+func Newest() string { return Released[len(Released)-1].Name }
+
+// versionName matches the names of versions: a date.
+var versionName = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+// IsVersion reports whether s has the form of a version name (YYYY-MM-DD).
+func IsVersion(s string) bool { return versionName.MatchString(s) }
+
+// CacheDir returns the folder of the user's cache that "jrpcld fetch
+// mcp-schemas" fills: jrpcld/mcp-schema under os.UserCacheDir().
+func CacheDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache folder for the MCP schemas: %w", err)
+	}
+	return filepath.Join(dir, "jrpcld", "mcp-schema"), nil
+}
+
+// ErrNoSchema is wrapped by Set.Schema's error for a version that has no
+// schema in the folder.
+var ErrNoSchema = errors.New("no schema for this MCP version")
+
+// Set is the schemas of a folder laid out VERSION/schema.json, each
+// compiled once, when first asked for. A Set is safe for concurrent use.
+type Set struct {
+	Dir      string
+	Compiler *schema.Compiler // nil for the default
+
+	once     sync.Once
+	versions []string
+	err      error
+	mu       sync.Mutex
+	compiled map[string]*compiled
+}
+
+type compiled struct {
+	once sync.Once
+	s    *schema.Schema
+	err  error
+}
+
+// Versions returns the versions the folder has a schema for (folders named
+// YYYY-MM-DD holding schema.json), oldest first. The error is the folder's.
+func (s *Set) Versions() ([]string, error) {
+	s.once.Do(func() {
+		entries, err := os.ReadDir(s.Dir)
+		if err != nil {
+			s.err = err
+			return
+		}
+		for _, e := range entries {
+			if !IsVersion(e.Name()) {
+				continue
+			}
+			if st, err := os.Stat(filepath.Join(s.Dir, e.Name(), "schema.json")); err == nil && st.Mode().IsRegular() {
+				s.versions = append(s.versions, e.Name())
+			}
+		}
+		sort.Strings(s.versions)
+	})
+	return s.versions, s.err
+}
+
+// Newest returns the newest version the folder has a schema for, or the
+// newest released one when it has none.
+func (s *Set) Newest() string {
+	vs, _ := s.Versions()
+	if len(vs) == 0 {
+		return Newest()
+	}
+	return vs[len(vs)-1]
+}
+
+// Schema returns the compiled schema of version v. A version the folder
+// has no schema for is an error wrapping ErrNoSchema; v is looked up among
+// the folder's versions, never used as a path by itself.
+func (s *Set) Schema(v string) (*schema.Schema, error) {
+	vs, err := s.Versions()
+	if err != nil {
+		return nil, err
+	}
+	i := sort.SearchStrings(vs, v)
+	if i == len(vs) || vs[i] != v {
+		return nil, fmt.Errorf("MCP %q: %w in %s", v, ErrNoSchema, s.Dir)
+	}
+	s.mu.Lock()
+	if s.compiled == nil {
+		s.compiled = map[string]*compiled{}
+	}
+	c := s.compiled[v]
+	if c == nil {
+		c = &compiled{}
+		s.compiled[v] = c
+	}
+	s.mu.Unlock()
+	c.once.Do(func() {
+		comp := s.Compiler
+		if comp == nil {
+			comp = &schema.Compiler{}
+		}
+		c.s, c.err = comp.CompileFile(filepath.Join(s.Dir, vs[i], "schema.json"))
+	})
+	return c.s, c.err
+}

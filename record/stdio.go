@@ -1,0 +1,165 @@
+package record
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+
+	"github.com/jrpcld/jrpcld/jsonrpc"
+)
+
+// Stdio is a recorded session of a server that speaks over its standard
+// input and output, one message a line (MCP's stdio transport).
+type Stdio struct {
+	// Cmd is the server, not started; Run sets its Stdin and Stdout, and
+	// its Stderr to Stderr.
+	Cmd *exec.Cmd
+	// In gives the client's lines, Out takes the server's; Stderr takes
+	// the server's standard error as it comes (os.Stderr when nil).
+	In     io.Reader
+	Out    io.Writer
+	Stderr io.Writer
+	// Log records each line as it passes.
+	Log *Log
+	// Signals are forwarded to the server while it runs (nil for none).
+	Signals <-chan os.Signal
+}
+
+// StartError is the error of Run when the server could not be started;
+// NotFound tells that the command does not exist.
+type StartError struct {
+	Err      error
+	NotFound bool
+}
+
+func (e *StartError) Error() string { return e.Err.Error() }
+func (e *StartError) Unwrap() error { return e.Err }
+
+// Run starts the server and passes lines until it exits: each line of In
+// to the server and each line of the server to Out, unchanged (a last line
+// without a line break too), recording each in Log before it is passed on.
+// The end of In closes the server's standard input. Run returns once the
+// server has exited and its output is passed on, with its exit status: its
+// exit code, or 128 plus the signal's number when a signal ended it, as a
+// shell reports it. The error is a *StartError when the server could not
+// be started, or the first error writing Out or the log (the server is
+// still waited for).
+func (s *Stdio) Run() (int, error) {
+	stdin, err := s.Cmd.StdinPipe()
+	if err != nil {
+		return 0, &StartError{Err: err}
+	}
+	stdout, err := s.Cmd.StdoutPipe()
+	if err != nil {
+		return 0, &StartError{Err: err}
+	}
+	s.Cmd.Stderr = s.Stderr
+	if s.Cmd.Stderr == nil {
+		s.Cmd.Stderr = os.Stderr
+	}
+	if err := s.Cmd.Start(); err != nil {
+		return 0, &StartError{Err: err, NotFound: errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist)}
+	}
+
+	var mu sync.Mutex
+	var firstErr error
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+	}
+
+	done := make(chan struct{})
+	defer close(done)
+	if s.Signals != nil {
+		go func() {
+			for {
+				select {
+				case sig := <-s.Signals:
+					s.Cmd.Process.Signal(sig)
+				case <-done:
+					return
+				}
+			}
+		}()
+	}
+
+	// The client's lines: to the server until In ends (then the server's
+	// input is closed) or the server stops reading. Run does not wait for
+	// this: In may block for ever once the server is gone.
+	go func() {
+		defer stdin.Close()
+		err := passLines(s.In, stdin, s.Log, jsonrpc.ClientToServer)
+		var pe *passError
+		if errors.As(err, &pe) && pe.log {
+			fail(err)
+		}
+	}()
+
+	// The server's lines: to Out until the server closes its output.
+	if err := passLines(stdout, s.Out, s.Log, jsonrpc.ServerToClient); err != nil {
+		fail(err)
+		io.Copy(io.Discard, stdout) // let the server write on and end
+	}
+	werr := s.Cmd.Wait()
+	code := exitStatus(s.Cmd.ProcessState)
+	var ee *exec.ExitError
+	if werr != nil && !errors.As(werr, &ee) {
+		fail(werr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return code, firstErr
+}
+
+// passError is an error of passLines: of the log, or of the writer.
+type passError struct {
+	err error
+	log bool
+}
+
+func (e *passError) Error() string { return e.err.Error() }
+func (e *passError) Unwrap() error { return e.err }
+
+// passLines copies the lines of r to w, recording each in log as sent in
+// direction dir before it is written. It returns at the end of r, or with
+// the first error of the log or of w.
+func passLines(r io.Reader, w io.Writer, log *Log, dir jsonrpc.Direction) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			if lerr := log.Record(dir, line); lerr != nil {
+				return &passError{err: fmt.Errorf("log: %w", lerr), log: true}
+			}
+			if _, werr := w.Write(line); werr != nil {
+				return &passError{err: werr}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &passError{err: err}
+		}
+	}
+}
+
+// exitStatus returns the exit status a shell gives for a process that
+// ended as ps says.
+func exitStatus(ps *os.ProcessState) int {
+	if ps == nil {
+		return 1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
