@@ -177,4 +177,3 @@ func (rd *reader) vcr(doc json.RawMessage) error {
 	}
 	return nil
 }
-
