@@ -241,3 +241,44 @@ func (im *Imports) Names() []string {
 	}
 	return out
 }
+
+// RegisterURL returns the URL of the register.json of import name ("default"
+// or a URL, as bblocks-config.yaml names it), as the tool chain lists it in
+// a built register's imports: the URL itself when it names a .json file;
+// else, for an import with a local copy, the register.json that copy holds
+// (URL/register.json, or URL/build/register.json for a copy laid out as a
+// published repository); else URL/build/register.json, where the tool
+// chain's builds publish it.
+func (im *Imports) RegisterURL(name string) string {
+	u := name
+	if u == "default" {
+		u = DefaultImport
+	}
+	if strings.HasSuffix(u, ".json") {
+		return u
+	}
+	base := strings.TrimSuffix(u, "/") + "/"
+	if im != nil {
+		for _, r := range im.regs {
+			if r.name == name && filepath.Dir(r.regFile) == filepath.Clean(r.dir) {
+				return base + "register.json"
+			}
+		}
+	}
+	return base + "build/register.json"
+}
+
+// RegisterFile returns the content of the register.json of the local copy
+// of import name, and whether it has one.
+func (im *Imports) RegisterFile(name string) ([]byte, bool) {
+	if im == nil {
+		return nil, false
+	}
+	for _, r := range im.regs {
+		if r.name == name {
+			data, err := os.ReadFile(r.regFile)
+			return data, err == nil
+		}
+	}
+	return nil, false
+}

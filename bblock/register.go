@@ -28,6 +28,11 @@ type Config struct {
 	Description      string   `yaml:"description"`
 	IdentifierPrefix string   `yaml:"identifier-prefix"`
 	Imports          []string `yaml:"imports"`
+	// Sparql holds the SPARQL endpoints the register is published to.
+	Sparql struct {
+		Push  string `yaml:"push"`  // Graph Store Protocol endpoint
+		Query string `yaml:"query"` // SPARQL query endpoint
+	} `yaml:"sparql"`
 }
 
 // Register is a building-block register source tree: its configuration and

@@ -146,10 +146,6 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 	bd.loadTransforms(o, global)
 
 	// Test resources, then examples, as the tool chain checks them.
-	var prefixes map[string]string
-	if b.Examples != nil {
-		prefixes = b.Examples.Prefixes
-	}
 	testBase := examplesBase(b)
 	for _, t := range bd.testResources(o) {
 		src := report.Source{Type: report.TestResource, RequireFail: t.requireFail,
@@ -209,10 +205,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 					}
 					it.rep.Error(report.Files, fmt.Sprintf("Error reading the snippet (%s): %v", where, err))
 				}
-				exPrefixes := prefixes
-				if len(ex.Prefixes) > 0 {
-					exPrefixes = ex.Prefixes
-				}
+				exPrefixes := examplePrefixes(b.Examples, ex)
 				bd.check(o, it, code, err == nil, checkInput{sch: sch, schErr: schErr, ex: ex, sn: sn, using: using, prefixes: exPrefixes})
 				eo.Snippets = append(eo.Snippets, it)
 			}
@@ -243,21 +236,13 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 	if b.Files.Shapes != "" {
 		o.warnf("%s: SHACL shapes are not checked (jrpcld has no SHACL engine)", b.Files.Shapes)
 	}
-	if o.hasTests() {
-		data, err := o.report.JSON()
-		if err != nil {
-			o.errorf("writing _report.json: %v", err)
-		} else {
-			bd.put(path.Join(o.tests, "_report.json"), data)
-		}
+	data, err := o.report.JSON()
+	if err != nil {
+		o.errorf("writing _report.json: %v", err)
+	} else {
+		bd.put(path.Join(o.tests, "_report.json"), data)
 	}
 	return o
-}
-
-// hasTests reports whether the block has test resources or examples: the
-// tool chain writes a _report.json for such a block only.
-func (o *blockOut) hasTests() bool {
-	return len(o.b.Files.Tests) > 0 || o.b.Files.TestsConfig != "" || o.b.Examples != nil
 }
 
 // hasShapes reports whether the block has SHACL shapes, its own or named

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing/fstest"
@@ -57,6 +58,20 @@ type Options struct {
 	// they resolve against the URL the snippet is published at (with
 	// BaseURL), or stay relative.
 	RelativeBase string
+	// GitRepository is the URL of the register's git repository and
+	// GitHubBaseURL the URL its files are browsed at on GitHub
+	// (".../blob/BRANCH/"): register.json names them, and each block's
+	// testOutputs is below the latter, as in the tool chain. Either may be
+	// empty.
+	GitRepository, GitHubBaseURL string
+	// CommitDate (YYYY-MM-DD) is the date of the last commit of the
+	// sources: a block's dateOfLastChange is that date when it is later
+	// than its metadata's, as the tool chain takes it from git.
+	CommitDate string
+	// ViewerURL is the URL of the register's viewer (the OGC
+	// bblocks-viewer): each block's documentation links to its page there.
+	// When empty, BaseURL.
+	ViewerURL string
 }
 
 // Result is the outcome of a build.
@@ -130,6 +145,9 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 	if opts.Date != "" && !dateOptRE.MatchString(opts.Date) {
 		return nil, nil, fmt.Errorf("%w: date %q is not YYYY-MM-DD", ErrUsage, opts.Date)
 	}
+	if opts.CommitDate != "" && !dateOptRE.MatchString(opts.CommitDate) {
+		return nil, nil, fmt.Errorf("%w: commit date %q is not YYYY-MM-DD", ErrUsage, opts.CommitDate)
+	}
 	if opts.BaseURL != "" {
 		u, err := url.Parse(opts.BaseURL)
 		if err != nil || !u.IsAbs() || u.Host == "" {
@@ -143,6 +161,11 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 		u, err := url.Parse(opts.RelativeBase)
 		if err != nil || !u.IsAbs() {
 			return nil, nil, fmt.Errorf("%w: relative base %q is not an absolute URL", ErrUsage, opts.RelativeBase)
+		}
+	}
+	for _, u := range []*string{&opts.GitHubBaseURL, &opts.ViewerURL} {
+		if *u != "" && !strings.HasSuffix(*u, "/") {
+			*u += "/"
 		}
 	}
 	if bp := opts.BuildPath; bp != "" {
@@ -172,7 +195,7 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 		}
 	}
 	var chosen []*bblock.Block
-	for _, b := range reg.Blocks {
+	for _, b := range toolchainOrder(reg.Blocks) {
 		if opts.Filter == "" || b.ID == opts.Filter {
 			chosen = append(chosen, b)
 		}
@@ -200,6 +223,76 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 		return nil, nil, err
 	}
 	return bd.files, res, nil
+}
+
+// toolchainOrder returns the blocks in the order the tool chain builds and
+// lists them: a topological sort, generation by generation, of the graph
+// whose nodes are the blocks in the order of their folders (each followed
+// by the blocks it depends on not yet seen) and whose edges lead from a
+// block to those that depend on it, in the same order; a generation lists
+// the blocks whose dependencies all came before, in the order they are
+// reached. Blocks of a dependency cycle, which the tool chain refuses, keep
+// their place at the end.
+func toolchainOrder(blocks []*bblock.Block) []*bblock.Block {
+	byID := map[string]*bblock.Block{}
+	sorted := slices.Clone(blocks)
+	for _, b := range blocks {
+		byID[b.ID] = b
+	}
+	sort.SliceStable(sorted, func(i, j int) bool {
+		return slices.Compare(strings.Split(sorted[i].Path, "/"), strings.Split(sorted[j].Path, "/")) < 0
+	})
+	var nodes []string
+	index := map[string]bool{}
+	children := map[string][]string{}
+	indegree := map[string]int{}
+	add := func(id string) {
+		if !index[id] {
+			index[id] = true
+			nodes = append(nodes, id)
+		}
+	}
+	for _, b := range sorted {
+		add(b.ID)
+		for _, d := range b.Deps {
+			if d == b.ID || slices.Contains(children[d], b.ID) {
+				continue
+			}
+			add(d)
+			children[d] = append(children[d], b.ID)
+			indegree[b.ID]++
+		}
+	}
+	var out []*bblock.Block
+	done := map[string]bool{}
+	var gen []string
+	for _, n := range nodes {
+		if indegree[n] == 0 {
+			gen = append(gen, n)
+		}
+	}
+	for len(gen) > 0 {
+		var next []string
+		for _, n := range gen {
+			done[n] = true
+			if b := byID[n]; b != nil {
+				out = append(out, b)
+			}
+			for _, c := range children[n] {
+				indegree[c]--
+				if indegree[c] == 0 {
+					next = append(next, c)
+				}
+			}
+		}
+		gen = next
+	}
+	for _, b := range blocks {
+		if !done[b.ID] {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // builder holds the state of one build.

@@ -2,6 +2,8 @@ package register
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -191,12 +193,12 @@ func TestBuildOGC(t *testing.T) {
 func checkRegisterJSON(t *testing.T, src, out string) {
 	data := readFile(t, filepath.Join(out, "register.json"))
 	reg := readJSON(t, filepath.Join(out, "register.json"))
-	for _, k := range []string{"name", "abstract", "description", "modified", "baseURL", "imports", "bblocks"} {
+	for _, k := range []string{"name", "abstract", "modified", "tooling", "baseURL", "validationReport", "validationReportJson", "remoteCacheDir", "links", "bblocks"} {
 		if _, ok := reg[k]; !ok {
 			t.Errorf("register.json lacks %q", k)
 		}
 	}
-	if reg["name"] != "Model Context Protocol (MCP) Building Blocks" || reg["modified"] != "2025-06-12" {
+	if reg["name"] != "Model Context Protocol (MCP) Building Blocks" || reg["modified"] != "2025-06-12T00:00:00" {
 		t.Errorf("name %v, modified %v", reg["name"], reg["modified"])
 	}
 	var raw struct{ BBlocks []json.RawMessage }
@@ -239,7 +241,6 @@ func checkRegisterJSON(t *testing.T, src, out string) {
 		links["application/json"], _ = sch["application/json"].(string)
 		links["ldContext"], _ = b["ldContext"].(string)
 		links["ontology"], _ = b["ontology"].(string)
-		links["testOutputs"], _ = b["testOutputs"].(string)
 		doc, _ := b["documentation"].(map[string]any)
 		for _, kind := range []string{"markdown", "json-full"} {
 			d, _ := doc[kind].(map[string]any)
@@ -258,7 +259,7 @@ func checkRegisterJSON(t *testing.T, src, out string) {
 			}
 		}
 	}
-	if deps := blocks[1].(map[string]any)["dependsOn"]; !reflect.DeepEqual(deps, []any{"mcp.json-rpc"}) {
+	if deps := blocks[1].(map[string]any)["dependsOn"]; !reflect.DeepEqual(deps, []any{"bblocks://mcp.json-rpc"}) {
 		t.Errorf("mcp.mcp dependsOn %v", deps)
 	}
 }
@@ -657,7 +658,7 @@ func TestOptions(t *testing.T) {
 			}
 		}
 		reg := readJSON(t, filepath.Join(out, "register.json"))
-		if reg["modified"] != "2030-01-02" || len(reg["bblocks"].([]any)) != 1 {
+		if reg["modified"] != "2030-01-02T00:00:00" || len(reg["bblocks"].([]any)) != 1 {
 			t.Errorf("modified %v, %d blocks", reg["modified"], len(reg["bblocks"].([]any)))
 		}
 		rep := readJSON(t, filepath.Join(out, "tests", "labelled-point", "_report.json"))
@@ -668,7 +669,7 @@ func TestOptions(t *testing.T) {
 	t.Run("dates from the metadata", func(t *testing.T) {
 		out, _ := buildDir(t, fixtureDir, Options{})
 		// The latest date of the fixture's metadata: fx.remote's addition.
-		if reg := readJSON(t, filepath.Join(out, "register.json")); reg["modified"] != "2026-03-01" {
+		if reg := readJSON(t, filepath.Join(out, "register.json")); reg["modified"] != "2026-03-01T00:00:00" {
 			t.Errorf("modified %v", reg["modified"])
 		}
 	})
@@ -909,5 +910,72 @@ func TestBuildPath(t *testing.T) {
 		if _, _, err := build(&bblock.Register{}, Options{BuildPath: bad}); !errors.Is(err, ErrUsage) {
 			t.Errorf("build path %q: %v, want a usage error", bad, err)
 		}
+	}
+}
+
+// TestRegisterFields: register.json's register-level members and those
+// the options give each block, as the tool chain writes them, and the copy
+// of a mapped import the viewer reads (annotated/_cache, named by the
+// SHA-256 of the import's register.json URL).
+func TestRegisterFields(t *testing.T) {
+	impDir := t.TempDir()
+	impReg := []byte(`{"name": "Elsewhere", "baseURL": "https://example.org/elsewhere/", "bblocks": [{"itemIdentifier": "ogc.geo.features.feature", "name": "Feature"}]}`)
+	if err := os.WriteFile(filepath.Join(impDir, "register.json"), impReg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const impURL = "https://example.org/elsewhere/register.json"
+	imports, err := bblock.LoadImports([]bblock.ImportMap{{URL: impURL, Dir: impDir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := bblock.LoadRegisterDir(fixtureDir, &bblock.Options{Imports: imports})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{BaseURL: "https://r.example/", BuildPath: "build", Date: "2030-01-02", CommitDate: "2031-02-03",
+		GitRepository: "https://github.com/o/r", GitHubBaseURL: "https://github.com/o/r/blob/main/", ViewerURL: "https://viewer.example/r"}
+	out, _ := buildReg(t, reg, opts)
+	got := readJSON(t, filepath.Join(out, "register.json"))
+	for k, want := range map[string]any{
+		"modified":             "2030-01-02T00:00:00",
+		"gitRepository":        "https://github.com/o/r",
+		"gitHubRepository":     "https://github.com/o/r/blob/main/",
+		"viewerURL":            "https://viewer.example/r/",
+		"validationReport":     "https://r.example/build/tests/report.html",
+		"validationReportJson": "https://r.example/build/tests/report.json",
+		"remoteCacheDir":       "https://r.example/build/annotated/_cache",
+		"imports":              []any{impURL},
+	} {
+		if !reflect.DeepEqual(got[k], want) {
+			t.Errorf("%s = %v, want %v", k, got[k], want)
+		}
+	}
+	sum := sha256.Sum256([]byte(impURL))
+	if cached := readFile(t, filepath.Join(out, "annotated", "_cache", hex.EncodeToString(sum[:]))); !bytes.Equal(cached, impReg) {
+		t.Errorf("annotated/_cache holds %s, want the import's register.json", cached)
+	}
+	var point map[string]any
+	for _, b := range got["bblocks"].([]any) {
+		if m := b.(map[string]any); m["itemIdentifier"] == "fx.point" {
+			point = m
+		}
+	}
+	for k, want := range map[string]any{
+		"dateOfLastChange": "2031-02-03",
+		"sourceFiles":      "https://r.example/_sources/point/",
+		"testOutputs":      "https://github.com/o/r/blob/main/build/tests/point/",
+		"shaclShapes":      map[string]any{},
+	} {
+		if !reflect.DeepEqual(point[k], want) {
+			t.Errorf("fx.point %s = %v, want %v", k, point[k], want)
+		}
+	}
+	viewer := point["documentation"].(map[string]any)["bblocks-viewer"].(map[string]any)
+	if viewer["url"] != "https://viewer.example/r/bblock/fx.point" {
+		t.Errorf("viewer link %v", viewer)
+	}
+	summary := string(readFile(t, filepath.Join(out, "register-summary.md")))
+	if !strings.HasPrefix(summary, "# Fixture register\n") || !strings.Contains(summary, "### `fx.point` \u2014 ") {
+		t.Errorf("register-summary.md:\n%s", summary)
 	}
 }

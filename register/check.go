@@ -131,7 +131,11 @@ func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkIn
 	}
 	if ok {
 		it.Source = code
-		bd.put(path.Join(o.tests, it.File), code)
+		if it.rep.Source.Type == report.Example || bd.opts.BuildPath == "" && kind != "" {
+			// A test resource is published with the sources when the
+			// build is laid out as a repository.
+			bd.put(path.Join(o.tests, it.File), code)
+		}
 		switch kind {
 		case langJSON, langJSONLD, langYAML:
 			bd.checkJSON(o, it, code, kind, in)

@@ -2,49 +2,116 @@ package register
 
 import (
 	"fmt"
+	"maps"
+
+	"github.com/jrpcld/jrpcld/bblock"
 	"path"
 	"regexp"
 	"strings"
 )
 
 // writeDocs writes the generated documentation of every block: Markdown and
-// the full JSON description.
+// the full JSON description (generateddocs/json-full/PATH/index.json), which
+// the OGC viewer reads: the block's member of register.json without its
+// documentation links, then its description, its examples with each snippet
+// as written and what the build made of it (the uplifted JSON-LD and
+// Turtle, where the example has no snippet in that language), the
+// examples' prefixes, and the annotated schema as YAML text.
 func (bd *builder) writeDocs() error {
 	for _, o := range bd.blocks {
-		full := bd.entry(o, o.jsonFullDoc())
+		from := o.jsonFullDoc()
+		full := bd.entry(o, from, true)
 		if o.description != "" {
 			full = full.set("description", o.description)
 		}
-		var examples []object
-		for i, ex := range o.examples {
-			var snippets []object
-			index := map[string]int{} // the snippets the transforms ran on, by file
-			for j, s := range o.exampleSnippets(i) {
-				index[s.file] = j
-			}
-			for _, it := range ex.Snippets {
-				for _, s := range it.outputs() {
-					sn := object{{"language", s.language},
-						{"code", string(s.code)}, {"url", bd.link(o.jsonFullDoc(), path.Join(o.tests, s.file))}}
-					if j, ok := index[s.file]; ok {
-						if tr := bd.transformResults(o, i, j, o.jsonFullDoc()); tr != nil {
-							sn = append(sn, member{"transformResults", tr})
-						}
-					}
-					snippets = append(snippets, sn)
+		if o.b.Examples != nil {
+			var examples []object
+			for i, ex := range o.b.Examples.Examples {
+				e := object{{"title", ex.Title}}
+				if ex.Content != "" {
+					e = append(e, member{"content", ex.Content})
 				}
+				if ex.BaseURI != "" {
+					e = append(e, member{"base-uri", ex.BaseURI})
+				}
+				if snippets := bd.docSnippets(o, i, from); len(snippets) > 0 {
+					e = append(e, member{"snippets", snippets})
+				}
+				if p := examplePrefixes(o.b.Examples, ex); len(p) > 0 {
+					e = append(e, member{"prefixes", p})
+				}
+				examples = append(examples, e)
 			}
-			examples = append(examples, object{{"title", ex.Title}, {"content", ex.Content}, {"snippets", nonNilObjects(snippets)}})
+			full = full.set("examples", nonNilObjects(examples))
+			if len(o.b.Examples.Prefixes) > 0 {
+				full = full.set("examplePrefixes", o.b.Examples.Prefixes)
+			}
 		}
-		full = full.set("examples", nonNilObjects(examples))
+		var annotated any
+		if o.schemaYAML != nil {
+			annotated = string(o.schemaYAML)
+		}
+		full = full.set("annotatedSchema", annotated)
 		data, err := marshalIndent(full)
 		if err != nil {
-			return fmt.Errorf("%s: %w", o.jsonFullDoc(), err)
+			return fmt.Errorf("%s: %w", from, err)
 		}
-		bd.put(o.jsonFullDoc(), data)
+		bd.put(from, data)
 		bd.put(o.markdownDoc(), bd.markdown(o))
 	}
 	return nil
+}
+
+// examplePrefixes returns the prefixes of example ex: those of
+// examples.yaml, with the example's own over them.
+func examplePrefixes(all *bblock.Examples, ex bblock.Example) map[string]string {
+	if len(ex.Prefixes) == 0 {
+		return all.Prefixes
+	}
+	out := maps.Clone(all.Prefixes)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, ex.Prefixes)
+	return out
+}
+
+// docSnippets returns the snippets of example i (0-based) of block o as the
+// full JSON documentation lists them: those of examples.yaml as written,
+// then the uplifted JSON-LD and Turtle files the tool chain adds (see
+// exampleSnippets), each with its language, schema-ref, the URL of its
+// source file (ref), its URL in the build, the results of the transforms
+// that ran on it, its size and its code.
+func (bd *builder) docSnippets(o *blockOut, i int, from string) []object {
+	if i >= len(o.examples) {
+		return nil
+	}
+	declared := o.b.Examples.Examples[i].Snippets
+	var out []object
+	for j, s := range o.exampleSnippets(i) {
+		sn := object{{"language", s.language}}
+		if j < len(declared) && !s.added {
+			d := declared[j]
+			if d.SchemaRef != "" {
+				sn = append(sn, member{"schema-ref", d.SchemaRef})
+			}
+			if d.Ref != "" {
+				ref := path.Join(bblock.SourcesDir, o.b.Path, path.Dir(o.b.Files.Examples), d.Ref)
+				sn = append(sn, member{"ref", bd.sourceLink(from, ref)})
+			}
+		}
+		if s.code == nil {
+			out = append(out, sn)
+			continue
+		}
+		sn = append(sn, member{"url", bd.link(from, path.Join(o.tests, s.file))})
+		if tr := bd.transformResults(o, i, j, from); tr != nil {
+			sn = append(sn, member{"transformResults", tr})
+		}
+		sn = append(sn, member{"sizeBytes", len(s.code)}, member{"code", string(s.code)})
+		out = append(out, sn)
+	}
+	return out
 }
 
 // output is one file made from a snippet, for documentation.

@@ -340,9 +340,7 @@ func (bd *builder) writePages(res *Result) error {
 		if p.Abstract == "" {
 			p.Abstract = m.Description
 		}
-		if o.hasTests() {
-			p.ReportLink = relLink(from, path.Join(o.tests, "_report.json"))
-		}
+		p.ReportLink = relLink(from, path.Join(o.tests, "_report.json"))
 		for _, s := range m.Sources {
 			p.Sources = append(p.Sources, fileLink{Name: s.Title, Link: safeURL(s.Link)})
 		}

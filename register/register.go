@@ -2,9 +2,13 @@ package register
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path"
+	"runtime/debug"
+	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
 )
@@ -69,31 +73,68 @@ func (o *blockOut) page() string {
 
 func pagePath(id string) string { return "bblock/" + id + ".html" }
 
-// entry returns the block's member of register.json, with links as seen
-// from the output file from: itemIdentifier, the members of bblock.json in
-// their order (dependsOn listing the ids of every block it depends on), then
-// the links to the built files and the validation result.
-func (bd *builder) entry(o *blockOut, from string) object {
+// entry returns the block's member of register.json, or the start of its
+// full JSON documentation (doc), with links as seen from the output file
+// from, as the tool chain writes them: itemIdentifier, the members of
+// bblock.json in their order, shaclShapes, dependsOn (the ids of every block
+// it depends on, as bblocks:// URIs in register.json), then the links to
+// the built and source files, the validation result and, in register.json,
+// the documentation.
+func (bd *builder) entry(o *blockOut, from string, doc bool) object {
 	b := o.b
 	e := object{{"itemIdentifier", b.ID}}
 	built := map[string]bool{"itemIdentifier": true, "schema": true, "sourceSchema": true, "ldContext": true,
-		"sourceLdContext": true, "ontology": true, "sourceOntology": true, "sourceFiles": true, "testOutputs": true,
-		"validationPassed": true, "documentation": true}
+		"sourceLdContext": true, "ontology": true, "sourceFiles": true, "testOutputs": true,
+		"validationPassed": true, "documentation": true, "shaclShapes": true, "dependsOn": true,
+		"resolvedSchemaProperties": true}
+	hasDeps := false
+	changed := false
 	for _, f := range b.Meta.Fields {
-		if built[f.Key] {
+		switch f.Key {
+		case "dependsOn":
+			hasDeps = true
+		case "dateOfLastChange":
+			changed = true
+			if d := bd.lastChange(b); d != "" {
+				e = append(e, member{f.Key, d})
+			}
 			continue
+		case "profileOf", "isProfileOf":
+			// The tool chain writes isProfileOf, with bblocks:// URIs in
+			// register.json and ids in the documentation.
+			var ids []string
+			if json.Unmarshal(f.Value, &ids) == nil {
+				for i, id := range ids {
+					id = strings.TrimPrefix(id, bblock.BlockRefPrefix)
+					if !doc {
+						id = bblock.BlockRefPrefix + id
+					}
+					ids[i] = id
+				}
+				e = append(e, member{"isProfileOf", ids})
+				continue
+			}
 		}
-		if f.Key == "dependsOn" {
-			e = append(e, member{"dependsOn", nonNil(b.Deps)})
-			continue
+		if !built[f.Key] {
+			e = append(e, member{f.Key, f.Value})
 		}
-		e = append(e, member{f.Key, f.Value})
 	}
-	if len(b.Deps) > 0 {
-		e = e.set("dependsOn", b.Deps)
+	if d := bd.lastChange(b); !changed && d != "" {
+		e = append(e, member{"dateOfLastChange", d})
+	}
+	e = append(e, member{"shaclShapes", bd.shaclShapes(o, from)})
+	if len(b.Deps) > 0 || hasDeps {
+		deps := make([]string, 0, len(b.Deps))
+		for _, d := range b.Deps {
+			if !doc {
+				d = bblock.BlockRefPrefix + d
+			}
+			deps = append(deps, d)
+		}
+		e = append(e, member{"dependsOn", deps})
 	}
 	src := func(file string) string {
-		return path.Join(bblock.SourcesDir, b.Path, file)
+		return bd.sourceLink(from, path.Join(bblock.SourcesDir, b.Path, file))
 	}
 	if o.schemaYAML != nil {
 		e = append(e, member{"schema", object{
@@ -113,62 +154,230 @@ func (bd *builder) entry(o *blockOut, from string) object {
 	if o.ontology != nil {
 		e = append(e, member{"ontology", bd.link(from, path.Join(o.annotated, "ontology.ttl"))})
 	}
-	if len(b.Files.Ontology) == 1 {
-		e = append(e, member{"sourceOntology", src(b.Files.Ontology[0])})
-	}
 	if tr := bd.transformsJSON(o); tr != nil {
 		e = e.set("transforms", tr) // in place of a "transforms" of bblock.json
 	}
-	e = append(e,
-		member{"sourceFiles", src("") + "/"},
-		member{"testOutputs", bd.link(from, o.tests+"/")},
-		member{"validationPassed", o.res.Passed},
-		member{"documentation", object{
-			{"markdown", object{{"mediatype", "text/markdown"}, {"url", bd.link(from, o.markdownDoc())}}},
-			{"json-full", object{{"mediatype", "application/json"}, {"url", bd.link(from, o.jsonFullDoc())}}},
-			{"html", object{{"mediatype", "text/html"}, {"url", bd.link(from, o.page())}}},
-		}},
-	)
+	e = append(e, member{"sourceFiles", src("") + "/"}, member{"validationPassed", o.res.Passed})
+	if doc {
+		return e
+	}
+	if bd.opts.GitHubBaseURL != "" && len(o.report.Items) > 0 {
+		e = append(e, member{"testOutputs", bd.opts.GitHubBaseURL + escapePath(bd.repoPath(o.tests)) + "/"})
+	}
+	e = append(e, member{"documentation", object{
+		{"markdown", object{{"mediatype", "text/markdown"}, {"url", bd.link(from, o.markdownDoc())}}},
+		{"json-full", object{{"mediatype", "application/json"}, {"url", bd.link(from, o.jsonFullDoc())}}},
+		{"bblocks-viewer", object{{"mediatype", "text/html"}, {"url", bd.viewerURL() + "bblock/" + b.ID}}},
+	}})
 	return e
 }
 
-func nonNil(ss []string) []string {
-	if ss == nil {
-		return []string{}
+// lastChange returns the block's dateOfLastChange as the tool chain writes
+// it: the metadata's (dateOfLastChange, else the date of dateTimeAddition),
+// or the date of the last commit when that is later; "" when there is none.
+func (bd *builder) lastChange(b *bblock.Block) string {
+	d := b.Meta.DateOfLastChange
+	if !dateOptRE.MatchString(d) {
+		d = ""
+		if len(b.Meta.DateTimeAddition) >= 10 && dateOptRE.MatchString(b.Meta.DateTimeAddition[:10]) {
+			d = b.Meta.DateTimeAddition[:10]
+		}
 	}
-	return ss
+	if c := bd.opts.CommitDate; c > d {
+		d = c
+	}
+	return d
 }
 
-// writeRegister writes register.json.
+// shaclShapes returns the SHACL shapes files that apply to the block's
+// resources, by the block that declares them: its own, then those of the
+// blocks it depends on, as links from the output file from.
+func (bd *builder) shaclShapes(o *blockOut, from string) object {
+	out := object{}
+	seen := map[string]bool{}
+	var visit func(id string)
+	visit = func(id string) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		b := bd.reg.Block(id)
+		if b == nil {
+			return
+		}
+		if files := shapesFiles(b); len(files) > 0 {
+			links := make([]string, len(files))
+			for i, f := range files {
+				if strings.Contains(f, "://") {
+					links[i] = f
+				} else {
+					links[i] = bd.sourceLink(from, path.Join(bblock.SourcesDir, b.Path, f))
+				}
+			}
+			out = append(out, member{id, links})
+		}
+		for _, d := range b.Deps {
+			visit(d)
+		}
+	}
+	visit(o.b.ID)
+	return out
+}
+
+// shapesFiles returns the SHACL files a block declares: the shaclShapes
+// (or the older shaclRules) of bblock.json, else its shapes.shacl or
+// rules.shacl.
+func shapesFiles(b *bblock.Block) []string {
+	for _, key := range []string{"shaclShapes", "shaclRules"} {
+		for _, f := range b.Meta.Fields {
+			var list []string
+			if f.Key == key && json.Unmarshal(f.Value, &list) == nil && len(list) > 0 {
+				return list
+			}
+		}
+	}
+	if b.Files.Shapes != "" {
+		return []string{b.Files.Shapes}
+	}
+	return nil
+}
+
+// sourceLink returns the link to the file p of the sources tree (a path
+// from the root of the repository, "_sources/..."), as written in the output
+// file from: below the base URL when there is one.
+func (bd *builder) sourceLink(from, p string) string {
+	switch {
+	case bd.opts.BaseURL != "":
+		return bd.opts.BaseURL + escapePath(p)
+	case bd.opts.BuildPath != "":
+		return relLink(bd.repoPath(from), p)
+	}
+	return p
+}
+
+// viewerURL returns the URL of the register's viewer, ending in "/".
+func (bd *builder) viewerURL() string {
+	u := bd.opts.ViewerURL
+	if u == "" {
+		u = bd.opts.BaseURL
+	}
+	if u != "" && !strings.HasSuffix(u, "/") {
+		u += "/"
+	}
+	return u
+}
+
+// writeRegister writes register.json, the copies of the imported
+// registers the viewer reads (annotated/_cache), and register-summary.md.
 func (bd *builder) writeRegister(res *Result) error {
 	cfg := bd.reg.Config
-	imports := []string{}
-	for _, i := range cfg.Imports {
-		if i == "default" {
-			i = bblock.DefaultImport
-		}
-		imports = append(imports, i)
+	reg := object{{"name", cfg.Name}}
+	if cfg.Abstract != "" {
+		reg = append(reg, member{"abstract", cfg.Abstract})
+	}
+	if cfg.Description != "" {
+		reg = append(reg, member{"description", cfg.Description})
+	}
+	if cfg.Sparql.Query != "" {
+		reg = append(reg, member{"sparqlEndpoint", cfg.Sparql.Query})
+	}
+	if bd.date != "" {
+		reg = append(reg, member{"modified", bd.date + "T00:00:00"})
+	}
+	reg = append(reg, member{"tooling", tooling()})
+	if bd.opts.GitRepository != "" {
+		reg = append(reg, member{"gitRepository", bd.opts.GitRepository})
+	}
+	if bd.opts.GitHubBaseURL != "" {
+		reg = append(reg, member{"gitHubRepository", bd.opts.GitHubBaseURL})
 	}
 	base := bd.opts.BaseURL
 	if base == "" {
 		base = "./"
 	}
-	reg := object{{"name", cfg.Name}, {"abstract", cfg.Abstract}, {"description", cfg.Description}}
-	if bd.date != "" {
-		reg = append(reg, member{"modified", bd.date})
+	reg = append(reg, member{"baseURL", base})
+	if v := bd.viewerURL(); v != "" {
+		reg = append(reg, member{"viewerURL", v})
 	}
-	reg = append(reg, member{"baseURL", base}, member{"imports", imports})
+	reg = append(reg,
+		member{"validationReport", bd.link("register.json", "tests/report.html")},
+		member{"validationReportJson", bd.link("register.json", "tests/report.json")})
+	var imports []string
+	for _, i := range cfg.Imports {
+		u := bd.reg.Imports.RegisterURL(i)
+		imports = append(imports, u)
+		if data, ok := bd.reg.Imports.RegisterFile(i); ok {
+			sum := sha256.Sum256([]byte(u))
+			bd.put(path.Join(cacheDir, hex.EncodeToString(sum[:])), data)
+		}
+	}
+	if len(imports) > 0 {
+		reg = append(reg, member{"imports", imports})
+	}
 	blocks := []object{}
 	for _, o := range bd.blocks {
-		blocks = append(blocks, bd.entry(o, "register.json"))
+		blocks = append(blocks, bd.entry(o, "register.json", false))
 	}
-	reg = append(reg, member{"bblocks", blocks})
+	reg = append(reg, member{"bblocks", blocks},
+		member{"remoteCacheDir", strings.TrimSuffix(bd.link("register.json", cacheDir+"/"), "/")},
+		member{"links", []object{
+			{{"rel", "self"}, {"href", bd.link("register.json", "register.json")}, {"type", "application/json"}, {"title", "This Building Blocks Register in JSON format"}},
+			{{"rel", "self"}, {"href", bd.link("register.json", "bblocks.ttl")}, {"type", "text/turtle"}, {"title", "This Building Blocks Register in RDF Turtle format"}},
+			{{"rel", "self"}, {"href", bd.link("register.json", "bblocks.jsonld")}, {"type", "application/ld+json"}, {"title", "This Building Blocks Register in JSON-LD format"}},
+		}})
 	data, err := marshalIndent(reg)
 	if err != nil {
 		return fmt.Errorf("register.json: %w", err)
 	}
 	bd.put("register.json", data)
+	bd.put("register-summary.md", bd.registerSummary())
 	return nil
+}
+
+// cacheDir is the folder of the copies of imported registers, each named
+// by the SHA-256 of its URL, as the tool chain caches what it fetches; the
+// viewer reads imports from it (register.json's remoteCacheDir).
+const cacheDir = "annotated/_cache"
+
+// registerSummary returns register-summary.md: the register's name,
+// abstract and description, then each block's id, name, item class and
+// abstract.
+func (bd *builder) registerSummary() []byte {
+	cfg := bd.reg.Config
+	var w strings.Builder
+	fmt.Fprintf(&w, "# %s\n\n", cfg.Name)
+	for _, s := range []string{cfg.Abstract, cfg.Description} {
+		if s != "" {
+			fmt.Fprintf(&w, "%s\n\n", s)
+		}
+	}
+	w.WriteString("## Building Blocks\n\n")
+	for _, o := range bd.blocks {
+		m := o.b.Meta
+		fmt.Fprintf(&w, "### `%s` \u2014 %s\n\n**Type:** %s\n\n", o.b.ID, m.Name, m.ItemClass)
+		if m.Abstract != "" {
+			fmt.Fprintf(&w, "%s\n\n", m.Abstract)
+		}
+	}
+	return []byte(w.String())
+}
+
+// tooling is register.json's tooling member: jrpcld's own version, where
+// the tool chain names its own.
+func tooling() object {
+	version := "(devel)"
+	j := object{}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if info.Main.Version != "" {
+			version = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				j = append(j, member{"commitId", s.Value})
+			}
+		}
+	}
+	return object{{"jrpcld", append(object{{"version", version}}, j...)}}
 }
 
 func nonNilObjects(os []object) []object {

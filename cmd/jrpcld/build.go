@@ -67,6 +67,10 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	baseURL := fs.String("base-url", "", "the `URL` DIR will be published at (with --build-path, the URL of the repository root); links become absolute below it")
 	buildPath := fs.String("build-path", "", "lay DIR out as the OGC tool chain publishes a repository: DIR is at `PATH` (\"build\" in the OGC GitHub Action) below the repository root, which holds SOURCES' _sources/ and is published at --base-url")
 	relBase := fs.String("relative-base", "", "resolve relative IRIs of examples without a base-uri against the folder `URL`, as the OGC tool chain resolves them against its working folder (file:///github/workspace/ in its GitHub Action), so that the build compares file for file with a published one")
+	gitRepo := fs.String("git-repository", "", "the `URL` of the register's git repository, for register.json (gitRepository)")
+	githubBase := fs.String("github-base-url", "", "the `URL` the repository's files are browsed at (https://github.com/OWNER/REPO/blob/BRANCH/), for register.json (gitHubRepository) and each block's testOutputs")
+	commitDate := fs.String("commit-date", "", "the `YYYY-MM-DD` date of the sources' last commit: a block's dateOfLastChange is that date when it is later, as the OGC tool chain takes it from git")
+	viewerURL := fs.String("viewer-url", "", "the `URL` of the register's viewer (the OGC bblocks-viewer); default: --base-url")
 	filter := fs.String("filter", "", "build only the block with this `ID` (the blocks it depends on are read, not built)")
 	date := fs.String("date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
 	serve := fs.Bool("serve", false, "serve DIR on localhost after the build, until interrupted")
@@ -109,7 +113,8 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			errorf(e, "build", "%v", err)
 			return exitUsage
 		}
-		res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, BuildPath: *buildPath, RelativeBase: *relBase, Filter: *filter, Date: *date, Contexts: ctxMap.options()})
+		res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, BuildPath: *buildPath, RelativeBase: *relBase,
+			GitRepository: *gitRepo, GitHubBaseURL: *githubBase, ViewerURL: *viewerURL, CommitDate: *commitDate, Filter: *filter, Date: *date, Contexts: ctxMap.options()})
 		if err != nil {
 			errorf(e, "build", "%v", err)
 			return exitUsage

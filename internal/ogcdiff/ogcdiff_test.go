@@ -1,0 +1,71 @@
+package ogcdiff
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestCompare: each kind of file is compared by what it means, and each
+// kind of difference is found.
+func TestCompare(t *testing.T) {
+	want := fstest.MapFS{
+		"register.json":           {Data: []byte(`{"name": "R", "modified": "2000-01-01T00:00:00", "bblocks": [{"itemIdentifier": "p.a", "dependsOn": ["bblocks://p.b", "bblocks://p.c"], "validationPassed": true}]}`)},
+		"annotated/a/schema.yaml": {Data: []byte("type: object\nproperties:\n  x: {type: number}\n")},
+		"tests/a/example_1_1.ttl": {Data: []byte("@prefix e: <http://e/> .\n[] e:p 75.0 ; e:q \"s\" .\n")},
+		"tests/a/_report.json": {Data: []byte(`{"title": "T", "bblockName": "A", "bblockId": "p.a", "generated": "x", "result": true, "items": [
+			{"source": {"type": "EXAMPLE", "requireFail": false, "filename": "build/tests/a/example_1_1.json"}, "result": true, "sections": [
+				{"name": "JSON_SCHEMA", "title": "JSON Schema", "entries": [{"op": "validation", "result": false, "exception": "ValidationError", "errorMessage": "Python's words", "isError": true, "message": "ValidationError: Python's words"}]},
+				{"name": "SHACL", "title": "SHACL", "entries": [{"shaclFile": "s.shacl", "focusNodes": {"<x>": {"nodes": ["_:N0123"]}}, "isError": false, "message": "Focus nodes: _:N0123"}]}]}],
+			"globalErrors": {}, "counts": {"total": 1, "passed": 1, "failed": 0}}`)},
+		"only-theirs.md": {Data: []byte("x\n")},
+	}
+	same := fstest.MapFS{
+		"register.json":           {Data: []byte(`{"name": "R", "modified": "2030-05-05T00:00:00", "bblocks": [{"itemIdentifier": "p.a", "dependsOn": ["bblocks://p.c", "bblocks://p.b"], "validationPassed": true}]}`)},
+		"annotated/a/schema.yaml": {Data: []byte("properties:\n  x:\n    type: number\ntype: object\n")},
+		// The same graph: 75 and 75.0 are one xsd:decimal value, and a
+		// plain literal is an xsd:string.
+		"tests/a/example_1_1.ttl": {Data: []byte("@prefix e: <http://e/> .\n[] e:q \"s\"^^<http://www.w3.org/2001/XMLSchema#string> ; e:p 75.00 .\n")},
+		"tests/a/_report.json": {Data: []byte(`{"title": "T", "bblockName": "A", "bblockId": "p.a", "generated": "y", "result": true, "items": [
+			{"source": {"type": "EXAMPLE", "requireFail": false, "filename": "build/tests/a/example_1_1.json"}, "result": true, "sections": [
+				{"name": "JSON_SCHEMA", "title": "JSON Schema", "entries": [{"op": "validation", "result": false, "exception": "ValidationError", "errorMessage": "jrpcld's words", "isError": true, "message": "ValidationError: jrpcld's words"}]},
+				{"name": "SHACL", "title": "SHACL", "entries": [{"shaclFile": "s.shacl", "focusNodes": {"<x>": {"nodes": ["_:b7"]}}, "isError": false, "message": "Focus nodes: _:b7"}]}]}],
+			"globalErrors": {}, "counts": {"total": 1, "passed": 1, "failed": 0}}`)},
+		"index.html":     {Data: []byte("<p>jrpcld's own</p>")},
+		"only-ours.json": {Data: []byte("{}")},
+	}
+	diffs := Compare(t, same, want, nil, []string{"index.html"})
+	var got []string
+	for _, d := range diffs {
+		got = append(got, d.String())
+	}
+	wantDiffs := []string{"missing only-theirs.md", "extra only-ours.json"}
+	if strings.Join(got, "\n") != strings.Join(wantDiffs, "\n") {
+		t.Errorf("differences:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantDiffs, "\n"))
+	}
+
+	// Each change is found, where it is.
+	for _, tt := range []struct {
+		file, data, want string
+	}{
+		{"register.json", `{"name": "R", "bblocks": [{"itemIdentifier": "p.a", "dependsOn": ["bblocks://p.b", "bblocks://p.c"], "validationPassed": false}]}`, "differs register.json bblocks[p.a]/validationPassed"},
+		{"annotated/a/schema.yaml", "type: object\n", "missing annotated/a/schema.yaml /properties"},
+		{"tests/a/example_1_1.ttl", "@prefix e: <http://e/> .\n[] e:p 76 ; e:q \"s\" .\n", "differs tests/a/example_1_1.ttl graph"},
+		{"tests/a/_report.json", strings.Replace(string(want["tests/a/_report.json"].Data), `"result": false, "exception"`, `"result": true, "exception"`, 1), "differs tests/a/_report.json item[build/tests/a/example_1_1.json].JSON_SCHEMA"},
+	} {
+		changed := fstest.MapFS{}
+		for k, v := range want {
+			changed[k] = v
+		}
+		changed[tt.file] = &fstest.MapFile{Data: []byte(tt.data)}
+		found := false
+		for _, d := range Compare(t, changed, want, nil, nil) {
+			if strings.HasPrefix(d.String(), tt.want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s changed: %q not found in %v", tt.file, tt.want, Compare(t, changed, want, nil, nil))
+		}
+	}
+}

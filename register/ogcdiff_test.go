@@ -1,0 +1,393 @@
+package register
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/ogcdiff"
+	"github.com/jrpcld/jrpcld/internal/shared"
+)
+
+// dumpDiffs prints every difference the differential test finds, listed or
+// not, grouped by register: go test ./register -run TestOGCDifferential -ogcdiff.dump
+var dumpDiffs = flag.Bool("ogcdiff.dump", false, "print every difference TestOGCDifferential finds")
+
+// ogcRegister is a register the OGC tool chain built whole and offline
+// (../shared/reference/SET/NAME), and how jrpcld builds the same sources to
+// compare: at the tool chain's paths ("build" below the repository root),
+// with its base URL and date, relative IRIs of examples resolved against
+// its working folder.
+type ogcRegister struct {
+	set, name string
+	src       string
+	opts      Options
+}
+
+func (r ogcRegister) String() string { return r.set + "/" + r.name }
+
+// commitDateRE finds the date of the commit a SOURCE.md names.
+var commitDateRE = regexp.MustCompile(`Commit: [0-9a-f]+ \((\d{4}-\d{2}-\d{2})T`)
+
+// workspaceURL is the working folder of the OGC GitHub Action, which the
+// tool chain resolves relative IRIs of examples against.
+const workspaceURL = "file:///github/workspace/"
+
+// ogcRegisters lists the registers of ../shared/reference/ogc-full and
+// ogc-full-current with their sources.
+func ogcRegisters(t *testing.T) []ogcRegister {
+	t.Helper()
+	var out []ogcRegister
+	common := Options{BuildPath: "build", Date: "2000-01-01", RelativeBase: workspaceURL}
+	full := shared.Dir(t, "reference", "ogc-full")
+	entries, err := os.ReadDir(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	regs := filepath.Join("..", "testdata", "ogc-registers")
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		r := ogcRegister{set: "ogc-full", name: e.Name(), opts: common}
+		r.opts.BaseURL = "https://ogc-oracle.invalid/register/"
+		switch {
+		case e.Name() == "mcp":
+			r.src = shared.Dir(t, "reference", "ogc-mcp-bblocks")
+		case e.Name() == "tutorial":
+			r.src = shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src")
+		case strings.HasPrefix(e.Name(), "testdata-"):
+			r.src = filepath.Join(regs, strings.TrimPrefix(e.Name(), "testdata-"))
+		default:
+			t.Fatalf("ogc-full/%s: no sources known for this reference", e.Name())
+		}
+		if e.Name() == "testdata-context-syntax" {
+			// A reference inside a context, mapped as a user would.
+			abs, err := filepath.Abs(filepath.Join(r.src, "_sources", "import-context", "shared-terms.jsonld"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.opts.Contexts = &jsonld.Options{Files: map[string]string{"shared-terms.jsonld": abs}}
+		}
+		out = append(out, r)
+	}
+	current := shared.Dir(t, "reference", "ogc-full-current")
+	entries, err = os.ReadDir(current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		r := ogcRegister{set: "ogc-full-current", name: e.Name(), opts: common}
+		var reg struct {
+			BaseURL          string `json:"baseURL"`
+			GitRepository    string `json:"gitRepository"`
+			GitHubRepository string `json:"gitHubRepository"`
+		}
+		data, err := os.ReadFile(filepath.Join(current, e.Name(), "register.json"))
+		if err == nil {
+			err = json.Unmarshal(data, &reg)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", r, err)
+		}
+		r.opts.BaseURL = reg.BaseURL
+		r.opts.GitRepository, r.opts.GitHubBaseURL = reg.GitRepository, reg.GitHubRepository
+		repo := "bblocks-" + strings.TrimSuffix(e.Name(), "-h")
+		for _, set := range []string{"ogc-registers", "ogc-registers-2"} {
+			found, _ := filepath.Glob(shared.Dir(t, "reference", set, "*+"+repo))
+			if len(found) == 1 {
+				r.src = filepath.Join(found[0], "src")
+			}
+		}
+		if r.src == "" {
+			t.Fatalf("%s: no sources found for %s", r, repo)
+		}
+		// The date of the commit the tool chain built, as its SOURCE.md
+		// gives it: the blocks' dateOfLastChange comes from git.
+		source, err := os.ReadFile(filepath.Join(filepath.Dir(r.src), "SOURCE.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := commitDateRE.FindSubmatch(source); m != nil {
+			r.opts.CommitDate = string(m[1])
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// jrpcldOwn are the files jrpcld writes that are not the tool chain's:
+// its HTML site, and copies of the test resources beside their reports.
+var jrpcldOwn = []string{"index.html", "bblock/*.html"}
+
+// referenceGaps marks the differences that come from what the reference
+// builds lack, not from jrpcld: the blocks the tool chain skipped because
+// they need an imported register it could not fetch offline (jrpcld lists
+// them, failing with an error that names the import), and, in
+// ogc-full-current, the generated documentation and the test folders the
+// stored builds left out. It returns the others; the marked ones are
+// counted under the owner "reference".
+func referenceGaps(t *testing.T, r ogcRegister, reg *bblock.Register, ref string, diffs []ogcdiff.Diff) []ogcdiff.Diff {
+	var refReg struct {
+		BBlocks []struct {
+			ID string `json:"itemIdentifier"`
+		} `json:"bblocks"`
+	}
+	data, err := os.ReadFile(filepath.Join(ref, "register.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &refReg)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", r, err)
+	}
+	inRef := map[string]bool{}
+	for _, b := range refReg.BBlocks {
+		inRef[b.ID] = true
+	}
+	// The output folders of each block, to find whose a file is.
+	owner := map[string]string{}
+	for _, b := range reg.Blocks {
+		owner[b.OutputPath()] = b.ID
+	}
+	blockOf := func(p string) string {
+		for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
+			for _, top := range []string{"annotated/", "tests/", "generateddocs/markdown/", "generateddocs/json-full/"} {
+				if rest, ok := strings.CutPrefix(dir, top); ok {
+					if id, ok := owner[rest]; ok {
+						return id
+					}
+					if id, ok := owner[strings.TrimSuffix(rest, "/transforms")]; ok {
+						return id
+					}
+				}
+			}
+		}
+		return ""
+	}
+	var out []ogcdiff.Diff
+	for _, d := range diffs {
+		gap := ""
+		if id := blockOf(d.Path); id != "" && !inRef[id] {
+			gap = "the tool chain skipped " + id + ", which needs an imported register it could not fetch offline"
+		}
+		for _, b := range reg.Blocks {
+			if !inRef[b.ID] && strings.Contains(d.Where, "["+b.ID+"]") {
+				gap = "the tool chain skipped " + b.ID + ", which needs an imported register it could not fetch offline"
+			}
+		}
+		if r.set == "ogc-full-current" && d.Kind == ogcdiff.Extra && d.Where == "" {
+			if strings.HasPrefix(d.Path, "generateddocs/") {
+				gap = "the stored build leaves the generated documentation out"
+			} else if _, err := os.Stat(filepath.Join(ref, filepath.FromSlash(path.Dir(d.Path)))); strings.HasPrefix(d.Path, "tests/") && err != nil {
+				gap = "the stored build leaves this test folder out"
+			}
+		}
+		if gap == "" {
+			out = append(out, d)
+		} else if *dumpDiffs {
+			fmt.Printf("  %s: [reference: %s] %s\n", r, gap, d)
+		}
+	}
+	return out
+}
+
+// knownDiff is a difference between jrpcld's build and the tool chain's
+// that is known: which item of the issue (or helper) removes it, or why it
+// stays. Registers, Path and Where are patterns ("*" matches anything,
+// slashes included); Kind is "" for any kind.
+type knownDiff struct {
+	Registers, Path, Where string
+	Kind                   ogcdiff.Kind
+	Owner                  string // who removes it: a helper's name, or "departure" / "reference" for what stays
+	Why                    string
+}
+
+func (k knownDiff) matches(reg string, d ogcdiff.Diff) bool {
+	return ogcdiff.Match(k.Registers, reg) && ogcdiff.Match(k.Path, d.Path) &&
+		ogcdiff.Match(k.Where, d.Where) && (k.Kind == "" || k.Kind == d.Kind)
+}
+
+// knownDiffs is the list of differences that remain, each with its owner.
+// It must shrink: an entry that matches no difference fails the test, so
+// that whoever removes a difference removes its entry.
+var knownDiffs = []knownDiff{
+	// reg-outputs (issue 21, item 4): what the build writes beside the checks.
+	{"*", "annotated/*/resolvedProperties.json", "", ogcdiff.Missing, "reg-outputs",
+		"the resolved properties of each annotated schema (the tool chain's schema.py) are not written yet"},
+	{"*", "register.json", "bblocks[*]/resolvedSchemaProperties", ogcdiff.Missing, "reg-outputs", "links to resolvedProperties.json, not written yet"},
+	{"*", "generateddocs/json-full/*", "/resolvedSchemaProperties", ogcdiff.Missing, "reg-outputs", "links to resolvedProperties.json, not written yet"},
+	{"*", "annotated/*/_visited_properties.tsv", "", ogcdiff.Missing, "reg-outputs",
+		"ogc-na-tools' trace of the properties it visited while building a context (a debugging aid, with absolute paths): not written"},
+	{"*", "annotated/*/_unbound_local_properties.tsv", "", ogcdiff.Missing, "reg-outputs", "ogc-na-tools' list of properties without a binding (a debugging aid): not written"},
+	{"*", "generateddocs/markdown/*/index.md", "line *", ogcdiff.Differs, "reg-outputs",
+		"jrpcld writes its own Markdown page; the tool chain's comes from its Mako template"},
+	{"*", "register-summary.md", "line *", ogcdiff.Differs, "reg-outputs",
+		"follows the order of register.json (see bblocks order) and lists the blocks the reference skipped"},
+	{"*", "register.json", "bblocks order", ogcdiff.Differs, "reg-outputs",
+		"networkx's topological sort over dependencies the tool chain finds in a Python set: jrpcld follows it where OpenAPI documents (reg-build) and imports do not add edges"},
+	{"*", "register.json", "imports", ogcdiff.Extra, "reference",
+		"jrpcld lists each import's register.json URL, which the viewer needs; the reference, run offline, could fetch none and lists none"},
+	{"ogc-full/testdata-nested-folders", "tests/fleet/*/_report.json", "", ogcdiff.Extra, "departure",
+		"the tool chain empties a block's tests folder before writing it, which deletes the reports of the blocks nested in it; jrpcld keeps them"},
+	{"ogc-full/mcp", "annotated/mcp/ontology.ttl", "", ogcdiff.Extra, "departure",
+		"jrpcld reads an ontology/ folder holding one Turtle file as the block's ontology; the tool chain takes only ontology.ttl or .owl"},
+	{"ogc-full/mcp", "*", "*/ontology", ogcdiff.Extra, "departure", "as above, the links to it"},
+
+	// departures on purpose (docs/ogc.md, "Where jrpcld differs").
+	{"ogc-full/testdata-scoped-contexts", "annotated/sensor/context.jsonld", "@context", ogcdiff.Differs, "departure",
+		"a scoped term the tool chain's compaction drops changes meaning; jrpcld keeps it (item 1)"},
+	{"ogc-full/testdata-prefix-shadowing", "annotated/doc/context.jsonld", "@context", ogcdiff.Differs, "departure",
+		"a compact IRI whose prefix the scope redefines; jrpcld writes the full IRI (item 2)"},
+	{"ogc-full/testdata-oracle-errors", "*self-ref*", "*", "", "departure",
+		"$ref: '#' (the whole document): jrpcld builds the block, where the tool chain recurses until Python gives up (item 4)"},
+	{"ogc-full/testdata-oracle-errors", "*", "*self-ref*", "", "departure", "as above, in register.json and the reports"},
+	{"*", "annotated/*/schema.*", "*$ref", ogcdiff.Differs, "departure",
+		"a reference to an $anchor is written as the JSON pointer of the subschema carrying it (#Request becomes #/$defs/Request), so that any validator of any draft follows it"},
+	{"*", "generateddocs/json-full/*", "/annotatedSchema/*$ref", ogcdiff.Differs, "departure", "as above, in the annotated schema the documentation embeds"},
+	{"*", "tests/*_report.json", "*.JSON_LD", ogcdiff.Extra, "departure",
+		"jrpcld's notes (op jrpcld-note): the base IRI a test resource is uplifted with, relative IRIs resolved"},
+	{"*", "tests/report.json", "*.JSON_LD", ogcdiff.Extra, "departure", "as above, in the register's report"},
+
+	// shacl (issue 22): SHACL rules in the checks.
+	{"*", "tests/*_report.json", "*.SHACL", "", "shacl", "SHACL validation of the uplifted graphs is not run yet"},
+	{"*", "tests/report.json", "*.SHACL", "", "shacl", "as above"},
+	{"*", "tests/*.validation_*.txt", "sections", ogcdiff.Differs, "shacl", "the SHACL section (and the Turtle prefixes of reg-build) of each resource"},
+	{"*", "tests/*/example-fail.validation_passed.txt", "", ogcdiff.Extra, "shacl",
+		"a Turtle test resource whose SHACL validation fails is dropped by the tool chain (its validators report nothing that ran); jrpcld, without SHACL, checks and reports it"},
+	{"*", "tests/*_report.json", "*item[_sources/*/tests/example-fail.ttl]", ogcdiff.Extra, "shacl", "as above"},
+	{"*", "tests/report.json", "*item[_sources/*/tests/example-fail.ttl]", ogcdiff.Extra, "shacl", "as above"},
+	{"*", "tests/*_report.json", "*counts", ogcdiff.Differs, "shacl", "as above, the counts"},
+	{"*", "tests/report.json", "*counts", ogcdiff.Differs, "shacl", "as above"},
+	{"*tutorial*", "tests/report.html", "bblock[*exercise1*]", ogcdiff.Differs, "shacl", "as above"},
+	{"*", "tests/report.json", "summary", ogcdiff.Differs, "reference", "the summary counts the blocks the reference skipped (they need an import)"},
+
+	// transform (issue 21, item 3): transforms and semantic uplift.
+	{"ogc-full-current/examples", "tests/*/transforms/*", "", "", "transform", "python, node, xslt and plugin transforms the reference ran"},
+	{"ogc-full-current/examples", "register.json", "bblocks[*transforms-example]/transforms", ogcdiff.Differs, "transform", "a transform's code in register.json"},
+	{"ogc-full-current/examples", "*semantic-uplift*", "*", "", "transform", "the semantic-uplift steps (jq pre-uplift, sparql-update post-uplift)"},
+	{"ogc-full-current/examples", "*", "*semantic-uplift*", "", "transform", "as above; its post-uplift SPARQL step is not run, so the example fails"},
+	{"ogc-full*/tutorial*", "tests/bbr/tutorial/exercise8_completed/transforms/*", "", ogcdiff.Missing, "transform", "the SPARQL transform (prefix-predicates) is not run"},
+	{"ogc-full*/tutorial*", "generateddocs/json-full/bbr/tutorial/exercise8_completed/index.json", "/examples/*/transformResults/*", "", "transform", "as above"},
+	{"ogc-full-current/wf4ever", "tests/bbr/wf4ever/wfprov/example_1_1.ttl", "graph", ogcdiff.Differs, "transform", "to be examined: one statement differs"},
+
+	// reg-build (issue 21, item 2): validation features.
+	{"*", "tests/*_report.json", "*.TURTLE", ogcdiff.Missing, "reg-build", "the examples' prefixes for Turtle snippets ('Prefixes are defined for ...')"},
+	{"*", "tests/report.json", "*.TURTLE", ogcdiff.Missing, "reg-build", "as above"},
+	{"ogc-full-current/cwl", "*", "bblocks[*]/validationPassed", ogcdiff.Differs, "sec-schema", "ECMA-262 patterns in the CWL schemas"},
+	{"ogc-full-current/ogcapi-processes", "*", "*", "", "reg-build",
+		"OpenAPI documents (openapi.yaml, openAPIDocument) resolved, written and counted as dependencies; url-mappings for the schemas.opengis.net schemas"},
+	{"ogc-full-current/croissant", "*", "*", "", "reg-build", "a block at the root of _sources/ (mlc.croissant, not mlc.croissant.)"},
+	{"ogc-full-current/examples", "*forestStandProperties*", "*", "", "reg-build", "an example without snippets, and json-path snippets"},
+	{"ogc-full-current/examples", "*", "*forestStandProperties*", "", "reg-build", "as above"},
+	{"ogc-full-current/examples", "register.json", "bblocks[*validator-plugins]/resources", ogcdiff.Differs, "reg-build", "resources' refs made absolute below the sources"},
+	{"ogc-full-current/examples", "tests/*/example_*.*", "", "", "reg-build",
+		"snippets in other languages (xml, html, zip, wkt) are written under the tool chain's names (example_1_1.application.application.zip)"},
+	{"ogc-full-current/cco", "*bbr/cco/all/*", "*", "", "reg-build", "an example whose file does not parse as JSON: the tool chain still uplifts it (an empty graph)"},
+	{"ogc-full-current/cco", "tests/report.json", "*.FILES", ogcdiff.Missing, "reg-build", "as above, in each block whose example does not parse"},
+	{"*", "register.json", "bblocks[*]/ontology", "", "reg-build", "the ontology member of bblock.json kept as written when no ontology is built"},
+	{"*", "generateddocs/json-full/*", "/ontology", "", "reg-build", "as above"},
+	{"ogc-full/testdata-oracle-errors", "*vocab-term*", "*", "", "reg-build", "a block whose annotation the tool chain fails: it passes, with the source context as ldContext"},
+	{"ogc-full/testdata-oracle-errors", "register.json", "bblocks[t.vocab-term]*", "", "reg-build", "as above"},
+}
+
+// TestOGCDifferential builds every register the OGC tool chain built whole
+// (../shared/reference/ogc-full and ogc-full-current) with jrpcld, at the
+// tool chain's paths, and compares every file both write (see
+// internal/ogcdiff for what "equal" means for each kind of file). Every
+// difference must be in knownDiffs, and every entry of knownDiffs must
+// still match one.
+func TestOGCDifferential(t *testing.T) {
+	regs := ogcRegisters(t)
+	type found struct {
+		reg   string
+		diffs []ogcdiff.Diff
+		gaps  int // differences that come from what the reference lacks
+	}
+	results := make([]found, len(regs))
+	t.Run("registers", func(t *testing.T) {
+		for i, r := range regs {
+			t.Run(r.String(), func(t *testing.T) {
+				t.Parallel()
+				reg, err := bblock.LoadRegisterDir(r.src, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				files, _, err := build(reg, r.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := fstest.MapFS{}
+				for p, data := range files {
+					got[p] = &fstest.MapFile{Data: data}
+				}
+				ref := shared.Dir(t, "reference", r.set, r.name)
+				diffs := ogcdiff.Compare(t, got, os.DirFS(ref), nil, jrpcldOwn)
+				kept := referenceGaps(t, r, reg, ref, diffs)
+				results[i] = found{r.String(), kept, len(diffs) - len(kept)}
+			})
+		}
+	})
+	used := make([]int, len(knownDiffs))
+	total, unlisted := 0, 0
+	byOwner := map[string]int{}
+	for _, f := range results {
+		total += f.gaps
+		byOwner["reference"] += f.gaps
+		for _, d := range f.diffs {
+			total++
+			listed, owner := false, ""
+			for i, k := range knownDiffs {
+				if k.matches(f.reg, d) {
+					used[i]++
+					byOwner[k.Owner]++
+					listed, owner = true, k.Owner
+					break
+				}
+			}
+			if *dumpDiffs {
+				mark := "! "
+				if listed {
+					mark = "  [" + owner + "] "
+				}
+				fmt.Printf("%s%s: %s\n", mark, f.reg, d)
+			}
+			if !listed {
+				unlisted++
+				if unlisted <= 200 {
+					t.Errorf("%s: %s", f.reg, d)
+				}
+			}
+		}
+	}
+	if unlisted > 200 {
+		t.Errorf("... and %d more differences not in knownDiffs", unlisted-200)
+	}
+	for i, k := range knownDiffs {
+		if used[i] == 0 {
+			t.Errorf("knownDiffs entry matches no difference any more: remove it (%s: %s %s %s)", k.Owner, k.Registers, k.Path, k.Where)
+		}
+	}
+	owners := make([]string, 0, len(byOwner))
+	for o := range byOwner {
+		owners = append(owners, o)
+	}
+	sort.Strings(owners)
+	var counts []string
+	for _, o := range owners {
+		counts = append(counts, fmt.Sprintf("%s %d", o, byOwner[o]))
+	}
+	t.Logf("%d differences in %d registers, %d not listed; listed by owner: %s", total, len(regs), unlisted, strings.Join(counts, ", "))
+}
