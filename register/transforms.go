@@ -234,7 +234,7 @@ func (bd *builder) runTransforms(o *blockOut) {
 					notRun = true
 				case err != nil:
 					r.stderr = fmt.Sprintf("transform %q failed: %v", t.ID, err)
-					if t.Ref == "" || t.Code != "" { // an unread one is said once above
+					if t.Loaded() { // an unread one is said once above
 						failures = append(failures, fmt.Errorf("example %d snippet %d: %w", i+1, j+1, err))
 					}
 				default:

@@ -261,6 +261,10 @@ func (t *Transform) Load(read func(name string) ([]byte, error)) error {
 	return nil
 }
 
+// Loaded reports whether the transform's code is there: inline, or read
+// from its Ref by Load.
+func (t *Transform) Loaded() bool { return t.Ref == "" || t.loaded }
+
 // isURL reports whether s is an absolute URL, as the tool chain tells a URL
 // from a file name.
 func isURL(s string) bool {

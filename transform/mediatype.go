@@ -1,7 +1,6 @@
 package transform
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/internal/ojson"
@@ -159,7 +158,3 @@ func rawMediaTypes(v any) []MediaType {
 	}
 	return out
 }
-
-// jsonNumber is the type ojson gives numbers; named here for the type
-// switches of this package.
-type jsonNumber = json.Number

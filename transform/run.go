@@ -70,7 +70,7 @@ func Runs(typ string) bool {
 // other errors say why the transform failed, as the tool chain would
 // report it. Run stops a transform after ten seconds.
 func (t *Transform) Run(ctx context.Context, in Input) ([]byte, error) {
-	if t.Ref != "" && !t.loaded {
+	if !t.Loaded() {
 		if t.loadErr != nil {
 			return nil, t.loadErr
 		}

@@ -64,13 +64,6 @@ func Runner(typ string) string {
 	return fmt.Sprintf("a transform plugin for type %q runs it (plugins.transforms in bblocks-config.yaml)", typ)
 }
 
-// known reports whether the tool chain, without plugins, has a transformer
-// for the type.
-func known(typ string) bool {
-	_, ok := types[typ]
-	return ok
-}
-
 // defaultMediaTypes returns the default inputs or outputs of a type.
 func defaultMediaTypes(typ, io string) []string {
 	info := types[typ]
