@@ -77,18 +77,29 @@ func (tc *toolchain) buildContext(b *bblock.Block) (*ojson.Object, []Warning, er
 	if err := fixNest(own); err != nil {
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
-	// The tool chain's compaction, to tell where jrpcld's differs.
+	// The tool chain's compaction and the one that keeps each term's
+	// meaning: the build gives one and warns where the other differs.
+	keep := tc.opts != nil && tc.opts.KeepMeaning
 	theirs := ojson.Clone(own).(*ojson.Object)
-	if err := (&compactor{prefixes: bd.prefixes, asToolchain: true}).all(theirs); err != nil {
+	tcp := &compactor{prefixes: bd.prefixes, asToolchain: true, explain: !keep}
+	if err := tcp.all(theirs); err != nil {
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
 	cp := &compactor{prefixes: bd.prefixes}
 	if err := cp.all(own); err != nil {
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
-	keptTerms(own, theirs, nil, cp.warn)
-	for _, m := range cp.warnings {
-		warns = append(warns, warning(b.ID+" context", m))
+	if keep {
+		keptTerms(own, theirs, nil, cp.warn)
+		for _, m := range cp.warnings {
+			warns = append(warns, warning(b.ID+" context", m))
+		}
+	} else {
+		droppedTerms(own, theirs, nil, []*ojson.Object{theirs}, tcp.warn)
+		for _, m := range tcp.warnings {
+			warns = append(warns, warning(b.ID+" context", m))
+		}
+		own = theirs
 	}
 	if own.Len() == 0 {
 		return nil, warns, nil
@@ -556,8 +567,9 @@ func asDefinition(v any) *ojson.Object {
 type compactor struct {
 	prefixes *ojson.Object
 	// asToolchain compacts exactly as the tool chain does, where jrpcld
-	// would keep the meaning.
-	asToolchain bool
+	// would keep the meaning; with explain, it warns where that changes a
+	// compact IRI's meaning.
+	asToolchain, explain bool
 	warnings    []string // where jrpcld does not do as the tool chain does, once each
 }
 
@@ -574,6 +586,62 @@ func (c *compactor) all(ctx *ojson.Object) error {
 	}
 	c.uris(ctx, nil)
 	return nil
+}
+
+// droppedTerms warns about each scoped term of mine (the context that
+// keeps meaning) that theirs, the same context compacted as the tool chain
+// compacts it, drops, saying what the term means there instead: the
+// nearest definition of it in the enclosing contexts of theirs (stack).
+func droppedTerms(mine, theirs *ojson.Object, path []string, stack []*ojson.Object, warn func(string)) {
+	for _, term := range mine.Keys() {
+		if isKeyword(term) {
+			continue
+		}
+		tv, has := theirs.Get(term)
+		if !has {
+			if len(path) > 0 {
+				now := "nothing"
+				for i := len(stack) - 2; i >= 0; i-- {
+					if v, ok := stack[i].Get(term); ok {
+						now = describeDef(v)
+						break
+					}
+				}
+				warn(fmt.Sprintf("term %q of the context scoped to %s is dropped, as the OGC tool chain drops it (an outer context's definition contains it), but the nearest enclosing definition differs: there %q now means %s instead of %s; build with --keep-meaning to keep it",
+					term, strings.Join(path, " > "), term, now, describeDef(mine.Value(term))))
+			}
+			continue
+		}
+		mo, _ := mine.Value(term).(*ojson.Object)
+		to, _ := tv.(*ojson.Object)
+		msc, _ := mo.Value("@context").(*ojson.Object)
+		tsc, _ := to.Value("@context").(*ojson.Object)
+		if msc != nil {
+			if tsc == nil {
+				tsc = ojson.NewObject()
+			}
+			droppedTerms(msc, tsc, append(path[:len(path):len(path)], term), append(stack[:len(stack):len(stack)], tsc), warn)
+		}
+	}
+}
+
+// describeDef renders a term definition for a message: its IRI, and its type
+// or language when it has one.
+func describeDef(v any) string {
+	d := asDefinition(v)
+	if d == nil {
+		return "nothing"
+	}
+	s := fmt.Sprint(d.Value("@id"))
+	if d.Value("@id") == nil {
+		s = "an undefined IRI"
+	}
+	for _, k := range []string{"@type", "@language", "@container"} {
+		if x, ok := d.Get(k); ok {
+			s += fmt.Sprintf(" (%s %v)", k, x)
+		}
+	}
+	return s
 }
 
 // keptTerms warns about each scoped term of mine that theirs, the same
@@ -628,13 +696,17 @@ func (c *compactor) compact(uri string, stack []*ojson.Object) string {
 		if strings.HasPrefix(local, "//") {
 			return uri
 		}
-		for i := len(stack) - 1; i > 0 && !c.asToolchain; i-- {
+		for i := len(stack) - 1; i > 0 && (!c.asToolchain || c.explain); i-- {
 			def, ok := stack[i].Get(p)
 			if !ok {
 				continue
 			}
 			if d := asDefinition(def); d == nil || d.Value("@id") != iri {
-				c.warn(fmt.Sprintf("%s is written in full: the OGC tool chain writes %s:%s, but a scoped context there defines %q otherwise, so that compact IRI would mean something else", uri, p, local, p))
+				if c.asToolchain {
+					c.warn(fmt.Sprintf("%s is written %s:%s, as the OGC tool chain writes it, but a scoped context there defines %q as %s, so that compact IRI means something else there; build with --keep-meaning to write it in full", uri, p, local, p, describeDef(def)))
+					break
+				}
+				c.warn(fmt.Sprintf("%s is written in full (--keep-meaning): the OGC tool chain writes %s:%s, but a scoped context there defines %q otherwise, so that compact IRI would mean something else", uri, p, local, p))
 				return uri
 			}
 			break

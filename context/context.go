@@ -97,6 +97,13 @@ type Options struct {
 	// Contexts maps a reference, exactly as written, to a context already
 	// loaded.
 	Contexts map[string]*Context
+	// KeepMeaning builds contexts that keep each term's meaning where the
+	// OGC tool chain's compaction changes it: a scoped term is dropped only
+	// when the nearest enclosing definition is the same, and an IRI is not
+	// written as a compact IRI whose prefix a scoped context redefines.
+	// By default contexts are compacted as the tool chain compacts them,
+	// with a warning for each term whose meaning changes.
+	KeepMeaning bool
 }
 
 // ErrNoContext is wrapped by the errors for a block that has no context to

@@ -29,14 +29,18 @@ type oracleCase struct {
 	// betterThanOracle lists the blocks the tool chain fails on and jrpcld
 	// builds, with the warning that says why.
 	betterThanOracle map[string]string
+	keep             bool // built with Options.KeepMeaning
 }
 
-// deviation is a term whose meaning jrpcld keeps where the tool chain
-// changes it: at is "scope path|term" (the path "a/b", "" for the top), and
-// warn the words of the warning that says so.
+// deviation is a term whose meaning the tool chain's compaction changes:
+// at is "scope path|term" (the path "a/b", "" for the top). By default
+// jrpcld compacts as the tool chain does and warns with the words of
+// changed; with Options.KeepMeaning it keeps the meaning, so its context
+// differs there, and warns with the words of kept.
 type deviation struct {
-	at   string
-	warn []string
+	at      string
+	kept    []string
+	changed []string
 }
 
 func oracleCases(t *testing.T) map[string]oracleCase {
@@ -66,11 +70,15 @@ func oracleCases(t *testing.T) map[string]oracleCase {
 	// way that contains it, even where a nearer scope defines it otherwise,
 	// or the outer definition says more: the term would change meaning.
 	c = cases["scoped-contexts"]
-	c.deviations = map[string][]deviation{"t.sensor": {{"calibration/operator|label", []string{`term "label"`, "calibration > operator"}}}}
+	c.deviations = map[string][]deviation{"t.sensor": {{"calibration/operator|label",
+		[]string{`term "label"`, "calibration > operator", "is kept"},
+		[]string{`term "label"`, "calibration > operator", "is dropped", "now means sn:calibrationLabel (@language en) instead of sn:label", "--keep-meaning"}}}}
 	cases["scoped-contexts"] = c
 	// The tool chain compacts an IRI with a prefix that the scope redefines.
 	c = cases["prefix-shadowing"]
-	c.deviations = map[string][]deviation{"t.doc": {{"part|name", []string{"http://example.org/a/name is written in full"}}}}
+	c.deviations = map[string][]deviation{"t.doc": {{"part|name",
+		[]string{"http://example.org/a/name is written in full"},
+		[]string{"http://example.org/a/name is written ex:name", "defines \"ex\" as http://example.org/b/", "--keep-meaning"}}}}
 	cases["prefix-shadowing"] = c
 	c = cases["oracle-errors"]
 	c.betterThanOracle = map[string]string{"t.self-ref": "RecursionError"}
@@ -97,9 +105,19 @@ var awaitingReference = []string{"transforms-uplift"}
 // register, jrpcld says so; where it failed (a block with a schema and no
 // annotated schema), jrpcld fails too, except in the listed cases, where it
 // builds the context and warns. The deliberate deviations are listed and
-// must come with a warning.
+// must come with a warning. Contexts are built both ways: as the tool chain
+// compacts them (the default: equal everywhere, a warning where a term's
+// meaning changes) and keeping each term's meaning (Options.KeepMeaning:
+// the listed deviations).
 func TestOracle(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		t.Run(map[bool]string{false: "as the tool chain", true: "keeping meaning"}[keep], func(t *testing.T) { testOracle(t, keep) })
+	}
+}
+
+func testOracle(t *testing.T, keep bool) {
 	for name, oc := range oracleCases(t) {
+		oc.keep = keep
 		t.Run(name, func(t *testing.T) {
 			if !shared.HasOGCFull(t, "ogc-full", oc.ref) && slices.Contains(awaitingReference, name) {
 				t.Skipf("no reference build of %s yet (asked for in the issue)", name)
@@ -110,7 +128,7 @@ func TestOracle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tc := NewToolchain(reg, &Options{Files: oc.contextMap})
+			tc := NewToolchain(reg, &Options{Files: oc.contextMap, KeepMeaning: keep})
 			for _, rb := range ref.Blocks {
 				b := reg.Block(rb.ID)
 				if b == nil {
@@ -179,16 +197,20 @@ func checkOracleBlock(t *testing.T, tc *Toolchain, b *bblock.Block, rb shared.Re
 		expected := oc.deviations[b.ID]
 		matches := func(d, e string) bool { return strings.HasPrefix(d, e+":") }
 		for _, d := range diffs {
-			if !slices.ContainsFunc(expected, func(e deviation) bool { return matches(d, e.at) }) {
+			if !oc.keep || !slices.ContainsFunc(expected, func(e deviation) bool { return matches(d, e.at) }) {
 				t.Errorf("%s: context differs from the tool chain's: %s", b.ID, d)
 			}
 		}
 		for _, e := range expected {
-			if !slices.ContainsFunc(diffs, func(d string) bool { return matches(d, e.at) }) {
-				t.Errorf("%s: the deliberate difference at %s is gone; update the test", b.ID, e.at)
+			words := e.changed
+			if oc.keep {
+				words = e.kept
+				if !slices.ContainsFunc(diffs, func(d string) bool { return matches(d, e.at) }) {
+					t.Errorf("%s: the deliberate difference at %s is gone; update the test", b.ID, e.at)
+				}
 			}
-			if !hasWarning(warns, e.warn...) {
-				t.Errorf("%s: no warning %q about %s in %v", b.ID, e.warn, e.at, warns)
+			if !hasWarning(warns, words...) {
+				t.Errorf("%s: no warning %q about %s in %v", b.ID, words, e.at, warns)
 			}
 		}
 	}

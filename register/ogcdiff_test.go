@@ -247,10 +247,6 @@ var knownDiffs = []knownDiff{
 	{"ogc-full/mcp", "*", "*/ontology", ogcdiff.Extra, "departure", "as above, the links to it"},
 
 	// departures on purpose (docs/ogc.md, "Where jrpcld differs").
-	{"ogc-full/testdata-scoped-contexts", "annotated/sensor/context.jsonld", "@context", ogcdiff.Differs, "departure",
-		"a scoped term the tool chain's compaction drops changes meaning; jrpcld keeps it (item 1)"},
-	{"ogc-full/testdata-prefix-shadowing", "annotated/doc/context.jsonld", "@context", ogcdiff.Differs, "departure",
-		"a compact IRI whose prefix the scope redefines; jrpcld writes the full IRI (item 2)"},
 	{"ogc-full/testdata-oracle-errors", "*self-ref*", "*", "", "departure",
 		"$ref: '#' (the whole document): jrpcld builds the block, where the tool chain recurses until Python gives up (item 4)"},
 	{"ogc-full/testdata-oracle-errors", "*", "*self-ref*", "", "departure", "as above, in register.json and the reports"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/register"
 	"github.com/spf13/pflag"
@@ -70,6 +71,7 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	gitRepo := fs.String("git-repository", "", "the `URL` of the register's git repository, for register.json (gitRepository)")
 	githubBase := fs.String("github-base-url", "", "the `URL` the repository's files are browsed at (https://github.com/OWNER/REPO/blob/BRANCH/), for register.json (gitHubRepository) and each block's testOutputs")
 	commitDate := fs.String("commit-date", "", "the `YYYY-MM-DD` date of the sources' last commit: a block's dateOfLastChange is that date when it is later, as the OGC tool chain takes it from git")
+	keepMeaning := fs.Bool("keep-meaning", false, "build contexts that keep each term's meaning where the OGC tool chain's compaction changes it (a scoped term it drops although a nearer scope defines it otherwise, a compact IRI whose prefix a scope redefines); by default contexts are compacted as the tool chain does, with a warning for each such term")
 	viewerURL := fs.String("viewer-url", "", "the `URL` of the register's viewer (the OGC bblocks-viewer); default: --base-url")
 	filter := fs.String("filter", "", "build only the block with this `ID` (the blocks it depends on are read, not built)")
 	date := fs.String("date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
@@ -114,7 +116,7 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			return exitUsage
 		}
 		res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, BuildPath: *buildPath, RelativeBase: *relBase,
-			GitRepository: *gitRepo, GitHubBaseURL: *githubBase, ViewerURL: *viewerURL, CommitDate: *commitDate, Filter: *filter, Date: *date, Contexts: ctxMap.options()})
+			GitRepository: *gitRepo, GitHubBaseURL: *githubBase, ViewerURL: *viewerURL, CommitDate: *commitDate, Filter: *filter, Date: *date, Contexts: contextOptions(ctxMap, *keepMeaning)})
 		if err != nil {
 			errorf(e, "build", "%v", err)
 			return exitUsage
@@ -158,6 +160,18 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		}
 		return status
 	}
+}
+
+// contextOptions returns the options of the contexts a build makes.
+func contextOptions(m contextMap, keepMeaning bool) *jsonld.Options {
+	o := m.options()
+	if keepMeaning {
+		if o == nil {
+			o = &jsonld.Options{}
+		}
+		o.KeepMeaning = true
+	}
+	return o
 }
 
 func registerName(res *register.Result) string {
