@@ -37,6 +37,12 @@ For each block, in dependency order, DIR receives:
                                             tests.yaml), validated: a name with
                                             "-fail." must fail validation
   tests/PATH/*.validation_passed.txt|.validation_failed.txt, _report.json
+  tests/PATH/transforms/example_I_J.ID.EXT  the output of each transform of
+                                            transforms.yaml on each snippet it
+                                            takes: jq, jsonld-frame and SHACL
+                                            rules run; SPARQL, XSLT, Python,
+                                            Node.js and plugin transforms are
+                                            reported as failed, with a warning
   generateddocs/markdown/PATH/index.md, generateddocs/json-full/PATH/index.json
 and DIR/register.json lists them all. DIR/index.html and DIR/bblock/ID.html
 are a plain HTML site (no script, nothing loaded from the network): serve it
@@ -55,6 +61,10 @@ register.json (or build/register.json) and the files it links to, as
 import without a copy is warned about once, and a block that needs it fails
 with an error naming the import and this flag. register.json's source*
 members name files relative to the source tree.
+
+The steps of semantic-uplift.yaml run on each JSON example and test resource:
+jq before the uplift, SHACL rules after; a SPARQL step is not run, and the
+resource fails as it does in the tool chain when a step fails.
 
 The output depends only on the input: dates come from the blocks' metadata
 (the latest dateOfLastChange or dateTimeAddition) or from --date.
