@@ -6,6 +6,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/regcache"
 
 	"github.com/spf13/pflag"
 )
@@ -58,6 +59,15 @@ func (m *importMaps) String() string {
 func (m *importMaps) Type() string { return "URL=DIR" }
 
 func (m *importMaps) Set(s string) error {
+	if !strings.Contains(s, "=") {
+		// A register "jrpcld fetch URL" cached.
+		dir, err := regcache.Dir(s)
+		if err != nil {
+			return err
+		}
+		*m = append(*m, bblock.ImportMap{URL: s, Dir: dir})
+		return nil
+	}
 	im, err := bblock.ParseImportMap(s)
 	if err != nil {
 		return err
@@ -78,7 +88,7 @@ func (m importMaps) options() (*bblock.Options, error) {
 	return &bblock.Options{Imports: im}, nil
 }
 
-const importUsage = "map an import of bblocks-config.yaml (its URL, or \"default\") to a local copy of that built register: `URL=DIR` (repeatable)"
+const importUsage = "map an import of bblocks-config.yaml (its URL, or \"default\") to a local copy of that built register: `URL=DIR`, or to the copy \"jrpcld fetch URL\" cached: URL (repeatable)"
 
 // blockFlags are the flags that choose a building block.
 type blockFlags struct {
@@ -89,7 +99,7 @@ type blockFlags struct {
 
 func addBlockFlags(fs *pflag.FlagSet) *blockFlags {
 	b := &blockFlags{ctxMap: contextMap{}}
-	fs.StringVar(&b.dir, "bblock", "", "building block `DIR`, or a register source tree (with --id); default: the embedded JSON-RPC 2.0 block")
+	fs.StringVar(&b.dir, "bblock", "", "building block `DIR`, a register source tree, or the URL of a register \"jrpcld fetch\" cached (with --id); default: the embedded JSON-RPC 2.0 block")
 	fs.StringVar(&b.id, "id", "", "the block's `ID` within the register given by --bblock")
 	fs.Var(b.ctxMap, "context-map", "map a context the block's context names to a local file: `URL=FILE` (repeatable)")
 	fs.Var(&b.imports, "import", importUsage)
@@ -102,7 +112,13 @@ func (b *blockFlags) open(e *env, cmd string) (*bblock.Block, *bblock.Register, 
 	if err != nil {
 		return nil, nil, err
 	}
-	blk, reg, err := bblock.Open(b.dir, b.id, opts)
+	var blk *bblock.Block
+	var reg *bblock.Register
+	if regcache.IsURL(b.dir) {
+		blk, reg, err = regcache.Open(b.dir, b.id)
+	} else {
+		blk, reg, err = bblock.Open(b.dir, b.id, opts)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -76,6 +76,7 @@ func commands() []command {
 		genCommand(),
 		recordCommand(),
 		importCommand(),
+		fetchCommand(),
 		buildCommand(),
 		serveCommand(),
 		manCommand(),

@@ -1,0 +1,159 @@
+// Package fetch is the only part of jrpcld that uses the network: "jrpcld
+// fetch" downloads the official MCP schemas (MCPSchemas) and published
+// building-block registers (Register) into the user's cache, where the
+// other commands read them offline. It follows no URL a downloaded file
+// names except those of the register asked for, and writes the cache so
+// that a reader sees either the old files or the new ones, complete.
+package fetch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jrpcld/jrpcld/internal/atomicfile"
+	"github.com/jrpcld/jrpcld/mcpschema"
+)
+
+// MaxBytes is the largest file Fetcher downloads.
+const MaxBytes = 64 << 20
+
+// MirrorEnv names the environment variable that sends every download to a
+// mirror: https://HOST/PATH is fetched from MIRROR/HOST/PATH instead (a
+// local copy, or the tests' server). The cache keeps the original URLs.
+const MirrorEnv = "JRPCLD_FETCH_MIRROR"
+
+// Fetcher downloads files. The zero value uses http.DefaultClient's
+// transport, no mirror and no progress.
+type Fetcher struct {
+	// Client makes the requests; nil for a client with a 60 s timeout.
+	Client *http.Client
+	// Mirror, when set, is where every URL is fetched from (see MirrorEnv).
+	Mirror string
+	// Progress, when set, is told of each file fetched.
+	Progress func(url string, bytes int)
+}
+
+// Get downloads u whole (MaxBytes at most). A redirect is followed only on
+// the same host; a status other than 200 is an error.
+func (f *Fetcher) Get(ctx context.Context, u string) ([]byte, error) {
+	target := u
+	if f.Mirror != "" {
+		pu, err := url.Parse(u)
+		if err != nil {
+			return nil, err
+		}
+		target = strings.TrimSuffix(f.Mirror, "/") + "/" + pu.Host + pu.EscapedPath()
+		if pu.RawQuery != "" {
+			target += "?" + pu.RawQuery
+		}
+	}
+	client := f.Client
+	if client == nil {
+		client = &http.Client{Timeout: 60 * time.Second}
+	}
+	c := *client
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 5 {
+			return errors.New("too many redirects")
+		}
+		if req.URL.Host != via[0].URL.Host {
+			return fmt.Errorf("redirected to another host (%s): not followed", req.URL.Host)
+		}
+		return nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", "jrpcld-fetch")
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: %s", u, resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", u, err)
+	}
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes", u, MaxBytes)
+	}
+	if f.Progress != nil {
+		f.Progress(u, len(data))
+	}
+	return data, nil
+}
+
+// HashError is the error of a download whose sha256 is not the one pinned.
+type HashError struct {
+	URL       string
+	Want, Got string
+}
+
+func (e *HashError) Error() string {
+	return fmt.Sprintf("%s: sha256 %s, but jrpcld pins %s: refused (the file is not the one jrpcld knows)", e.URL, e.Got, e.Want)
+}
+
+// MCPSchemas downloads the schema of each released MCP version
+// (mcpschema.Released, from mcpschema.SchemaURL) and checks its sha256
+// against the pin. Only when every one is right are they written, each
+// atomically, to dir/VERSION/schema.json; otherwise nothing is written and
+// the error says which are wrong. It returns the versions written.
+func (f *Fetcher) MCPSchemas(ctx context.Context, dir string) ([]string, error) {
+	got := make([][]byte, len(mcpschema.Released))
+	var errs []error
+	for i, v := range mcpschema.Released {
+		u := fmt.Sprintf(mcpschema.SchemaURL, v.Name)
+		data, err := f.Get(ctx, u)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		sum := sha256.Sum256(data)
+		if h := hex.EncodeToString(sum[:]); h != v.SHA256 {
+			errs = append(errs, &HashError{URL: u, Want: v.SHA256, Got: h})
+			continue
+		}
+		got[i] = data
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("MCP schemas not fetched, the cache is unchanged: %w", errors.Join(errs...))
+	}
+	var done []string
+	for i, v := range mcpschema.Released {
+		if err := writeFile(filepath.Join(dir, v.Name, "schema.json"), got[i]); err != nil {
+			return done, err
+		}
+		done = append(done, v.Name)
+	}
+	return done, nil
+}
+
+// writeFile writes data to path atomically, making its folder.
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
