@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"unicode/utf8"
@@ -258,6 +259,10 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 	// the names themselves read them once the object's end is known.
 	var seen uint64
 	needs := len(n.required) <= 64 && len(n.depRequired) == 0 && len(n.depSchemas) == 0 && n.minProps < 0 && n.maxProps < 0
+	// The names read so far: a member named twice makes the plan unsure,
+	// since the decoder keeps the last one only and the schemas applied to
+	// the first would judge a value that is not there.
+	var named nameSet
 	i := jsonparse.SkipSpace(b, 1)
 	if i >= len(b) {
 		return unsure, 0
@@ -274,7 +279,7 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 				return unsure, 0
 			}
 			name, ok := unquote(b[i+1:nend-1], nil)
-			if !ok {
+			if !ok || !named.add(name) {
 				return unsure, 0
 			}
 			i = jsonparse.SkipSpace(b, nend)
@@ -304,28 +309,32 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 				e.same = same
 				return v
 			}
-			evaluated := false
+			v, evaluated := valid, false
 			if pn, ok := n.props[string(name)]; ok {
 				evaluated = true
-				if v := apply(pn); v != valid {
-					return v, 0
-				}
+				v = apply(pn)
 			}
-			if len(n.patterns) > 0 {
+			if v == valid && len(n.patterns) > 0 {
 				s := string(name)
 				for _, pp := range n.patterns {
 					if pp.re.MatchString(s) {
 						evaluated = true
-						if v := apply(pp.n); v != valid {
-							return v, 0
+						if v = apply(pp.n); v != valid {
+							break
 						}
 					}
 				}
 			}
-			if !evaluated && n.addl != nil {
-				if v := apply(n.addl); v != valid {
-					return v, 0
-				}
+			if v == valid && !evaluated && n.addl != nil {
+				v = apply(n.addl)
+			}
+			if v == invalid && e.namedAgain(b, i, &named) {
+				// The member that fails may not be the one the decoder
+				// keeps.
+				v = unsure
+			}
+			if v != valid {
+				return v, 0
 			}
 			if vlen < 0 {
 				end, ok := e.idx.valueEnd(b, i)
@@ -391,6 +400,75 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 		}
 	}
 	return valid, i
+}
+
+// namedAgain reports whether a member of the object text b after the one
+// whose value starts at b[i] has a name named already, as far as named
+// holds them (or whether the rest cannot be read).
+func (e *evaluator) namedAgain(b []byte, i int, named *nameSet) bool {
+	for {
+		end, ok := e.idx.valueEnd(b, i)
+		if !ok {
+			return true
+		}
+		i = jsonparse.SkipSpace(b, end)
+		if i < len(b) && b[i] == '}' {
+			return false
+		}
+		if i >= len(b) || b[i] != ',' {
+			return true
+		}
+		i = jsonparse.SkipSpace(b, i+1)
+		if i >= len(b) || b[i] != '"' {
+			return true
+		}
+		nend, ok := e.idx.stringEnd(b, i)
+		if !ok {
+			return true
+		}
+		name, ok := unquote(b[i+1:nend-1], nil)
+		if !ok || !named.add(name) {
+			return true
+		}
+		i = jsonparse.SkipSpace(b, nend)
+		if i >= len(b) || b[i] != ':' {
+			return true
+		}
+		i = jsonparse.SkipSpace(b, i+1)
+	}
+}
+
+// nameSet holds the member names of one object, to find one named twice:
+// a few in place, more in a map.
+type nameSet struct {
+	few  [8][]byte
+	n    int
+	many map[string]struct{}
+}
+
+// add adds name and reports whether it was not there yet.
+func (s *nameSet) add(name []byte) bool {
+	if s.many == nil {
+		for _, m := range s.few[:s.n] {
+			if bytes.Equal(m, name) {
+				return false
+			}
+		}
+		if s.n < len(s.few) {
+			s.few[s.n] = name
+			s.n++
+			return true
+		}
+		s.many = make(map[string]struct{}, 2*len(s.few))
+		for _, m := range s.few {
+			s.many[string(m)] = struct{}{}
+		}
+	}
+	if _, ok := s.many[string(name)]; ok {
+		return false
+	}
+	s.many[string(name)] = struct{}{}
+	return true
 }
 
 // array checks the array keywords of n on the array that starts b and

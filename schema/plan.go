@@ -147,6 +147,13 @@ func (p *planner) fill(n *node, s *jsonschema.Schema) error {
 		n.always, n.valid = true, *s.Bool
 		return nil
 	}
+	if s.Ref != nil && s.DraftVersion < 2019 {
+		// Before 2019-09, $ref hides the other members of its schema.
+		var err error
+		n.refOnly, n.noObject, n.noArray = true, true, true
+		n.ref, err = p.node(s.Ref)
+		return err
+	}
 	switch {
 	case s.RecursiveRef != nil, s.DynamicRef != nil, s.PropertyNames != nil,
 		s.UnevaluatedProperties != nil, s.UnevaluatedItems != nil,
@@ -158,7 +165,6 @@ func (p *planner) fill(n *node, s *jsonschema.Schema) error {
 	if n.ref, err = p.opt(s.Ref); err != nil {
 		return err
 	}
-	n.refOnly = s.Ref != nil && s.DraftVersion < 2019
 	if s.Types != nil {
 		for _, t := range s.Types.ToStrings() {
 			n.types |= map[string]uint8{"null": tNull, "boolean": tBoolean, "number": tNumber,

@@ -32,8 +32,9 @@ type Schema struct {
 	store *schemadoc.Store
 	c     *jsonschema.Compiler
 
-	mu   sync.Mutex
-	byID map[string]*jsonschema.Schema // compiled schemas by URL#pointer
+	mu      sync.Mutex
+	byID    map[string]*jsonschema.Schema // compiled schemas by URL#pointer
+	settled map[*jsonschema.Schema]bool   // compiled schemas corrected (see settle)
 
 	root     *jsonschema.Schema
 	dispatch *dispatch
@@ -101,13 +102,9 @@ func (c *Compiler) compile(st *schemadoc.Store, u, name string) (*Schema, error)
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
-	jc := jsonschema.NewCompiler()
+	jc := newEngine(c.Formats)
 	jc.UseLoader(st)
-	if c.Formats {
-		jc.AssertFormat()
-		jc.RegisterFormat(&jsonschema.Format{Name: "byte", Validate: validateBase64})
-	}
-	s := &Schema{url: u, name: name, store: st, c: jc, byID: map[string]*jsonschema.Schema{}}
+	s := &Schema{url: u, name: name, store: st, c: jc, byID: map[string]*jsonschema.Schema{}, settled: map[*jsonschema.Schema]bool{}}
 	if s.root, err = s.compileURL(u + "#"); err != nil {
 		return nil, err
 	}
@@ -130,6 +127,7 @@ func (s *Schema) compileURL(u string) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %s: %w", s.name, s.store.Display(u), err)
 	}
+	settle(sch, s.settled)
 	s.byID[u] = sch
 	return sch, nil
 }
