@@ -17,6 +17,7 @@ require (
 require (
 	github.com/cayleygraph/quad v1.3.0 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.6 // indirect
+	github.com/dlclark/regexp2/v2 v2.13.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/pquerna/cachecontrol v0.2.0 // indirect

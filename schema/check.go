@@ -112,8 +112,11 @@ func (c *Checker) finishRecord(t *tracked, rec *rpclog.Record) []diag.Diagnostic
 	if len(rec.Lens) == len(rec.Raw) && rec.Lens != nil {
 		c.eval.idx = index{text: raw, lens: rec.Lens[lead : lead+len(raw)]}
 	}
+	// The reader warns of every member named twice, in undecoded values
+	// too.
+	c.eval.unique = len(rec.Warnings) == 0
 	ds := c.finish(t, rec.Value, raw, rec.Dir)
-	c.eval.idx = index{} // nothing of the record outlives its check
+	c.eval.idx, c.eval.unique = index{}, false // nothing of the record outlives its check
 	return ds
 }
 

@@ -7,10 +7,12 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// newEngine returns a jsonschema compiler with jrpcld's settings: with
-// formats, "format" is asserted in every draft.
+// newEngine returns a jsonschema compiler with jrpcld's settings:
+// ECMA-262 patterns (see compilePattern) and, with formats, "format"
+// asserted in every draft.
 func newEngine(formats bool) *jsonschema.Compiler {
 	jc := jsonschema.NewCompiler()
+	jc.UseRegexpEngine(compilePattern)
 	if formats {
 		jc.AssertFormat()
 		jc.RegisterFormat(&jsonschema.Format{Name: "byte", Validate: validateBase64})

@@ -34,6 +34,11 @@ type evaluator struct {
 	idx index
 
 	parser jsonparse.Parser // for decode
+
+	// unique is set while the message being checked is known to name no
+	// member twice (its record has no warning): objects need not note
+	// the names they read.
+	unique bool
 }
 
 // run runs the plan n on the value text b (no white space around it).
@@ -279,7 +284,7 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 				return unsure, 0
 			}
 			name, ok := unquote(b[i+1:nend-1], nil)
-			if !ok || !named.add(name) {
+			if !ok || !e.unique && !named.add(name) {
 				return unsure, 0
 			}
 			i = jsonparse.SkipSpace(b, nend)
@@ -317,7 +322,11 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 			if v == valid && len(n.patterns) > 0 {
 				s := string(name)
 				for _, pp := range n.patterns {
-					if pp.re.MatchString(s) {
+					m, err := matchPattern(pp.re, s)
+					if err != nil {
+						return unsure, 0
+					}
+					if m {
 						evaluated = true
 						if v = apply(pp.n); v != valid {
 							break
@@ -328,7 +337,7 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 			if v == valid && !evaluated && n.addl != nil {
 				v = apply(n.addl)
 			}
-			if v == invalid && e.namedAgain(b, i, &named) {
+			if v == invalid && !e.unique && e.namedAgain(b, i, &named) {
 				// The member that fails may not be the one the decoder
 				// keeps.
 				v = unsure
@@ -568,8 +577,14 @@ func (e *evaluator) str(n *node, b []byte) verdict {
 			return invalid
 		}
 	}
-	if n.pattern != nil && !n.pattern.MatchString(string(s)) {
-		return invalid
+	if n.pattern != nil {
+		m, err := matchPattern(n.pattern, string(s))
+		if err != nil {
+			return unsure
+		}
+		if !m {
+			return invalid
+		}
 	}
 	return valid
 }
@@ -577,6 +592,9 @@ func (e *evaluator) str(n *node, b []byte) verdict {
 func (e *evaluator) number(n *node, b []byte) verdict {
 	if n.min == nil && n.max == nil && n.exMin == nil && n.exMax == nil && n.multipleOf == nil {
 		return valid
+	}
+	if tooBig(b) {
+		return unsure
 	}
 	r, ok := new(big.Rat).SetString(string(b))
 	if !ok {
@@ -612,6 +630,9 @@ func (e *evaluator) isInteger(b []byte) verdict {
 	if plain {
 		return valid
 	}
+	if tooBig(b) {
+		return unsure
+	}
 	r, ok := new(big.Rat).SetString(string(b))
 	if !ok {
 		return unsure
@@ -646,6 +667,9 @@ func (e *evaluator) equal(b []byte, t uint8, c *constant) verdict {
 		}
 		return invalid
 	case tNumber:
+		if tooBig(b) {
+			return unsure
+		}
 		r, ok := new(big.Rat).SetString(string(b))
 		if !ok {
 			return unsure
@@ -698,13 +722,18 @@ func kindOf(b []byte) uint8 {
 	return 0
 }
 
-// ratOf returns the exact value of a number as jsonschema decodes one.
+// ratOf returns the exact value of a number as jsonschema decodes one; ok
+// is false for a number too big to compute with (see tooBig).
 func ratOf(v any) (*big.Rat, bool) {
 	switch v.(type) {
 	case string, bool, nil, map[string]any, []any:
 		return nil, false
 	}
-	return new(big.Rat).SetString(fmt.Sprint(v))
+	s := fmt.Sprint(v)
+	if tooBig(s) {
+		return nil, false
+	}
+	return new(big.Rat).SetString(s)
 }
 
 // jsonEqual compares two decoded JSON values as jsonschema does: objects
@@ -751,9 +780,13 @@ func jsonEqual(a, b any) (eq, ok bool) {
 	if !ok {
 		return false, false
 	}
+	switch b.(type) {
+	case string, bool, nil, map[string]any, []any:
+		return false, true
+	}
 	rb, ok := ratOf(b)
 	if !ok {
-		return false, true
+		return false, false
 	}
 	return ra.Cmp(rb) == 0, true
 }

@@ -348,6 +348,11 @@ func (p *planner) fill(n *node, s *jsonschema.Schema) error {
 
 	// numbers
 	n.min, n.max, n.exMin, n.exMax, n.multipleOf = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf
+	for _, r := range []*big.Rat{n.min, n.max, n.exMin, n.exMax, n.multipleOf} {
+		if ratTooBig(r) {
+			return errUnplanned
+		}
+	}
 	if n.asserts() == false {
 		n.always, n.valid = true, true
 	}

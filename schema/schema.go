@@ -4,12 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"math/big"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -103,7 +100,7 @@ func (c *Compiler) compile(st *schemadoc.Store, u, name string) (*Schema, error)
 		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
 	jc := newEngine(c.Formats)
-	jc.UseLoader(st)
+	jc.UseLoader(boundedLoader{st})
 	s := &Schema{url: u, name: name, store: st, c: jc, byID: map[string]*jsonschema.Schema{}, settled: map[*jsonschema.Schema]bool{}}
 	if s.root, err = s.compileURL(u + "#"); err != nil {
 		return nil, err
@@ -209,15 +206,43 @@ func (s *Schema) plan(sch *jsonschema.Schema) *node {
 // validateWith validates v and turns the error tree into problems whose
 // pointers are prefixed with prefix.
 func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []diag.Diagnostic {
-	err, crashed := runValidate(sch, v)
-	if crashed {
-		ptr, num := hugeNumber(v, prefix)
-		return []diag.Diagnostic{{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: s.store.Display(sch.Location),
-			Message: fmt.Sprintf("could not be checked: the number %.40s has an exponent beyond the ±1,000,000 the schema engine can compare; write it as a string or with a smaller exponent", num)}}
+	var unchecked []diag.Diagnostic
+	if nums := neededNumbers(sch, v); len(nums) > 0 {
+		// jsonschema would compute with them.
+		unchecked = bigNumberProblems(nums, prefix, s.store.Display)
+	} else {
+		err, perr, crashed := runValidate(sch, v)
+		switch {
+		case perr != nil:
+			ptr, _ := stringAt(v, perr.Subject, prefix)
+			unchecked = []diag.Diagnostic{{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: s.store.Display(sch.Location),
+				Message: "could not be checked: " + perr.Error() + "; simplify the pattern or shorten the value"}}
+		case crashed:
+			unchecked = []diag.Diagnostic{{Pointer: prefix, Code: codeAt(prefix), Severity: diag.Error, Schema: s.store.Display(sch.Location),
+				Message: "could not be checked: the schema engine failed on this value"}}
+		case err == nil:
+			return nil
+		default:
+			return s.problems(err, prefix)
+		}
 	}
-	if err == nil {
-		return nil
+	// jsonschema could not say. The plan, which is exact where
+	// neededNumbers errs on the side of need and reads no further than it
+	// must, may know v valid without what jsonschema could not do.
+	if n := s.plan(sch); n != nil {
+		if text, err := json.Marshal(v); err == nil {
+			var e evaluator
+			if e.run(n, text) == valid {
+				return nil
+			}
+		}
 	}
+	return unchecked
+}
+
+// problems turns jsonschema's error into problems whose pointers are
+// prefixed with prefix.
+func (s *Schema) problems(err error, prefix string) []diag.Diagnostic {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return []diag.Diagnostic{{Pointer: prefix, Code: jsonrpc.CodeInvalidRequest, Severity: diag.Error, Message: err.Error()}}
@@ -254,43 +279,20 @@ func codeAt(ptr string) int {
 	return jsonrpc.CodeInvalidRequest
 }
 
-// runValidate runs jsonschema on v; crashed is true when it panicked.
-// jsonschema v6.0.3 panics (a nil *big.Rat) when a number it must compare
-// for minimum, maximum, multipleOf or uniqueItems has an exponent that
-// math/big refuses to expand (beyond 10^6), and one such number in a log
-// must not stop the checking of the rest.
-func runValidate(sch *jsonschema.Schema, v any) (err error, crashed bool) {
+// runValidate runs jsonschema on v. perr is the match of a pattern that
+// could not be completed (see pattern.MatchString), which stops the
+// validation; crashed is true when jsonschema panicked otherwise: v6.0.3
+// panics (a nil *big.Rat) on a number math/big refuses to read, which
+// neededNumbers keeps from it, and this keeps a mistake in that from
+// stopping the checking of a whole log.
+func runValidate(sch *jsonschema.Schema, v any) (err error, perr *PatternError, crashed bool) {
 	defer func() {
-		if recover() != nil {
+		if r := recover(); r != nil {
 			err, crashed = nil, true
+			perr, _ = r.(*PatternError)
 		}
 	}()
-	return sch.Validate(v), false
-}
-
-// hugeNumber returns the pointer (after prefix) and text of the first
-// number in v, members in name order, that math/big cannot read; the
-// pointer is prefix alone when there is none.
-func hugeNumber(v any, prefix string) (ptr, num string) {
-	switch x := v.(type) {
-	case json.Number:
-		if _, ok := new(big.Rat).SetString(string(x)); !ok {
-			return prefix, string(x)
-		}
-	case []any:
-		for i, e := range x {
-			if p, n := hugeNumber(e, prefix+"/"+strconv.Itoa(i)); n != "" {
-				return p, n
-			}
-		}
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if p, n := hugeNumber(x[k], prefix+"/"+jsonptr.Escape(k)); n != "" {
-				return p, n
-			}
-		}
-	}
-	return prefix, ""
+	return sch.Validate(v), nil, false
 }
 
 // describe says what is wrong in one relevant cause, in words a user can act

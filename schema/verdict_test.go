@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -155,5 +157,96 @@ func TestRefHidesSiblings(t *testing.T) {
 	}
 	if probs := s.Validate(map[string]any{}); len(probs) != 1 {
 		t.Errorf("{}: %v, want one problem (not)", probs)
+	}
+}
+
+// TestPatterns (issue 23, item 15): patterns are ECMA-262, as ajv reads
+// them (with the "u" flag), with plans and without: \s matches U+00A0 and
+// the other Unicode spaces, lookaheads compile, \d and \w are ASCII.
+func TestPatterns(t *testing.T) {
+	tests := []struct {
+		pattern string
+		valid   map[string]bool // value (JSON text) -> valid
+	}{
+		{`^\s$`, map[string]bool{`"\u00a0"`: true, `"\ufeff"`: true, `"\u2028"`: true, `"\u3000"`: true, `" "`: true, `"x"`: false, `"\u200b"`: false}},
+		{`^(?!x)`, map[string]bool{`"y"`: true, `""`: true, `"x"`: false, `"xy"`: false}},
+		{`^\d+$`, map[string]bool{`"42"`: true, `"٣"`: false, `"４"`: false}},
+		{`^\w+$`, map[string]bool{`"a_1"`: true, `"é"`: false}},
+		{`^(?<y>\d{4})-\k<y>$`, map[string]bool{`"2024-2024"`: true, `"2024-2025"`: false}},
+		{`^[\u{1F600}-\u{1F64F}]$`, map[string]bool{`"😀"`: true, `"a"`: false}},
+		{`^.$`, map[string]bool{`"😀"`: true, `"\n"`: false}},
+		{`(?<=a)b`, map[string]bool{`"ab"`: true, `"cb"`: false}},
+	}
+	for _, tt := range tests {
+		quoted, _ := json.Marshal(tt.pattern)
+		for _, where := range []string{
+			`{"properties":{"params":{"items":{"pattern":%s}}}}`,
+			`{"properties":{"params":{"items":{"patternProperties":{%s:{"const":1}},"additionalProperties":false}}}}`,
+		} {
+			schema := fmt.Sprintf(where, quoted)
+			var log strings.Builder
+			var values []string
+			for v := range tt.valid {
+				values = append(values, v)
+				value := v
+				if strings.Contains(where, "patternProperties") {
+					value = `{` + v + `:1}`
+				}
+				fmt.Fprintf(&log, `{"jsonrpc":"2.0","method":"m","params":[%s],"id":1}`+"\n", value)
+			}
+			plans, plain := verdicts(t, schema, log.String())
+			for i, v := range values {
+				if plans[i] != tt.valid[v] || plain[i] != tt.valid[v] {
+					t.Errorf("%s: %s: valid %v with plans, %v without, want %v", schema, v, plans[i], plain[i], tt.valid[v])
+				}
+			}
+		}
+	}
+}
+
+// TestPatternTimeout (issue 23, item 15): a match that runs past
+// MatchTimeout is a problem "could not be checked" naming the pattern and
+// the value's pointer, with plans and without, in a value as in a member
+// name, and the log goes on.
+func TestPatternTimeout(t *testing.T) {
+	evil := strings.Repeat("a", 40) + "!"
+	for _, tt := range []struct{ schema, params, ptr, valid string }{
+		{`{"properties":{"params":{"items":{"pattern":"^(a+)+$"}}}}`, `["aa","` + evil + `"]`, "/params/1", `["aaa"]`},
+		{`{"properties":{"params":{"patternProperties":{"^(a|aa)+$":true}}}}`, `{"` + evil + `":1}`, "/params/" + evil, `{"aaa":1}`},
+		{`{"properties":{"params":{"not":{"items":{"pattern":"^(a+)+$"}}}}}`, `["` + evil + `"]`, "/params/0", `["b"]`},
+	} {
+		file := filepath.Join(t.TempDir(), "s.json")
+		if err := os.WriteFile(file, []byte(tt.schema), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := CompileFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := `{"jsonrpc":"2.0","method":"m","params":` + tt.params + `,"id":1}` + "\n" +
+			`{"jsonrpc":"2.0","method":"m","params":` + tt.valid + `,"id":2}` + "\n"
+		var findings []Finding
+		r, _ := rpclog.NewReader(strings.NewReader(log), "log.jsonl", rpclog.ReaderOptions{})
+		c, _ := NewChecker(s, "")
+		sum, err := ValidateLog(r, c, "log.jsonl", func(f Finding) { findings = append(findings, f) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ = NewChecker(s, "")
+		_, alone := c.Check(decode(t, strings.SplitN(log, "\n", 2)[0]), jsonrpc.NoDirection, 0)
+		for i, probs := range [][]diag.Diagnostic{{}, alone} {
+			if i == 0 {
+				for _, f := range findings {
+					probs = append(probs, f.Diagnostic)
+				}
+			}
+			if len(probs) != 1 || probs[0].Pointer != tt.ptr || !strings.Contains(probs[0].Message, "could not be checked: the pattern") ||
+				!strings.Contains(probs[0].Message, "did not complete within 1s") {
+				t.Errorf("%s (plans %v): %v, want one problem at %s", tt.schema, i == 0, probs, tt.ptr)
+			}
+		}
+		if sum.Messages != 2 || sum.Valid != 1 {
+			t.Errorf("%s: %+v, want the second message checked, valid", tt.schema, sum)
+		}
 	}
 }
