@@ -282,7 +282,6 @@ var knownDiffs = []knownDiff{
 	// reg-build (issue 21, item 2): validation features.
 	{"*", "tests/*_report.json", "*.TURTLE", ogcdiff.Missing, "reg-build", "the examples' prefixes for Turtle snippets ('Prefixes are defined for ...')"},
 	{"*", "tests/report.json", "*.TURTLE", ogcdiff.Missing, "reg-build", "as above"},
-	{"ogc-full-current/cwl", "*", "bblocks[*]/validationPassed", ogcdiff.Differs, "sec-schema", "ECMA-262 patterns in the CWL schemas"},
 	{"ogc-full-current/ogcapi-processes", "*", "*", "", "reg-build",
 		"OpenAPI documents (openapi.yaml, openAPIDocument) resolved, written and counted as dependencies; url-mappings for the schemas.opengis.net schemas"},
 	{"ogc-full-current/croissant", "*", "*", "", "reg-build", "a block at the root of _sources/ (mlc.croissant, not mlc.croissant.)"},
