@@ -48,6 +48,10 @@ type ImportedBlock struct {
 	LdContext string   // URL of its context, or ""
 	DependsOn []string // ids
 	Import    string   // the import it came through, as named
+	// ShaclShapes are the SHACL files that apply to the block's
+	// resources, by the block that declares them, as its register.json
+	// lists them (shaclShapes, or the older shaclRules).
+	ShaclShapes map[string][]string
 }
 
 // importedRegister is one loaded local copy.
@@ -127,11 +131,25 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 			Schema    json.RawMessage `json:"schema"`
 			LdContext string          `json:"ldContext"`
 			DependsOn []string        `json:"dependsOn"`
+			Shapes    json.RawMessage `json:"shaclShapes"`
+			Rules     json.RawMessage `json:"shaclRules"`
 		}
 		if err := json.Unmarshal(raw, &b); err != nil || b.ID == "" {
 			return nil, fmt.Errorf("--import %s=%s: %s: block %d has no itemIdentifier", m.URL, m.Dir, r.regFile, i+1)
 		}
 		ib := &ImportedBlock{ID: b.ID, Name: b.Name, LdContext: b.LdContext, Import: m.URL}
+		for _, raw := range []json.RawMessage{b.Shapes, b.Rules} {
+			var byBlock map[string][]string
+			var list []string
+			if json.Unmarshal(raw, &byBlock) == nil && len(byBlock) > 0 {
+				ib.ShaclShapes = byBlock
+				break
+			}
+			if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
+				ib.ShaclShapes = map[string][]string{b.ID: list}
+				break
+			}
+		}
 		for _, d := range b.DependsOn {
 			ib.DependsOn = append(ib.DependsOn, strings.TrimPrefix(d, BlockRefPrefix))
 		}

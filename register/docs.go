@@ -52,6 +52,10 @@ func (bd *builder) writeDocs() error {
 			annotated = string(o.schemaYAML)
 		}
 		full = full.set("annotatedSchema", annotated)
+		if bd.opts.GitRepository != "" {
+			full = full.set("gitRepository", bd.opts.GitRepository)
+			full = full.set("gitPath", path.Join(bblock.SourcesDir, o.b.Path))
+		}
 		data, err := marshalIndent(full)
 		if err != nil {
 			return fmt.Errorf("%s: %w", from, err)

@@ -292,8 +292,6 @@ var knownDiffs = []knownDiff{
 		"snippets in other languages (xml, html, zip, wkt) are written under the tool chain's names (example_1_1.application.application.zip)"},
 	{"ogc-full-current/cco", "*bbr/cco/all/*", "*", "", "reg-build", "an example whose file does not parse as JSON: the tool chain still uplifts it (an empty graph)"},
 	{"ogc-full-current/cco", "tests/report.json", "*.FILES", ogcdiff.Missing, "reg-build", "as above, in each block whose example does not parse"},
-	{"*", "register.json", "bblocks[*]/ontology", "", "reg-build", "the ontology member of bblock.json kept as written when no ontology is built"},
-	{"*", "generateddocs/json-full/*", "/ontology", "", "reg-build", "as above"},
 	{"ogc-full/testdata-oracle-errors", "*vocab-term*", "*", "", "reg-build", "a block whose annotation the tool chain fails: it passes, with the source context as ldContext"},
 	{"ogc-full/testdata-oracle-errors", "register.json", "bblocks[t.vocab-term]*", "", "reg-build", "as above"},
 }

@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -44,6 +46,16 @@ func (o object) MarshalJSON() ([]byte, error) {
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
+}
+
+// has reports whether the object has a member key.
+func (o object) has(key string) bool {
+	for _, m := range o {
+		if m.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // set replaces the value of key, or appends it.
@@ -84,7 +96,7 @@ func (bd *builder) entry(o *blockOut, from string, doc bool) object {
 	b := o.b
 	e := object{{"itemIdentifier", b.ID}}
 	built := map[string]bool{"itemIdentifier": true, "schema": true, "sourceSchema": true, "ldContext": true,
-		"sourceLdContext": true, "ontology": true, "sourceFiles": true, "testOutputs": true,
+		"sourceLdContext": true, "sourceFiles": true, "testOutputs": true,
 		"validationPassed": true, "documentation": true, "shaclShapes": true, "dependsOn": true,
 		"resolvedSchemaProperties": true}
 	hasDeps := false
@@ -99,6 +111,12 @@ func (bd *builder) entry(o *blockOut, from string, doc bool) object {
 				e = append(e, member{f.Key, d})
 			}
 			continue
+		case "ontology":
+			// The tool chain keeps bblock.json's ontology when it builds
+			// none; it writes the built one's link otherwise.
+			if o.ontology != nil {
+				continue
+			}
 		case "profileOf", "isProfileOf":
 			// The tool chain writes isProfileOf, with bblocks:// URIs in
 			// register.json and ids in the documentation.
@@ -158,11 +176,11 @@ func (bd *builder) entry(o *blockOut, from string, doc bool) object {
 		e = e.set("transforms", tr) // in place of a "transforms" of bblock.json
 	}
 	e = append(e, member{"sourceFiles", src("") + "/"}, member{"validationPassed", o.res.Passed})
-	if doc {
-		return e
-	}
 	if bd.opts.GitHubBaseURL != "" && len(o.report.Items) > 0 {
 		e = append(e, member{"testOutputs", bd.opts.GitHubBaseURL + escapePath(bd.repoPath(o.tests)) + "/"})
+	}
+	if doc {
+		return e
 	}
 	e = append(e, member{"documentation", object{
 		{"markdown", object{{"mediatype", "text/markdown"}, {"url", bd.link(from, o.markdownDoc())}}},
@@ -203,6 +221,15 @@ func (bd *builder) shaclShapes(o *blockOut, from string) object {
 		seen[id] = true
 		b := bd.reg.Block(id)
 		if b == nil {
+			// A block of an imported register: the shapes its register
+			// lists for it, its own and those it inherits.
+			if ib, ok := bd.reg.Imports.Block(id); ok {
+				for _, k := range slices.Sorted(maps.Keys(ib.ShaclShapes)) {
+					if !out.has(k) {
+						out = append(out, member{k, ib.ShaclShapes[k]})
+					}
+				}
+			}
 			return
 		}
 		if files := shapesFiles(b); len(files) > 0 {
@@ -214,7 +241,9 @@ func (bd *builder) shaclShapes(o *blockOut, from string) object {
 					links[i] = bd.sourceLink(from, path.Join(bblock.SourcesDir, b.Path, f))
 				}
 			}
-			out = append(out, member{id, links})
+			if !out.has(id) {
+				out = append(out, member{id, links})
+			}
 		}
 		for _, d := range b.Deps {
 			visit(d)
