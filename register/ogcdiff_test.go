@@ -20,7 +20,7 @@ import (
 )
 
 // dumpDiffs prints every difference the differential test finds, listed or
-// not, grouped by register: go test ./register -run TestOGCDifferential -ogcdiff.dump
+// not, with its owner: go test -v ./register -run TestOGCDifferential -ogcdiff.dump
 var dumpDiffs = flag.Bool("ogcdiff.dump", false, "print every difference TestOGCDifferential finds")
 
 // ogcRegister is a register the OGC tool chain built whole and offline
