@@ -25,6 +25,7 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/gsp"
 	"github.com/jrpcld/jrpcld/internal/oxitest"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/jlog"
@@ -195,9 +196,14 @@ func arq(ctx context.Context, cp, query string, data []string) ([]map[string]str
 }
 
 // tdb2Query runs one query on the TDB2 store at loc (one process at a time
-// may open it) and returns its result rows.
-func tdb2Query(ctx context.Context, cp, loc, query string) ([]map[string]string, error) {
-	out, err := jena(ctx, cp, "tdb2.tdbquery", "--loc", loc, "--query", query, "--results", "json")
+// may open it), with the union of the named graphs as the default graph
+// when union is set, and returns its result rows.
+func tdb2Query(ctx context.Context, cp, loc, query string, union bool) ([]map[string]string, error) {
+	args := []string{"--loc", loc, "--query", query, "--results", "json"}
+	if union {
+		args = append(args, "--set", "tdb:unionDefaultGraph=true")
+	}
+	out, err := jena(ctx, cp, "tdb2.tdbquery", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -414,33 +420,74 @@ func (f *sparqlFixture) check(t *testing.T, rows [][]map[string]string, errs []e
 	}
 }
 
-// TestSPARQLInJena runs every query of examples/queries in Apache Jena over
-// the graphs of the fixture: in ARQ with Turtle files (the default graph),
-// and in a TDB2 store loaded with the N-Quads (every log in its named
-// graph, the default graph empty, as TDB2 is set up by default). Each
-// answer must equal the figures of the JSON that stats writes for the same
-// logs.
-func TestSPARQLInJena(t *testing.T) {
-	cp := jenaClasspath(t)
+// sparqlEngine is one store or tool the SPARQL pack runs on: run loads
+// the fixture's graphs, runs every query and checks the rows of each form
+// it loads them in with f.check, in a subtest per form.
+type sparqlEngine struct {
+	name string
+	run  func(t *testing.T, ctx context.Context, f *sparqlFixture)
+}
+
+// TestSPARQLEngines runs every query of examples/queries on every engine
+// over the graphs of the fixture, and holds each answer, row for row, to
+// the figures of the JSON that stats writes for the same logs (what
+// "jrpcld stats --format json" prints):
+//   - Apache Jena's ARQ over Turtle files (the default graph);
+//   - Jena TDB2 loaded with the N-Quads (every log in its named graph),
+//     with an empty default graph and with the union default graph;
+//   - Oxigraph's engine (the npm package, in node) over Turtle, N-Triples,
+//     N-Quads, and N-Quads with the union default graph;
+//   - the same engine behind the test shim of internal/oxitest, the logs
+//     pushed with package gsp (PUT, one named graph each) and the queries
+//     sent over the SPARQL protocol;
+//   - with the build tag virtuoso (.ci/run sets it), Virtuoso, started for
+//     the test, the logs pushed with gsp over Digest and the queries sent
+//     to /sparql, where the default graph is the union of all graphs.
+//
+// An engine whose tool is missing is skipped with a message (a failure when
+// JRPCLD_SHARED is set).
+func TestSPARQLEngines(t *testing.T) {
 	f := newSPARQLFixture(t)
+	engines := append([]sparqlEngine{
+		{"jena", runJena},
+		{"oxigraph", runOxigraph},
+		{"oxigraph-gsp", runOxigraphGSP},
+	}, virtuosoEngines()...)
+	// The subtests run in parallel once this function has returned: the
+	// context ends with the test, not with the function.
+	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
+	t.Cleanup(cancel)
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			e.run(t, ctx, f)
+			t.Logf("%d queries over %d graphs in %s: %v", len(sparqlQueries), len(f.logs), e.name, time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
+
+// answers are the rows (or the error) of each query of sparqlQueries.
+type answers struct {
+	rows [][]map[string]string
+	errs []error
+}
+
+func newAnswers() *answers {
+	return &answers{make([][]map[string]string, len(sparqlQueries)), make([]error, len(sparqlQueries))}
+}
+
+// runJena runs the queries in ARQ, each in a process of its own, over the
+// Turtle files; and in a TDB2 store loaded once with the N-Quads, one query
+// after another (a TDB2 store is opened by one process at a time), without
+// and with the union default graph.
+func runJena(t *testing.T, ctx context.Context, f *sparqlFixture) {
+	cp := jenaClasspath(t)
 	files := queryFiles()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	type answers struct {
-		rows [][]map[string]string
-		errs []error
-	}
-	newAnswers := func() *answers {
-		return &answers{make([][]map[string]string, len(files)), make([]error, len(files))}
-	}
-	file, tdb := newAnswers(), newAnswers()
+	file, tdb, union := newAnswers(), newAnswers(), newAnswers()
 	loc := filepath.Join(t.TempDir(), "tdb2")
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(2, runtime.NumCPU()))
-	start := time.Now()
-	// ARQ runs each query in a process of its own; TDB2 loads the store
-	// once, then runs the queries one after another (a TDB2 store is
-	// opened by one process at a time).
 	for i := range files {
 		wg.Add(1)
 		go func() {
@@ -458,29 +505,27 @@ func TestSPARQLInJena(t *testing.T) {
 		<-sem
 		for i := range files {
 			if err != nil {
-				tdb.errs[i] = err
+				tdb.errs[i], union.errs[i] = err, err
 				continue
 			}
 			sem <- struct{}{}
-			tdb.rows[i], tdb.errs[i] = tdb2Query(ctx, cp, loc, files[i])
+			tdb.rows[i], tdb.errs[i] = tdb2Query(ctx, cp, loc, files[i], false)
+			union.rows[i], union.errs[i] = tdb2Query(ctx, cp, loc, files[i], true)
 			<-sem
 		}
 	}()
 	wg.Wait()
-	t.Logf("%d queries over %d graphs in ARQ and in TDB2: %v", len(files), len(f.turtle), time.Since(start).Round(time.Millisecond))
 	t.Run("arq-turtle", func(t *testing.T) { f.check(t, file.rows, file.errs) })
 	t.Run("tdb2-nquads", func(t *testing.T) { f.check(t, tdb.rows, tdb.errs) })
+	t.Run("tdb2-nquads-union", func(t *testing.T) { f.check(t, union.rows, union.errs) })
 }
 
-// TestSPARQLInOxigraph runs every query of examples/queries in Oxigraph
-// (its engine, as the npm package, in node) over the graphs of the
-// fixture: as Turtle and as N-Triples in the default graph, as N-Quads in
-// named graphs with the default graph empty, and as N-Quads with the
-// default graph the union of the named graphs (a store's option, which
-// makes each query match every message twice). Each answer must equal the
-// figures of stats.
-func TestSPARQLInOxigraph(t *testing.T) {
-	f := newSPARQLFixture(t)
+// runOxigraph runs the queries in Oxigraph's engine, in one node process
+// per form of the graphs: Turtle and N-Triples in the default graph,
+// N-Quads in named graphs with the default graph empty, and N-Quads with
+// the default graph the union of the named graphs (a store's option, which
+// makes each query match every message twice).
+func runOxigraph(t *testing.T, ctx context.Context, f *sparqlFixture) {
 	load := func(files []string, mediaType string) []oxitest.Data {
 		var d []oxitest.Data
 		for _, file := range files {
@@ -498,20 +543,58 @@ func TestSPARQLInOxigraph(t *testing.T) {
 		{"nquads", load(f.nquads, "application/n-quads"), false},
 		{"nquads-union", load(f.nquads, "application/n-quads"), true},
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	for _, form := range forms {
 		t.Run(form.name, func(t *testing.T) {
-			start := time.Now()
 			res := oxitest.Query(t, ctx, form.data, form.union, queryFiles())
-			t.Logf("%d queries over %d graphs in Oxigraph: %v", len(res), len(f.turtle), time.Since(start).Round(time.Millisecond))
-			rows := make([][]map[string]string, len(res))
-			errs := make([]error, len(res))
+			a := newAnswers()
 			for i, r := range res {
-				rows[i], errs[i] = r.Rows, r.Err
+				a.rows[i], a.errs[i] = r.Rows, r.Err
 			}
-			f.check(t, rows, errs)
+			f.check(t, a.rows, a.errs)
 		})
+	}
+}
+
+// runOxigraphGSP pushes the logs to Oxigraph's engine behind the test shim
+// of internal/oxitest (not Oxigraph's own server), then runs the queries
+// through its SPARQL endpoint.
+func runOxigraphGSP(t *testing.T, ctx context.Context, f *sparqlFixture) {
+	front := oxitest.StartFront(t, oxitest.FrontOptions{})
+	f.push(t, ctx, &gsp.Client{}, front.StoreURL())
+	a := newAnswers()
+	for i, file := range queryFiles() {
+		q, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.rows[i], a.errs[i] = front.Query(ctx, string(q))
+	}
+	f.check(t, a.rows, a.errs)
+}
+
+// push uploads the graph of each log of the fixture to a Graph Store
+// endpoint with cl (PUT, as the named graph of the log's IRI), N-Triples
+// and Turtle in turn, and checks that each upload says the graph was
+// stored.
+func (f *sparqlFixture) push(t *testing.T, ctx context.Context, cl *gsp.Client, endpoint string) {
+	t.Helper()
+	for i := range f.logs {
+		format, file := rdf.NTriples, f.ntriples[i]
+		if i%2 == 1 {
+			format, file = rdf.Turtle, f.turtle[i]
+		}
+		write := func(w io.Writer) error {
+			in, err := os.Open(file)
+			if err != nil {
+				return err
+			}
+			defer in.Close()
+			_, err = io.Copy(w, in)
+			return err
+		}
+		if _, err := cl.Put(ctx, endpoint, f.iris[i], format, write); err != nil {
+			t.Fatalf("pushing %s: %v", f.logs[i], err)
+		}
 	}
 }
 
