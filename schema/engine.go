@@ -4,18 +4,22 @@ package schema
 // schemas jsonschema compiles before anything validates with them.
 
 import (
+	"github.com/jrpcld/jrpcld/schema/format"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // newEngine returns a jsonschema compiler with jrpcld's settings:
-// ECMA-262 patterns (see compilePattern) and, with formats, "format"
-// asserted in every draft.
+// ECMA-262 patterns (see compilePattern), the formats of ajv-formats (see
+// package format), asserted in every draft with formats.
 func newEngine(formats bool) *jsonschema.Compiler {
 	jc := jsonschema.NewCompiler()
 	jc.UseRegexpEngine(compilePattern)
+	for _, name := range format.Names() {
+		check, _ := format.Lookup(name)
+		jc.RegisterFormat(&jsonschema.Format{Name: name, Validate: check})
+	}
 	if formats {
 		jc.AssertFormat()
-		jc.RegisterFormat(&jsonschema.Format{Name: "byte", Validate: validateBase64})
 	}
 	return jc
 }
@@ -42,8 +46,28 @@ func settle(sch *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
 			// the $ref.
 			ignoreBesideRef(s)
 		}
+		if s.Format != nil {
+			s.Format = assertedFormat(s.Format.Name)
+		}
 		stack = append(stack, subschemas(s)...)
 	}
+}
+
+// assertedFormat returns the format name as jrpcld asserts it: as
+// ajv-formats defines it, or not at all (nil) when ajv-formats does not
+// (jsonschema also knows period, iri, iri-reference and semver). "regex"
+// is renamed: jsonschema checks a format of that name with its
+// RegexpEngine, which compiles as "pattern" does (with ECMA-262's "u"
+// flag), where ajv-formats compiles without flags.
+func assertedFormat(name string) *jsonschema.Format {
+	check, ok := format.Lookup(name)
+	switch {
+	case !ok:
+		return nil
+	case name == "regex":
+		name = "regex (ECMA-262)"
+	}
+	return &jsonschema.Format{Name: name, Validate: check}
 }
 
 // ignoreBesideRef clears every keyword of s but "$ref".

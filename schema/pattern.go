@@ -4,7 +4,10 @@ package schema
 // regular expressions, which ajv compiles with the "u" flag: lookarounds
 // and back references, \s matching U+00A0 and the other Unicode spaces,
 // \d and \w ASCII only. Go's regexp reads another dialect, so patterns are
-// compiled with regexp2 in its ECMAScript and Unicode modes. regexp2
+// compiled with regexp2 in its ECMAScript and Unicode modes (see
+// format.CompileRegexp; as regexp2 does, it also takes patterns the "u"
+// flag refuses, such as \# or a lone ], as ECMA-262 reads them without
+// it: schemas written for Python's re hold them). regexp2
 // backtracks, which a pattern can make exponential: every match has a time
 // limit, and a match that runs out of time, or of backtracking stack, is a
 // problem "could not be checked" naming the pattern and the value.
@@ -20,6 +23,7 @@ import (
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/schema/format"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -43,7 +47,7 @@ type pattern struct {
 // compilePattern compiles an ECMA-262 pattern; it is the RegexpEngine of
 // every jsonschema compiler jrpcld makes.
 func compilePattern(expr string) (jsonschema.Regexp, error) {
-	re, err := regexp2.Compile(expr, regexp2.ECMAScript|regexp2.Unicode, regexp2.OptionMaxBacktrackingStackSize(maxBacktrack))
+	re, err := format.CompileRegexp(expr, true, maxBacktrack)
 	if err != nil {
 		return nil, err
 	}

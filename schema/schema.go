@@ -50,11 +50,11 @@ type Schema struct {
 // A Compiler compiles schemas with its settings; the zero Compiler is the
 // one Compile and CompileFile use.
 type Compiler struct {
-	// Formats asserts "format" in every draft, as ajv-formats does: the
-	// formats jsonschema knows (uri, uri-reference, uri-template, date-time,
-	// email, ...) and "byte" (base64, which the MCP schemas use). Without it,
-	// formats are asserted as each draft says: in draft-07 and before, not in
-	// 2019-09 and 2020-12.
+	// Formats asserts "format" in every draft, as ajv with ajv-formats
+	// does (see package format: uri, uri-reference, uri-template,
+	// date-time, email, byte, ...). Without it, formats are asserted as each
+	// draft says: in draft-07 and before, not in 2019-09 and 2020-12; a
+	// format asserted is always checked as ajv-formats checks it.
 	Formats bool
 }
 
@@ -374,31 +374,4 @@ func relevantCauses(e *jsonschema.ValidationError) []*jsonschema.ValidationError
 		return strings.Join(out[i].InstanceLocation, "\x00") < strings.Join(out[j].InstanceLocation, "\x00")
 	})
 	return out
-}
-
-// validateBase64 is the "byte" format: standard base64 with its padding
-// (RFC 4648, section 4), as ajv-formats checks it: groups of four
-// characters of A-Z a-z 0-9 + /, the last of which may end in "=" or "==".
-func validateBase64(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return nil
-	}
-	if len(str)%4 != 0 {
-		return errors.New("base64: length is not a multiple of 4")
-	}
-	pad := 0
-	switch {
-	case strings.HasSuffix(str, "=="):
-		pad = 2
-	case strings.HasSuffix(str, "="):
-		pad = 1
-	}
-	for i := 0; i < len(str)-pad; i++ {
-		c := str[i]
-		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/') {
-			return fmt.Errorf("base64: character %q at %d", c, i)
-		}
-	}
-	return nil
 }
