@@ -22,6 +22,10 @@ func FuzzChecker(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"t"}}`), false)
 	f.Add([]byte(`{"jsonrpc":"2.0","id":0,"result":{"content":[]}}`), true)
 	f.Add([]byte(`[{"jsonrpc":"2.0","id":0,"method":"roots/list"},{"jsonrpc":"2.0","id":0,"result":{}}]`), false)
+	// Issue 23: a member named twice, numbers too big to compute with.
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":1,"name":"x"},"id":1}`), false)
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"m","params":[1E1000001,1E1000001],"id":1E999999}`), false)
+	f.Add([]byte(`{"jsonrpc":"2.0","error":{"code":1e1001,"message":"x"},"id":1}`), true)
 	file := filepath.Join(f.TempDir(), "mcp.json")
 	if err := os.WriteFile(file, []byte(dispatchSchema), 0o644); err != nil {
 		f.Fatal(err)

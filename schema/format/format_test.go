@@ -109,3 +109,27 @@ func ExampleLookup() {
 	fmt.Println(check("http://example.com/a?b#c") == nil, check("http://é.com") == nil, check(42) == nil)
 	// Output: true false true
 }
+
+// FuzzFormats: no value makes a check panic, and the formats keep
+// ajv-formats' inclusions: a uri is a uri-reference, a date-time an
+// iso-date-time, a time an iso-time, an IPv4 address a host name.
+func FuzzFormats(f *testing.F) {
+	for _, list := range seeds {
+		for _, s := range list {
+			f.Add(s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		valid := map[string]bool{}
+		for _, name := range Names() {
+			check, _ := Lookup(name)
+			valid[name] = check(s) == nil
+			check(json.Number(s))
+		}
+		for _, in := range [][2]string{{"uri", "uri-reference"}, {"date-time", "iso-date-time"}, {"time", "iso-time"}, {"ipv4", "hostname"}} {
+			if valid[in[0]] && !valid[in[1]] {
+				t.Errorf("%q: a valid %s, not a valid %s", s, in[0], in[1])
+			}
+		}
+	})
+}
