@@ -2,6 +2,7 @@ package bblock
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -337,5 +338,33 @@ func TestOpen(t *testing.T) {
 	}
 	if _, _, err := Open(dir+"/_sources", "", nil); err == nil {
 		t.Error("a folder that is neither a block nor a register opened")
+	}
+}
+
+// TestPrefixMustBeAPath (issue 23, item 1): an identifier-prefix that
+// cannot be part of a path is an error naming the key.
+func TestPrefixMustBeAPath(t *testing.T) {
+	for _, prefix := range []string{"../../tmp/X/", `a\b.`, "a/b.", "x\n."} {
+		fsys := fstest.MapFS{
+			"bblocks-config.yaml":    {Data: []byte(fmt.Sprintf("identifier-prefix: %q\nimports: []\n", prefix))},
+			"_sources/x/bblock.json": meta(""),
+		}
+		r, err := LoadRegister(fsys, nil)
+		if err == nil {
+			t.Errorf("prefix %q: loaded, ids %v", prefix, r.IDs())
+			continue
+		}
+		if !strings.Contains(err.Error(), "bblocks-config.yaml: identifier-prefix") {
+			t.Errorf("prefix %q: the error does not name the key: %v", prefix, err)
+		}
+	}
+	for _, prefix := range []string{"", "ogc.", "ogc.geo", "mlc.croissant.", "x-y_z."} {
+		fsys := fstest.MapFS{
+			"bblocks-config.yaml":    {Data: []byte(fmt.Sprintf("identifier-prefix: %q\nimports: []\n", prefix))},
+			"_sources/x/bblock.json": meta(""),
+		}
+		if _, err := LoadRegister(fsys, nil); err != nil {
+			t.Errorf("prefix %q: %v", prefix, err)
+		}
 	}
 }

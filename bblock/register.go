@@ -132,6 +132,9 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 		}
 	}
 	prefix := r.Config.IdentifierPrefix
+	if err := checkPrefix(prefix); err != nil {
+		return nil, fmt.Errorf("%s: %w", ConfigFile, err)
+	}
 	if prefix != "" && !strings.HasSuffix(prefix, ".") {
 		prefix += "."
 	}
@@ -194,6 +197,19 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 	}
 	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
 	return r, nil
+}
+
+// checkPrefix refuses an identifier-prefix that cannot be part of a path:
+// a block's identifier names its files in a build (annotated/A/B/,
+// bblock/ID.html), so a slash or a backslash would lead elsewhere, and a
+// control character would make names no one can type.
+func checkPrefix(prefix string) error {
+	for _, r := range prefix {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+			return fmt.Errorf("identifier-prefix %q holds %q: block identifiers become paths of the build, so the prefix may not hold a slash, a backslash or a control character (write it as dot-separated names, such as \"ogc.geo.\")", prefix, r)
+		}
+	}
+	return nil
 }
 
 // ErrUnknownBlock is wrapped by errors that name a block id the register

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -419,32 +420,33 @@ func escapePath(p string) string {
 	return strings.Join(parts, "/")
 }
 
-// writeTree writes the files below the folder out.
+// writeTree writes the files below the folder out, which it creates when
+// needed. Every file is written through an os.Root of out: no name (such
+// as one made of a block identifier) and no symbolic link already in out
+// can lead outside it.
 func writeTree(out string, files map[string][]byte) error {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("writing the register: %w", err)
 	}
-	sort.Strings(names)
-	made := map[string]bool{}
-	for _, n := range names {
-		p := filepath.Join(out, filepath.FromSlash(n))
-		if dir := filepath.Dir(p); !made[dir] {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return fmt.Errorf("writing the register: %w", err)
-			}
-			made[dir] = true
+	root, err := os.OpenRoot(out)
+	if err != nil {
+		return fmt.Errorf("writing the register: %w", err)
+	}
+	defer root.Close()
+	for _, n := range slices.Sorted(maps.Keys(files)) {
+		if !filepath.IsLocal(filepath.FromSlash(n)) {
+			return fmt.Errorf("writing the register: %s would lie outside %s", n, out)
 		}
-		f, err := atomicfile.Create(p)
+		f, err := atomicfile.CreateIn(root, n)
 		if err != nil {
 			return fmt.Errorf("writing the register: %w", err)
 		}
 		if _, err := f.Write(files[n]); err != nil {
 			f.Abort()
-			return fmt.Errorf("writing %s: %w", p, err)
+			return fmt.Errorf("writing %s: %w", filepath.Join(out, n), err)
 		}
 		if err := f.Commit(); err != nil {
-			return fmt.Errorf("writing %s: %w", p, err)
+			return fmt.Errorf("writing %s: %w", filepath.Join(out, n), err)
 		}
 	}
 	return nil

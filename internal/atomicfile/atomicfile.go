@@ -4,8 +4,12 @@
 package atomicfile
 
 import (
+	"crypto/rand"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 )
 
@@ -15,6 +19,11 @@ type File struct {
 	*os.File
 	target string
 	done   bool
+
+	// root, when not nil, is the folder the file was created in by
+	// CreateIn: target and temp are names inside it.
+	root *os.Root
+	temp string
 }
 
 // Create starts writing the file at path. When path names a symbolic link,
@@ -36,6 +45,35 @@ func Create(path string) (*File, error) {
 		return nil, fmt.Errorf("creating %s: %w", path, err)
 	}
 	return &File{File: f, target: target}, nil
+}
+
+// CreateIn starts writing the file name (slash-separated, relative) inside
+// root, creating the folders on its way. Every name is opened through root,
+// so that neither ".." nor a symbolic link can lead outside it; unlike
+// Create, a name that is a symbolic link is replaced by the file, not
+// written through.
+func CreateIn(root *os.Root, name string) (*File, error) {
+	if !fs.ValidPath(name) || name == "." {
+		return nil, fmt.Errorf("creating %s: not a file name inside %s", name, root.Name())
+	}
+	dir, base := path.Split(name)
+	if dir != "" {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("creating %s in %s: %w", name, root.Name(), err)
+		}
+	}
+	for range 10 {
+		temp := dir + "." + base + ".tmp-" + rand.Text()[:12]
+		f, err := root.OpenFile(temp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("creating %s in %s: %w", name, root.Name(), err)
+		}
+		return &File{File: f, target: name, root: root, temp: temp}, nil
+	}
+	return nil, fmt.Errorf("creating %s in %s: no free temporary name", name, root.Name())
 }
 
 // maxLinks is how many symbolic links resolve follows before it gives up,
@@ -71,25 +109,29 @@ func (f *File) Commit() error {
 	}
 	f.done = true
 	mode := os.FileMode(0o644)
-	if st, err := os.Stat(f.target); err == nil {
+	stat, rename, remove := os.Stat, os.Rename, os.Remove
+	if f.root != nil {
+		stat, rename, remove = f.root.Stat, f.root.Rename, f.root.Remove
+	}
+	if st, err := stat(f.target); err == nil && st.Mode().IsRegular() {
 		mode = st.Mode().Perm()
 	}
 	if err := f.File.Chmod(mode); err != nil {
 		f.File.Close()
-		os.Remove(f.File.Name())
+		remove(f.Temp())
 		return fmt.Errorf("writing %s: %w", f.target, err)
 	}
 	if err := f.File.Sync(); err != nil {
 		f.File.Close()
-		os.Remove(f.File.Name())
+		remove(f.Temp())
 		return fmt.Errorf("writing %s: %w", f.target, err)
 	}
 	if err := f.File.Close(); err != nil {
-		os.Remove(f.File.Name())
+		remove(f.Temp())
 		return fmt.Errorf("writing %s: %w", f.target, err)
 	}
-	if err := os.Rename(f.File.Name(), f.target); err != nil {
-		os.Remove(f.File.Name())
+	if err := rename(f.Temp(), f.target); err != nil {
+		remove(f.Temp())
 		return fmt.Errorf("writing %s: %w", f.target, err)
 	}
 	return nil
@@ -103,8 +145,18 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.File.Close()
+	if f.root != nil {
+		f.root.Remove(f.temp)
+		return
+	}
 	os.Remove(f.File.Name())
 }
 
-// Temp returns the name of the temporary file (for tests and messages).
-func (f *File) Temp() string { return f.File.Name() }
+// Temp returns the name of the temporary file (for tests and messages):
+// inside the root for a file of CreateIn.
+func (f *File) Temp() string {
+	if f.root != nil {
+		return f.temp
+	}
+	return f.File.Name()
+}

@@ -148,3 +148,77 @@ func TestSymlinkLoop(t *testing.T) {
 		t.Errorf("Create on a loop: %v", err)
 	}
 }
+
+// TestCreateIn: a file created in a root is written whole on Commit,
+// replaces a symbolic link rather than writing through it, and no name or
+// link leads outside the root.
+func TestCreateIn(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "root")
+	outside := filepath.Join(top, "outside")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(outside, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+
+	f, err := CreateIn(root, "a/b/c.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("new")
+	if _, err := os.Stat(filepath.Join(dir, "a", "b", "c.txt")); !os.IsNotExist(err) {
+		t.Errorf("the file exists before Commit: %v", err)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "a", "b", "c.txt")); string(got) != "new" {
+		t.Errorf("after Commit the file holds %q", got)
+	}
+
+	if err := os.Symlink(outside, filepath.Join(dir, "link.txt")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	f, err = CreateIn(root, "link.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("replaced")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(outside); string(got) != "keep" {
+		t.Errorf("written through the link: %s holds %q", outside, got)
+	}
+	if st, err := os.Lstat(filepath.Join(dir, "link.txt")); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("link.txt is not a file now: %v %v", st, err)
+	}
+
+	if err := os.Symlink(top, filepath.Join(dir, "up")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"../x", "/x", "up/x", "."} {
+		if f, err := CreateIn(root, name); err == nil {
+			f.Abort()
+			t.Errorf("CreateIn(%q) succeeded", name)
+		}
+	}
+	if entries, _ := os.ReadDir(top); len(entries) != 2 {
+		t.Errorf("%s holds %d entries, want 2", top, len(entries))
+	}
+	f, err = CreateIn(root, "gone.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Abort()
+	if _, err := os.Stat(filepath.Join(dir, f.Temp())); !os.IsNotExist(err) {
+		t.Errorf("Abort left %s: %v", f.Temp(), err)
+	}
+}
