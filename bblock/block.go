@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path"
 	"slices"
 	"sort"
@@ -221,8 +220,9 @@ func plainYAML(v any) (any, error) {
 }
 
 // LoadDir loads the block in the folder dir. Its id is the folder's name.
+// Nothing outside dir is read (see DirFS).
 func LoadDir(dir string) (*Block, error) {
-	b, err := Load(os.DirFS(dir), path.Base(strings.ReplaceAll(dir, `\`, "/")))
+	b, err := Load(DirFS(dir), path.Base(strings.ReplaceAll(dir, `\`, "/")))
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -61,6 +61,8 @@ type importedRegister struct {
 	prefix  []string // URL prefixes the folder stands for, each ending in '/'
 	regFile string   // the register.json read
 	blocks  map[string]*ImportedBlock
+	fsys    fs.FS  // the local folder, read through DirFS
+	regName string // regFile's name in fsys
 }
 
 // LoadImports reads the register.json of each mapped import. A folder
@@ -87,7 +89,7 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 	if err != nil || !pu.IsAbs() {
 		return nil, fmt.Errorf("--import %s=%s: %q is not an absolute URL (or \"default\")", m.URL, m.Dir, m.URL)
 	}
-	r := &importedRegister{name: m.URL, dir: m.Dir, blocks: map[string]*ImportedBlock{}}
+	r := &importedRegister{name: m.URL, dir: m.Dir, blocks: map[string]*ImportedBlock{}, fsys: DirFS(m.Dir)}
 	base := u
 	if strings.HasSuffix(base, ".json") {
 		base = base[:strings.LastIndexByte(base, '/')+1]
@@ -96,11 +98,14 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 	}
 	r.prefix = append(r.prefix, base)
 	var data []byte
-	for _, name := range []string{"register.json", filepath.Join("build", "register.json")} {
-		p := filepath.Join(m.Dir, name)
-		if data, err = os.ReadFile(p); err == nil {
-			r.regFile = p
+	for _, name := range []string{"register.json", "build/register.json"} {
+		if data, err = fs.ReadFile(r.fsys, name); err == nil {
+			r.regFile = filepath.Join(m.Dir, filepath.FromSlash(name))
+			r.regName = name
 			break
+		}
+		if errors.Is(err, ErrLeavesTree) {
+			return nil, fmt.Errorf("--import %s=%s: %w", m.URL, m.Dir, err)
 		}
 	}
 	if r.regFile == "" {
@@ -234,10 +239,13 @@ func (im *Imports) ReadURL(u string) ([]byte, error) {
 					if clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
 						return nil, fmt.Errorf("%s leaves the copy of import %s", u, r.name)
 					}
-					for _, root := range []string{r.dir, filepath.Join(r.dir, "build")} {
-						data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(clean)))
+					for _, name := range []string{clean, "build/" + clean} {
+						data, err := fs.ReadFile(r.fsys, name)
 						if err == nil {
 							return data, nil
+						}
+						if errors.Is(err, ErrLeavesTree) {
+							return nil, fmt.Errorf("%s: import %s is mapped to %s: %w", u, r.name, r.dir, err)
 						}
 					}
 					return nil, fmt.Errorf("%s: import %s is mapped to %s, which has no %s", u, r.name, r.dir, clean)
@@ -294,7 +302,7 @@ func (im *Imports) RegisterFile(name string) ([]byte, bool) {
 	}
 	for _, r := range im.regs {
 		if r.name == name {
-			data, err := os.ReadFile(r.regFile)
+			data, err := fs.ReadFile(r.fsys, r.regName)
 			return data, err == nil
 		}
 	}

@@ -387,3 +387,42 @@ func TestLoadRegisterWithImports(t *testing.T) {
 		})
 	}
 }
+
+// TestImportsConfined (issue 23, item 2): a file of an import's copy that
+// is a symbolic link leading outside the copy is refused, register.json
+// included; links inside the copy are followed.
+func TestImportsConfined(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"secret.yaml":                  "secret: 1\n",
+		"copy/register.json":           objectRegister,
+		"copy/annotated/p/schema.yaml": "type: object\n",
+		"other/register.json":          listRegister,
+	})
+	for link, to := range map[string]string{
+		"copy/annotated/p/leak.yaml": filepath.Join(root, "secret.yaml"),
+		"copy/annotated/p/rel.yaml":  "../../../secret.yaml",
+		"copy/annotated/p/same.yaml": "schema.yaml",
+		"linked/register.json":       filepath.Join(root, "other", "register.json"),
+	} {
+		p := filepath.Join(root, filepath.FromSlash(link))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.Symlink(to, p); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	im := mustImports(t, ImportMap{URL: "https://x.example/reg/", Dir: filepath.Join(root, "copy")})
+	for _, name := range []string{"leak.yaml", "rel.yaml"} {
+		data, err := im.ReadURL("https://x.example/reg/annotated/p/" + name)
+		if !errors.Is(err, ErrLeavesTree) {
+			t.Errorf("%s: %q, %v; want an error wrapping ErrLeavesTree", name, data, err)
+		}
+	}
+	if data, err := im.ReadURL("https://x.example/reg/annotated/p/same.yaml"); err != nil || string(data) != "type: object\n" {
+		t.Errorf("a link inside the copy: %q, %v", data, err)
+	}
+	_, err := LoadImports([]ImportMap{{URL: "https://y.example/", Dir: filepath.Join(root, "linked")}})
+	if !errors.Is(err, ErrLeavesTree) {
+		t.Errorf("register.json linking out of the copy: %v; want an error wrapping ErrLeavesTree", err)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -87,9 +86,12 @@ func (r *Register) IDs() []string {
 	return ids
 }
 
-// LoadRegisterDir loads the register source tree in the folder dir.
+// LoadRegisterDir loads the register source tree in the folder dir. Nothing
+// outside it is read: the files below _sources are read from _sources, and a
+// symbolic link that leads out of it (or is absolute) is refused with an
+// error wrapping ErrLeavesTree.
 func LoadRegisterDir(dir string, opts *Options) (*Register, error) {
-	r, err := LoadRegister(os.DirFS(dir), opts)
+	r, err := LoadRegister(newTreeFS(dir), opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}

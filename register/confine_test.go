@@ -1,6 +1,7 @@
 package register
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,4 +87,114 @@ func TestOutputConfined(t *testing.T) {
 			t.Errorf("%s holds %d entries, want out alone", top, len(entries))
 		}
 	})
+}
+
+// TestSourcesConfined (issue 23, item 2): a file of the sources that is a
+// symbolic link leading outside _sources (a schema, a context, a
+// description, a snippet, a test resource, a folder a $ref goes through) is
+// refused with an error that says so, and nothing of what it leads to is
+// read, published or copied; links that stay inside _sources are followed.
+func TestSourcesConfined(t *testing.T) {
+	top := t.TempDir()
+	const secret = "SECRET-c4f1"
+	outside := filepath.Join(top, "outside")
+	src := filepath.Join(top, "src")
+	files := map[string]string{
+		"outside/schema.yaml":              "type: object\nproperties:\n  " + secret + ":\n    type: string\n",
+		"outside/context.json":             `{"@context": {"` + secret + `": "http://example.com/` + secret + `"}}`,
+		"outside/text.md":                  secret + "\n",
+		"outside/snippet.json":             `{"` + secret + `": "x"}`,
+		"outside/dir/part.yaml":            "type: object\nproperties:\n  " + secret + ":\n    type: string\n",
+		"src/bblocks-config.yaml":          "identifier-prefix: t.\nimports: []\n",
+		"src/_sources/a/bblock.json":       blockMeta,
+		"src/_sources/a/examples.yaml":     "- title: linked\n  snippets:\n    - language: json\n      ref: ex.json\n",
+		"src/_sources/b/bblock.json":       blockMeta,
+		"src/_sources/b/schema.yaml":       "type: object\nallOf:\n  - $ref: ../shared/part.yaml\n",
+		"src/_sources/c/bblock.json":       blockMeta,
+		"src/_sources/c/schema.yaml":       "type: object\nproperties:\n  name:\n    type: string\n",
+		"src/_sources/c/context.jsonld":    `{"@context": {"name": "http://example.com/name"}}`,
+		"src/_sources/d/bblock.json":       blockMeta,
+		"src/_sources/d/schema.yaml":       "type: object\n",
+		"src/_sources/d/tests/x.json":      "{}",
+		"src/_sources/keep/bblock.json":    blockMeta,
+		"src/_sources/keep/context.jsonld": `{"@context": {"name": "http://example.com/name"}}`,
+	}
+	for name, content := range files {
+		p := filepath.Join(top, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{ // link in src/_sources -> target
+		"a/schema.yaml":    filepath.Join(outside, "schema.yaml"),
+		"a/context.jsonld": "../../../outside/context.json",
+		"a/description.md": filepath.Join(outside, "text.md"),
+		"a/ex.json":        filepath.Join(outside, "snippet.json"),
+		"shared":           "../../outside/dir",
+		"d/tests/y.json":   filepath.Join(outside, "snippet.json"),
+		// Inside _sources: followed.
+		"keep/schema.yaml": "../c/schema.yaml",
+	}
+	for name, to := range links {
+		if err := os.Symlink(to, filepath.Join(src, "_sources", filepath.FromSlash(name))); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	reg, err := bblock.LoadRegisterDir(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, res := buildReg(t, reg, Options{})
+	for name, data := range tree(t, out) {
+		if strings.Contains(string(data), secret) {
+			t.Errorf("%s holds what a link outside the sources leads to", name)
+		}
+	}
+	byID := map[string]BlockResult{}
+	for _, b := range res.Blocks {
+		byID[b.ID] = b
+	}
+	for _, id := range []string{"t.a", "t.b", "t.d"} {
+		b := byID[id]
+		if b.Passed {
+			t.Errorf("%s passed", id)
+		}
+		if msgs := strings.Join(b.Errors, "\n"); !strings.Contains(msgs, "symbolic link leads outside") {
+			t.Errorf("%s: no error says a link leads outside the sources:\n%s", id, msgs)
+		}
+	}
+	if b := byID["t.keep"]; !b.Passed {
+		t.Errorf("t.keep, whose schema is a link inside _sources, fails: %v", b.Errors)
+	}
+	if ctx := readFile(t, filepath.Join(out, "annotated", "keep", "context.jsonld")); !strings.Contains(string(ctx), "http://example.com/name") {
+		t.Errorf("t.keep's context lacks its term:\n%s", ctx)
+	}
+}
+
+// TestSourcesFolderConfined: a _sources folder that is itself a link out of
+// the register is refused.
+func TestSourcesFolderConfined(t *testing.T) {
+	top := t.TempDir()
+	outside := filepath.Join(top, "outside")
+	src := filepath.Join(top, "src")
+	for _, d := range []string{filepath.Join(outside, "x"), src} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(outside, "x", "bblock.json"), []byte(blockMeta), 0o644)
+	os.WriteFile(filepath.Join(src, bblock.ConfigFile), []byte("identifier-prefix: t.\nimports: []\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(src, bblock.SourcesDir)); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	reg, err := bblock.LoadRegisterDir(src, nil)
+	if err == nil {
+		t.Fatalf("loaded, blocks %v", reg.IDs())
+	}
+	if !errors.Is(err, bblock.ErrLeavesTree) {
+		t.Errorf("the error does not say a link leads outside: %v", err)
+	}
 }
