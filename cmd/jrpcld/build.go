@@ -122,27 +122,30 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			}
 		}
 		if err != nil {
-			errorf(e, "build", "%v", err)
+			errorf(e, "build", "%s", termsafe.Escape(err.Error()))
 			return exitUsage
 		}
 		res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, BuildPath: *buildPath, RelativeBase: *relBase,
 			GitRepository: *gitRepo, GitHubBaseURL: *githubBase, ViewerURL: *viewerURL, CommitDate: *commitDate, Filter: *filter, Date: *date, Contexts: contextOptions(ctxMap, *keepMeaning)})
 		if err != nil {
-			errorf(e, "build", "%v", err)
+			errorf(e, "build", "%s", termsafe.Escape(err.Error()))
 			return exitUsage
 		}
+		// Ids, file names and messages come from the sources: each is shown
+		// on one line, escaped, so that none can forge a line of the output.
 		for _, w := range res.Warnings {
-			errorf(e, "build", "warning: %s", w)
+			errorf(e, "build", "warning: %s", termsafe.Escape(w))
 		}
 		for _, msg := range res.Errors {
-			errorf(e, "build", "error: %s", msg)
+			errorf(e, "build", "error: %s", termsafe.Escape(msg))
 		}
 		for _, b := range res.Blocks {
+			id := termsafe.Escape(b.ID)
 			for _, w := range b.Warnings {
-				errorf(e, "build", "%s: warning: %s", b.ID, w)
+				errorf(e, "build", "%s: warning: %s", id, termsafe.Escape(w))
 			}
 			for _, msg := range b.Errors {
-				errorf(e, "build", "%s: error: %s", b.ID, msg)
+				errorf(e, "build", "%s: error: %s", id, termsafe.Escape(msg))
 			}
 		}
 		fmt.Fprintf(e.stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), plural(len(res.Blocks)), termsafe.Escape(*out))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 )
 
 func TestBuildCommand(t *testing.T) {
@@ -69,5 +70,44 @@ func TestBuildOGCCommand(t *testing.T) {
 	}
 	if n := strings.Count(stderr, `import "default" is not resolved`); n != 1 {
 		t.Errorf("the import warning appears %d times:\n%s", n, stderr)
+	}
+}
+
+// TestBuildNamesCannotForgeLines (issue 23, item 19): a line break or an
+// escape sequence in the name of a _sources folder (so in a block id, a
+// file name and the messages naming them) is shown escaped: every line build
+// prints on standard error is one of its own, and nothing acts on the
+// terminal.
+func TestBuildNamesCannotForgeLines(t *testing.T) {
+	src := t.TempDir()
+	const meta = `{"name": "X", "status": "experimental", "dateTimeAddition": "2024-01-01T00:00:00Z", "itemClass": "schema", "version": "1.0"}`
+	folder := "x\njrpcld build: all blocks passed\x1b[2J"
+	if err := os.MkdirAll(filepath.Join(src, "_sources", folder), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(src, "bblocks-config.yaml"), "identifier-prefix: t.\nimports: []\n")
+	write(t, filepath.Join(src, "_sources", folder, "bblock.json"), meta)
+	write(t, filepath.Join(src, "_sources", folder, "schema.yaml"), "type: object\n")
+	// An example that fails, so that errors naming the block are printed.
+	write(t, filepath.Join(src, "_sources", folder, "examples.yaml"), "- title: bad\n  snippets:\n    - language: json\n      code: '[1'\n")
+	code, out, errOut := jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"))
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitInvalid, errOut)
+	}
+	for _, stream := range []struct{ name, text, prefix string }{{"stderr", errOut, "jrpcld build: "}, {"stdout", out, ""}} {
+		for _, line := range strings.Split(strings.TrimSuffix(stream.text, "\n"), "\n") {
+			if !strings.HasPrefix(line, stream.prefix) || strings.HasPrefix(line, "jrpcld build: all blocks passed") {
+				t.Errorf("%s has a line that is not build's own: %q", stream.name, line)
+			}
+			for _, r := range line {
+				if termsafe.Escape(string(r)) != string(r) {
+					t.Errorf("%s holds a raw %U: %q", stream.name, r, line)
+					break
+				}
+			}
+		}
+	}
+	if !strings.Contains(errOut, `t.x\njrpcld build: all blocks passed\x1b[2J: error:`) {
+		t.Errorf("stderr does not show the id escaped:\n%s", errOut)
 	}
 }
