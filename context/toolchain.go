@@ -131,6 +131,9 @@ type toolchain struct {
 	opts    *Options
 	imports *bblock.Imports
 
+	indexOnce sync.Once
+	ix        *blockIndex
+
 	mu        sync.Mutex
 	raw       map[string]any             // decoded files by location; never changed
 	annotated map[string]*annotateResult // by block id
@@ -158,32 +161,60 @@ func (tc *toolchain) blocks() []*bblock.Block {
 }
 
 func (tc *toolchain) block(id string) *bblock.Block {
-	for _, b := range tc.blocks() {
-		if b.ID == id {
-			return b
+	return tc.index().byID[id]
+}
+
+// blockIndex finds the blocks of a toolchain by id and by the locations
+// of their schemas, each map keeping the first block in register order.
+type blockIndex struct {
+	byID map[string]*bblock.Block
+	// annotated maps the location of a block's annotated schema, and of
+	// its JSON twin, to the block.
+	annotated map[string]*bblock.Block
+	// source maps the location of a block's source schema to the block,
+	// and stem the same location without its extension.
+	source, stem map[string]*bblock.Block
+}
+
+// index returns the toolchain's blockIndex, made on first use: a register
+// whose blocks refer to one another looks blocks up for every reference.
+func (tc *toolchain) index() *blockIndex {
+	tc.indexOnce.Do(func() {
+		ix := &blockIndex{byID: map[string]*bblock.Block{}, annotated: map[string]*bblock.Block{},
+			source: map[string]*bblock.Block{}, stem: map[string]*bblock.Block{}}
+		first := func(m map[string]*bblock.Block, k string, b *bblock.Block) {
+			if _, ok := m[k]; !ok {
+				m[k] = b
+			}
 		}
-	}
-	return nil
+		for _, b := range tc.blocks() {
+			first(ix.byID, b.ID, b)
+			if b.Files.Schema == "" {
+				continue
+			}
+			a := annotatedLoc(b)
+			first(ix.annotated, a, b)
+			first(ix.annotated, strings.TrimSuffix(a, ".yaml")+".json", b)
+			if src, err := sourceLoc(b, b.Files.Schema); err == nil {
+				first(ix.source, src, b)
+				first(ix.stem, strings.TrimSuffix(src, path.Ext(src)), b)
+			}
+		}
+		tc.ix = ix
+	})
+	return tc.ix
 }
 
 // blockOfLoc returns the block whose schema is at location loc: its
 // source schema (or the .json / .yaml twin of it) or its annotated schema.
 func (tc *toolchain) blockOfLoc(loc string) *bblock.Block {
-	stem := func(p string) string { return strings.TrimSuffix(p, path.Ext(p)) }
-	for _, b := range tc.blocks() {
-		if b.Files.Schema == "" {
-			continue
-		}
-		a := annotatedLoc(b)
-		if loc == a || stem(loc) == stem(a) && path.Ext(loc) == ".json" {
-			return b
-		}
-		if src, err := sourceLoc(b, b.Files.Schema); err == nil && stem(src) == stem(loc) {
-			switch path.Ext(loc) {
-			case ".yaml", ".yml", ".json":
-				return b
-			}
-		}
+	ix := tc.index()
+	if b := ix.annotated[loc]; b != nil {
+		return b
+	}
+	switch path.Ext(loc) {
+	case ".yaml", ".yml", ".json":
+		return ix.stem[strings.TrimSuffix(loc, path.Ext(loc))]
 	}
 	return nil
 }
@@ -253,19 +284,11 @@ func (tc *toolchain) loadSchema(loc string) (any, error) {
 // schemaBlock returns the block whose schema, source or annotated (YAML
 // or JSON), is at loc.
 func (tc *toolchain) schemaBlock(loc string) *bblock.Block {
-	for _, b := range tc.blocks() {
-		if b.Files.Schema == "" {
-			continue
-		}
-		a := annotatedLoc(b)
-		if loc == a || loc == strings.TrimSuffix(a, ".yaml")+".json" {
-			return b
-		}
-		if src, err := sourceLoc(b, b.Files.Schema); err == nil && src == loc {
-			return b
-		}
+	ix := tc.index()
+	if b := ix.annotated[loc]; b != nil {
+		return b
 	}
-	return nil
+	return ix.source[loc]
 }
 
 // readFile reads the bytes at loc.

@@ -30,3 +30,21 @@ func BenchmarkBuildOGC(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkBuildChain measures the build, in memory, of registers whose
+// blocks refer to one another in a chain (see chainTree and bench/chain.sh).
+func BenchmarkBuildChain(b *testing.B) {
+	for _, n := range []int{50, 100, 200} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			reg, err := bblock.LoadRegister(chainTree(n, false), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, _, err := build(reg, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -111,7 +111,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		if err := bd.writeSchemas(o); err != nil {
 			global(report.JSONSchema, "annotated schema: %v", err)
 		}
-		if sch, schErr = schema.Compile(b, bd.reg); schErr != nil {
+		if sch, schErr = bd.schemas.Compile(b); schErr != nil {
 			global(report.JSONSchema, "compiling the schema: %v", schErr)
 		}
 	}

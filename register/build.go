@@ -21,6 +21,7 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
 	"github.com/jrpcld/jrpcld/register/report"
+	"github.com/jrpcld/jrpcld/schema"
 )
 
 // Options control a build.
@@ -180,7 +181,8 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 		return nil, nil, fmt.Errorf("%w: %w %q; the register has %s", ErrUsage, bblock.ErrUnknownBlock, opts.Filter, strings.Join(reg.IDs(), ", "))
 	}
 	bd := &builder{reg: reg, opts: opts, files: map[string][]byte{}, built: map[string]*blockOut{},
-		tc: jsonld.NewToolchain(reg, opts.Contexts), sourceDocs: map[string]*jsonld.Document{}}
+		tc: jsonld.NewToolchain(reg, opts.Contexts), sourceDocs: map[string]*jsonld.Document{},
+		schemas: (&schema.Compiler{}).NewSet(reg)}
 	res := &Result{Name: reg.Config.Name}
 	seen := map[string]bool{}
 	for _, p := range reg.Problems {
@@ -305,6 +307,8 @@ type builder struct {
 	blocks []*blockOut          // built blocks in order
 	built  map[string]*blockOut // built blocks by id
 	tc     *jsonld.Toolchain    // annotated schemas and contexts, as the tool chain makes them
+	// schemas compiles the blocks' schemas, each document once for all.
+	schemas *schema.Set
 	// sourceDocs holds the copies of sources-tree files written so far,
 	// by output path (nil for a file that is not JSON or YAML).
 	sourceDocs map[string]*jsonld.Document

@@ -29,7 +29,8 @@ type Schema struct {
 	store *schemadoc.Store
 	c     *jsonschema.Compiler
 
-	mu      sync.Mutex
+	// mu guards c, byID and settled, which the schemas of a Set share.
+	mu      *sync.Mutex
 	byID    map[string]*jsonschema.Schema // compiled schemas by URL#pointer
 	settled map[*jsonschema.Schema]bool   // compiled schemas corrected (see settle)
 
@@ -99,16 +100,76 @@ func (c *Compiler) compile(st *schemadoc.Store, u, name string) (*Schema, error)
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
+	s := &Schema{url: u, name: name, store: st, c: c.engine(st), mu: &sync.Mutex{},
+		byID: map[string]*jsonschema.Schema{}, settled: map[*jsonschema.Schema]bool{}}
+	return c.finish(s, doc)
+}
+
+// engine returns a compiler of the library that loads from st, with c's
+// settings.
+func (c *Compiler) engine(st *schemadoc.Store) *jsonschema.Compiler {
 	jc := newEngine(c.Formats)
 	jc.UseLoader(boundedLoader{st})
-	s := &Schema{url: u, name: name, store: st, c: jc, byID: map[string]*jsonschema.Schema{}, settled: map[*jsonschema.Schema]bool{}}
-	if s.root, err = s.compileURL(u + "#"); err != nil {
+	return jc
+}
+
+// finish compiles the root of s, whose document is doc, and its dispatch.
+func (c *Compiler) finish(s *Schema, doc any) (*Schema, error) {
+	var err error
+	if s.root, err = s.compileURL(s.url + "#"); err != nil {
 		return nil, err
 	}
 	if s.dispatch, err = newDispatch(s, doc); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
+		return nil, fmt.Errorf("schema %s: %w", s.name, err)
 	}
 	return s, nil
+}
+
+// A Set compiles the schemas of the blocks of one register, reading each
+// document and compiling each subschema once for them all: blocks that
+// refer to one another would otherwise each compile what they reach again,
+// which grows with the square of a chain of references. It is safe for
+// concurrent use.
+type Set struct {
+	c       *Compiler
+	st      *schemadoc.Store
+	jc      *jsonschema.Compiler
+	mu      sync.Mutex
+	byID    map[string]*jsonschema.Schema
+	settled map[*jsonschema.Schema]bool
+}
+
+// NewSet returns the set of the schemas of register reg's blocks, compiled
+// with c's settings.
+func (c *Compiler) NewSet(reg *bblock.Register) *Set {
+	s := &Set{c: c, byID: map[string]*jsonschema.Schema{}, settled: map[*jsonschema.Schema]bool{}}
+	if len(reg.Blocks) > 0 {
+		s.st = schemadoc.NewBlockStore(reg.Blocks[0], reg)
+		s.jc = c.engine(s.st)
+	}
+	return s
+}
+
+// Compile compiles the schema of block b, a block of the set's register,
+// as Compiler.Compile does.
+func (s *Set) Compile(b *bblock.Block) (*Schema, error) {
+	if b.Files.Schema == "" {
+		return nil, fmt.Errorf("block %s has no schema file", b.ID)
+	}
+	if s.st == nil {
+		return nil, fmt.Errorf("block %s is not a block of the set's register", b.ID)
+	}
+	u := schemadoc.BlockURL(b.ID, b.Files.Schema)
+	doc, err := s.st.Doc(u)
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", b.ID, err)
+	}
+	sch, err := s.c.finish(&Schema{url: u, name: b.ID, store: s.st, c: s.jc, mu: &s.mu, byID: s.byID, settled: s.settled}, doc)
+	if err != nil {
+		return nil, err
+	}
+	sch.rulesSuffice = b.Embedded() && !s.c.Formats
+	return sch, nil
 }
 
 // Name returns the block id or file the schema was compiled from.
