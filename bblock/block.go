@@ -18,7 +18,7 @@ import (
 // Block is one building block: its metadata and the files of its folder.
 type Block struct {
 	ID   string // identifier, e.g. "mcp.json-rpc"
-	Path string // slash-separated folder below the register's sources root; "." for a lone block
+	Path string // slash-separated folder below the register's sources root ("" for its root); "." for a lone block
 	Dir  string // the folder on disk, or "" for an embedded block
 	FS   fs.FS  // the block's folder
 

@@ -56,6 +56,9 @@ func Open(dir, id string, opts *Options) (*Block, *Register, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if rel == "." {
+			rel = "" // the block at the root of _sources
+		}
 		for _, b := range reg.Blocks {
 			if b.Path == filepath.ToSlash(rel) {
 				if id != "" && id != b.ID {

@@ -164,7 +164,17 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 				parts = append(parts, p)
 			}
 		}
-		id := prefix + strings.Join(parts, ".")
+		// A block at the root of _sources is the prefix itself, as the
+		// tool chain names it ("mlc.croissant." -> mlc.croissant).
+		id := strings.TrimSuffix(prefix, ".")
+		if len(parts) > 0 {
+			id = prefix + strings.Join(parts, ".")
+		}
+		if id == "" {
+			r.Problems = append(r.Problems, Problem{File: path.Join(dir, "bblock.json"),
+				Message: fmt.Sprintf("a block at the root of %s takes its id from identifier-prefix, and %s has none: set one", SourcesDir, ConfigFile)})
+			continue
+		}
 		sub, err := fs.Sub(fsys, dir)
 		if err != nil {
 			return nil, err

@@ -50,8 +50,9 @@ func sourceLoc(b *bblock.Block, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if b.Path == "." || b.Path == "" {
-		// A lone block: its folder stands for the sources tree.
+	if b.Path == "." {
+		// A lone block: its folder stands for the sources tree. (A block
+		// at the root of a register's _sources has the path "".)
 		if !strings.HasPrefix(tp, bblock.SourcesDir+"/") {
 			tp = path.Join(bblock.SourcesDir, tp)
 		}
