@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/itchyny/gojq v0.12.20
 	github.com/knakk/rdf v0.0.0-20260317081859-15b52521cde6
+	github.com/ohler55/ojg v1.28.5
 	github.com/piprate/json-gold v0.9.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2

@@ -122,7 +122,9 @@ func (b *Block) OutputPath() string {
 }
 
 // SnippetCode returns a snippet's code: its inline code, or the content of
-// the file it refers to, relative to the examples file.
+// the file it refers to, relative to the examples file; with a json-path,
+// the part of that file the path selects first, as JSON (see
+// SelectJSONPath: an error wrapping ErrNoMatch when it selects nothing).
 func (b *Block) SnippetCode(s Snippet) ([]byte, error) {
 	if s.Ref == "" {
 		return []byte(s.Code), nil
@@ -130,7 +132,14 @@ func (b *Block) SnippetCode(s Snippet) ([]byte, error) {
 	if strings.Contains(s.Ref, "://") {
 		return nil, fmt.Errorf("block %s: snippet ref %q is a URL; jrpcld reads only files of the block", b.ID, s.Ref)
 	}
-	return b.ReadFile(path.Join(path.Dir(b.Files.Examples), s.Ref))
+	data, err := b.ReadFile(path.Join(path.Dir(b.Files.Examples), s.Ref))
+	if err != nil || s.JSONPath == "" {
+		return data, err
+	}
+	if data, err = SelectJSONPath(data, s.JSONPath); err != nil {
+		return nil, fmt.Errorf("block %s: %s: %w", b.ID, s.Ref, err)
+	}
+	return data, nil
 }
 
 // SchemaDoc decodes the block's schema file (YAML or JSON) into plain Go

@@ -34,7 +34,10 @@ type Snippet struct {
 	SchemaRef string            `yaml:"schema-ref"`
 	BaseURI   string            `yaml:"base-uri"`
 	Prefixes  map[string]string `yaml:"prefixes"`
-	Line      int               `yaml:"-"` // line of the snippet in examples.yaml
+	// JSONPath selects, in the file Ref names, the value that is the
+	// snippet (its first match).
+	JSONPath string `yaml:"json-path"`
+	Line     int    `yaml:"-"` // line of the snippet in examples.yaml
 }
 
 // IsJSON reports whether the snippet's language is JSON (json or a JSON media type).
@@ -100,6 +103,8 @@ func ParseExamples(file string, data []byte) (*Examples, []Problem, error) {
 				probs = append(probs, Problem{File: file, Message: where + ": has both code and ref; give exactly one"})
 			case s.Code == "" && s.Ref == "":
 				probs = append(probs, Problem{File: file, Message: where + ": has neither code nor ref; give exactly one"})
+			case s.JSONPath != "" && s.Ref == "":
+				probs = append(probs, Problem{File: file, Message: where + ": json-path selects a part of the file ref names, and there is no ref"})
 			}
 		}
 		out.Examples = append(out.Examples, ex)

@@ -2,6 +2,7 @@ package register
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -188,6 +189,13 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 						base = named
 					}
 				}
+				code, err := b.SnippetCode(sn)
+				if errors.Is(err, bblock.ErrNoMatch) {
+					// The tool chain skips such a snippet: no file, no
+					// verdict. Say so.
+					o.warnf("example %d snippet %d (%s line %d): %v: the snippet is skipped, as the OGC tool chain skips it", i+1, j+1, b.Files.Examples, sn.Line, err)
+					continue
+				}
 				names[base] = true
 				file := base + extension(languageKind(sn.Language))
 				it := &item{Title: ex.Title, SchemaRef: sn.SchemaRef, Base: base, File: file, Language: sn.Language,
@@ -197,7 +205,6 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 				if sn.Ref != "" {
 					using = sn.Ref
 				}
-				code, err := b.SnippetCode(sn)
 				if err != nil {
 					where := fmt.Sprintf("%s line %d", b.Files.Examples, sn.Line)
 					if sn.Ref != "" {
