@@ -2,6 +2,7 @@ package bblock
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -36,7 +37,7 @@ func SelectJSONPath(data []byte, expr string) ([]byte, error) {
 	if _, root := x[0].(jp.Root); root && len(x) == 1 {
 		locs = []jp.Expr{x} // "$" itself, which Locate does not list
 	} else {
-		locs = x.Locate(ojson.Plain(doc), 1)
+		locs = x.Locate(numbers(ojson.Plain(doc)), 1)
 	}
 	if len(locs) == 0 {
 		return nil, fmt.Errorf("json-path %q %w in the file", expr, ErrNoMatch)
@@ -70,4 +71,28 @@ func SelectJSONPath(data []byte, expr string) ([]byte, error) {
 		return nil, fmt.Errorf("json-path %q: %w", expr, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// numbers returns v with its json.Number values as int64 (when integers
+// that fit) or float64, which ojg's filters compare with the numbers of an
+// expression.
+func numbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = numbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = numbers(e)
+		}
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+	}
+	return v
 }

@@ -21,6 +21,7 @@ func TestSelectJSONPath(t *testing.T) {
 		{expr: "$.features[-1].properties.z", want: "2\n"},
 		{expr: "$.features[*].id", want: "\"a\"\n"},
 		{expr: "$..z", want: "1\n"},
+		{expr: "$.features[?(@.properties.z == 2)].id", want: "\"b\"\n"},
 		{expr: "$.features[?(@.id == 'b')].properties", want: "{\n  \"z\": 2\n}\n"},
 		{expr: "$", want: ""}, // the whole document: checked below
 		{expr: "$.nowhere", noMatch: true},

@@ -197,7 +197,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 					continue
 				}
 				names[base] = true
-				file := base + extension(languageKind(sn.Language))
+				file := base + snippetExtension(sn.Language)
 				it := &item{Title: ex.Title, SchemaRef: sn.SchemaRef, Base: base, File: file, Language: sn.Language,
 					rep: report.NewItem(report.Source{Type: report.Example, ExampleIndex: i + 1, SnippetIndex: j + 1,
 						Filename: bd.repoPath(path.Join(o.tests, file)), Language: mediaType(sn.Language)})}
@@ -483,6 +483,31 @@ func languageKind(l string) string {
 		return langJSON
 	}
 	return ""
+}
+
+// snippetExtension returns the extension of the file of a snippet in
+// language lang: that of its kind, or for a language nothing checks, the
+// one the tool chain gives it: the language itself ("xml" -> ".xml"), and
+// for a media type its type, then the media type with its slash as a dot
+// ("application/zip" -> ".application.application.zip", as its builds
+// show). Characters a file name should not hold become "_".
+func snippetExtension(lang string) string {
+	if kind := languageKind(lang); kind != "" {
+		return extension(kind)
+	}
+	clean := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("+-_/.", r) {
+			return r
+		}
+		return '_'
+	}, strings.TrimSpace(lang))
+	if major, _, ok := strings.Cut(clean, "/"); ok {
+		return "." + major + "." + strings.ReplaceAll(clean, "/", ".")
+	}
+	if clean == "" {
+		return ".txt"
+	}
+	return "." + clean
 }
 
 // extension returns the file extension of a language kind.

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -144,6 +146,9 @@ func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkIn
 		default:
 			// Nothing of the tool chain checks it.
 			it.Dropped = true
+			if it.rep.Source.Type == report.Example {
+				o.warnf("%s: language %q is not checked (nor is it by the OGC tool chain without a validator plugin): written as %s, with no verdict", it.label(), in.sn.Language, it.File)
+			}
 		}
 	}
 	if it.Dropped && !it.RequireFail() && !it.rep.HasErrors() {
@@ -240,7 +245,10 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 	}
 
 	// The uplift: a JSON resource with the block's context (or prefixes),
-	// a JSON-LD one as it is. YAML is uplifted as JSON.
+	// a JSON-LD one as it is. The tool chain does not uplift YAML.
+	if kind == langYAML {
+		return
+	}
 	prefixes := in.prefixes
 	ctx := o.ctx
 	switch {
@@ -368,6 +376,20 @@ func (bd *builder) checkTurtle(o *blockOut, it *item, code []byte, in checkInput
 	base := in.sn.BaseURI
 	if base == "" {
 		base = in.ex.BaseURI
+	}
+	if it.rep.Source.Type == report.Example && len(in.prefixes) > 0 {
+		// The prefixes of examples.yaml are declared before the snippet,
+		// as the tool chain declares them; the file written holds them,
+		// so that it reads on its own.
+		names := slices.Sorted(maps.Keys(in.prefixes))
+		var decls bytes.Buffer
+		for _, n := range names {
+			fmt.Fprintf(&decls, "@prefix %s: <%s> .\n", n, in.prefixes[n])
+		}
+		code = append(decls.Bytes(), code...)
+		it.Source = code
+		bd.put(path.Join(o.tests, it.File), code)
+		it.rep.Info(report.Turtle, "Prefixes are defined for "+strings.Join(names, ", "))
 	}
 	ts, _, err := rdf.Parse(code, rdf.Turtle, base)
 	if err != nil {
