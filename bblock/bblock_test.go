@@ -368,3 +368,40 @@ func TestPrefixMustBeAPath(t *testing.T) {
 		}
 	}
 }
+
+// TestNotDoneIsSaid (issue 21, item 2): what jrpcld does not do of the
+// tool chain's features (url-mappings, extends, OpenAPI documents,
+// extensionPoints) is a warning naming the file, never skipped in silence.
+func TestNotDoneIsSaid(t *testing.T) {
+	fsys := fstest.MapFS{
+		"bblocks-config.yaml":       {Data: []byte("identifier-prefix: t.\nimports: []\nurl-mappings:\n  https://schemas.example.org/: _sources/copies/\n")},
+		"_sources/ext/bblock.json":  meta(`, "extends": "t.base"`),
+		"_sources/api/bblock.json":  meta(`, "extensionPoints": {"target": "t.base"}`),
+		"_sources/api/openapi.yaml": {Data: []byte("openapi: 3.0.0\n")},
+		"_sources/doc/bblock.json":  meta(`, "openAPIDocument": "api.yaml"`),
+		"_sources/base/bblock.json": meta(""),
+	}
+	r, err := LoadRegister(fsys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := r.Problems.Warnings().Error(); !strings.Contains(w, "url-mappings are not applied") {
+		t.Errorf("no warning about url-mappings: %s", w)
+	}
+	for id, want := range map[string][]string{
+		"t.ext": {`"extends" is not applied`},
+		"t.api": {`"extensionPoints" is not supported`, "openapi.yaml: warning: the OpenAPI document is not processed"},
+		"t.doc": {`"openAPIDocument" is not processed`},
+	} {
+		b := r.Block(id)
+		if b == nil {
+			t.Fatalf("no block %s", id)
+		}
+		w := b.Problems.Warnings().Error()
+		for _, s := range want {
+			if !strings.Contains(w, s) {
+				t.Errorf("%s: no warning with %q: %s", id, s, w)
+			}
+		}
+	}
+}

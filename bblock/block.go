@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -309,6 +310,10 @@ func load(fsys fs.FS, id string, tree fs.FS, dir string) (*Block, error) {
 		default:
 			*named.file = path.Clean(named.value)
 		}
+	}
+	if names["openapi.yaml"] && !slices.ContainsFunc(meta.Fields, func(f Field) bool { return f.Key == "openAPIDocument" }) {
+		b.Problems = append(b.Problems, Problem{File: "openapi.yaml", Severity: diag.Warning,
+			Message: "the OpenAPI document is not processed by jrpcld: it is not resolved, written nor counted for dependencies, as the OGC tool chain does"})
 	}
 	b.Files.Examples = one("examples", "examples.yaml", "examples.yml")
 	b.Files.Shapes = one("SHACL shapes", "shapes.shacl", "rules.shacl")

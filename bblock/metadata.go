@@ -147,6 +147,10 @@ func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
 			add(true, f.Key, "%q is deprecated: list the files in \"resources\" with the role \"data\"", f.Key)
 		case "extensionPoints":
 			add(true, f.Key, "%q is not supported by jrpcld: the block's schema, context and examples are built without its extensions", f.Key)
+		case "extends":
+			add(true, f.Key, "%q is not applied by jrpcld: the block's schema is built as written, without the block it extends (the OGC tool chain builds it on that block)", f.Key)
+		case "openAPIDocument":
+			add(true, f.Key, "%q is not processed by jrpcld: the OpenAPI document is not resolved, written nor counted for dependencies, as the OGC tool chain does", f.Key)
 		}
 		if err != nil {
 			add(false, f.Key, "%q has the wrong shape: %v", f.Key, err)

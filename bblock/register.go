@@ -122,6 +122,10 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 	if err := yaml.Unmarshal(data, &r.Config); err != nil {
 		return nil, fmt.Errorf("%s: %w", ConfigFile, err)
 	}
+	if _, ok := raw["url-mappings"]; ok {
+		r.Problems = append(r.Problems, Problem{File: ConfigFile, Severity: diag.Warning,
+			Message: "url-mappings are not applied by jrpcld: a schema or context named by URL is not read from the local file the mapping names (map a register's files with --import URL=DIR, a context with --context-map URL=FILE)"})
+	}
 	if _, ok := raw["imports"]; !ok {
 		// The tool chain imports the main OGC register when the key is absent.
 		r.Config.Imports = []string{"default"}
