@@ -380,14 +380,14 @@ func (bd *builder) checkTurtle(o *blockOut, it *item, code []byte, in checkInput
 	if it.rep.Source.Type == report.Example && len(in.prefixes) > 0 {
 		// The prefixes of examples.yaml are declared before the snippet,
 		// as the tool chain declares them; the file written holds them,
-		// so that it reads on its own.
+		// so that it reads on its own. Transforms and the documentation
+		// keep the snippet as written (it.Source), as in the tool chain.
 		names := slices.Sorted(maps.Keys(in.prefixes))
 		var decls bytes.Buffer
 		for _, n := range names {
 			fmt.Fprintf(&decls, "@prefix %s: <%s> .\n", n, in.prefixes[n])
 		}
 		code = append(decls.Bytes(), code...)
-		it.Source = code
 		bd.put(path.Join(o.tests, it.File), code)
 		it.rep.Info(report.Turtle, "Prefixes are defined for "+strings.Join(names, ", "))
 	}
