@@ -58,6 +58,7 @@ func TestRangeReader(t *testing.T) {
 			`{"dir":"up","ts":5,"msg":{"jsonrpc":"2.0","id":"a","result":{"k":1,"k":2}}}` + "\n", ReaderOptions{}},
 		{"blank and bad lines", "\n\n{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\nnot json\n\n  \n{\"a\":\n}\n{\"jsonrpc\":\"2.0\",\"method\":\"b\"}\n\n", ReaderOptions{}},
 		{"first line not JSON", "garbage\n{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n", ReaderOptions{}},
+		{"truncated first line", "{\"a\":[\n\n{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n{\"b\":\n{}\n", ReaderOptions{}},
 		{"byte order mark, CRLF", "\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\r\n{\"jsonrpc\":\"2.0\",\"method\":\"b\"}\r\n", ReaderOptions{}},
 		{"over-long lines", long + "\n{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n" + long + "\n" + long, ReaderOptions{MaxLineBytes: 40}},
 	} {
@@ -114,6 +115,8 @@ func TestSplittable(t *testing.T) {
 		{"one line", `[{"jsonrpc":"2.0","method":"a"}]`, true},
 		{"blank lines first", "\n \n{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n", true},
 		{"not JSON first", "hello\n{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n", true},
+		{"truncated first line", "{\"x\":\n{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n", true},
+		{"lone bracket first", "[\n{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n{}\n", true},
 		{"byte order mark", "\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n", true},
 		{"pretty-printed", "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"a\"\n}\n", false},
 		{"gzip", gz("{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n"), false},

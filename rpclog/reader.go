@@ -142,6 +142,10 @@ type Reader struct {
 	limit    int64  // with a Range: no line that begins past this offset is read; -1 for none
 	limitAt  int    // the limit applies to the lines after this many
 	cut      bool   // the limit ended the reading
+	// replay holds lines already read that are read again: those after
+	// the first line of a document that turned out to be a bad line of a
+	// JSON lines log (see recoverLines).
+	replay []byte
 	// final is the record that ends the input, handed out when the
 	// reading ends: the input is empty, not UTF-8, or over a limit of
 	// decompression.
@@ -439,13 +443,21 @@ func (r *Reader) detect() (*Record, error) {
 	}
 }
 
+// sniffBytes is how much of the start of the input sniff looks at.
+const sniffBytes = 64
+
 // sniff checks the start of the input: it skips a UTF-8 byte order mark,
 // and refuses UTF-16 and UTF-32, told by their byte order mark or, without
-// one, by the NUL bytes around the first characters, which JSON text (ASCII
-// there) shows in these encodings (RFC 4627, section 3).
+// one, by the NUL bytes around the characters, which JSON text (ASCII
+// there) shows in these encodings (RFC 4627, section 3). Without a byte
+// order mark, most of the first characters (up to 64 bytes) must show the
+// encoding's pattern: a line of garbage that starts with a NUL byte is a bad
+// line of a UTF-8 log, not UTF-16.
 func (r *Reader) sniff() error {
-	b, err := r.br.Peek(4)
-	if err != nil && err != io.EOF {
+	b, err := r.br.Peek(sniffBytes)
+	if err != nil && err != io.EOF && len(b) < 4 {
+		// (With 4 bytes or more, what is there is enough: a read error
+		// the reader keeps comes back with the next read.)
 		return r.readErr(err)
 	}
 	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
@@ -463,15 +475,10 @@ func (r *Reader) sniff() error {
 		enc, bom = "UTF-16BE", true
 	case bytes.HasPrefix(b, []byte{0xff, 0xfe}):
 		enc, bom = "UTF-16LE", true
-	case len(b) == 4 && b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] != 0:
-		enc = "UTF-32BE"
-	case len(b) == 4 && b[0] != 0 && b[1] == 0 && b[2] == 0 && b[3] == 0:
-		enc = "UTF-32LE"
-	case len(b) >= 2 && b[0] == 0 && b[1] != 0:
-		enc = "UTF-16BE"
-	case len(b) >= 2 && b[0] != 0 && b[1] == 0:
-		enc = "UTF-16LE"
 	default:
+		enc = wideEncoding(b)
+	}
+	if enc == "" {
 		return nil
 	}
 	how := "it starts with a NUL byte"
@@ -485,6 +492,40 @@ func (r *Reader) sniff() error {
 	r.final = r.errRecord(nil, 0, 0, codeParseError, fmt.Sprintf(
 		"the log is %s %s (%s): jrpcld reads UTF-8; convert it first (iconv -f %s -t UTF-8)", enc[:6], enc[6:], how, enc))
 	return io.EOF
+}
+
+// wideEncoding returns the encoding the start of an input without a byte
+// order mark, b, is in when it is UTF-32 or UTF-16 ("UTF-32BE", ...), or
+// "". The first character must show the encoding's NUL bytes, and so must
+// at least three in four of the characters b holds whole: an ASCII
+// character is 00 00 00 XX in UTF-32BE, XX 00 00 00 in UTF-32LE, 00 XX in
+// UTF-16BE and XX 00 in UTF-16LE (XX not NUL).
+func wideEncoding(b []byte) string {
+	for _, e := range []struct {
+		name string
+		size int
+		nul  func(u []byte) bool
+	}{
+		{"UTF-32BE", 4, func(u []byte) bool { return u[0] == 0 && u[1] == 0 && u[2] == 0 && u[3] != 0 }},
+		{"UTF-32LE", 4, func(u []byte) bool { return u[0] != 0 && u[1] == 0 && u[2] == 0 && u[3] == 0 }},
+		{"UTF-16BE", 2, func(u []byte) bool { return u[0] == 0 && u[1] != 0 }},
+		{"UTF-16LE", 2, func(u []byte) bool { return u[0] != 0 && u[1] == 0 }},
+	} {
+		units := len(b) / e.size
+		if units == 0 || !e.nul(b[:e.size]) {
+			continue
+		}
+		n := 0
+		for i := range units {
+			if e.nul(b[i*e.size : (i+1)*e.size]) {
+				n++
+			}
+		}
+		if 4*n >= 3*units {
+			return e.name
+		}
+	}
+	return ""
 }
 
 // emptyRecord returns the record of an input that holds no message.
@@ -529,7 +570,7 @@ func (r *Reader) nextDoc() (*Record, error) {
 			break
 		}
 		r.doc, r.pos, r.lineStart = r.doc[:0], 0, 0
-		rec, err := r.appendLine(0)
+		rec, _, err := r.appendLine(0)
 		if err != nil || rec != nil {
 			return rec, err
 		}
@@ -537,6 +578,12 @@ func (r *Reader) nextDoc() (*Record, error) {
 	start, line, col := r.pos, r.posLine, r.pos-r.lineStart+1
 	r.fr = docFramer{}
 	end, complete := r.fr.scan(r.doc, start)
+	// A document that goes on over lines is parsed as it grows, each time
+	// it has doubled (linear time in all): a syntax error is found soon
+	// after the line it is on, not at the end of a document that never
+	// closes, such as a JSON lines log after a bad first line.
+	var perr *jsonparse.SyntaxError
+	checked := len(r.doc) - start
 	for !complete {
 		if start > 0 {
 			n := copy(r.doc, r.doc[start:])
@@ -545,10 +592,17 @@ func (r *Reader) nextDoc() (*Record, error) {
 			end -= start
 			r.pos, start = 0, 0
 		}
-		rec, err := r.appendLine(line)
+		rec, over, err := r.appendLine(line)
 		if err == io.EOF {
 			if r.final != nil {
 				return nil, err // the input was cut short: say why, not where
+			}
+			break
+		}
+		if over {
+			// Over the limit, unless a syntax error came first.
+			if _, perr = r.p.Parse(r.doc[start:]); perr == nil || perr.EOF {
+				return rec, nil
 			}
 			break
 		}
@@ -556,13 +610,26 @@ func (r *Reader) nextDoc() (*Record, error) {
 			return rec, err
 		}
 		end, complete = r.fr.scan(r.doc, end)
+		if !complete && len(r.doc)-start >= 2*checked {
+			checked = len(r.doc) - start
+			if _, perr = r.p.Parse(r.doc[start:]); perr != nil && !perr.EOF {
+				break
+			}
+			perr = nil
+		}
 	}
 	if !complete {
 		end = len(r.doc)
 	}
 	chunk := r.doc[start:end]
-	v, perr := r.p.Parse(chunk)
+	var v any
+	if perr == nil {
+		v, perr = r.p.Parse(chunk)
+	}
 	if perr != nil {
+		if rec := r.recoverLines(start, line, col); rec != nil {
+			return rec, nil
+		}
 		r.done = true
 		// Find the error's line and column from the document's start.
 		eline, ecol := line, col
@@ -579,31 +646,102 @@ func (r *Reader) nextDoc() (*Record, error) {
 	return r.record(&r.p, v, nil, chunk, line, col), nil
 }
 
+// recoverLines decides, for a document that begins on line line, at column
+// col and offset start of the document buffer, and does not parse, whether
+// its first line is rather a bad line of a JSON lines log: it is when the
+// next line that is not blank holds a whole JSON value, or begins with
+// what begins no JSON at all (a pretty-printed document goes on with a
+// member, a value, or a bracket that closes). It then returns the record
+// of that line alone, and the lines after it are read again, one record
+// per line; otherwise nil. So a truncated first line, a lone "[", does not
+// take the log after it along.
+func (r *Reader) recoverLines(start, line, col int) *Record {
+	text := r.doc[start:]
+	nl := bytes.IndexByte(text, '\n')
+	if nl < 0 {
+		return nil
+	}
+	rest := text[nl+1:]
+	next := rest
+	for len(next) > 0 {
+		l := next
+		if i := bytes.IndexByte(next, '\n'); i >= 0 {
+			l, next = next[:i], next[i+1:]
+		} else {
+			next = nil
+		}
+		if i := jsonparse.SkipSpace(l, 0); i < len(l) {
+			next = l[i:]
+			break
+		}
+	}
+	switch {
+	case len(next) > 0:
+		if _, perr := r.p.Parse(next); perr != nil && !beginsNoJSON(next[0]) {
+			return nil
+		}
+	case !r.cut:
+		// Nothing follows: the document is cut short at the end of the
+		// input, as it says. (A range of a log cut after the line reads
+		// it as the whole log does, as a line.)
+		return nil
+	}
+	first := text[:nl]
+	if n := len(first); n > 0 && first[n-1] == '\r' {
+		first = first[:n-1]
+	}
+	ecol := col + len(first)
+	msg := "unexpected end of JSON input"
+	if _, perr := r.p.Parse(first); perr != nil {
+		ecol, msg = col+perr.Offset, perr.Msg
+	}
+	rec := r.errRecord(append([]byte(nil), first...), line, ecol, codeParseError, msg)
+	r.replay = append(append([]byte(nil), rest...), r.replay...)
+	r.n -= int64(len(rest))
+	r.line = line
+	r.done = false
+	r.mode, r.lines = modeLines, true
+	r.doc, r.pos, r.lineStart = r.doc[:0], 0, 0
+	return rec
+}
+
+// beginsNoJSON reports whether a line that starts with c (not white
+// space) can be no part of a JSON text.
+func beginsNoJSON(c byte) bool {
+	switch c {
+	case '{', '[', '}', ']', ',', ':', '"', '-', 't', 'f', 'n':
+		return false
+	}
+	return c < '0' || c > '9'
+}
+
 // appendLine adds the next line to the document buffer. It returns io.EOF at
 // the end of the input, or a record when the line or the document beginning
 // on line docLine (0 when none has begun) is over the limit, which ends the
-// stream.
-func (r *Reader) appendLine(docLine int) (*Record, error) {
+// stream; over tells the latter, for which the line is in the buffer all
+// the same (it is read again if the document turns out to be a bad line).
+func (r *Reader) appendLine(docLine int) (rec *Record, over bool, err error) {
 	line, err := r.readLine()
 	if err != nil {
 		if err == io.EOF {
 			r.done = true
 		}
-		return nil, err
+		return nil, false, err
 	}
 	if line == nil {
 		r.done = true
-		return r.tooLong(r.line, "line"), nil
+		return r.tooLong(r.line, "line"), false, nil
 	}
-	if docLine > 0 && len(r.doc)+len(line) > r.maxLine {
-		r.done = true
-		return r.tooLong(docLine, "document"), nil
-	}
+	over = docLine > 0 && len(r.doc)+len(line) > r.maxLine
 	r.doc = append(r.doc, line...)
 	if r.lineNL {
 		r.doc = append(r.doc, '\n')
 	}
-	return nil, nil
+	if over {
+		r.done = true
+		return r.tooLong(docLine, "document"), true, nil
+	}
+	return nil, false, nil
 }
 
 // advance moves the document read position to to, counting lines.
@@ -624,6 +762,21 @@ func (r *Reader) advance(to int) {
 // longer than the limit (it is then skipped to its end). The line is valid
 // until the next read.
 func (r *Reader) readLine() ([]byte, error) {
+	if len(r.replay) > 0 {
+		b := r.replay
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b, r.replay = b[:i+1], b[i+1:]
+		} else {
+			r.replay = r.replay[:0]
+		}
+		r.n += int64(len(b))
+		r.line++
+		r.lineNL = b[len(b)-1] == '\n'
+		if r.lineNL {
+			b = b[:len(b)-1]
+		}
+		return b, nil
+	}
 	if r.eof {
 		return nil, io.EOF
 	}
