@@ -16,20 +16,26 @@ import (
 	"github.com/jrpcld/jrpcld/wire"
 )
 
-// GraphFormat tells whether a file holds a graph rather than a message log,
-// and in which RDF format. By its extension (see rdf.FormatOf): .ttl is
-// Turtle, .nt N-Triples, .nq N-Quads and .jsonld JSON-LD; .json, .jsonl,
-// .ndjson and .gz are logs. Else by its first bytes (after comment lines):
-// a Turtle directive makes it Turtle, an IRI or a blank node N-Quads (of
-// which N-Triples is a part), anything else a log. A graph of comments
-// only, as far as head goes, is Turtle.
+// GraphFormat tells whether an input holds a graph rather than a message
+// log, and in which RDF format: the one rule every command that reads logs
+// or graphs follows, jrpcld-beam's too. By the name's extension first (see
+// rdf.FormatOf): .ttl is Turtle, .nt N-Triples, .nq N-Quads, .jsonld
+// JSON-LD; .json, .jsonl, .ndjson and .gz are logs unless their content is
+// JSON-LD. Else by the first bytes, head, after blank and comment ("#")
+// lines: a Turtle directive makes it Turtle, an IRI or a blank node
+// N-Quads (of which N-Triples is a part), XML ("<?xml", "<!", "<rdf:RDF")
+// RDF/XML, a JSON document with a JSON-LD keyword before any "jsonrpc"
+// member JSON-LD, and anything else a log, comment lines or not (a log's
+// first line may be any bad line). A graph of comments only, as far as head
+// goes, is Turtle.
 func GraphFormat(name string, head []byte) (rdf.Format, bool) {
 	if f, gz, ok := rdf.FormatOf(name); ok && !gz && f != rdf.RDFXML {
 		return f, true
 	}
+	logName := false
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".json", ".jsonl", ".ndjson", ".gz":
-		return 0, false
+		logName = true
 	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	comment := false
@@ -41,13 +47,23 @@ func GraphFormat(name string, head []byte) (rdf.Format, bool) {
 		comment = true
 		i := bytes.IndexByte(head, '\n')
 		if i < 0 {
-			return rdf.Turtle, true
+			head = nil
+			break
 		}
 		head = head[i:]
 	}
 	switch {
 	case len(head) == 0:
-		return rdf.Turtle, comment
+		return rdf.Turtle, comment && !logName
+	case head[0] == '{' || head[0] == '[':
+		if !comment && IsJSONLD(head) {
+			return rdf.JSONLD, true
+		}
+		return 0, false
+	case logName:
+		return 0, false
+	case bytes.HasPrefix(head, []byte("<?xml")), bytes.HasPrefix(head, []byte("<!")), bytes.HasPrefix(head, []byte("<rdf:RDF")):
+		return rdf.RDFXML, true
 	case head[0] == '@':
 		return rdf.Turtle, true
 	case head[0] == '<', bytes.HasPrefix(head, []byte("_:")):
@@ -58,7 +74,22 @@ func GraphFormat(name string, head []byte) (rdf.Format, bool) {
 			return rdf.Turtle, true
 		}
 	}
-	return rdf.Turtle, comment
+	return 0, false
+}
+
+// IsJSONLD reports whether head, the first bytes of a JSON document, show
+// JSON-LD rather than JSON-RPC messages: a JSON-LD keyword ("@context",
+// "@graph", "@id") comes before any "jsonrpc" (a message's params may
+// hold JSON-LD).
+func IsJSONLD(head []byte) bool {
+	ld := -1
+	for _, kw := range []string{`"@context"`, `"@graph"`, `"@id"`} {
+		if i := bytes.Index(head, []byte(kw)); i >= 0 && (ld < 0 || i < ld) {
+			ld = i
+		}
+	}
+	rpc := bytes.Index(head, []byte(`"jsonrpc"`))
+	return ld >= 0 && (rpc < 0 || ld < rpc)
 }
 
 // GraphOptions say how ReadGraph reads a graph.

@@ -36,6 +36,15 @@ func TestGraphFormat(t *testing.T) {
 		{"stdin", "# comment", rdf.Turtle}, {"stdin", "# a\n\n  # b\n<http://a>", rdf.NQuads}, {"stdin", "# a\n@prefix", rdf.Turtle},
 		{"stdin", `{"jsonrpc":"2.0"}`, no}, {"stdin", "[1]", no}, {"stdin", "\x1f\x8b", no}, {"stdin", "", no}, {"stdin", " \n", no},
 		{"stdin", "prefixed nonsense", no}, {"stdin", "_x", no},
+		// One rule for every command (issue 23, item 10): comment lines
+		// before a JSON line are the bad first line of a log; XML is
+		// not N-Quads; JSON-LD is told by its keywords.
+		{"stdin", "# a comment\n" + `{"jsonrpc":"2.0","method":"a"}`, no}, {"log.jsonl", "# a comment", no},
+		{"stdin", "#!\n[", no}, {"stdin", "# a\nhello", no},
+		{"stdin", `<?xml version="1.0"?>`, rdf.RDFXML}, {"stdin", "<!DOCTYPE rdf:RDF>", rdf.RDFXML}, {"stdin", "<rdf:RDF", rdf.RDFXML},
+		{"log.jsonl", "<?xml", no}, {"g.rdf", "<?xml", rdf.RDFXML},
+		{"stdin", `{"@context":{}, "@graph":[]}`, rdf.JSONLD}, {"log.json", `[{"@id":"x","jsonrpc":"2.0"}]`, rdf.JSONLD},
+		{"log.jsonl", `{"jsonrpc":"2.0","params":{"@id":"x"}}`, no},
 	}
 	for _, tt := range tests {
 		f, ok := GraphFormat(tt.name, []byte(tt.head))

@@ -77,3 +77,40 @@ func jsonLinesEqual(t *testing.T, got, want string) bool {
 	t.Helper()
 	return strings.TrimSpace(got) != "" && reflect.DeepEqual(jsonLines(t, got), jsonLines(t, want))
 }
+
+// TestCommentFirstLine: every command follows one rule to tell a graph
+// from a log (stats.GraphFormat): a log whose first line starts with "#"
+// is a log with a bad first line for validate, turtle and stats alike,
+// whatever its name; XML is refused as XML, not read as N-Quads (issue
+// 23, item 10).
+func TestCommentFirstLine(t *testing.T) {
+	dir := t.TempDir()
+	const body = `{"jsonrpc":"2.0","id":1,"method":"m"}` + "\n" + `{"jsonrpc":"2.0","id":1,"result":2}` + "\n"
+	for _, name := range []string{"log.jsonl", "log"} {
+		log := filepath.Join(dir, name)
+		if err := os.WriteFile(log, []byte("# recorded on 2026-01-01\n"+body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, sum, out := validateSummary(t, log); code != exitInvalid || sum["valid"] != 2.0 || sum["invalid"] != 1.0 {
+			t.Errorf("validate %s: exit %d, %v, want 2 valid and the comment line invalid:\n%s", name, code, sum, out)
+		}
+		code, _, errOut := jrpcld(t, "", "turtle", "-o", filepath.Join(dir, "out.ttl"), log)
+		if code != exitInvalid || !strings.Contains(errOut, name+":1:") || strings.Contains(errOut, "RDF") {
+			t.Errorf("turtle %s: exit %d, want 1 with line 1 skipped:\n%s", name, code, errOut)
+		}
+		code, out, errOut := jrpcld(t, "", "stats", "--format", "json", log)
+		if code != exitInvalid || !strings.Contains(out, `"valid": 2,`) || !strings.Contains(out, `"invalid": 1,`) {
+			t.Errorf("stats %s: exit %d, want 2 valid and 1 invalid:\n%.800s\n%s", name, code, out, errOut)
+		}
+	}
+	xml := filepath.Join(dir, "graph")
+	if err := os.WriteFile(xml, []byte(`<?xml version="1.0"?>`+"\n<rdf:RDF/>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"validate", "turtle", "stats"} {
+		code, _, errOut := jrpcld(t, "", cmd, xml)
+		if code != exitUsage || !strings.Contains(errOut, "is XML") || strings.Contains(errOut, "N-Quads") || strings.Contains(errOut, "nquads") {
+			t.Errorf("%s on XML: exit %d, want 2 and one line saying it is XML:\n%s", cmd, code, errOut)
+		}
+	}
+}

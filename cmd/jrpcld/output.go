@@ -304,48 +304,37 @@ const (
 )
 
 // sniffJSON tells from head, the first bytes of an input, whether it is
-// JSON-LD or a JSON-RPC log: whichever of a JSON-LD keyword ("@context",
-// "@graph", "@id") and "jsonrpc" comes first (a message's params may
-// hold JSON-LD).
+// JSON-LD or a JSON-RPC log: whichever of a JSON-LD keyword and "jsonrpc"
+// comes first (see stats.IsJSONLD).
 func sniffJSON(head []byte) jsonKind {
 	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
 		return jsonGzip
 	}
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if len(head) == 0 || head[0] != '{' && head[0] != '[' {
-		return notJSON
-	}
-	ld := -1
-	for _, kw := range []string{`"@context"`, `"@graph"`, `"@id"`} {
-		if i := bytes.Index(head, []byte(kw)); i >= 0 && (ld < 0 || i < ld) {
-			ld = i
-		}
-	}
-	rpc := bytes.Index(head, []byte(`"jsonrpc"`))
 	switch {
-	case rpc >= 0 && (ld < 0 || rpc < ld):
-		return jsonLog
-	case ld >= 0:
+	case len(head) == 0 || head[0] != '{' && head[0] != '[':
+		return notJSON
+	case stats.IsJSONLD(head):
 		return jsonLD
+	case bytes.Contains(head, []byte(`"jsonrpc"`)):
+		return jsonLog
 	}
 	return jsonUnknown
 }
 
-// notALog returns an error when head, the first bytes of the input name
-// (display in messages), shows RDF rather than a JSON-RPC log, such as a
+// notALog returns an error when the input name (display in messages), whose
+// first bytes are head, holds RDF rather than a JSON-RPC log, such as a
 // graph jrpcld wrote given back to turtle: one line that points to
-// "jrpcld json", instead of an error for each line of it. It returns nil
-// for anything else, which the log reader then reads.
+// "jrpcld json", instead of an error for each line of it. The rule is
+// stats.GraphFormat's, which stats and jrpcld-beam follow too. It returns
+// nil for anything else, which the log reader then reads.
 func notALog(name, display string, head []byte) error {
-	f, ok := stats.GraphFormat("", head) // by the content alone
-	if !ok && sniffJSON(head) == jsonLD {
-		f, ok = rdf.JSONLD, true
-	}
-	if !ok {
+	f, ok := stats.GraphFormat(name, head)
+	switch {
+	case !ok:
 		return nil
-	}
-	if byName, gz, known := rdf.FormatOf(name); known && !gz {
-		f = byName // .nt: N-Triples, which the content cannot tell from N-Quads
+	case f == rdf.RDFXML:
+		return fmt.Errorf("%s is XML (RDF/XML?), not a JSON-RPC log", display)
 	}
 	arg := name
 	if name == "-" {

@@ -210,8 +210,8 @@ func statsFile(e *env, name string, quiet bool, newCollector func() *stats.Colle
 	br := bufio.NewReaderSize(in, 64<<10)
 	head, _ := br.Peek(512)
 	f, ok := stats.GraphFormat(display, head)
-	if !ok && sniffJSON(head) == jsonLD {
-		f, ok = rdf.JSONLD, true // JSON-LD on standard input, or under another name
+	if ok && f == rdf.RDFXML {
+		return nil, fmt.Errorf("%s is XML (RDF/XML?), which jrpcld stats does not read: convert RDF/XML to N-Triples first (rapper -o ntriples)", display)
 	}
 	if ok {
 		rv, err := reverse()
