@@ -82,7 +82,16 @@ func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]stri
 	case []any:
 		doc["@graph"] = x
 	default:
-		return nil, fmt.Errorf("snippet is a JSON %T, not an object or an array", v)
+		kind := "a string"
+		switch v.(type) {
+		case nil:
+			kind = "null"
+		case bool:
+			kind = "true or false"
+		case float64, json.Number:
+			kind = "a number"
+		}
+		return nil, fmt.Errorf("snippet is %s, not a JSON object or array", kind)
 	}
 	doc["@context"] = contexts
 

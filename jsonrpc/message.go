@@ -510,7 +510,7 @@ func rpcShow(v any) string {
 	if _, ok := rpcNumber(v); ok {
 		return fmt.Sprint(v)
 	}
-	return fmt.Sprintf("a Go value of type %T", v)
+	return "a value that is not JSON"
 }
 
 // rpcRuneStart reports whether b can begin a UTF-8 sequence.

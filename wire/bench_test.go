@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +101,38 @@ func BenchmarkReverse(b *testing.B) {
 			runtime.ReadMemStats(&ms)
 			b.ReportMetric(float64(b.N*msgs)/elapsed.Seconds(), "msgs/s")
 			b.ReportMetric(float64(ms.Mallocs-mallocs)/float64(b.N*msgs), "allocs/msg")
+		})
+	}
+}
+
+// BenchmarkManyValues measures the way back on a message node whose one
+// property has n values (a graph made by hand or by a hostile peer: the
+// values of one subject and predicate come back as one array): time per
+// value must stay flat as n grows, where a linear search made it grow with
+// n (issue 23, item 16).
+func BenchmarkManyValues(b *testing.B) {
+	rv := wire.NewDecoder(fixture.DefaultContext(b))
+	for _, n := range []int{1000, 4000, 16000} {
+		node := rdf.NewIRI("http://example.com/log#m1")
+		quads := []rdf.Quad{
+			{Triple: rdf.T(node, rdf.RDFType, rdf.NewIRI(rdf.JRPCRequest))},
+			{Triple: rdf.T(node, rdf.JLogInLog, rdf.NewIRI("http://example.com/log"))},
+			{Triple: rdf.T(node, rdf.JLogPosition, rdf.NewLiteral("1", rdf.XSDInteger))},
+			{Triple: rdf.T(node, rdf.JLogID, rdf.NewLiteral("1", rdf.XSDInteger))},
+			{Triple: rdf.T(node, rdf.JRPCNS+"version", rdf.NewLiteral("2.0", rdf.XSDString))},
+			{Triple: rdf.T(node, rdf.JRPCNS+"hasMethod", rdf.NewLiteral("m", rdf.XSDString))},
+		}
+		for i := range n {
+			quads = append(quads, rdf.Quad{Triple: rdf.T(node, rdf.JRPCNS+"hasParameters", rdf.NewLiteral(`{"k":`+strconv.Itoa(i)+`}`, rdf.RDFJSON))})
+		}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				logs, probs := rv.Logs(quads)
+				if len(probs) > 0 || len(logs) != 1 || len(logs[0].Messages) != 1 {
+					b.Fatalf("problems %v", probs)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/value")
 		})
 	}
 }

@@ -121,12 +121,27 @@ func newGraph(quads []rdf.Quad) *graph {
 	return g
 }
 
-// objects returns the distinct objects of (s, p).
+// objects returns the distinct objects of (s, p), in the order of their
+// first statement.
 func (g *graph) objects(s rdf.Term, p string) []rdf.Term {
 	var out []rdf.Term
+	var seen map[rdf.Term]struct{} // once out is long enough for a search to cost
 	for _, e := range g.out[s] {
-		if e.p == p && !containsTerm(out, e.o) {
+		switch {
+		case e.p != p:
+		case seen != nil:
+			if _, dup := seen[e.o]; !dup {
+				seen[e.o] = struct{}{}
+				out = append(out, e.o)
+			}
+		case !containsTerm(out, e.o):
 			out = append(out, e.o)
+			if len(out) == 16 {
+				seen = make(map[rdf.Term]struct{})
+				for _, o := range out {
+					seen[o] = struct{}{}
+				}
+			}
 		}
 	}
 	return out
@@ -465,6 +480,12 @@ func (r *reading) message(node rdf.Term) (map[string]any, bool) {
 	for _, p := range probs {
 		r.problem(node, "%s", p)
 	}
+	for _, k := range []string{"jsonrpc", "id", "method"} {
+		if set, ok := obj[k].(setValue); ok {
+			r.problem(node, "not a JSON-RPC 2.0 message: %q has %d values in the graph, where a message has one", k, len(set))
+			return nil, false
+		}
+	}
 	if m := jsonrpc.Classify(classifiable(obj)); m.Kind == jsonrpc.KindInvalid {
 		r.problem(node, "not a JSON-RPC 2.0 message: %v", m.Err())
 		return nil, false
@@ -478,6 +499,9 @@ func (r *reading) message(node rdf.Term) (map[string]any, bool) {
 func classifiable(obj map[string]any) map[string]any {
 	c := make(map[string]any, len(obj))
 	for k, v := range obj {
+		if _, ok := v.(setValue); ok {
+			v = []any{} // written out as an array of its values
+		}
 		if r, ok := v.(rawJSON); ok {
 			switch r[0] {
 			case '{':
@@ -570,10 +594,14 @@ func readMessage(s *context.Scope, g *graph, node rdf.Term) (map[string]any, []s
 }
 
 // object reads back the node at depth as an object with the terms of s.
-// A member whose property has several values becomes a setValue.
+// A member whose property has several values becomes a setValue; the
+// same statement twice is one statement, told by a set of the statements
+// seen once a member repeats (linear in the statements, however many
+// values one property has).
 func object(s *context.Scope, g *graph, node rdf.Term, depth int, probs *[]string) map[string]any {
 	obj := map[string]any{}
 	edges := g.out[node]
+	var seen map[edge]struct{} // the node's statements read so far, once a member repeats
 	for i, e := range edges {
 		if e.p == rdf.RDFType || strings.HasPrefix(e.p, rdf.JLogNS) {
 			continue
@@ -583,8 +611,17 @@ func object(s *context.Scope, g *graph, node rdf.Term, depth int, probs *[]strin
 			continue
 		}
 		prev, ok := obj[name]
-		if ok && stated(edges[:i], e) {
-			continue // the same statement twice is one statement
+		if ok && seen == nil {
+			seen = make(map[edge]struct{}, len(edges)-i)
+			for _, x := range edges[:i] {
+				seen[x] = struct{}{}
+			}
+		}
+		if seen != nil {
+			if _, dup := seen[e]; dup {
+				continue
+			}
+			seen[e] = struct{}{}
 		}
 		v := value(s.Child(name), g, e.o, depth+1, probs)
 		switch set, isSet := prev.(setValue); {
@@ -597,16 +634,6 @@ func object(s *context.Scope, g *graph, node rdf.Term, depth int, probs *[]strin
 		}
 	}
 	return obj
-}
-
-// stated reports whether e is among edges.
-func stated(edges []edge, e edge) bool {
-	for _, x := range edges {
-		if x == e {
-			return true
-		}
-	}
-	return false
 }
 
 // value reads back one object of a property whose member has scope s.

@@ -445,6 +445,12 @@ func TestNotALog(t *testing.T) {
 		{"blank nodes in a cycle", ok(1, 1) + "l:m2 jlog:inLog <http://e/l> ; jlog:position 2 ; jrpc:version \"2.0\" ; jrpc:hasId 2 ; jrpc:hasError _:e .\n_:e jrpc:hasErrorCode 1 ; jrpc:hasErrorMessage \"m\" ; jrpc:hasError _:e .\n",
 			[]string{"http://e/l#m2", "nested more than 512 deep"}, []string{"ok1", ""}},
 		{"no messages", "<http://e/a> <http://e/b> <http://e/c> .\n", []string{"", "no JSON-RPC messages"}, nil},
+		// A property of a rule member with several values is said so, in
+		// words, not as the Go type that holds them (issue 23, item 9).
+		{"several methods", ok(1, 1) + "l:m2 jlog:inLog <http://e/l> ; jlog:position 2 ; jrpc:version \"2.0\" ; jrpc:hasMethod \"x\", \"y\", \"z\" .\n" + ok(3, 3),
+			[]string{"http://e/l#m2", `"method" has 3 values in the graph, where a message has one`}, []string{"ok1", "ok3"}},
+		{"several versions", ok(1, 1) + "l:m2 jlog:inLog <http://e/l> ; jlog:position 2 ; jrpc:version \"2.0\", \"1.0\" ; jrpc:hasMethod \"x\" .\n",
+			[]string{"http://e/l#m2", `"jsonrpc" has 2 values`}, []string{"ok1"}},
 	}
 	rv := wire.NewDecoder(fixture.DefaultContext(t))
 	for _, tt := range tests {
@@ -462,6 +468,11 @@ func TestNotALog(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("problems %v, want one for <%s> containing %q", probs, tt.probs[0], tt.probs[1])
+			}
+			for _, p := range probs {
+				if strings.Contains(p.Message, "Go value") || strings.Contains(p.Message, "wire.") {
+					t.Errorf("a Go type reaches the problem %q", p.Message)
+				}
 			}
 			var got []string
 			for _, l := range logs {

@@ -163,7 +163,7 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 		sort.Strings(texts)
 		return append(append(append(dst, '['), strings.Join(texts, ",")...), ']'), nil
 	}
-	return dst, fmt.Errorf("%T is not a JSON value", v)
+	return dst, errors.New("a value that is not JSON")
 }
 
 // equalJSON reports whether two wire values are the same JSON value, numbers
