@@ -62,6 +62,7 @@ func (d *Decoder) Stream(r io.Reader, f rdf.Format, emit func(log string, m *Mes
 type rchunk struct {
 	seq      int
 	data     []byte
+	lineBase int               // add to a line of data to have the input's: lines before the chunk, less the prefix lines at its head
 	prefixes map[string]string // Turtle: those declared before the statements
 	parsed   bool
 	quads    []rdf.Quad
@@ -213,6 +214,7 @@ func readChunks(r io.Reader, syntax rdf.Format, size int, tok tokens, out chan<-
 	var head []byte // Turtle's prefixes, for the chunks after the first
 	var prefixes map[string]string
 	var carry []byte
+	lines := 0 // of the input, in the chunks sent
 	eof := false
 	statements := false // Turtle: a chunk with statements has been read
 	for seq := 0; ; seq++ {
@@ -241,9 +243,10 @@ func readChunks(r io.Reader, syntax rdf.Format, size int, tok tokens, out chan<-
 			buf = slices.Grow(buf, cap(buf)) // a statement longer than the chunk
 		}
 		carry = append(carry[:0], buf[cut:]...)
-		c := &rchunk{seq: seq, data: buf[:cut], prefixes: prefixes}
+		c := &rchunk{seq: seq, data: buf[:cut], prefixes: prefixes, lineBase: lines - bytes.Count(head, []byte("\n"))}
+		lines += bytes.Count(buf[len(head):cut], []byte("\n"))
 		if syntax == rdf.Turtle && !statements {
-			c.quads, prefixes, c.err = parseTurtle(c.data, seq)
+			c.quads, prefixes, c.err = parseTurtle(c.data, seq, c.lineBase)
 			c.data, c.parsed, statements = nil, true, len(c.quads) > 0
 			if c.err == nil {
 				head, c.err = prefixText(prefixes)
@@ -266,12 +269,12 @@ func (c *rchunk) parse(syntax rdf.Format) {
 	if syntax != rdf.Turtle {
 		var err error
 		if c.quads, _, err = rdf.Parse(c.data, syntax, ""); err != nil {
-			c.err = ungrouped("%v", err)
+			c.err = ungrouped("%v", inputLine(err, c.lineBase))
 		}
 		return
 	}
 	var got map[string]string
-	if c.quads, got, c.err = parseTurtle(c.data, c.seq); c.err != nil {
+	if c.quads, got, c.err = parseTurtle(c.data, c.seq, c.lineBase); c.err != nil {
 		return
 	}
 	if len(got) != len(c.prefixes) {
@@ -319,14 +322,27 @@ func prefixText(prefixes map[string]string) ([]byte, error) {
 	return b, nil
 }
 
-// parseTurtle parses a Turtle chunk. The blank nodes the parser names ([]
+// inputLine returns err, a syntax error in a chunk whose lines follow
+// lineBase lines of the input, with the line of the input.
+func inputLine(err error, lineBase int) error {
+	var d *diag.Diagnostic
+	if errors.As(err, &d) && d.Line > 0 {
+		e := *d
+		e.Line += lineBase
+		return &e
+	}
+	return err
+}
+
+// parseTurtle parses a Turtle chunk, whose lines follow lineBase lines of
+// the input (for errors). The blank nodes the parser names ([]
 // and ()) are renamed to be unique among chunks, and every IRI must be
 // absolute: a relative one would be resolved against a @base declared in
 // an earlier chunk. It returns the prefixes declared once the chunk is read.
-func parseTurtle(data []byte, seq int) ([]rdf.Quad, map[string]string, error) {
+func parseTurtle(data []byte, seq, lineBase int) ([]rdf.Quad, map[string]string, error) {
 	qs, got, err := rdf.Parse(data, rdf.Turtle, "")
 	if err != nil {
-		return nil, nil, ungrouped("%v", err)
+		return nil, nil, ungrouped("%v", inputLine(err, lineBase))
 	}
 	tag := "#" + strconv.Itoa(seq) + "."
 	rename := func(t *rdf.Term) bool {

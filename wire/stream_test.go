@@ -311,3 +311,35 @@ func FuzzStream(f *testing.F) {
 		checkStream(t, rv, data, f, int(size%512)+1)
 	})
 }
+
+// TestStreamErrorLine: a syntax error deep in a graph, found by the stream
+// in a chunk of its own, names the line and column of the input, those
+// reading it whole names (issue 23, item 19: the "read whole" notice named
+// the line in the chunk).
+func TestStreamErrorLine(t *testing.T) {
+	ctx := fixture.DefaultContext(t)
+	rv := wire.NewDecoder(ctx)
+	log := sequenceLog()
+	for _, f := range streamFormats {
+		data := convertWith(t, ctx, f, map[string]string{"http://example.com/one": log, "http://example.com/two": log})
+		lines := strings.SplitAfter(string(data), "\n")
+		// A statement of the last third is broken: its final "." doubled.
+		k := 2 * len(lines) / 3
+		for !strings.HasSuffix(lines[k], " .\n") {
+			k++
+		}
+		lines[k] = strings.TrimSuffix(lines[k], "\n") + " .\n"
+		bad := []byte(strings.Join(lines, ""))
+		_, werr := wire.ReadRDF(bad, f)
+		var want *diag.Diagnostic
+		if !errors.As(werr, &want) || want.Line != k+1 {
+			t.Fatalf("%v: reading whole: %v, want a syntax error on line %d", f, werr, k+1)
+		}
+		for _, size := range []int{1 << 20, 4096, 300} {
+			_, err := streamed(t, rv, bad, f, size)
+			if !errors.Is(err, wire.ErrUngrouped) || !strings.Contains(err.Error(), ": "+want.Error()) {
+				t.Errorf("%v, chunks of %d: stream error %v, want one that ends with %q", f, size, err, want.Error())
+			}
+		}
+	}
+}
