@@ -114,3 +114,57 @@ func TestCommentFirstLine(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseDistinctLogs: with --base, two inputs of the same name would be
+// one log (their messages merged node by node); that is a usage error
+// naming both, for rdf and turtle alike. A graph where two logs were
+// merged all the same (converted one at a time with one --base) is read
+// by stats and json with problems said in words, never a Go type name
+// (issue 23, item 9).
+func TestBaseDistinctLogs(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../examples/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs []string
+	for _, sub := range []string{"a", "b"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		log := filepath.Join(dir, sub, "session.jsonl")
+		if err := os.WriteFile(log, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		logs = append(logs, log)
+	}
+	for _, args := range [][]string{{"turtle"}, {"rdf", "--format", "nquads"}} {
+		out := filepath.Join(dir, "out")
+		code, _, errOut := jrpcld(t, "", append(args, append([]string{"-o", out, "--base", "http://ex.org/logs/"}, logs...)...)...)
+		if code != exitUsage || !strings.Contains(errOut, logs[0]) || !strings.Contains(errOut, logs[1]) || !strings.Contains(errOut, "<http://ex.org/logs/session.jsonl>") {
+			t.Errorf("%v: exit %d, want 2 and an error naming both files and the IRI:\n%s", args, code, errOut)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: %s written", args, out)
+		}
+	}
+	// Merged by hand: the same --base for each, one file after the other.
+	var merged strings.Builder
+	for i, log := range logs {
+		code, out, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "--base", "http://ex.org/logs/session.jsonl", log)
+		if code != exitOK {
+			t.Fatalf("rdf %d: exit %d: %s", i, code, errOut)
+		}
+		merged.WriteString(out)
+	}
+	nt := filepath.Join(dir, "merged.nt")
+	if err := os.WriteFile(nt, []byte(merged.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"stats", "json"} {
+		_, out, errOut := jrpcld(t, "", cmd, nt)
+		if strings.Contains(out+errOut, "Go value") || strings.Contains(out+errOut, "wire.") || strings.Contains(out+errOut, "goroutine") {
+			t.Errorf("%s on merged logs names a Go type:\n%s", cmd, errOut)
+		}
+	}
+}

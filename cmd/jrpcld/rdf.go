@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -53,7 +54,9 @@ a further .gz compresses it with gzip (out.nq.gz); an extension that says
 another format than --format is an error.
 
 The log's IRI is the file: URL of the file unless --base gives one; with several
-files, --base is a prefix to which each file's name is added.
+files, --base is a prefix to which each file's name is added: two files of the
+same name (a/session.jsonl, b/session.jsonl) would be one log, which is an
+error (convert them one at a time, each with its own --base).
 
 A message that breaks the JSON-RPC 2.0 rules is kept, typed jlog:InvalidMessage
 with its exact text (jlog:json) and its problems (jlog:problem), and reported as
@@ -112,6 +115,10 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 		if *base != "" {
 			if rdf.CheckIRI(*base) != nil {
 				errorf(e, c.name, "--base %q is not an absolute IRI", *base)
+				return exitUsage
+			}
+			if err := distinctLogIRIs(*base, files); err != nil {
+				errorf(e, c.name, "%v", err)
 				return exitUsage
 			}
 		}
@@ -279,6 +286,20 @@ func openInput(e *env, name string) (io.Reader, string, int64, error) {
 		size = st.Size()
 	}
 	return f, name, size, nil
+}
+
+// distinctLogIRIs returns an error when two of the files would be given
+// the same log IRI with --base base: their statements would make one log.
+func distinctLogIRIs(base string, files []string) error {
+	seen := map[string]string{}
+	for _, f := range files {
+		iri := logIRI(base, f, len(files))
+		if other, ok := seen[iri]; ok {
+			return fmt.Errorf("--base %s gives %s and %s the same IRI, <%s>, which would merge two logs into one: convert them one at a time, each with its own --base", base, other, f, iri)
+		}
+		seen[iri] = f
+	}
+	return nil
 }
 
 // logIRI returns the IRI of the log read from file: --base itself for a
