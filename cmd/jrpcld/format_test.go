@@ -43,6 +43,16 @@ func TestOutputFormatFromExtension(t *testing.T) {
 		{[]string{"rdf", "--format", "turtle"}, "bad.nt", exitUsage, false, "", "--format turtle and -o " + filepath.Join(dir, "bad.nt") + " (ntriples) disagree"},
 		{[]string{"turtle"}, "bad.nq", exitUsage, false, "", `names nquads, but this command writes turtle: use "jrpcld rdf -o`},
 		{[]string{"rdf"}, "bad.rdf", exitUsage, false, "", "jrpcld does not write rdfxml"},
+		// Issue 23, item 18: .json is JSON-LD; TriG and the like are not
+		// written, and never Turtle under their name.
+		{[]string{"rdf"}, "out.json", exitOK, false, "{", ""},
+		{[]string{"rdf"}, "out.JSON.gz", exitOK, true, "{", ""},
+		{[]string{"rdf", "--format", "jsonld-expanded"}, "out.json", exitOK, false, "[", ""},
+		{[]string{"turtle"}, "bad.json", exitUsage, false, "", `names jsonld, but this command writes turtle: use "jrpcld rdf -o`},
+		{[]string{"rdf"}, "bad.trig", exitUsage, false, "", "jrpcld does not write TriG: use .ttl, .nt, .nq (each log its own named graph) or .jsonld (.json)"},
+		{[]string{"turtle"}, "bad.trig", exitUsage, false, "", "jrpcld does not write TriG"},
+		{[]string{"rdf", "--format", "nquads"}, "bad.trig.gz", exitUsage, false, "", "jrpcld does not write TriG"},
+		{[]string{"rdf"}, "bad.n3", exitUsage, false, "", "jrpcld does not write Notation3"},
 	}
 	for _, tt := range tests {
 		path := filepath.Join(dir, tt.out)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -259,16 +260,24 @@ func (p *progress) done() {
 
 // outputFormat returns the RDF format a command writes and whether it
 // gzip-compresses it: from the extension of the -o FILE path (.ttl, .nt,
-// .nq, .jsonld, each optionally followed by .gz), else from format, the
-// value of --format. explicit says --format was given on the command line;
-// fixed, that the command writes only format (turtle). An extension that
-// disagrees with an explicit or fixed format is an error, as is a format
-// jrpcld does not write.
+// .nq, .jsonld or .json, each optionally followed by .gz), else from
+// format, the value of --format. explicit says --format was given on the
+// command line; fixed, that the command writes only format (turtle). An
+// extension that disagrees with an explicit or fixed format is an error,
+// as is a format jrpcld does not write, named by its format (--format) or
+// by its extension (.rdf, .owl, .trig, .n3, .trix).
 func outputFormat(format string, explicit, fixed bool, path string) (rdf.Format, bool, error) {
 	var ext rdf.Format
 	var gz, known bool
 	if path != "" && path != "-" {
 		ext, gz, known = rdf.FormatOf(path)
+		name := strings.TrimSuffix(strings.ToLower(path), ".gz")
+		if filepath.Ext(name) == ".json" {
+			ext, known = rdf.JSONLD, true // JSON-LD is JSON
+		}
+		if unwritten, ok := map[string]string{".trig": "TriG", ".n3": "Notation3", ".trix": "TriX"}[filepath.Ext(name)]; ok {
+			return 0, false, fmt.Errorf("-o %s: jrpcld does not write %s: use .ttl, .nt, .nq (each log its own named graph) or .jsonld (.json), each optionally followed by .gz", path, unwritten)
+		}
 	}
 	f, err := rdf.ParseFormat(format)
 	if err != nil {
@@ -277,7 +286,7 @@ func outputFormat(format string, explicit, fixed bool, path string) (rdf.Format,
 	if known {
 		switch {
 		case !ext.Writable():
-			return 0, false, fmt.Errorf("-o %s: jrpcld does not write %v: use .ttl, .nt, .nq or .jsonld", path, ext)
+			return 0, false, fmt.Errorf("-o %s: jrpcld does not write %v: use .ttl, .nt, .nq (each log its own named graph) or .jsonld (.json), each optionally followed by .gz", path, ext)
 		case fixed && ext != f:
 			return 0, false, fmt.Errorf("-o %s names %v, but this command writes %v: use \"jrpcld rdf -o %s\"", path, ext, f, path)
 		case explicit && ext != f && !(ext == rdf.JSONLD && f == rdf.JSONLDExpanded):

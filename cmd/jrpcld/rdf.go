@@ -49,9 +49,10 @@ answered and responses that answer nothing are typed jlog:UnansweredRequest and
 jlog:OrphanResponse.
 
 With -o FILE, the extension of FILE gives the format (.ttl Turtle, .nt
-N-Triples, .nq N-Quads, .jsonld JSON-LD) unless --format says otherwise, and
-a further .gz compresses it with gzip (out.nq.gz); an extension that says
-another format than --format is an error.
+N-Triples, .nq N-Quads, .jsonld or .json JSON-LD) unless --format says
+otherwise, and a further .gz compresses it with gzip (out.nq.gz); an extension
+that says another format than --format is an error, and so is one of a format
+jrpcld does not write (.trig, .n3, .trix, .rdf, .owl).
 
 The log's IRI is the file: URL of the file unless --base gives one; with several
 files, --base is a prefix to which each file's name is added: two files of the
@@ -80,7 +81,7 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 	}
 	bf := addBlockFlags(fs)
 	base := fs.String("base", "", "the log's `IRI` (default: the file: URL of the file)")
-	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete); its extension (.ttl, .nt, .nq, .jsonld, then .gz to compress) gives the format")
+	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete); its extension (.ttl, .nt, .nq, .jsonld or .json, then .gz to compress) gives the format")
 	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	engineName := fs.String("engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
