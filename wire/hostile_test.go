@@ -156,6 +156,9 @@ func FuzzHostile(f *testing.F) {
 	f.Add(uint8(32), uint8(3), "@id", "ref", `{"type":"@type","name":"@id"}`, "completion/complete")
 	f.Add(uint8(32+2), uint8(5), "@context", "content", `[{"type":"@vocab","text":"@base"}]`, "tools/call")
 	f.Add(uint8(32+8+16), uint8(7), "@none", "progressToken", `"@none"`, "notifications/progress")
+	// The first lines of issue 23 (items 6 and 10), as values.
+	f.Add(uint8(1), uint8(2), "\x00garbage", "#", `<?xml version="1.0"?>`, "[")
+	f.Add(uint8(2), uint8(3), "[", "# comment", `{"jsonrpc":"2.0","method":"a","params":{"x":`, "#!")
 	f.Fuzz(hostileCheck)
 }
 
