@@ -570,7 +570,7 @@ type compactor struct {
 	// would keep the meaning; with explain, it warns where that changes a
 	// compact IRI's meaning.
 	asToolchain, explain bool
-	warnings    []string // where jrpcld does not do as the tool chain does, once each
+	warnings             []string // where jrpcld does not do as the tool chain does, once each
 }
 
 // all compacts ctx: definitions until nothing changes, then IRIs.
