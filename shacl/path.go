@@ -127,7 +127,7 @@ func (c *compiler) parsePath(n rdf.Term, depth int) (*Path, error) {
 		}
 		return &Path{kind: pathPredicate, iri: n.Value, ref: c.ref(n)}, nil
 	case rdf.Literal:
-		return nil, fmt.Errorf("a literal (%s) is not a path", n)
+		return nil, fmt.Errorf("a literal (%s) is not a path", c.describe(n))
 	}
 	if c.has(n, rdf.RDFFirst) {
 		items, err := c.list(n)
@@ -135,7 +135,7 @@ func (c *compiler) parsePath(n rdf.Term, depth int) (*Path, error) {
 			return nil, err
 		}
 		if len(items) < 2 {
-			return nil, fmt.Errorf("a sequence path needs at least two members, %s has %d", n, len(items))
+			return nil, fmt.Errorf("a sequence path needs at least two members, %s has %d", c.describe(n), len(items))
 		}
 		return c.parsePaths(pathSequence, items, depth)
 	}
@@ -167,7 +167,7 @@ func (c *compiler) parsePath(n rdf.Term, depth int) (*Path, error) {
 		}
 		return &Path{kind: k.kind, subs: []*Path{sub}}, nil
 	}
-	return nil, fmt.Errorf("%s is not a path: it is not a list and has none of sh:inversePath, sh:alternativePath, sh:zeroOrMorePath, sh:oneOrMorePath, sh:zeroOrOnePath", n)
+	return nil, fmt.Errorf("%s is not a path: it is not a list and has none of sh:inversePath, sh:alternativePath, sh:zeroOrMorePath, sh:oneOrMorePath, sh:zeroOrOnePath", c.describe(n))
 }
 
 func (c *compiler) parsePaths(kind pathKind, items []rdf.Term, depth int) (*Path, error) {

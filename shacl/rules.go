@@ -44,14 +44,14 @@ func (c *compiler) rules(sh *shape) error {
 	} else if t != (rdf.Term{}) {
 		f, ok := numeric(t)
 		if !ok {
-			return fmt.Errorf("sh:order must be a number, not %s", t)
+			return fmt.Errorf("sh:order must be a number, not %s", c.describe(t))
 		}
 		sh.order = f
 	}
 	for _, rn := range c.values(sh.node, shRule) {
 		r, err := c.rule(rn)
 		if err != nil {
-			return fmt.Errorf("sh:rule %s: %w", rn, err)
+			return fmt.Errorf("sh:rule %s: %w", c.describe(rn), err)
 		}
 		sh.rules = append(sh.rules, r)
 	}
@@ -170,7 +170,7 @@ func (c *compiler) expr(n rdf.Term, depth int) (*expr, error) {
 		}
 		return &expr{kind: exprFilter, subs: []*expr{sub}, filter: s}, nil
 	}
-	return nil, fmt.Errorf("%s is not a node expression jrpcld runs (sh:this, an IRI, a literal, sh:path, sh:union, sh:intersection, sh:filterShape; function expressions are SHACL-SPARQL): %w", n, ErrUnsupported)
+	return nil, fmt.Errorf("%s is not a node expression jrpcld runs (sh:this, an IRI, a literal, sh:path, sh:union, sh:intersection, sh:filterShape; function expressions are SHACL-SPARQL): %w", c.describe(n), ErrUnsupported)
 }
 
 // nodes evaluates a node expression for a focus node.

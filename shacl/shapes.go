@@ -109,8 +109,9 @@ type constraint struct {
 	others []*shape // the sibling qualified value shapes, when disjoint
 }
 
-// Error is a shapes graph that cannot be compiled: the shape (its node in
-// the shapes graph, as N-Triples writes it) and what is wrong.
+// Error is a shapes graph that cannot be compiled: the shape (its IRI, or
+// a blank node shape's first triples in Turtle's [ ... ] form) and what is
+// wrong.
 type Error struct {
 	Shape string
 	Err   error
@@ -162,7 +163,7 @@ func CompileGraph(g *Graph) (*Shapes, error) {
 		sh := c.pending[0]
 		c.pending = c.pending[1:]
 		if err := c.compile(sh); err != nil {
-			return nil, &Error{Shape: sh.node.String(), Err: err}
+			return nil, &Error{Shape: c.describe(sh.node), Err: err}
 		}
 	}
 	for _, sh := range c.s.shapes {
@@ -236,12 +237,12 @@ func (c *compiler) list(n rdf.Term) ([]rdf.Term, error) {
 	seen := map[rdf.Term]bool{}
 	for n != rdf.NewIRI(rdf.RDFNil) {
 		if n.Kind == rdf.Literal || seen[n] {
-			return nil, fmt.Errorf("%s is not a well-formed list", n)
+			return nil, fmt.Errorf("%s is not a well-formed list", c.describe(n))
 		}
 		seen[n] = true
 		first, rest := c.values(n, rdf.RDFFirst), c.values(n, rdf.RDFRest)
 		if len(first) != 1 || len(rest) != 1 {
-			return nil, fmt.Errorf("%s is not a well-formed list: a member needs one rdf:first and one rdf:rest", n)
+			return nil, fmt.Errorf("%s is not a well-formed list: a member needs one rdf:first and one rdf:rest", c.describe(n))
 		}
 		items = append(items, first[0])
 		n = rest[0]
@@ -328,7 +329,7 @@ func (c *compiler) refuseExtensions() error {
 		{shTarget, "custom targets (sh:target, SHACL-AF)"},
 	} {
 		if ns := c.subjectsOf(p.pred); len(ns) > 0 {
-			return &Error{Shape: ns[0].String(), Err: fmt.Errorf("%s: %w", p.what, ErrUnsupported)}
+			return &Error{Shape: c.describe(ns[0]), Err: fmt.Errorf("%s: %w", p.what, ErrUnsupported)}
 		}
 	}
 	// A constraint component declared in the shapes graph has SPARQL or
@@ -344,12 +345,42 @@ func (c *compiler) refuseExtensions() error {
 					continue
 				}
 				if users := c.subjectsOf(path.Value); len(users) > 0 {
-					return &Error{Shape: users[0].String(), Err: fmt.Errorf("it uses %s, a parameter of the constraint component %s, which is SHACL-SPARQL or SHACL-JS: %w", path, comp, ErrUnsupported)}
+					return &Error{Shape: c.describe(users[0]), Err: fmt.Errorf("it uses %s, a parameter of the constraint component %s, which is SHACL-SPARQL or SHACL-JS: %w", c.describe(path), c.describe(comp), ErrUnsupported)}
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// describe writes a node of the shapes graph for an error message: an IRI
+// or a literal as termText writes it, a blank node as its first three
+// triples in Turtle's [ ... ] form (the labels the parser gives blank
+// nodes mean nothing to the user).
+func (c *compiler) describe(t rdf.Term) string {
+	if t.Kind != rdf.Blank {
+		return termText(t)
+	}
+	var parts []string
+	for i, e := range c.g.out(c.g.id(t)) {
+		if i == 3 {
+			parts = append(parts, "...")
+			break
+		}
+		o := c.g.terms[e.b]
+		s := "[...]"
+		if o.Kind != rdf.Blank {
+			s = termText(o)
+		}
+		if len(s) > 60 {
+			s = s[:57] + "..."
+		}
+		parts = append(parts, short(c.g.terms[e.a].Value)+" "+s)
+	}
+	if len(parts) == 0 {
+		return "[]"
+	}
+	return "[ " + strings.Join(parts, " ; ") + " ]"
 }
 
 // single returns the one value of pred on the shape, or the zero Term.
@@ -392,7 +423,7 @@ func integer(t rdf.Term, pred string) (int, error) {
 
 func (c *compiler) shapeRef(t rdf.Term, pred string) (*shape, error) {
 	if t.Kind == rdf.Literal {
-		return nil, fmt.Errorf("the value of %s must be a shape, not the literal %s", short(pred), t)
+		return nil, fmt.Errorf("the value of %s must be a shape, not the literal %s", short(pred), c.describe(t))
 	}
 	return c.shape(t), nil
 }
@@ -437,13 +468,13 @@ func (c *compiler) compile(sh *shape) error {
 	}
 	for _, t := range c.values(n, shTargetSubjectsOf) {
 		if t.Kind != rdf.IRI {
-			return fmt.Errorf("sh:targetSubjectsOf must be an IRI, not %s", t)
+			return fmt.Errorf("sh:targetSubjectsOf must be an IRI, not %s", c.describe(t))
 		}
 		sh.targetSubjectsOf = append(sh.targetSubjectsOf, c.ref(t))
 	}
 	for _, t := range c.values(n, shTargetObjectsOf) {
 		if t.Kind != rdf.IRI {
-			return fmt.Errorf("sh:targetObjectsOf must be an IRI, not %s", t)
+			return fmt.Errorf("sh:targetObjectsOf must be an IRI, not %s", c.describe(t))
 		}
 		sh.targetObjectsOf = append(sh.targetObjectsOf, c.ref(t))
 	}
@@ -460,13 +491,13 @@ func (c *compiler) constraints(sh *shape) error {
 	add := func(k *constraint) { sh.constraints = append(sh.constraints, k) }
 	for _, t := range c.values(n, shClass) {
 		if t.Kind == rdf.Literal {
-			return fmt.Errorf("sh:class must be an IRI or blank node, not %s", t)
+			return fmt.Errorf("sh:class must be an IRI or blank node, not %s", c.describe(t))
 		}
 		add(&constraint{comp: cClass, param: t, ref: c.ref(t)})
 	}
 	for _, t := range c.values(n, shDatatype) {
 		if t.Kind != rdf.IRI {
-			return fmt.Errorf("sh:datatype must be an IRI, not %s", t)
+			return fmt.Errorf("sh:datatype must be an IRI, not %s", c.describe(t))
 		}
 		add(&constraint{comp: cDatatype, param: t, ref: c.ref(t)})
 	}
@@ -474,7 +505,7 @@ func (c *compiler) constraints(sh *shape) error {
 		kinds := map[string]uint8{shIRI: 1, shBlankNode: 2, shLiteral: 4, shBlankNodeOrIRI: 3, shBlankNodeOrLiteral: 6, shIRIOrLiteral: 5}
 		k, ok := kinds[t.Value]
 		if t.Kind != rdf.IRI || !ok {
-			return fmt.Errorf("sh:nodeKind must be one of sh:IRI, sh:BlankNode, sh:Literal, sh:BlankNodeOrIRI, sh:BlankNodeOrLiteral, sh:IRIOrLiteral, not %s", t)
+			return fmt.Errorf("sh:nodeKind must be one of sh:IRI, sh:BlankNode, sh:Literal, sh:BlankNodeOrIRI, sh:BlankNodeOrLiteral, sh:IRIOrLiteral, not %s", c.describe(t))
 		}
 		add(&constraint{comp: cNodeKind, param: t, nodeKD: k})
 	}
@@ -512,13 +543,13 @@ func (c *compiler) constraints(sh *shape) error {
 		f := ""
 		if len(flags) == 1 {
 			if flags[0].Kind != rdf.Literal {
-				return fmt.Errorf("sh:flags must be a literal, not %s", flags[0])
+				return fmt.Errorf("sh:flags must be a literal, not %s", c.describe(flags[0]))
 			}
 			f = flags[0].Value
 		}
 		for _, t := range pats {
 			if t.Kind != rdf.Literal {
-				return fmt.Errorf("sh:pattern must be a literal, not %s", t)
+				return fmt.Errorf("sh:pattern must be a literal, not %s", c.describe(t))
 			}
 			re, err := compileRegex(t.Value, f)
 			if err != nil {
@@ -535,7 +566,7 @@ func (c *compiler) constraints(sh *shape) error {
 		k := &constraint{comp: cLanguageIn, param: t}
 		for _, it := range items {
 			if it.Kind != rdf.Literal {
-				return fmt.Errorf("sh:languageIn lists language tags as literals, not %s", it)
+				return fmt.Errorf("sh:languageIn lists language tags as literals, not %s", c.describe(it))
 			}
 			k.langs = append(k.langs, it.Value)
 		}
@@ -603,7 +634,7 @@ func (c *compiler) constraints(sh *shape) error {
 			return err
 		}
 		if !c.has(t, shPath) {
-			return fmt.Errorf("the value of sh:property, %s, must be a property shape (with sh:path)", t)
+			return fmt.Errorf("the value of sh:property, %s, must be a property shape (with sh:path)", c.describe(t))
 		}
 		s.parents = append(s.parents, sh)
 		add(&constraint{comp: cProperty, param: t, shapes: []*shape{s}})
@@ -684,7 +715,7 @@ func (c *compiler) siblings() error {
 	for _, sh := range c.s.shapes {
 		var disjoint bool
 		if t, err := c.single(sh, shQualifiedDisjoint); err != nil {
-			return &Error{Shape: sh.node.String(), Err: err}
+			return &Error{Shape: c.describe(sh.node), Err: err}
 		} else {
 			disjoint = isTrue(t)
 		}

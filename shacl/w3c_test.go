@@ -82,7 +82,7 @@ func w3cTests(t testing.TB, manifest string) []*w3cTest {
 		if !slices.Contains(c.values(e, rdf.RDFType), rdf.NewIRI(shtNS+"Validate")) {
 			continue
 		}
-		tc := &w3cTest{name: strings.TrimSuffix(filepath.Base(manifest), ".ttl") + "/" + filepath.Base(fileOf(e.Value)), file: manifest, triples: ts}
+		tc := &w3cTest{name: filepath.Base(filepath.Dir(manifest)) + "/" + filepath.Base(fileOf(e.Value)), file: manifest, triples: ts}
 		action := c.values(e, mfNS+"action")[0]
 		tc.data = fileOf(c.values(action, shtNS+"dataGraph")[0].Value)
 		tc.shapes = fileOf(c.values(action, shtNS+"shapesGraph")[0].Value)
