@@ -64,7 +64,9 @@ func simplePath(p *Path) bool {
 var peerDeviations = []deviation{
 	{"rdf-validate-shacl", "sh:equals of a node shape: the focus node is reported only when it has no value of the property",
 		func(o ourOutcome, ours, theirs []key) ([]key, []key) {
-			return drop(ours, func(k key) bool { return k[kComponent] == "EqualsConstraintComponent" && k[kPath] == "" && k[kValue] == k[kFocus] }), theirs
+			return drop(ours, func(k key) bool {
+				return k[kComponent] == "EqualsConstraintComponent" && k[kPath] == "" && k[kValue] == k[kFocus]
+			}), theirs
 		}},
 	{"shacl-engine", "sh:equals of a node shape: one result at most, the focus node only when it has no value of the property",
 		func(o ourOutcome, ours, theirs []key) ([]key, []key) {

@@ -43,7 +43,7 @@ func Example() {
 	// Conforms: false
 	// Results (1):
 	// Violation in PatternConstraintComponent:
-	// 	Source Shape: _:n1
+	// 	Source Shape: [ sh:path <http://json-rpc.org/ontology#hasMethod> ; sh:minCount 1 ; sh:pattern "^[a-z/]+$" ]
 	// 	Focus Node: <#m2>
 	// 	Value Node: "Tools.List"
 	// 	Result Path: <http://json-rpc.org/ontology#hasMethod>

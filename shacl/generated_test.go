@@ -34,7 +34,9 @@ type gen struct {
 
 func (g *gen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 
-func (g *gen) node() string { return g.pick("ex:n0", "ex:n1", "ex:n2", "ex:n3", "ex:n4", "_:b0", "_:b1") }
+func (g *gen) node() string {
+	return g.pick("ex:n0", "ex:n1", "ex:n2", "ex:n3", "ex:n4", "_:b0", "_:b1")
+}
 
 func (g *gen) pred() string { return g.pick("ex:p0", "ex:p1", "ex:p2", "ex:p3") }
 

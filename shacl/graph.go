@@ -1,7 +1,15 @@
 package shacl
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
 	"slices"
+
+	"github.com/jrpcld/jrpcld/diag"
 
 	"github.com/jrpcld/jrpcld/rdf"
 )
@@ -22,9 +30,9 @@ type edge struct{ a, b id }
 // contiguous run. A Graph is read-only once made and safe for use by
 // several goroutines.
 type Graph struct {
-	terms []rdf.Term      // by id; terms[0] is unused
-	ids   map[rdf.Term]id // the inverse of terms
-	size  int             // triples
+	terms []rdf.Term // by id; terms[0] is unused
+	dict  dict
+	size  int // triples
 
 	// spo holds (p, o) sorted by subject, then p, then o: the triples of
 	// subject s are spo[sOff[s]:sOff[s+1]]. ops holds (p, s) by object,
@@ -33,35 +41,199 @@ type Graph struct {
 	sOff, oOff, pOff []uint32
 }
 
+// dict numbers terms: IRIs and blank nodes by their string, which hashes
+// faster than a whole term, literals by term.
+type dict struct {
+	iris, blanks map[string]id
+	literals     map[rdf.Term]id
+}
+
+func (d *dict) get(t rdf.Term) (id, bool) {
+	var n id
+	var ok bool
+	switch t.Kind {
+	case rdf.IRI:
+		n, ok = d.iris[t.Value]
+	case rdf.Blank:
+		n, ok = d.blanks[t.Value]
+	default:
+		n, ok = d.literals[t]
+	}
+	return n, ok
+}
+
+// Builder makes a Graph from triples added in any number of calls.
+type Builder struct {
+	g   *Graph
+	raw [][3]id
+	// lastP caches the id of the last predicate: triples come grouped by
+	// subject, and few predicates recur.
+	lastP   string
+	lastPID id
+	blanks  string // the prefix of blank node labels
+}
+
+// SetBlankPrefix makes the labels of the blank nodes added from now on
+// start with prefix: the blank nodes of two documents stay apart when each
+// is added with a prefix of its own.
+func (b *Builder) SetBlankPrefix(prefix string) { b.blanks = prefix }
+
+// NewBuilder returns an empty Builder; size, when known, is about the
+// number of triples to come.
+func NewBuilder(size int) *Builder {
+	return &Builder{g: &Graph{terms: make([]rdf.Term, 1, size/3+2), dict: dict{
+		iris: make(map[string]id, size/4+2), blanks: map[string]id{}, literals: make(map[rdf.Term]id, size/8+2)}},
+		raw: make([][3]id, 0, size)}
+}
+
+// Add adds triples to the graph.
+func (b *Builder) Add(triples ...rdf.Triple) {
+	for _, t := range triples {
+		b.add(t.S, t.P, t.O)
+	}
+}
+
+// AddQuads adds the triples of quads, whatever graph each is in.
+func (b *Builder) AddQuads(quads []rdf.Quad) {
+	for _, q := range quads {
+		b.add(q.S, q.P, q.O)
+	}
+}
+
+func (b *Builder) add(s rdf.Term, p string, o rdf.Term) {
+	if p != b.lastP || b.lastPID == 0 {
+		b.lastP, b.lastPID = p, b.intern(rdf.NewIRI(p))
+	}
+	b.raw = append(b.raw, [3]id{b.intern(s), b.lastPID, b.intern(o)})
+}
+
+func (b *Builder) intern(t rdf.Term) id {
+	if t.Kind == rdf.Blank && b.blanks != "" {
+		t.Value = b.blanks + t.Value
+	}
+	d := &b.g.dict
+	if n, ok := d.get(t); ok {
+		return n
+	}
+	n := id(len(b.g.terms))
+	b.g.terms = append(b.g.terms, t)
+	switch t.Kind {
+	case rdf.IRI:
+		d.iris[t.Value] = n
+	case rdf.Blank:
+		d.blanks[t.Value] = n
+	default:
+		d.literals[t] = n
+	}
+	return n
+}
+
+// Graph indexes the triples added and returns the graph, duplicates
+// counted once. The Builder is done with.
+func (b *Builder) Graph() *Graph {
+	g := b.g
+	g.index(b.raw)
+	b.g, b.raw = nil, nil
+	return g
+}
+
+// ReadLines reads N-Triples or N-Quads (every graph merged) from r in
+// pieces, parses them on every core and adds their triples: a piece's
+// statements are added as soon as it is parsed, so memory holds the graph
+// and a few pieces, never the whole document. A syntax error is a
+// *diag.Diagnostic with the line counted from the document's start;
+// nothing is added after it.
+func (b *Builder) ReadLines(r io.Reader, syntax rdf.Format) error {
+	if syntax != rdf.NTriples && syntax != rdf.NQuads {
+		return fmt.Errorf("shacl: ReadLines reads N-Triples and N-Quads, not %v", syntax)
+	}
+	const pieceSize = 4 << 20
+	type piece struct {
+		lines int // lines before the piece
+		quads []rdf.Quad
+		err   error
+		done  chan struct{}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	queue := make(chan *piece, workers)
+	readErr := make(chan error, 1)
+	stop := make(chan struct{})
+	go func() {
+		defer close(queue)
+		br := bufio.NewReaderSize(r, 64<<10)
+		lines := 0
+		for {
+			buf := make([]byte, pieceSize)
+			n, err := io.ReadFull(br, buf)
+			buf = buf[:n]
+			if err == nil {
+				// End the piece at a line end.
+				rest, rerr := br.ReadBytes('\n')
+				buf = append(buf, rest...)
+				if rerr != nil && rerr != io.EOF {
+					readErr <- rerr
+					return
+				}
+			} else if err != io.EOF && err != io.ErrUnexpectedEOF {
+				readErr <- err
+				return
+			}
+			if len(buf) == 0 {
+				return
+			}
+			p := &piece{lines: lines, done: make(chan struct{})}
+			lines += bytes.Count(buf, []byte{'\n'})
+			go func(data []byte) {
+				p.quads, _, p.err = rdf.Parse(data, syntax, "")
+				close(p.done)
+			}(buf)
+			select {
+			case queue <- p:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	var firstErr error
+	for p := range queue {
+		<-p.done
+		if p.err != nil {
+			var d *diag.Diagnostic
+			if errors.As(p.err, &d) {
+				e := *d
+				e.Line += p.lines
+				firstErr = &e
+			} else {
+				firstErr = p.err
+			}
+			close(stop)
+			for range queue {
+			}
+			return firstErr
+		}
+		b.AddQuads(p.quads)
+	}
+	select {
+	case err := <-readErr:
+		return err
+	default:
+	}
+	return nil
+}
+
 // NewGraph returns the graph of triples, duplicates counted once.
 func NewGraph(triples []rdf.Triple) *Graph {
-	g := &Graph{terms: make([]rdf.Term, 1, len(triples)/2+2), ids: make(map[rdf.Term]id, len(triples)/2+2)}
-	raw := make([][3]id, len(triples))
-	for i, t := range triples {
-		raw[i] = [3]id{g.intern(t.S), g.intern(rdf.NewIRI(t.P)), g.intern(t.O)}
-	}
-	g.index(raw)
-	return g
+	b := NewBuilder(len(triples))
+	b.Add(triples...)
+	return b.Graph()
 }
 
 // NewGraphFromQuads returns the graph of the quads' triples, whatever
 // graph each quad is in.
 func NewGraphFromQuads(quads []rdf.Quad) *Graph {
-	ts := make([]rdf.Triple, len(quads))
-	for i, q := range quads {
-		ts[i] = q.Triple
-	}
-	return NewGraph(ts)
-}
-
-func (g *Graph) intern(t rdf.Term) id {
-	if n, ok := g.ids[t]; ok {
-		return n
-	}
-	n := id(len(g.terms))
-	g.terms = append(g.terms, t)
-	g.ids[t] = n
-	return n
+	b := NewBuilder(len(quads))
+	b.AddQuads(quads)
+	return b.Graph()
 }
 
 // Len returns the number of triples of the graph.
@@ -80,9 +252,9 @@ func (g *Graph) Triples() []rdf.Triple {
 
 // Has reports whether the graph holds the triple t.
 func (g *Graph) Has(t rdf.Triple) bool {
-	s, ok1 := g.ids[t.S]
-	p, ok2 := g.ids[rdf.NewIRI(t.P)]
-	o, ok3 := g.ids[t.O]
+	s, ok1 := g.dict.get(t.S)
+	p, ok2 := g.dict.get(rdf.NewIRI(t.P))
+	o, ok3 := g.dict.get(t.O)
 	if !ok1 || !ok2 || !ok3 {
 		return false
 	}
@@ -187,7 +359,10 @@ func (g *Graph) out(s id) []edge { return run(g.spo, g.sOff, s) }
 func (g *Graph) withPredicate(p id) []edge { return run(g.pso, g.pOff, p) }
 
 // id returns the number of a term, or 0 when the graph does not hold it.
-func (g *Graph) id(t rdf.Term) id { return g.ids[t] }
+func (g *Graph) id(t rdf.Term) id {
+	n, _ := g.dict.get(t)
+	return n
+}
 
 // object returns the one object of s and p, or 0 when there is none.
 func (g *Graph) object(s, p id) id {

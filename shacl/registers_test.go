@@ -278,4 +278,3 @@ func comparePySHACL(t *testing.T, shapesFile, shapesBase, dataFile, want string)
 		t.Errorf("conforms %v, pySHACL %v\nonly here:\n  %v\nonly in pySHACL:\n  %v", got.Conforms, wantConforms, onlyUs, onlyPy)
 	}
 }
-

@@ -20,6 +20,8 @@ type Report struct {
 	// Warnings are about the validation, not the data: recursive shapes,
 	// for one.
 	Warnings []string
+
+	shapes, data *Graph // for WriteText's descriptions of blank nodes
 }
 
 // Result is one validation result.
@@ -135,6 +137,36 @@ func (l labels) of(t rdf.Term) rdf.Term {
 	return n
 }
 
+// describe writes a term for people: an IRI or a literal as termText
+// writes it, a blank node of g as its first three triples in Turtle's
+// [ ... ] form (the labels the parser gives blank nodes mean nothing to
+// the user), or as a label when g is nil or does not hold it.
+func describe(g *Graph, t rdf.Term) string {
+	if t.Kind != rdf.Blank || g == nil || g.id(t) == 0 {
+		return termText(t)
+	}
+	var parts []string
+	for i, e := range g.out(g.id(t)) {
+		if i == 3 {
+			parts = append(parts, "...")
+			break
+		}
+		o := g.terms[e.b]
+		s := "[...]"
+		if o.Kind != rdf.Blank {
+			s = termText(o)
+		}
+		if len(s) > 60 {
+			s = s[:57] + "..."
+		}
+		parts = append(parts, short(g.terms[e.a].Value)+" "+s)
+	}
+	if len(parts) == 0 {
+		return "[]"
+	}
+	return "[ " + strings.Join(parts, " ; ") + " ]"
+}
+
 // termText writes a term for people: IRIs in SHACL's, RDF's and XML
 // Schema's namespaces by prefix, others in angle brackets, literals in
 // quotes with their datatype or language.
@@ -147,6 +179,12 @@ func termText(t rdf.Term) string {
 		return short(t.Value)
 	case rdf.Blank:
 		return "_:" + t.Value
+	}
+	switch t.Datatype {
+	case rdf.XSDInteger, rdf.XSDBoolean:
+		if wellFormed(t) && !strings.HasPrefix(t.Value, "+") {
+			return t.Value // as Turtle writes them
+		}
 	}
 	s := strconv.Quote(t.Value)
 	switch {
@@ -211,7 +249,7 @@ func (r *Report) WriteTurtle(w io.Writer) error {
 
 // WriteText writes the report for people: whether the data conforms,
 // then each result with its severity, component, shape, focus node, path,
-// value and message.
+// value and message; a blank node is shown as its first triples.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("Validation Report\n")
@@ -221,13 +259,19 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "Conforms: false\nResults (%d):\n", len(r.Results))
 	}
 	keep := labels{}.of
+	text := func(g *Graph, t rdf.Term) string {
+		if g != nil && g.id(t) != 0 {
+			return describe(g, t)
+		}
+		return termText(keep(t))
+	}
 	for _, res := range r.Results {
 		comp := strings.TrimPrefix(res.Component, NS)
 		fmt.Fprintf(&b, "%s in %s:\n", strings.TrimPrefix(res.Severity, NS), comp)
-		fmt.Fprintf(&b, "\tSource Shape: %s\n", termText(keep(res.Shape)))
-		fmt.Fprintf(&b, "\tFocus Node: %s\n", termText(keep(res.Focus)))
+		fmt.Fprintf(&b, "\tSource Shape: %s\n", text(r.shapes, res.Shape))
+		fmt.Fprintf(&b, "\tFocus Node: %s\n", text(r.data, res.Focus))
 		if res.HasValue() {
-			fmt.Fprintf(&b, "\tValue Node: %s\n", termText(keep(res.Value)))
+			fmt.Fprintf(&b, "\tValue Node: %s\n", text(r.data, res.Value))
 		}
 		if res.Path != nil {
 			fmt.Fprintf(&b, "\tResult Path: %s\n", res.Path)

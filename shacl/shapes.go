@@ -353,35 +353,9 @@ func (c *compiler) refuseExtensions() error {
 	return nil
 }
 
-// describe writes a node of the shapes graph for an error message: an IRI
-// or a literal as termText writes it, a blank node as its first three
-// triples in Turtle's [ ... ] form (the labels the parser gives blank
-// nodes mean nothing to the user).
-func (c *compiler) describe(t rdf.Term) string {
-	if t.Kind != rdf.Blank {
-		return termText(t)
-	}
-	var parts []string
-	for i, e := range c.g.out(c.g.id(t)) {
-		if i == 3 {
-			parts = append(parts, "...")
-			break
-		}
-		o := c.g.terms[e.b]
-		s := "[...]"
-		if o.Kind != rdf.Blank {
-			s = termText(o)
-		}
-		if len(s) > 60 {
-			s = s[:57] + "..."
-		}
-		parts = append(parts, short(c.g.terms[e.a].Value)+" "+s)
-	}
-	if len(parts) == 0 {
-		return "[]"
-	}
-	return "[ " + strings.Join(parts, " ; ") + " ]"
-}
+// describe writes a node of the shapes graph for an error message (see
+// describe).
+func (c *compiler) describe(t rdf.Term) string { return describe(c.g, t) }
 
 // single returns the one value of pred on the shape, or the zero Term.
 func (c *compiler) single(sh *shape, pred string) (rdf.Term, error) {

@@ -120,7 +120,7 @@ func (s *Shapes) Validate(data *Graph) *Report {
 	}
 	close(next)
 	wg.Wait()
-	r := &Report{Conforms: true}
+	r := &Report{Conforms: true, shapes: s.graph, data: data}
 	recursive := false
 	for _, j := range jobs {
 		for _, res := range j.out {
@@ -153,7 +153,7 @@ func (s *Shapes) ValidateNode(data *Graph, node, shapeNode rdf.Term) (r *Report,
 	if !sh.deactivated {
 		v.validate(sh, v.idOf(node), &out)
 	}
-	r = &Report{Conforms: len(out) == 0}
+	r = &Report{Conforms: len(out) == 0, shapes: s.graph, data: data}
 	for _, res := range out {
 		r.Results = append(r.Results, v.export(res))
 	}

@@ -65,6 +65,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		validateCommand(),
+		shaclCommand(),
 		rdfCommand(),
 		turtleCommand(),
 		jsonCommand(),

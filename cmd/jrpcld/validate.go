@@ -20,7 +20,7 @@ import (
 )
 
 func validateCommand() command {
-	c := command{name: "validate", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V]] [--definition NAME] [--formats] [--format text|json] [-q] [FILE...|-]",
+	c := command{name: "validate", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V]] [--definition NAME] [--formats] [--shapes SHAPES] [--format text|json] [-q] [FILE...|-]",
 		summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
 	c.help = validateHelp + "\n\n" + mcpHelp + "\n\n" + profileHelp
 	c.setup = runValidate
@@ -52,7 +52,12 @@ prints one JSON object per problem and a summary object. An input with no
 message, or not in UTF-8, is one invalid message without a line; a gzip
 stream over --max-decompressed-bytes or --max-compression-ratio ends with
 one. A member named twice in one object is a warning, without a code: the
-last one is used, as most JSON readers do. Warnings do not change the exit
+last one is used, as most JSON readers do.
+
+--shapes SHAPES (repeatable) also validates the graph of each log, as
+"jrpcld rdf" makes it with the block, against SHACL shapes (see "jrpcld
+shacl"): each result is a problem at the line of the message it is about,
+an error for sh:Violation and a warning otherwise. Warnings do not change the exit
 status: 0 when every message is valid, 1 when some are not, 2 on a usage or
 I/O error.`
 
@@ -64,6 +69,7 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	mf := addMCPFlags(fs)
+	shapesFiles := fs.StringArray("shapes", nil, "also validate the graph of each log against SHACL shapes `FILE` (repeatable)")
 	limits := addLimitFlags(fs)
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
@@ -72,6 +78,11 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 		}
 		defer prof.stop()
 		if err := limits.check(); err != nil {
+			errorf(e, "validate", "%v", err)
+			return exitUsage
+		}
+		shapes, shapesCtx, err := openShapes(e, c.name, *shapesFiles, bf, files)
+		if err != nil {
 			errorf(e, "validate", "%v", err)
 			return exitUsage
 		}
@@ -85,7 +96,6 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 		}
 
 		var s *schema.Schema
-		var err error
 		compiler := &schema.Compiler{Formats: *formats}
 		if err := mf.open(compiler, "--schema, --bblock or --definition", *schemaFile != "" || bf.dir != "" || bf.id != "" || *definition != ""); err != nil {
 			errorf(e, "validate", "%v", err)
@@ -153,6 +163,7 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 			files = []string{"-"}
 		}
 		var total schema.Summary
+		var shaclSum shaclSummary
 		ioFailed := false
 		for _, name := range files {
 			fe, done := e, func() {}
@@ -169,6 +180,9 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 			sum, err := validateFile(fe, s, *definition, name, *quiet, limits.readerOptions(), emit)
 			done()
 			total.Add(sum)
+			if err == nil && shapes != nil {
+				err = shaclSum.add(e, c.name, shapes, shapesCtx, name, limits.readerOptions(), emit)
+			}
 			if err != nil {
 				out.Flush()
 				errorf(e, "validate", "%v", err)
@@ -178,16 +192,22 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 		if *format == "json" {
 			sum := total.Object(len(files))
 			sum["notPrinted"] = printer.dropped
+			if shapes != nil {
+				sum["shacl"] = shaclSum.object()
+			}
 			line, _ := json.Marshal(map[string]any{"summary": sum})
 			fmt.Fprintf(out, "%s\n", line)
 		} else {
 			printer.summary(c.name)
 			writeSummary(out, len(files), total)
+			if shapes != nil {
+				shaclSum.write(out)
+			}
 		}
 		switch {
 		case ioFailed:
 			return exitUsage
-		case total.InvalidCount() > 0:
+		case total.InvalidCount() > 0 || shaclSum.violations > 0:
 			return exitInvalid
 		}
 		return exitOK

@@ -1,0 +1,462 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jlog"
+	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/jsonld"
+	"github.com/jrpcld/jrpcld/rdf/rdfxml"
+	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/schema"
+	"github.com/jrpcld/jrpcld/shacl"
+	"github.com/jrpcld/jrpcld/stats"
+	"github.com/spf13/pflag"
+)
+
+func shaclCommand() command {
+	c := command{name: "shacl", args: "--shapes SHAPES [--shapes MORE] [--format text|turtle|json] [--bblock DIR [--id ID]] [--base IRI] [DATA...|-]",
+		summary: "validate RDF graphs, or logs as graphs, against SHACL shapes"}
+	c.help = shaclHelp + "\n\n" + profileHelp
+	c.setup = runSHACL
+	return c
+}
+
+const shaclHelp = `
+Validates the graph of the DATA files (standard input when there is none, or
+for "-") against the SHACL shapes of the --shapes files and prints the
+validation report. SHACL Core is complete (every target, constraint
+component and property path, sh:deactivated, severities, sh:message), and the
+triple rules of SHACL-AF (sh:rule with sh:TripleRule) run first, their
+triples added to the data, as the OGC tool chain runs them. SHACL-SPARQL
+(sh:sparql, SPARQL rules and targets) is not supported: shapes that use it
+are refused with an error naming the shape, never passed unchecked.
+docs/shacl.md has the details, and examples/shapes/ shapes for MCP traffic.
+
+Shapes and DATA may be Turtle (.ttl, .shacl or anything else), N-Triples
+(.nt), N-Quads (.nq, every graph merged), JSON-LD (.jsonld) or RDF/XML (.rdf,
+.owl), optionally gzip-compressed (.gz); relative IRIs resolve against the
+file's URL. A DATA file that is a JSON-RPC log (JSON, JSON lines, envelopes)
+is turned into its graph first, as "jrpcld rdf" does, with the embedded
+JSON-RPC 2.0 block or the one --bblock names; the log's IRI is the file's URL
+unless --base gives one. Several files make one graph; the blank nodes of
+each stay its own.
+
+--format text (the default) prints the report for people, turtle the W3C
+validation report graph (sh:ValidationReport), json one JSON object per
+result (focusNode, resultPath, value, sourceShape,
+sourceConstraintComponent, resultSeverity, resultMessage) and a summary
+object. Exit status: 0 when the data conforms, 1 when it does not (a result
+of any severity), 2 on a usage error, a file that cannot be read, or shapes
+that cannot be compiled.`
+
+func runSHACL(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+	shapesFiles := fs.StringArray("shapes", nil, "SHACL shapes `FILE` (repeatable; required)")
+	format := fs.StringP("format", "f", "text", "report `format`: text, turtle or json")
+	bf := addBlockFlags(fs)
+	base := fs.String("base", "", "the IRI of a log given as DATA (default: the file: URL of the file)")
+	prof := addProfileFlags(fs)
+	return func(e *env, files []string) int {
+		if !prof.start(e, c.name) {
+			return exitUsage
+		}
+		defer prof.stop()
+		if len(*shapesFiles) == 0 {
+			errorf(e, c.name, "give the shapes with --shapes FILE")
+			return exitUsage
+		}
+		if *format != "text" && *format != "turtle" && *format != "json" {
+			errorf(e, c.name, "--format must be text, turtle or json, not %q", *format)
+			return exitUsage
+		}
+		if *base != "" && rdf.CheckIRI(*base) != nil {
+			errorf(e, c.name, "--base %q is not an absolute IRI", *base)
+			return exitUsage
+		}
+		shapes, err := loadShapes(e, *shapesFiles)
+		if err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		if len(files) == 0 {
+			files = []string{"-"}
+		}
+		b := shacl.NewBuilder(0)
+		var ctx *context.Processed // made for the first log
+		for i, name := range files {
+			if len(files) > 1 {
+				b.SetBlankPrefix("f" + strconv.Itoa(i) + ".")
+			}
+			err := addData(e, c.name, b, name, func() (*context.Processed, error) {
+				if ctx == nil {
+					var err error
+					if _, _, ctx, err = bf.openContext(e, c.name); err != nil {
+						return nil, err
+					}
+				}
+				return ctx, nil
+			}, logIRI(*base, name, len(files)))
+			if err != nil {
+				errorf(e, c.name, "%v", err)
+				return exitUsage
+			}
+		}
+		report := shapes.Validate(withInferred(shapes, b.Graph()))
+		out := bufio.NewWriter(e.stdout)
+		switch *format {
+		case "turtle":
+			err = report.WriteTurtle(out)
+		case "json":
+			err = report.WriteJSON(out)
+		default:
+			err = report.WriteText(out)
+		}
+		if err == nil {
+			err = out.Flush()
+		}
+		if err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
+		if *format != "text" {
+			for _, w := range report.Warnings {
+				errorf(e, c.name, "warning: %s", w)
+			}
+		}
+		if !report.Conforms {
+			return exitInvalid
+		}
+		return exitOK
+	}
+}
+
+// withInferred returns g with the triples the shapes' rules infer added.
+func withInferred(shapes *shacl.Shapes, g *shacl.Graph) *shacl.Graph {
+	if !shapes.HasRules() {
+		return g
+	}
+	inferred := shapes.Infer(g)
+	if len(inferred) == 0 {
+		return g
+	}
+	return shacl.NewGraph(append(g.Triples(), inferred...))
+}
+
+// loadShapes reads and compiles the shapes files, as one shapes graph.
+func loadShapes(e *env, files []string) (*shacl.Shapes, error) {
+	b := shacl.NewBuilder(0)
+	for i, name := range files {
+		data, display, err := readAll(e, name)
+		if err != nil {
+			return nil, err
+		}
+		b.SetBlankPrefix("f" + strconv.Itoa(i) + ".")
+		if err := parseRDF(b, name, display, data, true); err != nil {
+			return nil, err
+		}
+	}
+	s, err := shacl.CompileGraph(b.Graph())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
+	}
+	return s, nil
+}
+
+// readAll reads a file, or standard input for "-", whole, and
+// decompresses it when it is gzip-compressed.
+func readAll(e *env, name string) ([]byte, string, error) {
+	var data []byte
+	var err error
+	display := name
+	if name == "-" {
+		display = "stdin"
+		data, err = io.ReadAll(e.stdin)
+	} else {
+		if st, serr := os.Stat(name); serr == nil && st.IsDir() {
+			return nil, "", errIsDir(name)
+		}
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", display, err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", display, err)
+		}
+	}
+	return data, display, nil
+}
+
+// rdfFormat returns the RDF format of a file, by its name and then its
+// content, and whether it is RDF at all (otherwise a log). A shapes file
+// is always RDF: Turtle unless its name says otherwise.
+func rdfFormat(name string, head []byte, shapes bool) (rdf.Format, bool) {
+	if f, _, ok := rdf.FormatOf(name); ok {
+		return f, true
+	}
+	if sniffJSON(head) == jsonLD {
+		return rdf.JSONLD, true
+	}
+	if f, ok := stats.GraphFormat(name, head); ok || shapes {
+		return f, true
+	}
+	return 0, false
+}
+
+// parseRDF parses an RDF document, with the file's URL as base, into b.
+func parseRDF(b *shacl.Builder, name, display string, data []byte, shapes bool) error {
+	f, ok := rdfFormat(strings.TrimSuffix(name, ".gz"), data[:min(len(data), 512)], shapes)
+	if !ok {
+		return fmt.Errorf("%s is not RDF", display)
+	}
+	base := ""
+	if name != "-" {
+		base = jlog.DefaultLogIRI(name)
+	}
+	var err error
+	switch f {
+	case rdf.RDFXML:
+		var ts []rdf.Triple
+		if ts, _, err = rdfxml.Parse(data, base); err == nil {
+			b.Add(ts...)
+		}
+	case rdf.JSONLD, rdf.JSONLDExpanded:
+		var qs []rdf.Quad
+		if qs, err = jsonld.Read(data); err == nil {
+			b.AddQuads(qs)
+		}
+	case rdf.NTriples, rdf.NQuads:
+		err = b.ReadLines(bytes.NewReader(data), f)
+	default:
+		var qs []rdf.Quad
+		if qs, _, err = rdf.Parse(data, f, base); err == nil {
+			b.AddQuads(qs)
+		}
+	}
+	return withFile(display, err)
+}
+
+// addData reads a DATA input into b: RDF (N-Triples and N-Quads
+// streamed), or a log turned into its graph with the context ctx gives.
+func addData(e *env, cmd string, b *shacl.Builder, name string, ctx func() (*context.Processed, error), iri string) error {
+	in, display, _, err := openInput(e, name)
+	if err != nil {
+		return err
+	}
+	if c, ok := in.(io.Closer); ok {
+		defer c.Close()
+	}
+	br := bufio.NewReaderSize(in, 64<<10)
+	rdfIn := br // the RDF, gzip undone
+	if head, _ := br.Peek(2); bytes.Equal(head, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %w", display, err)
+		}
+		rdfIn = bufio.NewReaderSize(zr, 64<<10)
+	}
+	head, _ := rdfIn.Peek(512)
+	if f, isRDF := rdfFormat(strings.TrimSuffix(name, ".gz"), head, false); isRDF {
+		if f == rdf.NTriples || f == rdf.NQuads {
+			return withFile(display, b.ReadLines(rdfIn, f))
+		}
+		data, err := io.ReadAll(rdfIn)
+		if err != nil {
+			return fmt.Errorf("%s: %w", display, err)
+		}
+		return parseRDF(b, name, display, data, false)
+	}
+	c, err := ctx()
+	if err != nil {
+		return err
+	}
+	return addLog(e, cmd, b, c, br, display, iri, rpclog.ReaderOptions{})
+}
+
+// withFile gives a syntax error the name of the input.
+func withFile(display string, err error) error {
+	var d *diag.Diagnostic
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &d) && d.File == "":
+		d.File = display
+		return d
+	}
+	return fmt.Errorf("%s: %w", display, err)
+}
+
+// addLog turns a log into its graph, as jrpcld rdf does, into b, the
+// N-Triples the conversion writes read as they come; what cannot be read
+// is reported on standard error.
+func addLog(e *env, cmd string, b *shacl.Builder, ctx *context.Processed, in io.Reader, display, iri string, opts rpclog.ReaderOptions) error {
+	r, err := rpclog.NewReader(in, display, opts)
+	if err != nil {
+		return err
+	}
+	conv := convert.NewConverter(ctx)
+	conv.Report = func(d diag.Diagnostic) { errorf(e, cmd, "%s", d) }
+	pr, pw := io.Pipe()
+	read := make(chan error, 1)
+	go func() {
+		err := b.ReadLines(pr, rdf.NTriples)
+		pr.CloseWithError(errors.New("the graph was not read to its end")) // the writer stops
+		read <- err
+	}()
+	err = conv.Convert(pw, rdf.NTriples, []convert.Log{{Reader: r, File: display, IRI: iri}})
+	pw.CloseWithError(err)
+	if rerr := <-read; rerr != nil {
+		return fmt.Errorf("%s: the graph of the log does not read back: %w", display, rerr)
+	}
+	return err
+}
+
+// shaclFindings validates the graph of a log against shapes and returns
+// the results as validate's findings: each at the line of the message its
+// focus node is (or belongs to), errors for sh:Violation and warnings for
+// the other severities, the kind the message has.
+func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *context.Processed, name string, opts rpclog.ReaderOptions) ([]schema.Finding, error) {
+	data, display, err := readAll(e, name)
+	if err != nil {
+		return nil, err
+	}
+	iri := logIRI("", name, 1)
+	b := shacl.NewBuilder(0)
+	if err := addLog(e, cmd, b, ctx, bytes.NewReader(data), display, iri, opts); err != nil {
+		return nil, err
+	}
+	report := shapes.Validate(withInferred(shapes, b.Graph()))
+	if len(report.Results) == 0 {
+		return nil, nil
+	}
+	// The lines and kinds of the messages, by position.
+	type where struct {
+		line int
+		kind jsonrpc.Kind
+	}
+	at := map[int64]where{}
+	r, err := rpclog.NewReader(bytes.NewReader(data), display, opts)
+	if err != nil {
+		return nil, err
+	}
+	for pos := int64(1); ; pos++ {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		k := jsonrpc.KindInvalid
+		if rec.Err == nil {
+			k = jsonrpc.Classify(rec.Value).Kind
+		}
+		at[pos] = where{rec.Line, k}
+	}
+	prefix := jlog.BlankPrefix(iri)
+	var fs []schema.Finding
+	for _, res := range report.Results {
+		var pos int64
+		switch res.Focus.Kind {
+		case rdf.IRI:
+			if l, p, ok := jlog.ParseMessageIRI(res.Focus.Value); ok && l == iri {
+				pos = p
+			}
+		case rdf.Blank:
+			if _, p, ok := jlog.ParseBlankLabel(res.Focus.Value, func(s string) bool { return s == prefix }); ok {
+				pos = p
+			}
+		}
+		w := at[pos]
+		sev := diag.Error
+		if res.Severity != shacl.NS+"Violation" {
+			sev = diag.Warning
+		}
+		msg := "SHACL " + strings.TrimPrefix(res.Component, shacl.NS) + ": " + res.Message() + " (shape " + res.Shape.String() + "; focus " + res.Focus.String()
+		if res.Path != nil {
+			msg += "; path " + res.Path.String()
+		}
+		if res.HasValue() {
+			msg += "; value " + res.Value.String()
+		}
+		msg += ")"
+		node := ""
+		switch res.Focus.Kind {
+		case rdf.IRI:
+			node = res.Focus.Value
+		case rdf.Blank:
+			node = "_:" + res.Focus.Value
+		}
+		fs = append(fs, schema.Finding{Index: int(max(pos-1, 0)), Kind: w.kind,
+			Diagnostic: diag.Diagnostic{File: display, Line: w.line, Node: node, Severity: sev, Message: msg}})
+	}
+	return fs, nil
+}
+
+// openShapes compiles the shapes of validate --shapes, and the context
+// the logs are turned into graphs with; none without shapes.
+func openShapes(e *env, cmd string, files []string, bf *blockFlags, inputs []string) (*shacl.Shapes, *context.Processed, error) {
+	if len(files) == 0 {
+		return nil, nil, nil
+	}
+	if len(inputs) == 0 || slices.Contains(inputs, "-") {
+		return nil, nil, errors.New("--shapes reads each log twice: give the logs as files, not on standard input")
+	}
+	shapes, err := loadShapes(e, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, _, ctx, err := bf.openContext(e, cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	return shapes, ctx, nil
+}
+
+// shaclSummary counts the SHACL results validate --shapes found.
+type shaclSummary struct {
+	results, violations, logs, conforming int
+}
+
+// add validates one log against the shapes and emits the results.
+func (s *shaclSummary) add(e *env, cmd string, shapes *shacl.Shapes, ctx *context.Processed, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) error {
+	fs, err := shaclFindings(e, cmd, shapes, ctx, name, opts)
+	if err != nil {
+		return err
+	}
+	s.logs++
+	if len(fs) == 0 {
+		s.conforming++
+	}
+	for _, f := range fs {
+		s.results++
+		if f.Severity == diag.Error {
+			s.violations++
+		}
+		emit(f)
+	}
+	return nil
+}
+
+func (s *shaclSummary) object() map[string]any {
+	return map[string]any{"logs": s.logs, "conforming": s.conforming, "results": s.results, "violations": s.violations}
+}
+
+func (s *shaclSummary) write(w io.Writer) {
+	fmt.Fprintf(w, "shacl: %d of %d logs conform; %d results, %d violations\n", s.conforming, s.logs, s.results, s.violations)
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/internal/shared"
+)
+
+const jsonrpcShapes = "../../examples/shapes/jsonrpc.ttl"
+
+// TestSHACLSession: the example session fails the JSON-RPC shapes only
+// by its unanswered ping, in each report format, and whatever form its
+// graph is given in (the log, or the graph jrpcld rdf writes of it).
+func TestSHACLSession(t *testing.T) {
+	session := "../../examples/session.jsonl"
+	dir := t.TempDir()
+	var inputs []string
+	for _, f := range []string{"turtle", "ntriples", "jsonld"} {
+		ext := map[string]string{"turtle": ".ttl", "ntriples": ".nt", "jsonld": ".jsonld"}[f]
+		out := filepath.Join(dir, "session"+ext)
+		if code, _, errOut := jrpcld(t, "", "rdf", "-q", "--format", f, "--base", "file://"+filepath.Join(dir, "session.jsonl"), "-o", out, session); code != exitOK {
+			t.Fatalf("rdf %s: exit %d: %s", f, code, errOut)
+		}
+		inputs = append(inputs, out)
+	}
+	for _, in := range append([]string{session}, inputs...) {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			code, out, errOut := jrpcld(t, "", "shacl", "--shapes", jsonrpcShapes, in)
+			if code != exitInvalid || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			for _, want := range []string{"Conforms: false\nResults (1):\n", "Violation in MinCountConstraintComponent:",
+				"session.jsonl#c2s-13>", "Message: the request is never answered"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the report lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+
+	// Turtle: the W3C report graph, read back by an independent parser.
+	code, out, _ := jrpcld(t, "", "shacl", "--format", "turtle", "--shapes", jsonrpcShapes, session)
+	ts := rdftest.Rapper(t, []byte(out), "")
+	conforms, results := "", 0
+	for _, tr := range ts {
+		switch tr.P {
+		case "http://www.w3.org/ns/shacl#conforms":
+			conforms = tr.O.Value
+		case "http://www.w3.org/ns/shacl#result":
+			results++
+		}
+	}
+	if code != exitInvalid || conforms != "false" || results != 1 {
+		t.Errorf("turtle: exit %d, sh:conforms %q, %d results\n%s", code, conforms, results, out)
+	}
+
+	// JSON lines: one result, then the summary.
+	code, out, _ = jrpcld(t, "", "shacl", "--format", "json", "--shapes", jsonrpcShapes, session)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var res, sum map[string]any
+	if code != exitInvalid || len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &res) != nil || json.Unmarshal([]byte(lines[1]), &sum) != nil {
+		t.Fatalf("json: exit %d\n%s", code, out)
+	}
+	if res["resultPath"] != "^<https://jrpcld.github.io/ns/log#answers>" || !strings.HasSuffix(res["focusNode"].(string), "#c2s-13>") {
+		t.Errorf("json result %v", res)
+	}
+	if s := sum["summary"].(map[string]any); s["conforms"] != false || s["results"] != 1.0 {
+		t.Errorf("json summary %v", sum)
+	}
+}
+
+// TestSHACLExamples: each shape of examples/shapes fires on a log made to
+// break it, and on nothing else (docs/shacl.md lists what each checks).
+func TestSHACLExamples(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "bad.jsonl")
+	lines := []string{
+		`{"dir":"c2s","ts":"2026-01-01T00:00:01Z","msg":{"jsonrpc":"2.0","id":1,"method":"rpc.secret"}}`,
+		`{"dir":"s2c","ts":"2026-01-01T00:00:00Z","msg":{"jsonrpc":"2.0","id":1,"result":{}}}`,
+		`{"dir":"c2s","ts":"2026-01-01T00:00:02Z","msg":{"jsonrpc":"2.0","id":2,"method":"a"}}`,
+		`{"dir":"s2c","ts":"2026-01-01T00:00:03Z","msg":{"jsonrpc":"2.0","id":2,"error":{"code":-32650,"message":"odd"}}}`,
+		`{"dir":"c2s","ts":"2026-01-01T00:00:04Z","msg":{"jsonrpc":"2.0","id":3,"method":"b"}}`,
+		`{"dir":"s2c","ts":"2026-01-01T00:00:05Z","msg":{"jsonrpc":"2.0","id":3,"error":{"code":-32050,"message":""}}}`,
+		`{"dir":"s2c","ts":"2026-01-01T00:00:06Z","msg":{"jsonrpc":"2.0","id":9,"result":{}}}`,
+		`{"dir":"c2s","ts":"2026-01-01T00:00:07Z","msg":{"jsonrpc":"1.0","id":4,"method":"c"}}`,
+	}
+	if err := os.WriteFile(log, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := jrpcld(t, "", "shacl", "--format", "json", "--shapes", jsonrpcShapes, log)
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		json.Unmarshal([]byte(l), &m)
+		if m["focusNode"] == nil {
+			continue
+		}
+		focus := m["focusNode"].(string)
+		focus = focus[strings.LastIndexByte(focus, '#')+1:]
+		got = append(got, strings.TrimPrefix(m["resultSeverity"].(string), "http://www.w3.org/ns/shacl#")+" "+focus+" "+m["resultMessage"].(string))
+	}
+	slices.Sort(got)
+	want := []string{
+		"Violation c2s-8> the message is not a valid JSON-RPC 2.0 message (jrpcld validate says why)",
+		"Violation c2s-8> the request is never answered", // the invalid message is typed a request too
+		"Violation s2c-4> the error code is in the range JSON-RPC 2.0 reserves (-32768 to -32000) but is not one it defines (-32700, -32600, -32601, -32602, -32603) or leaves to servers (-32099 to -32000)",
+		"Violation s2c-7> the response answers no request of the log (same id, sent the other way, earlier)",
+		"Warning c2s-1> the method name is empty or starts with \"rpc.\", which JSON-RPC 2.0 reserves",
+		"Warning s2c-2> the response is timestamped before its request",
+		"Warning s2c-6> the error has no message",
+	}
+	if code != exitInvalid || !slices.Equal(got, want) {
+		t.Errorf("exit %d; results:\n  %s\nwant:\n  %s\n%s", code, strings.Join(got, "\n  "), strings.Join(want, "\n  "), out)
+	}
+}
+
+// TestSHACLMCP: the MCP shapes pass the example session, but for its
+// unanswered ping (a JSON-RPC shape), with the MCP block.
+func TestSHACLMCP(t *testing.T) {
+	reg := shared.Dir(t, "reference", "ogc-mcp-bblocks")
+	code, out, _ := jrpcld(t, "", "shacl", "--format", "json", "--shapes", jsonrpcShapes, "--shapes", "../../examples/shapes/mcp.ttl",
+		"--bblock", reg, "--id", "mcp.mcp", "../../examples/session.jsonl")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitInvalid || len(lines) != 2 || !strings.Contains(lines[0], "the request is never answered") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	// Without tools/list, the tool call breaks :ToolCall; without
+	// initialize first, the session breaks :SessionStartsWithInitialize.
+	log := filepath.Join(t.TempDir(), "call.jsonl")
+	os.WriteFile(log, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`+"\n"), 0o644)
+	code, out, _ = jrpcld(t, "", "shacl", "--format", "json", "--shapes", "../../examples/shapes/mcp.ttl", "--bblock", reg, "--id", "mcp.mcp", log)
+	for _, want := range []string{"tools/call without a tool name", "the first message of the session is not the initialize request"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no result of %s: exit %d\n%s", want, code, out)
+		}
+	}
+}
+
+// TestSHACLUsage: mistakes are exit 2 with one clear line.
+func TestSHACLUsage(t *testing.T) {
+	dir := t.TempDir()
+	sparql := filepath.Join(dir, "sparql.ttl")
+	os.WriteFile(sparql, []byte(`@prefix sh: <http://www.w3.org/ns/shacl#> .
+<#S> sh:targetNode <#a> ; sh:sparql [ sh:select "SELECT $this WHERE {}" ] .`), 0o644)
+	broken := filepath.Join(dir, "broken.ttl")
+	os.WriteFile(broken, []byte("@prefix sh: <http://www.w3.org/ns/shacl#> .\n<#S> sh:minCount .\n"), 0o644)
+	good := filepath.Join(dir, "data.ttl")
+	os.WriteFile(good, []byte("<http://example.org/a> <http://example.org/p> 1 .\n"), 0o644)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{good}, "give the shapes with --shapes FILE"},
+		{[]string{"--shapes", jsonrpcShapes, "--format", "xml", good}, `--format must be text, turtle or json, not "xml"`},
+		{[]string{"--shapes", sparql, good}, "sparql.ttl: shape <file://" + sparql + "#S>: SHACL-SPARQL constraints (sh:sparql): not supported"},
+		{[]string{"--shapes", broken, good}, "broken.ttl:2:"},
+		{[]string{"--shapes", filepath.Join(dir, "none.ttl"), good}, "no such file"},
+		{[]string{"--shapes", jsonrpcShapes, dir}, "is a folder"},
+	} {
+		code, out, errOut := jrpcld(t, "", append([]string{"shacl"}, tt.args...)...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", tt.args, code, out, errOut, tt.want)
+		}
+	}
+	if code, out, _ := jrpcld(t, "", "shacl", "--shapes", jsonrpcShapes, good); code != exitOK || !strings.Contains(out, "Conforms: true") {
+		t.Errorf("conforming data: exit %d\n%s", code, out)
+	}
+}
+
+// TestValidateShapes: validate --shapes adds the SHACL results to the
+// log's problems, at the line of the message, in text and JSON.
+func TestValidateShapes(t *testing.T) {
+	session := "../../examples/session.jsonl"
+	code, out, errOut := jrpcld(t, "", "validate", "--shapes", jsonrpcShapes, session)
+	want := session + ":13: request: SHACL MinCountConstraintComponent: the request is never answered"
+	if code != exitInvalid || !strings.Contains(out, want) || !strings.Contains(out, "shacl: 0 of 1 logs conform; 1 results, 1 violations\n") || errOut != "" {
+		t.Errorf("exit %d\n%s%s\nwant %q", code, out, errOut, want)
+	}
+	code, out, _ = jrpcld(t, "", "validate", "--format", "json", "--shapes", jsonrpcShapes, session)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var first, sum map[string]any
+	json.Unmarshal([]byte(lines[0]), &first)
+	json.Unmarshal([]byte(lines[len(lines)-1]), &sum)
+	s, _ := sum["summary"].(map[string]any)
+	if code != exitInvalid || first["line"] != 13.0 || first["severity"] != "error" || s == nil || s["shacl"] == nil {
+		t.Errorf("json: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := jrpcld(t, "", "validate", "--shapes", jsonrpcShapes); code != exitUsage || !strings.Contains(errOut, "not on standard input") {
+		t.Errorf("stdin: exit %d, %s", code, errOut)
+	}
+}
