@@ -25,10 +25,11 @@ function load (file) {
   const ds = factory.dataset()
   const format = file.endsWith('.nt') ? 'N-Triples' : 'Turtle'
   const parser = new N3.Parser({ baseIRI: pathToFileURL(file).href, format })
-  parser.parse(fs.readFileSync(file, 'utf8'), (err, quad) => {
-    if (err) throw err
-    if (quad) ds.add(quad)
-  })
+  // The quads are remade by rdf-ext's factory: in a dataset of N3.js's
+  // own quad objects, shacl-engine finds no focus node.
+  for (const q of parser.parse(fs.readFileSync(file, 'utf8'))) {
+    ds.add(factory.quad(q.subject, q.predicate, q.object))
+  }
   return ds
 }
 

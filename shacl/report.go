@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/shacl/xsd"
 )
 
 // Report is the outcome of a validation, as SHACL's validation report
@@ -182,7 +183,7 @@ func termText(t rdf.Term) string {
 	}
 	switch t.Datatype {
 	case rdf.XSDInteger, rdf.XSDBoolean:
-		if wellFormed(t) && !strings.HasPrefix(t.Value, "+") {
+		if xsd.WellFormed(t) && !strings.HasPrefix(t.Value, "+") {
 			return t.Value // as Turtle writes them
 		}
 	}
@@ -245,6 +246,17 @@ func (r *Report) WriteTurtle(w io.Writer) error {
 		return err
 	}
 	return tw.Close()
+}
+
+// Describe writes a term of the report for people, as WriteText does: a
+// blank node of the data or shapes graph as its first triples.
+func (r *Report) Describe(t rdf.Term) string {
+	for _, g := range []*Graph{r.data, r.shapes} {
+		if g != nil && g.id(t) != 0 {
+			return describe(g, t)
+		}
+	}
+	return termText(t)
 }
 
 // WriteText writes the report for people: whether the data conforms,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/shacl/xsd"
 )
 
 // Shapes is a compiled shapes graph: its shapes, their targets,
@@ -100,9 +101,9 @@ type constraint struct {
 	ref    ref      // a class, a datatype, sh:hasValue's term, a property (equals, disjoint, lessThan...)
 	refs   []ref    // sh:in, sh:ignoredProperties and the closed shape's properties
 	in     map[ref]bool
-	n      int   // min/max count and length; qualified min or max count
-	nodeKD uint8 // sh:nodeKind, as a set of kinds
-	bound  value // min/max exclusive/inclusive
+	n      int       // min/max count and length; qualified min or max count
+	nodeKD uint8     // sh:nodeKind, as a set of kinds
+	bound  xsd.Value // min/max exclusive/inclusive
 	re     *regexp.Regexp
 	langs  []string // sh:languageIn
 	shapes []*shape // not, and, or, xone, node, property, qualifiedValueShape
@@ -384,8 +385,8 @@ func isTrue(t rdf.Term) bool {
 
 // integer reads the non-negative integer value of a count or length.
 func integer(t rdf.Term, pred string) (int, error) {
-	if _, isInt := intRanges[t.Datatype]; isInt && t.Kind == rdf.Literal && wellFormed(t) {
-		if n, _ := parseInteger(t.Value); n.Sign() >= 0 {
+	if n, ok := xsd.Integer(t); ok {
+		if n.Sign() >= 0 {
 			if n.IsInt64() && n.Int64() < math.MaxInt32 {
 				return int(n.Int64()), nil
 			}
@@ -506,7 +507,7 @@ func (c *compiler) constraints(sh *shape) error {
 			if t.Kind != rdf.Literal {
 				return fmt.Errorf("%s must be a literal, not %s", short(p.pred), t)
 			}
-			add(&constraint{comp: p.comp, param: t, bound: valueOf(t)})
+			add(&constraint{comp: p.comp, param: t, bound: xsd.ValueOf(t)})
 		}
 	}
 	if pats := c.values(n, shPattern); len(pats) > 0 {
@@ -525,7 +526,7 @@ func (c *compiler) constraints(sh *shape) error {
 			if t.Kind != rdf.Literal {
 				return fmt.Errorf("sh:pattern must be a literal, not %s", c.describe(t))
 			}
-			re, err := compileRegex(t.Value, f)
+			re, err := xsd.Regexp(t.Value, f)
 			if err != nil {
 				return fmt.Errorf("sh:pattern %q: %w", t.Value, err)
 			}
@@ -722,13 +723,5 @@ func (c *compiler) siblings() error {
 
 // numeric reads sh:order.
 func numeric(t rdf.Term) (float64, bool) {
-	v := valueOf(t)
-	if v.class != classNumber {
-		return 0, false
-	}
-	if v.float {
-		return v.f, true
-	}
-	f, _ := v.r.Float64()
-	return f, true
+	return xsd.ValueOf(t).Float()
 }

@@ -4,8 +4,10 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/shacl/xsd"
 )
 
 // binding is what the shapes' constants are in one data graph: each
@@ -340,7 +342,7 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 		dt := v.s.consts[k.ref].Value
 		return each(func(n id) bool {
 			t := v.term(n)
-			return t.Kind != rdf.Literal || t.Datatype != dt || !wellFormed(t)
+			return t.Kind != rdf.Literal || t.Datatype != dt || !xsd.WellFormed(t)
 		})
 	case cNodeKind:
 		return each(func(n id) bool { return k.nodeKD&(1<<v.term(n).Kind) == 0 })
@@ -354,7 +356,7 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 		}
 	case cMinExclusive, cMinInclusive, cMaxExclusive, cMaxInclusive:
 		return each(func(n id) bool {
-			c, cmpOK := compareValues(valueOf(v.term(n)), k.bound)
+			c, cmpOK := xsd.Compare(xsd.ValueOf(v.term(n)), k.bound)
 			if !cmpOK {
 				return true
 			}
@@ -374,7 +376,7 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 			if t.Kind == rdf.Blank {
 				return true
 			}
-			l := strLen(t.Value)
+			l := utf8.RuneCountInString(t.Value)
 			return k.comp == cMinLength && l < k.n || k.comp == cMaxLength && l > k.n
 		})
 	case cPattern:
@@ -424,9 +426,9 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 			return each(func(n id) bool { return hasObject(others, n) })
 		default:
 			for _, n := range values {
-				a := valueOf(v.term(n))
+				a := xsd.ValueOf(v.term(n))
 				for _, e := range others {
-					c, cmpOK := compareValues(a, valueOf(v.term(e.b)))
+					c, cmpOK := xsd.Compare(a, xsd.ValueOf(v.term(e.b)))
 					if (!cmpOK || c > 0 || c == 0 && k.comp == cLessThan) && !fail(n) {
 						return false
 					}

@@ -387,12 +387,12 @@ func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *context.Proces
 		if res.Severity != shacl.NS+"Violation" {
 			sev = diag.Warning
 		}
-		msg := "SHACL " + strings.TrimPrefix(res.Component, shacl.NS) + ": " + res.Message() + " (shape " + res.Shape.String() + "; focus " + res.Focus.String()
+		msg := "SHACL " + strings.TrimPrefix(res.Component, shacl.NS) + ": " + res.Message() + " (shape " + report.Describe(res.Shape) + "; focus " + report.Describe(res.Focus)
 		if res.Path != nil {
 			msg += "; path " + res.Path.String()
 		}
 		if res.HasValue() {
-			msg += "; value " + res.Value.String()
+			msg += "; value " + report.Describe(res.Value)
 		}
 		msg += ")"
 		node := ""

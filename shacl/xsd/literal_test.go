@@ -1,4 +1,4 @@
-package shacl
+package xsd
 
 import (
 	"testing"
@@ -70,70 +70,58 @@ func TestWellFormed(t *testing.T) {
 	}
 	for dt, forms := range good {
 		for _, s := range forms {
-			if !wellFormed(rdf.NewLiteral(s, xsd+dt)) {
+			if !WellFormed(rdf.NewLiteral(s, xsdNS+dt)) {
 				t.Errorf("%q is not accepted as xsd:%s", s, dt)
 			}
 		}
 	}
 	for dt, forms := range bad {
 		for _, s := range forms {
-			if wellFormed(rdf.NewLiteral(s, xsd+dt)) {
+			if WellFormed(rdf.NewLiteral(s, xsdNS+dt)) {
 				t.Errorf("%q is accepted as xsd:%s", s, dt)
 			}
 		}
 	}
-	if wellFormed(rdf.Term{Kind: rdf.Literal, Value: "x", Datatype: rdf.RDFLangString}) {
+	if WellFormed(rdf.Term{Kind: rdf.Literal, Value: "x", Datatype: rdf.RDFLangString}) {
 		t.Error("an rdf:langString without a language tag is accepted")
 	}
-	if !wellFormed(rdf.NewLiteral("{not json", rdf.RDFJSON)) {
+	if !WellFormed(rdf.NewLiteral("{not json", rdf.RDFJSON)) {
 		t.Error("a datatype outside XML Schema must take any lexical form")
 	}
 }
 
 func TestCompareValues(t *testing.T) {
-	lit := func(s, dt string) value { return valueOf(rdf.NewLiteral(s, dt)) }
+	lit := func(s, dt string) Value { return ValueOf(rdf.NewLiteral(s, dt)) }
 	tests := []struct {
-		a, b value
+		a, b Value
 		want int
 		ok   bool
 	}{
-		{lit("1", xsd+"integer"), lit("1.0", xsd+"decimal"), 0, true},
-		{lit("2", xsd+"byte"), lit("10", xsd+"integer"), -1, true},
-		{lit("0.1", xsd+"decimal"), lit("0.1", xsd+"double"), 0, true},
-		{lit("1e1", xsd+"double"), lit("9", xsd+"integer"), 1, true},
-		{lit("NaN", xsd+"double"), lit("1", xsd+"double"), 0, false},
-		{lit("INF", xsd+"double"), lit("1e308", xsd+"double"), 1, true},
+		{lit("1", xsdNS+"integer"), lit("1.0", xsdNS+"decimal"), 0, true},
+		{lit("2", xsdNS+"byte"), lit("10", xsdNS+"integer"), -1, true},
+		{lit("0.1", xsdNS+"decimal"), lit("0.1", xsdNS+"double"), 0, true},
+		{lit("1e1", xsdNS+"double"), lit("9", xsdNS+"integer"), 1, true},
+		{lit("NaN", xsdNS+"double"), lit("1", xsdNS+"double"), 0, false},
+		{lit("INF", xsdNS+"double"), lit("1e308", xsdNS+"double"), 1, true},
 		{lit("a", ""), lit("b", ""), -1, true},
-		{lit("a", ""), lit("1", xsd+"integer"), 0, false},
-		{valueOf(rdf.NewLangLiteral("a", "en")), valueOf(rdf.NewLangLiteral("b", "en")), 0, false},
-		{lit("x", xsd+"integer"), lit("1", xsd+"integer"), 0, false},
-		{lit("false", xsd+"boolean"), lit("1", xsd+"boolean"), -1, true},
-		{lit("2020-01-01T01:00:00+01:00", xsd+"dateTime"), lit("2020-01-01T00:00:00Z", xsd+"dateTime"), 0, true},
-		{lit("2020-01-01T00:00:00.5Z", xsd+"dateTime"), lit("2020-01-01T00:00:00.49Z", xsd+"dateTime"), 1, true},
+		{lit("a", ""), lit("1", xsdNS+"integer"), 0, false},
+		{ValueOf(rdf.NewLangLiteral("a", "en")), ValueOf(rdf.NewLangLiteral("b", "en")), 0, false},
+		{lit("x", xsdNS+"integer"), lit("1", xsdNS+"integer"), 0, false},
+		{lit("false", xsdNS+"boolean"), lit("1", xsdNS+"boolean"), -1, true},
+		{lit("2020-01-01T01:00:00+01:00", xsdNS+"dateTime"), lit("2020-01-01T00:00:00Z", xsdNS+"dateTime"), 0, true},
+		{lit("2020-01-01T00:00:00.5Z", xsdNS+"dateTime"), lit("2020-01-01T00:00:00.49Z", xsdNS+"dateTime"), 1, true},
 		// Without a time zone, within 14 hours: indeterminate; beyond: ordered.
-		{lit("2020-01-01T00:00:00", xsd+"dateTime"), lit("2020-01-01T10:00:00Z", xsd+"dateTime"), 0, false},
-		{lit("2020-01-01T00:00:00", xsd+"dateTime"), lit("2020-01-02T00:00:00Z", xsd+"dateTime"), -1, true},
-		{lit("2020-03-01", xsd+"date"), lit("2020-02-29", xsd+"date"), 1, true},
-		{lit("2020-03-01", xsd+"date"), lit("2020-03-01T00:00:00", xsd+"dateTime"), 0, false},
-		{lit("10:00:00", xsd+"time"), lit("09:59:59.9", xsd+"time"), 1, true},
-		{valueOf(rdf.NewIRI("http://example.org/a")), valueOf(rdf.NewIRI("http://example.org/b")), 0, false},
+		{lit("2020-01-01T00:00:00", xsdNS+"dateTime"), lit("2020-01-01T10:00:00Z", xsdNS+"dateTime"), 0, false},
+		{lit("2020-01-01T00:00:00", xsdNS+"dateTime"), lit("2020-01-02T00:00:00Z", xsdNS+"dateTime"), -1, true},
+		{lit("2020-03-01", xsdNS+"date"), lit("2020-02-29", xsdNS+"date"), 1, true},
+		{lit("2020-03-01", xsdNS+"date"), lit("2020-03-01T00:00:00", xsdNS+"dateTime"), 0, false},
+		{lit("10:00:00", xsdNS+"time"), lit("09:59:59.9", xsdNS+"time"), 1, true},
+		{ValueOf(rdf.NewIRI("http://example.org/a")), ValueOf(rdf.NewIRI("http://example.org/b")), 0, false},
 	}
 	for _, tc := range tests {
-		got, ok := compareValues(tc.a, tc.b)
+		got, ok := Compare(tc.a, tc.b)
 		if ok != tc.ok || ok && got != tc.want {
 			t.Errorf("compare(%+v, %+v) = %d, %v; want %d, %v", tc.a, tc.b, got, ok, tc.want, tc.ok)
-		}
-	}
-}
-
-func TestLangMatches(t *testing.T) {
-	for _, tc := range []struct {
-		tag, rng string
-		want     bool
-	}{{"en", "en", true}, {"en-GB", "en", true}, {"EN-gb", "en-GB", true}, {"eng", "en", false}, {"en", "en-GB", false},
-		{"fr", "*", true}, {"", "*", false}, {"", "en", false}} {
-		if got := langMatches(tc.tag, tc.rng); got != tc.want {
-			t.Errorf("langMatches(%q, %q) = %v", tc.tag, tc.rng, got)
 		}
 	}
 }

@@ -1,7 +1,7 @@
-package shacl
+package xsd
 
 // sh:pattern is SPARQL's REGEX, whose syntax is that of XPath and XML
-// Schema regular expressions, not Go's (RE2). compileRegex translates:
+// Schema regular expressions, not Go's (RE2). Regexp translates:
 // character classes become explicit lists of ranges (which gives XPath's
 // class subtraction, [a-z-[aeiou]], and its \i, \c, \w, \d and \p{IsBlock}
 // escapes, none of which RE2 has in the same sense), '.' stops at CR as
@@ -17,8 +17,9 @@ import (
 	"unicode"
 )
 
-// compileRegex compiles an XPath regular expression with XPath flags.
-func compileRegex(pattern, flags string) (*regexp.Regexp, error) {
+// Regexp compiles an XPath regular expression with XPath's flags (s, m,
+// i, x and q) into Go's regular expressions.
+func Regexp(pattern, flags string) (*regexp.Regexp, error) {
 	var goFlags string
 	literal, extended, dotAll := false, false, false
 	for _, f := range flags {

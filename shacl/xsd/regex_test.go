@@ -1,4 +1,4 @@
-package shacl
+package xsd
 
 import "testing"
 
@@ -31,9 +31,9 @@ func TestRegex(t *testing.T) {
 		{"", "", []string{"", "anything"}, nil},
 	}
 	for _, tc := range tests {
-		re, err := compileRegex(tc.pattern, tc.flags)
+		re, err := Regexp(tc.pattern, tc.flags)
 		if err != nil {
-			t.Errorf("compileRegex(%q, %q): %v", tc.pattern, tc.flags, err)
+			t.Errorf("Regexp(%q, %q): %v", tc.pattern, tc.flags, err)
 			continue
 		}
 		for _, s := range tc.match {
@@ -51,8 +51,8 @@ func TestRegex(t *testing.T) {
 		{"(a)\\1", ""}, {"[a", ""}, {"a\\", ""}, {"\\p{IsNoSuchBlock}", ""}, {"\\p{Xx}", ""}, {"[z-a]", ""},
 		{"a", "g"}, {"(?i)a", ""}, {"\\k", ""},
 	} {
-		if _, err := compileRegex(bad.pattern, bad.flags); err == nil {
-			t.Errorf("compileRegex(%q, %q) accepted", bad.pattern, bad.flags)
+		if _, err := Regexp(bad.pattern, bad.flags); err == nil {
+			t.Errorf("Regexp(%q, %q) accepted", bad.pattern, bad.flags)
 		}
 	}
 }

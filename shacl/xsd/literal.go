@@ -1,8 +1,9 @@
-package shacl
-
-// Literals: whether a lexical form is in its datatype's lexical space (for
-// sh:datatype), and the order SPARQL's < gives literals (for the value
-// range and property pair components).
+// Package xsd is what SHACL needs of XML Schema's datatypes: whether a
+// literal's lexical form is in its datatype's lexical space (sh:datatype's
+// ill-formed literals), the order SPARQL's operators give literals (the
+// value range and property pair components) and XPath's regular
+// expressions (sh:pattern), translated to Go's.
+package xsd
 
 import (
 	"encoding/base64"
@@ -10,40 +11,39 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
-const xsd = rdf.XSDNS
+const xsdNS = rdf.XSDNS
 
 // intRanges are the bounds of the XML Schema types derived from
 // xsd:integer; an empty bound is none.
 var intRanges = map[string][2]string{
-	xsd + "integer":            {"", ""},
-	xsd + "long":               {"-9223372036854775808", "9223372036854775807"},
-	xsd + "int":                {"-2147483648", "2147483647"},
-	xsd + "short":              {"-32768", "32767"},
-	xsd + "byte":               {"-128", "127"},
-	xsd + "nonNegativeInteger": {"0", ""},
-	xsd + "positiveInteger":    {"1", ""},
-	xsd + "nonPositiveInteger": {"", "0"},
-	xsd + "negativeInteger":    {"", "-1"},
-	xsd + "unsignedLong":       {"0", "18446744073709551615"},
-	xsd + "unsignedInt":        {"0", "4294967295"},
-	xsd + "unsignedShort":      {"0", "65535"},
-	xsd + "unsignedByte":       {"0", "255"},
+	xsdNS + "integer":            {"", ""},
+	xsdNS + "long":               {"-9223372036854775808", "9223372036854775807"},
+	xsdNS + "int":                {"-2147483648", "2147483647"},
+	xsdNS + "short":              {"-32768", "32767"},
+	xsdNS + "byte":               {"-128", "127"},
+	xsdNS + "nonNegativeInteger": {"0", ""},
+	xsdNS + "positiveInteger":    {"1", ""},
+	xsdNS + "nonPositiveInteger": {"", "0"},
+	xsdNS + "negativeInteger":    {"", "-1"},
+	xsdNS + "unsignedLong":       {"0", "18446744073709551615"},
+	xsdNS + "unsignedInt":        {"0", "4294967295"},
+	xsdNS + "unsignedShort":      {"0", "65535"},
+	xsdNS + "unsignedByte":       {"0", "255"},
 }
 
-// wellFormed reports whether the literal l is in the lexical space of its
+// WellFormed reports whether the literal l is in the lexical space of its
 // datatype. Datatypes the package does not know (those outside XML Schema
 // and rdf:langString) take any lexical form.
-func wellFormed(l rdf.Term) bool {
+func WellFormed(l rdf.Term) bool {
 	dt := l.Datatype
 	if dt == rdf.RDFLangString {
 		return l.Lang != ""
 	}
-	if !strings.HasPrefix(dt, xsd) {
+	if !strings.HasPrefix(dt, xsdNS) {
 		return true
 	}
 	s := l.Value
@@ -66,7 +66,7 @@ func wellFormed(l rdf.Term) bool {
 		}
 		return true
 	}
-	switch strings.TrimPrefix(dt, xsd) {
+	switch strings.TrimPrefix(dt, xsdNS) {
 	case "string":
 		return true
 	case "boolean":
@@ -197,6 +197,16 @@ func isName(s string, colon bool) bool {
 		}
 	}
 	return true
+}
+
+// Integer returns the value of a literal of xsd:integer or of a type
+// derived from it (xsd:int, xsd:nonNegativeInteger...), and whether it is
+// one, well formed.
+func Integer(t rdf.Term) (*big.Int, bool) {
+	if _, ok := intRanges[t.Datatype]; !ok || t.Kind != rdf.Literal || !WellFormed(t) {
+		return nil, false
+	}
+	return parseInteger(t.Value)
 }
 
 // parseInteger reads an xsd:integer lexical form.
@@ -532,8 +542,8 @@ const (
 	classTime
 )
 
-// value is a literal's value, for comparison.
-type value struct {
+// Value is a literal's value, as SPARQL's operators compare it.
+type Value struct {
 	class valueClass
 	float bool // a double or float: f holds it
 	f     float64
@@ -543,54 +553,57 @@ type value struct {
 	m     moment
 }
 
-// valueOf returns the comparable value of t; its class is classNone for
-// a term no operator compares (an IRI, a blank node, an ill-formed
-// literal or one of another datatype).
-func valueOf(t rdf.Term) value {
+// ValueOf returns the value of t; no operator orders it when t is an IRI,
+// a blank node, an ill-formed literal or a literal of a datatype other
+// than the numeric ones, xsd:string, xsd:boolean, xsd:dateTime, xsd:date
+// and xsd:time.
+func ValueOf(t rdf.Term) Value {
 	if t.Kind != rdf.Literal {
-		return value{}
+		return Value{}
 	}
 	dt := t.Datatype
-	if _, ok := intRanges[dt]; ok || dt == xsd+"decimal" {
-		if !wellFormed(t) {
-			return value{}
+	if _, ok := intRanges[dt]; ok || dt == xsdNS+"decimal" {
+		if !WellFormed(t) {
+			return Value{}
 		}
 		r, _ := parseDecimal(t.Value)
-		return value{class: classNumber, r: r}
+		return Value{class: classNumber, r: r}
 	}
 	switch dt {
-	case xsd + "double", xsd + "float":
+	case xsdNS + "double", xsdNS + "float":
 		f, ok := parseFloat(t.Value)
 		if !ok {
-			return value{}
+			return Value{}
 		}
-		return value{class: classNumber, float: true, f: f}
+		return Value{class: classNumber, float: true, f: f}
 	case rdf.XSDString:
-		return value{class: classString, s: t.Value}
+		return Value{class: classString, s: t.Value}
 	case rdf.XSDBoolean:
-		if !wellFormed(t) {
-			return value{}
+		if !WellFormed(t) {
+			return Value{}
 		}
-		return value{class: classBoolean, b: t.Value == "true" || t.Value == "1"}
-	case xsd + "dateTime", xsd + "dateTimeStamp":
-		if m, ok := parseDateTime(t.Value, true, true); ok && wellFormed(t) {
-			return value{class: classDateTime, m: m}
+		return Value{class: classBoolean, b: t.Value == "true" || t.Value == "1"}
+	case xsdNS + "dateTime", xsdNS + "dateTimeStamp":
+		if m, ok := parseDateTime(t.Value, true, true); ok && WellFormed(t) {
+			return Value{class: classDateTime, m: m}
 		}
-	case xsd + "date":
+	case xsdNS + "date":
 		if m, ok := parseDateTime(t.Value, true, false); ok {
-			return value{class: classDate, m: m}
+			return Value{class: classDate, m: m}
 		}
-	case xsd + "time":
+	case xsdNS + "time":
 		if m, ok := parseDateTime(t.Value, false, true); ok {
-			return value{class: classTime, m: m}
+			return Value{class: classTime, m: m}
 		}
 	}
-	return value{}
+	return Value{}
 }
 
-// compareValues returns -1, 0 or 1 as a is below, equal to or above b,
-// and false when SPARQL's operators do not order them.
-func compareValues(a, b value) (int, bool) {
+// Compare returns -1, 0 or 1 as a is below, equal to or above b, and
+// false when SPARQL's operators do not order them: values of different
+// kinds, NaN, and date-times with and without a time zone closer than 14
+// hours (XML Schema's partial order).
+func Compare(a, b Value) (int, bool) {
 	if a.class == classNone || a.class != b.class {
 		return 0, false
 	}
@@ -660,5 +673,14 @@ func cmpMoment(as int64, af string, bs int64, bf string) int {
 	return strings.Compare(af+strings.Repeat("0", n-len(af)), bf+strings.Repeat("0", n-len(bf)))
 }
 
-// strLen returns the number of characters of s.
-func strLen(s string) int { return utf8.RuneCountInString(s) }
+// Float returns a numeric value as a float64, and false for any other.
+func (v Value) Float() (float64, bool) {
+	switch {
+	case v.class != classNumber:
+		return 0, false
+	case v.float:
+		return v.f, true
+	}
+	f, _ := v.r.Float64()
+	return f, true
+}
