@@ -27,6 +27,15 @@ func TestExitCodes(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(msg+"not JSON\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Two logs of one name, in two folders.
+	for _, sub := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(dir, "same", sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "same", sub, "log.jsonl"), []byte(msg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out := filepath.Join(dir, "out", "x")
 	for _, tc := range []struct {
 		name  string
@@ -51,8 +60,18 @@ func TestExitCodes(t *testing.T) {
 		{"validate unknown definition", []string{"validate", "--input", good, "--output", filepath.Join(dir, "summary.json"), "--definition", "Nothing"}, 2, "Nothing", false},
 		{"validate schema and block", []string{"validate", "--input", good, "--output", filepath.Join(dir, "summary.json"), "--schema", good, "--bblock", dir}, 2, "not both", false},
 		{"stats missing schema", []string{"stats", "--input", good, "--output", filepath.Join(dir, "stats.json"), "--schema", filepath.Join(dir, "none.json")}, 2, "none.json", false},
-		{"no match", []string{"rdf", "--input", filepath.Join(dir, "none", "*.jsonl"), "--output", out}, 2, "jrpcld-beam rdf:", false},
+		// Issue 23, items 19, 7 and 9: a glob that matches nothing is one
+		// line; an output that is an input is refused, as jrpcld -o does;
+		// --base never makes two logs one.
+		{"no match", []string{"rdf", "--input", filepath.Join(dir, "none", "*.jsonl"), "--output", out}, 2, "jrpcld-beam rdf: --input " + filepath.Join(dir, "none", "*.jsonl") + " matches no file\n", false},
+		{"validate no match", []string{"validate", "--input", filepath.Join(dir, "none*.jsonl"), "--output", filepath.Join(dir, "summary.json")}, 2, "matches no file\n", false},
+		{"validate output is input", []string{"validate", "--input", filepath.Join(dir, "*.jsonl"), "--output", good}, 2, "--output " + good + " is also an input", false},
+		{"stats output is input", []string{"stats", "--input", good, "--output", filepath.Join(dir, ".", "good.jsonl")}, 2, "is also an input (" + good + ")", false},
+		{"base merging two logs", []string{"rdf", "--input", filepath.Join(dir, "same", "*", "log.jsonl"), "--output", out, "--base", "http://ex.org/logs/"}, 2, "the same IRI", false},
 	} {
+		// What cannot work is said in one line before the pipeline runs.
+		oneLine := map[string]bool{"no match": true, "validate no match": true, "validate output is input": true,
+			"stats output is input": true, "base merging two logs": true}
 		t.Run(tc.name, func(t *testing.T) {
 			old, _ := filepath.Glob(out + "-*.nq")
 			for _, f := range old {
@@ -77,6 +96,12 @@ func TestExitCodes(t *testing.T) {
 			}
 			if strings.Contains(stderr.String(), "goroutine ") {
 				t.Errorf("a Go stack trace:\n%s", stderr.Bytes())
+			}
+			if oneLine[tc.name] && strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("more than one line for a usage error:\n%s", stderr.Bytes())
+			}
+			if data, err := os.ReadFile(good); err != nil || string(data) != msg {
+				t.Fatalf("the input %s was changed: %q, %v", good, data, err)
 			}
 			written, _ := filepath.Glob(out + "-*.nq")
 			err = os.ErrNotExist

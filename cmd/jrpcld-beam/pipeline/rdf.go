@@ -144,23 +144,22 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 	if _, err := openBlockContext(opts.BBlock, opts.ID, opts.ContextMap, opts.Imports); err != nil {
 		return err
 	}
-	one := false
+	names, err := matchInput(opts.Input)
+	if err != nil {
+		return err
+	}
+	// As jrpcld rdf: --base is the IRI of a single log, a prefix for
+	// several, which must then have distinct names.
+	one := len(names) == 1
 	if opts.Base != "" {
 		if rdf.CheckIRI(opts.Base) != nil {
 			return fmt.Errorf("base %q is not an absolute IRI", opts.Base)
 		}
-		// As jrpcld rdf: the IRI of a single log, a prefix for several.
-		ctx := context.Background()
-		fsys, err := filesystem.New(ctx, opts.Input)
-		if err != nil {
-			return err
+		if !one {
+			if err := distinctBaseNames(opts.Base, names); err != nil {
+				return err
+			}
 		}
-		names, err := fsys.List(ctx, opts.Input)
-		fsys.Close()
-		if err != nil {
-			return err
-		}
-		one = len(names) == 1
 	}
 	s = s.Scope("jrpcld.RDF")
 	files := fileio.MatchFiles(s, opts.Input, fileio.MatchEmptyDisallow())

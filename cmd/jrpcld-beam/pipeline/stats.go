@@ -93,6 +93,13 @@ func Stats(s beam.Scope, opts StatsOptions) error {
 	if _, err := compileSchema(opts.BBlock, opts.ID, opts.Schema, opts.Formats, false); err != nil {
 		return err
 	}
+	names, err := matchInput(opts.Input)
+	if err != nil {
+		return err
+	}
+	if err := refuseOutputInput(opts.Output, names); err != nil {
+		return err
+	}
 	s = s.Scope("jrpcld.Stats")
 	files := fileio.MatchFiles(s, opts.Input, fileio.MatchEmptyDisallow())
 	readable := fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())

@@ -94,6 +94,13 @@ func Validate(s beam.Scope, opts ValidateOptions) error {
 	if _, err := schema.NewChecker(sch, opts.Definition); err != nil {
 		return err
 	}
+	names, err := matchInput(opts.Input)
+	if err != nil {
+		return err
+	}
+	if err := refuseOutputInput(opts.Output, names); err != nil {
+		return err
+	}
 	s = s.Scope("jrpcld.Validate")
 	files := fileio.MatchFiles(s, opts.Input, fileio.MatchEmptyDisallow())
 	readable := fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
