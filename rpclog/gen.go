@@ -42,7 +42,7 @@ func NewGenerator(logs ...*Reader) (*Generator, error) {
 				break
 			}
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", r.name, err)
 			}
 			if rec.Err != nil {
 				continue

@@ -372,7 +372,8 @@ func (r *Reader) Line() int { return r.line }
 func (r *Reader) BytesRead() int64 { return r.n }
 
 // Next returns the next record, or io.EOF at the end. A non-nil error other
-// than io.EOF is an I/O error that ends the input.
+// than io.EOF is an I/O error that ends the input; it names the line, not
+// the file.
 func (r *Reader) Next() (*Record, error) {
 	var rec *Record
 	var err error
@@ -826,7 +827,8 @@ func (r *Reader) readLine() ([]byte, error) {
 
 // readErr ends the input on a read error: one over a limit of
 // decompression becomes the final record and io.EOF, any other an I/O
-// error that names the line.
+// error that names the line (and gzip, for a compressed input), which the
+// caller wraps with the file's name.
 func (r *Reader) readErr(err error) error {
 	r.eof = true
 	var le *limitError
@@ -834,7 +836,10 @@ func (r *Reader) readErr(err error) error {
 		r.final = r.errRecord(nil, r.line+1, 0, codeParseError, le.msg)
 		return io.EOF
 	}
-	return fmt.Errorf("%s: line %d: %w", r.name, r.line+1, err)
+	if r.gzip {
+		return fmt.Errorf("line %d: gzip: %w", r.line+1, err)
+	}
+	return fmt.Errorf("line %d: %w", r.line+1, err)
 }
 
 // nextText returns, for a JSON lines input, the text of the next non-blank

@@ -512,6 +512,11 @@ func TestReaderIOErrors(t *testing.T) {
 				if err == io.EOF || !errors.Is(err, tt.want) {
 					t.Fatalf("Next: %v, want %v", err, tt.want)
 				}
+				// The caller names the file: the error does not (issue
+				// 23, item 19: the name came twice).
+				if msg := err.Error(); strings.HasPrefix(msg, "x:") || !strings.HasPrefix(msg, "line ") {
+					t.Errorf("Next: %q, want an error that names the line, not the file", msg)
+				}
 				break
 			}
 			if n < tt.minRecs {

@@ -168,3 +168,21 @@ func TestBaseDistinctLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestGzipErrorNamesFileOnce: a gzip log cut short is one line that names
+// the file once, and says gzip, for every command that reads logs (issue
+// 23, item 19: the name came twice).
+func TestGzipErrorNamesFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	data := gzipped(t, []byte(strings.Repeat(`{"jsonrpc":"2.0","method":"a"}`+"\n", 500)))
+	log := filepath.Join(dir, "cut.jsonl.gz")
+	if err := os.WriteFile(log, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"validate"}, {"turtle", "-o", filepath.Join(dir, "out.ttl")}, {"stats"}} {
+		_, _, errOut := jrpcld(t, "", append(args, log)...)
+		if strings.Count(errOut, log) != 1 || !strings.Contains(errOut, "gzip: unexpected EOF") {
+			t.Errorf("%s: want the file named once and gzip's error:\n%s", args[0], errOut)
+		}
+	}
+}

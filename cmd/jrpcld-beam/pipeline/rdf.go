@@ -334,7 +334,7 @@ func (f *planFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, w
 		return err // the error names the input
 	}
 	if _, err := r.Next(); err != nil && err != io.EOF {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if !r.Splittable() {
 		log.Infof(ctx, "%s: read whole by one worker: not JSON lines (compressed, or its first document spans lines)", path)
@@ -519,7 +519,7 @@ func readRange(ctx context.Context, s split, lineBase int, each func(rec *rpclog
 			break
 		}
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("%s: %w", s.Path, err)
 		}
 		if err := each(rec, pos); err != nil {
 			return 0, err
