@@ -144,6 +144,9 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 	if _, err := openBlockContext(opts.BBlock, opts.ID, opts.ContextMap, opts.Imports); err != nil {
 		return err
 	}
+	if opts.Base != "" && rdf.CheckIRI(opts.Base) != nil {
+		return fmt.Errorf("base %q is not an absolute IRI", opts.Base)
+	}
 	names, err := matchInput(opts.Input)
 	if err != nil {
 		return err
@@ -152,9 +155,6 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 	// several, which must then have distinct names.
 	one := len(names) == 1
 	if opts.Base != "" {
-		if rdf.CheckIRI(opts.Base) != nil {
-			return fmt.Errorf("base %q is not an absolute IRI", opts.Base)
-		}
 		if !one {
 			if err := distinctBaseNames(opts.Base, names); err != nil {
 				return err
