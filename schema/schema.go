@@ -275,7 +275,10 @@ func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []di
 		err, perr, crashed := runValidate(sch, v)
 		switch {
 		case perr != nil:
-			ptr, _ := stringAt(v, perr.Subject, prefix)
+			ptr, found := stringAt(v, perr.Subject, prefix)
+			if !found {
+				ptr = prefix
+			}
 			unchecked = []diag.Diagnostic{{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: s.store.Display(sch.Location),
 				Message: "could not be checked: " + perr.Error() + "; simplify the pattern or shorten the value"}}
 		case crashed:
