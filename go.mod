@@ -3,6 +3,7 @@ module github.com/jrpcld/jrpcld
 go 1.25.0
 
 require (
+	github.com/dlclark/regexp2/v2 v2.13.0
 	github.com/itchyny/gojq v0.12.20
 	github.com/knakk/rdf v0.0.0-20260317081859-15b52521cde6
 	github.com/ohler55/ojg v1.28.5
@@ -18,7 +19,6 @@ require (
 require (
 	github.com/cayleygraph/quad v1.3.0 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.6 // indirect
-	github.com/dlclark/regexp2/v2 v2.13.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/pquerna/cachecontrol v0.2.0 // indirect
