@@ -2,6 +2,7 @@ package bblock
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
@@ -12,6 +13,20 @@ import (
 type Examples struct {
 	Prefixes map[string]string // prefixes for every example
 	Examples []Example
+}
+
+// PrefixesOf returns the prefixes that apply to example ex: those of the
+// file, with the example's own over them.
+func (e *Examples) PrefixesOf(ex Example) map[string]string {
+	if len(ex.Prefixes) == 0 {
+		return e.Prefixes
+	}
+	out := maps.Clone(e.Prefixes)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, ex.Prefixes)
+	return out
 }
 
 // Example is one example of a block: prose and code snippets.

@@ -212,7 +212,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 					}
 					it.rep.Error(report.Files, fmt.Sprintf("Error reading the snippet (%s): %v", where, err))
 				}
-				exPrefixes := examplePrefixes(b.Examples, ex)
+				exPrefixes := b.Examples.PrefixesOf(ex)
 				bd.check(o, it, code, err == nil, checkInput{sch: sch, schErr: schErr, ex: ex, sn: sn, using: using, prefixes: exPrefixes})
 				eo.Snippets = append(eo.Snippets, it)
 			}

@@ -216,9 +216,6 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 	if err := bd.writeReports(); err != nil {
 		return nil, nil, err
 	}
-	if err := bd.writeRegister(res); err != nil {
-		return nil, nil, err
-	}
 	if err := bd.writeDocs(); err != nil {
 		return nil, nil, err
 	}
@@ -336,15 +333,6 @@ func (bd *builder) generated() string {
 	return bd.date + "T00:00:00+00:00"
 }
 
-// repoPath returns the path, from the root of the published repository,
-// of the output file p (a path below the output folder).
-func (bd *builder) repoPath(p string) string {
-	if bd.opts.BuildPath == "" {
-		return p
-	}
-	return path.Join(bd.opts.BuildPath, p)
-}
-
 // sourcePath returns the path, from the root of the repository, of the
 // file of block o's folder in the sources tree.
 func (bd *builder) sourcePath(o *blockOut, file string) string {
@@ -381,47 +369,6 @@ func (bd *builder) writeReports() error {
 // put records an output file.
 func (bd *builder) put(name string, data []byte) {
 	bd.files[name] = data
-}
-
-// link returns the URL of the output file to, as written in the output file
-// from: below the base URL when there is one, else relative.
-func (bd *builder) link(from, to string) string {
-	if bd.opts.BaseURL != "" {
-		return bd.opts.BaseURL + escapePath(bd.repoPath(to))
-	}
-	return relLink(from, to)
-}
-
-// relLink returns the relative URL of the output file to from the output
-// file from.
-func relLink(from, to string) string {
-	f := strings.Split(path.Dir(from), "/")
-	if path.Dir(from) == "." {
-		f = nil
-	}
-	t := strings.Split(to, "/")
-	i := 0
-	for i < len(f) && i < len(t)-1 && f[i] == t[i] {
-		i++
-	}
-	rel := strings.Repeat("../", len(f)-i) + strings.Join(t[i:], "/")
-	if strings.HasSuffix(to, "/") && !strings.HasSuffix(rel, "/") {
-		rel += "/"
-	}
-	if rel == "" {
-		rel = "./"
-	}
-	return escapePath(rel)
-}
-
-// escapePath percent-encodes the characters of a slash-separated path that
-// a URL path cannot hold as they are.
-func escapePath(p string) string {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		parts[i] = url.PathEscape(s)
-	}
-	return strings.Join(parts, "/")
 }
 
 // writeTree writes the files below the folder out, which it creates when

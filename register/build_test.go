@@ -749,23 +749,6 @@ func TestSchemaFiles(t *testing.T) {
 	}
 }
 
-func TestRelLink(t *testing.T) {
-	tests := []struct{ from, to, want string }{
-		{"register.json", "annotated/a/schema.yaml", "annotated/a/schema.yaml"},
-		{"annotated/a/schema.yaml", "annotated/b/schema.yaml", "../b/schema.yaml"},
-		{"annotated/a/b/schema.yaml", "annotated/a/schema.yaml", "../schema.yaml"},
-		{"tests/a/x.jsonld", "annotated/a/context.jsonld", "../../annotated/a/context.jsonld"},
-		{"bblock/x.html", "tests/a/", "../tests/a/"},
-		{"annotated/a/schema.yaml", "annotated/a/schema.yaml", "schema.yaml"},
-		{"bblock/x.html", "tests/a b/x#1.json", "../tests/a%20b/x%231.json"},
-	}
-	for _, tt := range tests {
-		if got := relLink(tt.from, tt.to); got != tt.want {
-			t.Errorf("relLink(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
-		}
-	}
-}
-
 // TestBrokenBlocks checks that bad input gives errors of the block
 // concerned, never a panic, and that the other blocks still build.
 func TestBrokenBlocks(t *testing.T) {

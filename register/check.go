@@ -491,19 +491,6 @@ func copyMap(m map[string]any) map[string]any {
 	return out
 }
 
-// marshalIndent encodes v as JSON indented by two spaces, without escaping
-// HTML characters, with a final newline.
-func marshalIndent(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
 // sortTriples returns the triples in a fixed order, by subject, predicate
 // and object, numbers in blank node labels compared by value: the JSON-LD
 // processor does not always give the triples of a snippet in the same order.

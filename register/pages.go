@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
 )
 
@@ -56,7 +57,7 @@ footer { color: #57606a; font-size: 0.85rem; margin-top: 3rem; }
 
 var pageFuncs = template.FuncMap{
 	"md": func(s string, shift int) template.HTML {
-		return template.HTML(renderMarkdown(s, shift)) // renderMarkdown escapes every character it is given
+		return template.HTML(docs.HTML(s, shift)) // docs.HTML escapes every character it is given
 	},
 	"lines": func(b []byte) int { return bytes.Count(b, []byte("\n")) },
 	"text":  func(b []byte) string { return string(b) },
@@ -289,10 +290,17 @@ func (o *blockOut) snippetFiles(it *item, from string) []snippetFile {
 		if c == "" {
 			c = s.language
 		}
-		out = append(out, snippetFile{Caption: c, File: s.file, Link: relLink(from, path.Join(o.tests, s.file)), Code: string(s.code)})
+		out = append(out, snippetFile{Caption: c, File: s.file, Link: docs.RelLink(from, path.Join(o.tests, s.file)), Code: string(s.code)})
 	}
 	return out
 }
+
+// page is the path of the block's HTML page.
+func (o *blockOut) page() string {
+	return pagePath(o.b.ID)
+}
+
+func pagePath(id string) string { return "bblock/" + id + ".html" }
 
 // writePages writes index.html and a page per block.
 func (bd *builder) writePages(res *Result) error {
@@ -307,7 +315,7 @@ func (bd *builder) writePages(res *Result) error {
 		for _, d := range o.b.Deps {
 			l := depLink{ID: d}
 			if bd.built[d] != nil {
-				l.Page = relLink(from, pagePath(d))
+				l.Page = docs.RelLink(from, pagePath(d))
 			}
 			out = append(out, l)
 		}
@@ -340,30 +348,30 @@ func (bd *builder) writePages(res *Result) error {
 		if p.Abstract == "" {
 			p.Abstract = m.Description
 		}
-		p.ReportLink = relLink(from, path.Join(o.tests, "_report.json"))
+		p.ReportLink = docs.RelLink(from, path.Join(o.tests, "_report.json"))
 		for _, s := range m.Sources {
-			p.Sources = append(p.Sources, fileLink{Name: s.Title, Link: safeURL(s.Link)})
+			p.Sources = append(p.Sources, fileLink{Name: s.Title, Link: docs.SafeURL(s.Link)})
 		}
 		if o.schemaYAML != nil {
-			p.SchemaYAMLLink = relLink(from, path.Join(o.annotated, "schema.yaml"))
-			p.SchemaJSONLink = relLink(from, path.Join(o.annotated, "schema.json"))
+			p.SchemaYAMLLink = docs.RelLink(from, path.Join(o.annotated, "schema.yaml"))
+			p.SchemaJSONLink = docs.RelLink(from, path.Join(o.annotated, "schema.json"))
 			p.Files = append(p.Files, fileLink{"schema.yaml", p.SchemaYAMLLink}, fileLink{"schema.json", p.SchemaJSONLink})
 		}
 		if o.context != nil {
-			p.ContextLink = relLink(from, path.Join(o.annotated, "context.jsonld"))
+			p.ContextLink = docs.RelLink(from, path.Join(o.annotated, "context.jsonld"))
 			p.Files = append(p.Files, fileLink{"context.jsonld", p.ContextLink})
 		}
 		if o.ontology != nil {
-			p.OntologyLink = relLink(from, path.Join(o.annotated, "ontology.ttl"))
+			p.OntologyLink = docs.RelLink(from, path.Join(o.annotated, "ontology.ttl"))
 			p.Files = append(p.Files, fileLink{"ontology.ttl", p.OntologyLink})
 		}
 		if p.ReportLink != "" {
 			p.Files = append(p.Files, fileLink{"_report.json", p.ReportLink})
 		}
 		p.Files = append(p.Files,
-			fileLink{"index.md", relLink(from, o.markdownDoc())},
-			fileLink{"index.json", relLink(from, o.jsonFullDoc())},
-			fileLink{"register.json", relLink(from, "register.json")})
+			fileLink{"index.md", docs.RelLink(from, docs.MarkdownPath(o.b))},
+			fileLink{"index.json", docs.RelLink(from, docs.JSONFullPath(o.b))},
+			fileLink{"register.json", docs.RelLink(from, "register.json")})
 		for i, ex := range o.examples {
 			ep := examplePage{Index: i + 1, Title: ex.Title, Content: ex.Content}
 			for _, it := range ex.Snippets {
@@ -383,7 +391,7 @@ func (bd *builder) writePages(res *Result) error {
 			if it.Dropped {
 				continue
 			}
-			row := testRow{File: it.File, Link: relLink(from, path.Join(o.tests, it.File)), RequireFail: it.RequireFail(),
+			row := testRow{File: it.File, Link: docs.RelLink(from, path.Join(o.tests, it.File)), RequireFail: it.RequireFail(),
 				Passed: it.Passed(), Files: o.snippetFiles(it, from)}
 			for _, s := range it.sections() {
 				if s.Name != report.Files.Name() {
@@ -397,7 +405,7 @@ func (bd *builder) writePages(res *Result) error {
 			if it.Dropped {
 				continue
 			}
-			p.Report = append(p.Report, reportRow{Label: it.label(), File: it.File, Link: relLink(from, path.Join(o.tests, it.File)),
+			p.Report = append(p.Report, reportRow{Label: it.label(), File: it.File, Link: docs.RelLink(from, path.Join(o.tests, it.File)),
 				Passed: it.Passed(), Sections: it.sections()})
 		}
 		buf.Reset()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/register/docs"
 )
 
 // writeSchemas writes the block's annotated schema (as the tool chain
@@ -198,7 +199,7 @@ func (bd *builder) copySource(o *blockOut, p, form string) (string, error) {
 		if frag != "" {
 			frag = "#" + frag
 		}
-		return relLink(out, nout) + frag
+		return docs.RelLink(out, nout) + frag
 	})
 	if out == p {
 		bd.put(out, data)

@@ -9,10 +9,10 @@ import (
 	"path"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/transform"
 )
@@ -271,39 +271,23 @@ func (bd *builder) transformsJSON(o *blockOut) []any {
 	if o.tr == nil || len(o.tr.list) == 0 {
 		return nil
 	}
-	sourceFiles := ""
-	if bd.opts.BaseURL != "" {
-		sourceFiles = bd.opts.BaseURL + escapePath(path.Join(bblock.SourcesDir, o.b.Path)) + "/"
-	}
+	sourceFiles := bd.layout().SourceFolder(o.b)
 	out := make([]any, len(o.tr.list))
 	for i, t := range o.tr.list {
-		out[i] = ojsonObject(t.Entry(sourceFiles, o.tr.prefixes[t.ID]))
+		out[i] = t.Entry(sourceFiles, o.tr.prefixes[t.ID])
 	}
 	return out
 }
 
-// transformResults returns the transformResults member of snippet j of
-// example i (0-based, as exampleSnippets lists them) in the full JSON
-// documentation, links as seen from the file from; nil when no transform
-// ran on it.
-func (bd *builder) transformResults(o *blockOut, i, j int, from string) object {
+// transformResults returns the results of the transforms that ran on
+// snippet j of example i (0-based, as exampleSnippets lists them).
+func (o *blockOut) transformResults(i, j int) []docs.TransformResult {
 	if o.tr == nil {
 		return nil
 	}
-	rs := o.tr.results[[2]int{i, j}]
-	if len(rs) == 0 {
-		return nil
-	}
-	out := make(object, 0, len(rs))
-	for _, r := range rs {
-		e := object{{"success", r.success}}
-		if r.stderr != "" {
-			e = append(e, member{"stderr", r.stderr})
-		}
-		if r.file != "" {
-			e = append(e, member{"sizeBytes", r.size}, member{"url", bd.link(from, r.file)})
-		}
-		out = out.set(r.id, e)
+	var out []docs.TransformResult
+	for _, r := range o.tr.results[[2]int{i, j}] {
+		out = append(out, docs.TransformResult{ID: r.id, Success: r.success, Stderr: r.stderr, File: r.file, Size: r.size})
 	}
 	return out
 }
@@ -360,23 +344,4 @@ func stepFailed(it *item, err error) {
 		exc = "NotImplementedError"
 	}
 	it.rep.Error(report.Unknown, err.Error(), report.M("exception", exc))
-}
-
-// ojsonObject turns an ordered JSON value into the register's own.
-func ojsonObject(v any) any {
-	switch x := v.(type) {
-	case *ojson.Object:
-		o := make(object, 0, x.Len())
-		for _, k := range x.Keys() {
-			o = append(o, member{k, ojsonObject(x.Value(k))})
-		}
-		return o
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = ojsonObject(e)
-		}
-		return out
-	}
-	return v
 }

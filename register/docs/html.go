@@ -1,4 +1,4 @@
-package register
+package docs
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// markdown parses CommonMark with the GitHub tables, strikethrough and bare
+// commonMark parses CommonMark with the GitHub tables, strikethrough and bare
 // URLs that descriptions use, and renders it through offlineRenderer. It is
 // built once and only read afterwards: goldmark parsers and renderers may be
 // used from several goroutines at once.
-var markdown = goldmark.New(
+var commonMark = goldmark.New(
 	goldmark.WithExtensions(
 		mdext.NewTable(mdext.WithTableCellAlignMethod(mdext.TableCellAlignStyle)),
 		mdext.Strikethrough,
@@ -29,7 +29,7 @@ var markdown = goldmark.New(
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(offlineRenderer{}, 100))),
 )
 
-// renderMarkdown renders the Markdown of a building block's description or
+// HTML renders the Markdown of a building block's description or
 // example as HTML, following CommonMark with GitHub's tables,
 // strikethrough and bare URLs. Headings move down by shift levels (at most
 // to h6), so that a description's "#" sits below the page's own heading.
@@ -39,9 +39,9 @@ var markdown = goldmark.New(
 // a link or an autolink whose scheme is not http, https, mailto or ftp
 // loses its target and keeps its text; every other character of the input
 // is HTML-escaped. Bytes that are not UTF-8, and NUL, become U+FFFD.
-func renderMarkdown(src string, shift int) string {
+func HTML(src string, shift int) string {
 	source := []byte(cleanUTF8(src))
-	doc := markdown.Parser().Parse(mdtext.NewReader(source))
+	doc := commonMark.Parser().Parse(mdtext.NewReader(source))
 	if shift != 0 {
 		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			if h, ok := n.(*ast.Heading); ok && entering {
@@ -51,7 +51,7 @@ func renderMarkdown(src string, shift int) string {
 		})
 	}
 	var b bytes.Buffer
-	if err := markdown.Renderer().Render(&b, source, doc); err != nil {
+	if err := commonMark.Renderer().Render(&b, source, doc); err != nil {
 		// The renderers here write to memory and return no error; should
 		// one ever come, the text is still shown, escaped.
 		return "<p>" + string(util.EscapeHTML(source)) + "</p>\n"
@@ -80,7 +80,7 @@ func cleanUTF8(s string) string {
 }
 
 // safeURL returns u when its scheme is harmless (or it has none), else "".
-func safeURL(u string) string {
+func SafeURL(u string) string {
 	u = strings.TrimSpace(u)
 	colon := strings.IndexByte(u, ':')
 	if colon < 0 || strings.ContainsAny(u[:colon], "/?#") {
@@ -115,7 +115,7 @@ func linkTarget(dest []byte) []byte {
 	dest = util.UnescapePunctuations(dest)
 	dest = util.ResolveNumericReferences(dest)
 	dest = util.ResolveEntityNames(dest)
-	if safeURL(string(dest)) == "" {
+	if SafeURL(string(dest)) == "" {
 		return nil
 	}
 	return util.EscapeHTML(util.URLEscape(bytes.TrimSpace(dest), false))
@@ -164,7 +164,7 @@ func renderAutoLink(w util.BufWriter, source []byte, node ast.Node, entering boo
 	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(u), []byte("mailto:")) {
 		u = append([]byte("mailto:"), u...)
 	}
-	if insideLink(n) || safeURL(string(u)) == "" {
+	if insideLink(n) || SafeURL(string(u)) == "" {
 		_, _ = w.Write(label)
 		return ast.WalkContinue, nil
 	}

@@ -1,4 +1,4 @@
-package register
+package docs
 
 import (
 	"fmt"
@@ -172,12 +172,12 @@ func TestRenderMarkdown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := renderMarkdown(tt.in, tt.shift)
+			got := HTML(tt.in, tt.shift)
 			if got != tt.want {
-				t.Errorf("renderMarkdown(%q, %d)\n got %q\nwant %q", tt.in, tt.shift, got, tt.want)
+				t.Errorf("HTML(%q, %d)\n got %q\nwant %q", tt.in, tt.shift, got, tt.want)
 			}
 			if err := checkMarkup(got); err != nil {
-				t.Errorf("renderMarkdown(%q, %d) = %q: %v", tt.in, tt.shift, got, err)
+				t.Errorf("HTML(%q, %d) = %q: %v", tt.in, tt.shift, got, err)
 			}
 		})
 	}
@@ -229,9 +229,9 @@ func TestRenderMarkdownNeverLeaksTags(t *testing.T) {
 	}
 	for _, in := range inputs {
 		for _, shift := range []int{0, 2} {
-			out := renderMarkdown(in, shift)
+			out := HTML(in, shift)
 			if err := checkMarkup(out); err != nil {
-				t.Errorf("renderMarkdown(%q, %d) = %q: %v", in, shift, out, err)
+				t.Errorf("HTML(%q, %d) = %q: %v", in, shift, out, err)
 			}
 		}
 	}
@@ -244,7 +244,7 @@ func TestRenderMarkdownConcurrent(t *testing.T) {
 	inputs := []string{"Title\n===\n\n[a][r] ![i](j)\n\n[r]: /u", "- a\n  - b\n\n| x |\n|---|\n| y |", "<b>x</b> ~~y~~ https://e.com/"}
 	var want []string
 	for _, in := range inputs {
-		want = append(want, renderMarkdown(in, 1))
+		want = append(want, HTML(in, 1))
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 8*len(inputs))
@@ -253,8 +253,8 @@ func TestRenderMarkdownConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i, in := range inputs {
-				if got := renderMarkdown(in, 1); got != want[i] {
-					errs <- fmt.Sprintf("renderMarkdown(%q) = %q concurrently, %q alone", in, got, want[i])
+				if got := HTML(in, 1); got != want[i] {
+					errs <- fmt.Sprintf("HTML(%q) = %q concurrently, %q alone", in, got, want[i])
 				}
 			}
 		}()
@@ -285,13 +285,13 @@ func TestSafeURL(t *testing.T) {
 		{"\x01javascript:x", ""},
 	}
 	for _, tt := range tests {
-		if got := safeURL(tt.in); got != tt.want {
-			t.Errorf("safeURL(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := SafeURL(tt.in); got != tt.want {
+			t.Errorf("SafeURL(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
 
-// The markup renderMarkdown may make: each element with the attributes it
+// The markup HTML may make: each element with the attributes it
 // may carry. br and hr are void.
 var (
 	markupAttrs = map[string][]string{
@@ -312,7 +312,7 @@ var (
 	}
 )
 
-// checkMarkup checks HTML that renderMarkdown made for what the page needs:
+// checkMarkup checks HTML that HTML made for what the page needs:
 // valid UTF-8; only the elements and attributes above, properly nested and
 // closed, no link inside a link; every '<' and '>' part of a tag and every
 // '&' a character reference; every href relative or http, https, mailto or
@@ -417,9 +417,9 @@ func FuzzRenderMarkdown(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		out := renderMarkdown(in, 1)
+		out := HTML(in, 1)
 		if err := checkMarkup(out); err != nil {
-			t.Fatalf("renderMarkdown(%q) = %q: %v", in, out, err)
+			t.Fatalf("HTML(%q) = %q: %v", in, out, err)
 		}
 	})
 }

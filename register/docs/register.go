@@ -1,0 +1,452 @@
+package docs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/bblock"
+)
+
+// Register is what a build made of a register, as its documentation
+// describes it.
+type Register struct {
+	// Sources is the register as read: its configuration, its imports and
+	// all its blocks (the shapes of a block's dependencies are listed
+	// with it, built or not).
+	Sources *bblock.Register
+	Layout  Layout
+	// Date (YYYY-MM-DD) is register.json's modified; "" for none.
+	Date string
+	// GitRepository is the URL of the register's git repository and
+	// GitHubBaseURL the URL its files are browsed at on GitHub, ending in
+	// "/" ("" for none); ViewerURL, ending in "/", is the URL of its viewer,
+	// "" for the base URL.
+	GitRepository, GitHubBaseURL, ViewerURL string
+	// CommitDate (YYYY-MM-DD) is the date of the last commit of the
+	// sources: a block's dateOfLastChange when that is later.
+	CommitDate string
+	// Blocks are the blocks built, in the order register.json lists them.
+	Blocks []*Block
+}
+
+// Block is what the build made of one block.
+type Block struct {
+	Source *bblock.Block
+	// Annotated and Tests are the block's output folders
+	// ("annotated/PATH", "tests/PATH").
+	Annotated, Tests string
+	// Schema is the annotated schema as YAML, Context the built context,
+	// each nil when none was written; Ontology reports that ontology.ttl
+	// was.
+	Schema, Context []byte
+	Ontology        bool
+	Description     string // description.md
+	Passed          bool   // the block's validationPassed
+	// Tested reports that the block's report has items: it then has test
+	// outputs.
+	Tested bool
+	// Transforms are the block's transforms as register.json lists them
+	// (values of package ojson, whose objects keep their members in
+	// order), nil when it declares none.
+	Transforms []any
+	// Snippets holds, by example of the block's examples.yaml (those
+	// checked), the example's snippets as the tool chain lists them: those
+	// declared, then the uplifted ones it adds.
+	Snippets [][]Snippet
+
+	// Counts and Outputs are what jrpcld's own Markdown page shows.
+	Counts  Counts
+	Outputs []ExampleOutputs
+}
+
+// Counts counts the checked resources of a block that gave the expected
+// result and those that did not.
+type Counts struct{ ExamplesPassed, ExamplesFailed, TestsPassed, TestsFailed int }
+
+// ExampleOutputs are an example's title and content and the files its
+// snippets gave.
+type ExampleOutputs struct {
+	Title, Content string
+	Files          []Output
+}
+
+// Output is a file made of a snippet.
+type Output struct {
+	Language string
+	Code     []byte
+}
+
+// Snippet is one snippet of an example, as the documentation lists it.
+type Snippet struct {
+	Language string
+	// Declared is the snippet of examples.yaml, nil for one the tool chain
+	// adds (the uplifted JSON-LD or Turtle).
+	Declared *bblock.Snippet
+	// File is the file below the block's tests folder, Code its content;
+	// Code is nil for a snippet that could not be read.
+	File string
+	Code []byte
+	// Transforms are the results of the transforms that ran on it.
+	Transforms []TransformResult
+}
+
+// TransformResult is the outcome of one transform on one snippet.
+type TransformResult struct {
+	ID      string
+	Success bool
+	Stderr  string
+	File    string // the output, below the output folder; "" when none was written
+	Size    int
+}
+
+// Write writes register.json, the copies of the imported registers the
+// viewer reads (annotated/_cache), register-summary.md, and each block's
+// full JSON and Markdown documentation: it calls put with each file's path
+// below the output folder and its content.
+func (r *Register) Write(put func(name string, data []byte)) error {
+	if err := r.writeRegister(put); err != nil {
+		return err
+	}
+	put("register-summary.md", r.summary())
+	for _, b := range r.Blocks {
+		from := JSONFullPath(b.Source)
+		data, err := marshalIndent(r.fullJSON(b, from))
+		if err != nil {
+			return fmt.Errorf("%s: %w", from, err)
+		}
+		put(from, data)
+		put(MarkdownPath(b.Source), r.markdown(b))
+	}
+	return nil
+}
+
+// CacheDir is the folder of the copies of imported registers, each named
+// by the SHA-256 of its URL, as the tool chain caches what it fetches; the
+// viewer reads imports from it (register.json's remoteCacheDir).
+const CacheDir = "annotated/_cache"
+
+// writeRegister writes register.json and the copies of the imported
+// registers.
+func (r *Register) writeRegister(put func(string, []byte)) error {
+	cfg := r.Sources.Config
+	reg := object{{"name", cfg.Name}}
+	if cfg.Abstract != "" {
+		reg = append(reg, member{"abstract", cfg.Abstract})
+	}
+	if cfg.Description != "" {
+		reg = append(reg, member{"description", cfg.Description})
+	}
+	if cfg.Sparql.Query != "" {
+		reg = append(reg, member{"sparqlEndpoint", cfg.Sparql.Query})
+	}
+	if r.Date != "" {
+		reg = append(reg, member{"modified", r.Date + "T00:00:00"})
+	}
+	reg = append(reg, member{"tooling", tooling()})
+	if r.GitRepository != "" {
+		reg = append(reg, member{"gitRepository", r.GitRepository})
+	}
+	if r.GitHubBaseURL != "" {
+		reg = append(reg, member{"gitHubRepository", r.GitHubBaseURL})
+	}
+	base := r.Layout.BaseURL
+	if base == "" {
+		base = "./"
+	}
+	reg = append(reg, member{"baseURL", base})
+	if v := r.viewerURL(); v != "" {
+		reg = append(reg, member{"viewerURL", v})
+	}
+	link := func(to string) string { return r.Layout.Link("register.json", to) }
+	reg = append(reg,
+		member{"validationReport", link("tests/report.html")},
+		member{"validationReportJson", link("tests/report.json")})
+	var imports []string
+	for _, i := range cfg.Imports {
+		u := r.Sources.Imports.RegisterURL(i)
+		imports = append(imports, u)
+		if data, ok := r.Sources.Imports.RegisterFile(i); ok {
+			sum := sha256.Sum256([]byte(u))
+			put(path.Join(CacheDir, hex.EncodeToString(sum[:])), data)
+		}
+	}
+	if len(imports) > 0 {
+		reg = append(reg, member{"imports", imports})
+	}
+	blocks := []object{}
+	for _, b := range r.Blocks {
+		blocks = append(blocks, r.entry(b, "register.json", false))
+	}
+	reg = append(reg, member{"bblocks", blocks},
+		member{"remoteCacheDir", strings.TrimSuffix(link(CacheDir+"/"), "/")},
+		member{"links", []object{
+			{{"rel", "self"}, {"href", link("register.json")}, {"type", "application/json"}, {"title", "This Building Blocks Register in JSON format"}},
+			{{"rel", "self"}, {"href", link("bblocks.ttl")}, {"type", "text/turtle"}, {"title", "This Building Blocks Register in RDF Turtle format"}},
+			{{"rel", "self"}, {"href", link("bblocks.jsonld")}, {"type", "application/ld+json"}, {"title", "This Building Blocks Register in JSON-LD format"}},
+		}})
+	data, err := marshalIndent(reg)
+	if err != nil {
+		return fmt.Errorf("register.json: %w", err)
+	}
+	put("register.json", data)
+	return nil
+}
+
+// viewerURL returns the URL of the register's viewer, ending in "/".
+func (r *Register) viewerURL() string {
+	u := r.ViewerURL
+	if u == "" {
+		u = r.Layout.BaseURL
+	}
+	if u != "" && !strings.HasSuffix(u, "/") {
+		u += "/"
+	}
+	return u
+}
+
+// entry returns the block's member of register.json, or the start of its
+// full JSON documentation (doc), with links as seen from the output file
+// from, as the tool chain writes them: itemIdentifier, the members of
+// bblock.json in their order, shaclShapes, dependsOn (the ids of every block
+// it depends on, as bblocks:// URIs in register.json), then the links to
+// the built and source files, the validation result and, in register.json,
+// the documentation.
+func (r *Register) entry(bo *Block, from string, doc bool) object {
+	b := bo.Source
+	e := object{{"itemIdentifier", b.ID}}
+	built := map[string]bool{"itemIdentifier": true, "schema": true, "sourceSchema": true, "ldContext": true,
+		"sourceLdContext": true, "sourceFiles": true, "testOutputs": true,
+		"validationPassed": true, "documentation": true, "shaclShapes": true, "dependsOn": true,
+		"resolvedSchemaProperties": true}
+	hasDeps := false
+	changed := false
+	for _, f := range b.Meta.Fields {
+		switch f.Key {
+		case "dependsOn":
+			hasDeps = true
+		case "dateOfLastChange":
+			changed = true
+			if d := r.lastChange(b); d != "" {
+				e = append(e, member{f.Key, d})
+			}
+			continue
+		case "ontology":
+			// The tool chain keeps bblock.json's ontology when it builds
+			// none; it writes the built one's link otherwise.
+			if bo.Ontology {
+				continue
+			}
+		case "profileOf", "isProfileOf":
+			// The tool chain writes isProfileOf, with bblocks:// URIs in
+			// register.json and ids in the documentation.
+			var ids []string
+			if json.Unmarshal(f.Value, &ids) == nil {
+				for i, id := range ids {
+					id = strings.TrimPrefix(id, bblock.BlockRefPrefix)
+					if !doc {
+						id = bblock.BlockRefPrefix + id
+					}
+					ids[i] = id
+				}
+				e = append(e, member{"isProfileOf", ids})
+				continue
+			}
+		}
+		if !built[f.Key] {
+			e = append(e, member{f.Key, f.Value})
+		}
+	}
+	if d := r.lastChange(b); !changed && d != "" {
+		e = append(e, member{"dateOfLastChange", d})
+	}
+	e = append(e, member{"shaclShapes", r.shaclShapes(b, from)})
+	if len(b.Deps) > 0 || hasDeps {
+		deps := make([]string, 0, len(b.Deps))
+		for _, d := range b.Deps {
+			if !doc {
+				d = bblock.BlockRefPrefix + d
+			}
+			deps = append(deps, d)
+		}
+		e = append(e, member{"dependsOn", deps})
+	}
+	src := func(file string) string {
+		return r.Layout.SourceLink(from, path.Join(bblock.SourcesDir, b.Path, file))
+	}
+	link := func(file string) string { return r.Layout.Link(from, path.Join(bo.Annotated, file)) }
+	if bo.Schema != nil {
+		e = append(e, member{"schema", object{
+			{"application/yaml", link("schema.yaml")},
+			{"application/json", link("schema.json")},
+		}})
+	}
+	if b.Files.Schema != "" {
+		e = append(e, member{"sourceSchema", src(b.Files.Schema)})
+	}
+	if bo.Context != nil {
+		e = append(e, member{"ldContext", link("context.jsonld")})
+	}
+	if b.Files.Context != "" {
+		e = append(e, member{"sourceLdContext", src(b.Files.Context)})
+	}
+	if bo.Ontology {
+		e = append(e, member{"ontology", link("ontology.ttl")})
+	}
+	if bo.Transforms != nil {
+		e = e.set("transforms", fromOJSON(bo.Transforms)) // in place of a "transforms" of bblock.json
+	}
+	e = append(e, member{"sourceFiles", src("") + "/"}, member{"validationPassed", bo.Passed})
+	if r.GitHubBaseURL != "" && bo.Tested {
+		e = append(e, member{"testOutputs", r.GitHubBaseURL + EscapePath(r.Layout.RepoPath(bo.Tests)) + "/"})
+	}
+	if doc {
+		return e
+	}
+	e = append(e, member{"documentation", object{
+		{"markdown", object{{"mediatype", "text/markdown"}, {"url", r.Layout.Link(from, MarkdownPath(b))}}},
+		{"json-full", object{{"mediatype", "application/json"}, {"url", r.Layout.Link(from, JSONFullPath(b))}}},
+		{"bblocks-viewer", object{{"mediatype", "text/html"}, {"url", r.viewerURL() + "bblock/" + b.ID}}},
+	}})
+	return e
+}
+
+// lastChange returns block b's dateOfLastChange as the tool chain writes
+// it: the metadata's (dateOfLastChange, else the date of dateTimeAddition),
+// or the date of the last commit when that is later; "" when there is none.
+func (r *Register) lastChange(b *bblock.Block) string {
+	d := b.Meta.DateOfLastChange
+	if !isDate(d) {
+		d = ""
+		if len(b.Meta.DateTimeAddition) >= 10 && isDate(b.Meta.DateTimeAddition[:10]) {
+			d = b.Meta.DateTimeAddition[:10]
+		}
+	}
+	if r.CommitDate > d {
+		d = r.CommitDate
+	}
+	return d
+}
+
+// isDate reports whether s is a date written YYYY-MM-DD.
+func isDate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i, c := range s {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// shaclShapes returns the SHACL shapes files that apply to block b's
+// resources, by the block that declares them: its own, then those of the
+// blocks it depends on, as links from the output file from.
+func (r *Register) shaclShapes(b *bblock.Block, from string) object {
+	out := object{}
+	seen := map[string]bool{}
+	var visit func(id string)
+	visit = func(id string) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		b := r.Sources.Block(id)
+		if b == nil {
+			// A block of an imported register: the shapes its register
+			// lists for it, its own and those it inherits.
+			if ib, ok := r.Sources.Imports.Block(id); ok {
+				for _, k := range slices.Sorted(maps.Keys(ib.ShaclShapes)) {
+					if !out.has(k) {
+						out = append(out, member{k, ib.ShaclShapes[k]})
+					}
+				}
+			}
+			return
+		}
+		if files := shapesFiles(b); len(files) > 0 {
+			links := make([]string, len(files))
+			for i, f := range files {
+				if strings.Contains(f, "://") {
+					links[i] = f
+				} else {
+					links[i] = r.Layout.SourceLink(from, path.Join(bblock.SourcesDir, b.Path, f))
+				}
+			}
+			if !out.has(id) {
+				out = append(out, member{id, links})
+			}
+		}
+		for _, d := range b.Deps {
+			visit(d)
+		}
+	}
+	visit(b.ID)
+	return out
+}
+
+// shapesFiles returns the SHACL files a block declares: the shaclShapes
+// (or the older shaclRules) of bblock.json, else its shapes.shacl or
+// rules.shacl.
+func shapesFiles(b *bblock.Block) []string {
+	for _, key := range []string{"shaclShapes", "shaclRules"} {
+		for _, f := range b.Meta.Fields {
+			var list []string
+			if f.Key == key && json.Unmarshal(f.Value, &list) == nil && len(list) > 0 {
+				return list
+			}
+		}
+	}
+	if b.Files.Shapes != "" {
+		return []string{b.Files.Shapes}
+	}
+	return nil
+}
+
+// summary returns register-summary.md: the register's name, abstract and
+// description, then each block's id, name, item class and abstract.
+func (r *Register) summary() []byte {
+	cfg := r.Sources.Config
+	var w strings.Builder
+	fmt.Fprintf(&w, "# %s\n\n", cfg.Name)
+	for _, s := range []string{cfg.Abstract, cfg.Description} {
+		if s != "" {
+			fmt.Fprintf(&w, "%s\n\n", s)
+		}
+	}
+	w.WriteString("## Building Blocks\n\n")
+	for _, b := range r.Blocks {
+		m := b.Source.Meta
+		fmt.Fprintf(&w, "### `%s` \u2014 %s\n\n**Type:** %s\n\n", b.Source.ID, m.Name, m.ItemClass)
+		if m.Abstract != "" {
+			fmt.Fprintf(&w, "%s\n\n", m.Abstract)
+		}
+	}
+	return []byte(w.String())
+}
+
+// tooling is register.json's tooling member: jrpcld's own version, where
+// the tool chain names its own.
+func tooling() object {
+	version := "(devel)"
+	j := object{}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if info.Main.Version != "" {
+			version = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				j = append(j, member{"commitId", s.Value})
+			}
+		}
+	}
+	return object{{"jrpcld", append(object{{"version", version}}, j...)}}
+}

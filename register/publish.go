@@ -1,0 +1,103 @@
+package register
+
+import (
+	"path"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/register/docs"
+)
+
+// layout says where the build is published and how its files link.
+func (bd *builder) layout() docs.Layout {
+	return docs.Layout{BaseURL: bd.opts.BaseURL, BuildPath: bd.opts.BuildPath}
+}
+
+// repoPath returns the path, from the root of the published repository,
+// of the output file p (a path below the output folder).
+func (bd *builder) repoPath(p string) string { return bd.layout().RepoPath(p) }
+
+// link returns the URL of the output file to, as written in the output file
+// from: below the base URL when there is one, else relative.
+func (bd *builder) link(from, to string) string { return bd.layout().Link(from, to) }
+
+// writeDocs hands what the build made to package docs, which writes
+// register.json, the copies of the imported registers, register-summary.md
+// and each block's documentation.
+func (bd *builder) writeDocs() error {
+	r := &docs.Register{Sources: bd.reg, Layout: bd.layout(), Date: bd.date,
+		GitRepository: bd.opts.GitRepository, GitHubBaseURL: bd.opts.GitHubBaseURL,
+		ViewerURL: bd.opts.ViewerURL, CommitDate: bd.opts.CommitDate}
+	for _, o := range bd.blocks {
+		r.Blocks = append(r.Blocks, bd.docBlock(o))
+	}
+	return r.Write(bd.put)
+}
+
+// docBlock returns what package docs needs of block o.
+func (bd *builder) docBlock(o *blockOut) *docs.Block {
+	d := &docs.Block{Source: o.b, Annotated: o.annotated, Tests: o.tests,
+		Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology != nil,
+		Description: o.description, Passed: o.res.Passed, Tested: len(o.report.Items) > 0,
+		Transforms: bd.transformsJSON(o),
+		Counts: docs.Counts{ExamplesPassed: o.res.Examples.Passed, ExamplesFailed: o.res.Examples.Failed,
+			TestsPassed: o.res.Tests.Passed, TestsFailed: o.res.Tests.Failed}}
+	if o.b.Examples != nil {
+		for i, ex := range o.b.Examples.Examples {
+			if i >= len(o.examples) {
+				break
+			}
+			var list []docs.Snippet
+			for j, s := range o.exampleSnippets(i) {
+				sn := docs.Snippet{Language: s.language, File: s.file, Code: s.code, Transforms: o.transformResults(i, j)}
+				if j < len(ex.Snippets) && !s.added {
+					sn.Declared = &ex.Snippets[j]
+				}
+				if s.code == nil {
+					sn.File = ""
+				}
+				list = append(list, sn)
+			}
+			d.Snippets = append(d.Snippets, list)
+		}
+	}
+	for _, ex := range o.examples {
+		eo := docs.ExampleOutputs{Title: ex.Title, Content: ex.Content}
+		for _, it := range ex.Snippets {
+			for _, s := range it.outputs() {
+				eo.Files = append(eo.Files, docs.Output{Language: s.language, Code: s.code})
+			}
+		}
+		d.Outputs = append(d.Outputs, eo)
+	}
+	return d
+}
+
+// output is one file made from a snippet or test resource, as the pages
+// show it.
+type output struct {
+	language string
+	file     string
+	code     []byte
+}
+
+// outputs returns the resource as written and what the build made of it.
+func (it *item) outputs() []output {
+	var out []output
+	if it.Source != nil {
+		lang := it.Language
+		if lang == "" {
+			lang = strings.TrimPrefix(path.Ext(it.File), ".")
+		}
+		out = append(out, output{lang, it.File, it.Source})
+	}
+	if it.JSON != nil {
+		out = append(out, output{"json", it.Base + ".json", it.JSON})
+	}
+	if it.JSONLD != nil && languageKind(it.Language) != langJSONLD {
+		out = append(out, output{"jsonld", it.Base + ".jsonld", it.JSONLD})
+	}
+	if it.Turtle != nil && languageKind(it.Language) != langTurtle {
+		out = append(out, output{"turtle", it.Base + ".ttl", it.Turtle})
+	}
+	return out
+}
