@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/internal/pyjson"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
@@ -62,7 +63,7 @@ func frame(code string, in Input, target string) ([]byte, error) {
 			delete(framed, "@context")
 		}
 	}
-	return writePyJSON(wholeNumbers(out))
+	return pyjson.Indent(wholeNumbers(out))
 }
 
 // expandedOf returns a graph as an expanded JSON-LD document, literals as

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/itchyny/gojq"
+	"github.com/jrpcld/jrpcld/internal/pyjson"
 )
 
 // compileJQ parses and compiles a jq program. gojq gives no access to the
@@ -108,7 +109,7 @@ func jq(ctx context.Context, program string, data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return writePyJSON(jqNumbers(out))
+	return pyjson.Indent(jqNumbers(out))
 }
 
 // jqNumbers turns the numbers of a JSON value into what jq, which the tool

@@ -1,4 +1,8 @@
-package transform
+// Package pyjson writes JSON as Python's json module writes it, for the
+// files the OGC tool chain writes with it: json.dumps(v, indent=2) (Indent)
+// and json.dumps(v, separators=(",", ":")) (Compact), every character
+// outside ASCII escaped, numbers as Python holds them once read.
+package pyjson
 
 import (
 	"bytes"
@@ -11,24 +15,67 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
-// writePyJSON writes v as the tool chain writes a transform's JSON output
-// (Python's json.dumps with indent=2): members on their own lines indented
-// by two spaces, ", " never at a line end, every character outside ASCII
-// escaped, floats as Python writes them (1.0, 1e-05, 1e+16). v holds what
-// encoding/json or gojq decode: nil, bool, string, float64, int, *big.Int,
-// json.Number, []any and map[string]any (written with sorted keys).
-func writePyJSON(v any) ([]byte, error) {
+// Indent returns v as Python's json.dumps(v, indent=2) writes it: members
+// on their own lines indented by two spaces, ", " never at a line end,
+// every character outside ASCII escaped, floats as Python writes them (1.0,
+// 1e-05, 1e+16). v holds nil, bool, string, float64, int, *big.Int,
+// json.Number, []any, map[string]any (written with sorted keys) and
+// *ojson.Object (in its order).
+func Indent(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := appendPy(&buf, v, ""); err != nil {
+	if err := appendPy(&buf, v, "", true); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-func appendPy(buf *bytes.Buffer, v any, indent string) error {
+// Compact returns v as Python's json.dumps(v, separators=(",", ":"))
+// writes it: on one line, without spaces. v holds what Indent takes.
+func Compact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := appendPy(&buf, v, "", false); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func appendPy(buf *bytes.Buffer, v any, indent string, pretty bool) error {
 	inner := indent + "  "
+	// open, comma, colon and end write the punctuation of the layout.
+	open := func(c byte) {
+		buf.WriteByte(c)
+		if pretty {
+			buf.WriteString("\n" + inner)
+		}
+	}
+	comma := func() {
+		buf.WriteByte(',')
+		if pretty {
+			buf.WriteString("\n" + inner)
+		}
+	}
+	end := func(c byte) {
+		if pretty {
+			buf.WriteString("\n" + indent)
+		}
+		buf.WriteByte(c)
+	}
+	colon := ":"
+	if pretty {
+		colon = ": "
+	}
+	member := func(i int, k string, val any) error {
+		if i > 0 {
+			comma()
+		}
+		pyString(buf, k)
+		buf.WriteString(colon)
+		return appendPy(buf, val, inner, pretty)
+	}
 	switch x := v.(type) {
 	case nil:
 		buf.WriteString("null")
@@ -45,9 +92,9 @@ func appendPy(buf *bytes.Buffer, v any, indent string) error {
 	case *big.Int:
 		buf.WriteString(x.String())
 	case float64:
-		buf.WriteString(pyFloat(x))
+		buf.WriteString(Float(x))
 	case json.Number:
-		buf.WriteString(pyNumber(x))
+		buf.WriteString(Number(x))
 	case map[string]any:
 		if len(x) == 0 {
 			buf.WriteString("{}")
@@ -58,35 +105,40 @@ func appendPy(buf *bytes.Buffer, v any, indent string) error {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		buf.WriteString("{\n")
+		open('{')
 		for i, k := range keys {
-			if i > 0 {
-				buf.WriteString(",\n")
-			}
-			buf.WriteString(inner)
-			pyString(buf, k)
-			buf.WriteString(": ")
-			if err := appendPy(buf, x[k], inner); err != nil {
+			if err := member(i, k, x[k]); err != nil {
 				return err
 			}
 		}
-		buf.WriteString("\n" + indent + "}")
+		end('}')
+	case *ojson.Object:
+		if x.Len() == 0 {
+			buf.WriteString("{}")
+			return nil
+		}
+		open('{')
+		for i, k := range x.Keys() {
+			if err := member(i, k, x.Value(k)); err != nil {
+				return err
+			}
+		}
+		end('}')
 	case []any:
 		if len(x) == 0 {
 			buf.WriteString("[]")
 			return nil
 		}
-		buf.WriteString("[\n")
+		open('[')
 		for i, e := range x {
 			if i > 0 {
-				buf.WriteString(",\n")
+				comma()
 			}
-			buf.WriteString(inner)
-			if err := appendPy(buf, e, inner); err != nil {
+			if err := appendPy(buf, e, inner, pretty); err != nil {
 				return err
 			}
 		}
-		buf.WriteString("\n" + indent + "]")
+		end(']')
 	default:
 		return fmt.Errorf("cannot write a %T as JSON", v)
 	}
@@ -130,9 +182,9 @@ func pyString(buf *bytes.Buffer, s string) {
 	buf.WriteByte('"')
 }
 
-// pyNumber writes a JSON number as Python does once it has read it: an
+// Number writes a JSON number as Python does once it has read it: an
 // integer as its digits, anything else as a float.
-func pyNumber(n json.Number) string {
+func Number(n json.Number) string {
 	s := string(n)
 	if !strings.ContainsAny(s, ".eE") {
 		var i big.Int
@@ -144,13 +196,13 @@ func pyNumber(n json.Number) string {
 	if err != nil && !math.IsInf(f, 0) {
 		return s
 	}
-	return pyFloat(f)
+	return Float(f)
 }
 
-// pyFloat writes f as Python's repr does: the shortest digits that read
+// Float writes f as Python's repr does: the shortest digits that read
 // back as f, in positional form with ".0" for a whole number when the
 // decimal exponent is from -4 to 15, else as d.ddde±XX.
-func pyFloat(f float64) string {
+func Float(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"

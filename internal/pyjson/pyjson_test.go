@@ -1,15 +1,17 @@
-package transform
+package pyjson
 
 import (
 	"encoding/json"
 	"math/big"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // The expected texts are what Python 3's json.dumps(v, indent=2) writes
 // for the same values (checked with CPython 3.11), which is how the tool
 // chain writes a transform's JSON output.
-func TestWritePyJSON(t *testing.T) {
+func TestIndent(t *testing.T) {
 	big1, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
 	cases := []struct {
 		v    any
@@ -33,36 +35,25 @@ func TestWritePyJSON(t *testing.T) {
 		{big1, "123456789012345678901234567890"},
 	}
 	for _, c := range cases {
-		got, err := writePyJSON(c.v)
+		got, err := Indent(c.v)
 		if err != nil || string(got) != c.want {
-			t.Errorf("writePyJSON(%#v) = %q, %v; want %q", c.v, got, err, c.want)
+			t.Errorf("Indent(%#v) = %q, %v; want %q", c.v, got, err, c.want)
 		}
 	}
-	if _, err := writePyJSON(struct{}{}); err == nil {
+	if _, err := Indent(struct{}{}); err == nil {
 		t.Error("a struct was written")
 	}
 }
 
-// jq (as the tool chain runs it) holds numbers as doubles and writes whole
-// ones without a fraction: "0.0" comes back as 0, and the tool chain then
-// reads it as an integer.
-func TestJQNumbers(t *testing.T) {
-	cases := []struct {
-		in   json.Number
-		want string
-	}{
-		{"0.0", "0"},
-		{"1e2", "100"},
-		{"0.5", "0.5"},
-		{"-0.0", "0"},
-		{"12", "12"},
-		{"123456789012345678901", "123456789012345678901"},
-		{"1e300", "1e+300"},
-	}
-	for _, c := range cases {
-		got, err := writePyJSON(jqNumbers(c.in))
-		if err != nil || string(got) != c.want {
-			t.Errorf("jq number %s: %q, %v; want %q", c.in, got, err, c.want)
-		}
+// TestCompact checks json.dumps(v, separators=(",", ":")) (checked with
+// CPython 3.11), with members in the order of an *ojson.Object.
+func TestCompact(t *testing.T) {
+	o := ojson.NewObject()
+	o.Set("z", []any{json.Number("1"), "é", nil})
+	o.Set("a", ojson.NewObject())
+	o.Set("m", []any{})
+	got, err := Compact(o)
+	if want := `{"z":[1,"\u00e9",null],"a":{},"m":[]}`; err != nil || string(got) != want {
+		t.Errorf("Compact = %s, %v; want %s", got, err, want)
 	}
 }
