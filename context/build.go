@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/schemaprops"
 )
 
 // buildContext builds block b's JSON-LD context from its annotated schema
@@ -25,7 +27,9 @@ import (
 // left undefined is dropped, @nest contexts are lifted, a scoped term that
 // any enclosing context already defines the same way is removed, and IRIs
 // are compacted with the prefixes (see compact for where jrpcld differs).
-func (tc *toolchain) buildContext(b *bblock.Block) (*ojson.Object, []Warning, error) {
+//
+// The walk tells props what it meets (see package schemaprops).
+func (tc *toolchain) buildContext(b *bblock.Block, props *schemaprops.Collector) (*ojson.Object, []Warning, error) {
 	doc, warns, err := tc.annotate(b)
 	if err != nil {
 		return nil, warns, err
@@ -38,9 +42,11 @@ func (tc *toolchain) buildContext(b *bblock.Block) (*ojson.Object, []Warning, er
 		cache:         map[string]*ojson.Object{},
 		importedPfx:   ojson.NewObject(),
 		importedExtra: ojson.NewObject(),
+		props:         props,
+		refPaths:      map[string][]string{},
 	}
 	own := ojson.NewObject()
-	c, err := bd.subschema(root.sub, root, false, false, nil, nil)
+	c, err := bd.subschema(root.sub, root, nil, false, false, nil, nil)
 	if err != nil {
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
@@ -134,10 +140,26 @@ type ctxBuilder struct {
 	// x-jsonld-extra-terms of each document reached, in the order the
 	// tool chain records them.
 	importedPfx, importedExtra *ojson.Object
+	// props is told what the walk meets; refPaths holds the path at which
+	// the target of each reference (by refSchema.key) was first walked.
+	props    *schemaprops.Collector
+	refPaths map[string][]string
 }
 
-// subschema returns the context level of a subschema of from.
-func (bd *ctxBuilder) subschema(v any, from *refSchema, isVocab, localRefsOnly bool, currentVocab any, sibling *ojson.Object) (*ojson.Object, error) {
+// source names the document of from for props.
+func (bd *ctxBuilder) source(from *refSchema) schemaprops.Source {
+	return schemaprops.Source{Loc: from.loc, Entry: from.id == bd.root.id}
+}
+
+// under returns path followed by names, in a new slice.
+func under(path []string, names ...string) []string {
+	return append(path[:len(path):len(path)], names...)
+}
+
+// subschema returns the context level of a subschema of from, whose
+// properties are at path (names, and the nodes of anyOf, oneOf, then and
+// else, as the tool chain lists them).
+func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, localRefsOnly bool, currentVocab any, sibling *ojson.Object) (*ojson.Object, error) {
 	onto := ojson.NewObject()
 	s, ok := v.(*ojson.Object)
 	if !ok {
@@ -167,16 +189,23 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, isVocab, localRefsOnly b
 		}
 		if target != nil {
 			if !localRefsOnly || strings.HasPrefix(ref, "#") {
-				refCtx := bd.cache[target.key()]
+				key := target.key()
+				refCtx := bd.cache[key]
 				if refCtx != nil {
 					refCtx = ojson.Clone(refCtx).(*ojson.Object)
-				} else if refCtx, err = bd.subschema(target.sub, target, isVocab, localRefsOnly, currentVocab, nil); err != nil {
-					return nil, err
+					if first, ok := bd.refPaths[key]; ok {
+						bd.props.Reuse(first, path, key)
+					}
+				} else {
+					bd.refPaths[key] = path
+					if refCtx, err = bd.subschema(target.sub, target, path, isVocab, localRefsOnly, currentVocab, nil); err != nil {
+						return nil, err
+					}
 				}
 				if err := merge(refCtx); err != nil {
 					return nil, err
 				}
-			} else if _, err := bd.subschema(target.sub, target, isVocab, false, currentVocab, nil); err != nil {
+			} else if _, err := bd.subschema(target.sub, target, path, isVocab, false, currentVocab, nil); err != nil {
 				// Walked for what it records, not for its terms.
 				return nil, err
 			}
@@ -185,7 +214,7 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, isVocab, localRefsOnly b
 
 	if list, ok := s.Value("allOf").([]any); ok {
 		for _, e := range list {
-			c, err := bd.subschema(e, from, isVocab, localRefsOnly, currentVocab, onto)
+			c, err := bd.subschema(e, from, path, isVocab, localRefsOnly, currentVocab, onto)
 			if err != nil {
 				return nil, err
 			}
@@ -199,8 +228,24 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, isVocab, localRefsOnly b
 		if !ok {
 			continue
 		}
-		for _, e := range flattenBranches(list, kw) {
-			c, err := bd.subschema(e, from, isVocab, localRefsOnly, currentVocab, onto)
+		branches := flattenBranches(list, kw)
+		// More than one branch: a node for the keyword and one per
+		// branch, which the branch's properties are below.
+		group := under(path, "_"+kw)
+		if len(branches) > 1 {
+			bd.props.Group(group, kw, bd.source(from))
+		}
+		for i, e := range branches {
+			at := path
+			if len(branches) > 1 {
+				at = under(group, strconv.Itoa(i))
+				var title any
+				if o, ok := e.(*ojson.Object); ok {
+					title = o.Value("title")
+				}
+				bd.props.Branch(at, i, title, bd.source(from))
+			}
+			c, err := bd.subschema(e, from, at, isVocab, localRefsOnly, currentVocab, onto)
 			if err != nil {
 				return nil, err
 			}
@@ -211,7 +256,12 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, isVocab, localRefsOnly b
 	}
 	for _, kw := range []string{"prefixItems", "items", "contains", "additionalProperties", "unevaluatedProperties", "then", "else"} {
 		if sub, ok := s.Value(kw).(*ojson.Object); ok {
-			c, err := bd.subschema(sub, from, isVocab, localRefsOnly, currentVocab, nil)
+			at := path
+			if kw == "then" || kw == "else" {
+				at = under(path, "_"+kw)
+				bd.props.Condition(at, kw, sub.Value("title"), bd.source(from))
+			}
+			c, err := bd.subschema(sub, from, at, isVocab, localRefsOnly, currentVocab, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -223,7 +273,7 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, isVocab, localRefsOnly b
 	if pp, ok := s.Value("patternProperties").(*ojson.Object); ok {
 		for _, k := range pp.Keys() {
 			if sub, ok := pp.Value(k).(*ojson.Object); ok {
-				c, err := bd.subschema(sub, from, isVocab, localRefsOnly, currentVocab, nil)
+				c, err := bd.subschema(sub, from, under(path, k), isVocab, localRefsOnly, currentVocab, nil)
 				if err != nil {
 					return nil, err
 				}
@@ -244,7 +294,7 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, isVocab, localRefsOnly b
 		}
 	}
 
-	if err := bd.properties(s, from, onto, isVocab, currentVocab, sibling); err != nil {
+	if err := bd.properties(s, from, path, onto, isVocab, currentVocab, sibling); err != nil {
 		return nil, err
 	}
 
@@ -290,8 +340,8 @@ func flattenBranches(list []any, kw string) []any {
 	return out
 }
 
-// properties adds the terms of the properties of s to onto.
-func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, onto *ojson.Object, isVocab bool, currentVocab any, sibling *ojson.Object) error {
+// properties adds the terms of the properties of s, at path, to onto.
+func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, path []string, onto *ojson.Object, isVocab bool, currentVocab any, sibling *ojson.Object) error {
 	switch t := s.Value("type").(type) {
 	case nil:
 	case string:
@@ -311,10 +361,13 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, onto *ojson.O
 	if !ok {
 		return nil
 	}
+	required, _ := s.Value("required").([]any)
 	for _, prop := range props.Keys() {
 		if isKeyword(prop) {
 			continue
 		}
+		at := under(path, prop)
+		bd.props.Visit(at, bd.source(from), from == bd.root)
 		pv, ok := props.Value(prop).(*ojson.Object)
 		if !ok {
 			continue
@@ -354,11 +407,18 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, onto *ojson.O
 			pc.Set("@id", undefined)
 			idValue = undefined
 		}
+		xid, annotated := pv.Get(annID)
+		p := schemaprops.Property{Path: at, Schema: pv, Required: slices.Contains(required, any(prop)),
+			Annotated: annotated, AnnotatedID: xid, Type: pc.Value("@type"), Vocab: currentVocab, Source: bd.source(from)}
+		if idValue != undefined {
+			p.Bound, p.ID = true, idValue
+		}
+		bd.props.Property(p)
 
 		if strings.Contains(prop, ":") {
 			// A compact IRI names the property: its @id is implied, and
 			// the terms of its subschema go to the current level.
-			child, err := bd.subschema(pv, from, newVocab, false, currentVocab, nil)
+			child, err := bd.subschema(pv, from, at, newVocab, false, currentVocab, nil)
 			if err != nil {
 				return err
 			}
@@ -398,7 +458,10 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, onto *ojson.O
 			case *ojson.Object:
 				bound = ojson.Truthy(e.Value("@id"))
 			}
-			child, err := bd.subschema(pv, from, newVocab, !bound && !pc.Has("@id") && !isVocab, currentVocab, nil)
+			// The tool chain does not pass the @vocab in effect on below a
+			// property (but for a compact IRI): its resolved properties have
+			// none there.
+			child, err := bd.subschema(pv, from, at, newVocab, !bound && !pc.Has("@id") && !isVocab, nil, nil)
 			if err != nil {
 				return err
 			}
@@ -410,7 +473,7 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, onto *ojson.O
 				return err
 			}
 		} else {
-			child, err := bd.subschema(pv, from, newVocab, !pc.Has("@id"), currentVocab, nil)
+			child, err := bd.subschema(pv, from, at, newVocab, !pc.Has("@id"), nil, nil)
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/schemaprops"
 )
 
 // This file and annotate.go, build.go and merge.go reproduce what the OGC
@@ -439,6 +440,7 @@ type Toolchain struct {
 
 type buildResult struct {
 	ctx   *ojson.Object
+	props *schemaprops.Collector
 	warns []Warning
 	err   error
 	done  chan struct{}
@@ -574,6 +576,23 @@ func (t *Toolchain) Context(b *bblock.Block) (*Document, []Warning, error) {
 }
 
 func (t *Toolchain) context(b *bblock.Block) (*ojson.Object, []Warning, error) {
+	r := t.build(b)
+	return r.ctx, r.warns, r.err
+}
+
+// Properties returns what building block b's context met of the
+// properties of its annotated schema, from which the tool chain lists them
+// (see package schemaprops); nil when the context could not be built.
+func (t *Toolchain) Properties(b *bblock.Block) *schemaprops.Collector {
+	r := t.build(b)
+	if r.err != nil {
+		return nil
+	}
+	return r.props
+}
+
+// build builds block b's context once, for every caller.
+func (t *Toolchain) build(b *bblock.Block) *buildResult {
 	t.mu.Lock()
 	r, ok := t.built[b.ID]
 	if !ok {
@@ -582,11 +601,12 @@ func (t *Toolchain) context(b *bblock.Block) (*ojson.Object, []Warning, error) {
 	}
 	t.mu.Unlock()
 	if !ok {
-		r.ctx, r.warns, r.err = t.tc.buildContext(b)
+		r.props = &schemaprops.Collector{}
+		r.ctx, r.warns, r.err = t.tc.buildContext(b, r.props)
 		close(r.done)
 	}
 	<-r.done
-	return r.ctx, r.warns, r.err
+	return r
 }
 
 // Annotate returns block b's annotated schema (see Toolchain.Annotate);

@@ -42,6 +42,7 @@ type blockOut struct {
 	blockErrors  []entry
 	ontologyNote string // why no ontology.ttl was written, when there is an ontology
 	ctxErr       bool   // the context could not be built
+	properties   bool   // resolvedProperties.json was written
 	tr           *blockTransforms
 }
 
@@ -143,6 +144,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 	} else if b.Files.Context != "" {
 		o.warnf("%s: the block has no schema, so no context is built from it and its JSON examples are not uplifted (as in the OGC tool chain)", b.Files.Context)
 	}
+	bd.writeProperties(o)
 	bd.writeOntology(o, global)
 	bd.loadTransforms(o, global)
 

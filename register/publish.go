@@ -33,10 +33,31 @@ func (bd *builder) writeDocs() error {
 	return r.Write(bd.put)
 }
 
+// writeProperties writes annotated/PATH/resolvedProperties.json, the
+// properties of the block's annotated schema as the tool chain lists them
+// while it builds the context (see package schemaprops), when there are
+// any.
+func (bd *builder) writeProperties(o *blockOut) {
+	if o.b.Files.Schema == "" || o.ctxErr {
+		return
+	}
+	res := bd.tc.Properties(o.b).Resolve()
+	if res.Empty() {
+		return
+	}
+	data, err := res.JSON(o.b.ID)
+	if err != nil {
+		o.warnf("resolvedProperties.json not written: %v", err)
+		return
+	}
+	bd.put(path.Join(o.annotated, "resolvedProperties.json"), data)
+	o.properties = true
+}
+
 // docBlock returns what package docs needs of block o.
 func (bd *builder) docBlock(o *blockOut) *docs.Block {
 	d := &docs.Block{Source: o.b, Annotated: o.annotated, Tests: o.tests,
-		Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology != nil,
+		Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology != nil, Properties: o.properties,
 		Description: o.description, Passed: o.res.Passed, Tested: len(o.report.Items) > 0,
 		Transforms: bd.transformsJSON(o),
 		Counts: docs.Counts{ExamplesPassed: o.res.Examples.Passed, ExamplesFailed: o.res.Examples.Failed,

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -80,10 +81,10 @@ var baselineRE = regexp.MustCompile(`^(?:ok|FAIL)\s+(\S+)\s+\[([^\]]*)\]`)
 // (../shared/reference/ogc-published/full-builds/viewer-baselines): every
 // import cached under remoteCacheDir, every block's full JSON document and
 // the files it links to written, and the same tabs as the baseline lists
-// for the block (the data-structure tab needs resolvedProperties.json,
-// which jrpcld does not write yet: it is left out; so is the semantic
-// uplift of the three blocks built on the main OGC register, whose schemas
-// ../shared does not hold).
+// for the block (but for the data structure and the semantic uplift of the
+// three blocks built on the main OGC register, whose schemas ../shared does
+// not hold). Each block's resolvedProperties.json, which the data-structure
+// tab shows, must equal the published build's.
 func TestViewerReads(t *testing.T) {
 	full := shared.Dir(t, "reference", "ogc-published", "full-builds", "bblocks-tutorial")
 	pub := readJSON(t, filepath.Join(full, "build", "register.json"))
@@ -208,9 +209,10 @@ func TestViewerReads(t *testing.T) {
 			continue
 		}
 		want = slices.DeleteFunc(want, func(s string) bool {
-			// The blocks that need the main OGC register get no context:
-			// ../shared holds its register.json, not its schemas.
-			return s == "data-structure" || s == "semantic-uplift" && slices.Contains(tutorialNeedsImports, id)
+			// The blocks that need the main OGC register get no context
+			// and no resolved properties: ../shared holds its
+			// register.json, not its schemas.
+			return (s == "data-structure" || s == "semantic-uplift") && slices.Contains(tutorialNeedsImports, id)
 		})
 		if tabs := viewerTabs(doc); !slices.Equal(tabs, want) {
 			t.Errorf("%s: the viewer would show the tabs %v, with the tool chain's build %v", id, tabs, want)
@@ -219,5 +221,34 @@ func TestViewerReads(t *testing.T) {
 	}
 	if compared < 20 {
 		t.Errorf("%d blocks compared with the viewer's baseline, want 21", compared)
+	}
+
+	// The data structure, as the tool chain resolved it.
+	same := 0
+	for id, doc := range docs {
+		if slices.Contains(tutorialNeedsImports, id) {
+			continue
+		}
+		want := filepath.Join(full, "build", "annotated", filepath.FromSlash(reg.Block(id).OutputPath()), "resolvedProperties.json")
+		_, err := os.Stat(want)
+		u, _ := doc["resolvedSchemaProperties"].(string)
+		switch {
+		case u == "" && err != nil:
+			// Neither build has one (no schema, or no property).
+		case u == "":
+			t.Errorf("%s: no resolvedSchemaProperties; the published build has %s", id, want)
+		case err != nil:
+			t.Errorf("%s: resolvedSchemaProperties %s; the published build has none", id, u)
+		default:
+			p, _ := local(u)
+			if g, w := readJSON(t, p), readJSON(t, want); !reflect.DeepEqual(g, w) {
+				t.Errorf("%s: %s differs from the published build's", id, u)
+				continue
+			}
+		}
+		same++
+	}
+	if same < 18 {
+		t.Errorf("%d blocks have the published build's resolved properties, want 18", same)
 	}
 }

@@ -29,6 +29,9 @@ For each block, in dependency order, DIR receives:
                                             context, $refs pointing at the
                                             built files (or below --base-url)
   annotated/PATH/context.jsonld             the context built from it
+  annotated/PATH/resolvedProperties.json    its properties as the tool chain
+                                            lists them building the context
+                                            (the viewer's data structure)
   annotated/PATH/ontology.ttl               the block's Turtle ontology
   tests/PATH/example_I_J.json, .jsonld, .ttl
                                             each example snippet, validated

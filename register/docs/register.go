@@ -47,8 +47,10 @@ type Block struct {
 	// was.
 	Schema, Context []byte
 	Ontology        bool
-	Description     string // description.md
-	Passed          bool   // the block's validationPassed
+	// Properties reports that resolvedProperties.json was written.
+	Properties  bool
+	Description string // description.md
+	Passed      bool   // the block's validationPassed
 	// Tested reports that the block's report has items: it then has test
 	// outputs.
 	Tested bool
@@ -295,6 +297,9 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 	}
 	if b.Files.Context != "" {
 		e = append(e, member{"sourceLdContext", src(b.Files.Context)})
+	}
+	if bo.Properties {
+		e = append(e, member{"resolvedSchemaProperties", link("resolvedProperties.json")})
 	}
 	if bo.Ontology {
 		e = append(e, member{"ontology", link("ontology.ttl")})
