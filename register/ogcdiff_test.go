@@ -234,9 +234,6 @@ var knownDiffs = []knownDiff{
 	// reg-outputs (issue 21, item 4): what the build writes beside the checks.
 	{"ogc-full/mcp", "annotated/mcp/resolvedProperties.json", "/properties/*", ogcdiff.Differs, "reference", setOrder},
 	{"ogc-full-current/cwl", "annotated/cwl/v1_2_1/SoftwareRequirement/resolvedProperties.json", "/properties/*", "", "reference", setOrder},
-	{"*", "annotated/*/_visited_properties.tsv", "", ogcdiff.Missing, "reg-outputs",
-		"ogc-na-tools' trace of the properties it visited while building a context (a debugging aid, with absolute paths): not written"},
-	{"*", "annotated/*/_unbound_local_properties.tsv", "", ogcdiff.Missing, "reg-outputs", "ogc-na-tools' list of properties without a binding (a debugging aid): not written"},
 	{"*", "generateddocs/markdown/*/index.md", "line *", ogcdiff.Differs, "reg-outputs",
 		"jrpcld writes its own Markdown page; the tool chain's comes from its Mako template"},
 	{"*", "register-summary.md", "line *", ogcdiff.Differs, "reg-outputs",

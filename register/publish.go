@@ -1,10 +1,14 @@
 package register
 
 import (
+	"net/url"
 	"path"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/bblock"
+	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/register/docs"
+	"github.com/jrpcld/jrpcld/schemaprops"
 )
 
 // layout says where the build is published and how its files link.
@@ -36,12 +40,18 @@ func (bd *builder) writeDocs() error {
 // writeProperties writes annotated/PATH/resolvedProperties.json, the
 // properties of the block's annotated schema as the tool chain lists them
 // while it builds the context (see package schemaprops), when there are
-// any.
+// any; and, beside a context, the traces the tool chain leaves of that
+// walk: _visited_properties.tsv and _unbound_local_properties.tsv.
 func (bd *builder) writeProperties(o *blockOut) {
 	if o.b.Files.Schema == "" || o.ctxErr {
 		return
 	}
-	res := bd.tc.Properties(o.b).Resolve()
+	props := bd.tc.Properties(o.b)
+	if o.context != nil {
+		bd.put(path.Join(o.annotated, "_visited_properties.tsv"), props.Visited(bd.traceLoc))
+		bd.put(path.Join(o.annotated, "_unbound_local_properties.tsv"), props.Unbound())
+	}
+	res := props.Resolve()
 	if res.Empty() {
 		return
 	}
@@ -52,6 +62,32 @@ func (bd *builder) writeProperties(o *blockOut) {
 	}
 	bd.put(path.Join(o.annotated, "resolvedProperties.json"), data)
 	o.properties = true
+}
+
+// traceLoc names a schema document in _visited_properties.tsv as the tool
+// chain does: the block's own annotated schema by its path on the machine
+// that builds, others by the URL it reaches them at. The tool chain's
+// path is absolute, below its working folder; jrpcld writes it below the
+// folder --relative-base names (file:///github/workspace/ gives the OGC
+// GitHub Action's /github/workspace/build/annotated/...), else relative to
+// the repository root, so that a build depends on its input only.
+func (bd *builder) traceLoc(s schemaprops.Source) string {
+	loc := s.Loc
+	if rest, ok := strings.CutPrefix(loc, jsonld.AnnotatedRefPrefix); ok {
+		p := path.Join("annotated", rest)
+		if !s.Entry {
+			return bd.link("", p)
+		}
+		p = bd.repoPath(p)
+		if u, err := url.Parse(bd.opts.RelativeBase); err == nil && u.Scheme == "file" && u.Path != "" {
+			p = path.Join(u.Path, p)
+		}
+		return p
+	}
+	if rest, ok := strings.CutPrefix(loc, jsonld.SourcesRefPrefix); ok {
+		return bd.layout().SourceLink("", path.Join(bblock.SourcesDir, rest))
+	}
+	return loc
 }
 
 // docBlock returns what package docs needs of block o.

@@ -32,6 +32,10 @@ For each block, in dependency order, DIR receives:
   annotated/PATH/resolvedProperties.json    its properties as the tool chain
                                             lists them building the context
                                             (the viewer's data structure)
+  annotated/PATH/_visited_properties.tsv, _unbound_local_properties.tsv
+                                            the tool chain's traces of that
+                                            walk (its own schema named below
+                                            the --relative-base folder)
   annotated/PATH/ontology.ttl               the block's Turtle ontology
   tests/PATH/example_I_J.json, .jsonld, .ttl
                                             each example snippet, validated
