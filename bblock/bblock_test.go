@@ -3,6 +3,7 @@ package bblock
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -370,15 +371,13 @@ func TestPrefixMustBeAPath(t *testing.T) {
 }
 
 // TestNotDoneIsSaid (issue 21, item 2): what jrpcld does not do of the
-// tool chain's features (url-mappings, extends, OpenAPI documents,
-// extensionPoints) is a warning naming the file, never skipped in silence.
+// tool chain's features (url-mappings, extends, extensionPoints) is a
+// warning naming the file, never skipped in silence.
 func TestNotDoneIsSaid(t *testing.T) {
 	fsys := fstest.MapFS{
 		"bblocks-config.yaml":       {Data: []byte("identifier-prefix: t.\nimports: []\nurl-mappings:\n  https://schemas.example.org/: _sources/copies/\n")},
 		"_sources/ext/bblock.json":  meta(`, "extends": "t.base"`),
 		"_sources/api/bblock.json":  meta(`, "extensionPoints": {"target": "t.base"}`),
-		"_sources/api/openapi.yaml": {Data: []byte("openapi: 3.0.0\n")},
-		"_sources/doc/bblock.json":  meta(`, "openAPIDocument": "api.yaml"`),
 		"_sources/base/bblock.json": meta(""),
 	}
 	r, err := LoadRegister(fsys, nil)
@@ -390,8 +389,7 @@ func TestNotDoneIsSaid(t *testing.T) {
 	}
 	for id, want := range map[string][]string{
 		"t.ext": {`"extends" is not applied`},
-		"t.api": {`"extensionPoints" is not supported`, "openapi.yaml: warning: the OpenAPI document is not processed"},
-		"t.doc": {`"openAPIDocument" is not processed`},
+		"t.api": {`"extensionPoints" is not supported`},
 	} {
 		b := r.Block(id)
 		if b == nil {
@@ -403,5 +401,59 @@ func TestNotDoneIsSaid(t *testing.T) {
 				t.Errorf("%s: no warning with %q: %s", id, s, w)
 			}
 		}
+	}
+}
+
+// TestOpenAPIDocument: a block's OpenAPI document is openapi.yaml, or the
+// file bblock.json's openAPIDocument names, and the blocks it refers to
+// (bblocks:// URIs, x-bblocks-ref, a path to another block's document) are
+// its dependencies, as the tool chain counts them; response codes written
+// as numbers (200:) do not stop the walk.
+func TestOpenAPIDocument(t *testing.T) {
+	fsys := fstest.MapFS{
+		"bblocks-config.yaml":          {Data: []byte("identifier-prefix: t.\nimports: []\n")},
+		"_sources/api/bblock.json":     meta(""),
+		"_sources/api/openapi.yaml":    {Data: []byte("paths:\n  /a:\n    $ref: bblocks://t.path\n  /b:\n    $ref: ../other/api.yaml#/x\n")},
+		"_sources/path/bblock.json":    meta(""),
+		"_sources/path/openapi.yaml":   {Data: []byte("get:\n  responses:\n    200:\n      $ref: bblocks://t.resp\n    404:\n      $ref: ignored\n      x-bblocks-ref: bblocks://t.missing\n")},
+		"_sources/resp/bblock.json":    meta(""),
+		"_sources/resp/schema.yaml":    {Data: []byte("type: object\n")},
+		"_sources/other/bblock.json":   meta(`, "openAPIDocument": "api.yaml"`),
+		"_sources/other/api.yaml":      {Data: []byte("x: {}\n")},
+		"_sources/both/bblock.json":    meta(`, "openAPIDocument": "api.yaml"`),
+		"_sources/both/api.yaml":       {Data: []byte("x: {}\n")},
+		"_sources/both/openapi.yaml":   {Data: []byte("x: {}\n")},
+		"_sources/broken/bblock.json":  meta(""),
+		"_sources/broken/openapi.yaml": {Data: []byte("a: [\n")},
+	}
+	r, err := LoadRegister(fsys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id, file string
+		deps     []string
+	}{
+		{"t.api", "openapi.yaml", []string{"t.path", "t.other"}},
+		{"t.path", "openapi.yaml", []string{"t.resp", "t.missing"}},
+		{"t.other", "api.yaml", nil},
+		{"t.resp", "", nil},
+	} {
+		b := r.Block(c.id)
+		if b.Files.OpenAPI != c.file {
+			t.Errorf("%s: OpenAPI document %q, want %q", c.id, b.Files.OpenAPI, c.file)
+		}
+		if !slices.Equal(b.Deps, c.deps) {
+			t.Errorf("%s: dependencies %v, want %v", c.id, b.Deps, c.deps)
+		}
+	}
+	if errs := r.Block("t.path").Err(); errs == nil || !strings.Contains(errs.Error(), `unknown building block "t.missing"`) {
+		t.Errorf("t.path: a reference to an unknown block is not an error: %v", errs)
+	}
+	if errs := r.Block("t.both").Err(); errs == nil || !strings.Contains(errs.Error(), "keep one") {
+		t.Errorf("t.both: a named document beside openapi.yaml is not an error: %v", errs)
+	}
+	if errs := r.Block("t.broken").Err(); errs == nil || !strings.Contains(errs.Error(), "openapi.yaml") {
+		t.Errorf("t.broken: a document that does not parse is not an error naming it: %v", errs)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -51,6 +51,7 @@ type Files struct {
 	Metadata    string   // bblock.json
 	Description string   // description.md
 	Schema      string   // schema.yaml, schema.yml or schema.json
+	OpenAPI     string   // openapi.yaml, or the file bblock.json's openAPIDocument names
 	Context     string   // context.jsonld
 	Ontology    []string // ontology.ttl or ontology.owl, or the files of an ontology/ folder
 	Examples    string   // examples.yaml
@@ -293,12 +294,14 @@ func load(fsys fs.FS, id string, tree fs.FS, dir string) (*Block, error) {
 	b.Files.Description = one("description", "description.md")
 	b.Files.Schema = one("schema", "schema.yaml", "schema.yml", "schema.json")
 	b.Files.Context = one("context", "context.jsonld")
+	b.Files.OpenAPI = one("OpenAPI document", "openapi.yaml")
 	// bblock.json may name the schema and the context; a named file and a
 	// default one side by side is the tool chain's error too.
 	for _, named := range []struct {
 		key, value string
 		file       *string
-	}{{"schema", meta.Schema, &b.Files.Schema}, {"ldContext", meta.LdContext, &b.Files.Context}} {
+	}{{"schema", meta.Schema, &b.Files.Schema}, {"ldContext", meta.LdContext, &b.Files.Context},
+		{"openAPIDocument", meta.OpenAPIDocument, &b.Files.OpenAPI}} {
 		switch {
 		case named.value == "":
 		case strings.Contains(named.value, "://"):
@@ -310,10 +313,6 @@ func load(fsys fs.FS, id string, tree fs.FS, dir string) (*Block, error) {
 		default:
 			*named.file = path.Clean(named.value)
 		}
-	}
-	if names["openapi.yaml"] && !slices.ContainsFunc(meta.Fields, func(f Field) bool { return f.Key == "openAPIDocument" }) {
-		b.Problems = append(b.Problems, Problem{File: "openapi.yaml", Severity: diag.Warning,
-			Message: "the OpenAPI document is not processed by jrpcld: it is not resolved, written nor counted for dependencies, as the OGC tool chain does"})
 	}
 	b.Files.Examples = one("examples", "examples.yaml", "examples.yml")
 	b.Files.Shapes = one("SHACL shapes", "shapes.shacl", "rules.shacl")
@@ -341,25 +340,29 @@ func load(fsys fs.FS, id string, tree fs.FS, dir string) (*Block, error) {
 
 	b.Deps = append(b.Deps, meta.DependsOn...)
 	if tree == nil {
-		b.addRefDeps(nil)
+		b.addRefDeps(nil, nil)
 	}
 	return b, nil
 }
 
 // addRefDeps adds to the block's dependencies the blocks its schema files
-// refer to (see blockRefs); schemas maps the tree path, without extension,
-// of every block's schema file to the block's id.
-func (b *Block) addRefDeps(schemas map[string]string) {
-	if b.Files.Schema == "" {
-		return
-	}
-	refs, err := b.blockRefs(schemas)
-	if err != nil {
-		b.Problems = append(b.Problems, Problem{File: b.Files.Schema, Message: err.Error()})
-	}
-	for _, r := range refs {
-		if !slices.Contains(b.Deps, r) {
-			b.Deps = append(b.Deps, r)
+// and its OpenAPI document refer to (see blockRefs); docs maps the tree
+// path, without extension, of every block's schema file and OpenAPI
+// document to the block's id, and im stands for the imported registers
+// (nil for none), whose documents a reference may name by URL.
+func (b *Block) addRefDeps(docs map[string]string, im *Imports) {
+	for _, file := range []string{b.Files.Schema, b.Files.OpenAPI} {
+		if file == "" {
+			continue
+		}
+		refs, err := b.blockRefs(file, docs, im)
+		if err != nil {
+			b.Problems = append(b.Problems, Problem{File: file, Message: err.Error()})
+		}
+		for _, r := range refs {
+			if !slices.Contains(b.Deps, r) {
+				b.Deps = append(b.Deps, r)
+			}
 		}
 	}
 }
@@ -387,13 +390,15 @@ func listFiles(fsys fs.FS, dir string, exts ...string) []string {
 // BlockRefPrefix starts a $ref that points into another block of the register.
 const BlockRefPrefix = "bblocks://"
 
-// blockRefs returns the ids of the blocks that the block's schema files
-// refer to, in order of first appearance: bblocks:// references, and paths
-// to another block's schema file (or its .json/.yaml twin), as the tool
-// chain counts them; schemas maps the tree path, without extension, of
-// every block's schema to the block's id. It follows references to the
-// block's other schema files in its folder.
-func (b *Block) blockRefs(schemas map[string]string) (ids []string, err error) {
+// blockRefs returns the ids of the blocks that the block's file start (its
+// schema or its OpenAPI document) refers to, in order of first appearance:
+// bblocks:// references, and paths to another block's schema file or
+// OpenAPI document (or its .json/.yaml twin), as the tool chain counts them;
+// the URL of a document of an imported block (im); docs maps the tree
+// path, without extension, of every block's schema and OpenAPI document to
+// the block's id. It follows references to the block's other files in its
+// folder.
+func (b *Block) blockRefs(start string, docs map[string]string, im *Imports) (ids []string, err error) {
 	visited := map[string]bool{}
 	var errs []error
 	add := func(id string) {
@@ -407,7 +412,7 @@ func (b *Block) blockRefs(schemas map[string]string) (ids []string, err error) {
 			return
 		}
 		visited[name] = true
-		doc, err := b.decodeFile(name)
+		doc, err := b.decodeRefs(name)
 		if err != nil {
 			errs = append(errs, err)
 			return
@@ -420,6 +425,11 @@ func (b *Block) blockRefs(schemas map[string]string) (ids []string, err error) {
 					id = id[:i]
 				}
 				add(id)
+			case strings.Contains(ref, "://"):
+				u, _, _ := strings.Cut(ref, "#")
+				if id, ok := im.BlockOfDocument(u); ok {
+					add(id)
+				}
 			case strings.HasPrefix(ref, "#") || strings.Contains(ref, ":"):
 				// local pointer, anchor, or another scheme: not a file
 			default:
@@ -431,13 +441,13 @@ func (b *Block) blockRefs(schemas map[string]string) (ids []string, err error) {
 				}
 				switch path.Ext(tp) {
 				case ".yaml", ".yml", ".json":
-					if id, ok := schemas[strings.TrimSuffix(tp, path.Ext(tp))]; ok && id != b.ID {
+					if id, ok := docs[strings.TrimSuffix(tp, path.Ext(tp))]; ok && id != b.ID {
 						add(id)
 						return
 					}
 				}
 				if b.tree != nil && tp != b.dir && !strings.HasPrefix(tp, b.dir+"/") {
-					return // another folder's file, not another block's schema
+					return // another folder's file, not another block's document
 				}
 				if _, err := b.stat(file); err == nil {
 					visitFile(file)
@@ -445,8 +455,23 @@ func (b *Block) blockRefs(schemas map[string]string) (ids []string, err error) {
 			}
 		})
 	}
-	visitFile(b.Files.Schema)
+	visitFile(start)
 	return ids, errors.Join(errs...)
+}
+
+// decodeRefs decodes a JSON or YAML file of the block to look for its
+// references: mapping keys that are not strings (an OpenAPI document's
+// response codes, 200:) are read as their text.
+func (b *Block) decodeRefs(name string) (any, error) {
+	data, err := b.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	v, err := ojson.Decode(name, data)
+	if err != nil {
+		return nil, fmt.Errorf("block %s: %w", b.ID, err)
+	}
+	return ojson.Plain(v), nil
 }
 
 // stat returns the file information of file name of the block.
@@ -458,11 +483,14 @@ func (b *Block) stat(name string) (fs.FileInfo, error) {
 	return fs.Stat(fsys, p)
 }
 
-// walkRefs calls fn for every "$ref" string in a decoded document.
+// walkRefs calls fn for every "$ref" string in a decoded document, or
+// the "x-bblocks-ref" beside it, which the tool chain reads in its place.
 func walkRefs(v any, fn func(string)) {
 	switch x := v.(type) {
 	case map[string]any:
-		if r, ok := x["$ref"].(string); ok {
+		if r, ok := x["x-bblocks-ref"].(string); ok {
+			fn(r)
+		} else if r, ok := x["$ref"].(string); ok {
 			fn(r)
 		}
 		for _, k := range slices.Sorted(maps.Keys(x)) {

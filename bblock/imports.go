@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -44,10 +46,15 @@ type Imports struct {
 type ImportedBlock struct {
 	ID        string
 	Name      string
-	Schema    string   // URL of its annotated schema (YAML), or ""
-	LdContext string   // URL of its context, or ""
-	DependsOn []string // ids
-	Import    string   // the import it came through, as named
+	Schema    string // URL of its annotated schema (YAML), or ""
+	LdContext string // URL of its context, or ""
+	// OpenAPIDocument is the URL of its resolved OpenAPI document, or "".
+	OpenAPIDocument string
+	// SourceSchema and SourceOpenAPIDocument are the URLs of its source
+	// files, or "".
+	SourceSchema, SourceOpenAPIDocument string
+	DependsOn                           []string // ids
+	Import                              string   // the import it came through, as named
 	// ShaclShapes are the SHACL files that apply to the block's
 	// resources, by the block that declares them, as its register.json
 	// lists them (shaclShapes, or the older shaclRules).
@@ -131,13 +138,16 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 	}
 	for i, raw := range doc.Blocks {
 		var b struct {
-			ID        string          `json:"itemIdentifier"`
-			Name      string          `json:"name"`
-			Schema    json.RawMessage `json:"schema"`
-			LdContext string          `json:"ldContext"`
-			DependsOn []string        `json:"dependsOn"`
-			Shapes    json.RawMessage `json:"shaclShapes"`
-			Rules     json.RawMessage `json:"shaclRules"`
+			ID           string          `json:"itemIdentifier"`
+			Name         string          `json:"name"`
+			Schema       json.RawMessage `json:"schema"`
+			SourceSchema string          `json:"sourceSchema"`
+			LdContext    string          `json:"ldContext"`
+			OpenAPI      json.RawMessage `json:"openAPIDocument"`
+			SourceAPI    string          `json:"sourceOpenAPIDocument"`
+			DependsOn    []string        `json:"dependsOn"`
+			Shapes       json.RawMessage `json:"shaclShapes"`
+			Rules        json.RawMessage `json:"shaclRules"`
 		}
 		if err := json.Unmarshal(raw, &b); err != nil || b.ID == "" {
 			return nil, fmt.Errorf("--import %s=%s: %s: block %d has no itemIdentifier", m.URL, m.Dir, r.regFile, i+1)
@@ -168,8 +178,26 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 		} else if json.Unmarshal(b.Schema, &one) == nil {
 			ib.Schema = one
 		}
+		// openAPIDocument is a URL; the tool chain reads a list or an
+		// object of them too, and takes the first.
+		var api string
+		var apis []string
+		var apiByType map[string]string
+		if json.Unmarshal(b.OpenAPI, &api) == nil {
+			ib.OpenAPIDocument = api
+		} else if json.Unmarshal(b.OpenAPI, &apis) == nil && len(apis) > 0 {
+			ib.OpenAPIDocument = apis[0]
+		} else if json.Unmarshal(b.OpenAPI, &apiByType) == nil && len(apiByType) > 0 {
+			ib.OpenAPIDocument = apiByType["application/yaml"]
+			if ib.OpenAPIDocument == "" {
+				ib.OpenAPIDocument = apiByType[slices.Sorted(maps.Keys(apiByType))[0]]
+			}
+		}
 		ib.Schema = r.absolute(ib.Schema)
 		ib.LdContext = r.absolute(ib.LdContext)
+		ib.OpenAPIDocument = r.absolute(ib.OpenAPIDocument)
+		ib.SourceSchema = r.absolute(b.SourceSchema)
+		ib.SourceOpenAPIDocument = r.absolute(b.SourceAPI)
 		r.blocks[ib.ID] = ib
 	}
 	return r, nil
@@ -212,6 +240,27 @@ func (im *Imports) BlockOfURL(u string) (string, bool) {
 	for _, r := range im.regs {
 		for _, b := range r.blocks {
 			if b.Schema == u || strings.TrimSuffix(b.Schema, ".yaml")+".json" == u {
+				return b.ID, true
+			}
+		}
+	}
+	return "", false
+}
+
+// BlockOfDocument returns the id of the imported block one of whose
+// documents is at u, as the tool chain finds the block a reference leads
+// to: its annotated schema (YAML or JSON), its source schema, its OpenAPI
+// document or the source of that.
+func (im *Imports) BlockOfDocument(u string) (string, bool) {
+	if id, ok := im.BlockOfURL(u); ok {
+		return id, true
+	}
+	if im == nil || u == "" {
+		return "", false
+	}
+	for _, r := range im.regs {
+		for _, b := range r.blocks {
+			if u == b.SourceSchema || u == b.OpenAPIDocument || u == b.SourceOpenAPIDocument {
 				return b.ID, true
 			}
 		}

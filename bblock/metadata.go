@@ -27,6 +27,7 @@ type Metadata struct {
 	DependsOn        []string // ids, with any "bblocks://" taken off
 	Schema           string   // the schema file bblock.json names, or ""
 	LdContext        string   // the context file bblock.json names, or ""
+	OpenAPIDocument  string   // the OpenAPI document bblock.json names, or ""
 	Highlighted      bool
 	Tags             []string
 	Sources          []Source
@@ -150,7 +151,7 @@ func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
 		case "extends":
 			add(true, f.Key, "%q is not applied by jrpcld: the block's schema is built as written, without the block it extends (the OGC tool chain builds it on that block)", f.Key)
 		case "openAPIDocument":
-			add(true, f.Key, "%q is not processed by jrpcld: the OpenAPI document is not resolved, written nor counted for dependencies, as the OGC tool chain does", f.Key)
+			err = json.Unmarshal(f.Value, &m.OpenAPIDocument)
 		}
 		if err != nil {
 			add(false, f.Key, "%q has the wrong shape: %v", f.Key, err)

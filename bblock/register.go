@@ -199,17 +199,22 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 		}
 		seen[b.ID] = path.Join(SourcesDir, b.Path)
 	}
-	schemas := map[string]string{}
+	docs := map[string]string{}
 	for _, b := range blocks {
-		if b.Files.Schema == "" {
-			continue
-		}
-		if tp, err := b.TreePath(b.Files.Schema); err == nil {
-			schemas[strings.TrimSuffix(tp, path.Ext(tp))] = b.ID
+		for _, f := range []string{b.Files.Schema, b.Files.OpenAPI} {
+			if f == "" {
+				continue
+			}
+			if tp, err := b.TreePath(f); err == nil {
+				stem := strings.TrimSuffix(tp, path.Ext(tp))
+				if _, taken := docs[stem]; !taken {
+					docs[stem] = b.ID
+				}
+			}
 		}
 	}
 	for _, b := range blocks {
-		b.addRefDeps(schemas)
+		b.addRefDeps(docs, r.Imports)
 	}
 	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
 	return r, nil

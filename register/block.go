@@ -32,6 +32,7 @@ type blockOut struct {
 	context     []byte            // the built context.jsonld, nil when none
 	ctx         *jsonld.Processed // its context
 	ontology    []byte            // ontology.ttl as written, nil when none
+	openAPI     []byte            // the resolved openapi.yaml as written, nil when none
 	description string            // description.md
 	examples    []*exampleOut
 	testItems   []*item
@@ -145,6 +146,11 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		o.warnf("%s: the block has no schema, so no context is built from it and its JSON examples are not uplifted (as in the OGC tool chain)", b.Files.Context)
 	}
 	bd.writeProperties(o)
+	if b.Files.OpenAPI != "" {
+		for _, err := range bd.writeOpenAPI(o) {
+			global(report.General, "OpenAPI document %v", err)
+		}
+	}
 	bd.writeOntology(o, global)
 	bd.loadTransforms(o, global)
 

@@ -239,7 +239,7 @@ var knownDiffs = []knownDiff{
 	{"*", "register-summary.md", "line *", ogcdiff.Differs, "reg-outputs",
 		"follows the order of register.json (see bblocks order) and lists the blocks the reference skipped"},
 	{"*", "register.json", "bblocks order", ogcdiff.Differs, "reg-outputs",
-		"networkx's topological sort over dependencies the tool chain finds in a Python set: jrpcld follows it where OpenAPI documents (reg-build) and imports do not add edges"},
+		"networkx's topological sort over dependencies the tool chain finds in a Python set: jrpcld follows it where imports do not add edges"},
 	{"*", "register.json", "imports", ogcdiff.Extra, "reference",
 		"jrpcld lists each import's register.json URL, which the viewer needs; the reference, run offline, could fetch none and lists none"},
 	{"ogc-full/testdata-nested-folders", "tests/fleet/*/_report.json", "", ogcdiff.Extra, "departure",
@@ -282,8 +282,6 @@ var knownDiffs = []knownDiff{
 	{"ogc-full-current/wf4ever", "tests/bbr/wf4ever/wfprov/example_1_1.ttl", "graph", ogcdiff.Differs, "transform", "to be examined: one statement differs"},
 
 	// reg-build (issue 21, item 2): validation features.
-	{"ogc-full-current/ogcapi-processes", "*", "*", "", "reg-build",
-		"OpenAPI documents (openapi.yaml, openAPIDocument) resolved, written and counted as dependencies; url-mappings for the schemas.opengis.net schemas"},
 	{"ogc-full-current/croissant", "*", "*", "", "reg-build", "a block at the root of _sources/ (mlc.croissant, not mlc.croissant.)"},
 	{"ogc-full-current/examples", "*forestStandProperties*", "*", "", "reg-build", "an example without snippets, and json-path snippets"},
 	{"ogc-full-current/examples", "register.json", "bblocks[*validator-plugins]/resources", ogcdiff.Differs, "reg-build", "resources' refs made absolute below the sources"},

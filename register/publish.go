@@ -93,7 +93,7 @@ func (bd *builder) traceLoc(s schemaprops.Source) string {
 // docBlock returns what package docs needs of block o.
 func (bd *builder) docBlock(o *blockOut) *docs.Block {
 	d := &docs.Block{Source: o.b, Annotated: o.annotated, Tests: o.tests,
-		Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology != nil, Properties: o.properties,
+		Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology != nil, OpenAPI: o.openAPI != nil, Properties: o.properties,
 		Description: o.description, Passed: o.res.Passed, Tested: len(o.report.Items) > 0,
 		Transforms: bd.transformsJSON(o),
 		Counts: docs.Counts{ExamplesPassed: o.res.Examples.Passed, ExamplesFailed: o.res.Examples.Failed,

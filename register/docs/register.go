@@ -47,6 +47,7 @@ type Block struct {
 	// was.
 	Schema, Context []byte
 	Ontology        bool
+	OpenAPI         bool // annotated/PATH/openapi.yaml was written
 	// Properties reports that resolvedProperties.json was written.
 	Properties  bool
 	Description string // description.md
@@ -226,7 +227,7 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 	built := map[string]bool{"itemIdentifier": true, "schema": true, "sourceSchema": true, "ldContext": true,
 		"sourceLdContext": true, "sourceFiles": true, "testOutputs": true,
 		"validationPassed": true, "documentation": true, "shaclShapes": true, "dependsOn": true,
-		"resolvedSchemaProperties": true}
+		"resolvedSchemaProperties": true, "openAPIDocument": true, "sourceOpenAPIDocument": true}
 	hasDeps := false
 	changed := false
 	for _, f := range b.Meta.Fields {
@@ -297,6 +298,10 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 	}
 	if b.Files.Context != "" {
 		e = append(e, member{"sourceLdContext", src(b.Files.Context)})
+	}
+	if bo.OpenAPI {
+		e = append(e, member{"sourceOpenAPIDocument", src(b.Files.OpenAPI)},
+			member{"openAPIDocument", link("openapi.yaml")})
 	}
 	if bo.Properties {
 		e = append(e, member{"resolvedSchemaProperties", link("resolvedProperties.json")})
