@@ -52,7 +52,31 @@ type Snippet struct {
 	// JSONPath selects, in the file Ref names, the value that is the
 	// snippet (its first match).
 	JSONPath string `yaml:"json-path"`
-	Line     int    `yaml:"-"` // line of the snippet in examples.yaml
+	// SHACLClosure names Turtle files (relative to the block's folder) or
+	// URLs whose triples join the snippet's graph when SHACL validates it,
+	// beside the block's shaclClosures. One name alone is a list of one.
+	SHACLClosure names `yaml:"shacl-closure"`
+	Line         int   `yaml:"-"` // line of the snippet in examples.yaml
+}
+
+// names is a list of strings that YAML may also give as one string.
+type names []string
+
+// UnmarshalYAML reads a string or a list of strings.
+func (n *names) UnmarshalYAML(v *yaml.Node) error {
+	if v.Kind == yaml.ScalarNode {
+		*n = nil
+		if v.Tag != "!!null" {
+			*n = names{v.Value}
+		}
+		return nil
+	}
+	var list []string
+	if err := v.Decode(&list); err != nil {
+		return err
+	}
+	*n = list
+	return nil
 }
 
 // IsJSON reports whether the snippet's language is JSON (json or a JSON media type).

@@ -248,9 +248,6 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		}
 	}
 	o.res.Passed = o.report.Result() && len(o.res.Errors) == 0
-	if b.Files.Shapes != "" {
-		o.warnf("%s: SHACL shapes are not checked (jrpcld has no SHACL engine)", b.Files.Shapes)
-	}
 	data, err := o.report.JSON()
 	if err != nil {
 		o.errorf("writing _report.json: %v", err)
@@ -258,20 +255,6 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		bd.put(path.Join(o.tests, "_report.json"), data)
 	}
 	return o
-}
-
-// hasShapes reports whether the block has SHACL shapes, its own or named
-// in bblock.json (shaclShapes, or the older shaclRules).
-func (o *blockOut) hasShapes() bool {
-	if o.b.Files.Shapes != "" {
-		return true
-	}
-	for _, f := range o.b.Meta.Fields {
-		if (f.Key == "shaclShapes" || f.Key == "shaclRules") && len(bytes.TrimSpace(f.Value)) > 2 {
-			return true
-		}
-	}
-	return false
 }
 
 // examplesBase returns the base-uri that every example snippet of block b

@@ -309,6 +309,7 @@ type builder struct {
 	// sourceDocs holds the copies of sources-tree files written so far,
 	// by output path (nil for a file that is not JSON or YAML).
 	sourceDocs map[string]*jsonld.Document
+	shacl      shaclCache // the SHACL files read so far (shacl.go)
 }
 
 // latestDate returns the latest date of the blocks' metadata, or "".

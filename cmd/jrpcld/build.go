@@ -69,6 +69,12 @@ import without a copy is warned about once, and a block that needs it fails
 with an error naming the import and this flag. register.json's source*
 members name files relative to the source tree.
 
+Each resource's graph is validated against the SHACL shapes of its block and
+of the blocks it depends on (shaclShapes, with shaclClosures and a snippet's
+shacl-closure added to the data), as the tool chain runs pySHACL. Shapes named
+by URL are read from a mapped import and never fetched: an unmapped one fails
+the block. Shapes with SHACL-SPARQL are not checked, with a warning.
+
 The steps of semantic-uplift.yaml run on each JSON example and test resource:
 jq before the uplift, SHACL rules after; a SPARQL step is not run, and the
 resource fails as it does in the tool chain when a step fails.

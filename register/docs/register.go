@@ -382,7 +382,7 @@ func (r *Register) shaclShapes(b *bblock.Block, from string) object {
 			}
 			return
 		}
-		if files := shapesFiles(b); len(files) > 0 {
+		if files := ShapesFiles(b); len(files) > 0 {
 			links := make([]string, len(files))
 			for i, f := range files {
 				if strings.Contains(f, "://") {
@@ -403,10 +403,10 @@ func (r *Register) shaclShapes(b *bblock.Block, from string) object {
 	return out
 }
 
-// shapesFiles returns the SHACL files a block declares: the shaclShapes
+// ShapesFiles returns the SHACL files a block declares: the shaclShapes
 // (or the older shaclRules) of bblock.json, else its shapes.shacl or
 // rules.shacl.
-func shapesFiles(b *bblock.Block) []string {
+func ShapesFiles(b *bblock.Block) []string {
 	for _, key := range []string{"shaclShapes", "shaclRules"} {
 		for _, f := range b.Meta.Fields {
 			var list []string

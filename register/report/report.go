@@ -97,6 +97,19 @@ type Member struct {
 // M returns the payload member key: v.
 func M(key string, v any) Member { return Member{key, v} }
 
+// Object is a JSON object of members in order, for a payload value
+// (a SHACL file's focus nodes by shape).
+type Object []Member
+
+// MarshalJSON writes the members in order.
+func (o Object) MarshalJSON() ([]byte, error) {
+	out := make(object, len(o))
+	for i, m := range o {
+		out[i] = member(m)
+	}
+	return out.MarshalJSON()
+}
+
 // Op returns the payload member "op": op, which goes first.
 func Op(op string) Member { return Member{"op", op} }
 

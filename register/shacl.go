@@ -1,0 +1,508 @@
+package register
+
+// The SHACL step of the checks, as the tool chain's RDF validator runs it
+// (pySHACL, in its "advanced" mode): every resource whose graph is not
+// empty is validated against each SHACL file of its block and of the
+// blocks it depends on, the block's shaclClosures added to the data, the
+// shapes' triple rules run first. For each file, two SHACL entries: the
+// report (op shacl-report; an error when the graph does not conform) and
+// the focus nodes of each node shape, named as the tool chain names them.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/docs"
+	"github.com/jrpcld/jrpcld/register/report"
+	"github.com/jrpcld/jrpcld/shacl"
+)
+
+// shaclFile is one SHACL file that applies to a block's resources.
+type shaclFile struct {
+	name     string            // as the reports name it: "_sources/PATH/rules.shacl", or its URL
+	triples  []rdf.Triple      // the shapes graph
+	prefixes map[string]string // the prefixes the file declares, for naming nodes
+	shapes   *shacl.Shapes
+	err      error // the file could not be read or compiled
+}
+
+// shaclCache holds the SHACL files of a build, each read and compiled once.
+type shaclCache map[string]*shaclFile
+
+// shaclFiles returns the SHACL files that apply to a block's resources:
+// its own, then those of the blocks it depends on, each once, in the
+// order register.json lists them (shaclShapes). An imported block brings
+// the files its register.json lists for it, by declaring block.
+func (bd *builder) shaclFiles(o *blockOut) []*shaclFile {
+	if bd.shacl == nil {
+		bd.shacl = shaclCache{}
+	}
+	var out []*shaclFile
+	seen := map[string]bool{}
+	var visit func(id string)
+	visit = func(id string) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		b := bd.reg.Block(id)
+		if b == nil {
+			ib, ok := bd.reg.Imports.Block(id)
+			if !ok {
+				return
+			}
+			for _, by := range slices.Sorted(maps.Keys(ib.ShaclShapes)) {
+				for _, f := range ib.ShaclShapes[by] {
+					out = append(out, bd.shaclFile(nil, f))
+				}
+			}
+			return
+		}
+		for _, f := range docs.ShapesFiles(b) {
+			out = append(out, bd.shaclFile(b, f))
+		}
+		for _, d := range b.Deps {
+			visit(d)
+		}
+	}
+	visit(o.b.ID)
+	// A file listed by two blocks is checked once.
+	var files []*shaclFile
+	for _, f := range out {
+		if !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// shaclFile reads and compiles a SHACL file named by block b (nil for an
+// imported block, whose files are URLs): a path relative to the block's
+// folder, or a URL, read from the copy of a mapped import (--import) and
+// never fetched.
+func (bd *builder) shaclFile(b *bblock.Block, name string) *shaclFile {
+	key := name
+	if !isURL(name) {
+		key = path.Join(bblock.SourcesDir, b.Path, name)
+	}
+	if f, ok := bd.shacl[key]; ok {
+		return f
+	}
+	f := &shaclFile{name: key}
+	bd.shacl[key] = f
+	var ts []rdf.Triple
+	ts, f.prefixes, f.err = bd.readTurtle(b, name)
+	if f.err == nil {
+		f.triples = ts
+		f.shapes, f.err = shacl.Compile(ts)
+	}
+	return f
+}
+
+// isURL reports whether a file name of bblock.json or examples.yaml is
+// a URL rather than a path.
+func isURL(name string) bool { return strings.Contains(name, "://") }
+
+// readTurtle reads the Turtle file that block b names (a path relative to
+// its folder) or a URL, from the copy of a mapped import; nothing is
+// fetched. Relative IRIs resolve against the file's place, as the tool
+// chain reads it from its working folder (--relative-base).
+func (bd *builder) readTurtle(b *bblock.Block, name string) ([]rdf.Triple, map[string]string, error) {
+	var data []byte
+	var err error
+	base := name
+	if isURL(name) {
+		data, err = bd.reg.Imports.ReadURL(name)
+		if errors.Is(err, bblock.ErrNotImported) {
+			err = fmt.Errorf("not fetched: jrpcld reads nothing from the network; map the register that publishes it to a local copy with --import URL=DIR")
+		}
+	} else {
+		data, err = b.ReadFile(name)
+		root := bd.opts.RelativeBase
+		if root == "" {
+			root = "file:///"
+		}
+		base = root + path.Join(bblock.SourcesDir, b.Path, name)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	qs, prefixes, err := rdf.Parse(data, rdf.Turtle, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	ts := make([]rdf.Triple, len(qs))
+	for i, q := range qs {
+		ts[i] = q.Triple
+	}
+	return ts, prefixes, nil
+}
+
+// shaclClosure returns the triples of the block's shaclClosures (files
+// relative to the block's folder, or URLs of mapped imports), added to
+// each graph validated as the tool chain adds them (pySHACL's ont_graph).
+func (bd *builder) shaclClosure(o *blockOut) ([]rdf.Triple, error) {
+	var names []string
+	for _, f := range o.b.Meta.Fields {
+		if f.Key == "shaclClosures" {
+			if err := json.Unmarshal(f.Value, &names); err != nil {
+				return nil, fmt.Errorf("bblock.json: shaclClosures must be a list of file names or URLs: %w", err)
+			}
+		}
+	}
+	return bd.closureTriples(o, names)
+}
+
+// closureTriples reads the Turtle files of a SHACL closure.
+func (bd *builder) closureTriples(o *blockOut, names []string) ([]rdf.Triple, error) {
+	var all []rdf.Triple
+	for _, n := range names {
+		ts, _, err := bd.readTurtle(o.b, n)
+		if err != nil {
+			return nil, fmt.Errorf("Error processing %s: %w", n, err)
+		}
+		all = append(all, ts...)
+	}
+	return all, nil
+}
+
+// checkSHACL validates the graph of a resource against the SHACL files of
+// its block, with the block's SHACL closures and the snippet's (more). It
+// reports whether a file found the graph not conforming.
+func (bd *builder) checkSHACL(o *blockOut, it *item, more []string) (failed bool) {
+	graph, prefixes := it.graph, it.prefixes
+	if len(graph) == 0 {
+		return false
+	}
+	files := bd.shaclFiles(o)
+	// The tool chain reports the first file or closure it could not read,
+	// as an error of the whole block, and checks nothing else.
+	for _, f := range files {
+		if f.err != nil && !errors.Is(f.err, shacl.ErrUnsupported) {
+			it.rep.GlobalError(report.SHACL, fmt.Sprintf("Error processing %s: %v", f.name, f.err))
+			return false
+		}
+	}
+	closure, err := bd.shaclClosure(o)
+	if err != nil {
+		it.rep.GlobalError(report.SHACL, err.Error())
+		return false
+	}
+	if len(files) == 0 {
+		return false
+	}
+	if len(more) > 0 {
+		// The snippet's own closure: the tool chain reads it for each
+		// file, an error stopping the resource's checks.
+		ts, err := bd.closureTriples(o, more)
+		if err != nil {
+			it.rep.Error(report.SHACL, "shacl-closure of the snippet: "+err.Error())
+			return false
+		}
+		closure = append(ts, closure...)
+	}
+	data := shacl.NewGraph(graph)
+	for _, f := range files {
+		if f.err != nil {
+			// SHACL-SPARQL: what jrpcld cannot check is said, never passed
+			// over in silence.
+			it.unchecked = true
+			it.rep.Add(report.Entry{Section: report.SHACL, Payload: []report.Member{report.Op(OpNotRun), report.M("shaclFile", f.name)},
+				Message: fmt.Sprintf("Not checked: %s uses what jrpcld does not run: %v", f.name, f.err)})
+			o.warnf("%s: %s is not checked: %v", it.label(), f.name, f.err)
+			continue
+		}
+		// The focus nodes are those of the data alone, before the rules
+		// and closures, as the tool chain lists them.
+		focus := f.shapes.FocusNodes(data)
+		g := data
+		if len(closure) > 0 || f.shapes.HasRules() {
+			all := append(slices.Clone(graph), closure...)
+			g = shacl.NewGraph(all)
+			if f.shapes.HasRules() {
+				if inferred := f.shapes.Infer(g); len(inferred) > 0 {
+					g = shacl.NewGraph(append(all, inferred...))
+				}
+			}
+		}
+		rep := f.shapes.Validate(g)
+		var turtle strings.Builder
+		if err := rep.WriteTurtle(&turtle); err != nil {
+			it.rep.Error(report.SHACL, fmt.Sprintf("Error writing the SHACL report for %s: %v", f.name, err))
+			failed = true
+			continue
+		}
+		failed = failed || !rep.Conforms
+		it.rep.Add(report.Entry{Section: report.SHACL, IsError: !rep.Conforms,
+			Message: "Validation result for " + f.name + ":\n" + indent(pyshaclText(rep), "  "),
+			Payload: []report.Member{report.Op(report.OpSHACLReport), report.M("shaclFile", f.name), report.M("graph", turtle.String())}})
+		bd.focusEntry(it, f, focus, graph, prefixes)
+	}
+	return failed
+}
+
+// focusEntry adds the entry that lists the focus nodes of each node shape
+// of a SHACL file (property shapes left out), as the tool chain writes it:
+// each shape and node named from the nearest IRI, with the prefixes of its
+// graph.
+func (bd *builder) focusEntry(it *item, f *shaclFile, focus []shacl.ShapeFocus, graph []rdf.Triple, prefixes map[string]string) {
+	byShape := map[rdf.Term][]rdf.Term{}
+	for _, sf := range focus {
+		byShape[sf.Shape] = sf.Nodes
+	}
+	shapesNames := newNamer(f.triples, f.prefixes)
+	dataNames := newNamer(graph, prefixes)
+	var msg strings.Builder
+	payload := report.Object{}
+	for _, sh := range nodeShapes(f.triples) {
+		key := shapesNames.name(sh)
+		nodes := []string{}
+		for _, n := range byShape[sh] {
+			nodes = append(nodes, dataNames.name(n))
+		}
+		payload = append(payload, report.M(key, report.Object{report.M("nodes", nodes)}))
+		msg.WriteString(" - Shape " + key + ": ")
+		if len(nodes) == 0 {
+			msg.WriteString("*none*")
+		} else {
+			msg.WriteString(strings.Join(nodes, ","))
+		}
+		msg.WriteString("\n")
+	}
+	it.rep.Add(report.Entry{Section: report.SHACL, Message: "Focus nodes for " + f.name + ":\n" + msg.String(),
+		Payload: []report.Member{report.M("shaclFile", f.name), report.M("focusNodes", payload)}})
+}
+
+// nodeShapes returns the node shapes of a shapes graph as pySHACL finds
+// them: the instances of sh:NodeShape, and, when they have no sh:path, the
+// subjects of targets, sh:property and sh:node and the values of
+// sh:property, sh:node, sh:not, sh:qualifiedValueShape and of the lists of
+// sh:and, sh:or and sh:xone; in the order the graph first names them.
+func nodeShapes(ts []rdf.Triple) []rdf.Term {
+	const sh = shacl.NS
+	hasPath := map[rdf.Term]bool{}
+	first := map[rdf.Term]rdf.Term{}
+	rest := map[rdf.Term]rdf.Term{}
+	for _, t := range ts {
+		switch t.P {
+		case sh + "path":
+			hasPath[t.S] = true
+		case rdf.RDFFirst:
+			first[t.S] = t.O
+		case rdf.RDFRest:
+			rest[t.S] = t.O
+		}
+	}
+	var out []rdf.Term
+	seen := map[rdf.Term]bool{}
+	add := func(n rdf.Term, typed bool) {
+		if n.Kind == rdf.Literal || seen[n] || !typed && hasPath[n] {
+			return
+		}
+		seen[n] = true
+		out = append(out, n)
+	}
+	for _, t := range ts {
+		switch t.P {
+		case rdf.RDFType:
+			if t.O == rdf.NewIRI(sh+"NodeShape") {
+				add(t.S, true)
+			}
+		case sh + "targetClass", sh + "targetNode", sh + "targetObjectsOf", sh + "targetSubjectsOf":
+			add(t.S, false)
+		case sh + "property", sh + "node":
+			add(t.S, false)
+			add(t.O, false)
+		case sh + "not", sh + "qualifiedValueShape":
+			add(t.O, false)
+		case sh + "and", sh + "or", sh + "xone":
+			for n, i := t.O, 0; n != rdf.NewIRI(rdf.RDFNil) && i < 1000; i++ {
+				m, ok := first[n]
+				if !ok {
+					break
+				}
+				add(m, false)
+				n = rest[n]
+			}
+		}
+	}
+	return out
+}
+
+// namer names nodes as the tool chain's reports do: an IRI by a prefix
+// its graph binds (as rdflib's compute_qname splits it) or in angle
+// brackets, a blank node by the path from the nearest IRI that points to
+// it ("<s>/p/q"), a literal by its lexical form.
+type namer struct {
+	prefixes map[string]string // namespace -> prefix
+	into     map[rdf.Term][]rdf.Triple
+	blanks   map[rdf.Term]string
+}
+
+// coreNamespaces are the prefixes every rdflib graph binds.
+var coreNamespaces = map[string]string{
+	rdf.RDFNS: "rdf", rdf.RDFSNS: "rdfs", rdf.XSDNS: "xsd", rdf.OWLNS: "owl",
+	"http://www.w3.org/XML/1998/namespace": "xml",
+}
+
+func newNamer(ts []rdf.Triple, prefixes map[string]string) *namer {
+	n := &namer{prefixes: map[string]string{}, into: map[rdf.Term][]rdf.Triple{}, blanks: map[rdf.Term]string{}}
+	for ns, p := range coreNamespaces {
+		n.prefixes[ns] = p
+	}
+	for p, ns := range prefixes {
+		n.prefixes[ns] = p
+	}
+	for _, t := range ts {
+		if t.O.Kind == rdf.Blank {
+			n.into[t.O] = append(n.into[t.O], t)
+		}
+	}
+	return n
+}
+
+func (n *namer) name(t rdf.Term) string {
+	switch t.Kind {
+	case rdf.Literal:
+		return t.Value
+	case rdf.IRI:
+		return n.iri(t.Value)
+	}
+	if p := n.closest(t, 3); p != nil {
+		parts := make([]string, len(p))
+		for i, x := range p {
+			parts[i] = n.name(x)
+		}
+		return strings.Join(parts, "/")
+	}
+	return n.blank(t)
+}
+
+// blank gives a blank node a label of the tool chain's form.
+func (n *namer) blank(t rdf.Term) string {
+	if l, ok := n.blanks[t]; ok {
+		return l
+	}
+	l := "_:N" + strconv.Itoa(len(n.blanks)+1)
+	n.blanks[t] = l
+	return l
+}
+
+// closest returns the nearest IRI above a blank node and the predicates
+// down to it, depth levels up at most, as find_closest_uri does: a subject
+// IRI of a triple pointing at it first, else through blank subjects.
+func (n *namer) closest(t rdf.Term, depth int) []rdf.Term {
+	var alt []rdf.Triple
+	for _, tr := range n.into[t] {
+		if tr.S.Kind == rdf.IRI {
+			return []rdf.Term{tr.S, rdf.NewIRI(tr.P)}
+		}
+		alt = append(alt, tr)
+	}
+	if depth == 1 {
+		return nil
+	}
+	for _, tr := range alt {
+		if p := n.closest(tr.S, depth-1); p != nil {
+			return append(p, rdf.NewIRI(tr.P))
+		}
+	}
+	return nil
+}
+
+// iri writes an IRI as rdflib's compute_qname with generate=False: split
+// where its local name starts, the longest bound namespace between the
+// split and the whole IRI, "prefix:local" when a prefix binds it, else
+// "<iri>".
+func (n *namer) iri(iri string) string {
+	ns, ok := splitIRI(iri)
+	if !ok {
+		return "<" + iri + ">"
+	}
+	best := ns
+	for bound := range n.prefixes {
+		if len(bound) > len(best) && strings.HasPrefix(bound, ns) && strings.HasPrefix(iri, bound) {
+			best = bound
+		}
+	}
+	if p, ok := n.prefixes[best]; ok {
+		return p + ":" + iri[len(best):]
+	}
+	return "<" + iri + ">"
+}
+
+// splitIRI finds where an IRI's local name starts, as rdflib's split_uri
+// does: after the last character that cannot be in a name, at the first
+// letter or "_" from there on.
+func splitIRI(iri string) (string, bool) {
+	r := []rune(iri)
+	nameChar := func(c rune) bool {
+		return unicode.In(c, unicode.Ll, unicode.Lu, unicode.Lo, unicode.Lt, unicode.Nd) ||
+			strings.ContainsRune("\u00B7\u0387-._%()", c)
+	}
+	for i := len(r) - 1; i >= 0; i-- {
+		if nameChar(r[i]) {
+			continue
+		}
+		for j := i; j < len(r); j++ {
+			if unicode.In(r[j], unicode.Ll, unicode.Lu, unicode.Lo, unicode.Lt) || r[j] == '_' {
+				if j == 0 {
+					return "", false
+				}
+				return string(r[:j]), true
+			}
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// pyshaclText writes a report as pySHACL's text report reads: the
+// messages of the tool chain's SHACL entries quote it.
+func pyshaclText(r *shacl.Report) string {
+	var b strings.Builder
+	b.WriteString("Validation Report\nConforms: ")
+	if r.Conforms {
+		b.WriteString("True\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "False\nResults (%d):\n", len(r.Results))
+	for _, res := range r.Results {
+		comp := strings.TrimPrefix(res.Component, shacl.NS)
+		sev := strings.TrimPrefix(res.Severity, shacl.NS)
+		kind := "Constraint Violation"
+		if sev != "Violation" {
+			kind = "Validation Result"
+		}
+		fmt.Fprintf(&b, "%s in %s (%s):\n", kind, comp, res.Component)
+		fmt.Fprintf(&b, "\tSeverity: sh:%s\n", sev)
+		fmt.Fprintf(&b, "\tSource Shape: %s\n", r.Describe(res.Shape))
+		fmt.Fprintf(&b, "\tFocus Node: %s\n", r.Describe(res.Focus))
+		if res.HasValue() {
+			fmt.Fprintf(&b, "\tValue Node: %s\n", r.Describe(res.Value))
+		}
+		if res.Path != nil {
+			fmt.Fprintf(&b, "\tResult Path: %s\n", res.Path)
+		}
+		fmt.Fprintf(&b, "\tMessage: %s\n", res.Message())
+	}
+	return b.String()
+}
+
+// indent puts prefix before each line of s.
+func indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		lines[i] = prefix + lines[i]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,235 @@
+package register
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/jrpcld/jrpcld/bblock"
+)
+
+const shaclChecks = "../testdata/ogc-registers/shacl-checks"
+
+// shaclEntries returns the SHACL entries of a report item.
+func shaclEntries(item map[string]any) []map[string]any {
+	var out []map[string]any
+	secs, _ := item["sections"].([]any)
+	for _, s := range secs {
+		sec := s.(map[string]any)
+		if sec["name"] != "SHACL" {
+			continue
+		}
+		for _, e := range sec["entries"].([]any) {
+			out = append(out, e.(map[string]any))
+		}
+	}
+	return out
+}
+
+// shaclReport returns the shacl-report entry of item for the SHACL file
+// named file, or nil.
+func shaclReport(item map[string]any, file string) map[string]any {
+	for _, e := range shaclEntries(item) {
+		if e["op"] == "shacl-report" && e["shaclFile"] == file {
+			return e
+		}
+	}
+	return nil
+}
+
+// toJSON writes v as compact JSON, for looking into a report item.
+func toJSON(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func blockResult(t *testing.T, res *Result, id string) BlockResult {
+	t.Helper()
+	for _, b := range res.Blocks {
+		if b.ID == id {
+			return b
+		}
+	}
+	t.Fatalf("no block %s in %+v", id, res.Blocks)
+	return BlockResult{}
+}
+
+// TestSHACLChecks (issue 22, item 4) builds testdata/ogc-registers/
+// shacl-checks, whose data is made to conform or not to its shapes, and
+// checks the SHACL step of the checks: the verdicts, the reports' SHACL
+// entries, the rules of the blocks a block depends on, the closures of
+// bblock.json and of a snippet, a Turtle test resource the tool chain
+// leaves out of its report (departure 11), shapes named by a URL or
+// outside the sources (a failure of the block, never a silent pass) and
+// SHACL-SPARQL (said, not run).
+func TestSHACLChecks(t *testing.T) {
+	out, res := buildDir(t, shaclChecks, Options{})
+	rep := func(block string) map[string]map[string]any {
+		return reportItems(t, readJSON(t, filepath.Join(out, "tests", block, "_report.json")))
+	}
+	const personRules = "_sources/person/rules.shacl"
+
+	person := blockResult(t, res, "t.person")
+	if !person.Passed || person.Examples.Passed != 1 || person.Tests.Passed != 3 {
+		t.Errorf("t.person: %+v", person)
+	}
+	items := rep("person")
+	for name, conforms := range map[string]bool{"example_1_1.json": true, "grace.ttl": true, "nameless-fail.json": false, "too-old-fail.ttl": false} {
+		it := items[name]
+		if it == nil {
+			t.Errorf("t.person: no report item for %s", name)
+			continue
+		}
+		if it["result"] != true {
+			t.Errorf("t.person: %s does not give the expected result", name)
+		}
+		e := shaclReport(it, personRules)
+		if e == nil {
+			t.Errorf("t.person: %s has no SHACL report for %s: %v", name, personRules, shaclEntries(it))
+			continue
+		}
+		if e["isError"] != !conforms || !strings.Contains(e["graph"].(string), "sh:conforms "+map[bool]string{true: "true", false: "false"}[conforms]) {
+			t.Errorf("t.person: %s: the SHACL report says conforms=%v, want %v:\n%v", name, !e["isError"].(bool), conforms, e["graph"])
+		}
+	}
+	if e := shaclReport(items["nameless-fail.json"], personRules); e != nil && !strings.Contains(e["graph"].(string), "MinCountConstraintComponent") {
+		t.Errorf("nameless-fail.json: the missing name is not the violation:\n%v", e["graph"])
+	}
+	if e := shaclReport(items["too-old-fail.ttl"], personRules); e != nil && !strings.Contains(e["graph"].(string), "MaxInclusiveConstraintComponent") {
+		t.Errorf("too-old-fail.ttl: the age is not the violation:\n%v", e["graph"])
+	}
+	// The focus nodes of each node shape, named with the shapes' prefixes.
+	var focus map[string]any
+	for _, e := range shaclEntries(items["grace.ttl"]) {
+		if f, ok := e["focusNodes"].(map[string]any); ok {
+			focus = f
+		}
+	}
+	if nodes := focus["shapes:Person"]; nodes == nil || !strings.Contains(toJSON(t, nodes), "https://example.org/people/grace") {
+		t.Errorf("grace.ttl: focus nodes %v", focus)
+	}
+	// Departure 11: the tool chain leaves too-old-fail.ttl out; jrpcld
+	// reports it, with a note and a warning.
+	if !strings.Contains(toJSON(t, items["too-old-fail.ttl"]), `"op":"jrpcld-note"`) {
+		t.Errorf("too-old-fail.ttl: no jrpcld-note: %v", items["too-old-fail.ttl"])
+	}
+	if !strings.Contains(strings.Join(person.Warnings, "\n"), "too-old-fail.ttl: the OGC tool chain leaves this Turtle test resource out") {
+		t.Errorf("t.person: no warning about too-old-fail.ttl: %q", person.Warnings)
+	}
+
+	// t.member: its own shapes and those of t.person, on a graph with the
+	// closure of bblock.json (example 1) and of the snippet (example 2).
+	member := blockResult(t, res, "t.member")
+	if !member.Passed || member.Examples.Passed != 2 || member.Tests.Passed != 1 {
+		t.Errorf("t.member: %+v", member)
+	}
+	items = rep("member")
+	for _, name := range []string{"example_1_1.json", "example_2_1.json", "guild-fail.json"} {
+		for _, file := range []string{"_sources/member/shapes/member.ttl", personRules} {
+			if shaclReport(items[name], file) == nil {
+				t.Errorf("t.member: %s has no SHACL report for %s", name, file)
+			}
+		}
+	}
+	if e := shaclReport(items["guild-fail.json"], "_sources/member/shapes/member.ttl"); e == nil || e["isError"] != true {
+		t.Errorf("t.member: guild-fail.json (the guild is only in example 2's closure) conforms: %v", e)
+	}
+
+	// Shapes the build cannot read fail the block, naming the file.
+	for id, want := range map[string]string{
+		"t.remote":  "Error processing https://shapes.example.org/remote.shacl: not fetched",
+		"t.outside": "leaves the register's _sources folder",
+	} {
+		b := blockResult(t, res, id)
+		if b.Passed || !strings.Contains(strings.Join(b.Errors, "\n"), want) {
+			t.Errorf("%s: passed=%v, errors %q, want one with %q", id, b.Passed, b.Errors, want)
+		}
+	}
+	// The tool chain lists an error of the whole block once, in
+	// globalErrors.
+	if s := toJSON(t, readJSON(t, filepath.Join(out, "tests", "remote", "_report.json"))["globalErrors"]); !strings.Contains(s, "--import URL=DIR") {
+		t.Errorf("t.remote: the report's global errors do not say how to map the shapes: %s", s)
+	}
+
+	// SHACL-SPARQL: not run, said in the report and in a warning; the test
+	// resource that must fail counts as failing, with a warning.
+	sparql := blockResult(t, res, "t.sparql")
+	if !sparql.Passed || !strings.Contains(strings.Join(sparql.Warnings, "\n"), "SHACL-SPARQL constraints (sh:sparql): not supported") {
+		t.Errorf("t.sparql: %+v", sparql)
+	}
+	if s := toJSON(t, rep("sparql")["self-fail.json"]); !strings.Contains(s, `"op":"jrpcld-not-run"`) {
+		t.Errorf("t.sparql: self-fail.json has no jrpcld-not-run entry: %s", s)
+	}
+}
+
+// TestSHACLClosuresMatter builds t.member without its closures: the
+// organisations are then untyped, and the examples fail, so that the
+// closures are what makes them pass in TestSHACLChecks.
+func TestSHACLClosuresMatter(t *testing.T) {
+	fsys := fstest.MapFS{}
+	err := filepath.WalkDir(shaclChecks, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(shaclChecks, p)
+		data, err := os.ReadFile(p)
+		rel = filepath.ToSlash(rel)
+		switch rel {
+		case "_sources/member/bblock.json":
+			data = []byte(strings.Replace(string(data), `"shaclClosures": ["closure.ttl"]`, `"shaclClosures": []`, 1))
+		case "_sources/member/examples.yaml":
+			data = []byte(strings.Replace(string(data), "shacl-closure: guild.ttl", "shacl-closure: []", 1))
+		}
+		fsys[rel] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := bblock.LoadRegister(fsys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, res := buildReg(t, reg, Options{Filter: "t.member"})
+	if b := blockResult(t, res, "t.member"); b.Passed || b.Examples.Failed != 2 {
+		t.Errorf("t.member without closures: %+v", b)
+	}
+}
+
+// TestSHACLImportedShapes maps the URL of t.remote's shapes to a local
+// copy with an import: they are read from it, and the block passes.
+func TestSHACLImportedShapes(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"register.json": `{"bblocks": []}`,
+		"remote.shacl":  "@prefix sh: <http://www.w3.org/ns/shacl#> .\n<https://example.org/shapes/Named> a sh:NodeShape ; sh:targetClass <https://example.org/ns#Person> ; sh:property [ sh:path <https://example.org/ns#name> ; sh:minCount 1 ] .\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	im, err := bblock.LoadImports([]bblock.ImportMap{{URL: "https://shapes.example.org/", Dir: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := bblock.LoadRegisterDir(shaclChecks, &bblock.Options{Imports: im})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, res := buildReg(t, reg, Options{Filter: "t.remote"})
+	if b := blockResult(t, res, "t.remote"); !b.Passed {
+		t.Errorf("t.remote with its shapes mapped: %+v", b)
+	}
+	items := reportItems(t, readJSON(t, filepath.Join(out, "tests", "remote", "_report.json")))
+	if e := shaclReport(items["example_1_1.json"], "https://shapes.example.org/remote.shacl"); e == nil || e["isError"] != false {
+		t.Errorf("t.remote: no conforming report for the mapped shapes: %v", shaclEntries(items["example_1_1.json"]))
+	}
+}
