@@ -89,7 +89,8 @@ func describe(f Format) string {
 // the order they were sent, as far as the recording tells it. Parts of the
 // recording that hold no message are skipped; the warnings name those it
 // cannot read (with a JSON pointer). The error is an I/O error, a
-// *FormatError, or the JSON syntax error of a recording that is not JSON.
+// *FormatError, the JSON syntax error of a recording that is not JSON, or
+// ErrNoMessages.
 func Read(r io.Reader, f Format) ([]Entry, []diag.Diagnostic, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -114,8 +115,17 @@ func Read(r io.Reader, f Format) ([]Entry, []diag.Diagnostic, error) {
 	if err != nil {
 		return nil, rd.warns, err
 	}
-	return rd.ordered(), rd.warns, nil
+	es := rd.ordered()
+	if len(es) == 0 {
+		return nil, rd.warns, ErrNoMessages
+	}
+	return es, rd.warns, nil
 }
+
+// ErrNoMessages is the error of Read for a recording of the right format
+// that holds no message: an empty log would be written, which no reader
+// of logs takes for one.
+var ErrNoMessages = errors.New("the recording holds no MCP message: nothing to import")
 
 // Write writes entries to w as envelope lines.
 func Write(w io.Writer, entries []Entry) error {

@@ -216,6 +216,9 @@ func TestReadErrors(t *testing.T) {
 		{VCR, `{"session":[]}`, "want an object with the recorded session (at /session)"},
 		{VCR, `{"session":{"interactions":{}}}`, "(at /session/interactions)"},
 		{Format("har"), `{}`, `unknown format "har"`},
+		{VCR, `{"session":{}}`, "holds no MCP message"},
+		{Inspector, `[]`, "holds no MCP message"},
+		{MCPRecorder, `{"interactions":[]}`, "holds no MCP message"},
 	} {
 		_, _, err := Read(strings.NewReader(c.rec), c.f)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

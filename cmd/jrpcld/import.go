@@ -36,7 +36,7 @@ recording gives it (an answer's is its request's plus the recorded
 latency), and they come in the order of those times when every message has
 one. What holds no message (an HTTP DELETE, a 202) is skipped; what cannot
 be read is skipped with a warning naming it (FILE: /pointer). Exit status: 0,
-or 2 when FILE cannot be read or is not in the format given.`
+or 2 when FILE cannot be read, is not in the format given or holds no message.`
 
 func runImport(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	from := fs.String("from", "", "the recording's format: `inspector`, mcp-recorder or vcr")
