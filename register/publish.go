@@ -95,9 +95,7 @@ func (bd *builder) docBlock(o *blockOut) *docs.Block {
 	d := &docs.Block{Source: o.b, Annotated: o.annotated, Tests: o.tests,
 		Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology != nil, OpenAPI: o.openAPI != nil, Properties: o.properties,
 		Description: o.description, Passed: o.res.Passed, Tested: len(o.report.Items) > 0,
-		Transforms: bd.transformsJSON(o),
-		Counts: docs.Counts{ExamplesPassed: o.res.Examples.Passed, ExamplesFailed: o.res.Examples.Failed,
-			TestsPassed: o.res.Tests.Passed, TestsFailed: o.res.Tests.Failed}}
+		Transforms: bd.transformsJSON(o)}
 	if o.b.Examples != nil {
 		for i, ex := range o.b.Examples.Examples {
 			if i >= len(o.examples) {
@@ -116,15 +114,6 @@ func (bd *builder) docBlock(o *blockOut) *docs.Block {
 			}
 			d.Snippets = append(d.Snippets, list)
 		}
-	}
-	for _, ex := range o.examples {
-		eo := docs.ExampleOutputs{Title: ex.Title, Content: ex.Content}
-		for _, it := range ex.Snippets {
-			for _, s := range it.outputs() {
-				eo.Files = append(eo.Files, docs.Output{Language: s.language, Code: s.code})
-			}
-		}
-		d.Outputs = append(d.Outputs, eo)
 	}
 	return d
 }

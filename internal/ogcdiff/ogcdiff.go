@@ -16,8 +16,10 @@
 //     ops, results and exception names are), blank node labels ignored;
 //   - the text file of each resource by its sections and error marks;
 //   - report.html by the results it shows (report.HTMLResults);
-//   - Markdown and other text line by line; absolute paths of the machine
-//     that built (/github/workspace/) ignored in .tsv files.
+//   - Markdown line by line, its fenced code blocks by their language
+//     (JSON and YAML by value, Turtle by its triples); other text line by
+//     line, absolute paths of the machine that built (/github/workspace/)
+//     ignored in .tsv files.
 //
 // Dates and the tool chain's own version (register.json's modified and
 // tooling, the reports' generated) are not compared.
@@ -186,6 +188,8 @@ func compareFile(t testing.TB, p string, got, want []byte) []Diff {
 		return compareJSON(p, got, want)
 	case strings.HasSuffix(base, ".yaml"), strings.HasSuffix(base, ".yml"):
 		return compareYAML(p, got, want)
+	case strings.HasSuffix(base, ".md"):
+		return compareMarkdown(p, got, want)
 	case strings.HasSuffix(base, ".tsv"):
 		return compareLines(p, workspaceRE.ReplaceAll(got, nil), workspaceRE.ReplaceAll(want, nil))
 	default:

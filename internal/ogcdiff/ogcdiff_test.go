@@ -69,3 +69,26 @@ func TestCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareMarkdown: a page is compared line by line, its code blocks by
+// what the code means; in a block's page every differing line is found.
+func TestCompareMarkdown(t *testing.T) {
+	want := "# T\n\n```json\n{\"a\": 1, \"b\": [1, 2]}\n```\n\n```ttl\n@prefix e: <http://e/> .\n[] e:p 1 .\n```\n\n```yaml\nx:\n- 1\n```\nlink A\nlink B\n"
+	for _, tt := range []struct {
+		name, got string
+		want      []string
+	}{
+		{"same meaning", "# T\n\n```json\n{\n  \"b\": [1, 2],\n  \"a\": 1.0\n}\n\n```\n\n```ttl\n[ <http://e/p> 1 ] .\n```\n\n```yaml\nx:\n  - 1\n```\nlink A\nlink B\n\n", nil},
+		{"code and lines", "# T\n\n```json\n{\"a\": 2, \"b\": [1, 2]}\n```\n\n```ttl\n@prefix e: <http://e/> .\n[] e:p 1 .\n```\n\n```yaml\nx:\n- 1\n```\nlink B\nlink A\n",
+			[]string{"line 3", "line 16", "line 17"}},
+		{"a line more", "# T\n\nnew\n```json\n{\"a\": 2}\n```\n", []string{"line 3"}},
+	} {
+		var got []string
+		for _, d := range compareMarkdown("generateddocs/markdown/a/index.md", []byte(tt.got), []byte(want)) {
+			got = append(got, d.Where)
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%s: differences at %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

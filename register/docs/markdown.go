@@ -1,125 +1,147 @@
 package docs
 
 import (
-	"fmt"
 	"path"
-	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jrpcld/jrpcld/bblock"
 )
 
-// fence returns a Markdown code fence longer than any run of backticks in
-// code.
-func fence(code string) string {
-	n, run := 3, 0
-	for _, c := range code {
-		if c == '`' {
-			run++
-			if run >= n {
-				n = run + 1
-			}
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", n)
-}
-
-// markdown returns the block's generated Markdown documentation.
+// markdown returns the block's Markdown documentation
+// (generateddocs/markdown/PATH/index.md) as the tool chain's Markdown
+// template lays it out: a title with the item class, the id and version,
+// the abstract and status, then the description, the examples with every
+// snippet (those declared and the uplifted ones the build adds, as the full
+// JSON documentation lists them), the annotated schema, the context, the
+// sources and, when the register has a git repository, where the block's
+// sources are in it.
+//
+// One departure (docs/ogc.md): the tool chain labels its link to
+// schema.json "YAML version" and its link to schema.yaml "JSON version";
+// jrpcld gives each label its own file.
 func (r *Register) markdown(bo *Block) []byte {
 	b := bo.Source
+	m := b.Meta
 	from := MarkdownPath(b)
+	assets := r.Layout.SourceLink(from, path.Join(bblock.SourcesDir, b.Path, "assets"))
 	var w strings.Builder
-	fmt.Fprintf(&w, "# %s (%s)\n\n", b.Meta.Name, b.ID)
-	if b.Meta.Abstract != "" {
-		fmt.Fprintf(&w, "%s\n\n", strings.TrimSpace(b.Meta.Abstract))
-	} else if b.Meta.Description != "" {
-		fmt.Fprintf(&w, "%s\n\n", strings.TrimSpace(b.Meta.Description))
+	line := func(parts ...string) {
+		for _, p := range parts {
+			w.WriteString(p)
+		}
+		w.WriteByte('\n')
 	}
-	fmt.Fprintf(&w, "- Status: %s\n- Version: %s\n- Item class: %s\n", b.Meta.Status, b.Meta.Version, b.Meta.ItemClass)
-	if len(b.Deps) > 0 {
-		fmt.Fprintf(&w, "- Depends on: %s\n", strings.Join(b.Deps, ", "))
+	line()
+	line("# ", orNone(m.Name), " (", capitalize(m.ItemClass), ")")
+	line()
+	line("`", b.ID, "` *v", orNone(m.Version), "*")
+	line()
+	line(orNone(m.Abstract))
+	line()
+	if m.Status != "" {
+		line("[*Status*](http://www.opengis.net/def/status): ", capitalize(strings.ReplaceAll(m.Status, "-", " ")))
 	}
-	verdict := "passed"
-	if !bo.Passed {
-		verdict = "failed"
-	}
-	c := bo.Counts
-	fmt.Fprintf(&w, "- Validation: %s (%d of %d examples, %d of %d tests)\n\n", verdict,
-		c.ExamplesPassed, c.ExamplesPassed+c.ExamplesFailed, c.TestsPassed, c.TestsPassed+c.TestsFailed)
+	line()
 	if bo.Description != "" {
-		fmt.Fprintf(&w, "## Description\n\n%s\n\n", strings.TrimSpace(shiftHeadings(bo.Description, 2)))
+		line("## Description")
+		line()
+		line(strings.ReplaceAll(bo.Description, "@@assets@@", assets))
 	}
-	if len(bo.Outputs) > 0 {
-		w.WriteString("## Examples\n\n")
-		for _, ex := range bo.Outputs {
-			fmt.Fprintf(&w, "### %s\n\n", ex.Title)
-			if c := strings.TrimSpace(ex.Content); c != "" {
-				fmt.Fprintf(&w, "%s\n\n", shiftHeadings(c, 4))
+	if exs := b.Examples; exs != nil && len(exs.Examples) > 0 {
+		line("## Examples")
+		for i, ex := range exs.Examples {
+			line()
+			title := ex.Title
+			if title == "" {
+				title = "Example " + strconv.Itoa(i+1)
 			}
-			for _, s := range ex.Files {
-				code := strings.TrimRight(string(s.Code), "\n")
-				f := fence(code)
-				fmt.Fprintf(&w, "#### %s\n\n%s%s\n%s\n%s\n\n", s.Language, f, s.Language, code, f)
+			line("### ", title)
+			if ex.Content != "" {
+				line(strings.ReplaceAll(ex.Content, "@@assets@@", assets))
+			}
+			if i >= len(bo.Snippets) {
+				continue
+			}
+			for _, s := range bo.Snippets[i] {
+				if s.Code == nil {
+					continue
+				}
+				line("#### ", s.Language)
+				line("```", s.Language)
+				line(string(s.Code))
+				line("```")
+				line()
 			}
 		}
 	}
 	link := func(file string) string { return r.Layout.Link(from, path.Join(bo.Annotated, file)) }
 	if bo.Schema != nil {
-		fmt.Fprintf(&w, "## Schema\n\n")
-		code := strings.TrimRight(string(bo.Schema), "\n")
-		f := fence(code)
-		fmt.Fprintf(&w, "%syaml\n%s\n%s\n\n", f, code, f)
-		fmt.Fprintf(&w, "Links to the schema:\n\n- YAML version: [schema.yaml](%s)\n- JSON version: [schema.json](%s)\n\n",
-			link("schema.yaml"), link("schema.json"))
+		line("## Schema")
+		line()
+		line("```yaml")
+		line(string(bo.Schema))
+		line("```")
+		line()
+		line("Links to the schema:")
+		line()
+		line("* YAML version: [schema.yaml](", link("schema.yaml"), ")")
+		line("* JSON version: [schema.json](", link("schema.json"), ")")
+		line()
 	}
 	if bo.Context != nil {
-		fmt.Fprintf(&w, "## JSON-LD Context\n\n")
-		code := strings.TrimRight(string(bo.Context), "\n")
-		f := fence(code)
-		fmt.Fprintf(&w, "%sjsonld\n%s\n%s\n\n", f, code, f)
-		fmt.Fprintf(&w, "You can find the full JSON-LD context here: [context.jsonld](%s)\n\n", link("context.jsonld"))
+		line()
+		line("# JSON-LD Context")
+		line()
+		line("```jsonld")
+		line(string(bo.Context))
+		line("```")
+		line()
+		line("You can find the full JSON-LD context here:")
+		line("[context.jsonld](", link("context.jsonld"), ")")
+		line()
 	}
-	if len(b.Meta.Sources) > 0 {
-		w.WriteString("## Sources\n\n")
-		for _, s := range b.Meta.Sources {
+	if len(m.Sources) > 0 {
+		line("## Sources")
+		line()
+		for _, s := range m.Sources {
 			if s.Link != "" {
-				fmt.Fprintf(&w, "- [%s](%s)\n", s.Title, s.Link)
+				line("* [", s.Title, "](", s.Link, ")")
 			} else {
-				fmt.Fprintf(&w, "- %s\n", s.Title)
+				line("* ", s.Title)
 			}
 		}
-		w.WriteString("\n")
 	}
-	return []byte(strings.TrimRight(w.String(), "\n") + "\n")
+	if r.GitRepository != "" {
+		line()
+		line("# For developers")
+		line()
+		line("The source code for this Building Block can be found in the following repository:")
+		line()
+		line("* URL: [", r.GitRepository, "](", r.GitRepository, ")")
+		line("* Path: `", path.Join(bblock.SourcesDir, b.Path), "`")
+		line()
+	}
+	return []byte(w.String())
 }
 
-// ATX headings and code fence openings, as shiftHeadings sees them.
-var (
-	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ ]+(.*?))?(?:[ ]+#+)?[ ]*$`)
-	fenceRE   = regexp.MustCompile("^( {0,3})(`{3,}|~{3,})[ ]*([^`]*)$")
-)
-
-// shiftHeadings moves the ATX headings of Markdown text (outside code
-// fences) down so that the top level becomes level top.
-func shiftHeadings(md string, top int) string {
-	lines := strings.Split(md, "\n")
-	inFence := ""
-	for i, l := range lines {
-		t := strings.TrimLeft(l, " ")
-		if m := fenceRE.FindStringSubmatch(l); m != nil {
-			if inFence == "" {
-				inFence = m[2][:1]
-			} else if strings.HasPrefix(t, inFence) {
-				inFence = ""
-			}
-			continue
-		}
-		if inFence != "" || !headingRE.MatchString(l) {
-			continue
-		}
-		n := len(t) - len(strings.TrimLeft(t, "#"))
-		level := min(n+top-1, 6)
-		lines[i] = strings.Repeat("#", level) + t[n:]
+// orNone returns s, or "None" (what the tool chain's template prints for a
+// member bblock.json lacks) when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "None"
 	}
-	return strings.Join(lines, "\n")
+	return s
+}
+
+// capitalize returns s with its first letter upper case and the others
+// lower case, as Python's str.capitalize.
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
 }

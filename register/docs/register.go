@@ -63,27 +63,6 @@ type Block struct {
 	// checked), the example's snippets as the tool chain lists them: those
 	// declared, then the uplifted ones it adds.
 	Snippets [][]Snippet
-
-	// Counts and Outputs are what jrpcld's own Markdown page shows.
-	Counts  Counts
-	Outputs []ExampleOutputs
-}
-
-// Counts counts the checked resources of a block that gave the expected
-// result and those that did not.
-type Counts struct{ ExamplesPassed, ExamplesFailed, TestsPassed, TestsFailed int }
-
-// ExampleOutputs are an example's title and content and the files its
-// snippets gave.
-type ExampleOutputs struct {
-	Title, Content string
-	Files          []Output
-}
-
-// Output is a file made of a snippet.
-type Output struct {
-	Language string
-	Code     []byte
 }
 
 // Snippet is one snippet of an example, as the documentation lists it.
