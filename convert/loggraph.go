@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jcs"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -59,7 +61,7 @@ func (g *LogGraph) MessageIRI(dir jsonrpc.Direction, pos int) string {
 // left out because it cannot be written as RDF. A message that breaks the
 // JSON-RPC rules is kept too, typed jlog:InvalidMessage (see Build).
 func (g *LogGraph) Message(rec *rpclog.Record, pos int) ([]rdf.Triple, []diag.Diagnostic, error) {
-	m := jsonrpc.Classify(rec.Value)
+	m := rpclog.Classify(rec)
 	return g.build(nil, rec, pos, m, g.pair(rec, pos, m), true)
 }
 
@@ -198,7 +200,7 @@ func UnansweredTriples(nodes []string) []rdf.Triple {
 }
 
 // Build returns the triples of a record at position pos (from 1),
-// classified as m (by jsonrpc.Classify), whose place in the log is p,
+// classified as m (by rpclog.Classify), whose place in the log is p,
 // appended to dst: those Message gives when the records before it in the
 // log have been paired. Statements that cannot be written as RDF are left
 // out, with a notice. Several goroutines may build the records of one log
@@ -215,7 +217,9 @@ func (g *LogGraph) Build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 // at all) is kept: typed jlog:InvalidMessage and, when it has the shape of
 // one, with its kind; its JSON text exactly as sent in jlog:json, its
 // problems as jlog:problem nodes, its jlog:id when it has a usable one, and
-// paired as its shape says. With checked, statements that cannot be written
+// paired as its shape says. Its content is mapped too, but for the members
+// that hold a string with a lone surrogate (rec.Surrogates), which no RDF
+// literal can hold. With checked, statements that cannot be written
 // as RDF (an IRI made of a string that is no IRI, such as "@id") are left
 // out, with a notice; jlog:patch then keeps their values.
 func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p Pairing, checked bool) ([]rdf.Triple, []diag.Diagnostic, error) {
@@ -253,7 +257,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 			}
 		}
 		out = g.invalid(out, node, m, text, p.Answers, blanks)
-		out, notices = g.content(out, node, rec.Value, blanks, checked, notices)
+		out, notices = g.content(out, node, loneFree(rec.Value, rec.Surrogates, ""), blanks, checked, notices)
 		return out, notices, nil
 	case jsonrpc.KindBatch:
 	default:
@@ -264,6 +268,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		return out, append(notices, ns...), err
 	}
 	arr, _ := rec.Value.([]any)
+	var texts [][]byte // the members' texts, as written
 	var errs []string
 	for i, mm := range m.Members {
 		if i >= len(arr) {
@@ -280,11 +285,21 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 			if mm.Shape != jsonrpc.KindInvalid {
 				out = append(out, rdf.T(mnode, rdf.RDFType, kindObject(mm.Shape)))
 			}
-			materialize(arr[i])
-			text, err := memberJSON(arr[i])
-			if err != nil {
-				errs = append(errs, fmt.Sprintf("member %d: %v", i, err))
-				continue
+			if texts == nil {
+				if texts = jsonparse.Elements(rec.Raw); len(texts) != len(arr) {
+					texts = [][]byte{} // no text (or not this one's): written from the value
+				}
+			}
+			var text []byte
+			if i < len(texts) {
+				text = texts[i]
+			} else {
+				materialize(arr[i])
+				var err error
+				if text, err = memberJSON(arr[i]); err != nil {
+					errs = append(errs, fmt.Sprintf("member %d: %v", i, err))
+					continue
+				}
 			}
 			// The member's problems point into the member, not the batch.
 			pre := "/" + strconv.Itoa(i)
@@ -296,7 +311,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 			notices = append(notices, invalidNotice(mm, fmt.Sprintf("member %d ", i)))
 			out = g.invalid(out, mnode, mm, text, p.Members[i], mblanks)
 			var ns []diag.Diagnostic
-			out, ns = g.content(out, mnode, arr[i], mblanks, checked, nil)
+			out, ns = g.content(out, mnode, loneFree(arr[i], rec.Surrogates, pre), mblanks, checked, nil)
 			for _, n := range ns {
 				n.Pointer = "/" + strconv.Itoa(i) + n.Pointer
 				notices = append(notices, n)
@@ -417,6 +432,40 @@ func (g *LogGraph) content(out []rdf.Triple, node rdf.Term, v any, blanks string
 	return out, notices
 }
 
+// loneFree returns v, a message, or the member at the JSON pointer at of a
+// batch, without the members that hold a string with a lone surrogate
+// escape (lones, the errors of rpclog.Record.Surrogates, with pointers from
+// the record's value): a copy without them, or v itself when it has none.
+// A member is left out whole, not only the string: the mapping may write a
+// member as one rdf:JSON literal, which would then say less than the
+// message did.
+func loneFree(v any, lones []diag.Diagnostic, at string) any {
+	obj, isObj := v.(map[string]any)
+	if !isObj {
+		return v
+	}
+	copied := false
+	for _, d := range lones {
+		rest, ok := strings.CutPrefix(d.Pointer, at+"/")
+		if !ok {
+			continue
+		}
+		tok, _, _ := strings.Cut(rest, "/")
+		k := pointerToken.Replace(tok)
+		if _, ok := obj[k]; !ok {
+			continue
+		}
+		if !copied {
+			obj, copied = maps.Clone(obj), true
+		}
+		delete(obj, k)
+	}
+	return obj
+}
+
+// pointerToken unescapes a reference token of a JSON pointer.
+var pointerToken = strings.NewReplacer("~1", "/", "~0", "~")
+
 // invalidNotice tells that a message (or a batch member, what names it)
 // that breaks the rules is kept, and why it breaks them.
 func invalidNotice(m jsonrpc.Message, what string) diag.Diagnostic {
@@ -460,8 +509,9 @@ func usableID(m jsonrpc.Message) bool {
 	return false
 }
 
-// memberJSON returns the JSON text of a decoded batch member: the same
-// JSON value (object members sorted, numbers as written).
+// memberJSON returns the JSON text of a decoded batch member whose text is
+// not known: the same JSON value (object members sorted, numbers as
+// written).
 func memberJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

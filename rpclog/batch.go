@@ -43,7 +43,7 @@ type BatchRecord struct {
 
 // BatchOptions say what Reader.Batches does to each record.
 type BatchOptions struct {
-	// Classify applies the JSON-RPC 2.0 rules (jsonrpc.Classify) to each
+	// Classify applies the JSON-RPC 2.0 rules (Classify) to each
 	// message.
 	Classify bool
 	// Lazy names the members of message objects whose object or array
@@ -183,7 +183,7 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens bool)
 		}
 		if classify && br.Err == nil {
 			// Classify takes an undecoded value for the object or array it is.
-			br.Message = jsonrpc.Classify(br.Value)
+			br.Message = Classify(br.Record)
 		}
 	}
 }

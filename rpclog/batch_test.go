@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 )
@@ -32,6 +33,11 @@ func batchLog(n int) []byte {
 		case 2:
 			b.WriteString("not json\n")
 		case 3:
+			if i%4 == 0 {
+				// A lone surrogate inside a lazy value, in a batch member.
+				fmt.Fprintf(&b, `[{"jsonrpc":"2.0","method":"n","params":["\udc00%d"]},{"jsonrpc":"2.0","id":"x%d","method":"m"}]`+"\n", i, i)
+				break
+			}
 			fmt.Fprintf(&b, `{"dir":"c2s","msg":[{"jsonrpc":"2.0","method":"n","params":[%d]},{"jsonrpc":"2.0","id":"x%d","method":"m"}]}`+"\n", i, i)
 		default:
 			b.WriteString(`{"dir":"x","msg":{}}` + "\n\n")
@@ -41,8 +47,8 @@ func batchLog(n int) []byte {
 }
 
 // TestBatches: the records of Batches are those of Next, in the same order,
-// classified as jsonrpc.Classify classifies the decoded values, and lazy
-// members hold their text.
+// classified as Classify classifies them, and lazy members hold their
+// text.
 func TestBatches(t *testing.T) {
 	data := batchLog(3000)
 	seq, err := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
@@ -50,7 +56,7 @@ func TestBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	par, _ := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
-	seen, lazy, dups := 0, 0, 0
+	seen, lazy, dups, lones := 0, 0, 0, 0
 	wantSeq := 0
 	for b := range par.Batches(BatchOptions{Classify: true, Lazy: []string{"params", "result"}}, nil) {
 		if b.Seq != wantSeq || b.Err != nil {
@@ -76,7 +82,11 @@ func TestBatches(t *testing.T) {
 				t.Fatalf("line %d: warnings %v, want %v", br.Line, br.Warnings, want.Warnings)
 			}
 			dups += len(br.Warnings)
-			if got := jsonrpc.Classify(want.Value); !reflect.DeepEqual(br.Message, got) {
+			if !reflect.DeepEqual(br.Surrogates, want.Surrogates) {
+				t.Fatalf("line %d: lone surrogates %v, want %v", br.Line, br.Surrogates, want.Surrogates)
+			}
+			lones += len(br.Surrogates)
+			if got := Classify(want); !reflect.DeepEqual(br.Message, got) {
 				t.Fatalf("line %d: classified %+v, want %+v", br.Line, br.Message, got)
 			}
 			lazy += materialize(br.Value)
@@ -86,8 +96,8 @@ func TestBatches(t *testing.T) {
 		}
 		b.Done()
 	}
-	if _, err := seq.Next(); err != io.EOF || seen == 0 || lazy == 0 || dups == 0 {
-		t.Errorf("%d records, %d lazy values, %d members named twice, then %v; want all of them", seen, lazy, dups, err)
+	if _, err := seq.Next(); err != io.EOF || seen == 0 || lazy == 0 || dups == 0 || lones == 0 {
+		t.Errorf("%d records, %d lazy values, %d members named twice, %d lone surrogates, then %v; want all of them", seen, lazy, dups, lones, err)
 	}
 }
 
@@ -193,6 +203,73 @@ func eachUndecoded(v any, f func(jsonparse.Undecoded)) {
 	case []any:
 		for _, e := range x {
 			eachUndecoded(e, f)
+		}
+	}
+}
+
+// TestClassify: a message, or batch member, with a string that holds a
+// lone surrogate is invalid, keeps the kind it has the form of, and names
+// the string; one whose id holds one has no id to pair or write; the
+// other members of a batch are untouched.
+func TestClassify(t *testing.T) {
+	type want struct {
+		kind, shape jsonrpc.Kind
+		hasID       bool
+		pointers    []string // of the errors
+	}
+	for _, c := range []struct {
+		line    string
+		top     want
+		members []want
+	}{
+		{line: `{"jsonrpc":"2.0","method":"m","params":["\udc00x"],"id":1}`,
+			top: want{jsonrpc.KindInvalid, jsonrpc.KindRequest, true, []string{"/params/0"}}},
+		{line: `{"jsonrpc":"2.0","method":"m","params":["x"],"id":1}`,
+			top: want{jsonrpc.KindRequest, jsonrpc.KindRequest, true, nil}},
+		{line: `{"jsonrpc":"2.0","result":"\ud800","id":"\udbff"}`,
+			top: want{jsonrpc.KindInvalid, jsonrpc.KindResponse, false, []string{"/result", "/id"}}},
+		{line: `{"jsonrpc":"1.0","method":"\ud800"}`,
+			top: want{jsonrpc.KindInvalid, jsonrpc.KindNotification, false, []string{"/jsonrpc", "/method"}}},
+		{line: `"\ud800"`, top: want{jsonrpc.KindInvalid, jsonrpc.KindInvalid, false, []string{"", ""}}},
+		{line: `{"dir":"c2s","ts":"\ud800","msg":{"jsonrpc":"2.0","method":"m"}}`,
+			top: want{jsonrpc.KindNotification, jsonrpc.KindNotification, false, nil}},
+		{line: `[{"jsonrpc":"2.0","method":"m","id":1},{"jsonrpc":"2.0","method":"m","params":{"\udc00":1},"id":2},"\ud800"]`,
+			top: want{jsonrpc.KindBatch, jsonrpc.KindBatch, false, []string{"/1/params/\ufffd", "/2", "/2"}},
+			members: []want{{jsonrpc.KindRequest, jsonrpc.KindRequest, true, nil},
+				{jsonrpc.KindInvalid, jsonrpc.KindRequest, true, []string{"/1/params/\ufffd"}},
+				{jsonrpc.KindInvalid, jsonrpc.KindInvalid, false, []string{"/2", "/2"}}}},
+	} {
+		r, err := NewReader(strings.NewReader(c.line), "log", ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := r.Next()
+		if err != nil || rec.Err != nil {
+			t.Fatalf("%s: %v %v", c.line, err, rec.Err)
+		}
+		m := Classify(rec)
+		check := func(what string, m jsonrpc.Message, w want, all bool) {
+			ds := m.Diagnostics
+			if all {
+				ds = m.AllDiagnostics()
+			}
+			var ptrs []string
+			for _, d := range ds {
+				if d.Severity == diag.Error {
+					ptrs = append(ptrs, d.Pointer)
+				}
+			}
+			if m.Kind != w.kind || m.Shape != w.shape || m.HasID != w.hasID || !reflect.DeepEqual(ptrs, w.pointers) || m.Valid() != (len(w.pointers) == 0) {
+				t.Errorf("%s%s: %v shaped %v, id %v, errors at %q; want %v shaped %v, id %v, errors at %q",
+					c.line, what, m.Kind, m.Shape, m.HasID, ptrs, w.kind, w.shape, w.hasID, w.pointers)
+			}
+		}
+		check("", m, c.top, true)
+		if len(m.Members) != len(c.members) {
+			t.Fatalf("%s: %d members, want %d", c.line, len(m.Members), len(c.members))
+		}
+		for i, mm := range m.Members {
+			check(fmt.Sprintf(" member %d", i), mm, c.members[i], false)
 		}
 	}
 }

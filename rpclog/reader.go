@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
@@ -53,6 +54,16 @@ type Record struct {
 	// Problems are what is wrong with the envelope around a message that
 	// is kept (a "dir" that is not "c2s" or "s2c").
 	Problems []diag.Diagnostic
+	// Surrogates are the strings of the message that hold a lone UTF-16
+	// surrogate escape ("\ud800" with no low surrogate after it), which
+	// RFC 8259's grammar allows but which stands for no Unicode character:
+	// Value has U+FFFD in its place (as encoding/json reads it), Raw keeps
+	// it as written, and Classify makes the message (or the batch member)
+	// invalid. Each is an error (code -32600) with the JSON pointer of the
+	// string from the message's root (for a member name, of the member).
+	// An envelope's "ts" or "dir" with one is kept as its JSON text, in
+	// TSRaw or DirRaw.
+	Surrogates []diag.Diagnostic
 	// Warnings are remarks about the JSON text of a message that is kept:
 	// a member name an object holds more than once (the last one is
 	// used, as encoding/json does). Each has severity diag.Warning, the
@@ -189,7 +200,7 @@ func NewReader(r io.Reader, name string, opts ReaderOptions) (*Reader, error) {
 		maxLine:  opts.MaxLineBytes,
 		br:       br,
 		gzip:     gz,
-		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth},
+		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth, LoneSurrogates: true},
 		limit:    -1,
 	}, nil
 }
@@ -237,7 +248,7 @@ func NewRangeReader(r io.Reader, name string, opts ReaderOptions, rg Range) (*Re
 		maxBatch: opts.MaxBatch,
 		maxLine:  opts.MaxLineBytes,
 		br:       bufio.NewReaderSize(r, readBufferSize),
-		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth},
+		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth, LoneSurrogates: true},
 		mode:     modeLines,
 		sniffed:  true,
 		lines:    true,
@@ -874,9 +885,9 @@ func (r *Reader) nextText(dst []byte) (rec *Record, text []byte, line int, err e
 // while it reads on.
 func (r *Reader) decodeText(p *jsonparse.Parser, text []byte, line int) *Record {
 	v, perr := p.Parse(text)
-	if perr == nil && p.LazyDuplicates() {
-		// A member named twice inside a value left undecoded: the text is
-		// read whole, so that the record's warnings name it.
+	if perr == nil && (p.LazyDuplicates() || p.LazySurrogates()) {
+		// A member named twice, or a lone surrogate, inside a value left
+		// undecoded: the text is read whole, so that the record names it.
 		lazy := p.Lazy
 		p.Lazy = nil
 		v, perr = p.Parse(text)
@@ -888,7 +899,7 @@ func (r *Reader) decodeText(p *jsonparse.Parser, text []byte, line int) *Record 
 // newParser returns a parser with the Reader's limits, for decodeText.
 func (r *Reader) newParser() *jsonparse.Parser {
 	// record takes what it needs of an envelope at once.
-	return &jsonparse.Parser{MaxDepth: r.p.MaxDepth, ReuseEnvelope: true}
+	return &jsonparse.Parser{MaxDepth: r.p.MaxDepth, ReuseEnvelope: true, LoneSurrogates: true}
 }
 
 // record builds the record for a value p read from text, which starts on
@@ -896,23 +907,44 @@ func (r *Reader) newParser() *jsonparse.Parser {
 // reads only the Reader's settings.
 func (r *Reader) record(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError, text []byte, line, col int) *Record {
 	rec := r.message(p, v, perr, text, line, col)
-	if dups := p.Duplicates(); len(dups) > 0 && perr == nil && rec.Err == nil {
-		// Pointers into the message of an envelope start at the message,
-		// as those of every other finding about it do.
-		obj, isObj := v.(map[string]any)
-		_, bare := obj["jsonrpc"]
-		msgStart, _ := p.MsgSpan()
-		envelope := isObj && msgStart >= 0 && !bare
-		rec.Warnings = make([]diag.Diagnostic, len(dups))
-		for i, d := range dups {
-			if envelope && strings.HasPrefix(d.Pointer, "/msg/") {
-				d.Pointer = strings.TrimPrefix(d.Pointer, "/msg")
+	if perr != nil || rec.Err != nil {
+		return rec
+	}
+	// Pointers into the message of an envelope start at the message, as
+	// those of every other finding about it do.
+	obj, isObj := v.(map[string]any)
+	_, bare := obj["jsonrpc"]
+	msgStart, _ := p.MsgSpan()
+	envelope := isObj && msgStart >= 0 && !bare
+	for _, s := range p.Surrogates() {
+		if envelope {
+			if s.Pointer != "/msg" && !strings.HasPrefix(s.Pointer, "/msg/") {
+				continue // "ts" and "dir" are kept as written (see message), no other member at all
 			}
-			rec.Warnings[i] = DuplicateWarning(d, "")
-			rec.Warnings[i].File, rec.Warnings[i].Line = r.name, line
+			s.Pointer = s.Pointer[len("/msg"):]
 		}
+		rec.Surrogates = append(rec.Surrogates, SurrogateError(s))
+	}
+	for _, d := range p.Duplicates() {
+		if envelope && strings.HasPrefix(d.Pointer, "/msg/") {
+			d.Pointer = strings.TrimPrefix(d.Pointer, "/msg")
+		}
+		w := DuplicateWarning(d, "")
+		w.File, w.Line = r.name, line
+		rec.Warnings = append(rec.Warnings, w)
 	}
 	return rec
+}
+
+// SurrogateError is the error about a string that holds a lone UTF-16
+// surrogate escape, s, found in a message (see Record.Surrogates).
+func SurrogateError(s jsonparse.Surrogate) diag.Diagnostic {
+	what := "a string"
+	if s.Name {
+		what = "a member name"
+	}
+	return diag.Diagnostic{Pointer: s.Pointer, Code: codeInvalidMessage, Severity: diag.Error,
+		Message: fmt.Sprintf("lone UTF-16 surrogate %s in %s: it stands for no Unicode character (RFC 8259 leaves its meaning open, I-JSON forbids it)", s.Escape, what)}
 }
 
 // DuplicateWarning is the warning about a member an object holds more
@@ -951,18 +983,43 @@ func (r *Reader) message(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError
 			rec.Dir = dir
 		} else {
 			rec.DirRaw = rawJSON(d)
+			shown := describeJSON(d)
+			if exact, ok := loneText(p, text, "/dir", s); ok {
+				rec.DirRaw, shown = exact, exact
+			}
 			rec.Problems = append(rec.Problems, diag.Diagnostic{File: r.name, Line: line, Pointer: "/dir", Code: codeInvalidMessage, Severity: diag.Error,
-				Message: `envelope "dir" must be "c2s" or "s2c", not ` + describeJSON(d) + ": the message is kept without a direction"})
+				Message: `envelope "dir" must be "c2s" or "s2c", not ` + shown + ": the message is kept without a direction"})
 		}
 	}
 	if t, ok := m["ts"]; ok {
-		if s, ok := t.(string); ok {
+		s, isStr := t.(string)
+		switch exact, lone := loneText(p, text, "/ts", s); {
+		case lone:
+			// No string stands for it: its text is kept, as for a number.
+			rec.TSRaw = exact
+			rec.Warnings = append(rec.Warnings, diag.Diagnostic{File: r.name, Line: line, Pointer: "/ts", Severity: diag.Warning,
+				Message: `envelope "ts" ` + exact + " holds a lone UTF-16 surrogate, which stands for no character: kept as its JSON text"})
+		case isStr:
 			rec.TS = s
-		} else {
+		default:
 			rec.TSRaw = rawJSON(t)
 		}
 	}
 	return r.checkBatch(rec)
+}
+
+// loneText returns the text of the string at ptr, a member of the
+// envelope p parsed from text, whose value is s, when it holds a lone
+// surrogate escape (s then has U+FFFD in its place).
+func loneText(p *jsonparse.Parser, text []byte, ptr, s string) (string, bool) {
+	ls := p.Surrogates()
+	// The last one: of a member named twice, the value kept.
+	for i := len(ls) - 1; i >= 0; i-- {
+		if l := ls[i]; l.Pointer == ptr && !l.Name && strings.ContainsRune(s, utf8.RuneError) {
+			return string(text[l.Start:l.End]), true
+		}
+	}
+	return "", false
 }
 
 // checkBatch refuses a batch with more members than the limit.

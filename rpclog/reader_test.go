@@ -29,6 +29,7 @@ type lrGot struct {
 	dirRaw, tsRaw string
 	problems      []diag.Diagnostic
 	warnings      []diag.Diagnostic
+	lones         []diag.Diagnostic
 	err           *diag.Diagnostic
 }
 
@@ -77,6 +78,8 @@ type lrWant struct {
 	dirRaw, tsRaw string   // envelope members kept as JSON text
 	problem       string   // substring of the envelope's one problem, if any
 	dups          []string // pointers of the members named twice, in the order of the warnings
+	lones         []string // pointers of the strings with a lone surrogate escape, in text order
+	tsLone        bool     // the envelope's "ts" holds a lone surrogate escape: one warning
 	col           int      // error column
 	code          int      // error code; 0 for a message
 	msg           string   // substring of the error message
@@ -143,7 +146,16 @@ func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
 			t.Errorf("record %d: problems %v, want one on line %d containing %q", i, g.problems, w.line, w.problem)
 		}
 		var ptrs []string
-		for _, d := range g.warnings {
+		warnings := g.warnings
+		if w.tsLone {
+			if len(warnings) == 0 || warnings[0].Pointer != "/ts" || !strings.Contains(warnings[0].Message, "lone UTF-16 surrogate") ||
+				warnings[0].Severity != diag.Warning || warnings[0].Line != w.line {
+				t.Errorf("record %d: warnings %+v, want one about the lone surrogate of \"ts\" first", i, warnings)
+			} else {
+				warnings = warnings[1:]
+			}
+		}
+		for _, d := range warnings {
 			ptrs = append(ptrs, d.Pointer)
 			if d.Severity != diag.Warning || d.File != "in.jsonl" || d.Line != w.line || !strings.Contains(d.Message, "appears") {
 				t.Errorf("record %d: warning %+v, want a duplicate member warning on line %d", i, d, w.line)
@@ -151,6 +163,16 @@ func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
 		}
 		if !reflect.DeepEqual(ptrs, w.dups) {
 			t.Errorf("record %d: duplicate members at %q, want %q", i, ptrs, w.dups)
+		}
+		ptrs = nil
+		for _, d := range g.lones {
+			ptrs = append(ptrs, d.Pointer)
+			if d.Severity != diag.Error || d.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(d.Message, "lone UTF-16 surrogate \\u") {
+				t.Errorf("record %d: %+v, want an error about a lone surrogate", i, d)
+			}
+		}
+		if !reflect.DeepEqual(ptrs, w.lones) {
+			t.Errorf("record %d: lone surrogates at %q, want %q", i, ptrs, w.lones)
 		}
 	}
 }
@@ -357,14 +379,27 @@ var lrCases = []struct {
 		in:   "[[[1]]]\n[[[[1]]]]\n{\"a\":{\"b\":{\"c\":[]}}}\n{\"a\":{\"b\":[{}]}}\n",
 		opts: ReaderOptions{MaxDepth: 3},
 		want: []lrWant{lrMsg(1, `[[[1]]]`), lrBad(2, 4, lrPE, "nesting deeper than 3"), lrBad(3, 16, lrPE, "nesting deeper than 3"), lrBad(4, 12, lrPE, "nesting deeper than 3")}},
+	// RFC 8259's grammar allows a lone surrogate escape: the message is
+	// kept, exactly, and its strings that hold one are named.
 	{name: "lone surrogates",
 		in: `{"s":"\ud800"}` + "\n" + `{"s":"\udc00"}` + "\n" + `{"s":"ab\ud800\u0041"}` + "\n" +
 			`{"s":"\uDBFFx"}` + "\n" + `{"\udfff":1}` + "\n" + `{"s":"\ud800\ud800"}` + "\n" +
-			`{"s":"\ud83d\ude00 \u00e9\uD834\uDD1E"}` + "\n",
-		want: []lrWant{lrBad(1, 7, lrPE, `lone UTF-16 surrogate \ud800`), lrBad(2, 7, lrPE, "lone UTF-16 surrogate"),
-			lrBad(3, 9, lrPE, "lone UTF-16 surrogate"), lrBad(4, 7, lrPE, "lone UTF-16 surrogate"),
-			lrBad(5, 3, lrPE, "lone UTF-16 surrogate"), lrBad(6, 7, lrPE, "lone UTF-16 surrogate"),
-			lrMsg(7, `{"s":"\ud83d\ude00 \u00e9\uD834\uDD1E"}`)}},
+			`{"s":"\ud83d\ude00 \u00e9\uD834\uDD1E"}` + "\n" + `["\ud800"]` + "\n" +
+			`{"jsonrpc":"2.0","method":"m","params":["\udc00x"],"id":1}` + "\n" +
+			`{"dir":"c2s","ts":"\ud800","msg":{"jsonrpc":"2.0","method":"\udc00","id":"\ud801"}}` + "\n" +
+			`{"dir":"\udfff","msg":"\ud800"}` + "\n" +
+			`{"dir":"s2c","ts":"\udbff","ts":"t","msg":{"params":{"a":["\udbff"]}}}` + "\n" +
+			`{"dir":"s2c","ts":"\udbff","msg":{"params":{"\udbff":1}}}` + "\n",
+		want: []lrWant{{line: 1, raw: `{"s":"\ud800"}`, lones: []string{"/s"}}, {line: 2, raw: `{"s":"\udc00"}`, lones: []string{"/s"}},
+			{line: 3, raw: `{"s":"ab\ud800\u0041"}`, lones: []string{"/s"}}, {line: 4, raw: `{"s":"\uDBFFx"}`, lones: []string{"/s"}},
+			{line: 5, raw: `{"\udfff":1}`, lones: []string{"/\ufffd"}}, {line: 6, raw: `{"s":"\ud800\ud800"}`, lones: []string{"/s"}},
+			lrMsg(7, `{"s":"\ud83d\ude00 \u00e9\uD834\uDD1E"}`), {line: 8, raw: `["\ud800"]`, lones: []string{"/0"}},
+			{line: 9, raw: `{"jsonrpc":"2.0","method":"m","params":["\udc00x"],"id":1}`, lones: []string{"/params/0"}},
+			{line: 10, raw: `{"jsonrpc":"2.0","method":"\udc00","id":"\ud801"}`, dir: "c2s", tsRaw: `"\ud800"`, tsLone: true,
+				lones: []string{"/method", "/id"}},
+			{line: 11, raw: `"\ud800"`, dirRaw: `"\udfff"`, problem: `not "\udfff": the message is kept`, lones: []string{""}},
+			{line: 12, raw: `{"params":{"a":["\udbff"]}}`, dir: "s2c", ts: "t", lones: []string{"/params/a/0"}, dups: []string{"/ts"}},
+			{line: 13, raw: `{"params":{"\udbff":1}}`, dir: "s2c", tsRaw: `"\udbff"`, tsLone: true, lones: []string{"/params/\ufffd"}}}},
 	{name: "invalid UTF-8",
 		in: "{\"s\":\"\xff\"}\n{\"s\":\"a\\n\xc3\"}\n{\"s\":\"\xed\xa0\x80\"}\n{\"s\":1}\xfe\n{\"s\":\"é€😀\"}\n",
 		want: []lrWant{lrBad(1, 7, lrPE, "invalid UTF-8 byte 0xff"), lrBad(2, 10, lrPE, "invalid UTF-8"),
@@ -723,7 +758,7 @@ func FuzzReader(f *testing.F) {
 func gotOf(t testing.TB, rec *Record) lrGot {
 	t.Helper()
 	g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS,
-		dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems, warnings: rec.Warnings}
+		dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems, warnings: rec.Warnings, lones: rec.Surrogates}
 	if rec.Err != nil {
 		var re *diag.Diagnostic
 		if !errors.As(rec.Err, &re) {

@@ -94,7 +94,7 @@ func (c *Checker) Check(v any, dir jsonrpc.Direction, index int) (jsonrpc.Messag
 // which is several times faster than validating the value; jsonschema
 // then runs only on the messages a plan does not find valid, to say why.
 func (c *Checker) CheckRecord(rec *rpclog.Record, index int) (jsonrpc.Message, []diag.Diagnostic) {
-	t := c.track(jsonrpc.Classify(rec.Value), rec.Value, rec.Dir, index)
+	t := c.track(rpclog.Classify(rec), rec.Value, rec.Dir, index)
 	return t.m, c.finishRecord(&t, rec)
 }
 

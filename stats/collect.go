@@ -276,7 +276,7 @@ type Checker interface {
 type rulesOnly struct{}
 
 func (rulesOnly) CheckRecord(rec *rpclog.Record, _ int) (jsonrpc.Message, []diag.Diagnostic) {
-	m := jsonrpc.Classify(rec.Value)
+	m := rpclog.Classify(rec)
 	return m, m.AllDiagnostics()
 }
 

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/wire"
@@ -160,12 +158,7 @@ func ReadGraph(r io.Reader, file string, f rdf.Format, rv *wire.Decoder, opts Gr
 // record turns a message read back from a graph into the record a log
 // reader would have read.
 func record(m *wire.Message) *rpclog.Record {
-	rec := &rpclog.Record{Line: int(m.Position), Raw: m.JSON, Dir: m.Dir, TS: m.TS}
-	d := json.NewDecoder(bytes.NewReader(m.JSON))
-	d.UseNumber()
-	if err := d.Decode(&rec.Value); err != nil {
-		rec.Value = nil
-		rec.Err = &diag.Diagnostic{Line: rec.Line, Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: err.Error()}
-	}
+	rec := rpclog.MessageRecord(m.JSON, int(m.Position))
+	rec.Dir, rec.TS = m.Dir, m.TS
 	return rec
 }

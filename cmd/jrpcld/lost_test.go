@@ -186,3 +186,86 @@ func TestGzipErrorNamesFileOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestLoneSurrogate: a message with a lone UTF-16 surrogate escape, which
+// RFC 8259's grammar allows, is kept, not dropped as not JSON, wherever
+// the escape is (a batch member, the method, params, a member name, the
+// id, a batch member's method): invalid, with an error that names the
+// string, for validate and stats alike, on the log and on its graph; the
+// escape in an envelope's "ts" costs nothing but a warning. turtle and
+// rdf keep each such message, and json gives back its exact text, and
+// the "ts" as written (issue 23, item 8).
+func TestLoneSurrogate(t *testing.T) {
+	lones := []string{
+		`["\ud800"]`,
+		`{"jsonrpc":"2.0","method":"m\udc00","id":1}`,
+		`{"jsonrpc":"2.0","method":"p","params":{"a":"x\ud800y","b":[2]},"id":2}`,
+		`{"jsonrpc":"2.0","method":"p","params":{"\udc00k":1},"id":3}`,
+		`{"jsonrpc":"2.0","result":"r","id":"\udbff"}`,
+		`[{"jsonrpc":"2.0","method":"b","id":4},{"jsonrpc":"2.0","method":"b\ud800","id":5}]`,
+	}
+	const good = `{"jsonrpc":"2.0","method":"ok","id":0}`
+	const ts = `{"dir":"c2s","ts":"\ud800","msg":{"jsonrpc":"2.0","method":"t","id":6}}`
+	dir := t.TempDir()
+	log := filepath.Join(dir, "lone.jsonl")
+	if err := os.WriteFile(log, []byte(good+"\n"+strings.Join(lones, "\n")+"\n"+ts+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, sum, out := validateSummary(t, log)
+	if code != exitInvalid || sum["valid"] != 2.0 || sum["invalid"] != float64(len(lones)) || sum["warnings"] != 1.0 {
+		t.Errorf("validate: exit %d, summary %v, want 2 valid, %d invalid, 1 warning:\n%s", code, sum, len(lones), out)
+	}
+	for i := range lones {
+		if !strings.Contains(out, fmt.Sprintf(`"line":%d,"message":"lone UTF-16 surrogate \\`, i+2)) {
+			t.Errorf("validate: no error about the lone surrogate of line %d:\n%s", i+2, out)
+		}
+	}
+	// stats agrees with validate, on the log and on its graph.
+	type counts struct {
+		Total struct {
+			Validation struct{ Valid, Invalid int } `json:"validation"`
+		} `json:"total"`
+	}
+	statsOf := func(file string) counts {
+		t.Helper()
+		var st counts
+		code, out, errOut := jrpcld(t, "", "stats", "--format", "json", file)
+		if err := json.Unmarshal([]byte(out), &st); err != nil {
+			t.Fatalf("stats %s: exit %d, %v: %s", file, code, err, errOut)
+		}
+		return st
+	}
+	if st := statsOf(log); st.Total.Validation.Valid != 2 || st.Total.Validation.Invalid != len(lones) {
+		t.Errorf("stats: %+v, want 2 valid and %d invalid", st.Total.Validation, len(lones))
+	}
+	for _, cmd := range [][]string{{"turtle", "-o", filepath.Join(dir, "lone.ttl")}, {"rdf", "-o", filepath.Join(dir, "lone.nq")}} {
+		graph := cmd[2]
+		if code, _, errOut := jrpcld(t, "", append(cmd, log)...); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", cmd[0], code, errOut)
+		}
+		if st := statsOf(graph); st.Total.Validation.Valid != 2 || st.Total.Validation.Invalid != len(lones) {
+			t.Errorf("stats of %s's graph: %+v, want 2 valid and %d invalid", cmd[0], st.Total.Validation, len(lones))
+		}
+		code, back, errOut := jrpcld(t, "", "json", "--envelope", graph)
+		lines := strings.Split(strings.TrimSuffix(back, "\n"), "\n")
+		if code != exitOK || len(lines) != len(lones)+2 {
+			t.Fatalf("json of %s's graph: exit %d, %d lines, want %d: %s\n%s", cmd[0], code, len(lines), len(lones)+2, errOut, back)
+		}
+		for i, want := range lones {
+			// Each comes back exactly as written, in its envelope; of the
+			// last batch, the member with the escape does, the other one
+			// as an equal JSON value.
+			got := lines[i+1]
+			exact := got == `{"msg":`+want+`}`
+			if i == len(lones)-1 {
+				exact = strings.Contains(got, `,{"jsonrpc":"2.0","method":"b\ud800","id":5}]}`) && jsonLinesEqual(t, got, `{"msg":`+want+`}`)
+			}
+			if !exact {
+				t.Errorf("json of %s's graph, line %d: %s, want the message %s", cmd[0], i+2, got, want)
+			}
+		}
+		if got := lines[len(lines)-1]; !strings.Contains(got, `"ts":"\ud800"`) || !jsonLinesEqual(t, got, ts) {
+			t.Errorf("json of %s's graph, last line: %s, want %s", cmd[0], got, ts)
+		}
+	}
+}

@@ -3,7 +3,8 @@
 // gives, strict about what encoding/json would silently alter (invalid
 // UTF-8, lone surrogate escapes), with a bound on nesting and errors at a
 // byte offset. It notes the member names an object holds more than once
-// (the last one wins, as in encoding/json). It can leave chosen members of message objects undecoded
+// (the last one wins, as in encoding/json), and, when asked, the strings
+// that hold a lone surrogate escape. It can leave chosen members of message objects undecoded
 // (their text checked but not turned into values), which the conversion
 // maps from the text directly, and it exposes the scanning steps other
 // text-level code needs.
@@ -61,9 +62,9 @@ var strPlain = func() (t [256]bool) {
 // Parser decodes one JSON value from a complete text, without recursion,
 // into the values encoding/json with UseNumber gives: map[string]any, []any,
 // string, json.Number, bool and nil. It refuses what encoding/json would
-// silently alter: invalid UTF-8 and lone UTF-16 surrogate escapes. A Parser
-// keeps scratch space from one Parse to the next; it is not safe for
-// concurrent use.
+// silently alter: invalid UTF-8 and (unless LoneSurrogates is set) lone
+// UTF-16 surrogate escapes. A Parser keeps scratch space from one Parse to
+// the next; it is not safe for concurrent use.
 //
 // With Lazy set, an object or array that is the value of one of the lazy
 // member names in a message object (the top-level object, the "msg" object
@@ -87,6 +88,12 @@ type Parser struct {
 	// the next Parse reuses: the caller must be done with that map (not
 	// with the values it holds) by then.
 	ReuseEnvelope bool
+	// LoneSurrogates accepts a lone UTF-16 surrogate escape ("\ud800",
+	// or a high one not followed by a low one), which RFC 8259's grammar
+	// allows though it stands for no Unicode character: it is read as
+	// U+FFFD, the replacement character, as encoding/json reads it, and
+	// its string is noted in Surrogates. Without it, it is a syntax error.
+	LoneSurrogates bool
 
 	stack    []frame              // open arrays and objects
 	vals     []any                // members of the open containers
@@ -103,6 +110,9 @@ type Parser struct {
 	skipKeys [][]byte    // names of the open objects of undecoded values
 	lens     []uint16    // Lens, when long enough for the text being parsed
 	lazyDup  bool        // an object of an undecoded value names a member twice
+	lone     int         // where the first lone surrogate escape of the last string read is, or -1
+	lones    []Surrogate // the strings with lone surrogates of the last parse
+	lazyLone bool        // a string of an undecoded value holds a lone surrogate
 
 	// After a successful parse: the value's span in the text, and the span of
 	// the top-level object's "msg" member value (-1 when there is none).
@@ -145,6 +155,19 @@ type Duplicate struct {
 	Count   int    // how many times the object holds it (2 or more)
 }
 
+// Surrogate is a string of the text that holds a lone UTF-16 surrogate
+// escape (see Parser.LoneSurrogates).
+type Surrogate struct {
+	// Pointer is the JSON pointer (RFC 6901) of the string from the root
+	// of the parsed value; for a member name, of the member, whose name
+	// has U+FFFD in place of the escape.
+	Pointer string
+	Name    bool   // the string is a member name
+	Escape  string // the string's first lone surrogate escape, as written: `\ud800`
+	// Start and End are the string's extent in the text, quotes included.
+	Start, End int
+}
+
 // SyntaxError is a parse failure at byte Offset of the text. EOF tells that
 // the text ended inside a value (not inside a string): more text could
 // complete it.
@@ -179,6 +202,17 @@ func (p *Parser) Lazies() []LazyRef { return p.lazies }
 // parse the text again without Lazy to know which.
 func (p *Parser) LazyDuplicates() bool { return p.lazyDup }
 
+// Surrogates returns the strings of the last successful Parse that hold a
+// lone surrogate escape (with LoneSurrogates set), in the order of the
+// text. Those inside an Undecoded value are not seen (LazySurrogates tells
+// there are some). The slice is valid until the next Parse.
+func (p *Parser) Surrogates() []Surrogate { return p.lones }
+
+// LazySurrogates reports whether a string inside an Undecoded value of
+// the last Parse holds a lone surrogate escape: parse the text again
+// without Lazy to know which.
+func (p *Parser) LazySurrogates() bool { return p.lazyLone }
+
 // Duplicates returns the member names that an object of the last
 // successful Parse holds more than once, each object's in the order of
 // their first appearance, inner objects before the objects that hold them.
@@ -203,8 +237,10 @@ func (p *Parser) Parse(data []byte) (any, *SyntaxError) {
 	clear(p.lazies)
 	clear(p.dups)
 	clear(p.skipKeys)
+	clear(p.lones)
 	p.stack, p.vals, p.keys, p.lazies, p.dups = p.stack[:0], p.vals[:0], p.keys[:0], p.lazies[:0], p.dups[:0]
 	p.skipKeys, p.lazyDup = p.skipKeys[:0], false
+	p.lones, p.lazyLone = p.lones[:0], false
 	p.msgStart, p.msgEnd, p.inMsg = -1, -1, false
 	p.lazyNext, p.skip = false, 0
 	p.parses = min(p.parses+1, 2)
@@ -250,6 +286,9 @@ value:
 			}
 			if p.skip > 0 {
 				p.note(start, i)
+			}
+			if p.lone >= 0 {
+				p.surrogate(data, start, i, p.lone, false)
 			}
 			v = s
 		case 't':
@@ -449,7 +488,8 @@ func repeats(names [][]byte) bool {
 }
 
 // pointer returns the JSON pointer of the container of frame f, just
-// closed: p.stack holds the containers around it.
+// closed (or of the value at the place frame f would open): p.stack holds
+// the containers around it.
 func (p *Parser) pointer(f frame) string {
 	var b []byte
 	for i, parent := range p.stack {
@@ -465,6 +505,22 @@ func (p *Parser) pointer(f frame) string {
 		}
 	}
 	return string(b)
+}
+
+// surrogate notes the string from start to end, just read, whose first
+// lone surrogate escape is at esc: name tells a member name, whose key
+// p.keys holds by now. Inside an undecoded value, only that there is one is
+// noted.
+func (p *Parser) surrogate(data []byte, start, end, esc int, name bool) {
+	if p.skip > 0 {
+		p.lazyLone = true
+		return
+	}
+	// The pointer of the value about to join the innermost container (for
+	// a name, of the member it names) is that of a frame opening there.
+	at := frame{vals: len(p.vals), keys: len(p.keys)}
+	p.lones = append(p.lones, Surrogate{Pointer: p.pointer(at), Name: name,
+		Escape: string(data[esc : esc+6]), Start: start, End: end})
 }
 
 // pointerEscaper escapes a reference token of a JSON pointer.
@@ -487,6 +543,7 @@ func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
 	if perr != nil {
 		return i, perr
 	}
+	end, lone := i, p.lone
 	if p.skip > 0 {
 		p.note(quote, i)
 		// Inside an undecoded value, names are kept as written, to tell
@@ -496,6 +553,7 @@ func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
 			u, _, _ := p.str(data, quote, false, false)
 			name = []byte(u)
 		}
+		p.lazyLone = p.lazyLone || lone >= 0
 		p.skipKeys = append(p.skipKeys, name)
 	}
 	if i = SkipSpace(data, i); i >= len(data) {
@@ -509,6 +567,9 @@ func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
 		return i, nil
 	}
 	p.keys = append(p.keys, k)
+	if lone >= 0 {
+		p.surrogate(data, quote, end, lone, true)
+	}
 	if len(p.stack) == 1 && k == "msg" {
 		p.inMsg, p.msgStart = true, i
 	}
@@ -525,7 +586,10 @@ func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
 // str reads the string whose opening quote is at i and returns it with the
 // offset past its closing quote; with discard, it only checks it and
 // returns "".
+//
+// p.lone tells where its first lone surrogate escape is, or -1.
 func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *SyntaxError) {
+	p.lone = -1
 	start := i + 1
 	j := start
 	for {
@@ -577,9 +641,14 @@ func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *Synta
 			return string(buf), j + 1, nil
 		case c == '\\':
 			var perr *SyntaxError
-			if buf, j, perr = appendUnescaped(buf, data, j); perr != nil {
+			at := j
+			var lone bool
+			if buf, j, lone, perr = appendUnescaped(buf, data, j, p.LoneSurrogates); perr != nil {
 				p.buf = buf
 				return "", j, perr
+			}
+			if lone && p.lone < 0 {
+				p.lone = at
 			}
 		case c < 0x20:
 			p.buf = buf
@@ -635,48 +704,53 @@ func jsonRuneLen(data []byte, j int) (int, *SyntaxError) {
 
 // appendUnescaped decodes the escape sequence whose backslash is at data[j],
 // appends it to buf, and returns the offset past it. A \u escape of a UTF-16
-// surrogate must pair a high with a low one.
-func appendUnescaped(buf, data []byte, j int) ([]byte, int, *SyntaxError) {
+// surrogate must pair a high with a low one; with lone, one that does not
+// is read as U+FFFD, and reported.
+func appendUnescaped(buf, data []byte, j int, lone bool) (_ []byte, next int, wasLone bool, _ *SyntaxError) {
 	if j+1 >= len(data) {
-		return buf, j + 1, errStringEOF(j + 1)
+		return buf, j + 1, false, errStringEOF(j + 1)
 	}
 	switch c := data[j+1]; c {
 	case '"', '\\', '/':
-		return append(buf, c), j + 2, nil
+		return append(buf, c), j + 2, false, nil
 	case 'b':
-		return append(buf, '\b'), j + 2, nil
+		return append(buf, '\b'), j + 2, false, nil
 	case 'f':
-		return append(buf, '\f'), j + 2, nil
+		return append(buf, '\f'), j + 2, false, nil
 	case 'n':
-		return append(buf, '\n'), j + 2, nil
+		return append(buf, '\n'), j + 2, false, nil
 	case 'r':
-		return append(buf, '\r'), j + 2, nil
+		return append(buf, '\r'), j + 2, false, nil
 	case 't':
-		return append(buf, '\t'), j + 2, nil
+		return append(buf, '\t'), j + 2, false, nil
 	case 'u':
 		// decoded below
 	default:
-		return buf, j + 1, errAt(j+1, "invalid character %s in string escape code", QuoteChar(c))
+		return buf, j + 1, false, errAt(j+1, "invalid character %s in string escape code", QuoteChar(c))
 	}
 	r, perr := Hex4(data, j+2)
 	if perr != nil {
-		return buf, perr.Offset, perr
+		return buf, perr.Offset, false, perr
 	}
-	next := j + 6
+	next = j + 6
 	if utf16.IsSurrogate(r) {
 		var r2 rune = -1
 		if r < 0xdc00 && next+1 < len(data) && data[next] == '\\' && data[next+1] == 'u' {
 			if r2, perr = Hex4(data, next+2); perr != nil {
-				return buf, perr.Offset, perr
+				return buf, perr.Offset, false, perr
 			}
 		}
 		if r >= 0xdc00 || r2 < 0xdc00 || r2 > 0xdfff {
-			return buf, j, errAt(j, "lone UTF-16 surrogate %s in string", data[j:j+6])
+			if !lone {
+				return buf, j, false, errAt(j, "lone UTF-16 surrogate %s in string", data[j:j+6])
+			}
+			// The escape after a lone high one is read on its own.
+			return utf8.AppendRune(buf, utf8.RuneError), next, true, nil
 		}
 		r = utf16.DecodeRune(r, r2)
 		next += 6
 	}
-	return utf8.AppendRune(buf, r), next, nil
+	return utf8.AppendRune(buf, r), next, false, nil
 }
 
 // Hex4 decodes the four hexadecimal digits at data[i:].
@@ -759,6 +833,58 @@ func ScanNumber(data []byte, i int) (int, *SyntaxError) {
 		i = skipDigits(data, i)
 	}
 	return i, nil
+}
+
+// Elements returns the texts of the elements of the array that text holds,
+// without the white space around them: text must be JSON the Parser
+// accepts. It returns nil when text holds no array.
+func Elements(text []byte) [][]byte {
+	i := SkipSpace(text, 0)
+	if i >= len(text) || text[i] != '[' {
+		return nil
+	}
+	var out [][]byte
+	for i = SkipSpace(text, i+1); i < len(text) && text[i] != ']'; {
+		end := skipValue(text, i)
+		out = append(out, text[i:end])
+		if i = SkipSpace(text, end); i < len(text) && text[i] == ',' {
+			i = SkipSpace(text, i+1)
+		}
+	}
+	return out
+}
+
+// skipValue returns the offset past the value at data[i], which must be
+// valid JSON.
+func skipValue(data []byte, i int) int {
+	depth := 0
+	for i < len(data) {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+			i++
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			depth--
+			i++
+		case ',', ':', ' ', '\t', '\n', '\r':
+			i++
+		default: // a number or a literal
+			for i < len(data) && !tokenEnd[data[i]] {
+				i++
+			}
+		}
+		if depth == 0 {
+			return i
+		}
+	}
+	return i
 }
 
 func skipDigits(data []byte, i int) int {

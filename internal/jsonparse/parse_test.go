@@ -135,7 +135,8 @@ func checkLazy(t *testing.T, data []byte, v any, perr *SyntaxError, p *Parser) {
 // FuzzParser checks the parser against encoding/json: it accepts what
 // encoding/json accepts, with the same value, and refuses only what
 // encoding/json refuses or would silently alter (invalid UTF-8, lone
-// surrogate escapes); it reports the member names an object holds more
+// surrogate escapes, which it reads as encoding/json does when asked to);
+// it reports the member names an object holds more
 // than once as encoding/json's tokens show them; and leaving lazy members
 // undecoded changes nothing else.
 func FuzzParser(f *testing.F) {
@@ -144,6 +145,7 @@ func FuzzParser(f *testing.F) {
 		`{"dir":"s2c","ts":"t","msg":[{"jsonrpc":"2.0","id":"x","result":{"b":{"a":null}}}]}`,
 		`[{"params":[true,false]},{"result":{}}]`, `"\ud83c\udf89"`, `-0.0e-0`, `{"a":{"b":[]}}`,
 		`{"params":{"a":1,"a":[{"b":1,"b":2}]},"params":{},"x/~":1,"x/~":2}`,
+		`["\ud800"]`, `{"params":{"\udc00x":"\ud800\u0041"},"id":"\udbff"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -152,6 +154,7 @@ func FuzzParser(f *testing.F) {
 		v, perr := p.Parse(data)
 		checkLazy(t, data, v, perr, &p)
 		valid := json.Valid(data)
+		checkLoneSurrogates(t, data, valid, perr)
 		if perr != nil {
 			if valid && utf8.Valid(data) && !surrogateEscape.Match(data) {
 				t.Fatalf("parser refuses %q (%s at %d), encoding/json accepts it", data, perr.Msg, perr.Offset)
@@ -171,5 +174,51 @@ func FuzzParser(f *testing.F) {
 			t.Fatalf("value span %d:%d is not the value", start, end)
 		}
 		checkDuplicates(t, data, &p)
+		checkElements(t, data, v)
 	})
+}
+
+// checkLoneSurrogates parses data with LoneSurrogates: it accepts exactly
+// the UTF-8 texts encoding/json accepts (valid), with encoding/json's
+// value, and notes lone surrogates exactly when the parser without the
+// option refuses the text (strict).
+func checkLoneSurrogates(t *testing.T, data []byte, valid bool, strict *SyntaxError) {
+	t.Helper()
+	p := Parser{MaxDepth: 10000, LoneSurrogates: true}
+	v, perr := p.Parse(data)
+	if (perr == nil) != (valid && utf8.Valid(data)) {
+		t.Fatalf("with LoneSurrogates: error %v; encoding/json accepts it: %v", perr, valid)
+	}
+	if perr != nil {
+		return
+	}
+	if want := decodeStd(t, data); !reflect.DeepEqual(v, want) {
+		t.Fatalf("with LoneSurrogates: value %#v, encoding/json gives %#v", v, want)
+	}
+	if (strict == nil) != (len(p.Surrogates()) == 0) {
+		t.Fatalf("with LoneSurrogates: %+v; without: %v", p.Surrogates(), strict)
+	}
+}
+
+// checkElements checks Elements on data, which the parser read as v: the
+// texts of an array's elements, each the element as encoding/json reads
+// it; nil for anything else.
+func checkElements(t *testing.T, data []byte, v any) {
+	t.Helper()
+	es := Elements(data)
+	arr, isArr := v.([]any)
+	if !isArr {
+		if es != nil {
+			t.Fatalf("Elements of %q, no array: %q", data, es)
+		}
+		return
+	}
+	if len(es) != len(arr) {
+		t.Fatalf("Elements of %q: %q, want %d", data, es, len(arr))
+	}
+	for i, e := range es {
+		if strings.TrimSpace(string(e)) != string(e) || !json.Valid(e) || !reflect.DeepEqual(decodeStd(t, e), arr[i]) {
+			t.Fatalf("Elements of %q: element %d is %q, want %#v", data, i, e, arr[i])
+		}
+	}
 }

@@ -549,7 +549,7 @@ func (f *countFn) ProcessElement(ctx context.Context, s split, info func(string,
 		if si.First == 0 {
 			si.First = pos
 		}
-		es = convert.PairEntries(es[:0], rec, pos, jsonrpc.Classify(rec.Value))
+		es = convert.PairEntries(es[:0], rec, pos, rpclog.Classify(rec))
 		for _, e := range es {
 			k := pairKey(s.IRI, e.ID)
 			groups[k] = append(groups[k], entry{Index: s.Index, Pos: e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind, ID: e.ID})
@@ -700,7 +700,7 @@ func (f *buildFn) ProcessElement(ctx context.Context, key string, notes func(*[]
 				rep.report(convert.Skipped(s.Path, rec))
 				return nil
 			}
-			m := jsonrpc.Classify(rec.Value)
+			m := rpclog.Classify(rec)
 			p := convert.Pairing{First: pos == pl.First, Answers: answers[[2]int{pos, -1}]}
 			if m.Kind == jsonrpc.KindBatch {
 				p.Members = make([]string, len(m.Members))
