@@ -40,6 +40,10 @@ type Block struct {
 	// folder in it ("_sources/PATH"); tree is nil for a lone block.
 	tree fs.FS
 	dir  string
+	// urls reads the documents the block names by URL (its schema or
+	// context, when bblock.json names a mapped URL): the register's
+	// URL mappings and imports; nil for none.
+	urls *Imports
 }
 
 // Embedded reports whether b is the embedded JSON-RPC 2.0 block, loaded by
@@ -73,7 +77,18 @@ func (b *Block) Err() error {
 // another block or any other folder of the sources tree ("../other/x.yaml"),
 // as building-block authors share files; names that leave the sources tree
 // (or, for a lone block, the block's folder) are refused.
+//
+// A name that is a URL (the block's schema or context, when bblock.json
+// names a URL that --map or url-mappings maps) is read from the file it
+// is mapped to; nothing is fetched.
 func (b *Block) ReadFile(name string) ([]byte, error) {
+	if IsURL(name) {
+		data, err := b.urls.ReadURL(name)
+		if err != nil {
+			return nil, fmt.Errorf("block %s: %w", b.ID, err)
+		}
+		return data, nil
+	}
 	fsys, p, err := b.locate(name)
 	if err != nil {
 		return nil, err
@@ -245,13 +260,14 @@ func LoadDir(dir string) (*Block, error) {
 // in its files are recorded in the block's Problems; the error is non-nil
 // only when there is no block to speak of (no readable bblock.json).
 func Load(fsys fs.FS, id string) (*Block, error) {
-	return load(fsys, id, nil, "")
+	return load(fsys, id, nil, "", nil)
 }
 
 // load loads the block whose folder is fsys; tree and dir, when tree is
-// not nil, are the register source tree and the block's folder in it.
-func load(fsys fs.FS, id string, tree fs.FS, dir string) (*Block, error) {
-	b := &Block{ID: id, Path: ".", FS: fsys, tree: tree, dir: dir}
+// not nil, are the register source tree and the block's folder in it; im
+// are the register's URL mappings and imports (nil for none).
+func load(fsys fs.FS, id string, tree fs.FS, dir string, im *Imports) (*Block, error) {
+	b := &Block{ID: id, Path: ".", FS: fsys, tree: tree, dir: dir, urls: im}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", id, err)
@@ -304,9 +320,13 @@ func load(fsys fs.FS, id string, tree fs.FS, dir string) (*Block, error) {
 		{"openAPIDocument", meta.OpenAPIDocument, &b.Files.OpenAPI}} {
 		switch {
 		case named.value == "":
+		case strings.Contains(named.value, "://") && named.key != "openAPIDocument" && im.MapsURL(named.value):
+			// Read from the file it is mapped to, as the tool chain reads
+			// it through its url-mappings (or fetches it).
+			*named.file = named.value
 		case strings.Contains(named.value, "://"):
 			b.Problems = append(b.Problems, Problem{File: "bblock.json", Pointer: "/" + named.key,
-				Message: fmt.Sprintf("%q is the URL %s: jrpcld works offline and reads only local files", named.key, named.value)})
+				Message: fmt.Sprintf("%q is the URL %s: jrpcld works offline and does not fetch it; map it to a local file with --map %s=FILE (or url-mappings in %s)", named.key, named.value, named.value, ConfigFile)})
 		case *named.file != "" && path.Clean(named.value) != *named.file:
 			b.Problems = append(b.Problems, Problem{File: "bblock.json", Pointer: "/" + named.key,
 				Message: fmt.Sprintf("%q names %s, and the folder also has %s: keep one", named.key, named.value, *named.file)})

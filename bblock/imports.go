@@ -39,6 +39,7 @@ func ParseImportMap(s string) (ImportMap, error) {
 // zero value, and nil, have none.
 type Imports struct {
 	regs []*importedRegister
+	urls []*urlMapping // URL mappings (--map, url-mappings), in the order given
 }
 
 // ImportedBlock is a block of an imported register, as its register.json
@@ -272,8 +273,13 @@ func (im *Imports) BlockOfDocument(u string) (string, bool) {
 // import covers.
 var ErrNotImported = errors.New("not in a mapped import")
 
-// ReadURL reads the file of a mapped import that URL u stands for.
+// ReadURL reads the local file that URL u stands for: the file a URL
+// mapping (--map, url-mappings) maps it to, or else the file of a mapped
+// import. A URL nothing maps is an error wrapping ErrNotImported.
 func (im *Imports) ReadURL(u string) ([]byte, error) {
+	if data, ok, err := im.readMapped(u); ok {
+		return data, err
+	}
 	if im != nil {
 		for _, r := range im.regs {
 			for _, p := range r.prefix {

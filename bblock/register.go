@@ -17,6 +17,49 @@ import (
 // ConfigFile is the name of a register source tree's configuration file.
 const ConfigFile = "bblocks-config.yaml"
 
+// LocalConfigFile and LocalConfigFile2 are the names of the OGC tool
+// chain's local configuration file, beside ConfigFile: its url-mappings
+// are read, as those of ConfigFile are.
+const (
+	LocalConfigFile  = "bblocks-config-local.yml"
+	LocalConfigFile2 = "bblocks-config-local.yaml"
+)
+
+// readURLMappings returns the url-mappings of the configuration file
+// named file in fsys (config holds ConfigFile's bytes, read already): a
+// map from a URL, or a URL prefix, to a path relative to the register's
+// folder. A file that does not exist has none.
+func readURLMappings(fsys fs.FS, file string, config []byte) (map[string]string, Problems) {
+	data := config
+	if file != ConfigFile {
+		var err error
+		if data, err = fs.ReadFile(fsys, file); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, nil
+			}
+			return nil, Problems{{File: file, Message: err.Error()}}
+		}
+	}
+	var doc struct {
+		URLMappings yaml.Node `yaml:"url-mappings"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, Problems{{File: file, Message: fmt.Sprintf("not YAML: %v", err)}}
+	}
+	if doc.URLMappings.Kind == 0 {
+		return nil, nil
+	}
+	var m map[string]string
+	if err := doc.URLMappings.Decode(&m); err != nil {
+		return nil, Problems{{File: file, Pointer: "/url-mappings", Line: doc.URLMappings.Line,
+			Message: "url-mappings must map URLs to paths (strings): " + err.Error()}}
+	}
+	if m == nil {
+		m = map[string]string{}
+	}
+	return m, nil
+}
+
 // SourcesDir is the folder of a register source tree that holds the blocks.
 const SourcesDir = "_sources"
 
@@ -122,9 +165,15 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 	if err := yaml.Unmarshal(data, &r.Config); err != nil {
 		return nil, fmt.Errorf("%s: %w", ConfigFile, err)
 	}
-	if _, ok := raw["url-mappings"]; ok {
-		r.Problems = append(r.Problems, Problem{File: ConfigFile, Severity: diag.Warning,
-			Message: "url-mappings are not applied by jrpcld: a schema or context named by URL is not read from the local file the mapping names (map a register's files with --import URL=DIR, a context with --context-map URL=FILE)"})
+	for _, file := range []string{ConfigFile, LocalConfigFile, LocalConfigFile2} {
+		mappings, probs := readURLMappings(fsys, file, data)
+		r.Problems = append(r.Problems, probs...)
+		var mprobs Problems
+		r.Imports, mprobs = r.Imports.mapTreeURLs(fsys, file, mappings)
+		r.Problems = append(r.Problems, mprobs...)
+		if _, err := fs.Stat(fsys, file); err == nil && file == LocalConfigFile {
+			break // as the tool chain, bblocks-config-local.yaml only without .yml
+		}
 	}
 	if _, ok := raw["imports"]; !ok {
 		// The tool chain imports the main OGC register when the key is absent.
@@ -183,7 +232,7 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := load(sub, id, fsys, dir)
+		b, err := load(sub, id, fsys, dir, r.Imports)
 		if err != nil {
 			r.Problems = append(r.Problems, Problem{File: dir, Message: err.Error()})
 			continue
@@ -219,6 +268,10 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
 	return r, nil
 }
+
+// IsURL reports whether name, a file name of a block or a reference, is a
+// URL (it holds "://") rather than a path.
+func IsURL(name string) bool { return strings.Contains(name, "://") }
 
 // checkPrefix refuses an identifier-prefix that cannot be part of a path:
 // a block's identifier names its files in a build (annotated/A/B/,

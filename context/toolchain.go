@@ -47,6 +47,9 @@ func annotatedLoc(b *bblock.Block) string {
 
 // sourceLoc returns the location of file name of block b.
 func sourceLoc(b *bblock.Block, name string) (string, error) {
+	if bblock.IsURL(name) {
+		return name, nil // named by a mapped URL in bblock.json
+	}
 	tp, err := b.TreePath(name)
 	if err != nil {
 		return "", err
@@ -323,7 +326,7 @@ type RemoteError struct {
 }
 
 func (e *RemoteError) Error() string {
-	return fmt.Sprintf("%s is remote: jrpcld does not fetch; map the register it belongs to with --import URL=DIR, or the context with --context-map URL=FILE", e.URL)
+	return fmt.Sprintf("%s is remote: jrpcld does not fetch; map it to a local file with --map URL=FILE (or url-mappings in bblocks-config.yaml), the register it belongs to with --import URL=DIR, or a context with --context-map URL=FILE", e.URL)
 }
 
 // rewriteRefs rewrites, in place, the references of block b's source
@@ -379,6 +382,16 @@ func (tc *toolchain) rewriteRef(b *bblock.Block, schemaLoc, ref string) (string,
 				return u + frag, nil
 			}
 			return "", tc.unknownBlock(b, id, ref)
+		}
+	case !isURL(target) && isURL(schemaLoc):
+		// In a schema read from a mapped URL: relative to that URL, which
+		// the annotated schema then names in full.
+		loc, err := joinLoc(schemaLoc, target)
+		if err != nil {
+			return "", fmt.Errorf("$ref %q in %s: %w", ref, schemaLoc, err)
+		}
+		if tb = tc.blockOfLoc(loc); tb == nil {
+			return loc + frag, nil
 		}
 	case !isURL(target):
 		// Relative to the block's folder, as the tool chain takes it.

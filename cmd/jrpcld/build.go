@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
@@ -11,7 +12,7 @@ import (
 )
 
 func buildCommand() command {
-	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--build-path PATH] [--relative-base URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--push URL] [--serve [--addr HOST:PORT]]",
+	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--build-path PATH] [--relative-base URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--map URL=FILE] [--push URL] [--serve [--addr HOST:PORT]]",
 		summary: "build a building-block register and its HTML pages, offline"}
 	c.help = buildHelp + "\n" + pushHelp + "\n\n" + profileHelp
 	c.setup = runBuild
@@ -75,6 +76,14 @@ shacl-closure added to the data), as the tool chain runs pySHACL. Shapes named
 by URL are read from a mapped import and never fetched: an unmapped one fails
 the block. Shapes with SHACL-SPARQL are not checked, with a warning.
 
+A schema or context named by URL (bblock.json's "schema" or "ldContext", a
+$ref) is never fetched either. --map URL=FILE reads it from a local file,
+and a URL ending in '/' mapped to a folder stands for every file below it;
+url-mappings in bblocks-config.yaml (or in bblocks-config-local.yml, where
+the OGC tool chain reads them) map URLs to paths inside the SOURCES folder.
+--map comes first; the first mapping that covers a URL is read. A URL
+nothing maps makes the block that needs it fail, with an error naming it.
+
 The steps of semantic-uplift.yaml run on each JSON example and test resource:
 jq before the uplift, SHACL rules after; a SPARQL step is not run, and the
 resource fails as it does in the tool chain when a step fails.
@@ -104,6 +113,8 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	fs.Var(ctxMap, "context-map", "map a context the blocks' contexts name to a local file: `URL=FILE` (repeatable)")
 	var imports importMaps
 	fs.Var(&imports, "import", importUsage)
+	var urlMaps urlMapFlag
+	fs.Var(&urlMaps, "map", "read a schema or context named by `URL=FILE` from the local file (a URL ending in '/' and a folder: every file below it); never fetched (repeatable)")
 	push := addPushFlags(fs, "after the build, upload each block's ontology to the SPARQL 1.1 Graph Store endpoint `URL`, as the graph urn:ogc:bblocks/ID/ontology (what bblocks-config.yaml's sparql.push asks of the OGC tool chain)")
 	prof := addProfileFlags(fs)
 	return func(e *env, pos []string) int {
@@ -127,6 +138,12 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		}
 		var reg *bblock.Register
 		opts, err := imports.options()
+		if err == nil && len(urlMaps) > 0 {
+			if opts == nil {
+				opts = &bblock.Options{}
+			}
+			opts.Imports, err = opts.Imports.MapURLs(urlMaps)
+		}
 		if err == nil {
 			if len(pos) == 0 {
 				reg, err = register.DefaultRegister()
@@ -212,4 +229,27 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// urlMapFlag is the repeatable --map URL=FILE flag.
+type urlMapFlag []bblock.URLMap
+
+func (m *urlMapFlag) String() string {
+	var parts []string
+	for _, um := range *m {
+		parts = append(parts, um.URL+"="+um.Path)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Type names the value in help and completion.
+func (m *urlMapFlag) Type() string { return "URL=FILE" }
+
+func (m *urlMapFlag) Set(s string) error {
+	um, err := bblock.ParseURLMap(s)
+	if err != nil {
+		return err
+	}
+	*m = append(*m, um)
+	return nil
 }

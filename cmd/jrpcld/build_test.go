@@ -111,3 +111,34 @@ func TestBuildNamesCannotForgeLines(t *testing.T) {
 		t.Errorf("stderr does not show the id escaped:\n%s", errOut)
 	}
 }
+
+// TestBuildMap (issue 21, item 2): --map URL=FILE reads a schema bblock.json
+// names by URL from the local file; without it the block fails with an
+// error naming the URL and the flag; a --map that is not URL=FILE, or
+// whose file does not exist, is a usage error.
+func TestBuildMap(t *testing.T) {
+	src := t.TempDir()
+	const url = "https://schemas.example.org/thing.yaml"
+	write(t, filepath.Join(src, "bblocks-config.yaml"), "identifier-prefix: t.\nimports: []\n")
+	if err := os.MkdirAll(filepath.Join(src, "_sources", "thing"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(src, "_sources", "thing", "bblock.json"), `{"name": "X", "status": "experimental", "dateTimeAddition": "2024-01-01T00:00:00Z", "itemClass": "schema", "version": "1.0", "schema": "`+url+`"}`)
+	write(t, filepath.Join(src, "_sources", "thing", "examples.yaml"), "- title: one\n  snippets:\n    - language: json\n      code: '{\"a\": 1}'\n")
+	local := filepath.Join(t.TempDir(), "thing.yaml")
+	write(t, local, "type: object\nproperties:\n  a:\n    type: integer\n")
+
+	code, out, errOut := jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"), "--map", url+"="+local)
+	if code != exitOK || !strings.Contains(out, "passed t.thing: examples 1/1") {
+		t.Errorf("with --map: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, _, errOut = jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"))
+	if code != exitInvalid || !strings.Contains(errOut, "--map "+url+"=FILE") {
+		t.Errorf("without --map: exit %d, want %d and an error naming --map:\n%s", code, exitInvalid, errOut)
+	}
+	for _, bad := range []string{url, "thing.yaml=" + local, url + "=" + local + ".missing"} {
+		if code, _, errOut := jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"), "--map", bad); code != exitUsage {
+			t.Errorf("--map %s: exit %d, want %d:\n%s", bad, code, exitUsage, errOut)
+		}
+	}
+}

@@ -95,6 +95,9 @@ func (s *Store) treeFileURL(treePath string) string {
 
 // BlockURL returns the URL of file in block id.
 func BlockURL(id, file string) string {
+	if bblock.IsURL(file) {
+		return file // a schema bblock.json names by a mapped URL
+	}
 	return bblock.BlockRefPrefix + id + "/" + file
 }
 
@@ -179,7 +182,7 @@ func (s *Store) read(u string) (any, error) {
 			return nil, err
 		}
 	}
-	return nil, fmt.Errorf("%s: jrpcld does not fetch schemas; save it locally and refer to the file instead: %w", u, ErrNotLocal)
+	return nil, fmt.Errorf("%s: jrpcld does not fetch schemas; map the URL to a local file with --map URL=FILE (or url-mappings in bblocks-config.yaml), or save it locally and refer to the file instead: %w", u, ErrNotLocal)
 }
 
 // resolvePath resolves the relative reference pu found in the document at

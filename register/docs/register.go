@@ -260,6 +260,9 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 		e = append(e, member{"dependsOn", deps})
 	}
 	src := func(file string) string {
+		if bblock.IsURL(file) {
+			return file // named by a mapped URL: the tool chain lists the URL
+		}
 		return r.Layout.SourceLink(from, path.Join(bblock.SourcesDir, b.Path, file))
 	}
 	link := func(file string) string { return r.Layout.Link(from, path.Join(bo.Annotated, file)) }
