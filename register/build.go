@@ -227,8 +227,8 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 
 // toolchainOrder returns the blocks in the order the tool chain builds and
 // lists them: a topological sort, generation by generation, of the graph
-// whose nodes are the blocks in the order of their folders (each followed
-// by the blocks it depends on not yet seen) and whose edges lead from a
+// whose nodes are the blocks in the order of the paths of their bblock.json
+// files (each followed by the blocks it depends on not yet seen) and whose edges lead from a
 // block to those that depend on it, in the same order; a generation lists
 // the blocks whose dependencies all came before, in the order they are
 // reached. Blocks of a dependency cycle, which the tool chain refuses, keep
@@ -239,9 +239,11 @@ func toolchainOrder(blocks []*bblock.Block) []*bblock.Block {
 	for _, b := range blocks {
 		byID[b.ID] = b
 	}
-	sort.SliceStable(sorted, func(i, j int) bool {
-		return slices.Compare(strings.Split(sorted[i].Path, "/"), strings.Split(sorted[j].Path, "/")) < 0
-	})
+	// The tool chain reads the blocks in the order of the paths of their
+	// bblock.json files, as strings: "ro/Resource/bblock.json" comes before
+	// "ro/bblock.json".
+	file := func(b *bblock.Block) string { return path.Join(b.Path, "bblock.json") }
+	sort.SliceStable(sorted, func(i, j int) bool { return file(sorted[i]) < file(sorted[j]) })
 	var nodes []string
 	index := map[string]bool{}
 	children := map[string][]string{}

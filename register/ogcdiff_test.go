@@ -283,7 +283,7 @@ var knownDiffs = []knownDiff{
 	{"*", "register-summary.md", "line *", ogcdiff.Differs, "reg-outputs",
 		"follows the order of register.json (see bblocks order); the sections of the blocks the reference skipped are taken out before (summaryGaps)"},
 	{"*", "register.json", "bblocks order", ogcdiff.Differs, "reg-outputs",
-		"networkx's topological sort over dependencies the tool chain finds in a Python set: jrpcld follows it where imports do not add edges"},
+		"networkx's topological sort over dependencies the tool chain finds in a Python set (the blocks a block depends on enter the graph in that set's order): jrpcld follows it but for that order"},
 	{"*", "register.json", "imports", ogcdiff.Extra, "reference",
 		"jrpcld lists each import's register.json URL, which the viewer needs; the reference, run offline, could fetch none and lists none"},
 	{"ogc-full/testdata-nested-folders", "tests/fleet/*/_report.json", "", ogcdiff.Extra, "departure",
