@@ -152,7 +152,7 @@ func TestHelpListsFlags(t *testing.T) {
 		{[]string{"help"}, []string{"--help", "--version"}},
 		{[]string{"--help"}, []string{"--help", "--version"}},
 		{[]string{"help", "help"}, []string{"--help"}},
-		{[]string{"help", "turtle"}, []string{"--help", "--format"}},
+		{[]string{"help", "turtle"}, []string{"--help", "--engine"}},
 	} {
 		code, out, _ := jrpcld(t, "", tt.args...)
 		for _, w := range tt.want {

@@ -27,7 +27,7 @@ kinds and pairing of real traffic, for benchmarks and scale tests.`
 func runGen(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	n := fs.IntP("messages", "n", 1000000, "number of `messages` to write")
 	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically) instead of standard output")
-	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
+	quiet := addQuietFlag(fs)
 	return func(e *env, files []string) int {
 		if len(files) == 0 {
 			errorf(e, "gen", "give at least one TEMPLATE log (\"-\" for standard input)")

@@ -59,7 +59,7 @@ func runJSON(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	envelope := fs.Bool("envelope", false, `write {"dir","ts","msg"} lines`)
 	graph := fs.String("graph", "", "write only the log with this `IRI`")
 	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete)")
-	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
+	quiet := addQuietFlag(fs)
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
 		if !prof.start(e, c.name) {

@@ -81,6 +81,7 @@ func commands() []command {
 		buildCommand(),
 		serveCommand(),
 		manCommand(),
+		versionCommand(),
 	}
 }
 
@@ -158,9 +159,11 @@ func newRoot(e *env) *cobra.Command {
 			}
 			return nil
 		},
+		// Without a command: the list of commands on standard output and
+		// exit status 0, as cobra does for a command that only groups others.
 		RunE: func(cmd *cobra.Command, args []string) error {
-			listCommands(e.stderr, cmd)
-			return exitError(exitUsage)
+			listCommands(e.stdout, cmd)
+			return nil
 		},
 	}
 	root.SetIn(e.stdin)
@@ -204,8 +207,16 @@ func cobraCommand(e *env, c command) *cobra.Command {
 	}
 	cmd.Flags().SortFlags = false
 	runner := c.setup(&c, cmd.Flags())
+	addCompletions(cmd, c.name)
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		if code := runner(e, args); code != exitOK {
+		// With -q, repeated warnings are folded into one line; with
+		// --quiet=all, dropped.
+		run := e
+		if w := foldWarnings(e.stderr, cmd.Flags()); w != nil {
+			run = &env{stdin: e.stdin, stdout: e.stdout, stderr: w}
+			defer w.Flush()
+		}
+		if code := runner(run, args); code != exitOK {
 			return exitError(code)
 		}
 		return nil
@@ -260,12 +271,40 @@ func unknownCommand(root *cobra.Command, name string) error {
 // the flag that was probably meant when the name is unknown.
 func flagError(cmd *cobra.Command, err error) error {
 	var ne *pflag.NotExistError
-	if errors.As(err, &ne) && ne.GetSpecifiedName() != "" {
-		if s := closestFlag(cmd.Flags(), ne.GetSpecifiedName()); s != "" {
-			return &usageError{fmt.Sprintf("%v; did you mean --%s?", err, s)}
+	if !errors.As(err, &ne) || ne.GetSpecifiedName() == "" {
+		return &usageError{err.Error()}
+	}
+	name := ne.GetSpecifiedName()
+	if ne.GetSpecifiedShortnames() != "" {
+		// A one-letter flag: the one that differs only in case, if any.
+		if s := closestShorthand(cmd.Flags(), name); s != "" {
+			return &usageError{fmt.Sprintf("%v; did you mean -%s?", err, s)}
+		}
+		return &usageError{err.Error()}
+	}
+	if s := closestFlag(cmd.Flags(), name); s != "" {
+		return &usageError{fmt.Sprintf("%v; did you mean --%s?", err, s)}
+	}
+	// A flag of jrpcld itself (--version), given after a command.
+	if root := cmd.Root(); root != cmd {
+		root.InitDefaultVersionFlag()
+		if s := closestFlag(root.Flags(), name); s != "" && s != "help" {
+			return &usageError{fmt.Sprintf("%v; did you mean jrpcld --%s (a flag of jrpcld itself, before any command)?", err, s)}
 		}
 	}
 	return &usageError{err.Error()}
+}
+
+// closestShorthand returns the one-letter flag of fs that is letter, in the
+// other case, or "".
+func closestShorthand(fs *pflag.FlagSet, letter string) string {
+	best := ""
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden && f.Shorthand != "" && f.Shorthand != letter && strings.EqualFold(f.Shorthand, letter) {
+			best = f.Shorthand
+		}
+	})
+	return best
 }
 
 // closestFlag returns the name of the flag of fs nearest to name: one that

@@ -28,7 +28,7 @@ func TestUsage(t *testing.T) {
 		code     int
 		out, err string
 	}{
-		{nil, exitUsage, "", "Usage:"},
+		{nil, exitOK, "Usage:", ""},
 		{[]string{"help"}, exitOK, "jrpcld validate", ""},
 		{[]string{"nope"}, exitUsage, "", `unknown command "nope"`},
 		{[]string{"validate", "-h"}, exitOK, "Usage: jrpcld validate", ""},

@@ -22,7 +22,7 @@ import (
 func rdfCommand() command {
 	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE | --push URL] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into RDF"}
-	c.help = rdfHelp + "\n" + pushHelp + "\n\n" + profileHelp
+	c.help = fmt.Sprintf(rdfHelp, rdfOutputHelp) + "\n" + pushHelp + "\n\n" + profileHelp
 	c.setup = func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int { return runRDF(c, fs, "") }
 	return c
 }
@@ -30,10 +30,26 @@ func rdfCommand() command {
 func turtleCommand() command {
 	c := command{name: "turtle", args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into Turtle (rdf --format turtle)"}
-	c.help = rdfHelp + "\n" + pushHelp + "\n\n" + profileHelp
+	c.help = fmt.Sprintf(rdfHelp, turtleOutputHelp) + "\n" + pushHelp + "\n\n" + profileHelp
 	c.setup = func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int { return runRDF(c, fs, "turtle") }
 	return c
 }
+
+// rdfOutputHelp and turtleOutputHelp are the paragraph of rdfHelp on -o of
+// rdf and of turtle (which has no --format).
+const (
+	rdfOutputHelp = `With -o FILE, the extension of FILE gives the format (.ttl Turtle, .nt
+N-Triples, .nq N-Quads, .jsonld or .json JSON-LD) unless --format says
+otherwise, and a further .gz compresses it with gzip (out.nq.gz); an extension
+that says another format than --format is an error, and so is one of a format
+jrpcld does not write (.trig, .n3, .trix, .rdf, .owl).
+`
+	turtleOutputHelp = `With -o FILE, FILE is written in Turtle: an extension that says another
+format (.nt, .nq, .jsonld, .json) is an error ("jrpcld rdf -o FILE" writes
+those), and so is one of a format jrpcld does not write (.trig, .rdf, ...);
+and a further .gz compresses it with gzip (out.ttl.gz).
+`
+)
 
 const rdfHelp = `
 Turns each FILE (standard input when there is none, or for "-") into RDF: every
@@ -48,12 +64,7 @@ response is linked to the request it answers (jlog:answers); requests nobody
 answered and responses that answer nothing are typed jlog:UnansweredRequest and
 jlog:OrphanResponse.
 
-With -o FILE, the extension of FILE gives the format (.ttl Turtle, .nt
-N-Triples, .nq N-Quads, .jsonld or .json JSON-LD) unless --format says
-otherwise, and a further .gz compresses it with gzip (out.nq.gz); an extension
-that says another format than --format is an error, and so is one of a format
-jrpcld does not write (.trig, .n3, .trix, .rdf, .owl).
-
+%s
 The log's IRI is the file: URL of the file unless --base gives one; with several
 files, --base is a prefix to which each file's name is added: two files of the
 same name (a/session.jsonl, b/session.jsonl) would be one log, which is an
@@ -83,7 +94,7 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 	base := fs.String("base", "", "the log's `IRI` (default: the file: URL of the file)")
 	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete); its extension (.ttl, .nt, .nq, .jsonld or .json, then .gz to compress) gives the format")
 	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
-	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
+	quiet := addQuietFlag(fs)
 	engineName := fs.String("engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
 	push := addPushFlags(fs, pushUsage)
 	limits := addLimitFlags(fs)
@@ -272,7 +283,7 @@ func tuneGC() func() {
 // returns the reader, the name to show in messages and the size when known.
 func openInput(e *env, name string) (io.Reader, string, int64, error) {
 	if name == "-" {
-		return e.stdin, "stdin", 0, nil
+		return stdinReader(e), "stdin", 0, nil
 	}
 	f, err := os.Open(name)
 	if err != nil {

@@ -57,7 +57,7 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	format := fs.StringP("format", "f", "text", "output `format`: text or json")
 	htmlFile := fs.String("html", "", "also write an HTML report to `FILE`")
 	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
-	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
+	quiet := addQuietFlag(fs)
 	mf := addMCPFlags(fs)
 	prof := addProfileFlags(fs)
 	return func(e *env, files []string) int {
@@ -141,7 +141,7 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		}
 
 		report := stats.NewReport()
-		ioFailed := false
+		ioFailed, read := false, 0
 		for _, name := range files {
 			fe, done := e, func() {}
 			if mf.on {
@@ -157,6 +157,7 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			done()
 			for _, l := range logs {
 				report.Add(l)
+				read++
 			}
 			if err != nil {
 				errs := []error{err}
@@ -168,6 +169,10 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 				}
 				ioFailed = true
 			}
+		}
+		if ioFailed && read == 0 {
+			// Nothing was read: no report of nothing.
+			return exitUsage
 		}
 		if *format == "json" {
 			err = report.WriteJSON(e.stdout)

@@ -67,7 +67,7 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 	definition := fs.String("definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
 	format := fs.StringP("format", "f", "text", "output `format`: text or json")
 	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
-	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
+	quiet := addQuietFlag(fs)
 	mf := addMCPFlags(fs)
 	shapesFiles := fs.StringArray("shapes", nil, "also validate the graph of each log against SHACL shapes `FILE` (repeatable)")
 	limits := addLimitFlags(fs)
@@ -189,7 +189,21 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 				ioFailed = true
 			}
 		}
-		if *format == "json" {
+		switch {
+		case *format == "text":
+			printer.summary(c.name)
+			if ioFailed {
+				// A usage or I/O error: no summary, which would count
+				// files that were not read.
+				return exitUsage
+			}
+			writeSummary(out, len(files), total)
+			if shapes != nil {
+				shaclSum.write(out)
+			}
+		case ioFailed:
+			return exitUsage
+		default:
 			sum := total.Object(len(files))
 			sum["notPrinted"] = printer.dropped
 			if shapes != nil {
@@ -197,17 +211,8 @@ func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 			}
 			line, _ := json.Marshal(map[string]any{"summary": sum})
 			fmt.Fprintf(out, "%s\n", line)
-		} else {
-			printer.summary(c.name)
-			writeSummary(out, len(files), total)
-			if shapes != nil {
-				shaclSum.write(out)
-			}
 		}
-		switch {
-		case ioFailed:
-			return exitUsage
-		case total.InvalidCount() > 0 || shaclSum.violations > 0:
+		if total.InvalidCount() > 0 || shaclSum.violations > 0 {
 			return exitInvalid
 		}
 		return exitOK
@@ -220,6 +225,7 @@ func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool,
 	display := name
 	if name == "-" {
 		display = "stdin"
+		in = stdinReader(e)
 	} else {
 		f, err := os.Open(name)
 		if err != nil {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"runtime/debug"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // version returns what "jrpcld --version" prints after the name: the
@@ -51,4 +54,23 @@ func versionOf(info *debug.BuildInfo, ok bool) string {
 		parts = append(parts, "built with "+info.GoVersion)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// versionCommand is "jrpcld version": what "jrpcld --version" prints.
+func versionCommand() command {
+	return command{name: "version", summary: "print jrpcld's version and the revision it was built from",
+		help: `
+Prints the version of jrpcld, the revision of its source it was built from
+(and whether that had uncommitted changes) and the Go version, as
+"jrpcld --version" does.`,
+		setup: func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+			return func(e *env, args []string) int {
+				if len(args) > 0 {
+					errorf(e, c.name, "takes no argument, got %q", args[0])
+					return exitUsage
+				}
+				fmt.Fprintf(e.stdout, "jrpcld %s\n", version())
+				return exitOK
+			}
+		}}
 }
