@@ -23,25 +23,33 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/util/grpcx"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld-beam/pipeline"
+	"github.com/jrpcld/jrpcld/internal/buildinfo"
+	"github.com/jrpcld/jrpcld/internal/suggest"
 )
 
 // Exit codes, as jrpcld's.
@@ -54,6 +62,8 @@ const (
 const usage = `usage: jrpcld-beam rdf --input GLOB --output PREFIX [--split-bytes N] [--base IRI] [--bblock DIR [--bblock-id ID]] [--context-map URL=FILE] [--import URL=DIR] [--engine compiled|json-gold] [--runner RUNNER] [BEAM FLAGS]
        jrpcld-beam validate --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--definition NAME] [--formats] [--max-errors N] [--runner RUNNER] [BEAM FLAGS]
        jrpcld-beam stats --input GLOB --output FILE [--bblock DIR [--bblock-id ID] | --schema FILE] [--formats] [--runner RUNNER] [BEAM FLAGS]
+       jrpcld-beam --version
+       jrpcld-beam COMMAND --help    its flags, then Beam's
 
 Turns each log file GLOB matches (on any Beam filesystem: a local path, gs://,
 s3://; gzip recognised by content) into N-Quads, each log its own named graph,
@@ -74,7 +84,9 @@ and their total. It exits 1 when some messages are invalid.
 
 A --schema FILE is read on the workers: it must be at the same path there.
 
-The runner is prism (in process) by default.
+The runner is prism (in process) by default. With --endpoint (the job service
+of a Flink, Spark or portable runner), a job service that does not answer
+within --endpoint-timeout (30s) ends the run with an error.
 `
 
 func main() {
@@ -93,6 +105,10 @@ func main() {
 		fmt.Fprint(os.Stdout, usage)
 		os.Exit(exitOK)
 	}
+	if len(os.Args) > 1 && (os.Args[1] == "--version" || os.Args[1] == "-version" || os.Args[1] == "version") {
+		fmt.Fprintf(os.Stdout, "jrpcld-beam %s\n", buildinfo.Version())
+		os.Exit(exitOK)
+	}
 	// In worker mode (--worker), beam.Init runs the worker and exits;
 	// otherwise it returns, and this is a usage error.
 	flag.Parse()
@@ -104,7 +120,7 @@ func main() {
 // runRDF runs the rdf subcommand with args, Beam's flags among them.
 func runRDF(args []string, stderr io.Writer) int {
 	fs := flag.CommandLine
-	fs.SetOutput(stderr)
+	beamFlags := flagNames(fs)
 	var opts pipeline.RDFOptions
 	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
 	fs.StringVar(&opts.Output, "output", "", "output `PREFIX`: the files are PREFIX-*.nq, one per log or part of a log")
@@ -128,14 +144,15 @@ func runRDF(args []string, stderr io.Writer) int {
 		opts.Imports = append(opts.Imports, v)
 		return nil
 	})
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	timeout := addEndpointTimeout(fs)
+	if code, ok := parseFlags("rdf", fs, beamFlags, args, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "jrpcld-beam rdf: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	res, ok := runPipeline("rdf", stderr, func(s beam.Scope) error { return pipeline.RDF(s, opts) })
+	res, ok := runPipeline("rdf", stderr, *timeout, func(s beam.Scope) error { return pipeline.RDF(s, opts) })
 	if !ok {
 		return exitUsage
 	}
@@ -153,7 +170,7 @@ func runRDF(args []string, stderr io.Writer) int {
 // runStats runs the stats subcommand with args, Beam's flags among them.
 func runStats(args []string, stderr io.Writer) int {
 	fs := flag.CommandLine
-	fs.SetOutput(stderr)
+	beamFlags := flagNames(fs)
 	var opts pipeline.StatsOptions
 	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
 	fs.StringVar(&opts.Output, "output", "", "output `FILE`: the logs and their total, one JSON object")
@@ -161,14 +178,15 @@ func runStats(args []string, stderr io.Writer) int {
 	fs.StringVar(&opts.ID, "bblock-id", "", "the block's `ID` within the register given by --bblock (Beam itself owns --id)")
 	fs.StringVar(&opts.Schema, "schema", "", "validate with this schema `FILE` (JSON or YAML), at the same path on the workers")
 	fs.BoolVar(&opts.Formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	timeout := addEndpointTimeout(fs)
+	if code, ok := parseFlags("stats", fs, beamFlags, args, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "jrpcld-beam stats: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	res, ok := runPipeline("stats", stderr, func(s beam.Scope) error { return pipeline.Stats(s, opts) })
+	res, ok := runPipeline("stats", stderr, *timeout, func(s beam.Scope) error { return pipeline.Stats(s, opts) })
 	if !ok {
 		return exitUsage
 	}
@@ -182,7 +200,7 @@ func runStats(args []string, stderr io.Writer) int {
 // runValidate runs the validate subcommand with args, Beam's flags among them.
 func runValidate(args []string, stderr io.Writer) int {
 	fs := flag.CommandLine
-	fs.SetOutput(stderr)
+	beamFlags := flagNames(fs)
 	var opts pipeline.ValidateOptions
 	fs.StringVar(&opts.Input, "input", "", "log files: a `GLOB` on any Beam filesystem")
 	fs.StringVar(&opts.Output, "output", "", "output `FILE`: a JSON line per problem, then the summary")
@@ -192,8 +210,9 @@ func runValidate(args []string, stderr io.Writer) int {
 	fs.StringVar(&opts.Definition, "definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
 	fs.BoolVar(&opts.Formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
 	fs.IntVar(&opts.MaxErrors, "max-errors", pipeline.DefaultMaxErrors, "write at most `N` problems; the rest are only counted")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	timeout := addEndpointTimeout(fs)
+	if code, ok := parseFlags("validate", fs, beamFlags, args, stderr); !ok {
+		return code
 	}
 	if opts.MaxErrors <= 0 {
 		fmt.Fprintf(stderr, "jrpcld-beam validate: --max-errors must be positive, not %d\n", opts.MaxErrors)
@@ -203,7 +222,7 @@ func runValidate(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jrpcld-beam validate: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if _, ok := runPipeline("validate", stderr, func(s beam.Scope) error { return pipeline.Validate(s, opts) }); !ok {
+	if _, ok := runPipeline("validate", stderr, *timeout, func(s beam.Scope) error { return pipeline.Validate(s, opts) }); !ok {
 		return exitUsage
 	}
 	data, err := readSummary(opts.Output)
@@ -219,24 +238,144 @@ func runValidate(args []string, stderr io.Writer) int {
 }
 
 // runPipeline builds the pipeline of subcommand cmd with build and runs it
-// on --runner, Prism by default. When either fails it writes why to stderr
-// and returns false.
-func runPipeline(cmd string, stderr io.Writer, build func(beam.Scope) error) (beam.PipelineResult, bool) {
+// on --runner, Prism by default. With --endpoint, the job service must
+// answer within timeout. When either fails it writes why to stderr and
+// returns false.
+func runPipeline(cmd string, stderr io.Writer, timeout time.Duration, build func(beam.Scope) error) (beam.PipelineResult, bool) {
 	if *runners.Runner == "" {
 		*runners.Runner = "prism"
+	}
+	if ep := *jobopts.Endpoint; ep != "" {
+		if err := reachable(ep, timeout); err != nil {
+			fmt.Fprintf(stderr, "jrpcld-beam %s: the job service at --endpoint %s: %v; start the runner's job server first, or give the endpoint it listens on (docs/beam.md)\n", cmd, ep, err)
+			return nil, false
+		}
+		// Beam dials the job service again, for 2 minutes unless told.
+		grpcx.Dial = dialWithin(grpcx.DefaultDial, timeout)
 	}
 	beam.Init()
 	p, s := beam.NewPipelineWithRoot()
 	if err := build(s); err != nil {
-		fmt.Fprintf(stderr, "jrpcld-beam %s: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "jrpcld-beam %s: %s\n", cmd, beamFlagsIn(err.Error()))
 		return nil, false
 	}
 	res, err := beam.Run(context.Background(), *runners.Runner, p)
 	if err != nil {
-		fmt.Fprintf(stderr, "jrpcld-beam %s: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "jrpcld-beam %s: %s\n", cmd, beamFlagsIn(err.Error()))
 		return nil, false
 	}
 	return res, true
+}
+
+// beamFlagsIn rewrites a message of jrpcld's packages that names one of
+// jrpcld's flags into the flag of jrpcld-beam: --id is --bblock-id here
+// (Beam's worker harness owns --id).
+func beamFlagsIn(msg string) string {
+	return strings.ReplaceAll(msg, "with --id", "with --bblock-id")
+}
+
+// addEndpointTimeout adds the flag that bounds the wait for the job service.
+func addEndpointTimeout(fs *flag.FlagSet) *time.Duration {
+	return fs.Duration("endpoint-timeout", 30*time.Second, "with --endpoint, give up on a job service that does not answer within `DURATION`")
+}
+
+// reachable reports why a TCP connection to endpoint (HOST:PORT) cannot be
+// made within timeout, or nil.
+func reachable(endpoint string, timeout time.Duration) error {
+	c, err := net.DialTimeout("tcp", endpoint, timeout)
+	if err != nil {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return fmt.Errorf("no answer within %v (--endpoint-timeout)", timeout)
+		}
+		var op *net.OpError
+		if errors.As(err, &op) {
+			return op.Err
+		}
+		return err
+	}
+	return c.Close()
+}
+
+// dialWithin returns dial with its timeout set to timeout.
+func dialWithin[C any](dial func(context.Context, string, time.Duration) (C, error), timeout time.Duration) func(context.Context, string, time.Duration) (C, error) {
+	return func(ctx context.Context, endpoint string, _ time.Duration) (C, error) {
+		return dial(ctx, endpoint, timeout)
+	}
+}
+
+// flagNames returns the names of the flags fs holds: before a subcommand
+// defines its own, Beam's.
+func flagNames(fs *flag.FlagSet) map[string]bool {
+	names := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { names[f.Name] = true })
+	return names
+}
+
+// parseFlags parses args with fs for subcommand cmd, whose own flags are
+// those not in beamFlags. --help prints the subcommand's help on standard
+// output (its flags, then Beam's) and returns exitOK; a mistake prints one
+// line with the flag probably meant, and returns exitUsage. ok is true
+// when the subcommand is to run.
+func parseFlags(cmd string, fs *flag.FlagSet, beamFlags map[string]bool, args []string, stderr io.Writer) (code int, ok bool) {
+	// flag.CommandLine exits on an error: here the error is handled.
+	fs.Init("jrpcld-beam "+cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return exitOK, true
+	case errors.Is(err, flag.ErrHelp):
+		writeHelp(os.Stdout, cmd, fs, beamFlags)
+		return exitOK, false
+	}
+	msg := err.Error()
+	if name, found := strings.CutPrefix(msg, "flag provided but not defined: -"); found {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		sort.SliceStable(names, func(i, j int) bool { return !beamFlags[names[i]] && beamFlags[names[j]] })
+		if s := suggest.Closest(strings.TrimPrefix(name, "-"), names); s != "" {
+			msg += "; did you mean --" + s + "?"
+		}
+	}
+	fmt.Fprintf(stderr, "jrpcld-beam %s: %s\nsee 'jrpcld-beam %s --help'\n", cmd, msg, cmd)
+	return exitUsage, false
+}
+
+// writeHelp writes the help of subcommand cmd: its usage line, its own
+// flags, then Beam's.
+func writeHelp(w io.Writer, cmd string, fs *flag.FlagSet, beamFlags map[string]bool) {
+	for _, line := range strings.Split(usage, "\n") {
+		line = strings.TrimPrefix(strings.TrimPrefix(line, "usage: "), "       ")
+		if strings.HasPrefix(line, "jrpcld-beam "+cmd+" ") {
+			fmt.Fprintf(w, "usage: %s\n", line)
+		}
+	}
+	fmt.Fprintf(w, "\nFlags of jrpcld-beam %s:\n", cmd)
+	writeFlags(w, fs, func(name string) bool { return !beamFlags[name] })
+	fmt.Fprintf(w, "\nBeam's flags (the runner, its job service, workers, pipeline options; see docs/beam.md):\n")
+	writeFlags(w, fs, func(name string) bool { return beamFlags[name] })
+}
+
+// writeFlags writes the flags of fs that keep says to keep, as
+// flag.PrintDefaults does, with two dashes.
+func writeFlags(w io.Writer, fs *flag.FlagSet, keep func(string) bool) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if !keep(f.Name) {
+			return
+		}
+		name, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		line += "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t")
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
+			line += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w, line)
+	})
 }
 
 // readSummary reads back the summary a validate run wrote last.

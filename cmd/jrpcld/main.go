@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -307,44 +308,16 @@ func closestShorthand(fs *pflag.FlagSet, letter string) string {
 	return best
 }
 
-// closestFlag returns the name of the flag of fs nearest to name: one that
-// starts with it, or one at most two edits away. It returns "" when none is.
+// closestFlag returns the name of the visible flag of fs nearest to name
+// (see suggest.Closest), or "".
 func closestFlag(fs *pflag.FlagSet, name string) string {
-	best, bestDist := "", 3
+	var names []string
 	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		d := editDistance(name, f.Name)
-		if len(name) > 1 && strings.HasPrefix(f.Name, name) {
-			d = 1
-		}
-		if d < bestDist {
-			best, bestDist = f.Name, d
+		if !f.Hidden {
+			names = append(names, f.Name)
 		}
 	})
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, byte by byte.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return suggest.Closest(name, names)
 }
 
 // checkDashes finds a long flag written with one dash, as Go's flag

@@ -2,59 +2,14 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
-	"strings"
 
+	"github.com/jrpcld/jrpcld/internal/buildinfo"
 	"github.com/spf13/pflag"
 )
 
-// version returns what "jrpcld --version" prints after the name: the
-// module's version, the VCS revision and time the binary was built from
-// (and whether the work tree had changes), and the Go version.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	return versionOf(info, ok)
-}
-
-// versionOf returns the version line of a binary built as info says; ok is
-// false when the binary carries no build information.
-func versionOf(info *debug.BuildInfo, ok bool) string {
-	if !ok || info == nil {
-		return "(unknown version: the binary carries no build information)"
-	}
-	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	parts := []string{v}
-	var rev, when, modified string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			modified = s.Value
-		}
-	}
-	if rev == "" {
-		parts = append(parts, "revision unknown")
-	} else {
-		r := "revision " + rev
-		if when != "" {
-			r += " (" + when + ")"
-		}
-		if modified == "true" {
-			r += " with uncommitted changes"
-		}
-		parts = append(parts, r)
-	}
-	if info.GoVersion != "" {
-		parts = append(parts, "built with "+info.GoVersion)
-	}
-	return strings.Join(parts, ", ")
-}
+// version returns what "jrpcld --version" prints after the name (see
+// buildinfo.Version).
+func version() string { return buildinfo.Version() }
 
 // versionCommand is "jrpcld version": what "jrpcld --version" prints.
 func versionCommand() command {
