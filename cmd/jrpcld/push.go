@@ -322,6 +322,10 @@ func explain(err error) string {
 		return err.Error() + " (--push-timeout)"
 	case errors.As(err, &se) && se.StatusCode == 401:
 		return err.Error() + " (credentials: --push-user with --push-password-file or " + passwordEnv + ", user:password@ in the URL, or ~/.netrc)"
+	case errors.As(err, &se) && se.StatusCode == 403:
+		// Virtuoso's /sparql-graph-crud, whose anonymous user may not
+		// update unless granted.
+		return err.Error() + " (the store does not let this user change graphs: push as one who may, such as Virtuoso's /sparql-graph-crud-auth with --push-user)"
 	}
 	return err.Error()
 }

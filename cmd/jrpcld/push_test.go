@@ -456,3 +456,18 @@ func TestPushHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestPushForbidden: a store that refuses the user updates (403, as
+// Virtuoso's /sparql-graph-crud does before the anonymous user is granted
+// them) gets an error that says what to do, and nothing is reported pushed.
+func TestPushForbidden(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		http.Error(w, "SECURITY: Permission denied", http.StatusForbidden)
+	}))
+	defer srv.Close()
+	code, out, errOut := jrpcld(t, `{"jsonrpc":"2.0","method":"ping","id":1}`+"\n", "rdf", "--push", srv.URL+"/sparql-graph-crud", "--base", "urn:x:log", "--verify=false")
+	if code != exitUsage || strings.Contains(out+errOut, "pushed") || !strings.Contains(errOut, "403 Forbidden") || !strings.Contains(errOut, "push as one who may") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

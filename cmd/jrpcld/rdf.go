@@ -75,10 +75,12 @@ with its exact text (jlog:json) and its problems (jlog:problem), and reported as
 a warning; a value the writers cannot write (an id "@id" read as an IRI) is left
 out of the mapping, reported and kept in jlog:patch. Only a line that is not
 JSON is skipped, reported on standard error with its line (exit 1); with
---strict it stops the run, and what was written before stays complete. Keys of a message that start with "@" are data, never
-JSON-LD instructions: they are reported, left out of the mapping and kept, with
-whatever else the block's context cannot carry, in jlog:patch (a JSON Patch)
-so that "jrpcld json" gives the message back. Nothing is fetched.
+--strict it stops the run, and what was written before stays complete.
+
+Keys of a message that start with "@" are data, never JSON-LD instructions:
+they are reported, left out of the mapping and kept, with whatever else the
+block's context cannot carry, in jlog:patch (a JSON Patch) so that "jrpcld
+json" gives the message back. Nothing is fetched.
 
 Messages are mapped by a plan compiled from the context, which gives the graph
 json-gold (the reference JSON-LD processor) gives; a message that uses a context
