@@ -77,10 +77,7 @@ func fullBacklog(t *testing.T) string {
 // (issue 25, item 6).
 func TestCLI(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "jrpcld-beam")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building: %v\n%s", err, out)
-	}
+	bin := binary(t)
 	good := filepath.Join(dir, "good.jsonl")
 	if err := os.WriteFile(good, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -3,21 +3,57 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
+
+// built is the jrpcld-beam binary the tests run, built once: linking Beam
+// takes minutes on a busy machine.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// binary returns the path of the built jrpcld-beam, building it on the
+// first call.
+func binary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "jrpcld-beam-bin")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "jrpcld-beam")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("building: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
 
 // TestExitCodes runs the built command: its exit status and what it says,
 // for good and bad usage and for a log with a line that is not JSON.
 func TestExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "jrpcld-beam")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building: %v\n%s", err, out)
-	}
+	bin := binary(t)
 	good := filepath.Join(dir, "good.jsonl")
 	bad := filepath.Join(dir, "bad.jsonl")
 	msg := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
