@@ -371,11 +371,13 @@ func TestPrefixMustBeAPath(t *testing.T) {
 }
 
 // TestNotDoneIsSaid (issue 21, item 2): what jrpcld does not do of the
-// tool chain's features (extends, extensionPoints) is a warning naming the
-// file, never skipped in silence.
+// tool chain's features (extends, extensionPoints, plugins,
+// schema-oas30-downcompile) is a warning naming the file, never skipped in
+// silence.
 func TestNotDoneIsSaid(t *testing.T) {
 	fsys := fstest.MapFS{
-		"bblocks-config.yaml":       {Data: []byte("identifier-prefix: t.\nimports: []\n")},
+		"bblocks-config.yaml": {Data: []byte("identifier-prefix: t.\nimports: []\nschema-oas30-downcompile: true\n" +
+			"plugins:\n  validators:\n    - pip: example-plugin\n      modules: [example]\n")},
 		"_sources/ext/bblock.json":  meta(`, "extends": "t.base"`),
 		"_sources/api/bblock.json":  meta(`, "extensionPoints": {"target": "t.base"}`),
 		"_sources/base/bblock.json": meta(""),
@@ -383,6 +385,11 @@ func TestNotDoneIsSaid(t *testing.T) {
 	r, err := LoadRegister(fsys, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, want := range []string{"plugins are not installed", "schema-oas30-downcompile is not applied"} {
+		if w := r.Problems.Warnings().Error(); !strings.Contains(w, want) {
+			t.Errorf("no warning with %q: %s", want, w)
+		}
 	}
 	for id, want := range map[string][]string{
 		"t.ext": {`"extends" is not applied`},

@@ -186,6 +186,15 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 				Message: fmt.Sprintf("import %q is not resolved: jrpcld works offline; a block that needs it fails unless the import is mapped to a local copy of that register with --import URL=DIR", imp)})
 		}
 	}
+	// Members of the configuration whose work jrpcld does not do are said.
+	if v, ok := raw["plugins"]; ok && v != nil {
+		r.Problems = append(r.Problems, Problem{File: ConfigFile, Severity: diag.Warning,
+			Message: "plugins are not installed: jrpcld runs no validator or transform plugin (the OGC tool chain installs them with pip); a snippet only a plugin checks gets no verdict, and a transform of a plugin's type fails"})
+	}
+	if v, _ := raw["schema-oas30-downcompile"].(bool); v {
+		r.Problems = append(r.Problems, Problem{File: ConfigFile, Severity: diag.Warning,
+			Message: "schema-oas30-downcompile is not applied: jrpcld writes no OpenAPI 3.0 version of the annotated schemas"})
+	}
 	prefix := r.Config.IdentifierPrefix
 	if err := checkPrefix(prefix); err != nil {
 		return nil, fmt.Errorf("%s: %w", ConfigFile, err)
