@@ -379,7 +379,7 @@ func TestNotDoneIsSaid(t *testing.T) {
 		"bblocks-config.yaml": {Data: []byte("identifier-prefix: t.\nimports: []\nschema-oas30-downcompile: true\n" +
 			"plugins:\n  validators:\n    - pip: example-plugin\n      modules: [example]\n")},
 		"_sources/ext/bblock.json":  meta(`, "extends": "t.base"`),
-		"_sources/api/bblock.json":  meta(`, "extensionPoints": {"target": "t.base"}`),
+		"_sources/api/bblock.json":  meta(`, "extensionPoints": {"baseBuildingBlock": "t.base"}`),
 		"_sources/base/bblock.json": meta(""),
 	}
 	r, err := LoadRegister(fsys, nil)
@@ -393,7 +393,7 @@ func TestNotDoneIsSaid(t *testing.T) {
 	}
 	for id, want := range map[string][]string{
 		"t.ext": {`"extends" is not applied`},
-		"t.api": {`"extensionPoints" is not supported`},
+		"t.api": {`does not build the schema the OGC tool chain makes of its base block's schema`},
 	} {
 		b := r.Block(id)
 		if b == nil {

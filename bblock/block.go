@@ -27,8 +27,9 @@ type Block struct {
 	Files    Files
 	Examples *Examples // nil when the block has no examples file
 
-	// Deps lists the ids this block depends on: dependsOn, then the
-	// bblocks:// references of its schema, without repeats.
+	// Deps lists the ids this block depends on: dependsOn, the blocks its
+	// extensionPoints name, then the bblocks:// references of its schema,
+	// without repeats.
 	Deps []string
 
 	// Problems found while loading: errors make the block fail, warnings do not.
@@ -359,6 +360,15 @@ func load(fsys fs.FS, id string, tree fs.FS, dir string, im *Imports) (*Block, e
 	}
 
 	b.Deps = append(b.Deps, meta.DependsOn...)
+	if ep := meta.ExtensionPoints; ep != nil {
+		// The tool chain counts the base block and every extension source
+		// and target among the block's dependencies.
+		for _, id := range ep.Ids() {
+			if id != b.ID && !slices.Contains(b.Deps, id) {
+				b.Deps = append(b.Deps, id)
+			}
+		}
+	}
 	if tree == nil {
 		b.addRefDeps(nil, nil)
 	}

@@ -47,6 +47,7 @@ type Imports struct {
 type ImportedBlock struct {
 	ID        string
 	Name      string
+	ItemClass string // its itemClass, or ""
 	Schema    string // URL of its annotated schema (YAML), or ""
 	LdContext string // URL of its context, or ""
 	// OpenAPIDocument is the URL of its resolved OpenAPI document, or "".
@@ -141,6 +142,7 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 		var b struct {
 			ID           string          `json:"itemIdentifier"`
 			Name         string          `json:"name"`
+			ItemClass    string          `json:"itemClass"`
 			Schema       json.RawMessage `json:"schema"`
 			SourceSchema string          `json:"sourceSchema"`
 			LdContext    string          `json:"ldContext"`
@@ -153,7 +155,7 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 		if err := json.Unmarshal(raw, &b); err != nil || b.ID == "" {
 			return nil, fmt.Errorf("--import %s=%s: %s: block %d has no itemIdentifier", m.URL, m.Dir, r.regFile, i+1)
 		}
-		ib := &ImportedBlock{ID: b.ID, Name: b.Name, LdContext: b.LdContext, Import: m.URL}
+		ib := &ImportedBlock{ID: b.ID, Name: b.Name, ItemClass: b.ItemClass, LdContext: b.LdContext, Import: m.URL}
 		for _, raw := range []json.RawMessage{b.Shapes, b.Rules} {
 			var byBlock map[string][]string
 			var list []string

@@ -31,9 +31,60 @@ type Metadata struct {
 	Highlighted      bool
 	Tags             []string
 	Sources          []Source
+	// ExtensionPoints is bblock.json's extensionPoints, nil when absent.
+	ExtensionPoints *ExtensionPoints
 
 	// Fields holds every member of bblock.json in file order.
 	Fields []Field
+}
+
+// ExtensionPoints declares a block as its base block with extensions: each
+// extension source, a block the base refers to, stands replaced by its
+// target. Ids are kept without "bblocks://".
+type ExtensionPoints struct {
+	Base       string   // baseBuildingBlock
+	Extensions []string // source and target ids, in pairs, in file order
+}
+
+// Ids returns the base and every extension source and target, in order.
+func (e *ExtensionPoints) Ids() []string {
+	return append([]string{e.Base}, e.Extensions...)
+}
+
+// parseExtensionPoints decodes an extensionPoints member, as the tool
+// chain reads it: baseBuildingBlock is required; extensions, optional,
+// maps ids to ids; a fragment ("#") in any is an error.
+func parseExtensionPoints(raw json.RawMessage) (*ExtensionPoints, error) {
+	var ep struct {
+		Base       *string         `json:"baseBuildingBlock"`
+		Extensions json.RawMessage `json:"extensions"`
+	}
+	if err := json.Unmarshal(raw, &ep); err != nil {
+		return nil, err
+	}
+	if ep.Base == nil || *ep.Base == "" {
+		return nil, fmt.Errorf("baseBuildingBlock (the id of the block it extends) is missing")
+	}
+	out := &ExtensionPoints{Base: strings.TrimPrefix(*ep.Base, BlockRefPrefix)}
+	if len(ep.Extensions) > 0 && string(ep.Extensions) != "null" {
+		fields, err := objectFields(ep.Extensions)
+		if err != nil {
+			return nil, fmt.Errorf("extensions: %w", err)
+		}
+		for _, f := range fields {
+			var target string
+			if err := json.Unmarshal(f.Value, &target); err != nil {
+				return nil, fmt.Errorf("extensions: %q must map to a block id (a string)", f.Key)
+			}
+			out.Extensions = append(out.Extensions, strings.TrimPrefix(f.Key, BlockRefPrefix), strings.TrimPrefix(target, BlockRefPrefix))
+		}
+	}
+	for _, id := range out.Ids() {
+		if strings.Contains(id, "#") {
+			return nil, fmt.Errorf("%q holds a fragment: extension points can only name building blocks, not parts of them (as the OGC tool chain requires)", id)
+		}
+	}
+	return out, nil
 }
 
 // Source is one entry of a block's "sources" list.
@@ -147,7 +198,7 @@ func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
 		case "rdfData":
 			add(true, f.Key, "%q is deprecated: list the files in \"resources\" with the role \"data\"", f.Key)
 		case "extensionPoints":
-			add(true, f.Key, "%q is not supported by jrpcld: the block's schema, context and examples are built without its extensions", f.Key)
+			m.ExtensionPoints, err = parseExtensionPoints(f.Value)
 		case "extends":
 			add(true, f.Key, "%q is not applied by jrpcld: the block's schema is built as written, without the block it extends (the OGC tool chain builds it on that block)", f.Key)
 		case "openAPIDocument":

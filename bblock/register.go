@@ -274,6 +274,15 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 	for _, b := range blocks {
 		b.addRefDeps(docs, r.Imports)
 	}
+	byID := map[string]*Block{}
+	for _, b := range blocks {
+		byID[b.ID] = b
+	}
+	for _, b := range blocks {
+		if b.Meta.ExtensionPoints != nil {
+			b.extend(byID, r.Imports)
+		}
+	}
 	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
 	return r, nil
 }

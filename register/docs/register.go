@@ -225,6 +225,17 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 			if bo.Ontology {
 				continue
 			}
+		case "extensionPoints":
+			// register.json names the blocks by bblocks:// URIs, as the
+			// tool chain's published builds show.
+			if ep := b.Meta.ExtensionPoints; ep != nil && !doc {
+				ext := object{}
+				for i := 0; i+1 < len(ep.Extensions); i += 2 {
+					ext = append(ext, member{bblock.BlockRefPrefix + ep.Extensions[i], bblock.BlockRefPrefix + ep.Extensions[i+1]})
+				}
+				e = append(e, member{f.Key, object{{"baseBuildingBlock", bblock.BlockRefPrefix + ep.Base}, {"extensions", ext}}})
+				continue
+			}
 		case "profileOf", "isProfileOf":
 			// The tool chain writes isProfileOf, with bblocks:// URIs in
 			// register.json and ids in the documentation.

@@ -1,0 +1,67 @@
+package bblock
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/diag"
+)
+
+// extend applies what the tool chain does with the block's
+// extensionPoints before it builds anything: a chain of base blocks that
+// comes back to a block is an error; the block takes the itemClass of its
+// base (a block of the register or of an import); and what is not built
+// of the extension is said in a warning. blocks are the register's
+// blocks by id.
+func (b *Block) extend(blocks map[string]*Block, im *Imports) {
+	ep := b.Meta.ExtensionPoints
+	chain := []string{b.ID}
+	for cur := ep.Base; ; {
+		if slices.Contains(chain, cur) {
+			b.Problems = append(b.Problems, Problem{File: b.Files.Metadata, Pointer: "/extensionPoints/baseBuildingBlock",
+				Message: fmt.Sprintf("extension point cycle: %s -> %s (a block cannot extend itself, through other blocks or not)", strings.Join(chain, " -> "), cur)})
+			return
+		}
+		chain = append(chain, cur)
+		next := blocks[cur]
+		if next == nil || next.Meta.ExtensionPoints == nil {
+			break
+		}
+		cur = next.Meta.ExtensionPoints.Base
+	}
+	var itemClass string
+	var openAPIOnly bool // the base has an OpenAPI document and no schema
+	if base := blocks[ep.Base]; base != nil {
+		itemClass, openAPIOnly = base.Meta.ItemClass, base.Files.Schema == "" && base.Files.OpenAPI != ""
+	} else if ib, ok := im.Block(ep.Base); ok {
+		itemClass, openAPIOnly = ib.ItemClass, ib.Schema == "" && ib.OpenAPIDocument != ""
+	} else {
+		return // an unknown dependency, which is an error of its own
+	}
+	if itemClass != "" && itemClass != b.Meta.ItemClass {
+		b.Meta.ItemClass = itemClass
+		value, _ := json.Marshal(itemClass)
+		for i, f := range b.Meta.Fields {
+			if f.Key == "itemClass" {
+				b.Meta.Fields[i].Value = value
+			}
+		}
+	}
+	switch {
+	case openAPIOnly:
+		b.Problems = append(b.Problems, Problem{File: b.Files.Metadata, Pointer: "/extensionPoints", Severity: diag.Warning,
+			Message: fmt.Sprintf("the base block %s has an OpenAPI document: its extension points are declarative, and nothing is built from them (as in the OGC tool chain)", ep.Base)})
+	default:
+		b.warnExtension("the base block is %s:", ep.Base)
+	}
+}
+
+// warnExtension warns that the schema the tool chain builds for a block
+// with extension points (its base block's schema with each extension
+// source replaced by its target) is not built by jrpcld.
+func (b *Block) warnExtension(format string, args ...any) {
+	b.Problems = append(b.Problems, Problem{File: b.Files.Metadata, Pointer: "/extensionPoints", Severity: diag.Warning,
+		Message: fmt.Sprintf(format, args...) + " jrpcld does not build the schema the OGC tool chain makes of its base block's schema with each extension source replaced by its target; the block is built from its own files"})
+}
