@@ -168,6 +168,11 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 				break
 			}
 		}
+		for _, files := range ib.ShaclShapes {
+			for i, f := range files {
+				files[i] = r.absolute(f) // a register built without a base URL links relatively
+			}
+		}
 		for _, d := range b.DependsOn {
 			ib.DependsOn = append(ib.DependsOn, strings.TrimPrefix(d, BlockRefPrefix))
 		}

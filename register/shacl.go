@@ -91,7 +91,7 @@ func (bd *builder) shaclFiles(o *blockOut) []*shaclFile {
 // never fetched.
 func (bd *builder) shaclFile(b *bblock.Block, name string) *shaclFile {
 	key := name
-	if !isURL(name) {
+	if b != nil && !isURL(name) {
 		key = path.Join(bblock.SourcesDir, b.Path, name)
 	}
 	if f, ok := bd.shacl[key]; ok {
@@ -99,6 +99,10 @@ func (bd *builder) shaclFile(b *bblock.Block, name string) *shaclFile {
 	}
 	f := &shaclFile{name: key}
 	bd.shacl[key] = f
+	if b == nil && !isURL(name) {
+		f.err = fmt.Errorf("an imported register names it by a relative path: jrpcld reads an imported block's shapes by URL, from the copy of its import")
+		return f
+	}
 	var ts []rdf.Triple
 	ts, f.prefixes, f.err = bd.readTurtle(b, name)
 	if f.err == nil {

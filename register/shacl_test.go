@@ -233,3 +233,52 @@ func TestSHACLImportedShapes(t *testing.T) {
 		t.Errorf("t.remote: no conforming report for the mapped shapes: %v", shaclEntries(items["example_1_1.json"]))
 	}
 }
+
+// TestSHACLImportedBlockShapes: a block that depends on a block of a
+// mapped import is checked against the shapes the import's register.json
+// lists for it, here by a path relative to that register.json (as jrpcld
+// links them in a build without a base URL): read from the copy.
+func TestSHACLImportedBlockShapes(t *testing.T) {
+	const importURL = "https://x.example/reg/"
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"register.json":              `{"bblocks": [{"itemIdentifier": "x.named", "shaclShapes": {"x.named": ["_sources/named/rules.shacl"]}}]}`,
+		"_sources/named/rules.shacl": "@prefix sh: <http://www.w3.org/ns/shacl#> .\n<https://x.example/shapes/Named> a sh:NodeShape ; sh:targetClass <https://example.org/ns#Person> ; sh:property [ sh:path <https://example.org/ns#name> ; sh:minCount 1 ] .\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	im, err := bblock.LoadImports([]bblock.ImportMap{{URL: importURL, Dir: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := readFile(t, filepath.Join(shaclChecks, "_sources", "person", "context.jsonld"))
+	fsys := fstest.MapFS{
+		"bblocks-config.yaml":             {Data: []byte("name: Y\nidentifier-prefix: y.\nimports:\n  - " + importURL + "\n")},
+		"_sources/who/bblock.json":        {Data: []byte(`{"name": "Who", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1", "dependsOn": ["x.named"]}`)},
+		"_sources/who/schema.yaml":        {Data: readFile(t, filepath.Join(shaclChecks, "_sources", "person", "schema.yaml"))},
+		"_sources/who/context.jsonld":     {Data: ctx},
+		"_sources/who/examples.yaml":      {Data: []byte("examples:\n  - title: Nameless\n    snippets:\n      - language: json\n        code: '{\"id\": \"https://example.org/people/n\", \"type\": \"Person\"}'\n")},
+		"_sources/who/tests/ok-fail.json": {Data: []byte(`{"id": "https://example.org/people/m", "type": "Person"}`)},
+	}
+	reg, err := bblock.LoadRegister(fsys, &bblock.Options{Imports: im})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, res := buildReg(t, reg, Options{})
+	b := blockResult(t, res, "y.who")
+	// The example has no name: the imported shapes fail it; the test
+	// resource, the same, fails as it must.
+	if b.Passed || b.Examples.Failed != 1 || b.Tests.Passed != 1 {
+		t.Errorf("y.who: %+v", b)
+	}
+	items := reportItems(t, readJSON(t, filepath.Join(out, "tests", "who", "_report.json")))
+	if e := shaclReport(items["example_1_1.json"], importURL+"_sources/named/rules.shacl"); e == nil || e["isError"] != true {
+		t.Errorf("y.who: no failing report for the imported shapes: %v", shaclEntries(items["example_1_1.json"]))
+	}
+}
