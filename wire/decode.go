@@ -655,7 +655,7 @@ func value(s *context.Scope, g *graph, o rdf.Term, depth int, probs *[]string) a
 func literalValue(o rdf.Term, probs *[]string) any {
 	switch {
 	case o.Datatype == rdf.RDFJSON:
-		if !json.Valid([]byte(o.Value)) {
+		if !validJSON(o.Value) {
 			*probs = append(*probs, fmt.Sprintf("rdf:JSON literal %q is not JSON", o.Value))
 			return o.Value
 		}

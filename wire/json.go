@@ -233,3 +233,166 @@ func brief(v any) string {
 	}
 	return string(b)
 }
+
+// maxJSONDepth is how deeply encoding/json lets arrays and objects nest.
+const maxJSONDepth = 10000
+
+// validJSON reports whether s is one JSON value with optional white space
+// around it, exactly as encoding/json.Valid does (bytes that are not UTF-8
+// are accepted inside strings, as there; nesting past maxJSONDepth is
+// not), without copying s.
+func validJSON(s string) bool {
+	i, ok := validValue(s, skipJSONSpace(s, 0), 1)
+	return ok && skipJSONSpace(s, i) == len(s)
+}
+
+func skipJSONSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// validValue checks the value at s[i:], at nesting depth depth (1 for the
+// top level), and returns the offset past it.
+func validValue(s string, i, depth int) (int, bool) {
+	if i >= len(s) {
+		return i, false
+	}
+	switch c := s[i]; c {
+	case '{', '[':
+		if depth > maxJSONDepth {
+			return i, false
+		}
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		i = skipJSONSpace(s, i+1)
+		if i < len(s) && s[i] == end {
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			if c == '{' {
+				if i >= len(s) || s[i] != '"' {
+					return i, false
+				}
+				if i, ok = validString(s, i); !ok {
+					return i, false
+				}
+				if i = skipJSONSpace(s, i); i >= len(s) || s[i] != ':' {
+					return i, false
+				}
+				i = skipJSONSpace(s, i+1)
+			}
+			if i, ok = validValue(s, i, depth+1); !ok {
+				return i, false
+			}
+			if i = skipJSONSpace(s, i); i >= len(s) {
+				return i, false
+			}
+			switch s[i] {
+			case ',':
+				i = skipJSONSpace(s, i+1)
+			case end:
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case '"':
+		return validString(s, i)
+	case 't':
+		return validWord(s, i, "true")
+	case 'f':
+		return validWord(s, i, "false")
+	case 'n':
+		return validWord(s, i, "null")
+	}
+	return validNumber(s, i)
+}
+
+func validWord(s string, i int, word string) (int, bool) {
+	if !strings.HasPrefix(s[i:], word) {
+		return i, false
+	}
+	return i + len(word), true
+}
+
+// validString checks the string whose opening quote is at s[i].
+func validString(s string, i int) (int, bool) {
+	for i++; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			return i + 1, true
+		case c < 0x20:
+			return i, false
+		case c == '\\':
+			if i+1 >= len(s) {
+				return i, false
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if i+6 > len(s) {
+					return i, false
+				}
+				for _, h := range []byte(s[i+2 : i+6]) {
+					if !isHex(h) {
+						return i, false
+					}
+				}
+				i += 5
+			default:
+				return i, false
+			}
+		}
+	}
+	return i, false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// validNumber checks the number at s[i:]: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func validNumber(s string, i int) (int, bool) {
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(s) || !isDigit(s[i]):
+		return i, false
+	case s[i] == '0':
+		i++
+	default:
+		i = skipDigits(s, i)
+	}
+	if i < len(s) && s[i] == '.' {
+		if i++; i >= len(s) || !isDigit(s[i]) {
+			return i, false
+		}
+		i = skipDigits(s, i)
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		if i++; i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i >= len(s) || !isDigit(s[i]) {
+			return i, false
+		}
+		i = skipDigits(s, i)
+	}
+	return i, true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func skipDigits(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}

@@ -93,6 +93,9 @@ func (d *Decoder) stream(r io.Reader, syntax rdf.Format, chunkSize, jobSize int,
 	jobTokens := make(tokens, n)
 	chunks := make(chan *rchunk, n)
 	jobs := make(chan *rjob, n)
+	// The statements of the jobs read back, for the jobs to come: at most
+	// n are in flight, so n are kept.
+	spare := make(chan []rdf.Quad, n)
 	go readChunks(r, syntax, chunkSize, chunkTokens, chunks, stop)
 	parsed := ordered.Map(ordered.Workers(), chunks, func() func(*rchunk) {
 		return func(c *rchunk) {
@@ -101,11 +104,16 @@ func (d *Decoder) stream(r io.Reader, syntax rdf.Format, chunkSize, jobSize int,
 			}
 		}
 	})
-	go segment(parsed, jobSize, chunkTokens, jobTokens, jobs, stop)
+	go segment(parsed, jobSize, chunkTokens, jobTokens, jobs, spare, stop)
 	built := ordered.Map(ordered.Workers(), jobs, func() func(*rjob) {
 		return func(j *rjob) {
 			if j.err == nil {
 				j.logs, j.problems = d.read(j.quads, 1)
+				clear(j.quads) // let go of the terms
+				select {
+				case spare <- j.quads[:0]:
+				default:
+				}
 				j.quads = nil
 			}
 		}
@@ -388,10 +396,11 @@ type segmenter struct {
 // segment reads the parsed chunks in order and sends jobs of about jobSize
 // statements on out, in order;
 // the last job carries the error that ends the input (io.EOF at its end).
-func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out chan<- *rjob, stop <-chan struct{}) {
+// Its jobs' statements go in the slices of spare when there are any.
+func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out chan<- *rjob, spare <-chan []rdf.Quad, stop <-chan struct{}) {
 	defer close(out)
 	s := &segmenter{nodes: map[rdf.Term]uint8{}, closed: map[rdf.Term]struct{}{},
-		maxPos: map[string]int64{}, blankLogs: map[string]string{}}
+		maxPos: map[string]int64{}, blankLogs: map[string]string{}, job: make([]rdf.Quad, 0, 2*jobSize)}
 	seq := 0
 	send := func(j *rjob) bool {
 		j.seq = seq
@@ -418,7 +427,11 @@ func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out 
 					if !send(&rjob{quads: s.job}) {
 						return false
 					}
-					s.job = nil
+					select {
+					case s.job = <-spare:
+					default:
+						s.job = make([]rdf.Quad, 0, 2*jobSize)
+					}
 				}
 			}
 		}
