@@ -39,11 +39,21 @@ type parseError struct{ e *diag.Diagnostic }
 // empty; N-Triples and N-Quads allow only absolute IRIs. A syntax error is a *diag.Diagnostic
 // with the 1-based line and column (counted in characters) where the reader stopped.
 func Parse(data []byte, syntax Format, base string) (quads []Quad, prefixes map[string]string, err error) {
+	return ParseAppend(nil, data, syntax, base)
+}
+
+// ParseAppend is Parse appending the statements to dst, for a caller that
+// reuses one slice for document after document. On an error it returns
+// nil statements, as Parse does.
+func ParseAppend(dst []Quad, data []byte, syntax Format, base string) (quads []Quad, prefixes map[string]string, err error) {
 	if syntax < Turtle || syntax > NQuads {
 		return nil, nil, fmt.Errorf("rdf: Parse reads Turtle, N-Triples and N-Quads, not %v", syntax)
 	}
 	r := &reader{data: data, syntax: syntax, base: base, prefixes: map[string]string{}, intern: map[string]string{}}
-	r.quads = make([]Quad, 0, len(data)/80) // about one statement per 80 bytes
+	r.quads = dst
+	if dst == nil {
+		r.quads = make([]Quad, 0, len(data)/80) // about one statement per 80 bytes
+	}
 	defer func() {
 		if e := recover(); e != nil {
 			pe, ok := e.(parseError)

@@ -360,3 +360,33 @@ func TestTurtleGrammarAgainstRapper(t *testing.T) {
 		})
 	}
 }
+
+// TestParseAppend checks that ParseAppend appends to what its slice holds
+// the statements Parse returns, and returns nil on an error, as Parse.
+func TestParseAppend(t *testing.T) {
+	first := "<http://a.example/s> <http://a.example/p> \"one\" .\n"
+	second := "<http://a.example/s> <http://a.example/p> \"two\" <http://a.example/g> .\n_:b <http://a.example/q> <http://a.example/o> .\n"
+	held, _, err := rdf.Parse([]byte(first), rdf.NQuads, "")
+	if err != nil || len(held) != 1 {
+		t.Fatalf("Parse(first) = %v, %v", held, err)
+	}
+	want, _, err := rdf.Parse([]byte(second), rdf.NQuads, "")
+	if err != nil || len(want) != 2 {
+		t.Fatalf("Parse(second) = %v, %v", want, err)
+	}
+	dst := make([]rdf.Quad, 1, 8)
+	copy(dst, held)
+	got, _, err := rdf.ParseAppend(dst, []byte(second), rdf.NQuads, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0] != held[0] || got[1] != want[0] || got[2] != want[1] {
+		t.Errorf("ParseAppend = %v, want %v then %v", got, held, want)
+	}
+	if &got[0] != &dst[0] {
+		t.Error("ParseAppend did not append in place although the slice had room")
+	}
+	if got, _, err := rdf.ParseAppend(dst, []byte("<http://a.example/s> <p> \"x\" .\n"), rdf.NTriples, ""); err == nil || got != nil {
+		t.Errorf("ParseAppend on a relative IRI = %v, %v; want nil and an error", got, err)
+	}
+}

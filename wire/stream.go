@@ -93,27 +93,29 @@ func (d *Decoder) stream(r io.Reader, syntax rdf.Format, chunkSize, jobSize int,
 	jobTokens := make(tokens, n)
 	chunks := make(chan *rchunk, n)
 	jobs := make(chan *rjob, n)
-	// The statements of the jobs read back, for the jobs to come: at most
-	// n are in flight, so n are kept.
+	// The text and statements of the chunks parsed and the statements of
+	// the jobs read back, for those to come: at most n of each are in
+	// flight, so n are kept.
+	spareText := make(chan []byte, n)
+	spareChunk := make(chan []rdf.Quad, n)
 	spare := make(chan []rdf.Quad, n)
-	go readChunks(r, syntax, chunkSize, chunkTokens, chunks, stop)
+	go readChunks(r, syntax, chunkSize, chunkTokens, chunks, spareText, stop)
 	parsed := ordered.Map(ordered.Workers(), chunks, func() func(*rchunk) {
 		return func(c *rchunk) {
 			if !c.parsed && c.err == nil {
-				c.parse(syntax)
+				text := c.data
+				c.parse(syntax, takeSpare(spareChunk))
+				giveSpare(spareText, text[:0]) // the statements hold copies of their strings
 			}
 		}
 	})
-	go segment(parsed, jobSize, chunkTokens, jobTokens, jobs, spare, stop)
+	go segment(parsed, jobSize, chunkTokens, jobTokens, jobs, spareChunk, spare, stop)
 	built := ordered.Map(ordered.Workers(), jobs, func() func(*rjob) {
 		return func(j *rjob) {
 			if j.err == nil {
 				j.logs, j.problems = d.read(j.quads, 1)
 				clear(j.quads) // let go of the terms
-				select {
-				case spare <- j.quads[:0]:
-				default:
-				}
+				giveSpare(spare, j.quads[:0])
 				j.quads = nil
 			}
 		}
@@ -138,6 +140,25 @@ func (d *Decoder) stream(r io.Reader, syntax rdf.Format, chunkSize, jobSize int,
 		}
 	}
 	return err
+}
+
+// takeSpare returns a slice from spare, or nil when there is none.
+func takeSpare[S any](spare <-chan S) S {
+	select {
+	case s := <-spare:
+		return s
+	default:
+		var zero S
+		return zero
+	}
+}
+
+// giveSpare puts s in spare unless spare is full.
+func giveSpare[S any](spare chan<- S, s S) {
+	select {
+	case spare <- s:
+	default:
+	}
 }
 
 // tokens bound the items in flight between two stages.
@@ -206,7 +227,8 @@ func (e *emitter) job(j *rjob) error {
 // the last comes one that carries io.EOF, or the read error. Turtle's
 // chunks are parsed here up to the first with statements: the prefixes
 // declared until then are written at the head of the others.
-func readChunks(r io.Reader, syntax rdf.Format, size int, tok tokens, out chan<- *rchunk, stop <-chan struct{}) {
+// A chunk's text goes in a slice of spare when there is one large enough.
+func readChunks(r io.Reader, syntax rdf.Format, size int, tok tokens, out chan<- *rchunk, spare <-chan []byte, stop <-chan struct{}) {
 	defer close(out)
 	send := func(c *rchunk) bool {
 		if !tok.take(stop) {
@@ -226,7 +248,11 @@ func readChunks(r io.Reader, syntax rdf.Format, size int, tok tokens, out chan<-
 	eof := false
 	statements := false // Turtle: a chunk with statements has been read
 	for seq := 0; ; seq++ {
-		buf := make([]byte, 0, max(size, 2*(len(head)+len(carry))))
+		need := max(size, 2*(len(head)+len(carry)))
+		buf := takeSpare(spare)
+		if cap(buf) < need {
+			buf = make([]byte, 0, need)
+		}
 		buf = append(append(buf, head...), carry...)
 		cut := 0
 		for {
@@ -272,11 +298,12 @@ func readChunks(r io.Reader, syntax rdf.Format, size int, tok tokens, out chan<-
 
 // parse parses the statements of a chunk. A Turtle chunk must declare no
 // prefix: the chunks after it are parsed with the prefixes at its head.
-func (c *rchunk) parse(syntax rdf.Format) {
+// N-Triples and N-Quads are appended to quads.
+func (c *rchunk) parse(syntax rdf.Format, quads []rdf.Quad) {
 	defer func() { c.data, c.parsed = nil, true }()
 	if syntax != rdf.Turtle {
 		var err error
-		if c.quads, _, err = rdf.Parse(c.data, syntax, ""); err != nil {
+		if c.quads, _, err = rdf.ParseAppend(quads, c.data, syntax, ""); err != nil {
 			c.err = ungrouped("%v", inputLine(err, c.lineBase))
 		}
 		return
@@ -397,7 +424,8 @@ type segmenter struct {
 // statements on out, in order;
 // the last job carries the error that ends the input (io.EOF at its end).
 // Its jobs' statements go in the slices of spare when there are any.
-func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out chan<- *rjob, spare <-chan []rdf.Quad, stop <-chan struct{}) {
+// The chunks' statements, once taken, go to spareChunk.
+func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out chan<- *rjob, spareChunk chan<- []rdf.Quad, spare <-chan []rdf.Quad, stop <-chan struct{}) {
 	defer close(out)
 	s := &segmenter{nodes: map[rdf.Term]uint8{}, closed: map[rdf.Term]struct{}{},
 		maxPos: map[string]int64{}, blankLogs: map[string]string{}, job: make([]rdf.Quad, 0, 2*jobSize)}
@@ -427,13 +455,14 @@ func segment(in <-chan *rchunk, jobSize int, chunkTokens, jobTokens tokens, out 
 					if !send(&rjob{quads: s.job}) {
 						return false
 					}
-					select {
-					case s.job = <-spare:
-					default:
+					if s.job = takeSpare(spare); s.job == nil {
 						s.job = make([]rdf.Quad, 0, 2*jobSize)
 					}
 				}
 			}
+			clear(c.quads) // copied: let go of the terms
+			giveSpare(spareChunk, c.quads[:0])
+			c.quads = nil
 		}
 		if err == io.EOF {
 			s.flush()
