@@ -115,8 +115,25 @@ type graph struct {
 
 func newGraph(quads []rdf.Quad) *graph {
 	g := &graph{out: make(map[rdf.Term][]edge, len(quads)/8)}
-	for _, q := range quads {
-		g.out[q.S] = append(g.out[q.S], edge{q.P, q.O})
+	// The statements of a subject mostly come in one run: each run is a
+	// piece of one slice of edges, looked up in the map once.
+	all := make([]edge, len(quads))
+	for i, q := range quads {
+		all[i] = edge{q.P, q.O}
+	}
+	for i := 0; i < len(quads); {
+		s := quads[i].S
+		j := i + 1
+		for j < len(quads) && quads[j].S == s {
+			j++
+		}
+		run := all[i:j:j] // full: appending to it copies
+		if es, ok := g.out[s]; ok {
+			g.out[s] = append(es, run...)
+		} else {
+			g.out[s] = run
+		}
+		i = j
 	}
 	return g
 }
