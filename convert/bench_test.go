@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"testing"
 	"time"
@@ -134,4 +135,39 @@ func BenchmarkCompiledToRDF(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// BenchmarkCanonicalText writes the canonical form of the params and
+// result of every corpus message from their text (textCanon, as the plan
+// does for @json terms): one op is one message's values.
+func BenchmarkCanonicalText(b *testing.B) {
+	log, n := shared.CorpusLog(b)
+	var texts [][]byte
+	for _, line := range bytes.Split(log, []byte("\n")) {
+		var msg map[string]json.RawMessage
+		if json.Unmarshal(line, &msg) != nil {
+			continue
+		}
+		for _, k := range []string{"params", "result"} {
+			if t := msg[k]; len(t) > 0 {
+				texts = append(texts, t)
+			}
+		}
+	}
+	if len(texts) == 0 {
+		b.Fatal("no params or result in the corpus")
+	}
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	b.SetBytes(int64(size / n))
+	var c textCanon
+	var buf []byte
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := i % n; j < len(texts); j += n {
+			buf, _ = c.appendText(buf[:0], texts[j])
+		}
+	}
 }

@@ -1,7 +1,9 @@
 package convert
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -312,9 +314,7 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 	j := i + 1
 	start := j
 	for {
-		for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 {
-			j++
-		}
+		j = plainEnd(text, j)
 		if j >= len(text) || text[j] < 0x20 {
 			return dst, j, false
 		}
@@ -363,6 +363,31 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 		}
 		start = j
 	}
+}
+
+// plainEnd returns the offset of the first '"', '\\' or control character
+// of text at or after j, or len(text). It looks at eight bytes at a time.
+func plainEnd(text []byte, j int) int {
+	const (
+		ones = 0x0101010101010101
+		lo7  = 0x7f7f7f7f7f7f7f7f
+		hi   = 0x8080808080808080
+	)
+	for ; j+8 <= len(text); j += 8 {
+		x := binary.LittleEndian.Uint64(text[j:])
+		// A byte b of y or z is zero exactly when neither (b&0x7f)+0x7f
+		// nor b has its high bit set; b < 0x20 exactly when neither
+		// (b&0x7f)+0x60 nor b has it.
+		y, z := x^('"'*ones), x^('\\'*ones)
+		m := ^(((y&lo7)+lo7)|y)&hi | ^(((z&lo7)+lo7)|z)&hi | ^(((x&lo7)+0x6060606060606060)|x)&hi
+		if m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 {
+		j++
+	}
+	return j
 }
 
 // digits returns the length of the run of ASCII digits at the start of s.
