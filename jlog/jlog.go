@@ -38,10 +38,28 @@ func DefaultLogIRI(file string) string {
 // MessageIRI returns the IRI of the message at position pos (from 1) of the
 // log with IRI log, sent in direction dir.
 func MessageIRI(log string, dir jsonrpc.Direction, pos int) string {
-	if dir == jsonrpc.NoDirection {
-		return log + "#m" + strconv.Itoa(pos)
+	switch dir {
+	case jsonrpc.NoDirection:
+		return join(log, "#m", pos, "")
+	case jsonrpc.ClientToServer:
+		return join(log, "#c2s-", pos, "")
+	case jsonrpc.ServerToClient:
+		return join(log, "#s2c-", pos, "")
 	}
-	return log + "#" + dir.String() + "-" + strconv.Itoa(pos)
+	return join(log, "#"+dir.String()+"-", pos, "")
+}
+
+// join returns a+b+n+c with one allocation (n written in decimal): names
+// are made for every message.
+func join(a, b string, n int, c string) string {
+	var sb strings.Builder
+	sb.Grow(len(a) + len(b) + 20 + len(c))
+	sb.WriteString(a)
+	sb.WriteString(b)
+	var digits [20]byte
+	sb.Write(strconv.AppendInt(digits[:0], int64(n), 10))
+	sb.WriteString(c)
+	return sb.String()
 }
 
 // MemberIRI returns the IRI of member index (from 0) of the batch whose
@@ -96,7 +114,7 @@ func BlankPrefix(log string) string {
 // MessageBlanks returns the prefix of the blank node labels of the message
 // at position pos of the log whose BlankPrefix is prefix.
 func MessageBlanks(prefix string, pos int) string {
-	return prefix + strconv.Itoa(pos) + "b"
+	return join(prefix, "", pos, "b")
 }
 
 // MemberBlanks returns the prefix of the blank node labels of member

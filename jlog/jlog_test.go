@@ -213,3 +213,25 @@ func FuzzIsDateTime(f *testing.F) {
 		}
 	})
 }
+
+// TestNamesAllocateOnce checks that the names made for every message cost
+// one allocation each, and that they are what concatenation gives.
+func TestNamesAllocateOnce(t *testing.T) {
+	log := "file:///var/log/session.jsonl"
+	for _, c := range []struct {
+		got  func() string
+		want string
+	}{
+		{func() string { return MessageIRI(log, jsonrpc.NoDirection, 12345) }, log + "#m12345"},
+		{func() string { return MessageIRI(log, jsonrpc.ClientToServer, 7) }, log + "#c2s-7"},
+		{func() string { return MessageIRI(log, jsonrpc.ServerToClient, -3) }, log + "#s2c--3"},
+		{func() string { return MessageBlanks("labcm", 987654321) }, "labcm987654321b"},
+	} {
+		if got := c.got(); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+		if n := testing.AllocsPerRun(100, func() { _ = c.got() }); n != 1 {
+			t.Errorf("%q: %v allocations, want 1", c.want, n)
+		}
+	}
+}
