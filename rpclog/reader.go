@@ -200,7 +200,7 @@ func NewReader(r io.Reader, name string, opts ReaderOptions) (*Reader, error) {
 		maxLine:  opts.MaxLineBytes,
 		br:       br,
 		gzip:     gz,
-		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth, LoneSurrogates: true},
+		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth, LoneSurrogates: true, Shared: sharedMembers},
 		limit:    -1,
 	}, nil
 }
@@ -248,7 +248,7 @@ func NewRangeReader(r io.Reader, name string, opts ReaderOptions, rg Range) (*Re
 		maxBatch: opts.MaxBatch,
 		maxLine:  opts.MaxLineBytes,
 		br:       bufio.NewReaderSize(r, readBufferSize),
-		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth, LoneSurrogates: true},
+		p:        jsonparse.Parser{MaxDepth: opts.MaxDepth, LoneSurrogates: true, Shared: sharedMembers},
 		mode:     modeLines,
 		sniffed:  true,
 		lines:    true,
@@ -896,10 +896,14 @@ func (r *Reader) decodeText(p *jsonparse.Parser, text []byte, line int) *Record 
 	return r.record(p, v, perr, text, line, 1)
 }
 
+// sharedMembers are the members whose string values repeat from line to
+// line: the parsers share them (jsonparse.Parser.Shared). Not modified.
+var sharedMembers = []string{"jsonrpc", "method", "dir"}
+
 // newParser returns a parser with the Reader's limits, for decodeText.
 func (r *Reader) newParser() *jsonparse.Parser {
 	// record takes what it needs of an envelope at once.
-	return &jsonparse.Parser{MaxDepth: r.p.MaxDepth, ReuseEnvelope: true, LoneSurrogates: true}
+	return &jsonparse.Parser{MaxDepth: r.p.MaxDepth, ReuseEnvelope: true, LoneSurrogates: true, Shared: sharedMembers}
 }
 
 // record builds the record for a value p read from text, which starts on

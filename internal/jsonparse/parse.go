@@ -23,10 +23,12 @@ import (
 )
 
 // maxInterned and maxInternLen bound the object keys a Parser keeps to
-// share between texts, and their length.
+// share between texts, and their length; maxShared the values of its
+// Shared members.
 const (
 	maxInterned  = 4096
 	maxInternLen = 64
+	maxShared    = 256
 )
 
 // EndsToken reports whether c ends a number or a literal (true, false,
@@ -94,12 +96,19 @@ type Parser struct {
 	// U+FFFD, the replacement character, as encoding/json reads it, and
 	// its string is noted in Surrogates. Without it, it is a syntax error.
 	LoneSurrogates bool
+	// Shared names the members whose string values repeat from text to
+	// text (a message's "jsonrpc" and "method", an envelope's "dir"): a
+	// value of one of them that is ASCII without escapes, up to
+	// maxInternLen bytes, is returned shared with the last equal one read
+	// (as one boxed string), sparing its allocations.
+	Shared []string
 
 	stack    []frame              // open arrays and objects
 	vals     []any                // members of the open containers
 	keys     []string             // keys of the open objects' members
 	buf      []byte               // scratch for unescaping strings
 	keyCache *[maxInterned]string // object keys seen, by hash
+	valCache *[maxShared]any      // the values of Shared members seen, by hash
 	parses   int                  // calls of Parse, up to 2
 	envelope map[string]any       // the map ReuseEnvelope reuses
 
@@ -279,6 +288,14 @@ value:
 			}
 			continue value
 		case '"':
+			if p.skip == 0 && p.Shared != nil && p.sharedMember() {
+				var ok bool
+				var end int
+				if v, end, ok = p.sharedString(data, i); ok {
+					i = end
+					break
+				}
+			}
 			var s string
 			start := i
 			if s, i, perr = p.str(data, i, false, p.skip > 0); perr != nil {
@@ -663,6 +680,42 @@ func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *Synta
 			j += n
 		}
 	}
+}
+
+// sharedMember reports whether the value about to be read is that of a
+// member of an object named in Shared.
+func (p *Parser) sharedMember() bool {
+	if len(p.stack) == 0 || !p.stack[len(p.stack)-1].obj {
+		return false
+	}
+	return slices.Contains(p.Shared, p.keys[len(p.keys)-1])
+}
+
+// sharedString reads the string whose opening quote is at data[i] when it
+// is ASCII without escapes and no longer than maxInternLen, and returns it
+// boxed, shared with the last equal one; ok is false for any other string,
+// which str reads.
+func (p *Parser) sharedString(data []byte, i int) (v any, end int, ok bool) {
+	j := i + 1
+	for j < len(data) && strPlain[data[j]] {
+		j++
+	}
+	if j >= len(data) || data[j] != '"' || j-i-1 > maxInternLen || p.parses < 2 {
+		return nil, i, false
+	}
+	b := data[i+1 : j]
+	if p.valCache == nil {
+		p.valCache = new([maxShared]any)
+	}
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	slot := &p.valCache[h%maxShared]
+	if s, ok := (*slot).(string); !ok || s != string(b) {
+		*slot = string(b)
+	}
+	return *slot, j + 1, true
 }
 
 // intern returns b as a string, shared with earlier keys of the same text:

@@ -153,6 +153,7 @@ func FuzzParser(f *testing.F) {
 		p := Parser{MaxDepth: 10000} // encoding/json's own limit
 		v, perr := p.Parse(data)
 		checkLazy(t, data, v, perr, &p)
+		checkShared(t, data, v, perr)
 		valid := json.Valid(data)
 		checkLoneSurrogates(t, data, valid, perr)
 		if perr != nil {
@@ -220,5 +221,61 @@ func checkElements(t *testing.T, data []byte, v any) {
 		if strings.TrimSpace(string(e)) != string(e) || !json.Valid(e) || !reflect.DeepEqual(decodeStd(t, e), arr[i]) {
 			t.Fatalf("Elements of %q: element %d is %q, want %#v", data, i, e, arr[i])
 		}
+	}
+}
+
+// checkShared parses data with Shared members, three times over (the
+// values are shared from the second parse on), and checks that the
+// parser gives what it gives without them (v, perr).
+func checkShared(t *testing.T, data []byte, v any, perr *SyntaxError) {
+	t.Helper()
+	sp := Parser{MaxDepth: 10000, Shared: []string{"jsonrpc", "method", "dir", "a", "b", ""}}
+	for range 3 {
+		sv, serr := sp.Parse(data)
+		if (perr == nil) != (serr == nil) || perr != nil && (perr.Offset != serr.Offset || perr.Msg != serr.Msg) {
+			t.Fatalf("with shared members: error %v, without: %v", serr, perr)
+		}
+		if !reflect.DeepEqual(sv, v) {
+			t.Fatalf("with shared members: %#v, without: %#v", sv, v)
+		}
+	}
+}
+
+// TestShared checks that the values of Shared members are read as without
+// them, and that a repeated one costs no allocation.
+func TestShared(t *testing.T) {
+	texts := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"method":"x","jsonrpc":"y"}}`,
+		`{"dir":"c2s","ts":"2026-11-21T23:20:01.905Z","msg":{"jsonrpc":"2.0","method":"a\u0062c","id":"m"}}`,
+		`{"method":"é","jsonrpc":"` + strings.Repeat("x", 65) + `","dir":["c2s"]}`,
+		`[{"jsonrpc":"2.0","method":"notifications/initialized"},{"method":1,"jsonrpc":null}]`,
+		`{"method":"","jsonrpc":"\ud800"}`,
+	}
+	for _, text := range texts {
+		plain := Parser{MaxDepth: 100, LoneSurrogates: true}
+		want, werr := plain.Parse([]byte(text))
+		shared := Parser{MaxDepth: 100, LoneSurrogates: true, Shared: []string{"jsonrpc", "method", "dir"}}
+		for range 3 {
+			got, err := shared.Parse([]byte(text))
+			if (err == nil) != (werr == nil) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: with Shared %#v (%v), without %#v (%v)", text, got, err, want, werr)
+			}
+			if !reflect.DeepEqual(shared.Surrogates(), plain.Surrogates()) {
+				t.Fatalf("%s: surrogates with Shared %+v, without %+v", text, shared.Surrogates(), plain.Surrogates())
+			}
+		}
+	}
+	// "2.0" and "tools/call" come from the cache: two allocations (the
+	// string and its box) fewer each than without it.
+	text := []byte(`{"jsonrpc":"2.0","method":"tools/call","id":1}`)
+	count := func(p *Parser) float64 {
+		p.Parse(text)
+		p.Parse(text)
+		return testing.AllocsPerRun(100, func() { p.Parse(text) })
+	}
+	without := count(&Parser{MaxDepth: 10})
+	with := count(&Parser{MaxDepth: 10, Shared: []string{"jsonrpc", "method"}})
+	if with != without-4 {
+		t.Errorf("%v allocations with Shared, %v without; want 4 fewer", with, without)
 	}
 }
