@@ -92,7 +92,7 @@ func (refuseLoader) Load(string) (any, error) { return nil, errors.New("no loadi
 // object names a member twice (jsonschema sees the last one alone).
 func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node, text []byte) verdict {
 	t.Helper()
-	p := jsonparse.Parser{MaxDepth: 10000}
+	p := jsonparse.Parser{MaxDepth: 10000, LoneSurrogates: true}
 	v, perr := p.Parse(text)
 	if perr != nil {
 		t.Fatalf("%s: %s: %v", what, text, perr)
@@ -127,7 +127,7 @@ func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node,
 	// Knowing the extents a log reader notes (the members of an object
 	// left undecoded), the plan says the same.
 	if obj, ok := v.(map[string]any); ok {
-		lp := jsonparse.Parser{MaxDepth: 10000, Lazy: slices.Collect(maps.Keys(obj)), Lens: make([]uint16, len(text))}
+		lp := jsonparse.Parser{MaxDepth: 10000, Lazy: slices.Collect(maps.Keys(obj)), Lens: make([]uint16, len(text)), LoneSurrogates: true}
 		if _, perr := lp.Parse(text); perr != nil {
 			t.Fatalf("%s: %s: lazily: %v", what, text, perr)
 		}
@@ -247,6 +247,20 @@ func FuzzPlan(f *testing.F) {
 	} {
 		f.Add(c.schema, c.value, false)
 	}
+	// Lone surrogate escapes, which the log reader reads as U+FFFD
+	// (issue 23, item 8).
+	for _, c := range []struct{ schema, value string }{
+		{`{"const":"\ufffd"}`, `"\ud800"`},
+		{`{"enum":["a\ufffd"]}`, `"a\udc00"`},
+		{`{"pattern":"^.$","maxLength":1}`, `"\udbff"`},
+		{`{"uniqueItems":true}`, `["\ud800","\ufffd"]`},
+		{`{"propertyNames":{"const":"\ufffd"},"required":["\ufffd"]}`, `{"\udfff":1}`},
+		{`{"properties":{"\ufffd":{"type":"string"}}}`, `{"\ud800":1,"\udc00":"x"}`},
+		{`{"not":{"properties":{"params":{"properties":{"a":{"format":"uri"}}}}}}`, `{"params":{"a":"http://x/\ud800"}}`},
+	} {
+		f.Add(c.schema, c.value, false)
+		f.Add(c.schema, c.value, true)
+	}
 	f.Fuzz(func(t *testing.T, schemaText, value string, formats bool) {
 		if !json.Valid([]byte(value)) {
 			return
@@ -259,9 +273,9 @@ func FuzzPlan(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p := jsonparse.Parser{MaxDepth: 10000}
+		p := jsonparse.Parser{MaxDepth: 10000, LoneSurrogates: true}
 		if _, perr := p.Parse([]byte(value)); perr != nil {
-			return // not JSON the log reader takes (invalid UTF-8, lone surrogates, ...)
+			return // not JSON the log reader takes (invalid UTF-8, ...)
 		}
 		samePlanVerdict(t, schemaText, sch, n, []byte(value))
 	})

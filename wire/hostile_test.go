@@ -128,6 +128,10 @@ func hostileRoundTrip(t *testing.T, what string, ctx *context.Processed, engine 
 		t.Fatalf("%s: %s: %v %+v\n%s", what, line, err, res, graph.String())
 	}
 	checkSame(t, what+" "+string(line), sent, readWire(t, back.Bytes()))
+	// What holds a lone surrogate comes back as written.
+	if lone := []byte(`\ud800`); bytes.Count(back.Bytes(), lone) != bytes.Count(line, lone) {
+		t.Fatalf("%s: %s: came back as %s", what, line, back.Bytes())
+	}
 	quads, err := wire.ReadRDF(graph.Bytes(), format)
 	if err != nil {
 		t.Fatalf("%s: %s: %v", what, line, err)
@@ -146,7 +150,9 @@ func hostileRoundTrip(t *testing.T, what string, ctx *context.Processed, engine 
 // block (the default, or the MCP block when ../shared is there, whose
 // context maps MCP's params and results), the engine and the RDF format
 // checked against N-Quads written by the compiled engine, so that each
-// input costs two conversions.
+// input costs two conversions. With bit 4 of variant, each U+FFFD of the
+// line is written as a lone surrogate escape, "\ud800", which makes the
+// message invalid, kept as it was written: it comes back byte for byte.
 func FuzzHostile(f *testing.F) {
 	methods := []string{"m", "tools/call", "completion/complete", "resources/read", "notifications/progress", "@type"}
 	for i, w := range hostileWords {
@@ -159,6 +165,13 @@ func FuzzHostile(f *testing.F) {
 	// The first lines of issue 23 (items 6 and 10), as values.
 	f.Add(uint8(1), uint8(2), "\x00garbage", "#", `<?xml version="1.0"?>`, "[")
 	f.Add(uint8(2), uint8(3), "[", "# comment", `{"jsonrpc":"2.0","method":"a","params":{"x":`, "#!")
+	// Lone surrogate escapes (issue 23, item 8): variant's bit 4 writes
+	// each U+FFFD as one, in the id, a name, a value, the method, the
+	// timestamp, a batch.
+	f.Add(uint8(0), uint8(16), "\ufffd", "k\ufffd", "v\ufffd", "m\ufffd")
+	f.Add(uint8(2|4|32), uint8(16+4), "1", "\ufffd", `["\ufffd",{"\ufffd":"\ufffd"}]`, "m")
+	f.Add(uint8(8|16|128), uint8(16+8+2), "x", "a", "\ufffd", "tools/call")
+	f.Add(uint8(3|64), uint8(16+12+1), "\ufffd", "data", "\ufffd\ufffd", "m")
 	f.Fuzz(hostileCheck)
 }
 
@@ -183,6 +196,9 @@ func hostileCheck(t *testing.T, shape, variant uint8, id, key, value, method str
 	line, ok := hostileMessage(shape, id, key, value, method)
 	if !ok || strings.ContainsAny(string(line), "\n\r") {
 		return
+	}
+	if variant&16 != 0 {
+		line = bytes.ReplaceAll(line, []byte("\ufffd"), []byte(`\ud800`))
 	}
 	v, err := decodeStrict(string(line))
 	if err != nil {
