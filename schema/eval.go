@@ -618,8 +618,13 @@ func (e *evaluator) number(n *node, b []byte) verdict {
 	return valid
 }
 
-// isInteger tells whether the number text b has an integer value.
+// isInteger tells whether the number text b has an integer value. One
+// too big to compute with is unsure even when written in digits alone:
+// type "integer" needs its value (see tooBig), as it does without a plan.
 func (e *evaluator) isInteger(b []byte) verdict {
+	if tooBig(b) {
+		return unsure
+	}
 	plain := true
 	for _, c := range b {
 		if c == '.' || c == 'e' || c == 'E' {
@@ -629,9 +634,6 @@ func (e *evaluator) isInteger(b []byte) verdict {
 	}
 	if plain {
 		return valid
-	}
-	if tooBig(b) {
-		return unsure
 	}
 	r, ok := new(big.Rat).SetString(string(b))
 	if !ok {

@@ -544,6 +544,9 @@ func TestBigNumbers(t *testing.T) {
 		{`{"items":{"exclusiveMinimum":0}}`, `[0.` + strings.Repeat("0", 1000) + `1]`, "unchecked /params/0"},
 		{`{"items":{"exclusiveMaximum":0}}`, `[` + digits1001 + `]`, "unchecked /params/0"},
 		{`{"items":{"type":"integer"}}`, `[1E1001]`, "unchecked /params/0"},
+		// In digits alone too, as the plans once took it (FuzzPlan).
+		{`{"items":{"type":"integer"}}`, `[` + digits1001 + `]`, "unchecked /params/0"},
+		{`{"contains":{"type":"integer"}}`, `[` + digits1001 + `,"a"]`, "unchecked /params/0"},
 		{`{"items":{"const":1}}`, `[1E1001]`, "unchecked /params/0"},
 		{`{"items":{"enum":["a",1]}}`, `[1E1001]`, "unchecked /params/0"},
 		{`{"const":[1,[2]]}`, `[1,[1E1001]]`, "unchecked /params/1/0"},
