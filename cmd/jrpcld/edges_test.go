@@ -274,6 +274,33 @@ func itoa(n int) string {
 // it says so, and reads what is typed up to Ctrl-D; from a pipe or a file
 // it says nothing.
 func TestStdinTerminal(t *testing.T) {
+	shapes := filepath.Join("..", "..", "examples", "shapes", "jsonrpc.ttl")
+	for _, c := range []struct {
+		name string
+		args func(*testing.T) []string
+		want string // on standard output
+	}{
+		{"validate", func(*testing.T) []string { return []string{"validate"} }, "1 valid"},
+		{"validate --mcp", func(t *testing.T) []string {
+			return []string{"validate", "--mcp", "--mcp-schemas", shared.Dir(t, "reference", "mcp-schema")}
+		}, "1 file"},
+		{"turtle", func(*testing.T) []string { return []string{"turtle"} }, "jrpc:Request"},
+		{"stats", func(*testing.T) []string { return []string{"stats"} }, "ping"},
+		{"shacl", func(*testing.T) []string { return []string{"shacl", "--shapes", shapes, "--base", "urn:x:log"} }, "Conforms"},
+	} {
+		t.Run(c.name, func(t *testing.T) { stdinTerminal(t, c.args(t), c.want) })
+	}
+	for _, cmd := range []string{"validate", "turtle", "stats"} {
+		if _, _, errOut := jrpcld(t, `{"jsonrpc":"2.0","method":"ping","id":1}`+"\n", cmd); strings.Contains(errOut, "reading standard input") {
+			t.Errorf("%s from a pipe: %q", cmd, errOut)
+		}
+	}
+}
+
+// stdinTerminal runs jrpcld with args, standard input a terminal on which
+// a message and Ctrl-D are typed: it must say that it reads a terminal,
+// end there, and print want.
+func stdinTerminal(t *testing.T, args []string, want string) {
 	master, slave := openPTY(t)
 	go func() {
 		time.Sleep(100 * time.Millisecond)
@@ -281,18 +308,13 @@ func TestStdinTerminal(t *testing.T) {
 	}()
 	var out, errOut bytes.Buffer
 	done := make(chan int, 1)
-	go func() { done <- run([]string{"validate"}, &env{stdin: slave, stdout: &out, stderr: &errOut}) }()
+	go func() { done <- run(args, &env{stdin: slave, stdout: &out, stderr: &errOut}) }()
 	select {
 	case code := <-done:
-		if code != exitOK || !strings.Contains(errOut.String(), "reading standard input, a terminal") || !strings.Contains(out.String(), "1 valid") {
-			t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+		if code == exitUsage || !strings.Contains(errOut.String(), "reading standard input, a terminal") || !strings.Contains(out.String(), want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
 		}
 	case <-time.After(30 * time.Second):
-		t.Fatal("validate did not end at Ctrl-D")
-	}
-	for _, cmd := range []string{"validate", "turtle", "stats"} {
-		if _, _, errOut := jrpcld(t, `{"jsonrpc":"2.0","method":"ping","id":1}`+"\n", cmd); strings.Contains(errOut, "reading standard input") {
-			t.Errorf("%s from a pipe: %q", cmd, errOut)
-		}
+		t.Fatalf("%q did not end at Ctrl-D", args)
 	}
 }

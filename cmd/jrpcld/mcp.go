@@ -91,7 +91,7 @@ func (m *mcpFlags) schemaFor(e *env, cmd, name string) (s *schema.Schema, le *en
 			return nil, e, done, err
 		}
 		done = func() { tmp.Close(); os.Remove(tmp.Name()) }
-		if _, err := io.Copy(tmp, e.stdin); err != nil {
+		if _, err := io.Copy(tmp, stdinReader(e)); err != nil {
 			return nil, e, done, fmt.Errorf("stdin: %w", err)
 		}
 		if _, err := tmp.Seek(0, io.SeekStart); err != nil {

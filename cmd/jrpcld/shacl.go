@@ -183,7 +183,7 @@ func readAll(e *env, name string) ([]byte, string, error) {
 	display := name
 	if name == "-" {
 		display = "stdin"
-		data, err = io.ReadAll(e.stdin)
+		data, err = io.ReadAll(stdinReader(e))
 	} else {
 		if st, serr := os.Stat(name); serr == nil && st.IsDir() {
 			return nil, "", errIsDir(name)
