@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jrpcld/jrpcld/rdf"
 )
@@ -123,7 +122,6 @@ func TestIsomorphic(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			start := time.Now()
 			got, msg := Isomorphic(tc.a, tc.b)
 			if got != tc.want {
 				t.Fatalf("Isomorphic = %v (%s), want %v", got, msg, tc.want)
@@ -136,9 +134,6 @@ func TestIsomorphic(t *testing.T) {
 			}
 			if back, _ := Isomorphic(tc.b, tc.a); back != got {
 				t.Errorf("Isomorphic(b, a) = %v, not symmetric", back)
-			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("took %v", d)
 			}
 		})
 	}
@@ -324,6 +319,19 @@ func TestParseWithRejects(t *testing.T) {
 		}
 		if tb.failed == "" {
 			t.Errorf("%s accepted %q", c.tool, c.doc)
+		}
+	}
+}
+
+// BenchmarkIsomorphicLargeTree: the large tree of TestIsomorphic against a
+// shuffled, relabelled copy. A search that is not linear in practice shows
+// here (it was a wall-clock limit in the test, which a busy machine broke).
+func BenchmarkIsomorphicLargeTree(b *testing.B) {
+	big := tree(3000, 7)
+	other := shuffled(relabel(big, func(s string) string { return "m" + s }), 9)
+	for b.Loop() {
+		if ok, msg := Isomorphic(big, other); !ok {
+			b.Fatal(msg)
 		}
 	}
 }
