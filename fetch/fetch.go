@@ -8,8 +8,6 @@ package fetch
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -97,7 +95,8 @@ func (f *Fetcher) Get(ctx context.Context, u string) ([]byte, error) {
 	return data, nil
 }
 
-// HashError is the error of a download whose sha256 is not the one pinned.
+// HashError is the error of a download whose content's sha256
+// (mcpschema.ContentSHA256) is not the one pinned.
 type HashError struct {
 	URL       string
 	Want, Got string
@@ -108,8 +107,8 @@ func (e *HashError) Error() string {
 }
 
 // MCPSchemas downloads the schema of each released MCP version
-// (mcpschema.Released, from mcpschema.SchemaURL) and checks its sha256
-// against the pin. Only when every one is right are they written, each
+// (mcpschema.Released, from mcpschema.SchemaURL) and checks the sha256 of
+// its content (mcpschema.ContentSHA256) against the pin. Only when every one is right are they written, each
 // atomically, to dir/VERSION/schema.json; otherwise nothing is written and
 // the error says which are wrong. It returns the versions written.
 func (f *Fetcher) MCPSchemas(ctx context.Context, dir string) ([]string, error) {
@@ -122,8 +121,12 @@ func (f *Fetcher) MCPSchemas(ctx context.Context, dir string) ([]string, error) 
 			errs = append(errs, err)
 			continue
 		}
-		sum := sha256.Sum256(data)
-		if h := hex.EncodeToString(sum[:]); h != v.SHA256 {
+		h, err := mcpschema.ContentSHA256(data)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", u, err))
+			continue
+		}
+		if h != v.SHA256 {
 			errs = append(errs, &HashError{URL: u, Want: v.SHA256, Got: h})
 			continue
 		}

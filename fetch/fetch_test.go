@@ -1,7 +1,9 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -88,7 +90,33 @@ func TestMCPSchemas(t *testing.T) {
 	}
 }
 
-// TestMCPSchemasRefused: a file whose sha256 is not the pin, or that cannot
+// TestMCPSchemasLayout: a schema laid out otherwise (here without white
+// space, as the published file may be laid out otherwise than the copies
+// the pins were taken from) is the same content, and is taken as served.
+func TestMCPSchemasLayout(t *testing.T) {
+	m, f := schemaMirror(t)
+	for u, data := range m.files {
+		var b bytes.Buffer
+		if err := json.Compact(&b, data); err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Equal(b.Bytes(), data) {
+			t.Fatalf("%s: compacting changed nothing: the test would prove nothing", u)
+		}
+		m.set(u, b.Bytes())
+	}
+	dir := t.TempDir()
+	vs, err := f.MCPSchemas(context.Background(), dir)
+	if err != nil || len(vs) != len(mcpschema.Released) {
+		t.Fatalf("%v, %v", vs, err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "2025-06-18", "schema.json"))
+	if !bytes.Equal(got, m.files[mcpschemaURL("2025-06-18")]) {
+		t.Error("the cache does not hold the file as served")
+	}
+}
+
+// TestMCPSchemasRefused: a file whose content's sha256 is not the pin, or that cannot
 // be downloaded, is refused, and then nothing is written: the cache keeps
 // what it had, and no temporary file is left.
 func TestMCPSchemasRefused(t *testing.T) {
@@ -99,8 +127,8 @@ func TestMCPSchemasRefused(t *testing.T) {
 	}{
 		{"wrong hash", func(m *mirror) {
 			u := mcpschemaURL("2025-06-18")
-			m.set(u, append(m.files[u], ' '))
-		}, "jrpcld pins af845e7e"},
+			m.set(u, bytes.Replace(m.files[u], []byte(`"type"`), []byte(`"typo"`), 1))
+		}, "jrpcld pins ebfe1f01"},
 		{"missing", func(m *mirror) { delete(m.files, mcpschemaURL("2026-07-28")) }, "404 Not Found"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

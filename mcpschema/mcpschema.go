@@ -3,10 +3,15 @@
 // that version's schema.json in a folder laid out VERSION/schema.json (Set),
 // such as the cache "jrpcld fetch mcp-schemas" fills (CacheDir). It knows
 // the released versions, where the specification publishes their schemas
-// and the sha256 of each (Released), and uses no network.
+// and the sha256 of each one's content (Released, ContentSHA256), and uses
+// no network.
 package mcpschema
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -15,14 +20,39 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/schema"
 )
 
 // Version is a released version of MCP and the sha256 of its schema.json
-// at Commit.
+// at Commit, taken of its content (ContentSHA256).
 type Version struct {
 	Name   string // the protocolVersion, YYYY-MM-DD
-	SHA256 string // hex
+	SHA256 string // hex, of the canonical form
+}
+
+// ContentSHA256 returns the sha256 (hex) of the RFC 8785 canonical form of
+// a JSON document: the hash of what the document says, whatever its layout
+// (white space, the order of members). The pins are taken this way because
+// the copies they were taken from (../shared/reference/mcp-schema) are
+// laid out otherwise than the published files; a change of any name or
+// value still changes the hash.
+func ContentSHA256(data []byte) (string, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return "", fmt.Errorf("not JSON: %w", err)
+	}
+	if _, err := d.Token(); err == nil {
+		return "", errors.New("not JSON: more than one value")
+	}
+	canon, _, err := jcs.Append(nil, v)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // Commit is the commit of the specification's repository
@@ -35,14 +65,15 @@ const Commit = "b0f60ba"
 const SchemaURL = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/" + Commit + "/schema/%s/schema.json"
 
 // Released are the versions whose schema "jrpcld fetch mcp-schemas"
-// downloads, oldest first, with the sha256 of the files of
-// ../shared/reference/mcp-schema (said to be those of Commit).
+// downloads, oldest first, with the sha256 of the content of the files of
+// ../shared/reference/mcp-schema (said to be those of Commit; not checked
+// against GitHub, which the machines that built jrpcld could not reach).
 var Released = []Version{
-	{"2024-11-05", "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce"},
-	{"2025-03-26", "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131"},
-	{"2025-06-18", "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01"},
-	{"2025-11-25", "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7"},
-	{"2026-07-28", "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203"},
+	{"2024-11-05", "866041c5c4d3bbf0a03fef38ef5c6db46aad13467cb384c3eb1bdf9a2f197d9f"},
+	{"2025-03-26", "35e76331022d571aa8953d1d57c2bb1440f5bdbe98096ea705a7232d6c65eed7"},
+	{"2025-06-18", "ebfe1f0186fe0528776c385357ce44cd37df8e00cde8cfa912315a0497f4ceb6"},
+	{"2025-11-25", "26d2b94116c7e84b74664ae8b6a5144e8f80c308630c84e73d117cbd16373ce6"},
+	{"2026-07-28", "96e9f3815e58709015a2faec87131467d72020316652c0e7ad10e185bd2eaf81"},
 }
 
 // Newest is the newest released version.

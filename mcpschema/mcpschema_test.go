@@ -116,8 +116,12 @@ func TestSet(t *testing.T) {
 	}
 }
 
-// TestPins: the pins are the sha256 of ../shared/reference/mcp-schema's
-// files, one for each of its versions, and each schema compiles.
+// TestPins: the pins are the sha256 of the content of
+// ../shared/reference/mcp-schema's files, one for each of its versions, and
+// each schema compiles. (The pins were also computed independently, with
+// Python's json.dumps(sort_keys=True, separators=(',', ':'),
+// ensure_ascii=False), the same canonical form for documents without
+// fractions, as these are.)
 func TestPins(t *testing.T) {
 	dir := shared.Dir(t, "reference", "mcp-schema")
 	s := &Set{Dir: dir}
@@ -132,9 +136,9 @@ func TestPins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum := sha256.Sum256(data)
-		if got := hex.EncodeToString(sum[:]); got != v.SHA256 {
-			t.Errorf("%s: sha256 %s, pinned %s", v.Name, got, v.SHA256)
+		got, err := ContentSHA256(data)
+		if err != nil || got != v.SHA256 {
+			t.Errorf("%s: sha256 %s (%v), pinned %s", v.Name, got, err, v.SHA256)
 		}
 		if _, err := s.Schema(v.Name); err != nil {
 			t.Errorf("%s: %v", v.Name, err)
@@ -145,5 +149,39 @@ func TestPins(t *testing.T) {
 	}
 	if !reflect.DeepEqual(vs, names) {
 		t.Errorf("../shared has %v, pinned %v", vs, names)
+	}
+}
+
+// TestContentSHA256: the hash is of what a document says: the layout (white
+// space, the order of members, escapes) does not change it, a name or a
+// value does; what is not one JSON document is an error.
+func TestContentSHA256(t *testing.T) {
+	base := `{"b":[1,2,{"x":"\u00e9"}],"a":true}`
+	want, err := ContentSHA256([]byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	canon := sha256.Sum256([]byte(`{"a":true,"b":[1,2,{"x":"é"}]}`))
+	if want != hex.EncodeToString(canon[:]) {
+		t.Errorf("ContentSHA256(%s) = %s, not the sha256 of its RFC 8785 form", base, want)
+	}
+	for _, c := range []struct {
+		doc  string
+		same bool
+	}{
+		{"{\n  \"a\": true,\n  \"b\": [1, 2, {\"x\": \"é\"}]\n}\n\n", true},
+		{`{"a":true,"b":[1,2,{"x":"e"}]}`, false},
+		{`{"a":true,"b":[2,1,{"x":"é"}]}`, false},
+		{`{"A":true,"b":[1,2,{"x":"é"}]}`, false},
+	} {
+		got, err := ContentSHA256([]byte(c.doc))
+		if err != nil || (got == want) != c.same {
+			t.Errorf("%s: %s (%v); same as the base: %v, want %v", c.doc, got, err, got == want, c.same)
+		}
+	}
+	for _, bad := range []string{``, `{"a":`, `{} {}`, `[1e999]`} {
+		if _, err := ContentSHA256([]byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
 	}
 }

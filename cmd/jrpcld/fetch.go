@@ -28,7 +28,9 @@ cache (jrpcld/ under the folder os.UserCacheDir gives: $XDG_CACHE_HOME or
 
 "jrpcld fetch mcp-schemas" downloads the schema.json of each released MCP
 version from the specification's repository at a pinned commit, checks each
-against the sha256 jrpcld pins, and only when all are right writes them, each
+against the sha256 jrpcld pins (of the schema's content: its RFC 8785
+canonical form, so white space and the order of members do not count), and
+only when all are right writes them as downloaded, each
 atomically, to jrpcld/mcp-schema/VERSION/schema.json; "validate --mcp" and
 "stats --mcp" read them from there.
 
