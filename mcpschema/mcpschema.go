@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -44,8 +45,8 @@ func ContentSHA256(data []byte) (string, error) {
 	if err := d.Decode(&v); err != nil {
 		return "", fmt.Errorf("not JSON: %w", err)
 	}
-	if _, err := d.Token(); err == nil {
-		return "", errors.New("not JSON: more than one value")
+	if _, err := d.Token(); err != io.EOF {
+		return "", errors.New("not JSON: something follows the document")
 	}
 	canon, _, err := jcs.Append(nil, v)
 	if err != nil {

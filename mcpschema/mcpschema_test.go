@@ -179,7 +179,7 @@ func TestContentSHA256(t *testing.T) {
 			t.Errorf("%s: %s (%v); same as the base: %v, want %v", c.doc, got, err, got == want, c.same)
 		}
 	}
-	for _, bad := range []string{``, `{"a":`, `{} {}`, `[1e999]`} {
+	for _, bad := range []string{``, `{"a":`, `{} {}`, `{} }`, `[1e999]`} {
 		if _, err := ContentSHA256([]byte(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
