@@ -39,12 +39,12 @@ func (r *Register) Counts() (total, passed, failed int) {
 // block's report by its id.
 func (r *Register) JSON() ([]byte, error) {
 	total, passed, failed := r.Counts()
-	blocks := make(object, 0, len(r.Blocks))
+	blocks := make(Object, 0, len(r.Blocks))
 	for _, b := range r.Blocks {
-		blocks = append(blocks, member{b.ID, b})
+		blocks = append(blocks, Member{b.ID, b})
 	}
-	return indent(object{
-		{"summary", object{{"total", total}, {"passed", passed}, {"failed", failed}, {"result", failed == 0}}},
+	return indent(Object{
+		{"summary", Object{{"total", total}, {"passed", passed}, {"failed", failed}, {"result", failed == 0}}},
 		{"bblocks", blocks},
 	})
 }

@@ -101,15 +101,6 @@ func M(key string, v any) Member { return Member{key, v} }
 // (a SHACL file's focus nodes by shape).
 type Object []Member
 
-// MarshalJSON writes the members in order.
-func (o Object) MarshalJSON() ([]byte, error) {
-	out := make(object, len(o))
-	for i, m := range o {
-		out[i] = member(m)
-	}
-	return out.MarshalJSON()
-}
-
 // Op returns the payload member "op": op, which goes first.
 func Op(op string) Member { return Member{"op", op} }
 
@@ -147,11 +138,9 @@ func (e Entry) Op() string {
 
 // MarshalJSON writes the payload, then isError and message.
 func (e Entry) MarshalJSON() ([]byte, error) {
-	o := make(object, 0, len(e.Payload)+2)
-	for _, m := range e.Payload {
-		o = append(o, member(m))
-	}
-	o = append(o, member{"isError", e.IsError}, member{"message", e.Message})
+	o := make(Object, 0, len(e.Payload)+2)
+	o = append(o, e.Payload...)
+	o = append(o, Member{"isError", e.IsError}, Member{"message", e.Message})
 	return o.MarshalJSON()
 }
 
@@ -375,31 +364,31 @@ func (r *Block) Title() string {
 }
 
 // object returns the report as _report.json holds it.
-func (r *Block) object() object {
+func (r *Block) object() Object {
 	items := make([]any, 0, len(r.Items))
-	global := object{}
+	global := Object{}
 	for _, it := range r.Items {
-		src := object{{"type", it.Source.Type.String()}, {"requireFail", it.Source.RequireFail}}
+		src := Object{{"type", it.Source.Type.String()}, {"requireFail", it.Source.RequireFail}}
 		if it.Source.Filename != "" {
-			src = append(src, member{"filename", it.Source.Filename})
+			src = append(src, Member{"filename", it.Source.Filename})
 			if r.BaseURL != "" {
-				src = append(src, member{"url", joinURL(r.BaseURL, it.Source.Filename)})
+				src = append(src, Member{"url", joinURL(r.BaseURL, it.Source.Filename)})
 			}
 		}
 		if it.Source.ExampleIndex != 0 {
-			src = append(src, member{"exampleIndex", it.Source.ExampleIndex})
+			src = append(src, Member{"exampleIndex", it.Source.ExampleIndex})
 			if it.Source.SnippetIndex != 0 {
-				src = append(src, member{"snippetIndex", it.Source.SnippetIndex})
+				src = append(src, Member{"snippetIndex", it.Source.SnippetIndex})
 			}
 		}
 		if it.Source.Language != "" {
-			src = append(src, member{"language", it.Source.Language})
+			src = append(src, Member{"language", it.Source.Language})
 		}
 		if it.Source.SourceURL != "" {
-			src = append(src, member{"sourceUrl", it.Source.SourceURL})
+			src = append(src, Member{"sourceUrl", it.Source.SourceURL})
 		}
 		if it.Source.TransformID != "" {
-			src = append(src, member{"transformId", it.Source.TransformID})
+			src = append(src, Member{"transformId", it.Source.TransformID})
 		}
 		sections := []any{}
 		for s := range numSections {
@@ -412,18 +401,18 @@ func (r *Block) object() object {
 				if !e.Global {
 					shown = append(shown, e)
 				} else if e.IsError && !global.has(s.Name()) {
-					global = append(global, member{s.Name(), e})
+					global = append(global, Member{s.Name(), e})
 				}
 			}
 			if shown == nil {
 				shown = []any{}
 			}
-			sections = append(sections, object{{"name", s.Name()}, {"title", s.Title()}, {"entries", shown}})
+			sections = append(sections, Object{{"name", s.Name()}, {"title", s.Title()}, {"entries", shown}})
 		}
-		items = append(items, object{{"source", src}, {"result", !it.Failed()}, {"sections", sections}})
+		items = append(items, Object{{"source", src}, {"result", !it.Failed()}, {"sections", sections}})
 	}
 	total, passed, failed := r.Counts()
-	return object{
+	return Object{
 		{"title", r.Title()},
 		{"bblockName", r.Name},
 		{"bblockId", r.ID},
@@ -431,7 +420,7 @@ func (r *Block) object() object {
 		{"result", r.Result()},
 		{"items", items},
 		{"globalErrors", global},
-		{"counts", object{{"total", total}, {"passed", passed}, {"failed", failed}}},
+		{"counts", Object{{"total", total}, {"passed", passed}, {"failed", failed}}},
 	}
 }
 
@@ -468,15 +457,7 @@ func escapePath(p string) string {
 	return strings.Join(parts, "/")
 }
 
-// object is a JSON object that keeps its members in order.
-type object []member
-
-type member struct {
-	Key   string
-	Value any
-}
-
-func (o object) has(key string) bool {
+func (o Object) has(key string) bool {
 	for _, m := range o {
 		if m.Key == key {
 			return true
@@ -487,7 +468,7 @@ func (o object) has(key string) bool {
 
 // MarshalJSON writes the members in order, without escaping HTML
 // characters.
-func (o object) MarshalJSON() ([]byte, error) {
+func (o Object) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
 	for i, m := range o {
