@@ -96,12 +96,12 @@ func (tc *toolchain) buildContext(b *bblock.Block, props *schemaprops.Collector)
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
 	if keep {
-		keptTerms(own, theirs, nil, cp.warn)
+		keptTerms(own, theirs, cp.warn)
 		for _, m := range cp.warnings {
 			warns = append(warns, warning(b.ID+" context", m))
 		}
 	} else {
-		droppedTerms(own, theirs, nil, []*ojson.Object{theirs}, tcp.warn)
+		droppedTerms(own, theirs, tcp.warn)
 		for _, m := range tcp.warnings {
 			warns = append(warns, warning(b.ID+" context", m))
 		}
@@ -651,11 +651,12 @@ func (c *compactor) all(ctx *ojson.Object) error {
 	return nil
 }
 
-// droppedTerms warns about each scoped term of mine (the context that
-// keeps meaning) that theirs, the same context compacted as the tool chain
-// compacts it, drops, saying what the term means there instead: the
-// nearest definition of it in the enclosing contexts of theirs (stack).
-func droppedTerms(mine, theirs *ojson.Object, path []string, stack []*ojson.Object, warn func(string)) {
+// scopedDrops calls f for each term of a scoped context of mine (the
+// context that keeps meaning) that theirs, the same context compacted as
+// the tool chain compacts it, leaves out: with its definition in mine, the
+// chain of terms whose scoped contexts lead to it, and the contexts of
+// theirs that enclose it (stack, the outermost first, theirs last).
+func scopedDrops(mine, theirs *ojson.Object, path []string, stack []*ojson.Object, f func(term string, def any, path []string, stack []*ojson.Object)) {
 	for _, term := range mine.Keys() {
 		if isKeyword(term) {
 			continue
@@ -663,15 +664,7 @@ func droppedTerms(mine, theirs *ojson.Object, path []string, stack []*ojson.Obje
 		tv, has := theirs.Get(term)
 		if !has {
 			if len(path) > 0 {
-				now := "nothing"
-				for i := len(stack) - 2; i >= 0; i-- {
-					if v, ok := stack[i].Get(term); ok {
-						now = describeDef(v)
-						break
-					}
-				}
-				warn(fmt.Sprintf("term %q of the context scoped to %s is dropped, as the OGC tool chain drops it (an outer context's definition contains it), but the nearest enclosing definition differs: there %q now means %s instead of %s; build with --keep-meaning to keep it",
-					term, strings.Join(path, " > "), term, now, describeDef(mine.Value(term))))
+				f(term, mine.Value(term), path, stack)
 			}
 			continue
 		}
@@ -683,9 +676,26 @@ func droppedTerms(mine, theirs *ojson.Object, path []string, stack []*ojson.Obje
 			if tsc == nil {
 				tsc = ojson.NewObject()
 			}
-			droppedTerms(msc, tsc, append(path[:len(path):len(path)], term), append(stack[:len(stack):len(stack)], tsc), warn)
+			scopedDrops(msc, tsc, append(path[:len(path):len(path)], term), append(stack[:len(stack):len(stack)], tsc), f)
 		}
 	}
+}
+
+// droppedTerms warns about each scoped term of mine that theirs drops,
+// saying what the term means there instead: the nearest definition of it
+// in the enclosing contexts of theirs.
+func droppedTerms(mine, theirs *ojson.Object, warn func(string)) {
+	scopedDrops(mine, theirs, nil, []*ojson.Object{theirs}, func(term string, def any, path []string, stack []*ojson.Object) {
+		now := "nothing"
+		for i := len(stack) - 2; i >= 0; i-- {
+			if v, ok := stack[i].Get(term); ok {
+				now = describeDef(v)
+				break
+			}
+		}
+		warn(fmt.Sprintf("term %q of the context scoped to %s is dropped, as the OGC tool chain drops it (an outer context's definition contains it), but the nearest enclosing definition differs: there %q now means %s instead of %s; build with --keep-meaning to keep it",
+			term, strings.Join(path, " > "), term, now, describeDef(def)))
+	})
 }
 
 // describeDef renders a term definition for a message: its IRI, and its type
@@ -707,32 +717,13 @@ func describeDef(v any) string {
 	return s
 }
 
-// keptTerms warns about each scoped term of mine that theirs, the same
-// context compacted as the tool chain compacts it, leaves out.
-func keptTerms(mine, theirs *ojson.Object, path []string, warn func(string)) {
-	for _, term := range mine.Keys() {
-		if isKeyword(term) {
-			continue
-		}
-		tv, has := theirs.Get(term)
-		if !has {
-			if len(path) > 0 {
-				warn(fmt.Sprintf("term %q of the context scoped to %s is kept: the OGC tool chain drops it because an outer context's definition contains it, but the nearest enclosing definition, which would apply there instead, differs, so the term could change meaning",
-					term, strings.Join(path, " > ")))
-			}
-			continue
-		}
-		mo, _ := mine.Value(term).(*ojson.Object)
-		to, _ := tv.(*ojson.Object)
-		msc, _ := mo.Value("@context").(*ojson.Object)
-		tsc, _ := to.Value("@context").(*ojson.Object)
-		if msc != nil {
-			if tsc == nil {
-				tsc = ojson.NewObject()
-			}
-			keptTerms(msc, tsc, append(path[:len(path):len(path)], term), warn)
-		}
-	}
+// keptTerms warns about each scoped term of mine that theirs drops and
+// mine keeps.
+func keptTerms(mine, theirs *ojson.Object, warn func(string)) {
+	scopedDrops(mine, theirs, nil, []*ojson.Object{theirs}, func(term string, _ any, path []string, _ []*ojson.Object) {
+		warn(fmt.Sprintf("term %q of the context scoped to %s is kept: the OGC tool chain drops it because an outer context's definition contains it, but the nearest enclosing definition, which would apply there instead, differs, so the term could change meaning",
+			term, strings.Join(path, " > ")))
+	})
 }
 
 func (c *compactor) warn(msg string) {
