@@ -93,8 +93,9 @@ func TestREADMEMCPFiveMinutes(t *testing.T) {
 	t.Logf("server %q:\n%s", server, out)
 }
 
-// findNPMBin is npmBin without skipping.
-func findNPMBin(name string) (string, bool) {
+// npmDirs returns the folders npm packages are looked for in: NODE_PATH's,
+// then the one .ci/run installs them in.
+func npmDirs() []string {
 	var dirs []string
 	if p := os.Getenv("NODE_PATH"); p != "" {
 		dirs = append(dirs, filepath.SplitList(p)...)
@@ -102,7 +103,12 @@ func findNPMBin(name string) (string, bool) {
 	if cache, err := os.UserCacheDir(); err == nil {
 		dirs = append(dirs, filepath.Join(cache, "jrpcld", "npm", "node_modules"))
 	}
-	for _, d := range dirs {
+	return dirs
+}
+
+// findNPMBin is npmBin without skipping.
+func findNPMBin(name string) (string, bool) {
+	for _, d := range npmDirs() {
 		p := filepath.Join(d, ".bin", name)
 		if _, err := os.Stat(p); err == nil {
 			if _, err := exec.LookPath("node"); err == nil {

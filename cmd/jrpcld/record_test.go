@@ -122,22 +122,10 @@ func TestRecordUsage(t *testing.T) {
 // JRPCLD_SHARED is set.
 func npmBin(t *testing.T, name string) string {
 	t.Helper()
-	var dirs []string
-	if p := os.Getenv("NODE_PATH"); p != "" {
-		dirs = append(dirs, filepath.SplitList(p)...)
+	if p, ok := findNPMBin(name); ok {
+		return p
 	}
-	if cache, err := os.UserCacheDir(); err == nil {
-		dirs = append(dirs, filepath.Join(cache, "jrpcld", "npm", "node_modules"))
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, ".bin", name)
-		if _, err := os.Stat(p); err == nil {
-			if _, err := exec.LookPath("node"); err == nil {
-				return p
-			}
-		}
-	}
-	msg := fmt.Sprintf("%s is not installed (in %q); .ci/run installs it", name, dirs)
+	msg := fmt.Sprintf("%s is not installed (in %q); .ci/run installs it", name, npmDirs())
 	if os.Getenv("JRPCLD_SHARED") != "" {
 		t.Fatal(msg + " (JRPCLD_SHARED is set, so this test must run)")
 	}
