@@ -14,6 +14,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/fixture"
+	"github.com/jrpcld/jrpcld/internal/nodetest"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc"
@@ -30,29 +31,7 @@ const jsonldJSInstall = `npm install --no-save --prefix "${XDG_CACHE_HOME:-$HOME
 // JRPCLD_SHARED is set.
 func jsonldJS(t *testing.T, ctx any) (send func(id, base string, msg any) (string, error), stop func()) {
 	t.Helper()
-	need := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("JRPCLD_SHARED") != "" {
-			t.Fatalf(format+" (JRPCLD_SHARED is set, so this test must run)", args...)
-		}
-		t.Skipf(format, args...)
-	}
-	bin, err := exec.LookPath("node")
-	if err != nil {
-		need("node is not installed: %v", err)
-	}
-	env := os.Environ()
-	if os.Getenv("NODE_PATH") == "" {
-		if cache, err := os.UserCacheDir(); err == nil {
-			env = append(env, "NODE_PATH="+filepath.Join(cache, "jrpcld", "npm", "node_modules"))
-		}
-	}
-	check := exec.Command(bin, "-e", `require("jsonld")`)
-	check.Env = env
-	if out, err := check.CombinedOutput(); err != nil {
-		first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-		need("the npm package jsonld is not found (%v: %s); install it with: %s", err, first, jsonldJSInstall)
-	}
+	bin, env := nodetest.Need(t, jsonldJSInstall, "jsonld")
 	cmd := exec.Command(bin, filepath.Join("testdata", "jsonldjs.js"))
 	cmd.Env = env
 	cmd.Stderr = os.Stderr

@@ -28,6 +28,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jrpcld/jrpcld/internal/nodetest"
 )
 
 //go:embed testdata/query.js testdata/gsp-front.js
@@ -37,36 +39,12 @@ var scripts embed.FS
 // look for it.
 const Install = `npm install --no-save --prefix "${XDG_CACHE_HOME:-$HOME/.cache}/jrpcld/npm" oxigraph@0.5.11`
 
-// require skips t, or fails it when JRPCLD_SHARED is set.
-func require(t testing.TB, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("JRPCLD_SHARED") != "" {
-		t.Fatalf(format+" (JRPCLD_SHARED is set, so this test must run)", args...)
-	}
-	t.Skipf(format, args...)
-}
-
 // node returns the path of node, the environment that finds the package
 // and the folder the scripts were written to; it skips or fails t when
 // either is missing.
 func node(t testing.TB) (string, []string, string) {
 	t.Helper()
-	bin, err := exec.LookPath("node")
-	if err != nil {
-		require(t, "oxitest: node is not installed: %v", err)
-	}
-	env := os.Environ()
-	if os.Getenv("NODE_PATH") == "" {
-		if cache, err := os.UserCacheDir(); err == nil {
-			env = append(env, "NODE_PATH="+filepath.Join(cache, "jrpcld", "npm", "node_modules"))
-		}
-	}
-	check := exec.Command(bin, "-e", `require("oxigraph")`)
-	check.Env = env
-	if out, err := check.CombinedOutput(); err != nil {
-		first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-		require(t, "oxitest: the npm package oxigraph is not found (%v: %s); install it with: %s", err, first, Install)
-	}
+	bin, env := nodetest.Need(t, Install, "oxigraph")
 	dir := t.TempDir()
 	for _, name := range []string{"query.js", "gsp-front.js"} {
 		data, err := scripts.ReadFile("testdata/" + name)

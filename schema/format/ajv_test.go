@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dlclark/regexp2/v2"
+	"github.com/jrpcld/jrpcld/internal/nodetest"
 )
 
 // ajvNode returns node and its environment with ajv and ajv-formats on
@@ -19,29 +19,7 @@ import (
 // skips t without them, or fails it when JRPCLD_SHARED is set (in CI).
 func ajvNode(t *testing.T) (string, []string) {
 	t.Helper()
-	skip := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("JRPCLD_SHARED") != "" {
-			t.Fatalf(format+" (JRPCLD_SHARED is set, so this test must run)", args...)
-		}
-		t.Skipf(format, args...)
-	}
-	bin, err := exec.LookPath("node")
-	if err != nil {
-		skip("node is not installed: %v", err)
-	}
-	env := os.Environ()
-	if os.Getenv("NODE_PATH") == "" {
-		if cache, err := os.UserCacheDir(); err == nil {
-			env = append(env, "NODE_PATH="+filepath.Join(cache, "jrpcld", "npm", "node_modules"))
-		}
-	}
-	check := exec.Command(bin, "-e", `require("ajv"); require("ajv-formats")`)
-	check.Env = env
-	if out, err := check.CombinedOutput(); err != nil {
-		skip("ajv and ajv-formats are not installed (%v: %.200s); .ci/run installs them", err, out)
-	}
-	return bin, env
+	return nodetest.Need(t, ".ci/run installs them", "ajv", "ajv-formats")
 }
 
 // ajvVerdicts runs ajv with ajv-formats on each [format, value] (value as
