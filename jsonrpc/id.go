@@ -163,3 +163,63 @@ func skipDigits(s string, i int) int {
 	}
 	return i
 }
+
+// ID is a JSON-RPC id as a comparable key: two ids are equal exactly when
+// their IDKeys are (by type and value: "1" and 1 differ, 1 and 1.0 do
+// not), but an ID is built without allocating for the ids logs hold, a
+// string or a number written as an integer.
+type ID struct {
+	kind byte   // 'z' null, 's' string, 'i' integer, 'n' other number, '?' not an id
+	text string // the string; the integer in decimal digits; the number's normal form
+}
+
+// IDOf returns the ID of an id as decoded (see IDKey).
+func IDOf(id any) ID {
+	switch x := id.(type) {
+	case nil:
+		return ID{kind: 'z'}
+	case string:
+		return ID{kind: 's', text: x}
+	case json.Number:
+		return NumberID(string(x))
+	case float64:
+		return NumberID(strconv.FormatFloat(x, 'g', -1, 64))
+	case int:
+		return NumberID(strconv.Itoa(x))
+	case int64:
+		return NumberID(strconv.FormatInt(x, 10))
+	}
+	return ID{kind: '?'}
+}
+
+// maxIntegerID is the most digits of an integer ID kept as its digits.
+const maxIntegerID = 19
+
+// NumberID returns the ID of a number id written s. Every number whose
+// value is an integer of at most 19 digits is kept as its decimal digits
+// (taken from s itself when s is written so), any other as its normal
+// form (NormalNumber), or as s when s is no JSON number.
+func NumberID(s string) ID {
+	abs := strings.TrimPrefix(s, "-")
+	if n := len(abs); n > 0 && n <= maxIntegerID && (abs[0] != '0' || n == 1) && skipDigits(abs, 0) == n {
+		if abs == "0" {
+			return ID{kind: 'i', text: "0"}
+		}
+		return ID{kind: 'i', text: s}
+	}
+	normal, ok := NormalNumber(s)
+	if !ok {
+		return ID{kind: 'n', text: s}
+	}
+	if normal == "0" {
+		return ID{kind: 'i', text: "0"}
+	}
+	// "[-]DIGITSeEXP" is 0.DIGITS × 10^EXP: an integer when EXP is at
+	// least the number of digits.
+	mant, e, _ := strings.Cut(normal, "e")
+	digits := strings.TrimPrefix(mant, "-")
+	if exp, err := strconv.Atoi(e); err == nil && exp >= len(digits) && exp <= maxIntegerID {
+		return ID{kind: 'i', text: mant + strings.Repeat("0", exp-len(digits))}
+	}
+	return ID{kind: 'n', text: normal}
+}

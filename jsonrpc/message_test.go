@@ -710,6 +710,7 @@ func FuzzClassify(f *testing.F) {
 			return
 		}
 		m := Classify(v)
+		checkObject(t, v)
 		hasError := false
 		for _, p := range m.AllDiagnostics() {
 			if p.Severity == diag.Error {

@@ -23,7 +23,7 @@ type tracked[T any] struct {
 
 type pairKey struct {
 	dir Direction
-	id  string
+	id  ID
 }
 
 type orderEntry struct {
@@ -44,8 +44,11 @@ func NewTracker[T any](limit int) *Tracker[T] {
 }
 
 // Request records a request with the given id sent in direction dir.
-func (t *Tracker[T]) Request(dir Direction, id any, v T) {
-	k := pairKey{dir, IDKey(id)}
+func (t *Tracker[T]) Request(dir Direction, id any, v T) { t.RequestID(dir, IDOf(id), v) }
+
+// RequestID is Request for an id given as its ID.
+func (t *Tracker[T]) RequestID(dir Direction, id ID, v T) {
+	k := pairKey{dir, id}
 	t.seq++
 	t.open[k] = append(t.open[k], tracked[T]{seq: t.seq, v: v})
 	t.order = append(t.order, orderEntry{k, t.seq})
@@ -60,8 +63,11 @@ func (t *Tracker[T]) Request(dir Direction, id any, v T) {
 
 // Answer finds and forgets the request that a response with the given id,
 // sent in direction dir, answers.
-func (t *Tracker[T]) Answer(dir Direction, id any) (T, bool) {
-	k := pairKey{dir.Opposite(), IDKey(id)}
+func (t *Tracker[T]) Answer(dir Direction, id any) (T, bool) { return t.AnswerID(dir, IDOf(id)) }
+
+// AnswerID is Answer for an id given as its ID.
+func (t *Tracker[T]) AnswerID(dir Direction, id ID) (T, bool) {
+	k := pairKey{dir.Opposite(), id}
 	list := t.open[k]
 	if len(list) == 0 {
 		var zero T
@@ -80,7 +86,7 @@ func (t *Tracker[T]) Answer(dir Direction, id any) (T, bool) {
 // IsOpen reports whether a request with the given id, sent in direction
 // dir, is waiting for its response.
 func (t *Tracker[T]) IsOpen(dir Direction, id any) bool {
-	return len(t.open[pairKey{dir, IDKey(id)}]) > 0
+	return len(t.open[pairKey{dir, IDOf(id)}]) > 0
 }
 
 // Len returns the number of open requests.

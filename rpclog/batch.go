@@ -54,6 +54,12 @@ type BatchOptions struct {
 	// Lens asks for the Lens of each record decoded with Lazy members:
 	// where the strings, arrays and objects of its undecoded values end.
 	Lens bool
+	// Typed reads the lines of a JSON lines log that hold an ordinary
+	// message straight into a jsonrpc.Object (Record.Object), with no map:
+	// their Value is nil. Their Lazy members are left as text in the
+	// Object (with their Lens when asked), as they would be undecoded. The
+	// records (but Value) and classifications are the same as without it.
+	Typed bool
 }
 
 // Done gives the batch back once its records are no longer used: the Raw
@@ -83,7 +89,7 @@ func (r *Reader) Batches(opts BatchOptions, stop <-chan struct{}) <-chan *Batch 
 	decoded := ordered.Map(ordered.Workers(), read, func() func(*Batch) {
 		p := r.newParser()
 		p.Lazy = opts.Lazy
-		return func(b *Batch) { r.decodeBatch(p, b, opts.Classify, opts.Lens && opts.Lazy != nil) }
+		return func(b *Batch) { r.decodeBatch(p, b, opts.Classify, opts.Lens && opts.Lazy != nil, opts.Typed) }
 	})
 	out := make(chan *Batch, n)
 	go func() {
@@ -149,9 +155,10 @@ func (r *Reader) readBatches(pool chan *Batch, out chan<- *Batch, stop <-chan st
 	}
 }
 
-// decodeBatch decodes the lines of b with p, and classifies the records
-// when classify is set; with lens, it gives them their Lens.
-func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens bool) {
+// decodeBatch decodes the lines of b with p, typed where it can with
+// typed, and classifies the records when classify is set; with lens, it
+// gives them their Lens.
+func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens, typed bool) {
 	if lens {
 		n := 0
 		for i := range b.Records {
@@ -171,7 +178,12 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens bool)
 				p.Lens = b.lens[off : off+len(br.text)]
 				off += len(br.text)
 			}
-			br.Record = r.decodeText(p, br.text, br.line)
+			if typed {
+				br.Record = r.decodeTyped(p, br.text, br.line, lens)
+			}
+			if br.Record == nil {
+				br.Record = r.decodeText(p, br.text, br.line)
+			}
 			if lens && br.Err == nil && len(br.Raw) > 0 {
 				// Raw is part of the text: its lens are the same part.
 				start := cap(br.text) - cap(br.Raw)

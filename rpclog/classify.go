@@ -17,6 +17,14 @@ import (
 // id stands for no value to pair a response with or to write: HasID is
 // false.
 func Classify(rec *Record) jsonrpc.Message {
+	if rec.Object != nil {
+		if m, ok := rec.Object.Classify(); ok {
+			return m
+		}
+		// Not a record a typed read gives.
+		v, _ := jsonrpc.Decode(rec.Raw)
+		return jsonrpc.Classify(v)
+	}
 	m := jsonrpc.Classify(rec.Value)
 	if len(rec.Surrogates) == 0 {
 		return m

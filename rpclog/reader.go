@@ -42,10 +42,18 @@ type Record struct {
 	// Raw is the message's JSON text (for an envelope: the "msg" value's
 	// text), or the unreadable text when Err is set (nil for an over-long
 	// line). It is valid until the next call to Next.
-	Raw   []byte
-	Value any               // the decoded message, as encoding/json with UseNumber decodes it (nil for JSON null, or when Err != nil)
-	Dir   jsonrpc.Direction // NoDirection when the input has no envelope (or its "dir" is not c2s or s2c)
-	TS    string            // the envelope's "ts" when it is a string, as written, or ""
+	Raw []byte
+	// Value is the decoded message, as encoding/json with UseNumber
+	// decodes it (nil for JSON null, or when Err != nil, or when Object is
+	// set: decode Raw to have it).
+	Value any
+	// Object is the message read typed, with no map, when
+	// BatchOptions.Typed asked for it and the message is one a typed read
+	// takes (see jsonrpc.Object); Value is then nil. Its texts are part of
+	// Raw.
+	Object *jsonrpc.Object
+	Dir    jsonrpc.Direction // NoDirection when the input has no envelope (or its "dir" is not c2s or s2c)
+	TS     string            // the envelope's "ts" when it is a string, as written, or ""
 	// TSRaw is the envelope's "ts" as JSON text when it is there and not
 	// a string (a number, null, ...); DirRaw its "dir" when it is there and
 	// not "c2s" or "s2c". The message is kept: these keep what the envelope

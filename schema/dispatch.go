@@ -239,10 +239,19 @@ func (d *dispatch) validateResult(c *Checker, df *def, v any, raw []byte, prefix
 		return c.validate(df.sch, v, raw, prefix)
 	}
 	probs := d.validate(c, d.resultResponse, v, raw, prefix)
-	obj, _ := v.(map[string]any)
 	var result []byte
 	if raw != nil {
 		result = c.eval.idx.member(raw, "result")
 	}
-	return append(probs, c.validate(df.sch, obj["result"], result, prefix+"/result")...)
+	var rv any // wanted only without the text of "result"
+	if result == nil {
+		obj, _ := v.(map[string]any)
+		if obj == nil && raw != nil {
+			// A message read typed (rpclog.BatchOptions.Typed) has no value.
+			full, _ := c.eval.decode(raw)
+			obj, _ = full.(map[string]any)
+		}
+		rv = obj["result"]
+	}
+	return append(probs, c.validate(df.sch, rv, result, prefix+"/result")...)
 }

@@ -71,7 +71,8 @@ func (s *Summary) invalid() map[string]int {
 // one goroutine, and emit is called on the calling goroutine.
 func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) (Summary, error) {
 	// Members the plans read on the text need not be decoded.
-	batches := r.Batches(rpclog.BatchOptions{Classify: true, Lazy: c.lazyMembers(), Lens: true}, nil)
+	// Ordinary messages are read typed: the checks take their text.
+	batches := r.Batches(rpclog.BatchOptions{Classify: true, Lazy: c.lazyMembers(), Lens: true, Typed: true}, nil)
 	n := 2*ordered.Workers() + 2
 	paired := make(chan *checkBatch, n)
 	go func() {

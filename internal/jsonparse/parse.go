@@ -123,6 +123,9 @@ type Parser struct {
 	lones    []Surrogate // the strings with lone surrogates of the last parse
 	lazyLone bool        // a string of an undecoded value holds a lone surrogate
 
+	checkStack []checkFrame // Check's open arrays and objects
+	checkNames [][]byte     // Check's member names of the open objects
+
 	// After a successful parse: the value's span in the text, and the span of
 	// the top-level object's "msg" member value (-1 when there is none).
 	start, end       int
@@ -971,4 +974,174 @@ func QuoteChar(c byte) string {
 	}
 	s := strconv.Quote(string([]byte{c}))
 	return "'" + s[1:len(s)-1] + "'"
+}
+
+// Check checks the JSON value that starts at data[i] as Parse reads it,
+// with the same errors, without decoding it, and returns the offset past
+// it. depth is the number of arrays and objects around the value, which
+// count against MaxDepth. With lens, the extents of the value's strings,
+// arrays, objects and member names go into Lens as Parse notes those of an
+// Undecoded value (when Lens is at least as long as data). clean reports
+// that no object of the value names a member twice and no string of it
+// holds a lone surrogate escape: where one does, Parse tells which.
+func (p *Parser) Check(data []byte, i, depth int, lens bool) (end int, clean bool, perr *SyntaxError) {
+	var ls []uint16
+	if lens && len(p.Lens) >= len(data) {
+		ls = p.Lens
+	}
+	note := func(start, end int) {
+		if ls != nil && end-start <= math.MaxUint16 {
+			ls[start] = uint16(end - start)
+		}
+	}
+	st := p.checkStack[:0]
+	names := p.checkNames[:0]
+	defer func() {
+		p.checkStack = st[:0]
+		clear(names)
+		p.checkNames = names[:0]
+	}()
+	clean = true
+	// key reads an object's member name at i and its colon, and returns
+	// the offset of the member's value.
+	key := func(i int) (int, *SyntaxError) {
+		if i >= len(data) {
+			return i, errEOF(i)
+		}
+		if data[i] != '"' {
+			return i, errAt(i, "invalid character %s looking for beginning of object key string", QuoteChar(data[i]))
+		}
+		quote := i
+		_, i, perr := p.str(data, i, true, true)
+		if perr != nil {
+			return i, perr
+		}
+		note(quote, i)
+		clean = clean && p.lone < 0
+		name := data[quote+1 : i-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			u, _, _ := p.str(data, quote, false, false)
+			name = []byte(u)
+		}
+		names = append(names, name)
+		if i = SkipSpace(data, i); i >= len(data) {
+			return i, errEOF(i)
+		}
+		if data[i] != ':' {
+			return i, errAt(i, "invalid character %s after object key", QuoteChar(data[i]))
+		}
+		return SkipSpace(data, i+1), nil
+	}
+value:
+	for {
+		if i >= len(data) {
+			return i, false, errEOF(i)
+		}
+		switch c := data[i]; c {
+		case '{', '[':
+			if depth+len(st) >= p.MaxDepth {
+				return i, false, errAt(i, "nesting deeper than %d levels (raise the limit with --max-depth)", p.MaxDepth)
+			}
+			st = append(st, checkFrame{obj: c == '{', open: i, names: len(names)})
+			i = SkipSpace(data, i+1)
+			if i < len(data) && data[i] == c+2 {
+				i++
+				note(st[len(st)-1].open, i)
+				st = st[:len(st)-1]
+				break
+			}
+			if c == '{' {
+				if i, perr = key(i); perr != nil {
+					return i, false, perr
+				}
+			}
+			continue value
+		case '"':
+			start := i
+			if _, i, perr = p.str(data, i, false, true); perr != nil {
+				return i, false, perr
+			}
+			note(start, i)
+			clean = clean && p.lone < 0
+		case 't':
+			if i, perr = parseLiteral(data, i, "true"); perr != nil {
+				return i, false, perr
+			}
+		case 'f':
+			if i, perr = parseLiteral(data, i, "false"); perr != nil {
+				return i, false, perr
+			}
+		case 'n':
+			if i, perr = parseLiteral(data, i, "null"); perr != nil {
+				return i, false, perr
+			}
+		default:
+			if i, perr = ScanNumber(data, i); perr != nil {
+				return i, false, perr
+			}
+		}
+		// A value ends at i: read a separator, or close containers.
+		for {
+			if len(st) == 0 {
+				return i, clean, nil
+			}
+			top := st[len(st)-1]
+			if i = SkipSpace(data, i); i >= len(data) {
+				return i, false, errEOF(i)
+			}
+			switch c := data[i]; {
+			case c == ',':
+				i = SkipSpace(data, i+1)
+				if top.obj {
+					if i, perr = key(i); perr != nil {
+						return i, false, perr
+					}
+				}
+				continue value
+			case top.obj && c == '}', !top.obj && c == ']':
+				i++
+				note(top.open, i)
+				if top.obj {
+					clean = clean && !repeats(names[top.names:])
+					clear(names[top.names:])
+					names = names[:top.names]
+				}
+				st = st[:len(st)-1]
+			case top.obj:
+				return i, false, errAt(i, "invalid character %s after object key:value pair", QuoteChar(c))
+			default:
+				return i, false, errAt(i, "invalid character %s after array element", QuoteChar(c))
+			}
+		}
+	}
+}
+
+// checkFrame is an array or object open in Check.
+type checkFrame struct {
+	obj   bool
+	open  int // where it opens
+	names int // where its member names begin in Parser.checkNames
+}
+
+// SharedString returns b as a string, shared with the last equal one
+// that SharedString or a Shared member returned (b must be no longer than
+// 64 bytes to be shared): for the values that repeat from text to text.
+func (p *Parser) SharedString(b []byte) string {
+	if len(b) > maxInternLen {
+		return string(b)
+	}
+	if p.valCache == nil {
+		p.valCache = new([maxShared]any)
+	}
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	slot := &p.valCache[h%maxShared]
+	if s, ok := (*slot).(string); ok && s == string(b) {
+		return s
+	}
+	s := string(b)
+	*slot = s
+	return s
 }
