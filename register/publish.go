@@ -7,6 +7,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/register/catalog"
 	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/schemaprops"
 )
@@ -26,7 +27,8 @@ func (bd *builder) link(from, to string) string { return bd.layout().Link(from, 
 
 // writeDocs hands what the build made to package docs, which writes
 // register.json, the copies of the imported registers, register-summary.md
-// and each block's documentation.
+// and each block's documentation; then register.json to package catalog,
+// which writes the register's own linked data (bblocks.jsonld, bblocks.ttl).
 func (bd *builder) writeDocs() error {
 	r := &docs.Register{Sources: bd.reg, Layout: bd.layout(), Date: bd.date,
 		GitRepository: bd.opts.GitRepository, GitHubBaseURL: bd.opts.GitHubBaseURL,
@@ -34,7 +36,24 @@ func (bd *builder) writeDocs() error {
 	for _, o := range bd.blocks {
 		r.Blocks = append(r.Blocks, bd.docBlock(o))
 	}
-	return r.Write(bd.put)
+	if err := r.Write(bd.put); err != nil {
+		return err
+	}
+	// The tool chain's base IRI is the base URL as the OGC GitHub Action
+	// gives it, without its final slash; provenance only below a base URL,
+	// where the files have a URL.
+	opts := catalog.Options{Base: strings.TrimSuffix(bd.opts.BaseURL, "/")}
+	if bd.opts.BaseURL != "" {
+		opts.RegisterURL = bd.link("register.json", "register.json")
+		opts.TurtleURL = bd.link("register.json", catalog.TurtleFile)
+	}
+	files, err := catalog.Write(bd.files["register.json"], opts)
+	if err != nil {
+		return err
+	}
+	bd.put(catalog.JSONLDFile, files.JSONLD)
+	bd.put(catalog.TurtleFile, files.Turtle)
+	return nil
 }
 
 // writeProperties writes annotated/PATH/resolvedProperties.json, the

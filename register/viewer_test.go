@@ -88,30 +88,7 @@ var baselineRE = regexp.MustCompile(`^(?:ok|FAIL)\s+(\S+)\s+\[([^\]]*)\]`)
 func TestViewerReads(t *testing.T) {
 	full := shared.Dir(t, "reference", "ogc-published", "full-builds", "bblocks-tutorial")
 	pub := readJSON(t, filepath.Join(full, "build", "register.json"))
-	// The imports, from the copies the published build caches.
-	var maps []bblock.ImportMap
-	for _, u := range pub["imports"].([]any) {
-		sum := sha256.Sum256([]byte(u.(string)))
-		data, err := os.ReadFile(filepath.Join(full, "build", "annotated", "_cache", hex.EncodeToString(sum[:])))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "register.json"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		name := u.(string)
-		if name == bblock.DefaultImport {
-			name = "default"
-		} else {
-			name = strings.TrimSuffix(name, "/build/register.json")
-		}
-		maps = append(maps, bblock.ImportMap{URL: name, Dir: dir})
-	}
-	imports, err := bblock.LoadImports(maps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	imports := cachedImports(t, full, pub)
 	reg, err := bblock.LoadRegisterDir(shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src"), &bblock.Options{Imports: imports})
 	if err != nil {
 		t.Fatal(err)
@@ -251,4 +228,41 @@ func TestViewerReads(t *testing.T) {
 	if same < 18 {
 		t.Errorf("%d blocks have the published build's resolved properties, want 18", same)
 	}
+}
+
+// cachedImports loads the registers a published build (the folder full,
+// its register.json pub) imports from the copies it caches in
+// annotated/_cache, under the names its bblocks-config.yaml gives them.
+func cachedImports(t *testing.T, full string, pub map[string]any) *bblock.Imports {
+	t.Helper()
+	var maps []bblock.ImportMap
+	list, _ := pub["imports"].([]any)
+	for _, u := range list {
+		sum := sha256.Sum256([]byte(u.(string)))
+		data, err := os.ReadFile(filepath.Join(full, "build", "annotated", "_cache", hex.EncodeToString(sum[:])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Laid out as the published repository, so that the build names
+		// the import by the URL the published build lists.
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, "build"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "build", "register.json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		name := u.(string)
+		if name == bblock.DefaultImport {
+			name = "default"
+		} else {
+			name = strings.TrimSuffix(name, "/build/register.json")
+		}
+		maps = append(maps, bblock.ImportMap{URL: name, Dir: dir})
+	}
+	imports, err := bblock.LoadImports(maps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return imports
 }
