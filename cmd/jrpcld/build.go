@@ -52,7 +52,11 @@ For each block, in dependency order, DIR receives:
                                             Node.js and plugin transforms are
                                             reported as failed, with a warning
   generateddocs/markdown/PATH/index.md, generateddocs/json-full/PATH/index.json
-and DIR/register.json lists them all. DIR/index.html and DIR/bblock/ID.html
+and DIR/register.json lists them all; DIR/bblocks.jsonld and DIR/bblocks.ttl
+are the register as linked data (a SKOS concept scheme and DCAT catalog of its
+blocks, as the tool chain uplifts register.json; without --base-url relative
+links resolve against https://www.opengis.net/def/bblocks/ as in the tool
+chain). DIR/index.html and DIR/bblock/ID.html
 are a plain HTML site (no script, nothing loaded from the network): serve it
 with --serve, or later with "jrpcld serve DIR".
 

@@ -163,14 +163,14 @@ func Reshape(reg *ojson.Object, base string) (*ojson.Object, error) {
 	reg.Set("skos:hasTopConcept", top)
 	reg.Delete("bblocks")
 
-	var ctx any
-	if err := json.Unmarshal(contextJSON, &ctx); err != nil {
+	ctx, err := ojson.DecodeJSON(contextJSON)
+	if err != nil {
 		return nil, fmt.Errorf("catalog context: %w", err)
 	}
 	baseCtx := ojson.NewObject()
 	baseCtx.Set("@base", base)
 	doc := ojson.NewObject()
-	doc.Set("@context", []any{baseCtx, ojson.FromPlain(ctx.(map[string]any)["@context"])})
+	doc.Set("@context", []any{baseCtx, ctx.(*ojson.Object).Value("@context")})
 	for _, k := range reg.Keys() {
 		doc.Set(k, reg.Value(k))
 	}
