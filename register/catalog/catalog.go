@@ -7,7 +7,7 @@
 // The reshaping follows the tool chain's (bblocks-postprocess uplifts
 // register.json with ogc-na-tools): each block gets the bblocks:// URI of
 // its identifier and the types of its item class, its files become
-// prof:ResourceDescriptor nodes with a role, a format and the standard they
+// resources (prof:hasResource) with a role, a format and the standard they
 // conform to, and the register lists the blocks as its concepts. The
 // context, which the tool chain reads from its own files and, for links,
 // from the web, ships in the binary (context.jsonld): nothing is fetched.
@@ -95,7 +95,7 @@ func Write(register []byte, opts Options) (*Files, error) {
 	if base == "" {
 		base = DefaultBase
 	}
-	doc, err := Reshape(reg, base)
+	doc, err := reshape(reg, base)
 	if err != nil {
 		return nil, err
 	}
@@ -137,12 +137,12 @@ func indent(data []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// Reshape returns register.json (reg, which it changes) as the JSON-LD
+// reshape returns register.json (reg, which it changes) as the JSON-LD
 // document bblocks.jsonld holds, with base as its base IRI: the register
 // typed as a concept scheme and catalog named "Building Blocks - NAME",
 // its blocks under hasConcepts, each with its bblocks:// URI, its types,
 // and its files described as resources.
-func Reshape(reg *ojson.Object, base string) (*ojson.Object, error) {
+func reshape(reg *ojson.Object, base string) (*ojson.Object, error) {
 	scheme, _ := reg.String("baseURL")
 	blocks, _ := reg.Value("bblocks").([]any)
 	top := make([]any, 0, len(blocks))
