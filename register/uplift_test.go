@@ -104,7 +104,7 @@ func (g graphIndex) contextFile(n rdf.Term) bool {
 }
 
 // upliftDrops are the statements both builds write differently, each with
-// its reason; every one must drop a statement of the published graph.
+// its reason; every one must take a statement out of one of the graphs.
 var upliftDrops = []upliftDrop{
 	{"the times of the run (prov:startedAtTime, prov:endedAtTime): jrpcld writes none, so that the same sources build the same file",
 		func(g graphIndex, t rdf.Triple) bool {
@@ -339,7 +339,7 @@ var olderDrops = []upliftDrop{
 			return t.P == ownNS+"hasSchema" || t.P == ownNS+"hasJsonLdContext" || t.P == profNS+"hasResource" ||
 				(t.S.Kind == rdf.Blank && (g.resource(t.S) || g.link(t.S)))
 		}},
-	{"what the newer version adds to a block and to the register: the types bblocks:BBlock and bblocks:BBlocksRegister, the blocks' skos:prefLabel, skos:topConceptOf and skos:hasTopConcept, foaf:homepage (viewerURL), bblocks:validationPassed, and the register's dct:modified",
+	{"what the newer version adds to a block and to the register: the types bblocks:BBlock and bblocks:BBlocksRegister, the blocks' skos:prefLabel, skos:topConceptOf and skos:hasTopConcept, foaf:homepage (viewerURL), and bblocks:validationPassed (the register's dct:modified, which the older version leaves out too, is taken out above)",
 		func(g graphIndex, t rdf.Triple) bool {
 			switch t.P {
 			case rdf.RDFType:
@@ -349,8 +349,6 @@ var olderDrops = []upliftDrop{
 			case skosNS + "topConceptOf", skosNS + "hasTopConcept", "http://xmlns.com/foaf/0.1/homepage",
 				ownNS + "validationPassed":
 				return true
-			case dctNS + "modified":
-				return t.O.Datatype == rdf.XSDNS+"dateTime"
 			}
 			return false
 		}},
