@@ -9,7 +9,7 @@ import "sort"
 // and value, so "1" and 1 differ. Memory is bounded: beyond a limit, the
 // oldest open requests are forgotten.
 type Tracker[T any] struct {
-	open  map[pairKey][]tracked[T]
+	open  map[pairKey]openList[T]
 	order []orderEntry // requests in the order they were made, for eviction
 	n     int
 	limit int
@@ -19,6 +19,13 @@ type Tracker[T any] struct {
 type tracked[T any] struct {
 	seq int
 	v   T
+}
+
+// openList holds the open requests of one key, in the order they were
+// made: the first in place, so that the usual single one costs no slice.
+type openList[T any] struct {
+	first tracked[T]
+	more  []tracked[T]
 }
 
 type pairKey struct {
@@ -40,7 +47,7 @@ func NewTracker[T any](limit int) *Tracker[T] {
 	if limit <= 0 {
 		limit = DefaultOpenLimit
 	}
-	return &Tracker[T]{open: map[pairKey][]tracked[T]{}, limit: limit}
+	return &Tracker[T]{open: map[pairKey]openList[T]{}, limit: limit}
 }
 
 // Request records a request with the given id sent in direction dir.
@@ -50,7 +57,13 @@ func (t *Tracker[T]) Request(dir Direction, id any, v T) { t.RequestID(dir, IDOf
 func (t *Tracker[T]) RequestID(dir Direction, id ID, v T) {
 	k := pairKey{dir, id}
 	t.seq++
-	t.open[k] = append(t.open[k], tracked[T]{seq: t.seq, v: v})
+	x := tracked[T]{seq: t.seq, v: v}
+	if l, ok := t.open[k]; ok {
+		l.more = append(l.more, x)
+		t.open[k] = l
+	} else {
+		t.open[k] = openList[T]{first: x}
+	}
 	t.order = append(t.order, orderEntry{k, t.seq})
 	t.n++
 	for t.n > t.limit {
@@ -68,25 +81,28 @@ func (t *Tracker[T]) Answer(dir Direction, id any) (T, bool) { return t.AnswerID
 // AnswerID is Answer for an id given as its ID.
 func (t *Tracker[T]) AnswerID(dir Direction, id ID) (T, bool) {
 	k := pairKey{dir.Opposite(), id}
-	list := t.open[k]
-	if len(list) == 0 {
+	l, ok := t.open[k]
+	if !ok {
 		var zero T
 		return zero, false
 	}
-	p := list[len(list)-1]
-	if len(list) == 1 {
-		delete(t.open, k)
-	} else {
-		t.open[k] = list[:len(list)-1]
-	}
 	t.n--
-	return p.v, true
+	if n := len(l.more); n > 0 {
+		p := l.more[n-1]
+		l.more[n-1] = tracked[T]{}
+		l.more = l.more[:n-1]
+		t.open[k] = l
+		return p.v, true
+	}
+	delete(t.open, k)
+	return l.first.v, true
 }
 
 // IsOpen reports whether a request with the given id, sent in direction
 // dir, is waiting for its response.
 func (t *Tracker[T]) IsOpen(dir Direction, id any) bool {
-	return len(t.open[pairKey{dir, IDOf(id)}]) > 0
+	_, ok := t.open[pairKey{dir, IDOf(id)}]
+	return ok
 }
 
 // Len returns the number of open requests.
@@ -96,7 +112,8 @@ func (t *Tracker[T]) Len() int { return t.n }
 func (t *Tracker[T]) Open() []T {
 	var all []tracked[T]
 	for _, l := range t.open {
-		all = append(all, l...)
+		all = append(all, l.first)
+		all = append(all, l.more...)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
 	out := make([]T, len(all))
@@ -114,14 +131,16 @@ func (t *Tracker[T]) dropOldest() {
 	for len(t.order) > 0 {
 		e := t.order[0]
 		t.order = t.order[1:]
-		list := t.open[e.key]
-		if len(list) == 0 || list[0].seq != e.seq {
+		l, ok := t.open[e.key]
+		if !ok || l.first.seq != e.seq {
 			continue // answered since
 		}
-		if len(list) == 1 {
+		if len(l.more) == 0 {
 			delete(t.open, e.key)
 		} else {
-			t.open[e.key] = list[1:]
+			l.first = l.more[0]
+			l.more = l.more[1:]
+			t.open[e.key] = l
 		}
 		t.n--
 		return
@@ -133,7 +152,8 @@ func (t *Tracker[T]) dropOldest() {
 func (t *Tracker[T]) compact() {
 	live := map[orderEntry]bool{}
 	for k, l := range t.open {
-		for _, x := range l {
+		live[orderEntry{k, l.first.seq}] = true
+		for _, x := range l.more {
 			live[orderEntry{k, x.seq}] = true
 		}
 	}

@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 )
@@ -63,5 +64,56 @@ func TestTrackerLimit(t *testing.T) {
 	}
 	if _, ok := tr.Answer(ClientToServer, json.Number("3")); ok {
 		t.Error("a response in the request's own direction answered it")
+	}
+}
+
+// TestTrackerModel holds the Tracker to a plain model of it (the open
+// requests as one list in request order: an answer takes the latest of
+// its id and the opposite direction, the limit drops the oldest) over
+// random requests and answers of a few ids, ids reused while open.
+func TestTrackerModel(t *testing.T) {
+	type req struct {
+		dir Direction
+		id  string
+		v   int
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, limit := range []int{1, 3, 8, 100} {
+		tr := NewTracker[int](limit)
+		var model []req
+		for i := range 5000 {
+			dir := Direction(1 + rng.IntN(2))
+			id := strconv.Itoa(rng.IntN(6))
+			if rng.IntN(2) == 0 {
+				tr.Request(dir, id, i)
+				model = append(model, req{dir, id, i})
+				if len(model) > limit {
+					model = model[1:]
+				}
+			} else {
+				want, found := -1, -1
+				for j := len(model) - 1; j >= 0; j-- {
+					if model[j].id == id && model[j].dir == dir.Opposite() {
+						want, found = model[j].v, j
+						break
+					}
+				}
+				if found >= 0 {
+					model = append(model[:found], model[found+1:]...)
+				}
+				if v, ok := tr.Answer(dir, id); ok != (found >= 0) || ok && v != want {
+					t.Fatalf("limit %d, step %d: Answer(%v, %s) = %d %v, want %d %v", limit, i, dir, id, v, ok, want, found >= 0)
+				}
+			}
+			if tr.Len() != len(model) {
+				t.Fatalf("limit %d, step %d: %d open, want %d", limit, i, tr.Len(), len(model))
+			}
+		}
+		open := tr.Open()
+		for j, m := range model {
+			if open[j] != m.v {
+				t.Fatalf("limit %d: open %v, want %v", limit, open, model)
+			}
+		}
 	}
 }

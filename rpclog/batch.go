@@ -21,8 +21,9 @@ type Batch struct {
 	Records []BatchRecord // in log order
 	Err     error         // the read error that ended the log after these records, or nil
 
-	arena []byte   // the text of the records' lines
-	lens  []uint16 // the Lens of the records decoded from lines
+	arena []byte        // the text of the records' lines
+	typed []typedRecord // the records read typed, reused from batch to batch
+	lens  []uint16      // the Lens of the records decoded from lines
 	pool  chan *Batch
 }
 
@@ -59,6 +60,8 @@ type BatchOptions struct {
 	// their Value is nil. Their Lazy members are left as text in the
 	// Object (with their Lens when asked), as they would be undecoded. The
 	// records (but Value) and classifications are the same as without it.
+	// The records read typed are the batch's own: like their Raw texts,
+	// they are reused once the batch is given back with Done.
 	Typed bool
 }
 
@@ -170,6 +173,9 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens, type
 		b.lens = b.lens[:n]
 		clear(b.lens)
 	}
+	if typed && cap(b.typed) < len(b.Records) {
+		b.typed = make([]typedRecord, len(b.Records))
+	}
 	off := 0
 	for i := range b.Records {
 		br := &b.Records[i]
@@ -179,7 +185,7 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens, type
 				off += len(br.text)
 			}
 			if typed {
-				br.Record = r.decodeTyped(p, br.text, br.line, lens)
+				br.Record = r.decodeTyped(p, br.text, br.line, lens, &b.typed[:len(b.Records)][i])
 			}
 			if br.Record == nil {
 				br.Record = r.decodeText(p, br.text, br.line)

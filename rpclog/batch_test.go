@@ -49,16 +49,24 @@ func batchLog(n int) []byte {
 // TestBatches: the records of Batches are those of Next, in the same order,
 // classified as Classify classifies them, and lazy members hold their
 // text.
+// With Typed, the records read typed have no Value, and their text
+// decodes to the value Next gives.
 func TestBatches(t *testing.T) {
+	for _, typed := range []bool{false, true} {
+		t.Run(fmt.Sprint("typed=", typed), func(t *testing.T) { testBatches(t, typed) })
+	}
+}
+
+func testBatches(t *testing.T, typed bool) {
 	data := batchLog(3000)
 	seq, err := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	par, _ := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
-	seen, lazy, dups, lones := 0, 0, 0, 0
+	seen, lazy, dups, lones, objects := 0, 0, 0, 0, 0
 	wantSeq := 0
-	for b := range par.Batches(BatchOptions{Classify: true, Lazy: []string{"params", "result"}}, nil) {
+	for b := range par.Batches(BatchOptions{Classify: true, Lazy: []string{"params", "result"}, Typed: typed}, nil) {
 		if b.Seq != wantSeq || b.Err != nil {
 			t.Fatalf("batch %d (error %v), want %d", b.Seq, b.Err, wantSeq)
 		}
@@ -89,12 +97,25 @@ func TestBatches(t *testing.T) {
 			if got := Classify(want); !reflect.DeepEqual(br.Message, got) {
 				t.Fatalf("line %d: classified %+v, want %+v", br.Line, br.Message, got)
 			}
+			if !reflect.DeepEqual(br.Problems, want.Problems) || br.TSRaw != want.TSRaw || br.DirRaw != want.DirRaw {
+				t.Fatalf("line %d: envelope %+v, want %+v", br.Line, br.Record, want)
+			}
+			if br.Object != nil {
+				objects++
+				if !typed || br.Value != nil {
+					t.Fatalf("line %d: read typed %v, with the value %v", br.Line, typed, br.Value)
+				}
+				br.Value, _ = jsonrpc.Decode(br.Raw)
+			}
 			lazy += materialize(br.Value)
 			if !reflect.DeepEqual(br.Value, want.Value) {
 				t.Fatalf("line %d: %#v, want %#v", br.Line, br.Value, want.Value)
 			}
 		}
 		b.Done()
+	}
+	if typed != (objects > 0) {
+		t.Errorf("typed %v: %d records read typed", typed, objects)
 	}
 	if _, err := seq.Next(); err != io.EOF || seen == 0 || lazy == 0 || dups == 0 || lones == 0 {
 		t.Errorf("%d records, %d lazy values, %d members named twice, %d lone surrogates, then %v; want all of them", seen, lazy, dups, lones, err)

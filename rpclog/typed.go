@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"unsafe"
 
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jsonrpc"
@@ -18,10 +19,33 @@ import (
 // response, text that is not JSON, ...) is read by decodeText, as without
 // Typed, so that its record and its findings are the same.
 
-// typedRecord is a record read typed and its Object, in one allocation.
+// typedRecord is a record read typed and its Object, with room for the
+// text of its strings (the id and "ts"): these strings point into buf,
+// written before them and not again until the record is read anew (see
+// BatchOptions.Typed).
 type typedRecord struct {
 	Record
 	obj jsonrpc.Object
+	buf [typedBuf]byte
+}
+
+// typedBuf is the room a typedRecord has for its strings: a timestamp
+// and an id as logs write them.
+const typedBuf = 48
+
+// str returns b as a string in the room left in tr.buf from *used on, or
+// allocated when it does not fit.
+func (tr *typedRecord) str(b []byte, used *int) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > len(tr.buf)-*used {
+		return string(b)
+	}
+	n := copy(tr.buf[*used:], b)
+	s := unsafe.String(&tr.buf[*used], n)
+	*used += n
+	return s
 }
 
 // The member names a typed read knows, as bits: the message's, then the
@@ -70,16 +94,19 @@ type typedScan struct {
 	lens bool // note the Lens of the parser's Lazy members
 
 	obj              jsonrpc.Object
+	id               []byte // the id's text: a string's content, or a number
 	dir, ts          []byte // the envelope's strings, between their quotes; nil when absent
 	msgStart, msgEnd int    // the "msg" value's extent, when there is one
 	inner            uint8  // the members of the "msg" object
 }
 
 // decodeTyped reads text, a line nextText returned, with p, as decodeText
-// does, straight into a typed record, and returns it; nil when the line
-// is not one a typed read takes (see above). With lens, the Lens of the
-// parser's Lazy members go into p.Lens, as decodeText notes them.
-func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bool) *Record {
+// does, straight into tr, and returns its record; nil when the line is not
+// one a typed read takes (see above). With lens, the Lens of the parser's
+// Lazy members go into p.Lens, as decodeText notes them. The id of a
+// request, which a Tracker keeps, is a string of its own; the record's
+// other strings are in tr.
+func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bool, tr *typedRecord) *Record {
 	if p.MaxDepth < 2 {
 		return nil
 	}
@@ -92,7 +119,8 @@ func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bo
 	if !ok || jsonparse.SkipSpace(text, end) != len(text) {
 		return nil
 	}
-	tr := &typedRecord{}
+	*tr = typedRecord{}
+	used := 0
 	tr.Line = line
 	switch {
 	case seen&mMsg != 0 && seen&mVersion == 0:
@@ -112,17 +140,30 @@ func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bo
 			}
 		}
 		if s.ts != nil {
-			tr.TS = string(s.ts)
+			tr.TS = tr.str(s.ts, &used)
 		}
 	case seen&envelopeMembers == 0:
 		tr.Raw = text[start:end]
 	default:
 		return nil
 	}
-	if _, ok := s.obj.Classify(); !ok {
+	tr.obj = s.obj
+	if s.id != nil {
+		var id string
+		if tr.obj.HasMethod {
+			id = string(s.id) // a request's: kept after the record
+		} else {
+			id = tr.str(s.id, &used)
+		}
+		if tr.obj.ID == "" { // a string
+			tr.obj.ID = id
+		} else {
+			tr.obj.ID = json.Number(id)
+		}
+	}
+	if _, ok := tr.obj.Classify(); !ok {
 		return nil
 	}
-	tr.obj = s.obj
 	tr.Object = &tr.obj
 	return &tr.Record
 }
@@ -208,13 +249,14 @@ func (s *typedScan) member(bit uint8, v []byte) bool {
 			if !ok {
 				return false
 			}
-			o.ID = string(str)
+			// Its string is made once the record is (decodeTyped).
+			o.ID, s.id = "", str
 		case 'n':
 			o.ID = nil
 		case 't', 'f', '{', '[':
 			return false
 		default:
-			o.ID = json.Number(v)
+			o.ID, s.id = json.Number(""), v
 		}
 		o.HasID = true
 		return true

@@ -21,7 +21,7 @@ func checkTyped(t *testing.T, r *Reader, line []byte) bool {
 	tp, dp := r.newParser(), r.newParser()
 	tp.Lazy, dp.Lazy = lazy, lazy
 	tp.Lens, dp.Lens = make([]uint16, len(line)), make([]uint16, len(line))
-	typed := r.decodeTyped(tp, line, 7, true)
+	typed := r.decodeTyped(tp, line, 7, true, new(typedRecord))
 	want := r.decodeText(dp, line, 7)
 	if typed == nil {
 		return false

@@ -75,11 +75,23 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 	batches := r.Batches(rpclog.BatchOptions{Classify: true, Lazy: c.lazyMembers(), Lens: true, Typed: true}, nil)
 	n := 2*ordered.Workers() + 2
 	paired := make(chan *checkBatch, n)
+	// The checkBatches done with, for the next batches: their msgs are
+	// reused rather than allocated and collected batch by batch.
+	free := make(chan *checkBatch, 2*n)
 	go func() {
 		defer close(paired)
 		index := 0
 		for b := range batches {
-			cb := &checkBatch{b: b, seq: b.Seq, msgs: make([]tracked, len(b.Records))}
+			var cb *checkBatch
+			select {
+			case cb = <-free:
+			default:
+				cb = &checkBatch{}
+			}
+			if cap(cb.msgs) < len(b.Records) {
+				cb.msgs = make([]tracked, len(b.Records))
+			}
+			cb.b, cb.seq, cb.msgs = b, b.Seq, cb.msgs[:len(b.Records)]
 			for i := range b.Records {
 				if br := &b.Records[i]; br.Err == nil {
 					cb.msgs[i] = c.track(br.Message, br.Value, br.Dir, index)
@@ -110,6 +122,12 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 		}
 		err = cb.b.Err
 		cb.b.Done()
+		clear(cb.msgs)
+		cb.b = nil
+		select {
+		case free <- cb:
+		default:
+		}
 		return true
 	})
 	return sum, err
