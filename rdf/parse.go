@@ -29,6 +29,9 @@ type reader struct {
 	depth    int
 	intern   map[string]string
 	buf      []byte
+	// lastSubject is the IRI of the last N-Triples or N-Quads subject
+	// that was one.
+	lastSubject string
 }
 
 // parseError carries a syntax error out of the reader; Parse returns it.
@@ -363,14 +366,36 @@ var iriChar = func() (t [128]bool) {
 	return t
 }()
 
+// iriPlain marks the bytes an IRI holds as they are, with nothing to check
+// but the byte itself: the ASCII of iriChar. Indexed by any byte, so that
+// the loop over them needs no bounds check.
+var iriPlain = func() (t [256]bool) {
+	copy(t[:], iriChar[:])
+	return t
+}()
+
 // iriRef reads <...>, unescapes \u and \U, and resolves the IRI against the base (Turtle) or checks that
 // it is absolute (N-Triples, N-Quads).
-func (r *reader) iriRef() string {
+func (r *reader) iriRef() string { return r.iriRefLast(nil) }
+
+// iriRefLast is iriRef with last, the IRI read last in the same place,
+// which is compared before the shared strings are looked up: the lines of
+// N-Triples that share a subject mostly follow one another.
+func (r *reader) iriRefLast(last *string) string {
 	r.pos++ // '<'
 	start := r.pos
 	var b []byte // the unescaped IRI, once an escape is seen
 	escaped := false
 	for {
+		// Most of an IRI is plain ASCII: one run of it at a time.
+		i := r.pos
+		for i < len(r.data) && iriPlain[r.data[i]] {
+			i++
+		}
+		if escaped {
+			b = append(b, r.data[r.pos:i]...)
+		}
+		r.pos = i
 		if r.pos >= len(r.data) {
 			r.fail("IRI without closing '>'")
 		}
@@ -411,8 +436,13 @@ func (r *reader) iriRef() string {
 	if escaped {
 		iri = string(b)
 		r.buf = b
+	} else if last != nil && *last == string(r.data[start:r.pos]) {
+		iri = *last
 	} else {
 		iri = r.share(r.data[start:r.pos])
+		if last != nil {
+			*last = iri
+		}
 	}
 	r.pos++ // '>'
 	if r.syntax != Turtle {
@@ -613,6 +643,18 @@ func (r *reader) rdfLiteral() Term {
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
+// strStop marks the bytes that end a run of a string's plain ASCII: the
+// quotes, '\\', line breaks, and the bytes of UTF-8 past ASCII.
+var strStop = func() (t [256]bool) {
+	for _, c := range "\"'\\\n\r" {
+		t[c] = true
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
 // str reads a quoted string in any of the four forms (N-Triples: only "...") and returns its value.
 func (r *reader) str() string {
 	q := r.data[r.pos]
@@ -628,6 +670,12 @@ func (r *reader) str() string {
 	// Fast path: a short string without escapes is a slice of the input.
 	if !long {
 		for i := r.pos; i < len(r.data); i++ {
+			for i < len(r.data) && !strStop[r.data[i]] {
+				i++
+			}
+			if i >= len(r.data) {
+				break
+			}
 			c := r.data[i]
 			if c == q {
 				s := r.data[r.pos:i]
@@ -648,6 +696,13 @@ func (r *reader) str() string {
 	b := r.buf[:0]
 	defer func() { r.buf = b }()
 	for {
+		// The plain ASCII up to the next byte that needs a look, at once.
+		i := r.pos
+		for i < len(r.data) && !strStop[r.data[i]] {
+			i++
+		}
+		b = append(b, r.data[r.pos:i]...)
+		r.pos = i
 		if r.pos >= len(r.data) {
 			r.fail("string without closing quote")
 		}
@@ -756,7 +811,7 @@ func (r *reader) lineStatement() {
 	var s, o, g Term
 	switch c := r.peek(); {
 	case c == '<':
-		s = Term{Kind: IRI, Value: r.iriRef()}
+		s = Term{Kind: IRI, Value: r.iriRefLast(&r.lastSubject)}
 	case c == '_' && r.pos+1 < len(r.data) && r.data[r.pos+1] == ':':
 		s = r.blankLabel()
 	default:
