@@ -74,6 +74,11 @@ type Pairing struct {
 	First   bool
 	Answers string
 	Members []string // for a batch: one per member of m.Members
+
+	// node and blanks are the message's IRI and blank node prefix when
+	// pairing made them (for a request, which it records): build then
+	// need not make them again.
+	node, blanks string
 }
 
 // pair takes the next record of the log, classified as m, in order: the
@@ -87,7 +92,10 @@ func (g *LogGraph) pair(rec *rpclog.Record, pos int, m jsonrpc.Message) Pairing 
 	}
 	g.entries = PairEntries(g.entries[:0], rec, pos, m)
 	for _, e := range g.entries {
-		a := g.pairer.Pair(e)
+		if e.Member < 0 && e.Kind == jsonrpc.KindRequest {
+			p.node, p.blanks = jlog.MessageNames(g.iri, g.blank, rec.Dir, pos)
+		}
+		a := g.pairer.pair(e, p.node)
 		if e.Member < 0 {
 			p.Answers = a
 		} else {
@@ -171,11 +179,18 @@ func (e PairEntry) Node(logIRI string) string {
 
 // Pair takes the next entry of the log: it records a request as open, or
 // returns the IRI of the request a response answers ("" for none).
-func (p *Pairer) Pair(e PairEntry) string {
+func (p *Pairer) Pair(e PairEntry) string { return p.pair(e, "") }
+
+// pair is Pair given the IRI of e's message when the caller has made it
+// ("" when not; for a request, which is recorded by its IRI).
+func (p *Pairer) pair(e PairEntry, node string) string {
 	// The key stands for the id: keys are equal exactly when ids are.
 	switch e.Kind {
 	case jsonrpc.KindRequest:
-		p.tracker.Request(e.Dir, e.ID, e.Node(p.log))
+		if node == "" {
+			node = e.Node(p.log)
+		}
+		p.tracker.Request(e.Dir, e.ID, node)
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if node, ok := p.tracker.Answer(e.Dir, e.ID); ok {
 			return node
@@ -227,7 +242,11 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 	if p.First {
 		out = append(out, rdf.T(g.node, rdf.RDFType, objLog))
 	}
-	node := rdf.NewIRI(g.MessageIRI(rec.Dir, pos))
+	iri, blanks := p.node, p.blanks
+	if iri == "" {
+		iri, blanks = jlog.MessageNames(g.iri, g.blank, rec.Dir, pos)
+	}
+	node := rdf.NewIRI(iri)
 	switch m.Kind {
 	case jsonrpc.KindBatch:
 		out = append(out, rdf.T(node, rdf.RDFType, objBatch))
@@ -241,9 +260,8 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 	}
 	out = append(out,
 		rdf.T(node, rdf.JLogInLog, g.node),
-		rdf.T(node, rdf.JLogPosition, rdf.NewLiteral(strconv.Itoa(pos), rdf.XSDInteger)),
+		rdf.T(node, rdf.JLogPosition, rdf.NewLiteral(positionText(iri, pos), rdf.XSDInteger)),
 	)
-	blanks := jlog.MessageBlanks(g.blank, pos)
 	out, notices := g.envelope(out, node, rec, blanks)
 	switch m.Kind {
 	case jsonrpc.KindInvalid:
@@ -335,6 +353,19 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		return out, notices, fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
 	return out, notices, nil
+}
+
+// positionText returns strconv.Itoa(pos) without allocating it: the
+// message IRI iri (jlog.MessageIRI) ends with it.
+func positionText(iri string, pos int) string {
+	n := 1
+	for x := pos; x >= 10; x /= 10 {
+		n++
+	}
+	if pos < 0 || n > len(iri) {
+		return strconv.Itoa(pos)
+	}
+	return iri[len(iri)-n:]
 }
 
 // envelope appends what the log's envelope said of the message at node:

@@ -6,11 +6,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/jrpcld/jrpcld/internal/fixture"
 	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -154,5 +156,23 @@ func TestPairEntriesByID(t *testing.T) {
 		if ok, why := rdftest.IsomorphicQuads(gotQuads, wantQuads); !ok {
 			t.Errorf("log %d (%d statements, Convert %d): %s", i, len(gotQuads), len(wantQuads), why)
 		}
+	}
+}
+
+// TestPositionText checks positionText against strconv.Itoa on the message
+// IRIs jlog makes, and that it allocates nothing.
+func TestPositionText(t *testing.T) {
+	const log = "http://example.com/log"
+	for _, dir := range []jsonrpc.Direction{jsonrpc.NoDirection, jsonrpc.ClientToServer, jsonrpc.ServerToClient} {
+		for _, pos := range []int{1, 9, 10, 11, 99, 100, 101, 999, 1000, 65536, 1234567, 1 << 40} {
+			iri := jlog.MessageIRI(log, dir, pos)
+			if got, want := positionText(iri, pos), strconv.Itoa(pos); got != want {
+				t.Errorf("positionText(%q, %d) = %q, want %q", iri, pos, got, want)
+			}
+		}
+	}
+	iri := jlog.MessageIRI(log, jsonrpc.ClientToServer, 123456)
+	if n := testing.AllocsPerRun(100, func() { _ = positionText(iri, 123456) }); n != 0 {
+		t.Errorf("positionText: %v allocations, want 0", n)
 	}
 }

@@ -49,6 +49,35 @@ func MessageIRI(log string, dir jsonrpc.Direction, pos int) string {
 	return join(log, "#"+dir.String()+"-", pos, "")
 }
 
+// MessageNames returns MessageIRI(log, dir, pos) and MessageBlanks(prefix,
+// pos) with one allocation for both: they are made for every message.
+func MessageNames(log, prefix string, dir jsonrpc.Direction, pos int) (iri, blanks string) {
+	var sep string
+	switch dir {
+	case jsonrpc.NoDirection:
+		sep = "#m"
+	case jsonrpc.ClientToServer:
+		sep = "#c2s-"
+	case jsonrpc.ServerToClient:
+		sep = "#s2c-"
+	default:
+		sep = "#" + dir.String() + "-"
+	}
+	var digits [20]byte
+	n := strconv.AppendInt(digits[:0], int64(pos), 10)
+	var sb strings.Builder
+	sb.Grow(len(log) + len(sep) + len(prefix) + 2*len(n) + 1)
+	sb.WriteString(log)
+	sb.WriteString(sep)
+	sb.Write(n)
+	end := sb.Len()
+	sb.WriteString(prefix)
+	sb.Write(n)
+	sb.WriteByte('b')
+	s := sb.String()
+	return s[:end], s[end:]
+}
+
 // join returns a+b+n+c with one allocation (n written in decimal): names
 // are made for every message.
 func join(a, b string, n int, c string) string {

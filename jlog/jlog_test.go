@@ -235,3 +235,24 @@ func TestNamesAllocateOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageNames checks that MessageNames gives what MessageIRI and
+// MessageBlanks give, in one allocation.
+func TestMessageNames(t *testing.T) {
+	log, prefix := "file:///var/log/session.jsonl", BlankPrefix("file:///var/log/session.jsonl")
+	dirs := []jsonrpc.Direction{jsonrpc.NoDirection, jsonrpc.ClientToServer, jsonrpc.ServerToClient, jsonrpc.Direction(9)}
+	for _, dir := range dirs {
+		for _, pos := range []int{0, 1, 9, 10, 99, 100, 12345, 1 << 40, -3} {
+			iri, blanks := MessageNames(log, prefix, dir, pos)
+			if want := MessageIRI(log, dir, pos); iri != want {
+				t.Errorf("dir %v pos %d: IRI %q, want %q", dir, pos, iri, want)
+			}
+			if want := MessageBlanks(prefix, pos); blanks != want {
+				t.Errorf("dir %v pos %d: blanks %q, want %q", dir, pos, blanks, want)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = MessageNames(log, prefix, jsonrpc.ClientToServer, 123456) }); n != 1 {
+		t.Errorf("MessageNames: %v allocations, want 1", n)
+	}
+}
