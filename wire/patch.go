@@ -6,7 +6,6 @@ package wire
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,8 +24,24 @@ type patchOp struct {
 
 // diffJSON appends to ops the operations that turn back into orig: nothing
 // where they are equal, a recursion into two objects, or two arrays of the
-// same length, and else the whole of orig.
+// same length, and else the whole of orig. ptr is the JSON pointer of orig.
 func diffJSON(ops []patchOp, ptr string, orig, back any) []patchOp {
+	d := differ{ops: ops, base: ptr}
+	d.diff(orig, back, 0)
+	return d.ops
+}
+
+// differ is the state of diffJSON. The JSON pointer of a place is made
+// only for an operation: most places of a message are equal, and the walk
+// keeps their reference tokens instead.
+type differ struct {
+	ops  []patchOp
+	base string
+	path []string   // the escaped reference tokens below base
+	keys [][]string // scratch per depth: the sorted member names
+}
+
+func (d *differ) diff(orig, back any, depth int) {
 	if r, ok := back.(rawJSON); ok {
 		if v, err := decodeJSON(string(r)); err == nil {
 			back = v
@@ -35,33 +50,63 @@ func diffJSON(ops []patchOp, ptr string, orig, back any) []patchOp {
 	switch o := orig.(type) {
 	case map[string]any:
 		if b, ok := back.(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(o)) {
-				p := ptr + "/" + jsonptr.Escape(k)
+			for _, k := range d.sorted(o, depth) {
+				d.path = append(d.path, jsonptr.Escape(k))
 				if be, ok := b[k]; ok {
-					ops = diffJSON(ops, p, o[k], be)
+					d.diff(o[k], be, depth+1)
 				} else {
-					ops = append(ops, patchOp{Op: "add", Path: p, Value: o[k]})
+					d.ops = append(d.ops, patchOp{Op: "add", Path: d.pointer(), Value: o[k]})
 				}
+				d.path = d.path[:len(d.path)-1]
 			}
-			for _, k := range slices.Sorted(maps.Keys(b)) {
+			for _, k := range d.sorted(b, depth) {
 				if _, ok := o[k]; !ok {
-					ops = append(ops, patchOp{Op: "remove", Path: ptr + "/" + jsonptr.Escape(k)})
+					d.path = append(d.path, jsonptr.Escape(k))
+					d.ops = append(d.ops, patchOp{Op: "remove", Path: d.pointer()})
+					d.path = d.path[:len(d.path)-1]
 				}
 			}
-			return ops
+			return
 		}
 	case []any:
 		if b, ok := back.([]any); ok && len(b) == len(o) {
 			for i := range o {
-				ops = diffJSON(ops, ptr+"/"+strconv.Itoa(i), o[i], b[i])
+				d.path = append(d.path, strconv.Itoa(i))
+				d.diff(o[i], b[i], depth+1)
+				d.path = d.path[:len(d.path)-1]
 			}
-			return ops
+			return
 		}
 	}
 	if equalJSON(orig, back) {
-		return ops
+		return
 	}
-	return append(ops, patchOp{Op: "replace", Path: ptr, Value: orig})
+	d.ops = append(d.ops, patchOp{Op: "replace", Path: d.pointer(), Value: orig})
+}
+
+// sorted returns the member names of m in order, in the scratch of depth.
+func (d *differ) sorted(m map[string]any, depth int) []string {
+	for depth >= len(d.keys) {
+		d.keys = append(d.keys, nil)
+	}
+	keys := d.keys[depth][:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	d.keys[depth] = keys
+	return keys
+}
+
+// pointer returns the JSON pointer of the current place.
+func (d *differ) pointer() string {
+	var b strings.Builder
+	b.WriteString(d.base)
+	for _, t := range d.path {
+		b.WriteByte('/')
+		b.WriteString(t)
+	}
+	return b.String()
 }
 
 // appendPatch appends ops as the JSON text of a JSON Patch.
