@@ -97,7 +97,6 @@ type typedScan struct {
 	id               []byte // the id's text: a string's content, or a number
 	dir, ts          []byte // the envelope's strings, between their quotes; nil when absent
 	msgStart, msgEnd int    // the "msg" value's extent, when there is one
-	inner            uint8  // the members of the "msg" object
 }
 
 // decodeTyped reads text, a line nextText returned, with p, as decodeText
@@ -201,7 +200,7 @@ func (s *typedScan) object(i, depth int) (end int, seen uint8, ok bool) {
 			if c != '{' {
 				return 0, 0, false
 			}
-			if i, s.inner, ok = s.object(i, depth+1); !ok {
+			if i, _, ok = s.object(i, depth+1); !ok {
 				return 0, 0, false
 			}
 			s.msgStart, s.msgEnd = start, i
