@@ -715,6 +715,14 @@ func (r *reader) str() string {
 			r.pos += 3
 			return string(b)
 		case c == '\\':
+			// \" and \\, most of the escapes of JSON text, inline.
+			if r.pos+1 < len(r.data) {
+				if e := r.data[r.pos+1]; e == '"' || e == '\\' {
+					b = append(b, e)
+					r.pos += 2
+					continue
+				}
+			}
 			b = utf8.AppendRune(b, r.echar())
 			continue
 		case !long && (c == '\n' || c == '\r'):
