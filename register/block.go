@@ -470,9 +470,11 @@ func languageKind(l string) string {
 	case "yaml", "yml", "application/yaml", "application/x-yaml", "text/yaml":
 		return langYAML
 	}
-	if strings.HasSuffix(l, "+json") {
-		return langJSON
-	}
+	// Other media types, application/geo+json among them, are not
+	// checked: the tool chain's JSON validator takes a snippet by the
+	// extension of its file (.json, .jsonld, .yaml, .yml) or by the media
+	// types application/json and application/x-yaml alone
+	// (validation/json_.py, see docs/ogc.md).
 	return ""
 }
 

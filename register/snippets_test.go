@@ -19,7 +19,8 @@ import (
 // declares them; json-path snippets are the part they select (a filter
 // compares numbers), one that selects nothing is skipped; snippets in
 // languages nothing checks are written under the tool chain's names with no
-// verdict; a test resource that must fail and that nothing checks fails.
+// verdict, GeoJSON among them (by name or media type: the tool chain checks
+// neither); a test resource that must fail and that nothing checks fails.
 func TestSnippetLanguages(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "ogc-registers", "snippet-languages")
 	out, res := buildDir(t, dir, Options{})
@@ -63,17 +64,25 @@ func TestSnippetLanguages(t *testing.T) {
 		if strings.HasPrefix(name, tests+"example_6_1") {
 			t.Errorf("%s written for a json-path that selects nothing", name)
 		}
-		if strings.HasPrefix(name, tests+"example_7_") && strings.Contains(name, ".validation_") {
+		if (strings.HasPrefix(name, tests+"example_7_") || strings.HasPrefix(name, tests+"example_8_")) && strings.Contains(name, ".validation_") {
 			t.Errorf("%s: a snippet nothing checks got a verdict", name)
 		}
+		if strings.HasPrefix(name, tests+"example_8_") && (strings.HasSuffix(name, ".jsonld") || strings.HasSuffix(name, ".ttl")) {
+			t.Errorf("%s: a GeoJSON snippet was uplifted", name)
+		}
 	}
-	for _, name := range []string{"example_7_1.xml", "example_7_2.html", "example_7_3.application.application.xml"} {
+	// GeoJSON, by name or by media type, is checked by none of the tool
+	// chain's validators (docs/ogc.md): written under its language, the
+	// second one although it is not valid GeoJSON.
+	for _, name := range []string{"example_7_1.xml", "example_7_2.html", "example_7_3.application.application.xml",
+		"example_8_1.geojson", "example_8_2.application.application.geo+json"} {
 		if _, ok := files[tests+name]; !ok {
 			t.Errorf("no %s", name)
 		}
 	}
 	warns := strings.Join(b.Warnings, "\n")
-	for _, w := range []string{`example 6 snippet 1`, `language "xml" is not checked`, `language "application/xml" is not checked`} {
+	for _, w := range []string{`example 6 snippet 1`, `language "xml" is not checked`, `language "application/xml" is not checked`,
+		`language "geojson" is not checked`, `language "application/geo+json" is not checked`} {
 		if !strings.Contains(warns, w) {
 			t.Errorf("no warning with %q:\n%s", w, warns)
 		}
