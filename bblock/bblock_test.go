@@ -371,14 +371,13 @@ func TestPrefixMustBeAPath(t *testing.T) {
 }
 
 // TestNotDoneIsSaid (issue 21, item 2): what jrpcld does not do of the
-// tool chain's features (extends, extensionPoints, plugins,
+// tool chain's features (extensionPoints, plugins,
 // schema-oas30-downcompile) is a warning naming the file, never skipped in
 // silence.
 func TestNotDoneIsSaid(t *testing.T) {
 	fsys := fstest.MapFS{
 		"bblocks-config.yaml": {Data: []byte("identifier-prefix: t.\nimports: []\nschema-oas30-downcompile: true\n" +
 			"plugins:\n  validators:\n    - pip: example-plugin\n      modules: [example]\n")},
-		"_sources/ext/bblock.json":  meta(`, "extends": "t.base"`),
 		"_sources/api/bblock.json":  meta(`, "extensionPoints": {"baseBuildingBlock": "t.base"}`),
 		"_sources/base/bblock.json": meta(""),
 	}
@@ -392,7 +391,6 @@ func TestNotDoneIsSaid(t *testing.T) {
 		}
 	}
 	for id, want := range map[string][]string{
-		"t.ext": {`"extends" is not applied`},
 		"t.api": {`does not build the schema the OGC tool chain makes of its base block's schema`},
 	} {
 		b := r.Block(id)

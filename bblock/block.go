@@ -27,9 +27,9 @@ type Block struct {
 	Files    Files
 	Examples *Examples // nil when the block has no examples file
 
-	// Deps lists the ids this block depends on: dependsOn, the blocks its
-	// extensionPoints name, then the bblocks:// references of its schema,
-	// without repeats.
+	// Deps lists the ids this block depends on: dependsOn, the block it
+	// extends, the blocks its extensionPoints name, then the bblocks://
+	// references of its schema, without repeats.
 	Deps []string
 
 	// Problems found while loading: errors make the block fail, warnings do not.
@@ -360,6 +360,16 @@ func load(fsys fs.FS, id string, tree fs.FS, dir string, im *Imports) (*Block, e
 	}
 
 	b.Deps = append(b.Deps, meta.DependsOn...)
+	if e := meta.Extends; e != nil {
+		// The block's schema is built on the extended block's annotated
+		// schema, which must be built first.
+		if e.ID == b.ID {
+			b.Problems = append(b.Problems, Problem{File: b.Files.Metadata, Pointer: "/extends",
+				Message: fmt.Sprintf("block %s extends itself: name another block", b.ID)})
+		} else if !slices.Contains(b.Deps, e.ID) {
+			b.Deps = append(b.Deps, e.ID)
+		}
+	}
 	if ep := meta.ExtensionPoints; ep != nil {
 		// The tool chain counts the base block and every extension source
 		// and target among the block's dependencies.

@@ -33,6 +33,8 @@ type Metadata struct {
 	Sources          []Source
 	// ExtensionPoints is bblock.json's extensionPoints, nil when absent.
 	ExtensionPoints *ExtensionPoints
+	// Extends is bblock.json's extends, nil when absent.
+	Extends *Extends
 
 	// Fields holds every member of bblock.json in file order.
 	Fields []Field
@@ -200,7 +202,7 @@ func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
 		case "extensionPoints":
 			m.ExtensionPoints, err = parseExtensionPoints(f.Value)
 		case "extends":
-			add(true, f.Key, "%q is not applied by jrpcld: the block's schema is built as written, without the block it extends (the OGC tool chain builds it on that block)", f.Key)
+			m.Extends, err = parseExtends(f.Value)
 		case "openAPIDocument":
 			err = json.Unmarshal(f.Value, &m.OpenAPIDocument)
 		}

@@ -282,6 +282,9 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 		if b.Meta.ExtensionPoints != nil {
 			b.extend(byID, r.Imports)
 		}
+		if b.Meta.Extends != nil {
+			b.checkExtends(byID)
+		}
 	}
 	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
 	return r, nil
@@ -320,11 +323,14 @@ func orderBlocks(blocks []*Block, imports []string, im *Imports, probs Problems)
 	for _, b := range blocks {
 		for _, d := range b.Deps {
 			if _, imported := im.Block(d); byID[d] == nil && !imported {
-				msg := fmt.Sprintf("depends on %v %q", ErrUnknownBlock, d)
+				msg, ptr := fmt.Sprintf("depends on %v %q", ErrUnknownBlock, d), ""
+				if e := b.Meta.Extends; e != nil && e.ID == d {
+					msg, ptr = fmt.Sprintf("extends %v %q", ErrUnknownBlock, d), "/extends"
+				}
 				if len(imports) > 0 {
 					msg += fmt.Sprintf(" (it may be in the import %s: map it to a local copy of that register with --import URL=DIR)", strings.Join(quoteAll(imports), ", "))
 				}
-				b.Problems = append(b.Problems, Problem{File: "bblock.json", Message: msg})
+				b.Problems = append(b.Problems, Problem{File: "bblock.json", Pointer: ptr, Message: msg})
 			}
 		}
 	}

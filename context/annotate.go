@@ -69,6 +69,17 @@ func (tc *toolchain) doAnnotate(b *bblock.Block) (*ojson.Object, []Warning, erro
 	if err := tc.rewriteRefs(b, loc, schema); err != nil {
 		return nil, nil, fmt.Errorf("block %s: %w", b.ID, err)
 	}
+	if e := b.Meta.Extends; e != nil {
+		ref, err := tc.rewriteRef(b, loc, bblock.BlockRefPrefix+e.ID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("block %s: %s /extends: %w", b.ID, b.Files.Metadata, err)
+		}
+		var moved bool
+		schema, moved = e.Schema(schema, ref)
+		if moved {
+			warns = append(warns, warning(b.ID+"/"+b.Files.Schema, fmt.Sprintf("extends %s: the schema's references into itself (#/...) are moved with it into the allOf the schema becomes; the OGC tool chain leaves them as written, where they lead nowhere, and cannot annotate the schema", e.ID)))
+		}
+	}
 
 	res := &contextResolver{tc: tc, warns: &warns}
 	ctx, prefixes := ojson.NewObject(), ojson.NewObject()

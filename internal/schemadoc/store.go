@@ -20,6 +20,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // ErrNotLocal is wrapped by errors for references jrpcld will not follow
@@ -157,7 +158,18 @@ func (s *Store) read(u string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return bblock.DecodeDoc(file, data)
+		doc, err := bblock.DecodeDoc(file, data)
+		if err != nil || b.Meta == nil || b.Meta.Extends == nil || file != b.Files.Schema {
+			return doc, err
+		}
+		// The schema of a block that extends another, as the tool chain
+		// builds and publishes it (bblock.Extends.Schema).
+		o, ok := ojson.FromPlain(doc).(*ojson.Object)
+		if !ok {
+			return nil, fmt.Errorf("%s: not a schema object", file)
+		}
+		ext, _ := b.Meta.Extends.Schema(o, bblock.BlockRefPrefix+b.Meta.Extends.ID)
+		return ojson.Plain(ext), nil
 	case strings.HasPrefix(u, "file://") && s.fileDir != "":
 		p, err := fileURLPath(u)
 		if err != nil {
