@@ -158,9 +158,9 @@ func (b *Block) checkExtends(blocks map[string]*Block) {
 
 // Schema returns the schema of a block that extends another as the tool
 // chain builds it before annotating it (bblocks-postprocess, schema.py
-// annotate_schema): an
-// allOf of a reference ref to the extended block's annotated schema and of
-// the block's own schema; with a path, the block's schema, without $schema
+// annotate_schema): an allOf of a reference ref to the extended block's
+// annotated schema and of the block's own schema; with a path, the block's
+// schema, without $schema
 // and x-jsonld-* members, lands at that path of a tree of properties
 // ("a[]" is an array property whose items go on). The x-jsonld-* members of
 // the block's schema are copied to the root, where its context is read
