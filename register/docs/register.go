@@ -236,6 +236,14 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 				e = append(e, member{f.Key, object{{"baseBuildingBlock", bblock.BlockRefPrefix + ep.Base}, {"extensions", ext}}})
 				continue
 			}
+		case "sourceLdContext":
+			// A block with no context file of its own may name its context
+			// in bblock.json (croissant names a URL): the tool chain keeps
+			// that member as written.
+			if b.Files.Context == "" {
+				e = append(e, member{f.Key, f.Value})
+				continue
+			}
 		case "profileOf", "isProfileOf":
 			// The tool chain writes isProfileOf, with bblocks:// URIs in
 			// register.json and ids in the documentation.
