@@ -335,7 +335,6 @@ var knownDiffs = []knownDiff{
 	// reg-build (issue 21, item 2): validation features.
 	{"ogc-full-current/examples", "tests/bbr/examples/linkeddata/forestStandProperties/example_1_1.ttl", "graph", ogcdiff.Differs, "reference",
 		"rdflib writes an xsd:double with six significant digits (1224.24963 becomes 1.22425e+03): the tool chain's Turtle loses the value; jrpcld's keeps it (docs/ogc.md)"},
-	{"ogc-full-current/examples", "register.json", "bblocks[*validator-plugins]/resources", ogcdiff.Differs, "reg-build", "resources' refs made absolute below the sources"},
 	{"ogc-full-current/cco", "*bbr/cco/all/*", "*", "", "reg-build", "an example whose file does not parse as JSON: the tool chain still uplifts it (an empty graph)"},
 	{"ogc-full-current/cco", "tests/report.json", "*.FILES", ogcdiff.Missing, "reg-build", "as above, in each block whose example does not parse"},
 	{"ogc-full/testdata-oracle-errors", "*vocab-term*", "*", "", "reg-build", "a block whose annotation the tool chain fails: it passes, with the source context as ldContext"},

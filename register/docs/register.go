@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // Register is what a build made of a register, as its documentation
@@ -207,6 +208,12 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 		"sourceLdContext": true, "sourceFiles": true, "testOutputs": true,
 		"validationPassed": true, "documentation": true, "shaclShapes": true, "dependsOn": true,
 		"resolvedSchemaProperties": true, "openAPIDocument": true, "sourceOpenAPIDocument": true}
+	src := func(file string) string {
+		if bblock.IsURL(file) {
+			return file // named by a mapped URL: the tool chain lists the URL
+		}
+		return r.Layout.SourceLink(from, path.Join(bblock.SourcesDir, b.Path, file))
+	}
 	hasDeps := false
 	changed := false
 	for _, f := range b.Meta.Fields {
@@ -235,6 +242,22 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 				}
 				e = append(e, member{f.Key, object{{"baseBuildingBlock", bblock.BlockRefPrefix + ep.Base}, {"extensions", ext}}})
 				continue
+			}
+		case "resources":
+			// The tool chain links each resource whose ref is a relative
+			// path from the block's sources, as it links sourceSchema.
+			if v, err := ojson.DecodeJSON(f.Value); err == nil {
+				if list, ok := v.([]any); ok {
+					for _, res := range list {
+						if o, ok := res.(*ojson.Object); ok {
+							if ref, ok := o.Value("ref").(string); ok && ref != "" && !bblock.IsURL(ref) && !path.IsAbs(ref) {
+								o.Set("ref", src(ref))
+							}
+						}
+					}
+					e = append(e, member{f.Key, fromOJSON(list)})
+					continue
+				}
 			}
 		case "sourceLdContext":
 			// A block with no context file of its own may name its context
@@ -277,12 +300,6 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 			deps = append(deps, d)
 		}
 		e = append(e, member{"dependsOn", deps})
-	}
-	src := func(file string) string {
-		if bblock.IsURL(file) {
-			return file // named by a mapped URL: the tool chain lists the URL
-		}
-		return r.Layout.SourceLink(from, path.Join(bblock.SourcesDir, b.Path, file))
 	}
 	link := func(file string) string { return r.Layout.Link(from, path.Join(bo.Annotated, file)) }
 	if bo.Schema != nil {
