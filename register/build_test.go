@@ -962,3 +962,49 @@ func TestRegisterFields(t *testing.T) {
 		t.Errorf("register-summary.md:\n%s", summary)
 	}
 }
+
+// TestMetadataLinks: members of bblock.json that register.json rewrites or
+// keeps as the tool chain does: a resource's relative ref is linked from the
+// block's sources (an absolute URL stays), and a block with no context file
+// keeps the sourceLdContext its bblock.json names, while a block with one
+// gets the link to its file.
+func TestMetadataLinks(t *testing.T) {
+	const meta = `"name": "N", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1"`
+	fsys := fstest.MapFS{
+		"bblocks-config.yaml": {Data: []byte("name: T\nidentifier-prefix: t.\nimports: []\n")},
+		"_sources/a/bblock.json": {Data: []byte(`{` + meta + `, "sourceLdContext": "https://example.org/ctx.jsonld",
+			"resources": [{"role": "validation", "ref": "assets/schema.xsd"}, {"ref": "https://example.org/x.xsd"}, {"role": "none"}]}`)},
+		"_sources/a/schema.yaml":       {Data: []byte("type: object\n")},
+		"_sources/b/bblock.json":       {Data: []byte(`{` + meta + `, "sourceLdContext": "https://example.org/other.jsonld"}`)},
+		"_sources/b/schema.yaml":       {Data: []byte("type: object\n")},
+		"_sources/b/context.jsonld":    {Data: []byte(`{"@context": {"p": "https://example.org/p"}}`)},
+		"_sources/a/assets/schema.xsd": {Data: []byte("<schema/>")},
+	}
+	reg, err := bblock.LoadRegister(fsys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := buildReg(t, reg, Options{BaseURL: "https://r.example/"})
+	got := readJSON(t, filepath.Join(out, "register.json"))
+	blocks := map[string]map[string]any{}
+	for _, b := range got["bblocks"].([]any) {
+		m := b.(map[string]any)
+		blocks[m["itemIdentifier"].(string)] = m
+	}
+	wantResources := []any{
+		map[string]any{"role": "validation", "ref": "https://r.example/_sources/a/assets/schema.xsd"},
+		map[string]any{"ref": "https://example.org/x.xsd"},
+		map[string]any{"role": "none"},
+	}
+	if !reflect.DeepEqual(blocks["t.a"]["resources"], wantResources) {
+		t.Errorf("t.a resources = %v, want %v", blocks["t.a"]["resources"], wantResources)
+	}
+	for id, want := range map[string]string{
+		"t.a": "https://example.org/ctx.jsonld",
+		"t.b": "https://r.example/_sources/b/context.jsonld",
+	} {
+		if blocks[id]["sourceLdContext"] != want {
+			t.Errorf("%s sourceLdContext = %v, want %s", id, blocks[id]["sourceLdContext"], want)
+		}
+	}
+}
