@@ -707,14 +707,7 @@ func (p *Parser) sharedString(data []byte, i int) (v any, end int, ok bool) {
 		return nil, i, false
 	}
 	b := data[i+1 : j]
-	if p.valCache == nil {
-		p.valCache = new([maxShared]any)
-	}
-	h := uint32(2166136261)
-	for _, c := range b {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	slot := &p.valCache[h%maxShared]
+	slot := p.sharedSlot(b)
 	if s, ok := (*slot).(string); !ok || s != string(b) {
 		*slot = string(b)
 	}
@@ -1130,6 +1123,19 @@ func (p *Parser) SharedString(b []byte) string {
 	if len(b) > maxInternLen {
 		return string(b)
 	}
+	slot := p.sharedSlot(b)
+	if s, ok := (*slot).(string); ok && s == string(b) {
+		return s
+	}
+	s := string(b)
+	*slot = s
+	return s
+}
+
+// sharedSlot returns the slot of the shared values' cache that b's hash
+// (FNV-1a) picks: a direct-mapped cache, where the last value of a slot
+// wins.
+func (p *Parser) sharedSlot(b []byte) *any {
 	if p.valCache == nil {
 		p.valCache = new([maxShared]any)
 	}
@@ -1137,11 +1143,5 @@ func (p *Parser) SharedString(b []byte) string {
 	for _, c := range b {
 		h = (h ^ uint32(c)) * 16777619
 	}
-	slot := &p.valCache[h%maxShared]
-	if s, ok := (*slot).(string); ok && s == string(b) {
-		return s
-	}
-	s := string(b)
-	*slot = s
-	return s
+	return &p.valCache[h%maxShared]
 }
