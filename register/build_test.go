@@ -1008,3 +1008,37 @@ func TestMetadataLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestSnippetNotJSON: a JSON snippet whose code is not JSON (cco's
+// `code: complete-example.json`, where `ref` was meant) fails with the
+// parse error and is not uplifted: no .jsonld, no .ttl (departure 18; the
+// tool chain writes a JSON-LD document whose @graph is the text and an
+// empty Turtle file).
+func TestSnippetNotJSON(t *testing.T) {
+	const meta = `{"name": "N", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1"}`
+	fsys := fstest.MapFS{
+		"bblocks-config.yaml":       {Data: []byte("name: T\nidentifier-prefix: t.\nimports: []\n")},
+		"_sources/a/bblock.json":    {Data: []byte(meta)},
+		"_sources/a/schema.yaml":    {Data: []byte("type: object\n")},
+		"_sources/a/context.jsonld": {Data: []byte(`{"@context": {"p": "https://example.org/p"}}`)},
+		"_sources/a/examples.yaml":  {Data: []byte("- title: Complete\n  snippets:\n    - language: json\n      code: complete-example.json\n")},
+	}
+	reg, err := bblock.LoadRegister(fsys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, res := buildReg(t, reg, Options{})
+	if b := res.Blocks[0]; b.Examples.Failed != 1 {
+		t.Errorf("examples %+v: the snippet that is not JSON must fail", b.Examples)
+	}
+	dir := filepath.Join(out, "tests", "a")
+	for _, name := range []string{"example_1_1.jsonld", "example_1_1.ttl"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s written for a snippet that is not JSON", name)
+		}
+	}
+	failed := string(readFile(t, filepath.Join(dir, "example_1_1.validation_failed.txt")))
+	if !strings.Contains(failed, "Error parsing JSON example") {
+		t.Errorf("the report does not give the parse error:\n%s", failed)
+	}
+}
