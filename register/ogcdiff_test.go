@@ -134,14 +134,10 @@ func ogcRegisters(t *testing.T) []ogcRegister {
 // its HTML site, and copies of the test resources beside their reports.
 var jrpcldOwn = []string{"index.html", "bblock/*.html"}
 
-// referenceGaps marks the differences that come from what the reference
-// builds lack, not from jrpcld: the blocks the tool chain skipped because
-// they need an imported register it could not fetch offline (jrpcld lists
-// them, failing with an error that names the import), and, in
-// ogc-full-current, the generated documentation and the test folders the
-// stored builds left out. It returns the others; the marked ones are
-// counted under the owner "reference".
-func referenceGaps(t *testing.T, r ogcRegister, reg *bblock.Register, ref string, diffs []ogcdiff.Diff) []ogcdiff.Diff {
+// refBlockIDs returns the ids of the blocks the reference build ref lists
+// in its register.json.
+func refBlockIDs(t *testing.T, ref string) map[string]bool {
+	t.Helper()
 	var refReg struct {
 		BBlocks []struct {
 			ID string `json:"itemIdentifier"`
@@ -152,12 +148,24 @@ func referenceGaps(t *testing.T, r ogcRegister, reg *bblock.Register, ref string
 		err = json.Unmarshal(data, &refReg)
 	}
 	if err != nil {
-		t.Fatalf("%s: %v", r, err)
+		t.Fatalf("%s: %v", ref, err)
 	}
-	inRef := map[string]bool{}
+	ids := map[string]bool{}
 	for _, b := range refReg.BBlocks {
-		inRef[b.ID] = true
+		ids[b.ID] = true
 	}
+	return ids
+}
+
+// referenceGaps marks the differences that come from what the reference
+// builds lack, not from jrpcld: the blocks the tool chain skipped because
+// they need an imported register it could not fetch offline (jrpcld lists
+// them, failing with an error that names the import), and, in
+// ogc-full-current, the generated documentation and the test folders the
+// stored builds left out. It returns the others; the marked ones are
+// counted under the owner "reference".
+func referenceGaps(t *testing.T, r ogcRegister, reg *bblock.Register, ref string, diffs []ogcdiff.Diff) []ogcdiff.Diff {
+	inRef := refBlockIDs(t, ref)
 	// The output folders of each block, to find whose a file is.
 	owner := map[string]string{}
 	for _, b := range reg.Blocks {
@@ -212,22 +220,7 @@ func referenceGaps(t *testing.T, r ogcRegister, reg *bblock.Register, ref string
 // returns 1 when it took any out (a difference the reference causes, in
 // one file), else 0.
 func summaryGaps(t *testing.T, ref string, files map[string][]byte) int {
-	var refReg struct {
-		BBlocks []struct {
-			ID string `json:"itemIdentifier"`
-		} `json:"bblocks"`
-	}
-	data, err := os.ReadFile(filepath.Join(ref, "register.json"))
-	if err == nil {
-		err = json.Unmarshal(data, &refReg)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	inRef := map[string]bool{}
-	for _, b := range refReg.BBlocks {
-		inRef[b.ID] = true
-	}
+	inRef := refBlockIDs(t, ref)
 	var kept []string
 	n, keep := 0, true
 	for _, line := range strings.SplitAfter(string(files["register-summary.md"]), "\n") {
