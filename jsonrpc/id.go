@@ -16,16 +16,28 @@ func IDKey(id any) string {
 		return "z"
 	case string:
 		return "s" + x
-	case json.Number:
-		return numberKey(string(x))
-	case float64:
-		return numberKey(strconv.FormatFloat(x, 'g', -1, 64))
-	case int:
-		return numberKey(strconv.Itoa(x))
-	case int64:
-		return numberKey(strconv.FormatInt(x, 10))
+	}
+	if s, ok := numberText(id); ok {
+		return numberKey(s)
 	}
 	return "?"
+}
+
+// numberText returns the JSON text of a number id as decoded (a
+// json.Number, or a float64, int or int64); ok is false for any other
+// value.
+func numberText(id any) (string, bool) {
+	switch x := id.(type) {
+	case json.Number:
+		return string(x), true
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), true
+	case int:
+		return strconv.Itoa(x), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	}
+	return "", false
 }
 
 func numberKey(s string) string {
@@ -180,14 +192,9 @@ func IDOf(id any) ID {
 		return ID{kind: 'z'}
 	case string:
 		return ID{kind: 's', text: x}
-	case json.Number:
-		return NumberID(string(x))
-	case float64:
-		return NumberID(strconv.FormatFloat(x, 'g', -1, 64))
-	case int:
-		return NumberID(strconv.Itoa(x))
-	case int64:
-		return NumberID(strconv.FormatInt(x, 10))
+	}
+	if s, ok := numberText(id); ok {
+		return NumberID(s)
 	}
 	return ID{kind: '?'}
 }
