@@ -210,6 +210,21 @@ func decode(data []byte) (any, error) {
 	return normNumbers(v), nil
 }
 
+// decodeBoth reads the file jrpcld wrote at p and the tool chain's. When the
+// tool chain's is not JSON there is nothing to compare by value; when only
+// jrpcld's is not, that is the one difference. ok says whether both were read.
+func decodeBoth(p string, got, want []byte) (g, w any, diffs []Diff, ok bool) {
+	w, errW := decode(want)
+	if errW != nil {
+		return nil, nil, nil, false
+	}
+	g, errG := decode(got)
+	if errG != nil {
+		return nil, nil, []Diff{{Path: p, Kind: Differs, Detail: "not JSON: " + errG.Error()}}, false
+	}
+	return g, w, nil, true
+}
+
 // normNumbers turns JSON numbers into float64 so that 1 and 1.0 compare
 // equal, as they do in Python.
 func normNumbers(v any) any {
@@ -233,13 +248,9 @@ func normNumbers(v any) any {
 }
 
 func compareJSON(p string, got, want []byte) []Diff {
-	g, errG := decode(got)
-	w, errW := decode(want)
-	if errW != nil {
-		return nil // the tool chain wrote something else than JSON: nothing to compare by value
-	}
-	if errG != nil {
-		return []Diff{{Path: p, Kind: Differs, Detail: "not JSON: " + errG.Error()}}
+	g, w, diffs, ok := decodeBoth(p, got, want)
+	if !ok {
+		return diffs
 	}
 	if strings.HasPrefix(p, "generateddocs/json-full/") {
 		g, w = normDoc(g), normDoc(w)
@@ -425,13 +436,9 @@ func short(v any) string {
 }
 
 func compareContext(t testing.TB, p string, got, want []byte) []Diff {
-	g, errG := decode(got)
-	w, errW := decode(want)
-	if errW != nil {
-		return nil
-	}
-	if errG != nil {
-		return []Diff{{Path: p, Kind: Differs, Detail: "not JSON: " + errG.Error()}}
+	g, w, diffs, ok := decodeBoth(p, got, want)
+	if !ok {
+		return diffs
 	}
 	gm, _ := g.(map[string]any)
 	wm, _ := w.(map[string]any)

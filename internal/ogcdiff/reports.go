@@ -15,13 +15,9 @@ import (
 // members (modified and tooling aside), then each block by id, member by
 // member.
 func compareRegister(p string, got, want []byte) []Diff {
-	g, errG := decode(got)
-	w, errW := decode(want)
-	if errW != nil {
-		return nil
-	}
-	if errG != nil {
-		return []Diff{{Path: p, Kind: Differs, Detail: "not JSON: " + errG.Error()}}
+	g, w, diffs, ok := decodeBoth(p, got, want)
+	if !ok {
+		return diffs
 	}
 	gm, _ := g.(map[string]any)
 	wm, _ := w.(map[string]any)
@@ -117,13 +113,9 @@ func compareMembers(p, where string, g, w map[string]any) []Diff {
 
 // compareBlockReport compares two _report.json files.
 func compareBlockReport(p, where string, got, want []byte) []Diff {
-	g, errG := decode(got)
-	w, errW := decode(want)
-	if errW != nil {
-		return nil
-	}
-	if errG != nil {
-		return []Diff{{Path: p, Kind: Differs, Detail: "not JSON: " + errG.Error()}}
+	g, w, diffs, ok := decodeBoth(p, got, want)
+	if !ok {
+		return diffs
 	}
 	gm, _ := g.(map[string]any)
 	wm, _ := w.(map[string]any)
@@ -299,13 +291,9 @@ func normEntry(section string, e map[string]any) string {
 // compareRegisterReport compares two tests/report.json files: the summary,
 // then each block's report.
 func compareRegisterReport(p string, got, want []byte) []Diff {
-	g, errG := decode(got)
-	w, errW := decode(want)
-	if errW != nil {
-		return nil
-	}
-	if errG != nil {
-		return []Diff{{Path: p, Kind: Differs, Detail: "not JSON: " + errG.Error()}}
+	g, w, diffs, ok := decodeBoth(p, got, want)
+	if !ok {
+		return diffs
 	}
 	gm, _ := g.(map[string]any)
 	wm, _ := w.(map[string]any)

@@ -7,8 +7,28 @@ import (
 	pathpkg "path"
 	"strings"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
+
+// readInput adds to s the transforms that read every file the glob matches,
+// whole and with its bytes as they are: rpclog recognises gzip by its
+// content, within its own limits.
+func readInput(s beam.Scope, glob string) beam.PCollection {
+	files := fileio.MatchFiles(s, glob, fileio.MatchEmptyDisallow())
+	return fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
+}
+
+// checkInputOutput returns an error when the glob of --input matches no
+// file or when --output is one of the files it matches.
+func checkInputOutput(glob, output string) error {
+	names, err := matchInput(glob)
+	if err != nil {
+		return err
+	}
+	return refuseOutputInput(output, names)
+}
 
 // matchInput returns the files the glob of --input matches, when the
 // pipeline is made: a glob that matches none is one clear error here,

@@ -162,10 +162,7 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 		}
 	}
 	s = s.Scope("jrpcld.RDF")
-	files := fileio.MatchFiles(s, opts.Input, fileio.MatchEmptyDisallow())
-	// rpclog recognises gzip by its content, within its own limits: the
-	// bytes go to it as they are.
-	readable := fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
+	readable := readInput(s, opts.Input)
 	whole, parts := beam.ParDo2(s, &planFn{SplitBytes: opts.SplitBytes, Base: opts.Base, One: one}, readable)
 	conv := convertConfig{BBlock: opts.BBlock, ID: opts.ID, Engine: opts.Engine, Output: opts.Output, ContextMap: opts.ContextMap, Imports: opts.Imports}
 	beam.ParDo0(s, &wholeFn{convertConfig: conv}, whole)

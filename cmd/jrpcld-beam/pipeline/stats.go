@@ -93,16 +93,11 @@ func Stats(s beam.Scope, opts StatsOptions) error {
 	if _, err := compileSchema(opts.BBlock, opts.ID, opts.Schema, opts.Formats, false); err != nil {
 		return err
 	}
-	names, err := matchInput(opts.Input)
-	if err != nil {
-		return err
-	}
-	if err := refuseOutputInput(opts.Output, names); err != nil {
+	if err := checkInputOutput(opts.Input, opts.Output); err != nil {
 		return err
 	}
 	s = s.Scope("jrpcld.Stats")
-	files := fileio.MatchFiles(s, opts.Input, fileio.MatchEmptyDisallow())
-	readable := fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
+	readable := readInput(s, opts.Input)
 	reports := beam.ParDo(s, &statsFn{BBlock: opts.BBlock, ID: opts.ID, Schema: opts.Schema, Formats: opts.Formats}, readable)
 	textio.Write(s, opts.Output, beam.Combine(s, &statsReportFn{}, reports))
 	return nil

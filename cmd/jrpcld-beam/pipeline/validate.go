@@ -94,16 +94,11 @@ func Validate(s beam.Scope, opts ValidateOptions) error {
 	if _, err := schema.NewChecker(sch, opts.Definition); err != nil {
 		return err
 	}
-	names, err := matchInput(opts.Input)
-	if err != nil {
-		return err
-	}
-	if err := refuseOutputInput(opts.Output, names); err != nil {
+	if err := checkInputOutput(opts.Input, opts.Output); err != nil {
 		return err
 	}
 	s = s.Scope("jrpcld.Validate")
-	files := fileio.MatchFiles(s, opts.Input, fileio.MatchEmptyDisallow())
-	readable := fileio.ReadMatches(s, files, fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
+	readable := readInput(s, opts.Input)
 	tallies := beam.ParDo(s, &validateFn{BBlock: opts.BBlock, ID: opts.ID, Schema: opts.Schema, Definition: opts.Definition,
 		Formats: opts.Formats, MaxErrors: opts.MaxErrors}, readable)
 	textio.Write(s, opts.Output, beam.Combine(s, &tallyFn{MaxErrors: opts.MaxErrors}, tallies))
