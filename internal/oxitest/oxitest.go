@@ -231,6 +231,12 @@ func (f *Front) Query(ctx context.Context, query string) ([]map[string]string, e
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/sparql-query")
+	return Select(req)
+}
+
+// Select sends a SPARQL query request and returns the rows of its JSON
+// results; a status other than 200 is an error that quotes the body.
+func Select(req *http.Request) ([]map[string]string, error) {
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
@@ -241,7 +247,7 @@ func (f *Front) Query(ctx context.Context, query string) ([]map[string]string, e
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("oxitest: query: %s: %s", resp.Status, body)
+		return nil, fmt.Errorf("%s %s: %s: %s", req.Method, req.URL, resp.Status, strings.TrimSpace(string(body)))
 	}
 	return Rows(body)
 }

@@ -16,7 +16,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -245,19 +244,7 @@ func (s *Server) Query(ctx context.Context, query string) ([]map[string]string, 
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/sparql-results+json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("virtuoso: %s: %s", resp.Status, strings.TrimSpace(string(body)))
-	}
-	return oxitest.Rows(body)
+	return oxitest.Select(req)
 }
 
 // Counts returns the number of statements of each named graph of graphs.
