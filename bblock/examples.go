@@ -56,7 +56,11 @@ type Snippet struct {
 	// URLs whose triples join the snippet's graph when SHACL validates it,
 	// beside the block's shaclClosures. One name alone is a list of one.
 	SHACLClosure names `yaml:"shacl-closure"`
-	Line         int   `yaml:"-"` // line of the snippet in examples.yaml
+	// DocUpliftFormats lists the uplifted forms of the snippet ("jsonld",
+	// "ttl") the documentation adds to its example: nil when examples.yaml
+	// does not say (both), empty when it says none (null or []).
+	DocUpliftFormats []string `yaml:"-"`
+	Line             int      `yaml:"-"` // line of the snippet in examples.yaml
 }
 
 // names is a list of strings that YAML may also give as one string.
@@ -135,6 +139,14 @@ func ParseExamples(file string, data []byte) (*Examples, []Problem, error) {
 				s.Line = snips.Content[j].Line
 			}
 			where := fmt.Sprintf("line %d: example %d snippet %d", s.Line, i+1, j+1)
+			if snips != nil && j < len(snips.Content) {
+				if f := mappingValue(snips.Content[j], "doc-uplift-formats"); f != nil {
+					var err error
+					if s.DocUpliftFormats, err = upliftFormats(f); err != nil {
+						probs = append(probs, Problem{File: file, Message: fmt.Sprintf("line %d: example %d snippet %d: doc-uplift-formats %v; the documentation gets both uplifted forms", f.Line, i+1, j+1, err)})
+					}
+				}
+			}
 			switch {
 			case s.Language == "":
 				probs = append(probs, Problem{File: file, Message: where + ": language is required"})
@@ -149,6 +161,32 @@ func ParseExamples(file string, data []byte) (*Examples, []Problem, error) {
 		out.Examples = append(out.Examples, ex)
 	}
 	return out, probs, nil
+}
+
+// upliftFormats reads a snippet's doc-uplift-formats: "jsonld" or "ttl",
+// a list of them, or null; a false value (null, [], "") means none. On an
+// error it returns nil, the default.
+func upliftFormats(n *yaml.Node) ([]string, error) {
+	var list []string
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+	case n.Kind == yaml.ScalarNode:
+		if n.Value != "" {
+			list = []string{n.Value}
+		}
+	case n.Kind == yaml.SequenceNode:
+		if err := n.Decode(&list); err != nil {
+			return nil, fmt.Errorf("must be jsonld, ttl or a list of them")
+		}
+	default:
+		return nil, fmt.Errorf("must be jsonld, ttl or a list of them")
+	}
+	for _, f := range list {
+		if f != "jsonld" && f != "ttl" {
+			return nil, fmt.Errorf("names %q: it must be jsonld, ttl or a list of them", f)
+		}
+	}
+	return append([]string{}, list...), nil
 }
 
 func mappingValue(n *yaml.Node, key string) *yaml.Node {

@@ -61,6 +61,11 @@ type ImportedBlock struct {
 	// resources, by the block that declares them, as its register.json
 	// lists them (shaclShapes, or the older shaclRules).
 	ShaclShapes map[string][]string
+	// IsProfileOf lists the ids of the blocks it is a profile of.
+	IsProfileOf []string
+	// SemanticUplift is its semanticUplift member (the steps of its
+	// semantic-uplift.yaml, code inline), nil when absent.
+	SemanticUplift json.RawMessage
 }
 
 // importedRegister is one loaded local copy.
@@ -151,6 +156,8 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 			DependsOn    []string        `json:"dependsOn"`
 			Shapes       json.RawMessage `json:"shaclShapes"`
 			Rules        json.RawMessage `json:"shaclRules"`
+			ProfileOf    json.RawMessage `json:"isProfileOf"`
+			Uplift       json.RawMessage `json:"semanticUplift"`
 		}
 		if err := json.Unmarshal(raw, &b); err != nil || b.ID == "" {
 			return nil, fmt.Errorf("--import %s=%s: %s: block %d has no itemIdentifier", m.URL, m.Dir, r.regFile, i+1)
@@ -175,6 +182,12 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 		}
 		for _, d := range b.DependsOn {
 			ib.DependsOn = append(ib.DependsOn, strings.TrimPrefix(d, BlockRefPrefix))
+		}
+		for _, p := range stringOrList(b.ProfileOf) {
+			ib.IsProfileOf = append(ib.IsProfileOf, strings.TrimPrefix(p, BlockRefPrefix))
+		}
+		if len(b.Uplift) > 0 && string(b.Uplift) != "null" {
+			ib.SemanticUplift = b.Uplift
 		}
 		var byType map[string]string
 		var one string
@@ -369,4 +382,15 @@ func (im *Imports) RegisterFile(name string) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// stringOrList reads a JSON string or list of strings; anything else is none.
+func stringOrList(raw json.RawMessage) []string {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}
+	}
+	var list []string
+	json.Unmarshal(raw, &list)
+	return list
 }

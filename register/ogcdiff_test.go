@@ -317,6 +317,8 @@ var knownDiffs = []knownDiff{
 	{"*", "tests/report.json", "summary", ogcdiff.Differs, "reference", "the summary counts the blocks the reference skipped (they need an import)"},
 
 	// transform (issue 21, item 3): transforms and semantic uplift.
+	{"ogc-full-current/examples", "register.json", "bblocks[*]/semanticUplift", ogcdiff.Extra, "reference",
+		"the steps of semantic-uplift.yaml, published since the tool chain lets blocks inherit them (bblocks-postprocess 3573501, models.py published_semantic_uplift); the reference's 6a10405 does not publish them (docs/ogc.md, \"Inherited steps\")"},
 	{"ogc-full-current/examples", "tests/*/transforms/*", "", "", "transform", "python, node, xslt and plugin transforms the reference ran"},
 	{"ogc-full-current/examples", "register.json", "bblocks[*transforms-example]/transforms", ogcdiff.Differs, "transform", "a transform's code in register.json"},
 	{"ogc-full-current/examples", "*semantic-uplift*", "*", "", "transform", "the semantic-uplift steps (jq pre-uplift, sparql-update post-uplift)"},

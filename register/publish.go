@@ -115,6 +115,11 @@ func (bd *builder) docBlock(o *blockOut) *docs.Block {
 		Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology != nil, OpenAPI: o.openAPI != nil, Properties: o.properties,
 		Description: o.description, Passed: o.res.Passed, Tested: len(o.report.Items) > 0,
 		Transforms: bd.transformsJSON(o)}
+	if o.tr != nil {
+		if p := o.tr.uplift.Published(); p != nil {
+			d.SemanticUplift = p
+		}
+	}
 	if o.b.Examples != nil {
 		for i, ex := range o.b.Examples.Examples {
 			if i >= len(o.examples) {

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -85,13 +87,111 @@ func (bd *builder) loadTransforms(o *blockOut, global func(s report.Section, for
 		for _, err := range u.Load(b.ReadFile) {
 			global(report.Files, "%s: %v", transform.UpliftFile, err)
 		}
+		o.tr.uplift = u
+		u.Inherited = bd.inheritedSteps(o)
 		for _, nr := range u.NotRun() {
 			o.warnf("%s: %v; the examples it applies to fail as they would if the step failed in the tool chain", transform.UpliftFile, nr)
 		}
-		o.tr.uplift = u
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		global(report.Files, "%v", err)
 	}
+}
+
+// inheritedSteps returns the post-uplift steps block o inherits from the
+// blocks it depends on, as the tool chain collects them when the block's
+// semantic-uplift.yaml sets inheritedPostSteps: the blocks it depends on
+// and those it is a profile of, transitively, each block once and after
+// the blocks it depends on in turn, and of each block its setting names,
+// the steps marked inheritable, in their order.
+func (bd *builder) inheritedSteps(o *blockOut) []*transform.Step {
+	u := o.tr.uplift
+	if len(u.Inherit) == 0 {
+		return nil
+	}
+	var out []*transform.Step
+	emitted := map[string]bool{}
+	var visit func(id string, path []string)
+	visit = func(id string, path []string) {
+		if emitted[id] || slices.Contains(path, id) {
+			return
+		}
+		deps, steps, ok := bd.upliftOf(id)
+		if !ok {
+			return
+		}
+		path = append(path, id)
+		for _, d := range deps {
+			visit(d, path)
+		}
+		emitted[id] = true
+		if u.InheritsFrom(id) {
+			out = append(out, steps...)
+		}
+	}
+	deps, _, _ := bd.upliftOf(o.b.ID)
+	for _, d := range deps {
+		visit(d, []string{o.b.ID})
+	}
+	for _, id := range u.Inherit {
+		if id != transform.All && !emitted[id] {
+			o.warnf("%s: inheritedPostSteps names %s, which is not among the blocks %s depends on or is a profile of: nothing is inherited from it", transform.UpliftFile, id, o.b.ID)
+		}
+	}
+	return out
+}
+
+// upliftOf returns the blocks block id depends on and is a profile of (in
+// that order), and the semantic-uplift steps it lends to the blocks that
+// inherit them. ok is false for a block neither the register nor a mapped
+// import has.
+func (bd *builder) upliftOf(id string) (deps []string, steps []*transform.Step, ok bool) {
+	if b := bd.reg.Block(id); b != nil {
+		deps = append(slices.Clone(b.Deps), profilesOf(b)...)
+		var u *transform.Uplift
+		if o := bd.built[id]; o != nil && o.tr != nil {
+			u = o.tr.uplift
+		} else if data, err := b.ReadFile(transform.UpliftFile); err == nil {
+			// Not built yet (a cycle): read quietly, its build reports it.
+			if u, _, _ = transform.ParseUplift(transform.UpliftFile, data); u != nil {
+				u.Load(b.ReadFile)
+			}
+		}
+		return deps, u.InheritableSteps(id), true
+	}
+	ib, found := bd.reg.Imports.Block(id)
+	if !found {
+		return nil, nil, false
+	}
+	deps = append(slices.Clone(ib.DependsOn), ib.IsProfileOf...)
+	if ib.SemanticUplift != nil {
+		// The published steps carry their code: nothing to read.
+		if u, _, err := transform.ParseUplift("register.json", ib.SemanticUplift); err == nil {
+			steps = u.InheritableSteps(id)
+		}
+	}
+	return deps, steps, true
+}
+
+// profilesOf returns the ids of the blocks b is a profile of (isProfileOf,
+// or the older profileOf, of its bblock.json).
+func profilesOf(b *bblock.Block) []string {
+	var out []string
+	for _, f := range b.Meta.Fields {
+		if f.Key != "isProfileOf" && f.Key != "profileOf" {
+			continue
+		}
+		var list []string
+		var one string
+		if json.Unmarshal(f.Value, &one) == nil {
+			list = []string{one}
+		} else {
+			json.Unmarshal(f.Value, &list)
+		}
+		for _, id := range list {
+			out = append(out, strings.TrimPrefix(id, bblock.BlockRefPrefix))
+		}
+	}
+	return out
 }
 
 // snippet is one snippet of an example as the tool chain lists them for
@@ -109,7 +209,8 @@ type snippet struct {
 // lists them once its snippets are checked: the declared ones (nil code
 // for one that could not be read), then, for each of jsonld and ttl in the
 // order the checks first made them, the last uplifted file of that
-// language, unless a declared snippet has the language.
+// language among the snippets whose doc-uplift-formats name it (both by
+// default), unless a declared snippet has the language.
 func (o *blockOut) exampleSnippets(i int) []snippet {
 	if i >= len(o.examples) {
 		return nil
@@ -128,8 +229,13 @@ func (o *blockOut) exampleSnippets(i int) []snippet {
 			declared["jsonld"] = true
 		}
 		out = append(out, snippet{language: it.Language, code: it.Source, file: it.File})
+		// doc-uplift-formats: the uplifted forms this snippet may add.
+		formats := []string{"jsonld", "ttl"}
+		if decl := o.b.Examples.Examples[i].Snippets; it.SnippetIndex() >= 1 && it.SnippetIndex() <= len(decl) && decl[it.SnippetIndex()-1].DocUpliftFormats != nil {
+			formats = decl[it.SnippetIndex()-1].DocUpliftFormats
+		}
 		for _, up := range []snippet{{"jsonld", it.JSONLD, it.Base + ".jsonld", true}, {"ttl", it.Turtle, it.Base + ".ttl", true}} {
-			if up.code == nil || up.language == "jsonld" && languageKind(it.Language) == langJSONLD {
+			if up.code == nil || up.language == "jsonld" && languageKind(it.Language) == langJSONLD || !slices.Contains(formats, up.language) {
 				continue
 			}
 			if _, seen := last[up.language]; !seen {

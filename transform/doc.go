@@ -4,7 +4,8 @@
 // example snippet of a media type it takes, and the steps of its
 // semantic-uplift.yaml, applied to an example's JSON before it is uplifted
 // to RDF (jq) and to the graph after (SHACL rules; SPARQL steps are not
-// run).
+// run), after the inheritable steps of the blocks it depends on when it
+// inherits them.
 //
 // A transform runs where a Go library does the job: jq programs (gojq),
 // JSON-LD framing (json-gold, which never fetches a context) and SHACL-AF

@@ -29,7 +29,13 @@ type Step struct {
 	Code string // the step's code: inline, or read from Ref by Load
 	Ref  string // the file (relative to the block's folder) or URL of the code; "" when inline
 	Line int    // the line of the step in semantic-uplift.yaml
+	// Inheritable marks a post-uplift step that the blocks depending on
+	// this one run too, when they opt in (Uplift.Inherit).
+	Inheritable bool
+	// From is the block an inherited step comes from; "" for the block's own.
+	From string
 
+	raw    *ojson.Object // the step as written, for Published
 	loaded bool
 }
 
@@ -44,22 +50,97 @@ func (s *Step) Stage() string {
 // Source says where the step's code is, as the tool chain's report says
 // it: "inline code", or the ref.
 func (s *Step) Source() string {
-	if s.Ref == "" {
+	if s.Ref == "" || s.From != "" {
 		return "inline code"
 	}
 	return s.Ref
 }
 
 // Message returns the report entry the tool chain writes when it runs the
-// step, e.g. "Running post-uplift shacl transform step from rules.shacl".
+// step, e.g. "Running post-uplift shacl transform step from rules.shacl",
+// with " (inherited from ID)" for a step of another block.
 func (s *Step) Message() string {
-	return fmt.Sprintf("Running %s-uplift %s transform step from %s", s.Stage(), s.Type, s.Source())
+	m := fmt.Sprintf("Running %s-uplift %s transform step from %s", s.Stage(), s.Type, s.Source())
+	if s.From != "" {
+		m += " (inherited from " + s.From + ")"
+	}
+	return m
 }
 
 // Uplift is the content of semantic-uplift.yaml: extra steps of the
 // semantic uplift of the block's JSON examples and test resources.
 type Uplift struct {
 	Steps []*Step
+	// Inherit is inheritedPostSteps: which of the blocks this one depends
+	// on lend it their inheritable steps. Nil inherits from none; a list
+	// holding All from every one; otherwise from the blocks it names.
+	Inherit []string
+	// Inherited are the steps taken from other blocks (see Inheritable),
+	// run after the uplift before the block's own post-uplift steps.
+	Inherited []*Step
+}
+
+// All, as the only member of Uplift.Inherit, inherits from every block
+// (inheritedPostSteps: true).
+const All = "*"
+
+// InheritsFrom reports whether the uplift takes the inheritable steps of
+// block id.
+func (u *Uplift) InheritsFrom(id string) bool {
+	if u == nil {
+		return false
+	}
+	for _, x := range u.Inherit {
+		if x == All || x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// InheritableSteps returns copies of the steps other blocks inherit from
+// this one, marked as coming from block id. A step whose code could not
+// be read is left out: it is reported where it is declared.
+func (u *Uplift) InheritableSteps(id string) []*Step {
+	if u == nil {
+		return nil
+	}
+	var out []*Step
+	for _, s := range u.Steps {
+		if s.Inheritable && (s.Ref == "" || s.loaded) {
+			c := *s
+			c.From = id
+			out = append(out, &c)
+		}
+	}
+	return out
+}
+
+// Published returns the block's steps as the tool chain publishes them
+// (register.json's and the documentation's semanticUplift): each step as
+// written without "ref", its code read from the ref; nil when there are
+// no steps.
+func (u *Uplift) Published() *ojson.Object {
+	if u == nil || len(u.Steps) == 0 {
+		return nil
+	}
+	var list []any
+	for _, s := range u.Steps {
+		o := ojson.NewObject()
+		for _, k := range s.raw.Keys() {
+			if k == "ref" || k == "stage" {
+				continue
+			}
+			o.Set(k, s.raw.Value(k))
+		}
+		if s.Ref != "" && s.loaded {
+			o.Set("code", s.Code)
+		}
+		list = append(list, o)
+	}
+	out := ojson.NewObject()
+	out.Set("additionalSteps", list)
+	return out
 }
 
 // ParseUplift reads semantic-uplift.yaml. A step that breaks the rules of
@@ -90,8 +171,15 @@ func ParseUplift(file string, data []byte) (*Uplift, []diag.Diagnostic, error) {
 		switch k {
 		case "additionalSteps":
 		case "inheritedPostSteps":
-			probs = append(probs, diag.Diagnostic{File: file, Severity: diag.Warning,
-				Message: "inheritedPostSteps: jrpcld runs only the block's own steps, not those its dependencies mark inheritable"})
+			var ok bool
+			if u.Inherit, ok = inheritSetting(doc.Value(k)); !ok {
+				line := 0
+				if n := mappingValue(root.Content[0], k); n != nil {
+					line = n.Line
+				}
+				probs = append(probs, diag.Diagnostic{File: file, Line: line,
+					Message: "\"inheritedPostSteps\" must be true, false or a list of block identifiers; no step is inherited"})
+			}
 		default:
 			probs = append(probs, diag.Diagnostic{File: file, Severity: diag.Warning, Message: fmt.Sprintf("unknown member %q is ignored", k)})
 		}
@@ -124,6 +212,29 @@ func ParseUplift(file string, data []byte) (*Uplift, []diag.Diagnostic, error) {
 		u.Steps = append(u.Steps, s)
 	}
 	return u, probs, nil
+}
+
+// inheritSetting reads inheritedPostSteps: true, false or a list of block
+// identifiers (see Uplift.Inherit).
+func inheritSetting(v any) ([]string, bool) {
+	switch v := v.(type) {
+	case bool:
+		if v {
+			return []string{All}, true
+		}
+		return nil, true
+	case []any:
+		ids := []string{}
+		for _, e := range v {
+			id, ok := e.(string)
+			if !ok {
+				return nil, false
+			}
+			ids = append(ids, id)
+		}
+		return ids, true
+	}
+	return nil, false
 }
 
 // step checks and reads one step.
@@ -168,7 +279,9 @@ func step(v any) (*Step, error) {
 		if s.Type == TypeJQ {
 			return nil, fmt.Errorf("a jq step runs before the uplift and cannot be inheritable")
 		}
+		s.Inheritable = inh.(bool)
 	}
+	s.raw = o
 	return s, nil
 }
 
@@ -201,7 +314,7 @@ func (u *Uplift) Load(read func(name string) ([]byte, error)) []error {
 // what runs each in the tool chain.
 func (u *Uplift) NotRun() []*NotRunError {
 	var out []*NotRunError
-	for _, s := range u.Steps {
+	for _, s := range u.postOrder() {
 		if err := s.notRun(); err != nil {
 			out = append(out, err)
 		}
@@ -225,7 +338,11 @@ type StepError struct {
 }
 
 func (e *StepError) Error() string {
-	return fmt.Sprintf("%s-uplift %s step from %s: %v", e.Step.Stage(), e.Step.Type, e.Step.Source(), e.Err)
+	from := ""
+	if e.Step.From != "" {
+		from = " (inherited from " + e.Step.From + ")"
+	}
+	return fmt.Sprintf("%s-uplift %s step from %s%s: %v", e.Step.Stage(), e.Step.Type, e.Step.Source(), from, e.Err)
 }
 
 func (e *StepError) Unwrap() error { return e.Err }
@@ -264,7 +381,7 @@ func (u *Uplift) Post(ctx context.Context, ts []rdf.Triple, note func(string)) (
 	if u == nil {
 		return ts, nil
 	}
-	for _, s := range u.Steps {
+	for _, s := range u.postOrder() {
 		if s.Stage() != Post {
 			continue
 		}
@@ -289,10 +406,19 @@ func (u *Uplift) HasPost() bool {
 	if u == nil {
 		return false
 	}
-	for _, s := range u.Steps {
+	for _, s := range u.postOrder() {
 		if s.Stage() == Post {
 			return true
 		}
 	}
 	return false
+}
+
+// postOrder lists the steps in the order the tool chain runs them: the
+// inherited ones first, then the block's own.
+func (u *Uplift) postOrder() []*Step {
+	if len(u.Inherited) == 0 {
+		return u.Steps
+	}
+	return append(append([]*Step(nil), u.Inherited...), u.Steps...)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -128,5 +129,98 @@ func TestPreStepFails(t *testing.T) {
 	var se *StepError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "pre-uplift jq step from inline code") || errors.Is(err, ErrNotRun) {
 		t.Errorf("%v", err)
+	}
+}
+
+// TestInheritSettings: inheritedPostSteps and inheritable as the tool
+// chain's schema for semantic-uplift.yaml allows them, the steps a block
+// lends (copies marked with the block, their code read), the report
+// message of an inherited step, and the steps as published.
+func TestInheritSettings(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml string
+		inherit    []string // nil: none
+		from       []string // ids InheritsFrom must accept
+		problem    string   // part of the one problem expected, "" for none
+	}{
+		{"absent", "additionalSteps: []\n", nil, nil, ""},
+		{"false", "inheritedPostSteps: false\n", nil, nil, ""},
+		{"true", "inheritedPostSteps: true\n", []string{All}, []string{"t.a", "t.b"}, ""},
+		{"list", "inheritedPostSteps: [t.a]\n", []string{"t.a"}, []string{"t.a"}, ""},
+		{"empty list", "inheritedPostSteps: []\n", []string{}, nil, ""},
+		{"string", "inheritedPostSteps: t.a\n", nil, nil, "must be true, false or a list"},
+		{"list of numbers", "inheritedPostSteps: [1]\n", nil, nil, "must be true, false or a list"},
+		{"jq inheritable", "additionalSteps:\n  - type: jq\n    code: .\n    inheritable: false\n", nil, nil, "cannot be inheritable"},
+		{"inheritable not bool", "additionalSteps:\n  - type: shacl\n    code: x\n    inheritable: yes please\n", nil, nil, "must be true or false"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u, probs, err := ParseUplift(UpliftFile, []byte(c.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.problem == "" && len(probs) > 0 || c.problem != "" && (len(probs) != 1 || !strings.Contains(probs[0].Message, c.problem)) {
+				t.Errorf("problems %v, want one with %q", probs, c.problem)
+			}
+			if (u.Inherit == nil) != (c.inherit == nil) || strings.Join(u.Inherit, ",") != strings.Join(c.inherit, ",") {
+				t.Errorf("Inherit %#v, want %#v", u.Inherit, c.inherit)
+			}
+			for _, id := range []string{"t.a", "t.b"} {
+				want := false
+				for _, f := range c.from {
+					want = want || f == id
+				}
+				if u.InheritsFrom(id) != want {
+					t.Errorf("InheritsFrom(%s) = %v", id, !want)
+				}
+			}
+		})
+	}
+
+	const file = "additionalSteps:\n" +
+		"  - type: jq\n    code: .\n" +
+		"  - type: shacl\n    ref: rules.shacl\n    inheritable: true\n    note: kept\n" +
+		"  - type: sparql-update\n    code: 'DELETE WHERE { ?s ?p ?o }'\n    inheritable: false\n"
+	const rules = "@prefix ex: <http://e/> .\n"
+	u, probs, err := ParseUplift(UpliftFile, []byte(file))
+	if err != nil || len(probs) > 0 {
+		t.Fatal(err, probs)
+	}
+	if got := u.InheritableSteps("t.a"); len(got) != 0 {
+		t.Errorf("a step whose code was not read is lent: %v", got)
+	}
+	if errs := u.Load(func(string) ([]byte, error) { return []byte(rules), nil }); errs != nil {
+		t.Fatal(errs)
+	}
+	lent := u.InheritableSteps("t.a")
+	if len(lent) != 1 || lent[0].Type != TypeSHACL || lent[0].Code != rules || lent[0].From != "t.a" || u.Steps[1].From != "" {
+		t.Fatalf("InheritableSteps: %+v", lent)
+	}
+	if m := lent[0].Message(); m != "Running post-uplift shacl transform step from inline code (inherited from t.a)" {
+		t.Errorf("Message: %s", m)
+	}
+	if m := u.Steps[1].Message(); m != "Running post-uplift shacl transform step from rules.shacl" {
+		t.Errorf("own step's Message: %s", m)
+	}
+	got, _ := json.Marshal(ojson.Plain(u.Published()))
+	var g, w any
+	json.Unmarshal(got, &g)
+	json.Unmarshal([]byte(`{"additionalSteps": [
+		{"type": "jq", "code": "."},
+		{"type": "shacl", "inheritable": true, "note": "kept", "code": "@prefix ex: <http://e/> .\n"},
+		{"type": "sparql-update", "code": "DELETE WHERE { ?s ?p ?o }", "inheritable": false}]}`), &w)
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("Published: %s", got)
+	}
+	if (&Uplift{}).Published() != nil {
+		t.Error("an uplift without steps publishes something")
+	}
+
+	// Inherited steps run after the uplift, before the block's own.
+	own, _, _ := ParseUplift(UpliftFile, []byte("additionalSteps:\n  - type: sparql-construct\n    code: CONSTRUCT {} WHERE {}\n"))
+	own.Inherited = lent
+	var notes []string
+	_, err = own.Post(t.Context(), []rdf.Triple{rdf.T(rdf.NewIRI("http://e/s"), "http://e/p", rdf.NewIRI("http://e/o"))}, func(s string) { notes = append(notes, s) })
+	if len(notes) != 2 || notes[0] != lent[0].Message() || !errors.Is(err, ErrNotRun) {
+		t.Errorf("Post: notes %q, error %v", notes, err)
 	}
 }

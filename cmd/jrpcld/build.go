@@ -90,7 +90,9 @@ nothing maps makes the block that needs it fail, with an error naming it.
 
 The steps of semantic-uplift.yaml run on each JSON example and test resource:
 jq before the uplift, SHACL rules after; a SPARQL step is not run, and the
-resource fails as it does in the tool chain when a step fails.
+resource fails as it does in the tool chain when a step fails. A block whose
+semantic-uplift.yaml sets inheritedPostSteps first runs the steps marked
+inheritable of the blocks it depends on (register.json's semanticUplift).
 
 The output depends only on the input: dates come from the blocks' metadata
 (the latest dateOfLastChange or dateTimeAddition) or from --date.

@@ -60,6 +60,9 @@ type Block struct {
 	// (values of package ojson, whose objects keep their members in
 	// order), nil when it declares none.
 	Transforms []any
+	// SemanticUplift is the block's semantic-uplift.yaml as the tool chain
+	// publishes it (an *ojson.Object), nil when it declares no step.
+	SemanticUplift any
 	// Snippets holds, by example of the block's examples.yaml (those
 	// checked), the example's snippets as the tool chain lists them: those
 	// declared, then the uplifted ones it adds.
@@ -329,6 +332,9 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 	}
 	if bo.Transforms != nil {
 		e = e.set("transforms", fromOJSON(bo.Transforms)) // in place of a "transforms" of bblock.json
+	}
+	if bo.SemanticUplift != nil {
+		e = e.set("semanticUplift", fromOJSON(bo.SemanticUplift))
 	}
 	e = append(e, member{"sourceFiles", src("") + "/"}, member{"validationPassed", bo.Passed})
 	if r.GitHubBaseURL != "" && bo.Tested {
