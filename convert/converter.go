@@ -38,6 +38,8 @@ type Converter struct {
 	// Progress, when set, is called after each message with the bytes of
 	// the current log read so far.
 	Progress func(bytesRead int64)
+
+	untyped bool // read no record typed (for tests: the map path only)
 }
 
 // NewConverter returns a Converter that maps messages with ctx.

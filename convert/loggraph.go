@@ -282,7 +282,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		obj, _ := rec.Value.(map[string]any)
 		var ns []diag.Diagnostic
 		var err error
-		out, ns, err = g.message(out, node, pos, m, p.Answers, obj, blanks, checked)
+		out, ns, err = g.message(out, node, pos, m, p.Answers, obj, rec.Object, blanks, checked)
 		return out, append(notices, ns...), err
 	}
 	arr, _ := rec.Value.([]any)
@@ -340,7 +340,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		obj, _ := arr[i].(map[string]any)
 		var ns []diag.Diagnostic
 		var err error
-		out, ns, err = g.message(out, mnode, pos, mm, p.Members[i], obj, mblanks, checked)
+		out, ns, err = g.message(out, mnode, pos, mm, p.Members[i], obj, nil, mblanks, checked)
 		for _, n := range ns {
 			n.Pointer = "/" + strconv.Itoa(i) + n.Pointer
 			notices = append(notices, n)
@@ -555,7 +555,8 @@ func memberJSON(v any) ([]byte, error) {
 
 // message appends the triples of one (non-batch) message at node, whose
 // type the caller has written; answers is the request it answers, if any.
-func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, blank string, checked bool) ([]rdf.Triple, []diag.Diagnostic, error) {
+// The message is obj, or typed, when it was read typed (obj is then nil).
+func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, typed *jsonrpc.Object, blank string, checked bool) ([]rdf.Triple, []diag.Diagnostic, error) {
 	switch m.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if answers != "" {
@@ -570,7 +571,15 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 		idTriple = out[len(out)-1:]
 	}
 	start := len(out)
-	out, left, changes, whole, err := g.mapping.mapInto(out, obj, node.Value, blank)
+	var left []leftOut
+	var changes []jcs.Change
+	var whole bool
+	var err error
+	if typed != nil {
+		out, left, changes, whole, obj, err = g.mapping.mapTyped(out, typed, node.Value, blank)
+	} else {
+		out, left, changes, whole, err = g.mapping.mapInto(out, obj, node.Value, blank)
+	}
 	var failed []diag.Diagnostic
 	if err != nil {
 		// The JSON-LD processor failed on the message (json-gold has bugs
@@ -581,8 +590,10 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 		failed = append(failed, diag.Diagnostic{Severity: diag.Warning,
 			Message: fmt.Sprintf("the message's content is not mapped to RDF (%v); jlog:patch keeps it", err)})
 	}
-	if _, ok := obj["id"]; ok && !m.HasID {
-		whole = false
+	if typed == nil {
+		if _, ok := obj["id"]; ok && !m.HasID {
+			whole = false
+		}
 	}
 	var dropped []diag.Diagnostic
 	if checked {
@@ -595,6 +606,9 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	}
 	var patch string
 	if !whole {
+		if obj == nil {
+			obj = g.mapping.typedValue(typed)
+		}
 		materialize(obj)
 		// Only reading the triples back tells what they lose.
 		patch, err = g.mapping.patch(obj, node.Value, out[start:], idTriple)

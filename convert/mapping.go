@@ -17,6 +17,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
@@ -108,6 +109,82 @@ func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefi
 	return out, left, changes, false, err
 }
 
+// mapTyped is mapInto of o, a message read typed (rpclog.BatchOptions.Typed
+// with the Lazy members lazyKeys gives). obj is o as a decoded message
+// object (see typedValue) when the mapping needed one, else nil.
+func (m *Mapping) mapTyped(dst []rdf.Triple, o *jsonrpc.Object, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, obj map[string]any, err error) {
+	if m.Engine == EngineCompiled {
+		var room [5]member
+		if out, left, changes, whole, ok := m.compiledWalk(nil, m.typedMembers(room[:0], o), node, bnodePrefix, dst); ok {
+			return out, left, changes, whole, nil, nil
+		}
+	}
+	obj = m.typedValue(o)
+	out, left, changes, whole, err = m.mapInto(dst, obj, node, bnodePrefix)
+	return out, left, changes, whole, obj, err
+}
+
+// versionValue is the value of "jsonrpc" in a message read typed.
+var versionValue any = "2.0"
+
+// typedMembers appends to dst the members of o, in the order of their
+// names, with the values a decoded message object holds (see typedValue).
+func (m *Mapping) typedMembers(dst []member, o *jsonrpc.Object) []member {
+	// "id" < "jsonrpc" < "method" < "params" < "result"
+	if o.HasID {
+		dst = append(dst, member{"id", o.ID})
+	}
+	if o.HasVersion {
+		v := versionValue
+		if o.Version != "2.0" {
+			v = o.Version
+		}
+		dst = append(dst, member{"jsonrpc", v})
+	}
+	if o.HasMethod {
+		dst = append(dst, member{"method", o.Method})
+	}
+	if o.Params != nil {
+		dst = append(dst, member{"params", m.typedText("params", o.Params)})
+	}
+	if o.Result != nil {
+		dst = append(dst, member{"result", m.typedText("result", o.Result)})
+	}
+	return dst
+}
+
+// typedValue returns o as the log reader decodes the same message into a
+// map: params and result as jsonparse.Undecoded text when they are objects
+// or arrays and lazyKeys names them, else decoded.
+func (m *Mapping) typedValue(o *jsonrpc.Object) map[string]any {
+	var room [5]member
+	ms := m.typedMembers(room[:0], o)
+	obj := make(map[string]any, len(ms))
+	for _, e := range ms {
+		obj[e.k] = e.v
+	}
+	return obj
+}
+
+// typedText returns the value of member k of a message read typed, whose
+// text is text, as the log reader decodes it with the Lazy members of
+// lazyKeys.
+func (m *Mapping) typedText(k string, text []byte) any {
+	if len(text) > 0 && (text[0] == '{' || text[0] == '[') && m.lazy(k) {
+		return jsonparse.Undecoded(text)
+	}
+	return jsonparse.Decode(text)
+}
+
+// lazy reports whether lazyKeys names k.
+func (m *Mapping) lazy(k string) bool {
+	if m.Engine != EngineCompiled {
+		return false
+	}
+	t := m.plan.root.terms[k]
+	return t != nil && t.kind == ckJSON
+}
+
 // lazyKeys returns the members of a message whose values the compiled
 // plan maps from their text, so that the log reader need not decode them:
 // "params" and "result" when they are @json terms (the only members whose
@@ -118,7 +195,7 @@ func (m *Mapping) lazyKeys() []string {
 	}
 	var keys []string
 	for _, k := range []string{"params", "result"} {
-		if t := m.plan.root.terms[k]; t != nil && t.kind == ckJSON {
+		if m.lazy(k) {
 			keys = append(keys, k)
 		}
 	}

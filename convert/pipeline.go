@@ -56,7 +56,15 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 	fs, formats := out.(formattingSink)
 	n := 2*ordered.Workers() + 2 // as many as the reader's batches
 	stop := make(chan struct{})
-	batches := l.Reader.Batches(rpclog.BatchOptions{Classify: true, Lazy: g.mapping.lazyKeys()}, stop)
+	// Ordinary messages are read typed, with no map, when the workers
+	// format their triples (a typed record's strings, a response's id and
+	// the time, live in the batch, which is reused once written, so
+	// triples that a sink keeps must not hold them) and the plan maps
+	// params and result from their text (else they would be checked, then
+	// decoded: read twice).
+	lazy := g.mapping.lazyKeys()
+	typed := formats && len(lazy) == 2 && !c.untyped
+	batches := l.Reader.Batches(rpclog.BatchOptions{Classify: true, Lazy: lazy, Typed: typed}, stop)
 	// The batches of the conversion are recycled along with the reader's,
 	// which bound how many there are.
 	free := make(chan *batch, n)

@@ -406,6 +406,19 @@ type pathChanges struct {
 // go to json-gold. whole reports that reading the triples back gives msg
 // exactly (for the members the triples carry), so that no patch is needed.
 func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, out []rdf.Triple) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole, ok bool) {
+	return m.compiledWalk(msg, nil, node, bnodePrefix, out)
+}
+
+// member is one member of a message read typed: its name and its value as
+// a decoded message object holds it.
+type member struct {
+	k string
+	v any
+}
+
+// compiledWalk is compiledTriples of the message msg, or, when msg is nil,
+// of the message whose members are ms, in the order of their names.
+func (m *Mapping) compiledWalk(msg map[string]any, ms []member, node, bnodePrefix string, out []rdf.Triple) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole, ok bool) {
 	if node == "" || !m.nodeValid(node) {
 		return out, nil, nil, false, false
 	}
@@ -417,7 +430,12 @@ func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, 
 	defer walkPool.Put(w)
 	w.m, w.out, w.blank, w.nblank, w.whole = m, out, bnodePrefix, 0, true
 	w.left, w.changes, w.path = nil, nil, w.path[:0]
-	if !w.object(msg, m.plan.root, subj, 0, true) {
+	if msg != nil {
+		ok = w.object(msg, m.plan.root, subj, 0, true)
+	} else {
+		ok = w.members(ms, m.plan.root, subj)
+	}
+	if !ok {
 		return out, nil, nil, false, false
 	}
 	res, left, changes, whole = w.out, w.left, w.sortedChanges(), w.whole
@@ -444,66 +462,92 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, 
 	// property, and then fails: let it.
 	props := 0
 	for _, k := range keys {
-		v := obj[k]
-		w.path = append(w.path, pathElem{key: k, idx: -1})
-		if strings.HasPrefix(k, "@") {
-			w.leave(notice(w.pointer(), "member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k), true)
-			w.whole = false
-			w.path = w.path[:len(w.path)-1]
-			continue
-		}
-		t, ok := s.key(k)
-		if !ok || t != nil && t.kind == ckUnsupported {
+		prop, ok := w.member(k, obj[k], s, subj, depth, top)
+		if !ok {
 			return false
 		}
-		if _, ok := v.(jsonparse.Undecoded); ok && (t == nil || t.kind == ckDrop) {
-			return false // mapInto tries again with the value decoded
-		}
-		if t == nil || t.kind == ckDrop {
-			// json-gold drops the member; the preparation still reports
-			// numbers beyond a double in it.
-			if pt := s.pkg.Term(k); pt != nil && pt.Type == "@json" {
-				if _, _, err := jcs.Append(w.buf[:0], v); err != nil {
-					w.leave(notice(w.pointer(), "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false)
-				}
-			} else {
-				w.checkNumbers(v, s.pkg.Child(k))
-			}
-			if !(top && k == "id" && jlogID(v)) {
-				w.whole = false
-			}
-			w.path = w.path[:len(w.path)-1]
-			continue
-		}
-		w.path[len(w.path)-1].iri = t.iri
-		if _, ok := v.(jsonparse.Undecoded); ok && t.kind != ckJSON {
-			return false // mapInto tries again with the value decoded
-		}
-		if t.kind == ckJSON {
-			if w.jsonValue(subj, t, v) {
-				props++
-			}
-			w.path = w.path[:len(w.path)-1]
-			continue
-		}
-		if n, isNum := v.(json.Number); v != nil && (!isNum || validNumber(n)) {
+		if prop {
 			props++
 		}
-		isID := top && k == "id"
-		if isID && !jlogID(v) {
-			// The way back puts what jlog:id holds in its place.
-			isID, w.whole = false, false
-		}
-		if t.list {
-			if isID || !w.list(subj, t, s, k, v, depth) {
-				return false
-			}
-		} else if !w.value(subj, t, s, k, v, depth, isID) {
-			return false
-		}
-		w.path = w.path[:len(w.path)-1]
 	}
 	return !top || props > 0
+}
+
+// members maps the members ms of a message read typed, in the order of
+// their names, as object maps the same members of a decoded message.
+func (w *cwalk) members(ms []member, s *cscope, subj rdf.Term) bool {
+	props := 0
+	for _, m := range ms {
+		prop, ok := w.member(m.k, m.v, s, subj, 0, true)
+		if !ok {
+			return false
+		}
+		if prop {
+			props++
+		}
+	}
+	return props > 0
+}
+
+// member maps member k of an object, whose value is v, with scope s; prop
+// reports that it expands to a property of subj.
+func (w *cwalk) member(k string, v any, s *cscope, subj rdf.Term, depth int, top bool) (prop, ok bool) {
+	w.path = append(w.path, pathElem{key: k, idx: -1})
+	if strings.HasPrefix(k, "@") {
+		w.leave(notice(w.pointer(), "member %q is data, not a JSON-LD instruction; it is not mapped to RDF", k), true)
+		w.whole = false
+		w.path = w.path[:len(w.path)-1]
+		return false, true
+	}
+	t, ok := s.key(k)
+	if !ok || t != nil && t.kind == ckUnsupported {
+		return false, false
+	}
+	if _, ok := v.(jsonparse.Undecoded); ok && (t == nil || t.kind == ckDrop) {
+		return false, false // mapInto tries again with the value decoded
+	}
+	if t == nil || t.kind == ckDrop {
+		// json-gold drops the member; the preparation still reports
+		// numbers beyond a double in it.
+		if pt := s.pkg.Term(k); pt != nil && pt.Type == "@json" {
+			if _, _, err := jcs.Append(w.buf[:0], v); err != nil {
+				w.leave(notice(w.pointer(), "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false)
+			}
+		} else {
+			w.checkNumbers(v, s.pkg.Child(k))
+		}
+		if !(top && k == "id" && jlogID(v)) {
+			w.whole = false
+		}
+		w.path = w.path[:len(w.path)-1]
+		return false, true
+	}
+	w.path[len(w.path)-1].iri = t.iri
+	if _, ok := v.(jsonparse.Undecoded); ok && t.kind != ckJSON {
+		return false, false // mapInto tries again with the value decoded
+	}
+	if t.kind == ckJSON {
+		prop = w.jsonValue(subj, t, v)
+		w.path = w.path[:len(w.path)-1]
+		return prop, true
+	}
+	if n, isNum := v.(json.Number); v != nil && (!isNum || validNumber(n)) {
+		prop = true
+	}
+	isID := top && k == "id"
+	if isID && !jlogID(v) {
+		// The way back puts what jlog:id holds in its place.
+		isID, w.whole = false, false
+	}
+	if t.list {
+		if isID || !w.list(subj, t, s, k, v, depth) {
+			return false, false
+		}
+	} else if !w.value(subj, t, s, k, v, depth, isID) {
+		return false, false
+	}
+	w.path = w.path[:len(w.path)-1]
+	return prop, true
 }
 
 // jlogID reports whether jlog:id gives id, a message's id, back exactly:

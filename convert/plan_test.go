@@ -680,3 +680,72 @@ func TestPlainEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedRead: a conversion that reads ordinary messages typed, with no
+// map (rpclog.BatchOptions.Typed), writes the same bytes and tells the same
+// issues as one that reads every record into maps, for every format whose
+// workers format the triples, with the contexts whose params and result
+// the plan maps from their text (the embedded block's and the test
+// context's, which makes both @json).
+func TestTypedRead(t *testing.T) {
+	logs := map[string]string{"cases": strings.Join(engineCases, "\n") + "\n"}
+	for _, file := range fixture.CorpusFiles(t) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs[filepath.Base(file)] = string(data)
+	}
+	typedCtx := decodeValue(t, `{"jrpc": "https://example.com/jrpc#",
+		"params": {"@id": "jrpc:params", "@type": "@json"}, "result": {"@id": "jrpc:result", "@type": "@json"},
+		"method": "jrpc:method", "id": {"@id": "jrpc:id", "@type": "@id"}, "jsonrpc": "jrpc:version"}`)
+	ctxs := map[string]*context.Processed{"default": fixture.DefaultContext(t), "typed": processed(t, typedCtx)}
+	typedLines := 0
+	for cname, ctx := range ctxs {
+		for lname, log := range logs {
+			for _, f := range []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads} {
+				var outs [2]string
+				var issues [2][]diag.Diagnostic
+				for k, untyped := range []bool{false, true} {
+					c := NewConverter(ctx)
+					c.untyped = untyped
+					c.Report = func(i diag.Diagnostic) { issues[k] = append(issues[k], i) }
+					r, err := rpclog.NewReader(strings.NewReader(log), lname, rpclog.ReaderOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var buf bytes.Buffer
+					if err := c.Convert(&buf, f, []Log{{Reader: r, File: lname, IRI: "http://example.com/logs/" + lname}}); err != nil {
+						t.Fatalf("%s %s %v: %v", cname, lname, f, err)
+					}
+					outs[k] = buf.String()
+				}
+				what := fmt.Sprintf("%s %s %v", cname, lname, f)
+				if outs[0] != outs[1] {
+					t.Errorf("%s: typed and map reads write different text", what)
+				}
+				if !reflect.DeepEqual(issues[0], issues[1]) {
+					t.Errorf("%s: issues differ:\n typed %v\n maps  %v", what, issues[0], issues[1])
+				}
+			}
+		}
+	}
+	// The test means something only if the corpus is read typed.
+	for _, log := range logs {
+		r, err := rpclog.NewReader(strings.NewReader(log), "log", rpclog.ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := range r.Batches(rpclog.BatchOptions{Classify: true, Lazy: []string{"params", "result"}, Typed: true}, nil) {
+			for _, rec := range b.Records {
+				if rec.Record != nil && rec.Object != nil {
+					typedLines++
+				}
+			}
+			b.Done()
+		}
+	}
+	if typedLines < 100 {
+		t.Errorf("%d lines read typed: the test compares next to nothing", typedLines)
+	}
+}
