@@ -182,7 +182,31 @@ func Term(n ld.Node, blankPrefix string) (rdf.Term, error) {
 // ValidIRI reports whether Term accepts iri: it is not empty and holds no
 // character in U+0000-U+0020 nor any of <>"{}|^`\ (RFC 3987). Whether it is
 // absolute json-gold decides.
-func ValidIRI(iri string) bool { return checkIRI(iri) == nil }
+func ValidIRI(iri string) bool {
+	if iri == "" {
+		return false
+	}
+	// checkIRI's verdict byte by byte: the bytes of a multi-byte UTF-8
+	// sequence (and of invalid UTF-8, U+FFFD to checkIRI) are all >= 0x80,
+	// and every rune checkIRI refuses is ASCII.
+	for i := 0; i < len(iri); i++ {
+		if iriRefused[iri[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// iriRefused marks the bytes checkIRI refuses.
+var iriRefused = func() (t [256]bool) {
+	for c := 0; c <= ' '; c++ {
+		t[c] = true
+	}
+	for _, c := range []byte("<>\"{}|^`\\") {
+		t[c] = true
+	}
+	return t
+}()
 
 func checkIRI(iri string) error {
 	if iri == "" {

@@ -94,3 +94,37 @@ func TestTerm(t *testing.T) {
 		t.Error("ValidIRI")
 	}
 }
+
+// TestValidIRI: ValidIRI, which looks at bytes, gives checkIRI's verdict,
+// which looks at runes, for every byte, in and out of UTF-8 sequences.
+func TestValidIRI(t *testing.T) {
+	cases := []string{"", "http://example.com/a#b1", "file:///tmp/x.jsonl#c2s-1", "é", "http://é.example/\u2028",
+		"\xff", "a\xc3", "\xe2\x80", "a b", "a\x7fb", "\U0001F600"}
+	for c := 0; c < 256; c++ {
+		cases = append(cases, string([]byte{byte(c)}), "http://a/"+string([]byte{byte(c)})+"z", "é"+string([]byte{byte(c)}))
+	}
+	refused := 0
+	for _, s := range cases {
+		want := checkIRI(s) == nil
+		if !want {
+			refused++
+		}
+		if got := ValidIRI(s); got != want {
+			t.Errorf("ValidIRI(%q) = %v, checkIRI says %v", s, got, want)
+		}
+	}
+	if refused < 3*(33+9) {
+		t.Errorf("only %d of the cases refused: the table is not covered", refused)
+	}
+}
+
+func FuzzValidIRI(f *testing.F) {
+	for _, s := range []string{"http://example.com/a#b", "a<b", "é\x00", "\xff "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := ValidIRI(s), checkIRI(s) == nil; got != want {
+			t.Errorf("ValidIRI(%q) = %v, checkIRI says %v", s, got, want)
+		}
+	})
+}
