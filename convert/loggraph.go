@@ -62,7 +62,7 @@ func (g *LogGraph) MessageIRI(dir jsonrpc.Direction, pos int) string {
 // JSON-RPC rules is kept too, typed jlog:InvalidMessage (see Build).
 func (g *LogGraph) Message(rec *rpclog.Record, pos int) ([]rdf.Triple, []diag.Diagnostic, error) {
 	m := rpclog.Classify(rec)
-	return g.build(nil, rec, pos, m, g.pair(rec, pos, m), true)
+	return g.build(nil, rec, pos, m, g.pair(rec, pos, m), true, nil)
 }
 
 // Pairing is what the order of a log decides about one record: whether it
@@ -221,7 +221,7 @@ func UnansweredTriples(nodes []string) []rdf.Triple {
 // out, with a notice. Several goroutines may build the records of one log
 // at once.
 func (g *LogGraph) Build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p Pairing) ([]rdf.Triple, []diag.Diagnostic, error) {
-	return g.build(dst, rec, pos, m, p, true)
+	return g.build(dst, rec, pos, m, p, true, nil)
 }
 
 // build appends to dst the triples of a record classified as m and paired
@@ -237,7 +237,12 @@ func (g *LogGraph) Build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 // literal can hold. With checked, statements that cannot be written
 // as RDF (an IRI made of a string that is no IRI, such as "@id") are left
 // out, with a notice; jlog:patch then keeps their values.
-func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p Pairing, checked bool) ([]rdf.Triple, []diag.Diagnostic, error) {
+//
+// With arena, the lexical forms of rdf:JSON literals are written into
+// *arena, appended to it, and the literals' strings point into it: the
+// triples are then valid until *arena is written again, which the caller
+// does only once it is done with them.
+func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p Pairing, checked bool, arena *[]byte) ([]rdf.Triple, []diag.Diagnostic, error) {
 	out := dst
 	if p.First {
 		out = append(out, rdf.T(g.node, rdf.RDFType, objLog))
@@ -275,14 +280,14 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 			}
 		}
 		out = g.invalid(out, node, m, text, p.Answers, blanks)
-		out, notices = g.content(out, node, loneFree(rec.Value, rec.Surrogates, ""), blanks, checked, notices)
+		out, notices = g.content(out, node, loneFree(rec.Value, rec.Surrogates, ""), blanks, checked, notices, arena)
 		return out, notices, nil
 	case jsonrpc.KindBatch:
 	default:
 		obj, _ := rec.Value.(map[string]any)
 		var ns []diag.Diagnostic
 		var err error
-		out, ns, err = g.message(out, node, pos, m, p.Answers, obj, rec.Object, blanks, checked)
+		out, ns, err = g.message(out, node, pos, m, p.Answers, obj, rec.Object, blanks, checked, arena)
 		return out, append(notices, ns...), err
 	}
 	arr, _ := rec.Value.([]any)
@@ -329,7 +334,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 			notices = append(notices, invalidNotice(mm, fmt.Sprintf("member %d ", i)))
 			out = g.invalid(out, mnode, mm, text, p.Members[i], mblanks)
 			var ns []diag.Diagnostic
-			out, ns = g.content(out, mnode, loneFree(arr[i], rec.Surrogates, pre), mblanks, checked, nil)
+			out, ns = g.content(out, mnode, loneFree(arr[i], rec.Surrogates, pre), mblanks, checked, nil, arena)
 			for _, n := range ns {
 				n.Pointer = "/" + strconv.Itoa(i) + n.Pointer
 				notices = append(notices, n)
@@ -340,7 +345,7 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		obj, _ := arr[i].(map[string]any)
 		var ns []diag.Diagnostic
 		var err error
-		out, ns, err = g.message(out, mnode, pos, mm, p.Members[i], obj, nil, mblanks, checked)
+		out, ns, err = g.message(out, mnode, pos, mm, p.Members[i], obj, nil, mblanks, checked, arena)
 		for _, n := range ns {
 			n.Pointer = "/" + strconv.Itoa(i) + n.Pointer
 			notices = append(notices, n)
@@ -441,13 +446,13 @@ func (g *LogGraph) invalid(out []rdf.Triple, node rdf.Term, m jsonrpc.Message, t
 // mapping leaves out needs no patch and no notice; a mapping that fails
 // leaves the content out, with a notice. With checked, statements that
 // cannot be written as RDF are left out, with a notice.
-func (g *LogGraph) content(out []rdf.Triple, node rdf.Term, v any, blanks string, checked bool, notices []diag.Diagnostic) ([]rdf.Triple, []diag.Diagnostic) {
+func (g *LogGraph) content(out []rdf.Triple, node rdf.Term, v any, blanks string, checked bool, notices []diag.Diagnostic, arena *[]byte) ([]rdf.Triple, []diag.Diagnostic) {
 	obj, ok := v.(map[string]any)
 	if !ok || len(obj) == 0 {
 		return out, notices // nothing to map (json-gold fails on {})
 	}
 	start := len(out)
-	out, _, _, _, err := g.mapping.mapInto(out, obj, node.Value, blanks)
+	out, _, _, _, err := g.mapping.mapInto(out, obj, node.Value, blanks, arena)
 	if err != nil {
 		return out[:start], append(notices, diag.Diagnostic{Severity: diag.Warning,
 			Message: fmt.Sprintf("the message's content is not mapped to RDF (%v); jlog:json keeps it", err)})
@@ -556,7 +561,7 @@ func memberJSON(v any) ([]byte, error) {
 // message appends the triples of one (non-batch) message at node, whose
 // type the caller has written; answers is the request it answers, if any.
 // The message is obj, or typed, when it was read typed (obj is then nil).
-func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, typed *jsonrpc.Object, blank string, checked bool) ([]rdf.Triple, []diag.Diagnostic, error) {
+func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, typed *jsonrpc.Object, blank string, checked bool, arena *[]byte) ([]rdf.Triple, []diag.Diagnostic, error) {
 	switch m.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if answers != "" {
@@ -576,9 +581,9 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	var whole bool
 	var err error
 	if typed != nil {
-		out, left, changes, whole, obj, err = g.mapping.mapTyped(out, typed, node.Value, blank)
+		out, left, changes, whole, obj, err = g.mapping.mapTyped(out, typed, node.Value, blank, arena)
 	} else {
-		out, left, changes, whole, err = g.mapping.mapInto(out, obj, node.Value, blank)
+		out, left, changes, whole, err = g.mapping.mapInto(out, obj, node.Value, blank, arena)
 	}
 	var failed []diag.Diagnostic
 	if err != nil {

@@ -84,23 +84,24 @@ func (m *Mapping) Triples(msg map[string]any, node, bnodePrefix string) ([]rdf.T
 // mapTriples maps msg as Triples does, and returns apart the notices for
 // what it left out of the mapping and the numbers canonical form changes.
 func (m *Mapping) mapTriples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []leftOut, []jcs.Change, error) {
-	out, left, changes, _, err := m.mapInto(nil, msg, node, bnodePrefix)
+	out, left, changes, _, err := m.mapInto(nil, msg, node, bnodePrefix, nil)
 	return out, left, changes, err
 }
 
 // mapInto appends the triples of msg to dst, with the engine of m. whole
 // reports that the triples (with the message's jlog:id) read back to msg
 // exactly, which only the compiled plan tells; when it is false the way
-// back may or may not give msg.
-func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, err error) {
+// back may or may not give msg. With arena, the plan writes the lexical
+// forms of rdf:JSON literals into it (see LogGraph.build).
+func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string, arena *[]byte) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, err error) {
 	if m.Engine == EngineCompiled {
-		if out, left, changes, whole, ok := m.compiledTriples(msg, node, bnodePrefix, dst); ok {
+		if out, left, changes, whole, ok := m.compiledWalk(msg, nil, node, bnodePrefix, dst, arena); ok {
 			return out, left, changes, whole, nil
 		}
 		// Where the plan meets an undecoded value it does not take as it
 		// is, it tries again with the message decoded whole.
 		if materialize(msg) {
-			if out, left, changes, whole, ok := m.compiledTriples(msg, node, bnodePrefix, dst); ok {
+			if out, left, changes, whole, ok := m.compiledWalk(msg, nil, node, bnodePrefix, dst, arena); ok {
 				return out, left, changes, whole, nil
 			}
 		}
@@ -112,15 +113,15 @@ func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefi
 // mapTyped is mapInto of o, a message read typed (rpclog.BatchOptions.Typed
 // with the Lazy members lazyKeys gives). obj is o as a decoded message
 // object (see typedValue) when the mapping needed one, else nil.
-func (m *Mapping) mapTyped(dst []rdf.Triple, o *jsonrpc.Object, node, bnodePrefix string) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, obj map[string]any, err error) {
+func (m *Mapping) mapTyped(dst []rdf.Triple, o *jsonrpc.Object, node, bnodePrefix string, arena *[]byte) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, obj map[string]any, err error) {
 	if m.Engine == EngineCompiled {
 		var room [5]member
-		if out, left, changes, whole, ok := m.compiledWalk(nil, m.typedMembers(room[:0], o), node, bnodePrefix, dst); ok {
+		if out, left, changes, whole, ok := m.compiledWalk(nil, m.typedMembers(room[:0], o), node, bnodePrefix, dst, arena); ok {
 			return out, left, changes, whole, nil, nil
 		}
 	}
 	obj = m.typedValue(o)
-	out, left, changes, whole, err = m.mapInto(dst, obj, node, bnodePrefix)
+	out, left, changes, whole, err = m.mapInto(dst, obj, node, bnodePrefix, arena)
 	return out, left, changes, whole, obj, err
 }
 

@@ -49,6 +49,10 @@ func (s *groupSink) writeFormatted(b []byte) error { return s.w.WriteFormatted(b
 func (s *quadSink) formatter() rdf.Formatter       { return s.w.Formatter(s.graph) }
 func (s *quadSink) writeFormatted(b []byte) error  { return s.w.WriteFormatted(b) }
 
+// arenaKeep is the most a worker's arena keeps from one message to the
+// next: a larger one, made for a large message, is let go.
+const arenaKeep = 1 << 20
+
 // convertRecords converts the records of log l with g into out: reading
 // and decoding, then mapping and formatting, run on every core; pairing,
 // reports and writing run in order on the calling goroutine.
@@ -105,6 +109,7 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 			format = fs.formatter()
 		}
 		var scratch []rdf.Triple
+		var arena []byte // the lexical forms of one message's rdf:JSON literals
 		return func(b *batch) {
 			b.out = b.out[:0]
 			for i := range b.items {
@@ -113,7 +118,16 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 					continue
 				}
 				var triples []rdf.Triple
-				triples, it.notices, it.err = g.build(scratch[:0], r.Record, it.pos, r.Message, it.pairing, !formats)
+				var ap *[]byte
+				if formats {
+					// The triples are formatted before the next message's
+					// are built: they may hold strings in the arena.
+					if cap(arena) > arenaKeep {
+						arena = nil
+					}
+					arena, ap = arena[:0], &arena
+				}
+				triples, it.notices, it.err = g.build(scratch[:0], r.Record, it.pos, r.Message, it.pairing, !formats, ap)
 				if !formats {
 					it.triples = triples
 					continue
@@ -124,7 +138,8 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 				if errors.Is(it.werr, rdf.ErrInvalidTerm) {
 					// A value of the message made a term no writer takes:
 					// built again, leaving such statements out.
-					triples, it.notices, it.err = g.build(scratch[:0], r.Record, it.pos, r.Message, it.pairing, true)
+					arena = arena[:0]
+					triples, it.notices, it.err = g.build(scratch[:0], r.Record, it.pos, r.Message, it.pairing, true, ap)
 					scratch = triples
 					b.out, it.werr = format(b.out[:start], triples)
 				}

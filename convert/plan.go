@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
@@ -388,6 +389,7 @@ type cwalk struct {
 	text    textCanon
 	buf     []byte
 	objs    []rdf.Term // scratch for the items of lists
+	arena   *[]byte    // where rdf:JSON lexical forms go, when set (see LogGraph.build)
 }
 
 type pathElem struct {
@@ -406,7 +408,7 @@ type pathChanges struct {
 // go to json-gold. whole reports that reading the triples back gives msg
 // exactly (for the members the triples carry), so that no patch is needed.
 func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, out []rdf.Triple) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole, ok bool) {
-	return m.compiledWalk(msg, nil, node, bnodePrefix, out)
+	return m.compiledWalk(msg, nil, node, bnodePrefix, out, nil)
 }
 
 // member is one member of a message read typed: its name and its value as
@@ -417,8 +419,10 @@ type member struct {
 }
 
 // compiledWalk is compiledTriples of the message msg, or, when msg is nil,
-// of the message whose members are ms, in the order of their names.
-func (m *Mapping) compiledWalk(msg map[string]any, ms []member, node, bnodePrefix string, out []rdf.Triple) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole, ok bool) {
+// of the message whose members are ms, in the order of their names; with
+// arena, the lexical forms of rdf:JSON literals are written into it (see
+// LogGraph.build).
+func (m *Mapping) compiledWalk(msg map[string]any, ms []member, node, bnodePrefix string, out []rdf.Triple, arena *[]byte) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole, ok bool) {
 	if node == "" || !m.nodeValid(node) {
 		return out, nil, nil, false, false
 	}
@@ -429,17 +433,18 @@ func (m *Mapping) compiledWalk(msg map[string]any, ms []member, node, bnodePrefi
 	w := walkPool.Get().(*cwalk)
 	defer walkPool.Put(w)
 	w.m, w.out, w.blank, w.nblank, w.whole = m, out, bnodePrefix, 0, true
-	w.left, w.changes, w.path = nil, nil, w.path[:0]
+	w.left, w.changes, w.path, w.arena = nil, nil, w.path[:0], arena
 	if msg != nil {
 		ok = w.object(msg, m.plan.root, subj, 0, true)
 	} else {
 		ok = w.members(ms, m.plan.root, subj)
 	}
 	if !ok {
+		w.arena = nil
 		return out, nil, nil, false, false
 	}
 	res, left, changes, whole = w.out, w.left, w.sortedChanges(), w.whole
-	w.m, w.out, w.left, w.changes = nil, nil, nil, nil
+	w.m, w.out, w.left, w.changes, w.arena = nil, nil, nil, nil, nil
 	return res, left, changes, whole, true
 }
 
@@ -629,11 +634,16 @@ func (w *cwalk) pointer() string {
 // and is left out.
 func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	if u, ok := v.(jsonparse.Undecoded); ok {
-		if w.buf, ok = w.text.appendText(w.buf[:0], u); ok {
+		dst := w.buf[:0]
+		if w.arena != nil {
+			dst = *w.arena
+		}
+		start := len(dst)
+		if dst, ok = w.text.appendText(dst, u); ok {
 			if !t.exact {
 				w.whole = false
 			}
-			w.add(subj, t.iri, rdf.NewLiteral(string(w.buf), rdf.RDFJSON))
+			w.add(subj, t.iri, rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON))
 			return true
 		}
 		v = jsonparse.Decode(u)
@@ -642,7 +652,12 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	}
 	var changes []jcs.Change
 	var err error
-	w.buf, changes, err = canonical(w.buf[:0], v, &w.jkeys)
+	dst := w.buf[:0]
+	if w.arena != nil {
+		dst = *w.arena
+	}
+	start := len(dst)
+	dst, changes, err = canonical(dst, v, &w.jkeys)
 	if err != nil {
 		w.leave(notice(w.pointer(), "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false)
 		w.whole = false
@@ -655,8 +670,23 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	if !t.exact {
 		w.whole = false
 	}
-	w.add(subj, t.iri, rdf.NewLiteral(string(w.buf), rdf.RDFJSON))
+	w.add(subj, t.iri, rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON))
 	return true
+}
+
+// lexical returns dst[start:], the lexical form just appended to dst, as
+// a string: one pointing into dst when it is *w.arena, whose length it
+// then sets; else a copy (dst is w.buf, kept for the next value).
+func (w *cwalk) lexical(dst []byte, start int) string {
+	if w.arena == nil {
+		w.buf = dst
+		return string(dst[start:])
+	}
+	*w.arena = dst
+	if len(dst) == start {
+		return ""
+	}
+	return unsafe.String(&dst[start], len(dst)-start)
 }
 
 // add appends a triple unless the same one is already among the subject's
