@@ -12,6 +12,7 @@ package jsonparse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -613,9 +614,7 @@ func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *Synta
 	start := i + 1
 	j := start
 	for {
-		for j < len(data) && strPlain[data[j]] {
-			j++
-		}
+		j = plainRun(data, j)
 		if j >= len(data) {
 			return "", j, errStringEOF(j)
 		}
@@ -644,10 +643,9 @@ func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *Synta
 	// The string has escapes: unescape it into the scratch buffer.
 	buf := append(p.buf[:0], data[start:j]...)
 	for {
-		for j < len(data) && strPlain[data[j]] {
-			buf = append(buf, data[j])
-			j++
-		}
+		k := plainRun(data, j)
+		buf = append(buf, data[j:k]...)
+		j = k
 		if j >= len(data) {
 			p.buf = buf
 			return "", j, errStringEOF(j)
@@ -739,6 +737,32 @@ func (p *Parser) intern(b []byte) string {
 	}
 	*slot = string(b)
 	return *slot
+}
+
+// plainRun returns the offset of the first byte at or after j that a
+// string does not hold as it is (see strPlain), or len(data). Strings are
+// most of a log's text: it looks at eight bytes at a time while all are
+// plain.
+func plainRun(data []byte, j int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for ; j+8 <= len(data); j += 8 {
+		x := binary.LittleEndian.Uint64(data[j:])
+		// A byte below 0x20, '"' (0x22) or '\\' (0x5C) turns on the high
+		// bit of its lane in the first three terms (only lanes above a
+		// true one can be turned on falsely); one from 0x80 on is there
+		// already. Any lane on: the bytes are looked at one by one.
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs|x)&highs != 0 {
+			break
+		}
+	}
+	for j < len(data) && strPlain[data[j]] {
+		j++
+	}
+	return j
 }
 
 // jsonRuneLen returns the length of the UTF-8 sequence at data[j], which must
