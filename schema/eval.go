@@ -283,8 +283,24 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 			if !ok {
 				return unsure, 0
 			}
-			name, ok := unquote(b[i+1:nend-1], nil)
-			if !ok || !e.unique && !named.add(name) {
+			// The member's property, looked up first by its name as
+			// written, which is its name unless it holds an escape.
+			raw := b[i+1 : nend-1]
+			var prop *propName
+			if n.names.raw {
+				prop = n.names.find(raw)
+			}
+			name := raw
+			if prop == nil {
+				if name, ok = unquote(raw, nil); !ok {
+					return unsure, 0
+				}
+				// An escape makes the name shorter than its text.
+				if !n.names.raw || len(name) != len(raw) {
+					prop = n.names.find(name)
+				}
+			}
+			if !e.unique && !named.add(name) {
 				return unsure, 0
 			}
 			i = jsonparse.SkipSpace(b, nend)
@@ -293,9 +309,14 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 			}
 			i = jsonparse.SkipSpace(b, i+1)
 			if needs {
-				for k, r := range n.required {
-					if r == string(name) {
-						seen |= 1 << k
+				if prop != nil {
+					seen |= prop.req
+				}
+				if n.names.other {
+					for k, r := range n.required {
+						if r == string(name) {
+							seen |= 1 << k
+						}
 					}
 				}
 			}
@@ -315,9 +336,9 @@ func (e *evaluator) object(n *node, b []byte) (verdict, int) {
 				return v
 			}
 			v, evaluated := valid, false
-			if pn, ok := n.props[string(name)]; ok {
+			if prop != nil {
 				evaluated = true
-				v = apply(pn)
+				v = apply(prop.n)
 			}
 			if v == valid && len(n.patterns) > 0 {
 				s := string(name)

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -61,10 +62,13 @@ type node struct {
 	minProps, maxProps int // -1: none
 	required           []string
 	props              map[string]*node
-	patterns           []patternProp
-	addl               *node // additionalProperties as a schema (false is a node that always fails)
-	depRequired        map[string][]string
-	depSchemas         map[string]*node
+	// names is props with, for each name, the required names it is:
+	// what object looks up for each member, on its name as written.
+	names       propNames
+	patterns    []patternProp
+	addl        *node // additionalProperties as a schema (false is a node that always fails)
+	depRequired map[string][]string
+	depSchemas  map[string]*node
 
 	// arrays
 	minItems, maxItems int     // -1: none
@@ -81,6 +85,74 @@ type node struct {
 
 	// numbers
 	min, max, exMin, exMax, multipleOf *big.Rat
+}
+
+// propNames finds the schema of an object's member, and which of the
+// required names it is, by its name as the text writes it, between the
+// quotes: most names hold no escape and are looked up as they are.
+type propNames struct {
+	list   []propName           // the names, when there are few
+	byName map[string]*propName // the names, when there are many
+	// raw is set when a name without escapes is one of the properties
+	// exactly when it is written as one: no property name holds a
+	// backslash, which would be written escaped.
+	raw bool
+	// other is set when some required name is no property: each member's
+	// name is then compared with the required names.
+	other bool
+}
+
+// propName is one property of an object schema.
+type propName struct {
+	name string
+	n    *node  // its schema
+	req  uint64 // the places of required where it is named (the first 64)
+}
+
+// maxPropList is how many properties propNames looks up one by one
+// rather than by a map.
+const maxPropList = 12
+
+func newPropNames(props map[string]*node, required []string) propNames {
+	pn := propNames{raw: true}
+	for k, sub := range props {
+		p := propName{name: k, n: sub}
+		for i, r := range required {
+			if r == k && i < 64 {
+				p.req |= 1 << i
+			}
+		}
+		if strings.IndexByte(k, '\\') >= 0 {
+			pn.raw = false
+		}
+		pn.list = append(pn.list, p)
+	}
+	sort.Slice(pn.list, func(i, j int) bool { return pn.list[i].name < pn.list[j].name })
+	for _, r := range required {
+		if _, ok := props[r]; !ok {
+			pn.other = true
+		}
+	}
+	if len(pn.list) > maxPropList {
+		pn.byName = make(map[string]*propName, len(pn.list))
+		for i := range pn.list {
+			pn.byName[pn.list[i].name] = &pn.list[i]
+		}
+	}
+	return pn
+}
+
+// find returns the property named name (unescaped), or nil.
+func (pn *propNames) find(name []byte) *propName {
+	if pn.byName != nil {
+		return pn.byName[string(name)]
+	}
+	for i := range pn.list {
+		if p := &pn.list[i]; len(p.name) == len(name) && p.name == string(name) {
+			return p
+		}
+	}
+	return nil
 }
 
 type patternProp struct {
@@ -356,6 +428,7 @@ func (p *planner) fill(n *node, s *jsonschema.Schema) error {
 	if n.asserts() == false {
 		n.always, n.valid = true, true
 	}
+	n.names = newPropNames(n.props, n.required)
 	n.noObject = n.minProps < 0 && n.maxProps < 0 && len(n.required) == 0 && len(n.props) == 0 && len(n.patterns) == 0 &&
 		n.addl == nil && len(n.depRequired) == 0 && len(n.depSchemas) == 0
 	n.noArray = n.minItems < 0 && n.maxItems < 0 && len(n.prefix) == 0 && n.items == nil && n.addlItems == nil && n.contains == nil

@@ -59,6 +59,15 @@ var planCases = []struct {
 	{`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, []string{`1`}},
 	{`{"properties":{"ab":{"properties":{"é":{"const":"è"}}}},"patternProperties":{"^ab$":{"required":["z"]}}}`,
 		[]string{`{"\u0061b":{"\u00e9":"\u00e8"}}`, `{"\u0061b":{"\u00e9":"\u00e8","z":0}}`, `{"a\u0062":{"é":"e"}}`, `{"ab":{"x":"\u00e8"}}`}},
+	// A property name that holds a backslash, which the text escapes.
+	{`{"properties":{"a\\b":{"type":"integer"},"c":{"type":"string"}},"required":["a\\b"],"additionalProperties":false}`,
+		[]string{`{"a\\b":1}`, `{"a\\b":"x"}`, `{"a\b":1}`, `{"c":"s"}`, `{"a\u005cb":1,"c":"s"}`, `{"ab":1}`}},
+	// Many properties (looked up by a map), and a required name
+	// that is no property.
+	{`{"properties":{"p0":{"type":"integer"},"p1":{},"p2":{},"p3":{"type":"integer"},"p4":{},"p5":{},"p6":{},"p7":{},"p8":{},"p9":{},"p10":{},"p11":{},"p12":{},"p13":{"type":"integer"}},"required":["p3","p13","q"]}`,
+		[]string{`{"p3":1,"p13":2,"q":0}`, `{"p3":1,"p13":2}`, `{"p3":"x","p13":2,"q":1}`, `{"p\u0033":1,"p13":2,"q":0}`, `{"p13":2,"q":0}`, `{"p3":1,"p1\u0033":"x","q":0}`}},
+	{`{"properties":{"a":{"type":"integer"}},"required":["q","a"]}`,
+		[]string{`{"a":1,"q":0}`, `{"a":1}`, `{"\u0071":1,"a":2}`, `{"q":1}`}},
 	{`true`, []string{`1`, `{}`}},
 	{`false`, []string{`1`, `null`}},
 	{`{"properties":{"a":false,"b":true}}`, []string{`{"a":1}`, `{"b":1}`, `{}`}},
