@@ -1,6 +1,10 @@
 package jsonrpc
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
 
 // Tracker pairs responses with the requests they answer, following a log in
 // order, and remembers a value of type T for each open request. A response
@@ -69,7 +73,10 @@ func (t *Tracker[T]) RequestID(dir Direction, id ID, v T) {
 	for t.n > t.limit {
 		t.dropOldest()
 	}
-	if len(t.order) > 2*t.limit+16 {
+	if len(t.order) > 2*t.n+64 {
+		// Most of the queue names requests answered since: drop them, in
+		// place, so that it stays as long as the open requests and is not
+		// grown again and again.
 		t.compact()
 	}
 }
@@ -150,18 +157,27 @@ func (t *Tracker[T]) dropOldest() {
 // compact drops from the order queue the entries of requests already
 // answered, so that it does not grow with the log.
 func (t *Tracker[T]) compact() {
-	live := map[orderEntry]bool{}
-	for k, l := range t.open {
-		live[orderEntry{k, l.first.seq}] = true
-		for _, x := range l.more {
-			live[orderEntry{k, x.seq}] = true
-		}
-	}
 	kept := t.order[:0]
 	for _, e := range t.order {
-		if live[e] {
+		if t.isOpen(e) {
 			kept = append(kept, e)
 		}
 	}
+	clear(t.order[len(kept):])
 	t.order = kept
+}
+
+// isOpen reports whether the request an entry of the order queue names is
+// still open.
+func (t *Tracker[T]) isOpen(e orderEntry) bool {
+	l, ok := t.open[e.key]
+	if !ok {
+		return false
+	}
+	if l.first.seq == e.seq {
+		return true
+	}
+	// A key's requests are in the order they were made.
+	_, found := slices.BinarySearchFunc(l.more, e.seq, func(x tracked[T], seq int) int { return cmp.Compare(x.seq, seq) })
+	return found
 }

@@ -19,11 +19,35 @@ func TestTrackerFlood(t *testing.T) {
 			}
 		}
 	}
-	if tr.Len() != 100 || len(tr.order) > 2*100+16 || len(tr.open) != 100 {
+	if tr.Len() != 100 || len(tr.order) > 2*100+64 || len(tr.open) != 100 {
 		t.Errorf("open %d, order %d, keys %d", tr.Len(), len(tr.order), len(tr.open))
 	}
 	if open := tr.Open(); open[0] != 99801 || open[99] != 99999 {
 		t.Errorf("open from %d to %d, want the last 100 odd ones", open[0], open[99])
+	}
+}
+
+// TestTrackerQueue: when every request is answered before the next, the
+// order queue stays as short as a few requests: it is neither grown nor
+// copied as the log goes on.
+func TestTrackerQueue(t *testing.T) {
+	tr := NewTracker[int](0)
+	for i := range 100000 {
+		id := json.Number(strconv.Itoa(i))
+		tr.Request(ClientToServer, id, i)
+		if i%1000 == 999 {
+			// One left open now and then.
+			continue
+		}
+		if v, ok := tr.Answer(ServerToClient, id); !ok || v != i {
+			t.Fatalf("request %d: %v %v", i, v, ok)
+		}
+	}
+	if tr.Len() != 100 || len(tr.order) > 2*100+64 || cap(tr.order) > 1024 {
+		t.Errorf("open %d, order %d (capacity %d)", tr.Len(), len(tr.order), cap(tr.order))
+	}
+	if open := tr.Open(); len(open) != 100 || open[0] != 999 || open[99] != 99999 {
+		t.Errorf("open %v", open)
 	}
 }
 
@@ -78,13 +102,18 @@ func TestTrackerModel(t *testing.T) {
 		v   int
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, limit := range []int{1, 3, 8, 100} {
+	for _, c := range []struct{ limit, ids, requests int }{
+		{1, 6, 1}, {3, 6, 1}, {8, 6, 1}, {100, 6, 1},
+		// More requests than answers: ids open many times over.
+		{50, 3, 2}, {1000, 40, 2},
+	} {
+		limit := c.limit
 		tr := NewTracker[int](limit)
 		var model []req
 		for i := range 5000 {
 			dir := Direction(1 + rng.IntN(2))
-			id := strconv.Itoa(rng.IntN(6))
-			if rng.IntN(2) == 0 {
+			id := strconv.Itoa(rng.IntN(c.ids))
+			if rng.IntN(2+c.requests-1) < c.requests {
 				tr.Request(dir, id, i)
 				model = append(model, req{dir, id, i})
 				if len(model) > limit {
