@@ -640,6 +640,9 @@ func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *Synta
 		}
 		j += n
 	}
+	if discard {
+		return p.checkEscaped(data, j)
+	}
 	// The string has escapes: unescape it into the scratch buffer.
 	buf := append(p.buf[:0], data[start:j]...)
 	for {
@@ -678,6 +681,41 @@ func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *Synta
 				return "", j, perr
 			}
 			buf = append(buf, data[j:j+n]...)
+			j += n
+		}
+	}
+}
+
+// checkEscaped is str with discard from the first escape of the string,
+// at data[j], on: it checks the rest as str does, with the same errors,
+// without unescaping it.
+func (p *Parser) checkEscaped(data []byte, j int) (string, int, *SyntaxError) {
+	var scratch [utf8.UTFMax]byte // one escape's character
+	for {
+		j = plainRun(data, j)
+		if j >= len(data) {
+			return "", j, errStringEOF(j)
+		}
+		switch c := data[j]; {
+		case c == '"':
+			return "", j + 1, nil
+		case c == '\\':
+			at := j
+			var lone bool
+			var perr *SyntaxError
+			if _, j, lone, perr = appendUnescaped(scratch[:0], data, j, p.LoneSurrogates); perr != nil {
+				return "", j, perr
+			}
+			if lone && p.lone < 0 {
+				p.lone = at
+			}
+		case c < 0x20:
+			return "", j, errAt(j, "invalid character %s in string literal", QuoteChar(c))
+		default:
+			n, perr := jsonRuneLen(data, j)
+			if perr != nil {
+				return "", j, perr
+			}
 			j += n
 		}
 	}
