@@ -148,7 +148,8 @@ func (pn *propNames) find(name []byte) *propName {
 		return pn.byName[string(name)]
 	}
 	for i := range pn.list {
-		if p := &pn.list[i]; len(p.name) == len(name) && p.name == string(name) {
+		// The length and the first byte tell most names apart.
+		if p := &pn.list[i]; len(p.name) == len(name) && (len(name) == 0 || p.name[0] == name[0]) && p.name == string(name) {
 			return p
 		}
 	}
