@@ -542,3 +542,17 @@ func walkRefs(v any, fn func(string)) {
 		}
 	}
 }
+
+// ProfileOf returns the ids of the blocks b is a profile of: isProfileOf,
+// or the older profileOf, of its bblock.json, without "bblocks://".
+func (b *Block) ProfileOf() []string {
+	var out []string
+	for _, f := range b.Meta.Fields {
+		if f.Key == "isProfileOf" || f.Key == "profileOf" {
+			for _, id := range stringOrList(f.Value) {
+				out = append(out, strings.TrimPrefix(id, BlockRefPrefix))
+			}
+		}
+	}
+	return out
+}

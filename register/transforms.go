@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -98,46 +97,14 @@ func (bd *builder) loadTransforms(o *blockOut, global func(s report.Section, for
 }
 
 // inheritedSteps returns the post-uplift steps block o inherits from the
-// blocks it depends on, as the tool chain collects them when the block's
-// semantic-uplift.yaml sets inheritedPostSteps: the blocks it depends on
-// and those it is a profile of, transitively, each block once and after
-// the blocks it depends on in turn, and of each block its setting names,
-// the steps marked inheritable, in their order.
+// blocks it depends on (transform.Inherit), with a warning for each block
+// its inheritedPostSteps names that it does not depend on.
 func (bd *builder) inheritedSteps(o *blockOut) []*transform.Step {
-	u := o.tr.uplift
-	if len(u.Inherit) == 0 {
-		return nil
+	steps, unknown := transform.Inherit(o.b.ID, o.tr.uplift, bd.upliftOf)
+	for _, id := range unknown {
+		o.warnf("%s: inheritedPostSteps names %s, which is not among the blocks %s depends on or is a profile of: nothing is inherited from it", transform.UpliftFile, id, o.b.ID)
 	}
-	var out []*transform.Step
-	emitted := map[string]bool{}
-	var visit func(id string, path []string)
-	visit = func(id string, path []string) {
-		if emitted[id] || slices.Contains(path, id) {
-			return
-		}
-		deps, steps, ok := bd.upliftOf(id)
-		if !ok {
-			return
-		}
-		path = append(path, id)
-		for _, d := range deps {
-			visit(d, path)
-		}
-		emitted[id] = true
-		if u.InheritsFrom(id) {
-			out = append(out, steps...)
-		}
-	}
-	deps, _, _ := bd.upliftOf(o.b.ID)
-	for _, d := range deps {
-		visit(d, []string{o.b.ID})
-	}
-	for _, id := range u.Inherit {
-		if id != transform.All && !emitted[id] {
-			o.warnf("%s: inheritedPostSteps names %s, which is not among the blocks %s depends on or is a profile of: nothing is inherited from it", transform.UpliftFile, id, o.b.ID)
-		}
-	}
-	return out
+	return steps
 }
 
 // upliftOf returns the blocks block id depends on and is a profile of (in
@@ -146,7 +113,7 @@ func (bd *builder) inheritedSteps(o *blockOut) []*transform.Step {
 // import has.
 func (bd *builder) upliftOf(id string) (deps []string, steps []*transform.Step, ok bool) {
 	if b := bd.reg.Block(id); b != nil {
-		deps = append(slices.Clone(b.Deps), profilesOf(b)...)
+		deps = append(slices.Clone(b.Deps), b.ProfileOf()...)
 		var u *transform.Uplift
 		if o := bd.built[id]; o != nil && o.tr != nil {
 			u = o.tr.uplift
@@ -170,28 +137,6 @@ func (bd *builder) upliftOf(id string) (deps []string, steps []*transform.Step, 
 		}
 	}
 	return deps, steps, true
-}
-
-// profilesOf returns the ids of the blocks b is a profile of (isProfileOf,
-// or the older profileOf, of its bblock.json).
-func profilesOf(b *bblock.Block) []string {
-	var out []string
-	for _, f := range b.Meta.Fields {
-		if f.Key != "isProfileOf" && f.Key != "profileOf" {
-			continue
-		}
-		var list []string
-		var one string
-		if json.Unmarshal(f.Value, &one) == nil {
-			list = []string{one}
-		} else {
-			json.Unmarshal(f.Value, &list)
-		}
-		for _, id := range list {
-			out = append(out, strings.TrimPrefix(id, bblock.BlockRefPrefix))
-		}
-	}
-	return out
 }
 
 // snippet is one snippet of an example as the tool chain lists them for
