@@ -45,6 +45,8 @@ type blockOut struct {
 	ctxErr       bool   // the context could not be built
 	properties   bool   // resolvedProperties.json was written
 	tr           *blockTransforms
+	sch          *schema.Schema // the compiled schema, nil when none or when it does not compile
+	schErr       error          // why the schema does not compile
 }
 
 // exampleOut is one example of a block with its checked snippets.
@@ -117,6 +119,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		if sch, schErr = bd.schemas.Compile(b); schErr != nil {
 			global(report.JSONSchema, "compiling the schema: %v", schErr)
 		}
+		o.sch, o.schErr = sch, schErr
 	}
 	// The context: built from the annotated schema, as the tool chain
 	// builds it (a block without a context.jsonld of its own may inherit

@@ -213,6 +213,12 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 		bd.built[b.ID] = o
 		res.Blocks = append(res.Blocks, o.res)
 	}
+	// Transform outputs are checked against their profiles once every
+	// block (the profiles among them) is built.
+	bd.checkProfiles()
+	for i, o := range bd.blocks {
+		res.Blocks[i] = o.res
+	}
 	if err := bd.writeReports(); err != nil {
 		return nil, nil, err
 	}
@@ -312,6 +318,9 @@ type builder struct {
 	// by output path (nil for a file that is not JSON or YAML).
 	sourceDocs map[string]*jsonld.Document
 	shacl      shaclCache // the SHACL files read so far (shacl.go)
+	// profileChecks are the transform outputs to check against the
+	// profiles their transform declares (profiles.go).
+	profileChecks []profileCheck
 }
 
 // latestDate returns the latest date of the blocks' metadata, or "".

@@ -112,8 +112,11 @@ func (it *item) firstError() string {
 
 // fileFrom is how the tool chain names where a resource comes from.
 func (it *item) fileFrom() string {
-	if it.rep.Source.Type == report.Example {
+	switch it.rep.Source.Type {
+	case report.Example:
 		return "examples"
+	case report.TransformOutput:
+		return "transform outputs"
 	}
 	return "test resources"
 }
@@ -140,7 +143,7 @@ func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkIn
 	}
 	if ok {
 		it.Source = code
-		if it.rep.Source.Type == report.Example || bd.opts.BuildPath == "" && kind != "" {
+		if it.rep.Source.Type == report.Example || it.rep.Source.Type == report.TestResource && bd.opts.BuildPath == "" && kind != "" {
 			// A test resource is published with the sources when the
 			// build is laid out as a repository.
 			bd.put(path.Join(o.tests, it.File), code)

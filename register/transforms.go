@@ -42,6 +42,9 @@ type transformResult struct {
 	stderr  string
 	file    string // the output below the output folder; "" when none was written
 	size    int
+	// profiles are the verdicts on the output against the profiles of the
+	// transform (profiles.go).
+	profiles []profileResult
 }
 
 // loadTransforms reads the block's transforms.yaml and semantic-uplift.yaml,
@@ -298,10 +301,10 @@ func (bd *builder) runTransforms(o *blockOut) {
 				}
 				key := [2]int{i, j}
 				o.tr.results[key] = append(o.tr.results[key], r)
+				if r.success && r.file != "" && len(t.Profiles) > 0 {
+					bd.profileChecks = append(bd.profileChecks, profileCheck{o: o, key: key, n: len(o.tr.results[key]) - 1, profiles: t.Profiles, code: out})
+				}
 			}
-		}
-		if len(t.Profiles) > 0 {
-			o.warnf("%s: transform %q declares outputs.profiles (%s): jrpcld does not validate transform outputs against profiles", transform.File, t.ID, strings.Join(t.Profiles, ", "))
 		}
 		if len(failures) > 0 {
 			more := ""
@@ -338,7 +341,11 @@ func (o *blockOut) transformResults(i, j int) []docs.TransformResult {
 	}
 	var out []docs.TransformResult
 	for _, r := range o.tr.results[[2]int{i, j}] {
-		out = append(out, docs.TransformResult{ID: r.id, Success: r.success, Stderr: r.stderr, File: r.file, Size: r.size})
+		tr := docs.TransformResult{ID: r.id, Success: r.success, Stderr: r.stderr, File: r.file, Size: r.size}
+		for _, p := range r.profiles {
+			tr.Profiles = append(tr.Profiles, docs.ProfileResult{ID: p.id, Passed: p.passed, Report: p.report, Uplifted: p.uplifted})
+		}
+		out = append(out, tr)
 	}
 	return out
 }

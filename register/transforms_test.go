@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -423,4 +424,129 @@ func reportEntries(t *testing.T, file string, i int, section string) []string {
 		}
 	}
 	return out
+}
+
+// TestTransformProfiles: the outputs of t.profiled's transforms are checked
+// against the profile their transform declares (outputs.profiles), as the
+// tool chain's validate_transform_output checks them: as resources of the
+// profile block (its schema, its context, its SHACL shapes), written below
+// tests/PATH/transforms/PROFILE/ with one _report.json for the profile and
+// each output's verdict, report and uplifted files in the documentation's
+// profilesValidation. A profile the register does not have is skipped with
+// a warning, as there.
+func TestTransformProfiles(t *testing.T) {
+	reg, err := bblock.LoadRegisterDir(filepath.Join("..", "testdata", "ogc-registers", "transforms-uplift"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const base = "https://example.org/tu/"
+	out, res := buildReg(t, reg, Options{BaseURL: base})
+	dir := filepath.Join(out, "tests", "profiled", "transforms", "t.profile")
+	var rep struct {
+		BblockID string `json:"bblockId"`
+		Result   bool   `json:"result"`
+		Items    []struct {
+			Source struct {
+				Type        string `json:"type"`
+				Filename    string `json:"filename"`
+				TransformID string `json:"transformId"`
+				Language    string `json:"language"`
+			} `json:"source"`
+			Result   bool `json:"result"`
+			Sections []struct {
+				Name    string `json:"name"`
+				Entries []struct {
+					IsError bool `json:"isError"`
+				} `json:"entries"`
+			} `json:"sections"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join(dir, "_report.json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.BblockID != "t.profile" || rep.Result || len(rep.Items) != 3 {
+		t.Fatalf("the profile's report: block %s, result %v, %d items; want t.profile, false, 3", rep.BblockID, rep.Result, len(rep.Items))
+	}
+	// keep-name meets the schema (a name) and the shape (an ex:name);
+	// drop-name fails both; to-turtle, Turtle, meets the shape.
+	want := map[string]struct {
+		passed bool
+		errors []string // sections with an error
+	}{
+		"keep-name": {true, nil},
+		"drop-name": {false, []string{"JSON_SCHEMA", "SHACL"}},
+		"to-turtle": {true, nil},
+	}
+	for _, it := range rep.Items {
+		w, ok := want[it.Source.TransformID]
+		if !ok || it.Source.Type != "TRANSFORM_OUTPUT" || !strings.HasPrefix(it.Source.Filename, "tests/profiled/transforms/example_1_") {
+			t.Errorf("item %+v", it.Source)
+			continue
+		}
+		var errs []string
+		for _, s := range it.Sections {
+			for _, e := range s.Entries {
+				if e.IsError && !slices.Contains(errs, s.Name) {
+					errs = append(errs, s.Name)
+				}
+			}
+		}
+		if it.Result != w.passed || !slices.Equal(errs, w.errors) {
+			t.Errorf("%s: passed %v with errors in %v; want %v, %v", it.Source.TransformID, it.Result, errs, w.passed, w.errors)
+		}
+	}
+	for _, f := range []string{"example_1_1.keep-name.validation_passed.txt", "example_1_1.drop-name.validation_failed.txt", "example_1_3.to-turtle.validation_passed.txt"} {
+		readFile(t, filepath.Join(dir, f))
+	}
+	// The output uplifted with the profile's context: its Turtle, read by
+	// rapper, names Alice.
+	found := false
+	for _, tr := range rdftest.Rapper(t, readFile(t, filepath.Join(dir, "example_1_1.keep-name.ttl")), "") {
+		found = found || tr.S.Value == "http://example.org/alice" && tr.P == "http://example.org/name" && tr.O.Value == "Alice"
+	}
+	if !found {
+		t.Error("example_1_1.keep-name.ttl: no ex:name of ex:alice")
+	}
+	// The documentation's transformResults.
+	var doc struct {
+		Examples []struct {
+			Snippets []struct {
+				Results map[string]struct {
+					Profiles map[string]struct {
+						Result   bool              `json:"result"`
+						Report   string            `json:"report"`
+						Uplifted map[string]string `json:"upliftedFiles"`
+					} `json:"profilesValidation"`
+				} `json:"transformResults"`
+			} `json:"snippets"`
+		} `json:"examples"`
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join(out, "generateddocs", "json-full", "profiled", "index.json")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	sn := doc.Examples[0].Snippets
+	keep, drop := sn[0].Results["keep-name"].Profiles, sn[0].Results["drop-name"].Profiles
+	reportURL := base + "tests/profiled/transforms/t.profile/_report.json"
+	if len(keep) != 1 || !keep["t.profile"].Result || keep["t.profile"].Report != reportURL ||
+		keep["t.profile"].Uplifted["ttl"] != base+"tests/profiled/transforms/t.profile/example_1_1.keep-name.ttl" || keep["t.profile"].Uplifted["jsonld"] == "" {
+		t.Errorf("keep-name's profilesValidation: %+v", keep)
+	}
+	if drop["t.profile"].Result || drop["t.profile"].Report != reportURL {
+		t.Errorf("drop-name's profilesValidation: %+v", drop)
+	}
+	if p := sn[len(sn)-1].Results["to-turtle"].Profiles["t.profile"]; !p.Result || len(p.Uplifted) != 0 {
+		t.Errorf("to-turtle's profilesValidation: %+v", p)
+	}
+	var warnings string
+	for _, b := range res.Blocks {
+		if b.ID == "t.profiled" {
+			warnings = strings.Join(b.Warnings, "\n")
+			if !b.Passed {
+				t.Error("t.profiled failed: an output that fails its profile does not fail the block, as in the tool chain")
+			}
+		}
+	}
+	if !strings.Contains(warnings, "not validated against profile t.nowhere") {
+		t.Errorf("no warning about t.nowhere: %s", warnings)
+	}
 }

@@ -65,6 +65,19 @@ func ExtensionOf(mediaType string) string {
 	return ""
 }
 
+// MediaTypeOfExtension returns the media type of the tool chain's table
+// whose extensions include ext (without the dot), or "".
+func MediaTypeOfExtension(ext string) string {
+	for _, k := range knownTypes {
+		for _, e := range k.extensions {
+			if e == ext {
+				return k.mime
+			}
+		}
+	}
+	return ""
+}
+
 // entry returns the known media type as the tool chain writes a
 // transform's default media type: the whole table entry.
 func (k *knownType) entry() *ojson.Object {

@@ -93,6 +93,8 @@ jq before the uplift, SHACL rules after; a SPARQL step is not run, and the
 resource fails as it does in the tool chain when a step fails. A block whose
 semantic-uplift.yaml sets inheritedPostSteps first runs the steps marked
 inheritable of the blocks it depends on (register.json's semanticUplift).
+A transform's outputs are checked against the blocks its outputs.profiles
+names, as resources of those blocks, in tests/PATH/transforms/PROFILE/.
 
 The output depends only on the input: dates come from the blocks' metadata
 (the latest dateOfLastChange or dateTimeAddition) or from --date.

@@ -2,6 +2,7 @@ package docs
 
 import (
 	"path"
+	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
 )
@@ -85,6 +86,21 @@ func (r *Register) snippets(b *Block, list []Snippet, from string) []object {
 				}
 				if t.File != "" {
 					e = append(e, member{"sizeBytes", t.Size}, member{"url", r.Layout.Link(from, t.File)})
+				}
+				if len(t.Profiles) > 0 {
+					pv := make(object, 0, len(t.Profiles))
+					for _, p := range t.Profiles {
+						v := object{{"result", p.Passed}, {"report", r.Layout.Link(from, p.Report)}}
+						if len(p.Uplifted) > 0 {
+							up := make(object, 0, len(p.Uplifted))
+							for _, f := range p.Uplifted {
+								up = append(up, member{strings.TrimPrefix(path.Ext(f), "."), r.Layout.Link(from, f)})
+							}
+							v = append(v, member{"upliftedFiles", up})
+						}
+						pv = pv.set(p.ID, v)
+					}
+					e = append(e, member{"profilesValidation", pv})
 				}
 				tr = tr.set(t.ID, e)
 			}

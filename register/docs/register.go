@@ -90,6 +90,17 @@ type TransformResult struct {
 	Stderr  string
 	File    string // the output, below the output folder; "" when none was written
 	Size    int
+	// Profiles are the verdicts on the output against the profiles the
+	// transform declares (outputs.profiles).
+	Profiles []ProfileResult
+}
+
+// ProfileResult is the verdict on a transform output against one profile.
+type ProfileResult struct {
+	ID       string
+	Passed   bool
+	Report   string   // the profile's _report.json, below the output folder
+	Uplifted []string // the uplifted .jsonld and .ttl, below the output folder
 }
 
 // Write writes register.json, the copies of the imported registers the
