@@ -371,14 +371,12 @@ func TestPrefixMustBeAPath(t *testing.T) {
 }
 
 // TestNotDoneIsSaid (issue 21, item 2): what jrpcld does not do of the
-// tool chain's features (extensionPoints, plugins,
-// schema-oas30-downcompile) is a warning naming the file, never skipped in
-// silence.
+// tool chain's features (plugins, schema-oas30-downcompile) is a warning
+// naming the file, never skipped in silence.
 func TestNotDoneIsSaid(t *testing.T) {
 	fsys := fstest.MapFS{
 		"bblocks-config.yaml": {Data: []byte("identifier-prefix: t.\nimports: []\nschema-oas30-downcompile: true\n" +
 			"plugins:\n  validators:\n    - pip: example-plugin\n      modules: [example]\n")},
-		"_sources/api/bblock.json":  meta(`, "extensionPoints": {"baseBuildingBlock": "t.base"}`),
 		"_sources/base/bblock.json": meta(""),
 	}
 	r, err := LoadRegister(fsys, nil)
@@ -388,20 +386,6 @@ func TestNotDoneIsSaid(t *testing.T) {
 	for _, want := range []string{"plugins are not installed", "schema-oas30-downcompile is not applied"} {
 		if w := r.Problems.Warnings().Error(); !strings.Contains(w, want) {
 			t.Errorf("no warning with %q: %s", want, w)
-		}
-	}
-	for id, want := range map[string][]string{
-		"t.api": {`does not build the schema the OGC tool chain makes of its base block's schema`},
-	} {
-		b := r.Block(id)
-		if b == nil {
-			t.Fatalf("no block %s", id)
-		}
-		w := b.Problems.Warnings().Error()
-		for _, s := range want {
-			if !strings.Contains(w, s) {
-				t.Errorf("%s: no warning with %q: %s", id, s, w)
-			}
 		}
 	}
 }

@@ -63,6 +63,11 @@ type Files struct {
 	Shapes      string   // shapes.shacl (or the legacy rules.shacl)
 	Tests       []string // files in tests/; a name with "-fail." must fail validation
 	TestsConfig string   // tests.yaml
+
+	// SchemaBuilt says that Schema names no source file: jrpcld built the
+	// schema (ExtensionSchemaFile, for extension points on a base block
+	// with a schema) and the block has none of its own.
+	SchemaBuilt bool
 }
 
 // Err returns the block's errors as a Problems error, or nil when it has none.

@@ -49,19 +49,10 @@ func (b *Block) extend(blocks map[string]*Block, im *Imports) {
 			}
 		}
 	}
-	switch {
-	case openAPIOnly:
+	if openAPIOnly {
 		b.Problems = append(b.Problems, Problem{File: b.Files.Metadata, Pointer: "/extensionPoints", Severity: diag.Warning,
 			Message: fmt.Sprintf("the base block %s has an OpenAPI document: its extension points are declarative, and nothing is built from them (as in the OGC tool chain)", ep.Base)})
-	default:
-		b.warnExtension("the base block is %s:", ep.Base)
 	}
-}
-
-// warnExtension warns that the schema the tool chain builds for a block
-// with extension points (its base block's schema with each extension
-// source replaced by its target) is not built by jrpcld.
-func (b *Block) warnExtension(format string, args ...any) {
-	b.Problems = append(b.Problems, Problem{File: b.Files.Metadata, Pointer: "/extensionPoints", Severity: diag.Warning,
-		Message: fmt.Sprintf(format, args...) + " jrpcld does not build the schema the OGC tool chain makes of its base block's schema with each extension source replaced by its target; the block is built from its own files"})
+	// For a base with a schema, the block's schema is built once every
+	// block is loaded (buildExtensionSchemas).
 }

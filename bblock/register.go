@@ -286,6 +286,12 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 			b.checkExtends(byID)
 		}
 	}
+	if tree, ok := buildExtensionSchemas(fsys, blocks, byID, r.Imports); ok {
+		r.FS = tree
+		for _, b := range blocks {
+			b.tree = tree
+		}
+	}
 	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
 	return r, nil
 }

@@ -322,7 +322,8 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 			{"application/json", link("schema.json")},
 		}})
 	}
-	if b.Files.Schema != "" {
+	if b.Files.Schema != "" && !b.Files.SchemaBuilt {
+		// A schema jrpcld built (extension points) has no source file.
 		e = append(e, member{"sourceSchema", src(b.Files.Schema)})
 	}
 	if bo.Context != nil {
