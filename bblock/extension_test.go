@@ -100,7 +100,9 @@ func TestExtensionPoints(t *testing.T) {
 // source (an alias) is replaced too, and so is a reference to a schema
 // whose only content is an allOf of one reference to a source. A
 // reference copied from the base's document (#/$defs/plain) is written so
-// that it still leads there (departure 19). The block has no schema file
+// that it still leads there, a root branch leading to a source is kept
+// though another was walked after it, and a pattern of patternProperties
+// keeps its schema (departure 19, with a warning). The block has no schema file
 // of its own, so the built one is ExtensionSchemaFile; a block with one
 // gets the built schema under that name. A target without a schema is an
 // error of the block.
@@ -151,6 +153,11 @@ $defs:
 		"_sources/own/bblock.json":  meta(`, "extensionPoints": {"baseBuildingBlock": "t.base", "extensions": {"t.in": "t.mine"}}`),
 		"_sources/own/schema.yaml":  {Data: []byte("type: object\n")},
 		"_sources/bad/bblock.json":  meta(`, "extensionPoints": {"baseBuildingBlock": "t.base", "extensions": {"t.in": "t.nos"}}`),
+		// A source reached from a root oneOf, and a root properties the
+		// walk makes after it, which the tool chain's overlay would be.
+		"_sources/rootbase/bblock.json": meta(""),
+		"_sources/rootbase/schema.yaml": {Data: []byte("oneOf:\n  - patternProperties:\n      '^q':\n        type: string\n  - $ref: bblocks://t.in\nproperties:\n  x:\n    type: string\n")},
+		"_sources/rootext/bblock.json":  meta(`, "extensionPoints": {"baseBuildingBlock": "t.rootbase", "extensions": {"t.in": "t.mine"}}`),
 	}
 	r, err := LoadRegister(fsys, nil)
 	if err != nil {
@@ -191,6 +198,31 @@ $defs:
 	}
 	if gj, wj := mustJSON(t, got), mustJSON(t, w); gj != wj {
 		t.Errorf("built schema\n%s\nwant\n%s", gj, wj)
+	}
+
+	// Departure 19: the root oneOf is kept although the walk made the
+	// root properties last, and the pattern is written with its schema.
+	rootext := r.Block("t.rootext")
+	got, err = rootext.SchemaDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantRoot any
+	// In an entry of a oneOf, what the walk met below a replaced
+	// reference (t.in's properties, met here first) is kept too, as the
+	// tool chain keeps it.
+	if err := json.Unmarshal([]byte(`{"oneOf": [{"patternProperties": {"^q": {"type": "string"}}}, `+
+		`{"$ref": "bblocks://t.mine", "x-bblocks-extension-source": "t.in", "x-bblocks-extension-target": "t.mine", "properties": {"a": {"type": "string"}}}]}`), &wantRoot); err != nil {
+		t.Fatal(err)
+	}
+	if allOf, _ := got.(map[string]any)["allOf"].([]any); len(allOf) != 2 || mustJSON(t, allOf[1]) != mustJSON(t, wantRoot) {
+		t.Errorf("t.rootext: allOf %s; want the base and %s", mustJSON(t, allOf), mustJSON(t, wantRoot))
+	}
+	w19 := rootext.Problems.Warnings().Error()
+	for _, part := range []string{"departure 19", "keeps the last only (here: oneOf)", "writes null"} {
+		if !strings.Contains(w19, part) {
+			t.Errorf("t.rootext: warning %q lacks %q", w19, part)
+		}
 	}
 
 	own := r.Block("t.own")
