@@ -99,10 +99,22 @@ func (t *Tracker[T]) AnswerID(dir Direction, id ID) (T, bool) {
 		l.more[n-1] = tracked[T]{}
 		l.more = l.more[:n-1]
 		t.open[k] = l
+		t.unqueue(p.seq)
 		return p.v, true
 	}
 	delete(t.open, k)
+	t.unqueue(l.first.seq)
 	return l.first.v, true
+}
+
+// unqueue drops the answered request seq from the order queue when it is
+// the last one made, as it usually is: the queue then need not be
+// compacted.
+func (t *Tracker[T]) unqueue(seq int) {
+	if n := len(t.order); n > 0 && t.order[n-1].seq == seq {
+		t.order[n-1] = orderEntry{}
+		t.order = t.order[:n-1]
+	}
 }
 
 // IsOpen reports whether a request with the given id, sent in direction
