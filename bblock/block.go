@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"net/url"
 	"path"
 	"slices"
 	"sort"
@@ -472,11 +473,27 @@ func (b *Block) blockRefs(start string, docs map[string]string, im *Imports) (id
 				add(id)
 			case strings.Contains(ref, "://"):
 				u, _, _ := strings.Cut(ref, "#")
-				if id, ok := im.BlockOfDocument(u); ok {
+				if id, ok := docs[u]; ok {
+					add(id) // the URL a block of the register names as its schema
+				} else if id, ok := im.BlockOfDocument(u); ok {
 					add(id)
 				}
 			case strings.HasPrefix(ref, "#") || strings.Contains(ref, ":"):
 				// local pointer, anchor, or another scheme: not a file
+			case IsURL(name):
+				// Relative to a schema named by URL: the URL it resolves to.
+				file, _, _ := strings.Cut(ref, "#")
+				base, err1 := url.Parse(name)
+				rel, err2 := url.Parse(file)
+				if err1 != nil || err2 != nil {
+					return
+				}
+				u := base.ResolveReference(rel).String()
+				if id, ok := docs[u]; ok {
+					add(id)
+				} else if id, ok := im.BlockOfDocument(u); ok {
+					add(id)
+				}
 			default:
 				file, _, _ := strings.Cut(ref, "#")
 				file = path.Join(path.Dir(name), file)

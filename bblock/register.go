@@ -263,6 +263,14 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 			if f == "" {
 				continue
 			}
+			if IsURL(f) {
+				// A schema named by URL (a mapped one): a reference to that
+				// URL leads to the block, as in the tool chain.
+				if _, taken := docs[f]; !taken {
+					docs[f] = b.ID
+				}
+				continue
+			}
 			if tp, err := b.TreePath(f); err == nil {
 				stem := strings.TrimSuffix(tp, path.Ext(tp))
 				if _, taken := docs[stem]; !taken {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -161,5 +162,44 @@ func TestURLMappingsOfRegister(t *testing.T) {
 		if err := b.Err(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v; want one with %q", id, err, want)
 		}
+	}
+}
+
+// TestURLSchemaDeps (issue 21): a reference to the URL another block of
+// the register names as its schema makes that block a dependency, as the
+// tool chain counts it (models.py: the URL is among the register's local
+// block files): by the full URL (with a fragment, too), and relative to a
+// schema that is itself named by URL (resolved against that URL). A URL
+// that is no block's schema adds nothing.
+func TestURLSchemaDeps(t *testing.T) {
+	fsys := fstest.MapFS{
+		"bblocks-config.yaml":      {Data: []byte("identifier-prefix: t.\nimports: []\nurl-mappings:\n  https://s.example/schemas/: copies/\n")},
+		"copies/a.yaml":            {Data: []byte("type: object\nproperties:\n  b:\n    $ref: b.yaml\n  c:\n    $ref: c.yaml\n")},
+		"copies/b.yaml":            {Data: []byte("type: string\n")},
+		"copies/c.yaml":            {Data: []byte("type: number\n")},
+		"_sources/a/bblock.json":   meta(`, "schema": "https://s.example/schemas/a.yaml"`),
+		"_sources/b/bblock.json":   meta(`, "schema": "https://s.example/schemas/b.yaml"`),
+		"_sources/use/bblock.json": meta(""),
+		"_sources/use/schema.yaml": {Data: []byte("properties:\n  a:\n    $ref: https://s.example/schemas/a.yaml\n" +
+			"  b:\n    $ref: 'https://s.example/schemas/b.yaml#/type'\n  c:\n    $ref: https://s.example/schemas/c.yaml\n")},
+	}
+	r, err := LoadRegister(fsys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string][]string{"t.use": {"t.a", "t.b"}, "t.a": {"t.b"}, "t.b": nil} {
+		b := r.Block(id)
+		if b == nil {
+			t.Fatalf("no block %s", id)
+		}
+		if err := b.Err(); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+		if !slices.Equal(b.Deps, want) {
+			t.Errorf("%s: dependencies %v, want %v", id, b.Deps, want)
+		}
+	}
+	if ids := r.IDs(); slices.Index(ids, "t.b") > slices.Index(ids, "t.a") || slices.Index(ids, "t.a") > slices.Index(ids, "t.use") {
+		t.Errorf("order %v: t.b, then t.a, then t.use", ids)
 	}
 }

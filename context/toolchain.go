@@ -407,12 +407,16 @@ func (tc *toolchain) rewriteRef(b *bblock.Block, schemaLoc, ref string) (string,
 			return loc + frag, nil
 		}
 	default:
-		if id, ok := tc.importedBlockOfURL(target); ok {
-			if u, ok := tc.importedSchema(id); ok {
-				return u + frag, nil
+		// The URL a block of the register names as its schema leads to
+		// that block's annotated schema, as in the tool chain.
+		if tb = tc.index().source[target]; tb == nil {
+			if id, ok := tc.importedBlockOfURL(target); ok {
+				if u, ok := tc.importedSchema(id); ok {
+					return u + frag, nil
+				}
 			}
+			return ref, nil
 		}
-		return ref, nil
 	}
 	if tb.Files.Schema == "" {
 		return "", fmt.Errorf("$ref %q in %s: block %s has no schema", ref, displayLoc(schemaLoc), tb.ID)

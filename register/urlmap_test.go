@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,6 +77,25 @@ func TestURLMappings(t *testing.T) {
 	ctx := readJSON(t, filepath.Join(out, "annotated", "place", "context.jsonld"))
 	if v := ctx["@context"].(map[string]any)["@vocab"]; v != "https://example.org/place#" {
 		t.Errorf("place's context has @vocab %v; want the mapped context's", v)
+	}
+	// t.place's schema refers to the URL t.quantity names as its schema:
+	// as in the tool chain, t.quantity is a dependency, the reference leads
+	// to its annotated schema, and its terms come into t.place's context.
+	for form, ref := range map[string]string{"yaml": "../quantity/schema.yaml", "json": "../quantity/schema.json"} {
+		v, err := bblock.DecodeDoc("schema."+form, readFile(t, filepath.Join(out, "annotated", "place", "schema."+form)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		area, _ := v.(map[string]any)["properties"].(map[string]any)["area"].(map[string]any)
+		if area["$ref"] != ref {
+			t.Errorf("annotated place schema.%s: area's $ref %v; want t.quantity's annotated schema, %s", form, area["$ref"], ref)
+		}
+	}
+	if v := ctx["@context"].(map[string]any)["unit"]; v != "https://example.org/quantity#unit" {
+		t.Errorf("place's context: unit is %v; want t.quantity's term, reached through its annotated schema", v)
+	}
+	if deps, _ := registerEntry(t, out, "t.place")["dependsOn"].([]any); !slices.Contains(deps, any("bblocks://t.quantity")) {
+		t.Errorf("register.json t.place: dependsOn %v; want t.quantity among them", deps)
 	}
 	for id, want := range map[string]map[string]any{
 		"t.quantity": {"sourceSchema": "https://schemas.example.org/shared/quantity.yaml", "sourceLdContext": "_sources/quantity/context.jsonld"},
