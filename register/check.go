@@ -17,6 +17,7 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register/report"
+	"github.com/jrpcld/jrpcld/register/site"
 	"github.com/jrpcld/jrpcld/schema"
 )
 
@@ -30,13 +31,8 @@ const OpNotRun = "jrpcld-not-run"
 // chain writes no such entry.
 const OpNote = "jrpcld-note"
 
-// entry and section are what the pages show of a report.
+// entry is what the pages show of a report.
 type entry = report.Entry
-
-type section struct {
-	Name, Title string
-	Entries     []entry
-}
 
 // item is one checked example snippet or test resource: its report, and
 // the files the build made of it.
@@ -75,11 +71,11 @@ func (it *item) RequireFail() bool { return it.rep.Source.RequireFail }
 func (it *item) SnippetIndex() int { return it.rep.Source.SnippetIndex }
 
 // sections returns the sections with entries, in report order.
-func (it *item) sections() []section {
-	var out []section
+func (it *item) sections() []site.Section {
+	var out []site.Section
 	for s := report.General; s <= report.Unknown; s++ {
 		if es := it.rep.Entries(s); len(es) > 0 {
-			out = append(out, section{Name: s.Name(), Title: s.Title(), Entries: es})
+			out = append(out, site.Section{Name: s.Name(), Title: s.Title(), Entries: es})
 		}
 	}
 	return out

@@ -3,259 +3,12 @@ package register
 import (
 	"bytes"
 	"fmt"
-	"html/template"
 	"path"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
-)
-
-// The site is plain HTML with one inline style sheet: no script, no font,
-// nothing loaded from anywhere else.
-const pageStyle = `
-:root { color-scheme: light; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1f2328; background: #fff; }
-main { max-width: 1280px; margin: 0 auto; padding: 1.5rem 2rem 4rem; }
-header.top { background: #24425e; color: #fff; padding: 0.6rem 2rem; }
-header.top a { color: #fff; }
-h1 { font-size: 1.9rem; margin: 0.6rem 0 0.2rem; }
-h2 { font-size: 1.35rem; margin: 2.2rem 0 0.6rem; padding-bottom: 0.2rem; border-bottom: 1px solid #d0d7de; }
-h3 { font-size: 1.1rem; margin: 1.6rem 0 0.4rem; }
-h4, h5, h6 { font-size: 1rem; margin: 1rem 0 0.3rem; }
-a { color: #0b5cad; }
-code, pre { font: 13px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace; }
-:not(pre) > code { background: #eff1f3; padding: 0.1em 0.3em; border-radius: 4px; }
-pre { background: #f6f8fa; border: 1px solid #d8dee4; border-radius: 6px; padding: 0.6rem 0.8rem; overflow: auto; max-height: 36em; margin: 0.3rem 0 0.8rem; white-space: pre; }
-table { border-collapse: collapse; margin: 0.5rem 0 1rem; width: 100%; }
-th, td { border: 1px solid #d0d7de; padding: 0.35rem 0.6rem; text-align: left; vertical-align: top; }
-th { background: #f3f5f7; }
-.id { color: #57606a; font-family: ui-monospace, Menlo, Consolas, monospace; }
-.lead { font-size: 1.05rem; color: #333; max-width: 60em; }
-.meta { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1.2rem; margin: 1rem 0; }
-.meta dt { font-weight: 600; color: #444; }
-.meta dd { margin: 0; }
-.pass, .fail, .warn { font-weight: 700; border-radius: 4px; padding: 0.05em 0.45em; white-space: nowrap; }
-.pass { color: #116329; background: #dafbe1; }
-.fail { color: #a40e26; background: #ffebe9; }
-.warn { color: #7d4e00; background: #fff8c5; }
-ul.problems { padding-left: 1.2rem; }
-ul.problems li { margin: 0.2rem 0; }
-.example { border: 1px solid #d0d7de; border-radius: 8px; padding: 0.2rem 1rem 0.6rem; margin: 1rem 0; }
-.snippet-head { margin: 0.8rem 0 0.3rem; }
-.snippets { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 0.8rem; }
-.snippets figure { margin: 0; min-width: 0; }
-.snippets figcaption { font-weight: 600; font-size: 0.9rem; color: #444; }
-.snippets pre { max-height: 28em; white-space: pre-wrap; overflow-wrap: anywhere; }
-details > summary { cursor: pointer; color: #0b5cad; margin: 0.3rem 0; }
-.entries { margin: 0; padding-left: 1.1rem; }
-.entries li.error { color: #a40e26; }
-.md table { width: auto; min-width: 20em; }
-footer { color: #57606a; font-size: 0.85rem; margin-top: 3rem; }
-`
-
-var pageFuncs = template.FuncMap{
-	"md": func(s string, shift int) template.HTML {
-		return template.HTML(docs.HTML(s, shift)) // docs.HTML escapes every character it is given
-	},
-	"lines": func(b []byte) int { return bytes.Count(b, []byte("\n")) },
-	"text":  func(b []byte) string { return string(b) },
-}
-
-var pageTemplates = template.Must(template.New("page").Funcs(pageFuncs).Parse(`
-{{- define "head" -}}
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.}}</title>
-<style>` + pageStyle + `</style>
-</head>
-{{- end -}}
-
-{{- define "verdict" -}}
-{{if .}}<span class="pass">passed</span>{{else}}<span class="fail">FAILED</span>{{end}}
-{{- end -}}
-
-{{- define "index" -}}
-{{template "head" .Name}}
-<body>
-<header class="top">Building-block register</header>
-<main>
-<h1>{{.Name}}</h1>
-{{if .Abstract}}<div class="lead">{{md .Abstract 1}}</div>{{end}}
-{{if .Description}}{{md .Description 1}}{{end}}
-<p>{{len .Rows}} building block{{if ne (len .Rows) 1}}s{{end}}:
-<span class="pass">{{.Passed}} passed</span>{{if .Failed}} <span class="fail">{{.Failed}} failed</span>{{end}}.
-{{if .Date}}Dated {{.Date}}.{{end}}
-Files: <a href="register.json">register.json</a>.</p>
-{{if .Errors}}<h2>Register errors</h2><ul class="problems">{{range .Errors}}<li><span class="fail">error</span> {{.}}</li>{{end}}</ul>{{end}}
-{{if .Warnings}}<h2>Register warnings</h2><ul class="problems">{{range .Warnings}}<li><span class="warn">warning</span> {{.}}</li>{{end}}</ul>{{end}}
-<h2>Building blocks</h2>
-<table>
-<thead><tr><th>Name</th><th>Identifier</th><th>Status</th><th>Version</th><th>Depends on</th><th>Validation</th></tr></thead>
-<tbody>
-{{range .Rows}}<tr>
-<td><a href="{{.Page}}">{{.Name}}</a></td>
-<td class="id">{{.ID}}</td>
-<td>{{.Status}}</td>
-<td>{{.Version}}</td>
-<td>{{range $i, $d := .Deps}}{{if $i}}, {{end}}{{if $d.Page}}<a href="{{$d.Page}}">{{$d.ID}}</a>{{else}}<span class="id">{{$d.ID}}</span>{{end}}{{else}}—{{end}}</td>
-<td>{{template "verdict" .Passed}} {{.Summary}}</td>
-</tr>
-{{end}}</tbody>
-</table>
-<footer>Built by jrpcld, offline.</footer>
-</main>
-</body>
-</html>
-{{end -}}
-
-{{- define "snippet" -}}
-<figure><figcaption>{{.Caption}} — <a href="{{.Link}}">{{.File}}</a></figcaption><pre><code>{{.Code}}</code></pre></figure>
-{{- end -}}
-
-{{- define "entries" -}}
-<ul class="entries">{{range .}}<li{{if .IsError}} class="error"{{end}}>{{if .IsError}}<strong>error:</strong> {{end}}{{.Message}}</li>{{end}}</ul>
-{{- end -}}
-
-{{- define "block" -}}
-{{template "head" (print .Name " — " .ID)}}
-<body>
-<header class="top"><a href="../index.html">{{.Register}}</a> › {{.Name}}</header>
-<main>
-<h1>{{.Name}}</h1>
-<div class="id">{{.ID}}</div>
-{{if .Abstract}}<div class="lead">{{md .Abstract 1}}</div>{{end}}
-<dl class="meta">
-<dt>Validation</dt><dd>{{template "verdict" .Passed}} {{.Summary}}{{if .ReportLink}} (<a href="{{.ReportLink}}">_report.json</a>){{end}}</dd>
-<dt>Status</dt><dd>{{.Status}}</dd>
-<dt>Version</dt><dd>{{.Version}}</dd>
-<dt>Item class</dt><dd>{{.ItemClass}}</dd>
-{{if .Added}}<dt>Added</dt><dd>{{.Added}}</dd>{{end}}
-{{if .Changed}}<dt>Last change</dt><dd>{{.Changed}}</dd>{{end}}
-<dt>Depends on</dt><dd>{{range $i, $d := .Deps}}{{if $i}}, {{end}}{{if $d.Page}}<a href="{{$d.Page}}">{{$d.ID}}</a>{{else}}<span class="id">{{$d.ID}}</span>{{end}}{{else}}—{{end}}</dd>
-{{if .Tags}}<dt>Tags</dt><dd>{{range $i, $t := .Tags}}{{if $i}}, {{end}}{{$t}}{{end}}</dd>{{end}}
-{{if .Sources}}<dt>Sources</dt><dd>{{range $i, $s := .Sources}}{{if $i}}<br>{{end}}{{if $s.Link}}<a href="{{$s.Link}}">{{$s.Name}}</a>{{else}}{{$s.Name}}{{end}}{{end}}</dd>{{end}}
-<dt>Files</dt><dd>{{range $i, $f := .Files}}{{if $i}} · {{end}}<a href="{{$f.Link}}">{{$f.Name}}</a>{{end}}</dd>
-</dl>
-{{if .Errors}}<h2 id="errors">Errors</h2><ul class="problems">{{range .Errors}}<li><span class="fail">error</span> {{.}}</li>{{end}}</ul>{{end}}
-{{if .Warnings}}<h2 id="warnings">Warnings</h2><ul class="problems">{{range .Warnings}}<li><span class="warn">warning</span> {{.}}</li>{{end}}</ul>{{end}}
-{{if .Description}}<h2 id="description">Description</h2>
-<div class="md">{{md .Description 2}}</div>{{end}}
-{{if .Examples}}<h2 id="examples">Examples</h2>
-{{range .Examples}}<section class="example" id="example-{{.Index}}">
-<h3>{{.Index}}. {{.Title}}</h3>
-{{if .Content}}{{md .Content 3}}{{end}}
-{{range .Snippets}}<div class="snippet-head">Snippet {{.Index}}{{if .SchemaRef}}, checked against <code>{{.SchemaRef}}</code>{{end}}: {{if .Dropped}}not checked{{else}}{{template "verdict" .Passed}}{{end}}</div>
-<div class="snippets">{{range .Files}}{{template "snippet" .}}{{end}}</div>
-{{if .Problems}}{{template "entries" .Problems}}{{end}}
-{{end}}</section>
-{{end}}{{end}}
-{{if .Tests}}<h2 id="tests">Tests</h2>
-<table>
-<thead><tr><th>Resource</th><th>Must</th><th>Result</th><th>Findings</th></tr></thead>
-<tbody>
-{{range .Tests}}<tr>
-<td><a href="{{.Link}}">{{.File}}</a></td>
-<td>{{if .RequireFail}}fail validation{{else}}pass validation{{end}}</td>
-<td>{{template "verdict" .Passed}}</td>
-<td>{{template "entries" .Entries}}</td>
-</tr>
-{{end}}</tbody>
-</table>
-{{range .Tests}}{{if .Files}}<details><summary>{{.File}}: content and outputs</summary>
-<div class="snippets">{{range .Files}}{{template "snippet" .}}{{end}}</div></details>{{end}}{{end}}
-{{end}}
-{{if .Schema}}<h2 id="schema">Schema</h2>
-<p>The annotated schema: <a href="{{.SchemaYAMLLink}}">schema.yaml</a> · <a href="{{.SchemaJSONLink}}">schema.json</a></p>
-<details><summary>schema.yaml ({{lines .Schema}} lines)</summary><pre><code>{{text .Schema}}</code></pre></details>{{end}}
-{{if .Context}}<h2 id="context">JSON-LD context</h2>
-<p>The context built from the annotated schema: <a href="{{.ContextLink}}">context.jsonld</a></p>
-<details><summary>context.jsonld ({{lines .Context}} lines)</summary><pre><code>{{text .Context}}</code></pre></details>{{end}}
-{{if or .Ontology .OntologyNote}}<h2 id="ontology">Ontology</h2>
-{{if .Ontology}}<p><a href="{{.OntologyLink}}">ontology.ttl</a></p>
-<details><summary>ontology.ttl ({{lines .Ontology}} lines)</summary><pre><code>{{text .Ontology}}</code></pre></details>{{else}}<p>{{.OntologyNote}}</p>{{end}}{{end}}
-<h2 id="report">Validation report</h2>
-<p>{{template "verdict" .Passed}} {{.Summary}}.{{if .ReportLink}} Full report: <a href="{{.ReportLink}}">_report.json</a>.{{end}}</p>
-{{if .GlobalErrors}}{{template "entries" .GlobalErrors}}{{end}}
-<table>
-<thead><tr><th>Resource</th><th>Result</th><th>Entries</th></tr></thead>
-<tbody>
-{{range .Report}}<tr>
-<td>{{.Label}}<br><a href="{{.Link}}">{{.File}}</a></td>
-<td>{{template "verdict" .Passed}}</td>
-<td>{{range .Sections}}<strong>{{.Title}}</strong>{{template "entries" .Entries}}{{end}}</td>
-</tr>
-{{end}}</tbody>
-</table>
-<footer>Built by jrpcld, offline{{if .Date}}, for {{.Date}}{{end}}.</footer>
-</main>
-</body>
-</html>
-{{end -}}
-`))
-
-// Page data.
-type (
-	indexPage struct {
-		Name, Abstract, Description, Date string
-		Passed, Failed                    int
-		Errors, Warnings                  []string
-		Rows                              []indexRow
-	}
-	indexRow struct {
-		Name, ID, Status, Version, Page, Summary string
-		Passed                                   bool
-		Deps                                     []depLink
-	}
-	depLink  struct{ ID, Page string }
-	fileLink struct{ Name, Link string }
-
-	blockPage struct {
-		Register, Name, ID, Abstract, Status, Version, ItemClass, Added, Changed string
-		Passed                                                                   bool
-		Summary, ReportLink, Date                                                string
-		Deps                                                                     []depLink
-		Tags                                                                     []string
-		Sources                                                                  []fileLink
-		Files                                                                    []fileLink
-		Errors, Warnings                                                         []string
-		Description                                                              string
-		Examples                                                                 []examplePage
-		Tests                                                                    []testRow
-		Schema, Context, Ontology                                                []byte
-		SchemaYAMLLink, SchemaJSONLink, ContextLink, OntologyLink, OntologyNote  string
-		GlobalErrors                                                             []entry
-		Report                                                                   []reportRow
-	}
-	examplePage struct {
-		Index          int
-		Title, Content string
-		Snippets       []snippetPage
-	}
-	snippetPage struct {
-		Index     int
-		SchemaRef string
-		Passed    bool
-		Dropped   bool // no step of the tool chain checks it
-		Files     []snippetFile
-		Problems  []entry
-	}
-	snippetFile struct{ Caption, File, Link, Code string }
-	testRow     struct {
-		File, Link          string
-		RequireFail, Passed bool
-		Entries             []entry
-		Files               []snippetFile
-	}
-	reportRow struct {
-		Label, File, Link string
-		Passed            bool
-		Sections          []section
-	}
+	"github.com/jrpcld/jrpcld/register/site"
 )
 
 // summary describes a block's results in a few words.
@@ -283,14 +36,14 @@ func plural(n int) string {
 var captions = map[string]string{langJSON: "JSON", langJSONLD: "JSON-LD", langTurtle: "Turtle", langYAML: "YAML"}
 
 // snippetFiles lists the files of a checked snippet or test resource.
-func (o *blockOut) snippetFiles(it *item, from string) []snippetFile {
-	var out []snippetFile
+func (o *blockOut) snippetFiles(it *item, from string) []site.File {
+	var out []site.File
 	for _, s := range it.outputs() {
 		c := captions[languageKind(s.language)]
 		if c == "" {
 			c = s.language
 		}
-		out = append(out, snippetFile{Caption: c, File: s.file, Link: docs.RelLink(from, path.Join(o.tests, s.file)), Code: string(s.code)})
+		out = append(out, site.File{Caption: c, File: s.file, Link: docs.RelLink(from, path.Join(o.tests, s.file)), Code: string(s.code)})
 	}
 	return out
 }
@@ -305,15 +58,15 @@ func pagePath(id string) string { return "bblock/" + id + ".html" }
 // writePages writes index.html and a page per block.
 func (bd *builder) writePages(res *Result) error {
 	cfg := bd.reg.Config
-	idx := indexPage{Name: cfg.Name, Abstract: cfg.Abstract, Description: cfg.Description, Date: bd.date,
+	idx := site.Index{Name: cfg.Name, Abstract: cfg.Abstract, Description: cfg.Description, Date: bd.date,
 		Errors: res.Errors, Warnings: res.Warnings}
 	if idx.Name == "" {
 		idx.Name = "Building-block register"
 	}
-	deps := func(o *blockOut, from string) []depLink {
-		var out []depLink
+	deps := func(o *blockOut, from string) []site.Dep {
+		var out []site.Dep
 		for _, d := range o.b.Deps {
-			l := depLink{ID: d}
+			l := site.Dep{ID: d}
 			if bd.built[d] != nil {
 				l.Page = docs.RelLink(from, pagePath(d))
 			}
@@ -327,11 +80,11 @@ func (bd *builder) writePages(res *Result) error {
 		} else {
 			idx.Failed++
 		}
-		idx.Rows = append(idx.Rows, indexRow{Name: o.b.Meta.Name, ID: o.b.ID, Status: o.b.Meta.Status, Version: o.b.Meta.Version,
+		idx.Rows = append(idx.Rows, site.IndexRow{Name: o.b.Meta.Name, ID: o.b.ID, Status: o.b.Meta.Status, Version: o.b.Meta.Version,
 			Page: o.page(), Summary: summary(o.res), Passed: o.res.Passed, Deps: deps(o, "index.html")})
 	}
 	var buf bytes.Buffer
-	if err := pageTemplates.ExecuteTemplate(&buf, "index", idx); err != nil {
+	if err := site.WriteIndex(&buf, &idx); err != nil {
 		return fmt.Errorf("index.html: %w", err)
 	}
 	bd.put("index.html", append([]byte(nil), buf.Bytes()...))
@@ -339,7 +92,7 @@ func (bd *builder) writePages(res *Result) error {
 	for _, o := range bd.blocks {
 		from := o.page()
 		m := o.b.Meta
-		p := blockPage{Register: idx.Name, Name: m.Name, ID: o.b.ID, Abstract: m.Abstract, Status: m.Status,
+		p := site.Block{Register: idx.Name, Name: m.Name, ID: o.b.ID, Abstract: m.Abstract, Status: m.Status,
 			Version: m.Version, ItemClass: m.ItemClass, Added: m.DateTimeAddition, Changed: m.DateOfLastChange,
 			Passed: o.res.Passed, Summary: summary(o.res),
 			Date: bd.date, Deps: deps(o, from), Tags: m.Tags, Errors: o.res.Errors, Warnings: o.res.Warnings,
@@ -350,32 +103,32 @@ func (bd *builder) writePages(res *Result) error {
 		}
 		p.ReportLink = docs.RelLink(from, path.Join(o.tests, "_report.json"))
 		for _, s := range m.Sources {
-			p.Sources = append(p.Sources, fileLink{Name: s.Title, Link: docs.SafeURL(s.Link)})
+			p.Sources = append(p.Sources, site.Link{Name: s.Title, Link: docs.SafeURL(s.Link)})
 		}
 		if o.schemaYAML != nil {
 			p.SchemaYAMLLink = docs.RelLink(from, path.Join(o.annotated, "schema.yaml"))
 			p.SchemaJSONLink = docs.RelLink(from, path.Join(o.annotated, "schema.json"))
-			p.Files = append(p.Files, fileLink{"schema.yaml", p.SchemaYAMLLink}, fileLink{"schema.json", p.SchemaJSONLink})
+			p.Files = append(p.Files, site.Link{Name: "schema.yaml", Link: p.SchemaYAMLLink}, site.Link{Name: "schema.json", Link: p.SchemaJSONLink})
 		}
 		if o.context != nil {
 			p.ContextLink = docs.RelLink(from, path.Join(o.annotated, "context.jsonld"))
-			p.Files = append(p.Files, fileLink{"context.jsonld", p.ContextLink})
+			p.Files = append(p.Files, site.Link{Name: "context.jsonld", Link: p.ContextLink})
 		}
 		if o.ontology != nil {
 			p.OntologyLink = docs.RelLink(from, path.Join(o.annotated, "ontology.ttl"))
-			p.Files = append(p.Files, fileLink{"ontology.ttl", p.OntologyLink})
+			p.Files = append(p.Files, site.Link{Name: "ontology.ttl", Link: p.OntologyLink})
 		}
 		if p.ReportLink != "" {
-			p.Files = append(p.Files, fileLink{"_report.json", p.ReportLink})
+			p.Files = append(p.Files, site.Link{Name: "_report.json", Link: p.ReportLink})
 		}
 		p.Files = append(p.Files,
-			fileLink{"index.md", docs.RelLink(from, docs.MarkdownPath(o.b))},
-			fileLink{"index.json", docs.RelLink(from, docs.JSONFullPath(o.b))},
-			fileLink{"register.json", docs.RelLink(from, "register.json")})
+			site.Link{Name: "index.md", Link: docs.RelLink(from, docs.MarkdownPath(o.b))},
+			site.Link{Name: "index.json", Link: docs.RelLink(from, docs.JSONFullPath(o.b))},
+			site.Link{Name: "register.json", Link: docs.RelLink(from, "register.json")})
 		for i, ex := range o.examples {
-			ep := examplePage{Index: i + 1, Title: ex.Title, Content: ex.Content}
+			ep := site.Example{Index: i + 1, Title: ex.Title, Content: ex.Content}
 			for _, it := range ex.Snippets {
-				sp := snippetPage{Index: it.SnippetIndex(), SchemaRef: it.SchemaRef, Passed: it.Passed(), Dropped: it.Dropped, Files: o.snippetFiles(it, from)}
+				sp := site.Snippet{Index: it.SnippetIndex(), SchemaRef: it.SchemaRef, Passed: it.Passed(), Dropped: it.Dropped, Files: o.snippetFiles(it, from)}
 				for _, s := range it.sections() {
 					for _, e := range s.Entries {
 						if e.IsError || !it.Passed() {
@@ -391,7 +144,7 @@ func (bd *builder) writePages(res *Result) error {
 			if it.Dropped {
 				continue
 			}
-			row := testRow{File: it.File, Link: docs.RelLink(from, path.Join(o.tests, it.File)), RequireFail: it.RequireFail(),
+			row := site.TestRow{File: it.File, Link: docs.RelLink(from, path.Join(o.tests, it.File)), RequireFail: it.RequireFail(),
 				Passed: it.Passed(), Files: o.snippetFiles(it, from)}
 			for _, s := range it.sections() {
 				if s.Name != report.Files.Name() {
@@ -405,11 +158,11 @@ func (bd *builder) writePages(res *Result) error {
 			if it.Dropped {
 				continue
 			}
-			p.Report = append(p.Report, reportRow{Label: it.label(), File: it.File, Link: docs.RelLink(from, path.Join(o.tests, it.File)),
+			p.Report = append(p.Report, site.ReportRow{Label: it.label(), File: it.File, Link: docs.RelLink(from, path.Join(o.tests, it.File)),
 				Passed: it.Passed(), Sections: it.sections()})
 		}
 		buf.Reset()
-		if err := pageTemplates.ExecuteTemplate(&buf, "block", p); err != nil {
+		if err := site.WriteBlock(&buf, &p); err != nil {
 			return fmt.Errorf("%s: %w", from, err)
 		}
 		bd.put(from, append([]byte(nil), buf.Bytes()...))
