@@ -13,37 +13,6 @@ import (
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 )
 
-// upliftNotes returns the SEMANTIC_UPLIFT messages of the first item of a
-// block's _report.json.
-func upliftNotes(t *testing.T, file string) []string {
-	t.Helper()
-	var rep struct {
-		Items []struct {
-			Sections []struct {
-				Name    string `json:"name"`
-				Entries []struct {
-					Message string `json:"message"`
-				} `json:"entries"`
-			} `json:"sections"`
-		} `json:"items"`
-	}
-	if err := json.Unmarshal(readFile(t, file), &rep); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	var out []string
-	if len(rep.Items) == 0 {
-		return nil
-	}
-	for _, s := range rep.Items[0].Sections {
-		if s.Name == "SEMANTIC_UPLIFT" {
-			for _, e := range s.Entries {
-				out = append(out, e.Message)
-			}
-		}
-	}
-	return out
-}
-
 // TestInheritedUpliftSteps builds testdata/ogc-registers/uplift-steps and
 // holds each block to the rules of the tool chain's code for
 // inheritedPostSteps (bblocks-postprocess, models.py,
@@ -97,7 +66,7 @@ func TestInheritedUpliftSteps(t *testing.T) {
 			if !slices.Equal(types, c.types) {
 				t.Errorf("ex:alice has the types %v, want %v", types, c.types)
 			}
-			if got := upliftNotes(t, filepath.Join(out, "tests", c.block, "_report.json")); !slices.Equal(got, c.notes) {
+			if got := reportEntries(t, filepath.Join(out, "tests", c.block, "_report.json"), 0, "SEMANTIC_UPLIFT"); !slices.Equal(got, c.notes) {
 				t.Errorf("report's semantic uplift entries:\n%q\nwant\n%q", got, c.notes)
 			}
 			if !passed["t."+c.block] {
