@@ -95,6 +95,14 @@ func (e *evaluator) readValue(n *node, b []byte) (verdict, int) {
 	if n.types != 0 && n.types&t == 0 && !(n.types&tInteger != 0 && t == tNumber) {
 		return invalid, 0
 	}
+	if n.typeOnly && n.types&t != 0 {
+		// Of the type asked for, and nothing else asked: valid.
+		end, ok := e.idx.valueEnd(b, 0)
+		if !ok {
+			return unsure, 0
+		}
+		return valid, end
+	}
 	// The keywords of objects and arrays first: reading the value, they
 	// find where it ends. Before 2019-09, $ref hides them.
 	end := -1

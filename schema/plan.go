@@ -57,6 +57,8 @@ type node struct {
 	// noObject and noArray say that no keyword of objects, or of arrays,
 	// looks inside the value: its end is all a plan needs of it.
 	noObject, noArray bool
+	// typeOnly says that types is all n asserts.
+	typeOnly bool
 
 	// objects
 	minProps, maxProps int // -1: none
@@ -433,6 +435,10 @@ func (p *planner) fill(n *node, s *jsonschema.Schema) error {
 	n.noObject = n.minProps < 0 && n.maxProps < 0 && len(n.required) == 0 && len(n.props) == 0 && len(n.patterns) == 0 &&
 		n.addl == nil && len(n.depRequired) == 0 && len(n.depSchemas) == 0
 	n.noArray = n.minItems < 0 && n.maxItems < 0 && len(n.prefix) == 0 && n.items == nil && n.addlItems == nil && n.contains == nil
+	types := n.types
+	n.types = 0
+	n.typeOnly = types != 0 && !n.asserts()
+	n.types = types
 	return nil
 }
 
