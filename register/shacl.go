@@ -3,8 +3,8 @@ package register
 // The SHACL step of the checks, as the tool chain's RDF validator runs it
 // (pySHACL, in its "advanced" mode): every resource whose graph is not
 // empty is validated against each SHACL file of its block and of the
-// blocks it depends on, the block's shaclClosures added to the data, the
-// shapes' triple rules run first. For each file, two SHACL entries: the
+// blocks it depends on or is a profile of, the block's own shaclClosures
+// added to the data, the shapes' triple rules run first. For each file, two SHACL entries: the
 // report (op shacl-report; an error when the graph does not conform) and
 // the focus nodes of each node shape, named as the tool chain names them.
 
@@ -39,27 +39,17 @@ type shaclFile struct {
 type shaclCache map[string]*shaclFile
 
 // shaclFiles returns the SHACL files that apply to a block's resources:
-// its own, then those of the blocks it depends on, each once, in the
-// order register.json lists them (shaclShapes). An imported block brings
-// the files its register.json lists for it, by declaring block.
+// its own, then those of the blocks it depends on or is a profile of
+// (docs.ShapesChain), each once, in the order register.json lists them
+// (shaclShapes). An imported block brings the files its register.json
+// lists for it, by declaring block.
 func (bd *builder) shaclFiles(o *blockOut) []*shaclFile {
 	if bd.shacl == nil {
 		bd.shacl = shaclCache{}
 	}
 	var out []*shaclFile
-	seen := map[string]bool{}
-	var visit func(id string)
-	visit = func(id string) {
-		if seen[id] {
-			return
-		}
-		seen[id] = true
-		b := bd.reg.Block(id)
-		if b == nil {
-			ib, ok := bd.reg.Imports.Block(id)
-			if !ok {
-				return
-			}
+	docs.ShapesChain(bd.reg, o.b.ID, func(_ string, b *bblock.Block, ib *bblock.ImportedBlock) {
+		if ib != nil {
 			for _, by := range slices.Sorted(maps.Keys(ib.ShaclShapes)) {
 				for _, f := range ib.ShaclShapes[by] {
 					out = append(out, bd.shaclFile(nil, f))
@@ -70,11 +60,7 @@ func (bd *builder) shaclFiles(o *blockOut) []*shaclFile {
 		for _, f := range docs.ShapesFiles(b) {
 			out = append(out, bd.shaclFile(b, f))
 		}
-		for _, d := range b.Deps {
-			visit(d)
-		}
-	}
-	visit(o.b.ID)
+	})
 	// A file listed by two blocks is checked once.
 	var files []*shaclFile
 	for _, f := range out {

@@ -170,6 +170,77 @@ func TestSHACLChecks(t *testing.T) {
 	}
 }
 
+// TestSHACLProfileOf builds t.profile of shacl-checks, a profile of
+// t.person (isProfileOf, with no dependsOn and no reference to it): the
+// shapes of the block it is a profile of apply to its resources after its
+// own, as those of the blocks it depends on do, and register.json and the
+// full JSON documentation list them, the block's own first.
+func TestSHACLProfileOf(t *testing.T) {
+	out, res := buildDir(t, shaclChecks, Options{})
+	const own, inherited = "_sources/profile/shapes.shacl", "_sources/person/rules.shacl"
+
+	b := blockResult(t, res, "t.profile")
+	if !b.Passed || b.Examples.Passed != 1 || b.Tests.Passed != 2 {
+		t.Errorf("t.profile: %+v", b)
+	}
+	items := reportItems(t, readJSON(t, filepath.Join(out, "tests", "profile", "_report.json")))
+	// Which file finds each resource not conforming, and by which
+	// constraint: the missing name only t.person's rules see, the age
+	// below 18 only the profile's own shapes.
+	for name, want := range map[string]struct {
+		failedBy, component string
+	}{
+		"example_1_1.json":   {},
+		"nameless-fail.json": {inherited, "MinCountConstraintComponent"},
+		"child-fail.json":    {own, "MinInclusiveConstraintComponent"},
+	} {
+		it := items[name]
+		if it == nil {
+			t.Errorf("t.profile: no report item for %s", name)
+			continue
+		}
+		for _, file := range []string{own, inherited} {
+			e := shaclReport(it, file)
+			if e == nil {
+				t.Errorf("t.profile: %s has no SHACL report for %s: %v", name, file, shaclEntries(it))
+				continue
+			}
+			failed := file == want.failedBy
+			if e["isError"] != failed {
+				t.Errorf("t.profile: %s: %s finds it not conforming: %v, want %v:\n%v", name, file, e["isError"], failed, e["graph"])
+			}
+			if failed && !strings.Contains(e["graph"].(string), want.component) {
+				t.Errorf("t.profile: %s: %s: the violation is not %s:\n%v", name, file, want.component, e["graph"])
+			}
+		}
+	}
+
+	// register.json and json-full: the block's own shapes, then those of
+	// the block it is a profile of.
+	wantShapes := map[string]any{"t.profile": []any{own}, "t.person": []any{inherited}}
+	reg := readJSON(t, filepath.Join(out, "register.json"))
+	var entry map[string]any
+	for _, e := range reg["bblocks"].([]any) {
+		if e := e.(map[string]any); e["itemIdentifier"] == "t.profile" {
+			entry = e
+		}
+	}
+	full := readJSON(t, filepath.Join(out, "generateddocs", "json-full", "profile", "index.json"))
+	for name, doc := range map[string]map[string]any{"register.json": entry, "json-full": full} {
+		if got := toJSON(t, doc["shaclShapes"]); got != toJSON(t, wantShapes) {
+			t.Errorf("%s: t.profile's shaclShapes %s, want %s", name, got, toJSON(t, wantShapes))
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(out, "generateddocs", "json-full", "profile", "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if i, j := strings.Index(text, `"t.profile": [`), strings.Index(text, `"t.person": [`); i < 0 || j < i {
+		t.Errorf("json-full: t.profile's own shapes are not listed before t.person's (at %d and %d)", i, j)
+	}
+}
+
 // TestSHACLClosuresMatter builds t.member without its closures: the
 // organisations are then untyped, and the examples fail, so that the
 // closures are what makes them pass in TestSHACLChecks.

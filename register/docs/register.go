@@ -394,49 +394,70 @@ func isDate(s string) bool {
 }
 
 // shaclShapes returns the SHACL shapes files that apply to block b's
-// resources, by the block that declares them: its own, then those of the
-// blocks it depends on, as links from the output file from.
+// resources, by the block that declares them (ShapesChain), as links from
+// the output file from.
 func (r *Register) shaclShapes(b *bblock.Block, from string) object {
 	out := object{}
+	ShapesChain(r.Sources, b.ID, func(id string, b *bblock.Block, ib *bblock.ImportedBlock) {
+		if ib != nil {
+			// A block of an imported register: the shapes its register
+			// lists for it, its own and those it inherits.
+			for _, k := range slices.Sorted(maps.Keys(ib.ShaclShapes)) {
+				if !out.has(k) {
+					out = append(out, member{k, ib.ShaclShapes[k]})
+				}
+			}
+			return
+		}
+		files := ShapesFiles(b)
+		if len(files) == 0 || out.has(id) {
+			return
+		}
+		links := make([]string, len(files))
+		for i, f := range files {
+			if strings.Contains(f, "://") {
+				links[i] = f
+			} else {
+				links[i] = r.Layout.SourceLink(from, path.Join(bblock.SourcesDir, b.Path, f))
+			}
+		}
+		out = append(out, member{id, links})
+	})
+	return out
+}
+
+// ShapesChain calls visit for the block id and for each block whose SHACL
+// shapes it inherits: the blocks it depends on and those it is a profile
+// of (isProfileOf), transitively, each once, depth first, the block before
+// those it inherits from and its dependsOn before its isProfileOf. This is
+// the order register.json lists shaclShapes in. A block of the register
+// comes with b set; a block of a mapped import with ib set and is not
+// followed further, its register.json listing the shapes it inherits. Ids
+// that neither the register nor an import has are passed over.
+func ShapesChain(src *bblock.Register, id string, visit func(id string, b *bblock.Block, ib *bblock.ImportedBlock)) {
 	seen := map[string]bool{}
-	var visit func(id string)
-	visit = func(id string) {
+	var walk func(id string)
+	walk = func(id string) {
 		if seen[id] {
 			return
 		}
 		seen[id] = true
-		b := r.Sources.Block(id)
+		b := src.Block(id)
 		if b == nil {
-			// A block of an imported register: the shapes its register
-			// lists for it, its own and those it inherits.
-			if ib, ok := r.Sources.Imports.Block(id); ok {
-				for _, k := range slices.Sorted(maps.Keys(ib.ShaclShapes)) {
-					if !out.has(k) {
-						out = append(out, member{k, ib.ShaclShapes[k]})
-					}
-				}
+			if ib, ok := src.Imports.Block(id); ok {
+				visit(id, nil, ib)
 			}
 			return
 		}
-		if files := ShapesFiles(b); len(files) > 0 {
-			links := make([]string, len(files))
-			for i, f := range files {
-				if strings.Contains(f, "://") {
-					links[i] = f
-				} else {
-					links[i] = r.Layout.SourceLink(from, path.Join(bblock.SourcesDir, b.Path, f))
-				}
-			}
-			if !out.has(id) {
-				out = append(out, member{id, links})
-			}
-		}
+		visit(id, b, nil)
 		for _, d := range b.Deps {
-			visit(d)
+			walk(d)
+		}
+		for _, p := range b.ProfileOf() {
+			walk(p)
 		}
 	}
-	visit(b.ID)
-	return out
+	walk(id)
 }
 
 // ShapesFiles returns the SHACL files a block declares: the shaclShapes
