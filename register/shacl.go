@@ -4,9 +4,10 @@ package register
 // (pySHACL, in its "advanced" mode): every resource whose graph is not
 // empty is validated against each SHACL file of its block and of the
 // blocks it depends on or is a profile of, the block's own shaclClosures
-// added to the data, the shapes' triple rules run first. For each file, two SHACL entries: the
-// report (op shacl-report; an error when the graph does not conform) and
-// the focus nodes of each node shape, named as the tool chain names them.
+// added to the data, the shapes' triple rules run first. For each file,
+// two SHACL entries: the report (op shacl-report; an error when the graph
+// does not conform) and the focus nodes of each node shape, named as the
+// tool chain names them.
 
 import (
 	"encoding/json"
