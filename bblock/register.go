@@ -193,7 +193,7 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 	}
 	if v, _ := raw["schema-oas30-downcompile"].(bool); v {
 		r.Problems = append(r.Problems, Problem{File: ConfigFile, Severity: diag.Warning,
-			Message: "schema-oas30-downcompile is not applied: jrpcld writes no OpenAPI 3.0 version of the annotated schemas"})
+			Message: "schema-oas30-downcompile is not applied: jrpcld writes no OpenAPI 3.0 version of the annotated schemas (the OGC tool chain's schema-oas3.0.yaml and schema-oas3.0.json)"})
 	}
 	prefix := r.Config.IdentifierPrefix
 	if err := checkPrefix(prefix); err != nil {
