@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -116,7 +117,11 @@ func appendCanonicalNumber(dst []byte, s string) ([]byte, bool) {
 // byte for byte what canonical gives for the decoded value, and reports
 // false for the rest (non-ASCII or escaped member names, repeated names,
 // numbers not already in canonical form), which then goes the decoded way.
+//
+// With esc, it writes the canonical text as N-Triples and Turtle write it
+// between double quotes (escapeJSONText's form), in the same pass.
 type textCanon struct {
+	esc     bool
 	members [][]textMember // scratch per depth
 	buf     []byte
 }
@@ -173,7 +178,7 @@ func (c *textCanon) value(dst, text []byte, i, depth int) ([]byte, int, bool) {
 			}
 		}
 	case '"':
-		return appendTextString(dst, text, i)
+		return appendTextString(dst, text, i, c.esc)
 	case 't':
 		return literalText(dst, text, i, "true")
 	case 'f':
@@ -237,7 +242,7 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 		}
 		j := i + 1
 		for j < len(text) && text[j] != '"' {
-			if c := text[j]; c == '\\' || c >= utf8.RuneSelf || c < 0x20 {
+			if c := text[j]; c == '\\' || c >= utf8.RuneSelf || c < 0x20 || c == 0x7f {
 				return dst, j, false
 			}
 			j++
@@ -256,7 +261,13 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 			dst = append(dst, ',')
 		}
 		start := len(dst)
-		dst = append(dst, text[i:j+1]...)
+		if c.esc {
+			dst = append(dst, '\\', '"')
+			dst = append(dst, name...)
+			dst = append(dst, '\\', '"')
+		} else {
+			dst = append(dst, text[i:j+1]...)
+		}
 		if i = jsonparse.SkipSpace(text, j+1); i >= len(text) || text[i] != ':' {
 			return dst, i, false
 		}
@@ -309,8 +320,9 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 // appendTextString appends the string whose opening quote is at text[i]
 // as canonical JSON writes it: escapes only for '"', '\' and control
 // characters (\b \f \n \r \t, else \u00xx), everything else as UTF-8.
-func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
-	dst = append(dst, '"')
+// With esc, it appends that in escapeJSONText's form.
+func appendTextString(dst, text []byte, i int, esc bool) ([]byte, int, bool) {
+	dst = appendQuote(dst, esc)
 	j := i + 1
 	start := j
 	for {
@@ -322,15 +334,31 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 			return dst, j, false
 		}
 		dst = append(dst, text[start:j]...)
-		if text[j] == '"' {
-			return append(dst, '"'), j + 1, true
+		switch text[j] {
+		case '"':
+			return appendQuote(dst, esc), j + 1, true
+		case 0x7f:
+			dst = appendDEL(dst, esc)
+			j++
+			start = j
+			continue
 		}
 		// An escape.
 		if j+1 >= len(text) {
 			return dst, j, false
 		}
 		switch e := text[j+1]; e {
-		case '"', '\\', 'b', 'f', 'n', 'r', 't':
+		case '"', '\\':
+			if esc {
+				dst = append(dst, '\\', '\\', '\\', e)
+			} else {
+				dst = append(dst, '\\', e)
+			}
+			j += 2
+		case 'b', 'f', 'n', 'r', 't':
+			if esc {
+				dst = append(dst, '\\')
+			}
 			dst = append(dst, '\\', e)
 			j += 2
 		case '/':
@@ -353,9 +381,17 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 				r = utf16.DecodeRune(r, r2)
 				j += 6
 			}
-			if r < 0x20 || r == '"' || r == '\\' {
-				dst = jcs.AppendEscape(dst, byte(r))
-			} else {
+			switch {
+			case r < 0x20 || r == '"' || r == '\\':
+				if !esc {
+					dst = jcs.AppendEscape(dst, byte(r))
+					break
+				}
+				var b [8]byte
+				dst = escapeJSONText(dst, jcs.AppendEscape(b[:0], byte(r)))
+			case r == 0x7f:
+				dst = appendDEL(dst, esc)
+			default:
 				dst = utf8.AppendRune(dst, r)
 			}
 		default:
@@ -365,8 +401,61 @@ func appendTextString(dst, text []byte, i int) ([]byte, int, bool) {
 	}
 }
 
-// plainEnd returns the offset of the first '"', '\\' or control character
-// of text at or after j, or len(text). It looks at eight bytes at a time.
+// appendQuote appends a string's quote: '"', or with esc '\"'.
+func appendQuote(dst []byte, esc bool) []byte {
+	if esc {
+		return append(dst, '\\', '"')
+	}
+	return append(dst, '"')
+}
+
+// appendDEL appends DEL, which canonical JSON writes as it is: with esc as
+// N-Triples and Turtle escape it.
+func appendDEL(dst []byte, esc bool) []byte {
+	if esc {
+		return append(dst, `\u007F`...)
+	}
+	return append(dst, 0x7f)
+}
+
+// escapeJSONText appends canonical JSON text as N-Triples and Turtle write
+// it between double quotes: '"' and '\\' with a backslash before them, DEL
+// as \u007F. Canonical JSON holds no other character those escape.
+func escapeJSONText(dst, text []byte) []byte {
+	for _, c := range text {
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case 0x7f:
+			dst = append(dst, `\u007F`...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// unescapeJSONText returns the canonical JSON text that escapeJSONText
+// wrote as s.
+func unescapeJSONText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			i++
+			if c = s[i]; c == 'u' { // \u007F, the only \u escape written
+				c, i = 0x7f, i+4
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// plainEnd returns the offset of the first '"', '\\', control character or
+// DEL of text at or after j, or len(text). It looks at eight bytes at a
+// time.
 func plainEnd(text []byte, j int) int {
 	const (
 		ones = 0x0101010101010101
@@ -375,16 +464,17 @@ func plainEnd(text []byte, j int) int {
 	)
 	for ; j+8 <= len(text); j += 8 {
 		x := binary.LittleEndian.Uint64(text[j:])
-		// A byte b of y or z is zero exactly when neither (b&0x7f)+0x7f
+		// A byte b of y, z or d is zero exactly when neither (b&0x7f)+0x7f
 		// nor b has its high bit set; b < 0x20 exactly when neither
 		// (b&0x7f)+0x60 nor b has it.
-		y, z := x^('"'*ones), x^('\\'*ones)
-		m := ^(((y&lo7)+lo7)|y)&hi | ^(((z&lo7)+lo7)|z)&hi | ^(((x&lo7)+0x6060606060606060)|x)&hi
+		y, z, d := x^('"'*ones), x^('\\'*ones), x^(0x7f*ones)
+		m := ^(((y&lo7)+lo7)|y)&hi | ^(((z&lo7)+lo7)|z)&hi | ^(((d&lo7)+lo7)|d)&hi |
+			^(((x&lo7)+0x6060606060606060)|x)&hi
 		if m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 	}
-	for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 {
+	for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 && text[j] != 0x7f {
 		j++
 	}
 	return j

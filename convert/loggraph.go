@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -681,7 +682,26 @@ func noticesOf(left []leftOut, changes []jcs.Change) []diag.Diagnostic {
 // message as sent; "" when they are the same. Whatever the mapping loses,
 // the patch carries exactly, so there is nothing more to tell the user.
 func (m *Mapping) patch(obj map[string]any, node string, triples, id []rdf.Triple) (string, error) {
-	return wire.Patch(m.scope, obj, node, triples, id)
+	return wire.Patch(m.scope, obj, node, unescaped(triples), id)
+}
+
+// unescaped returns triples with their Escaped literals (rdf:JSON ones,
+// made by jsonValue) as plain ones: a copy when there are any.
+func unescaped(triples []rdf.Triple) []rdf.Triple {
+	var out []rdf.Triple
+	for i, t := range triples {
+		if !t.O.Escaped {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(triples)
+		}
+		out[i].O.Value, out[i].O.Escaped = unescapeJSONText(t.O.Value), false
+	}
+	if out == nil {
+		return triples
+	}
+	return out
 }
 
 // kindObject returns the jrpc class of a message kind.

@@ -631,7 +631,8 @@ func (w *cwalk) pointer() string {
 
 // jsonValue maps the value of an @json term: its canonical text as an
 // rdf:JSON literal. It reports false when the value has no canonical form
-// and is left out.
+// and is left out. With an arena, whose triples are formatted as text, the
+// literal is made Escaped.
 func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	if u, ok := v.(jsonparse.Undecoded); ok {
 		dst := w.buf[:0]
@@ -639,11 +640,14 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 			dst = *w.arena
 		}
 		start := len(dst)
+		w.text.esc = w.arena != nil
 		if dst, ok = w.text.appendText(dst, u); ok {
 			if !t.exact {
 				w.whole = false
 			}
-			w.add(subj, t.iri, rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON))
+			lit := rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON)
+			lit.Escaped = w.text.esc
+			w.add(subj, t.iri, lit)
 			return true
 		}
 		v = jsonparse.Decode(u)
@@ -670,7 +674,18 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	if !t.exact {
 		w.whole = false
 	}
-	w.add(subj, t.iri, rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON))
+	escaped := false
+	if w.arena != nil && utf8.Valid(dst[start:]) {
+		// The same value written from its text is Escaped (above), and
+		// add compares terms.
+		n := len(dst)
+		dst = escapeJSONText(dst, dst[start:n])
+		dst = dst[:start+copy(dst[start:], dst[n:])]
+		escaped = true
+	}
+	lit := rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON)
+	lit.Escaped = escaped
+	w.add(subj, t.iri, lit)
 	return true
 }
 

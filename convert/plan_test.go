@@ -528,7 +528,40 @@ func checkCanonicalText(t *testing.T, text []byte) bool {
 	if string(got) != string(want) || len(changes) > 0 || err != nil {
 		t.Errorf("%s: from the text %s, jcs %s %v %v", text, got, want, changes, err)
 	}
+	// Escaped, it is what the N-Triples writer writes for the literal.
+	c.esc = true
+	esc, ok := c.appendText([]byte("x"), text)
+	if !ok {
+		t.Errorf("%s: written from the text, but not escaped", text)
+		return true
+	}
+	lex := string(want[1:])
+	if got, want := ntLiteral(t, rdf.Term{Kind: rdf.Literal, Value: string(esc[1:]), Datatype: rdf.RDFJSON, Escaped: true}),
+		ntLiteral(t, rdf.NewLiteral(lex, rdf.RDFJSON)); got != want {
+		t.Errorf("%s: escaped from the text %s, the writer %s", text, got, want)
+	}
+	if got := string(escapeJSONText(nil, []byte(lex))); got != string(esc[1:]) {
+		t.Errorf("%s: escapeJSONText %s, from the text %s", text, got, esc[1:])
+	}
+	if got := unescapeJSONText(string(esc[1:])); got != lex {
+		t.Errorf("%s: unescapeJSONText %s, want %s", text, got, lex)
+	}
 	return true
+}
+
+// ntLiteral returns the N-Triples line the writer writes for the literal l
+// as the object of a statement.
+func ntLiteral(t *testing.T, l rdf.Term) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := rdf.NewNTriplesWriter(&b)
+	if err := w.WriteGroup([]rdf.Triple{rdf.T(rdf.NewIRI("http://example.com/s"), "http://example.com/p", l)}); err != nil {
+		t.Fatalf("%s: %v", l, err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // TestCanonicalText: the canonical form written from the text is jcs's for
@@ -661,7 +694,7 @@ func TestParseLines(t *testing.T) {
 // value.
 func TestPlainEnd(t *testing.T) {
 	naive := func(text []byte, j int) int {
-		for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 {
+		for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 && text[j] != 0x7f {
 			j++
 		}
 		return j

@@ -12,10 +12,17 @@ const (
 	Literal             // a literal
 )
 
-// Term is an RDF term. Terms are values: two terms are the same term
-// exactly when they are ==, so they can be map keys.
+// Term is an RDF term. Terms are values: two terms made the same way (see
+// Escaped) are the same term exactly when they are ==, so they can be map
+// keys.
 type Term struct {
 	Kind Kind
+	// Escaped reports that Value, a literal's lexical form, is already as
+	// N-Triples and Turtle write it between double quotes: valid UTF-8,
+	// with '"', '\\', control characters and DEL escaped. Code that writes
+	// the text straight in that form sets it to spare the writers a second
+	// pass; only the N-Triples, N-Quads and Turtle writers take such a term.
+	Escaped bool
 	// Value is the IRI, the blank node label (without "_:"), or the
 	// literal's lexical form. The blank nodes Parse makes for [] and ()
 	// get labels starting with '#', which no written label can.
@@ -60,7 +67,11 @@ func (t Term) String() string {
 	case Blank:
 		return "_:" + t.Value
 	}
-	s := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(t.Value) + `"`
+	lex := t.Value
+	if !t.Escaped {
+		lex = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(lex)
+	}
+	s := `"` + lex + `"`
 	switch {
 	case t.Lang != "":
 		return s + "@" + t.Lang

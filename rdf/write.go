@@ -220,6 +220,17 @@ var echar = func() (t [utf8.RuneSelf]byte) {
 	return t
 }()
 
+// appendLexical appends lex, the lexical form of literal l, in double
+// quotes: as it is when l is Escaped, else escaped by appendString.
+func appendLexical(dst []byte, l Term, lex string) ([]byte, error) {
+	if !l.Escaped {
+		return appendString(dst, lex)
+	}
+	dst = append(dst, '"')
+	dst = append(dst, lex...)
+	return append(dst, '"'), nil
+}
+
 // appendString appends s in double quotes with the canonical escapes. On
 // error dst comes back as it was.
 //
@@ -369,7 +380,7 @@ func appendNTTerm(dst []byte, t Term) ([]byte, error) {
 		if err != nil {
 			return dst, err
 		}
-		if dst, err = appendString(dst, lex); err != nil {
+		if dst, err = appendLexical(dst, t, lex); err != nil {
 			return dst, err
 		}
 		switch {
@@ -1131,7 +1142,7 @@ func (t *TurtleWriter) appendLiteral(dst []byte, l Term) ([]byte, error) {
 	if bare {
 		return append(dst, lex...), nil
 	}
-	if dst, err = appendString(dst, lex); err != nil {
+	if dst, err = appendLexical(dst, l, lex); err != nil {
 		return dst, err
 	}
 	switch {

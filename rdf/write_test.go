@@ -963,3 +963,41 @@ func TestTurtleRelative(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapedLiterals: a literal made Escaped, its lexical form escaped by
+// hand, is written as the same literal made plain, by the three writers
+// that take it, and String shows it the same way.
+func TestEscapedLiterals(t *testing.T) {
+	cases := []struct{ lex, escaped string }{
+		{``, ``},
+		{`{"a":[1,"b"]}`, `{\"a\":[1,\"b\"]}`},
+		{`"a\"b\\c\n"`, `\"a\\\"b\\\\c\\n\"`},
+		{"\x7f é 🎉", `\u007F é 🎉`},
+	}
+	write := func(o rdf.Term) [3]string {
+		tr := []rdf.Triple{triple(exIRI("s"), "p", o)}
+		var nt, nq, ttl bytes.Buffer
+		w1 := rdf.NewNTriplesWriter(&nt)
+		w2 := rdf.NewNQuadsWriter(&nq)
+		w3 := rdf.NewTurtleWriter(&ttl, []rdf.Prefix{{Name: "ex", IRI: "http://example.org/"}})
+		for _, err := range []error{w1.WriteGroup(tr), w2.WriteGroup(exIRI("g"), tr), w3.WriteGroup(tr), w1.Close(), w2.Close(), w3.Close()} {
+			if err != nil {
+				t.Fatalf("%s: %v", o, err)
+			}
+		}
+		return [3]string{nt.String(), nq.String(), ttl.String()}
+	}
+	for _, c := range cases {
+		plain := rdf.NewLiteral(c.lex, rdf.RDFJSON)
+		esc := plain
+		esc.Value, esc.Escaped = c.escaped, true
+		if got, want := write(esc), write(plain); got != want {
+			t.Errorf("%q: escaped writes\n%q\nplain\n%q", c.lex, got, want)
+		}
+		if c.lex != "\x7f é 🎉" { // String escapes only '"' and '\\'
+			if got, want := esc.String(), plain.String(); got != want {
+				t.Errorf("%q: String %s, plain %s", c.lex, got, want)
+			}
+		}
+	}
+}
