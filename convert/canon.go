@@ -122,8 +122,28 @@ func appendCanonicalNumber(dst []byte, s string) ([]byte, bool) {
 // between double quotes (escapeJSONText's form), in the same pass.
 type textCanon struct {
 	esc     bool
+	limit   int            // the depth from which value refuses an object or array
 	members [][]textMember // scratch per depth
 	buf     []byte
+}
+
+// voucher reads the params and result of the messages the log reader
+// reads typed in its place (rpclog.Voucher), writing their canonical text
+// escaped, as the text-formatting pipeline makes rdf:JSON literals.
+type voucher struct{ text textCanon }
+
+// Vouch writes the canonical text of the value at text[i] escaped, and
+// vouches for the value when textCanon writes it. textCanon takes only
+// what the reader's check takes as clean: JSON text without repeated
+// member names or lone surrogates; here also no deeper than maxDepth.
+func (v *voucher) Vouch(dst, text []byte, i, depth, maxDepth int) ([]byte, int, bool) {
+	v.text.esc, v.text.limit = true, min(maxDepth-depth, 10001)
+	start := len(dst)
+	dst, end, ok := v.text.value(dst, text, i, 0)
+	if !ok {
+		return dst[:start], i, false
+	}
+	return dst, end, true
 }
 
 // textMember is a member of an object being written: its name, and the
@@ -135,6 +155,7 @@ type textMember struct {
 
 // appendText appends the canonical form of the JSON value text to dst.
 func (c *textCanon) appendText(dst, text []byte) ([]byte, bool) {
+	c.limit = 10001
 	start := len(dst)
 	dst, i, ok := c.value(dst, text, jsonparse.SkipSpace(text, 0), 0)
 	if !ok || jsonparse.SkipSpace(text, i) != len(text) {
@@ -145,8 +166,14 @@ func (c *textCanon) appendText(dst, text []byte) ([]byte, bool) {
 
 // value appends the value at text[i:] and returns the offset past it.
 func (c *textCanon) value(dst, text []byte, i, depth int) ([]byte, int, bool) {
-	if i >= len(text) || depth > 10000 {
+	if i >= len(text) {
 		return dst, i, false
+	}
+	switch text[i] {
+	case '{', '[':
+		if depth >= c.limit {
+			return dst, i, false
+		}
 	}
 	switch text[i] {
 	case '{':

@@ -288,7 +288,11 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		obj, _ := rec.Value.(map[string]any)
 		var ns []diag.Diagnostic
 		var err error
-		out, ns, err = g.message(out, node, pos, m, p.Answers, obj, rec.Object, blanks, checked, arena)
+		var typed *rpclog.Record
+		if rec.Object != nil {
+			typed = rec
+		}
+		out, ns, err = g.message(out, node, pos, m, p.Answers, obj, typed, blanks, checked, arena)
 		return out, append(notices, ns...), err
 	}
 	arr, _ := rec.Value.([]any)
@@ -562,7 +566,7 @@ func memberJSON(v any) ([]byte, error) {
 // message appends the triples of one (non-batch) message at node, whose
 // type the caller has written; answers is the request it answers, if any.
 // The message is obj, or typed, when it was read typed (obj is then nil).
-func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, typed *jsonrpc.Object, blank string, checked bool, arena *[]byte) ([]rdf.Triple, []diag.Diagnostic, error) {
+func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.Message, answers string, obj map[string]any, typed *rpclog.Record, blank string, checked bool, arena *[]byte) ([]rdf.Triple, []diag.Diagnostic, error) {
 	switch m.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		if answers != "" {
@@ -613,7 +617,7 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	var patch string
 	if !whole {
 		if obj == nil {
-			obj = g.mapping.typedValue(typed)
+			obj = g.mapping.typedValue(typed.Object)
 		}
 		materialize(obj)
 		// Only reading the triples back tells what they lose.

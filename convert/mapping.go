@@ -19,6 +19,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -110,13 +111,28 @@ func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefi
 	return out, left, changes, false, err
 }
 
-// mapTyped is mapInto of o, a message read typed (rpclog.BatchOptions.Typed
-// with the Lazy members lazyKeys gives). obj is o as a decoded message
-// object (see typedValue) when the mapping needed one, else nil.
-func (m *Mapping) mapTyped(dst []rdf.Triple, o *jsonrpc.Object, node, bnodePrefix string, arena *[]byte) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, obj map[string]any, err error) {
+// mapTyped is mapInto of rec's Object, a message read typed
+// (rpclog.BatchOptions.Typed with the Lazy members lazyKeys gives). obj is
+// it as a decoded message object (see typedValue) when the mapping needed
+// one, else nil.
+func (m *Mapping) mapTyped(dst []rdf.Triple, rec *rpclog.Record, node, bnodePrefix string, arena *[]byte) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, obj map[string]any, err error) {
+	o := rec.Object
 	if m.Engine == EngineCompiled {
 		var room [5]member
-		if out, left, changes, whole, ok := m.compiledWalk(nil, m.typedMembers(room[:0], o), node, bnodePrefix, dst, arena); ok {
+		ms := m.typedMembers(room[:0], o)
+		if arena != nil {
+			// What the voucher wrote (see voucher) is the text of their
+			// literals.
+			for i := range ms {
+				switch ms[i].k {
+				case "params":
+					ms[i].vouched = rec.Vouched[0]
+				case "result":
+					ms[i].vouched = rec.Vouched[1]
+				}
+			}
+		}
+		if out, left, changes, whole, ok := m.compiledWalk(nil, ms, node, bnodePrefix, dst, arena); ok {
 			return out, left, changes, whole, nil, nil
 		}
 	}
@@ -133,23 +149,23 @@ var versionValue any = "2.0"
 func (m *Mapping) typedMembers(dst []member, o *jsonrpc.Object) []member {
 	// "id" < "jsonrpc" < "method" < "params" < "result"
 	if o.HasID {
-		dst = append(dst, member{"id", o.ID})
+		dst = append(dst, member{k: "id", v: o.ID})
 	}
 	if o.HasVersion {
 		v := versionValue
 		if o.Version != "2.0" {
 			v = o.Version
 		}
-		dst = append(dst, member{"jsonrpc", v})
+		dst = append(dst, member{k: "jsonrpc", v: v})
 	}
 	if o.HasMethod {
-		dst = append(dst, member{"method", o.Method})
+		dst = append(dst, member{k: "method", v: o.Method})
 	}
 	if o.Params != nil {
-		dst = append(dst, member{"params", m.typedText("params", o.Params)})
+		dst = append(dst, member{k: "params", v: m.typedText("params", o.Params)})
 	}
 	if o.Result != nil {
-		dst = append(dst, member{"result", m.typedText("result", o.Result)})
+		dst = append(dst, member{k: "result", v: m.typedText("result", o.Result)})
 	}
 	return dst
 }

@@ -68,7 +68,12 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 	// decoded: read twice).
 	lazy := g.mapping.lazyKeys()
 	typed := formats && len(lazy) == 2 && !c.untyped
-	batches := l.Reader.Batches(rpclog.BatchOptions{Classify: true, Lazy: lazy, Typed: typed}, stop)
+	// The voucher writes their rdf:JSON literals' text as it reads them.
+	opts := rpclog.BatchOptions{Classify: true, Lazy: lazy, Typed: typed}
+	if typed {
+		opts.Vouch = func() rpclog.Voucher { return new(voucher) }
+	}
+	batches := l.Reader.Batches(opts, stop)
 	// The batches of the conversion are recycled along with the reader's,
 	// which bound how many there are.
 	free := make(chan *batch, n)

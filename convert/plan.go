@@ -390,6 +390,7 @@ type cwalk struct {
 	buf     []byte
 	objs    []rdf.Term // scratch for the items of lists
 	arena   *[]byte    // where rdf:JSON lexical forms go, when set (see LogGraph.build)
+	vouched []byte     // the escaped canonical text of the member being mapped, when the voucher wrote it
 }
 
 type pathElem struct {
@@ -412,10 +413,12 @@ func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, 
 }
 
 // member is one member of a message read typed: its name and its value as
-// a decoded message object holds it.
+// a decoded message object holds it, with, for params and result, the
+// text the voucher wrote for their literal, when it did.
 type member struct {
-	k string
-	v any
+	k       string
+	v       any
+	vouched []byte
 }
 
 // compiledWalk is compiledTriples of the message msg, or, when msg is nil,
@@ -483,7 +486,9 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, 
 func (w *cwalk) members(ms []member, s *cscope, subj rdf.Term) bool {
 	props := 0
 	for _, m := range ms {
+		w.vouched = m.vouched
 		prop, ok := w.member(m.k, m.v, s, subj, 0, true)
+		w.vouched = nil
 		if !ok {
 			return false
 		}
@@ -634,6 +639,18 @@ func (w *cwalk) pointer() string {
 // and is left out. With an arena, whose triples are formatted as text, the
 // literal is made Escaped.
 func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
+	if _, ok := v.(jsonparse.Undecoded); ok && len(w.vouched) > 0 && w.arena != nil {
+		// The member's whole value, written by the voucher.
+		vouched := w.vouched
+		w.vouched = nil
+		if !t.exact {
+			w.whole = false
+		}
+		lit := rdf.NewLiteral(unsafe.String(&vouched[0], len(vouched)), rdf.RDFJSON)
+		lit.Escaped = true
+		w.add(subj, t.iri, lit)
+		return true
+	}
 	if u, ok := v.(jsonparse.Undecoded); ok {
 		dst := w.buf[:0]
 		if w.arena != nil {

@@ -23,6 +23,7 @@ type Batch struct {
 
 	arena []byte        // the text of the records' lines
 	typed []typedRecord // the records read typed, reused from batch to batch
+	vouch []byte        // what the Voucher wrote for them
 	lens  []uint16      // the Lens of the records decoded from lines
 	pool  chan *Batch
 }
@@ -63,6 +64,22 @@ type BatchOptions struct {
 	// The records read typed are the batch's own: like their Raw texts,
 	// they are reused once the batch is given back with Done.
 	Typed bool
+	// Vouch, with Typed and without Lens, makes a Voucher for each
+	// decoding goroutine, which then reads the "params" and "result"
+	// members of the messages read typed in the reader's place.
+	Vouch func() Voucher
+}
+
+// A Voucher reads a JSON value in the reader's place, writing what it
+// wants from it in the same pass.
+type Voucher interface {
+	// Vouch appends to dst what it writes for the JSON value that starts
+	// at text[i], inside depth arrays and objects, and returns the offset
+	// past the value. It reports ok only for a value that jsonparse's
+	// Parser.Check, with maxDepth as its MaxDepth, takes with clean true:
+	// the reader then does not check it, and the record's Vouched holds
+	// what was appended. When ok is false, the reader checks the value.
+	Vouch(dst, text []byte, i, depth, maxDepth int) (out []byte, end int, ok bool)
 }
 
 // Done gives the batch back once its records are no longer used: the Raw
@@ -92,7 +109,11 @@ func (r *Reader) Batches(opts BatchOptions, stop <-chan struct{}) <-chan *Batch 
 	decoded := ordered.Map(ordered.Workers(), read, func() func(*Batch) {
 		p := r.newParser()
 		p.Lazy = opts.Lazy
-		return func(b *Batch) { r.decodeBatch(p, b, opts.Classify, opts.Lens && opts.Lazy != nil, opts.Typed) }
+		var v Voucher
+		if opts.Typed && !opts.Lens && opts.Vouch != nil {
+			v = opts.Vouch()
+		}
+		return func(b *Batch) { r.decodeBatch(p, b, opts.Classify, opts.Lens && opts.Lazy != nil, opts.Typed, v) }
 	})
 	out := make(chan *Batch, n)
 	go func() {
@@ -159,9 +180,10 @@ func (r *Reader) readBatches(pool chan *Batch, out chan<- *Batch, stop <-chan st
 }
 
 // decodeBatch decodes the lines of b with p, typed where it can with
-// typed, and classifies the records when classify is set; with lens, it
-// gives them their Lens.
-func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens, typed bool) {
+// typed (the params and result read by v when it is not nil), and
+// classifies the records when classify is set; with lens, it gives them
+// their Lens.
+func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens, typed bool, v Voucher) {
 	if lens {
 		n := 0
 		for i := range b.Records {
@@ -176,6 +198,7 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens, type
 	if typed && cap(b.typed) < len(b.Records) {
 		b.typed = make([]typedRecord, len(b.Records))
 	}
+	b.vouch = b.vouch[:0]
 	off := 0
 	for i := range b.Records {
 		br := &b.Records[i]
@@ -185,7 +208,7 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens, type
 				off += len(br.text)
 			}
 			if typed {
-				br.Record = r.decodeTyped(p, br.text, br.line, lens, &b.typed[:len(b.Records)][i])
+				br.Record = r.decodeTyped(p, br.text, br.line, lens, &b.typed[:len(b.Records)][i], v, &b.vouch)
 			}
 			if br.Record == nil {
 				br.Record = r.decodeText(p, br.text, br.line)
@@ -202,6 +225,18 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens, type
 		if classify && br.Err == nil {
 			// Classify takes an undecoded value for the object or array it is.
 			br.Message = Classify(br.Record)
+		}
+	}
+	if v != nil {
+		// b.vouch has stopped moving: the records' Vouched point into it.
+		for i := range b.Records {
+			if tr := &b.typed[i]; b.Records[i].Record == &tr.Record {
+				for k, sp := range tr.vouched {
+					if sp.ok {
+						tr.Vouched[k] = b.vouch[sp.start:sp.end:sp.end]
+					}
+				}
+			}
 		}
 	}
 }

@@ -85,6 +85,10 @@ type Record struct {
 	// at Raw[i], 0 where none does or where it is 65,536 bytes or longer
 	// (see jsonparse.Parser.Lens). It is valid as long as Raw.
 	Lens []uint16
+	// Vouched holds what the batch's Voucher wrote for the "params" and
+	// "result" members of a message read typed, when it vouched for them
+	// (BatchOptions.Vouch), else nil. It is valid as long as Raw.
+	Vouched [2][]byte
 	// Err is non-nil when this part could not be read: a *diag.Diagnostic.
 	// A problem with the whole input (empty, not UTF-8, a gzip stream
 	// over the limits) is one such record, with Line 0 when it concerns

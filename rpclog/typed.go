@@ -25,8 +25,15 @@ import (
 // BatchOptions.Typed).
 type typedRecord struct {
 	Record
-	obj jsonrpc.Object
-	buf [typedBuf]byte
+	obj     jsonrpc.Object
+	buf     [typedBuf]byte
+	vouched [2]vouchSpan // where the Voucher's text for params and result is in the batch's
+}
+
+// vouchSpan is where a Voucher wrote for a value it vouched for.
+type vouchSpan struct {
+	start, end int
+	ok         bool
 }
 
 // typedBuf is the room a typedRecord has for its strings: a timestamp
@@ -97,6 +104,10 @@ type typedScan struct {
 	id               []byte // the id's text: a string's content, or a number
 	dir, ts          []byte // the envelope's strings, between their quotes; nil when absent
 	msgStart, msgEnd int    // the "msg" value's extent, when there is one
+
+	v       Voucher      // reads params and result in the parser's place, when not nil
+	vbuf    *[]byte      // where v writes
+	vouched [2]vouchSpan // what v wrote for params and result
 }
 
 // decodeTyped reads text, a line nextText returned, with p, as decodeText
@@ -105,7 +116,10 @@ type typedScan struct {
 // Lazy members go into p.Lens, as decodeText notes them. The id of a
 // request, which a Tracker keeps, is a string of its own; the record's
 // other strings are in tr.
-func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bool, tr *typedRecord) *Record {
+//
+// With v, params and result are read by v when it vouches for them, its
+// text going into *vbuf.
+func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bool, tr *typedRecord, v Voucher, vbuf *[]byte) *Record {
 	if p.MaxDepth < 2 {
 		return nil
 	}
@@ -113,12 +127,12 @@ func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bo
 	if start >= len(text) || text[start] != '{' {
 		return nil
 	}
-	s := typedScan{p: p, text: text, lens: lens, msgStart: -1}
+	s := typedScan{p: p, text: text, lens: lens, msgStart: -1, v: v, vbuf: vbuf}
 	end, seen, ok := s.object(start, 0)
 	if !ok || jsonparse.SkipSpace(text, end) != len(text) {
 		return nil
 	}
-	*tr = typedRecord{}
+	*tr = typedRecord{vouched: s.vouched}
 	used := 0
 	tr.Line = line
 	switch {
@@ -208,10 +222,12 @@ func (s *typedScan) object(i, depth int) (end int, seen uint8, ok bool) {
 			// Parse leaves the Lazy members of a message undecoded, and
 			// notes their Lens, when they are objects or arrays.
 			lens := s.lens && (c == '{' || c == '[') && slices.Contains(p.Lazy, string(name))
-			var clean bool
-			var perr *jsonparse.SyntaxError
-			if i, clean, perr = p.Check(text, i, depth+1, lens); perr != nil || !clean {
-				return 0, 0, false
+			if !s.vouch(bit, &i, depth+1) {
+				var clean bool
+				var perr *jsonparse.SyntaxError
+				if i, clean, perr = p.Check(text, i, depth+1, lens); perr != nil || !clean {
+					return 0, 0, false
+				}
 			}
 			if !s.member(bit, text[start:i]) {
 				return 0, 0, false
@@ -229,6 +245,29 @@ func (s *typedScan) object(i, depth int) (end int, seen uint8, ok bool) {
 			return 0, 0, false
 		}
 	}
+}
+
+// vouch offers the value at text[*i] of the member of bit, inside depth
+// arrays and objects, to the Voucher when the member is params or result
+// and there is one; when it vouches for the value, *i moves past it.
+func (s *typedScan) vouch(bit uint8, i *int, depth int) bool {
+	k := 0
+	switch {
+	case s.v == nil || s.lens:
+		return false
+	case bit == mResult:
+		k = 1
+	case bit != mParams:
+		return false
+	}
+	start := len(*s.vbuf)
+	out, end, ok := s.v.Vouch(*s.vbuf, s.text, *i, depth, s.p.MaxDepth)
+	if !ok {
+		return false
+	}
+	*s.vbuf, *i = out, end
+	s.vouched[k] = vouchSpan{start: start, end: len(out), ok: true}
+	return true
 }
 
 // member takes the value v, checked, of the member of bit.

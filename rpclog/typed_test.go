@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/internal/shared"
 )
 
@@ -21,7 +22,7 @@ func checkTyped(t *testing.T, r *Reader, line []byte) bool {
 	tp, dp := r.newParser(), r.newParser()
 	tp.Lazy, dp.Lazy = lazy, lazy
 	tp.Lens, dp.Lens = make([]uint16, len(line)), make([]uint16, len(line))
-	typed := r.decodeTyped(tp, line, 7, true, new(typedRecord))
+	typed := r.decodeTyped(tp, line, 7, true, new(typedRecord), nil, nil)
 	want := r.decodeText(dp, line, 7)
 	if typed == nil {
 		return false
@@ -125,4 +126,76 @@ func FuzzTyped(f *testing.F) {
 		}
 		checkTyped(t, r, line)
 	})
+}
+
+// testVoucher vouches for the values a parser of its own checks as clean,
+// writing them in brackets, or, with refuse, for none.
+type testVoucher struct {
+	refuse bool
+	p      jsonparse.Parser
+}
+
+func (v *testVoucher) Vouch(dst, text []byte, i, depth, maxDepth int) ([]byte, int, bool) {
+	if v.refuse {
+		return dst, i, false
+	}
+	v.p.MaxDepth = maxDepth
+	end, clean, perr := v.p.Check(text, i, depth, false)
+	if perr != nil || !clean {
+		return dst, i, false
+	}
+	dst = append(dst, '<')
+	dst = append(dst, text[i:end]...)
+	return append(dst, '>'), end, true
+}
+
+// TestVouched: a Voucher changes nothing in the records of a typed read but
+// their Vouched, which holds what it wrote for their params and result;
+// one that refuses leaves the reader to check them.
+func TestVouched(t *testing.T) {
+	data := batchLog(3000)
+	batches := func(vouch func() Voucher) <-chan *Batch {
+		r, err := NewReader(bytes.NewReader(data), "log", ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Batches(BatchOptions{Classify: true, Lazy: []string{"params", "result"}, Typed: true, Vouch: vouch}, nil)
+	}
+	vouched := 0
+	for _, refuse := range []bool{false, true} {
+		plain := batches(nil)
+		for b := range batches(func() Voucher { return &testVoucher{refuse: refuse} }) {
+			w := <-plain
+			if w == nil || len(b.Records) != len(w.Records) {
+				t.Fatalf("refuse=%v: batch %d differs in length from the one read without a voucher", refuse, b.Seq)
+			}
+			for i, br := range b.Records {
+				for k := range br.Vouched {
+					var want []byte
+					if o := br.Object; o != nil && !refuse {
+						if text := [][]byte{o.Params, o.Result}[k]; text != nil {
+							want = append(append([]byte("<"), text...), '>')
+							vouched++
+						}
+					}
+					if !bytes.Equal(br.Vouched[k], want) {
+						t.Fatalf("refuse=%v, line %d: Vouched[%d] %q, want %q", refuse, br.Line, k, br.Vouched[k], want)
+					}
+				}
+				g := *br.Record
+				g.Vouched = [2][]byte{}
+				if !reflect.DeepEqual(&g, w.Records[i].Record) || !reflect.DeepEqual(br.Message, w.Records[i].Message) {
+					t.Fatalf("refuse=%v, line %d:\n%+v\nwithout a voucher\n%+v", refuse, br.Line, &g, w.Records[i].Record)
+				}
+			}
+			b.Done()
+			w.Done()
+		}
+		if w, ok := <-plain; ok {
+			t.Fatalf("refuse=%v: batch %d only without a voucher", refuse, w.Seq)
+		}
+	}
+	if vouched == 0 {
+		t.Error("nothing vouched for")
+	}
 }
