@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // ErrInvalidTerm is wrapped by the errors of the RDF writers for a term that
@@ -583,8 +584,10 @@ type TurtleWriter struct {
 	started  bool     // prefix block written
 	plan     turtlePlan
 	// names caches how predicates and datatypes, which recur in every
-	// group, are written; at most maxNames.
-	names map[string]string
+	// group, are written; at most maxNames. recent holds the last ones
+	// met, found by where their text is.
+	names  map[string]string
+	recent [64]writtenName
 	// relOrigin and relDir: IRIs of this origin are written relative to
 	// the folder relDir (see SetRelative).
 	relOrigin, relDir string
@@ -1182,10 +1185,21 @@ func (t *TurtleWriter) appendIRI(dst []byte, iri string) ([]byte, error) {
 	return appendIRIRef(dst, iri)
 }
 
+// writtenName is an IRI and how a TurtleWriter writes it.
+type writtenName struct{ iri, name string }
+
 // appendName appends iri as appendIRI does, for IRIs that recur: their
 // written forms are kept, up to maxNames of them.
 func (t *TurtleWriter) appendName(dst []byte, iri string) ([]byte, error) {
+	// The same IRI comes again and again as the same string, a constant
+	// of the code that made the triples: its slot in recent is chosen by
+	// the address of its text, and == finds the same address at once.
+	slot := &t.recent[(uintptr(unsafe.Pointer(unsafe.StringData(iri)))>>4^uintptr(len(iri)))%uintptr(len(t.recent))]
+	if slot.iri == iri && iri != "" {
+		return append(dst, slot.name...), nil
+	}
 	if n, ok := t.names[iri]; ok {
+		*slot = writtenName{iri, n}
 		return append(dst, n...), nil
 	}
 	start := len(dst)

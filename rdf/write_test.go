@@ -1001,3 +1001,21 @@ func TestEscapedLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestTurtleManyPredicates: predicates and datatypes that share the slots
+// of the writer's cache of recent names, each made anew or the same string
+// again, in groups in changing orders, read back as written.
+func TestTurtleManyPredicates(t *testing.T) {
+	var groups [][]rdf.Triple
+	for g := 0; g < 20; g++ {
+		var group []rdf.Triple
+		for i := 0; i < 150; i++ {
+			k := (i*7 + g*13) % 150
+			p := fmt.Sprintf("p%d", k)
+			dt := rdf.XSDNS + []string{"date", "dateTime", "token", "anyURI"}[k%4]
+			group = append(group, triple(exIRI(fmt.Sprint("s", g)), p, typedLit(fmt.Sprint(k), dt)))
+		}
+		groups = append(groups, group)
+	}
+	roundTrip(t, "", groups...)
+}
