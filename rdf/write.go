@@ -1224,6 +1224,9 @@ func (t *TurtleWriter) appendName(dst []byte, iri string) ([]byte, error) {
 // they are not allowed bare. It reports false when local cannot be written
 // so; dst may then hold a partial name.
 func appendLocal(dst []byte, local string) ([]byte, bool) {
+	if plainLocal(local) {
+		return append(dst, local...), true
+	}
 	for i, r := range local {
 		first, last := i == 0, i+utf8.RuneLen(r) == len(local)
 		switch {
@@ -1260,6 +1263,28 @@ func appendLocal(dst []byte, local string) ([]byte, bool) {
 	}
 	return dst, true
 }
+
+// plainLocal reports whether local is a PN_LOCAL as it is, made of ASCII
+// letters, digits, '_', ':' and '-' (not first), as most local names are.
+func plainLocal(local string) bool {
+	if local == "" || local[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(local); i++ {
+		if !localByte[local[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// localByte holds the bytes plainLocal takes.
+var localByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == ':' || c == '-'
+	}
+	return t
+}()
 
 // Numeric literals are written bare only in forms every Turtle reader
 // handles: a subset of the INTEGER, DECIMAL and DOUBLE productions that

@@ -303,6 +303,9 @@ func TestRoundTripLiterals(t *testing.T) {
 // the PN_LOCAL grammar ("" means the full IRI must be used).
 var localCases = []struct{ local, want string }{
 	{"plain", "ex:plain"},
+	{"c2s-17", "ex:c2s-17"},
+	{":a", "ex::a"},
+	{"A_9", "ex:A_9"},
 	{"a.b", "ex:a.b"},
 	{"a.", `ex:a\.`},
 	{".a", `ex:\.a`},
