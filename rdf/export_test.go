@@ -6,3 +6,6 @@ const (
 	FlushSize  = flushSize
 	SmallGroup = smallGroup
 )
+
+// PlanAll makes t lay out every group with its plan (see appendSimple).
+func PlanAll(t *TurtleWriter) { t.planAll = true }

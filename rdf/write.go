@@ -588,6 +588,9 @@ type TurtleWriter struct {
 	// met, found by where their text is.
 	names  map[string]string
 	recent [64]writtenName
+	// planAll makes every group go through the plan, for tests that
+	// compare appendSimple's layout with the plan's.
+	planAll bool
 	// relOrigin and relDir: IRIs of this origin are written relative to
 	// the folder relDir (see SetRelative).
 	relOrigin, relDir string
@@ -735,6 +738,13 @@ func (t *TurtleWriter) appendGroup(dst []byte, triples []Triple) ([]byte, error)
 		return dst, nil
 	}
 	start := len(dst)
+	if !t.planAll {
+		if out, ok, err := t.appendSimple(dst, triples); err != nil {
+			return dst[:start], fmt.Errorf("rdf: Turtle: %w", err)
+		} else if ok {
+			return append(out, '\n'), nil
+		}
+	}
 	if err := t.plan.build(triples); err != nil {
 		return dst, fmt.Errorf("rdf: Turtle: %w", err)
 	}
@@ -750,7 +760,7 @@ func (t *TurtleWriter) appendGroup(dst []byte, triples []Triple) ([]byte, error)
 // Formatter returns a Formatter of Turtle with t's prefixes. Groups it
 // formats go after the prefix block, which WriteFormatted writes first.
 func (t *TurtleWriter) Formatter() Formatter {
-	f := &TurtleWriter{decl: t.decl, prefixes: t.prefixes, err: t.err, started: true, relOrigin: t.relOrigin, relDir: t.relDir}
+	f := &TurtleWriter{decl: t.decl, prefixes: t.prefixes, err: t.err, started: true, relOrigin: t.relOrigin, relDir: t.relDir, planAll: t.planAll}
 	return f.appendGroup
 }
 
@@ -1040,6 +1050,59 @@ func (p *turtlePlan) nestedSubject(o Term) (int32, bool) {
 
 // indent holds enough spaces for the deepest nesting.
 var indent = strings.Repeat(" ", 4*(maxNest+1))
+
+// simpleMax is the most statements appendSimple takes in a group.
+const simpleMax = 32
+
+// appendSimple appends a group as the plan would lay it out, without one,
+// when that layout is the order given: the statements have one subject,
+// an IRI, no blank node objects, and each predicate's statements come in
+// one run. ok is false, and nothing appended, for any other group.
+func (t *TurtleWriter) appendSimple(dst []byte, triples []Triple) (out []byte, ok bool, err error) {
+	subj := triples[0].S
+	if subj.Kind != IRI || len(triples) > simpleMax {
+		return dst, false, nil
+	}
+	for i := range triples {
+		tr := &triples[i]
+		if tr.S != subj || tr.O.Kind == Blank {
+			return dst, false, nil
+		}
+		if i > 0 && tr.P != triples[i-1].P {
+			for j := 0; j < i-1; j++ {
+				if triples[j].P == tr.P {
+					return dst, false, nil
+				}
+			}
+		}
+	}
+	if dst, err = t.appendIRI(dst, subj.Value); err != nil {
+		return dst, false, fmt.Errorf("triple 0: subject: %w", err)
+	}
+	dst = append(dst, ' ')
+	for i := range triples {
+		tr := &triples[i]
+		switch {
+		case i > 0 && tr.P == triples[i-1].P:
+			dst = append(dst, ' ', ',', ' ')
+		default:
+			if i > 0 {
+				dst = append(dst, " ;\n"...)
+				dst = append(dst, indent[:4]...)
+			}
+			if tr.P == RDFType {
+				dst = append(dst, 'a')
+			} else if dst, err = t.appendName(dst, tr.P); err != nil {
+				return dst, false, fmt.Errorf("triple %d: predicate: %w", i, err)
+			}
+			dst = append(dst, ' ')
+		}
+		if dst, err = t.appendObject(dst, tr.O); err != nil {
+			return dst, false, fmt.Errorf("triple %d: object: %w", i, err)
+		}
+	}
+	return append(dst, " .\n"...), true, nil
+}
 
 // appendRoot appends the statement of root subject r.
 func (t *TurtleWriter) appendRoot(dst []byte, r int32) ([]byte, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -1021,4 +1022,52 @@ func TestTurtleManyPredicates(t *testing.T) {
 		groups = append(groups, group)
 	}
 	roundTrip(t, "", groups...)
+}
+
+// TestTurtleSimpleLayout: groups of one IRI subject, laid out without the
+// plan, come out as the plan lays them out, with the same errors; random
+// groups, some of which the short way takes.
+func TestTurtleSimpleLayout(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 26))
+	subjects := []rdf.Term{exIRI("s"), exIRI("t"), rdf.NewIRI("http://other.example/a b")}
+	preds := []string{exNS + "p", exNS + "q", rdf.RDFType, exNS + "r-", "http://other.example/p"}
+	objects := []rdf.Term{exIRI("o"), plain("x\ny"), typedLit("5", rdf.XSDInteger), typedLit("{}", rdf.RDFJSON),
+		rdf.NewLangLiteral("l", "en"), bnode("b"), rdf.NewIRI("http://example.org/bad iri"), rdf.NewLiteral("\xff", rdf.XSDString)}
+	format := func(planAll bool, g []rdf.Triple) (string, error) {
+		w := rdf.NewTurtleWriter(io.Discard, []rdf.Prefix{{Name: "ex", IRI: exNS}})
+		if planAll {
+			rdf.PlanAll(w)
+		}
+		b, err := w.Formatter()([]byte("x"), g)
+		return string(b), err
+	}
+	simple := 0
+	for n := 0; n < 3000; n++ {
+		g := make([]rdf.Triple, 1+rnd.IntN(8))
+		s := subjects[rnd.IntN(len(subjects))]
+		for i := range g {
+			if rnd.IntN(20) == 0 {
+				s = subjects[rnd.IntN(len(subjects))]
+			}
+			g[i] = rdf.Triple{S: s, P: preds[rnd.IntN(len(preds))], O: objects[rnd.IntN(len(objects))]}
+			if i > 0 && rnd.IntN(3) == 0 {
+				g[i].P = g[i-1].P
+			}
+		}
+		got, gotErr := format(false, g)
+		want, wantErr := format(true, g)
+		if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%v:\n%q %v\nthe plan's:\n%q %v", g, got, gotErr, want, wantErr)
+		}
+		one := true
+		for _, tr := range g {
+			one = one && tr.S == g[0].S && tr.O.Kind != rdf.Blank
+		}
+		if one && gotErr == nil {
+			simple++
+		}
+	}
+	if simple < 300 {
+		t.Errorf("only %d valid groups of one subject without blank nodes", simple)
+	}
 }
