@@ -68,13 +68,23 @@ func (o *output) ready() error {
 	return nil
 }
 
-// write buffers b, formatted statements, and commits.
+// write buffers b, formatted statements, and commits; b of a buffer's
+// size or more is written as it is, after what is buffered.
 func (o *output) write(b []byte) error {
 	if err := o.ready(); err != nil {
 		return err
 	}
-	o.buf = append(o.buf, b...)
-	return o.commit()
+	if len(b) < flushSize {
+		o.buf = append(o.buf, b...)
+		return o.commit()
+	}
+	if err := o.flush(); err != nil {
+		return err
+	}
+	if _, err := o.w.Write(b); err != nil {
+		o.err = fmt.Errorf("rdf: writing: %w", err)
+	}
+	return o.err
 }
 
 // commit writes the buffer out once it is large enough.
@@ -1065,7 +1075,8 @@ func (t *TurtleWriter) appendSimple(dst []byte, triples []Triple) (out []byte, o
 	}
 	for i := range triples {
 		tr := &triples[i]
-		if tr.S != subj || tr.O.Kind == Blank {
+		// The plan tells IRI subjects apart by their text alone.
+		if tr.S.Kind != IRI || tr.S.Value != subj.Value || tr.O.Kind == Blank {
 			return dst, false, nil
 		}
 		if i > 0 && tr.P != triples[i-1].P {
