@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
@@ -146,11 +147,21 @@ func (v *voucher) Vouch(dst, text []byte, i, depth, maxDepth int) ([]byte, int, 
 	return dst, end, true
 }
 
-// textMember is a member of an object being written: its name, and the
-// span of "name":value in the output.
+// textMember is a member of an object being written: where its name is
+// in the text, and the span of "name":value in the output. It holds no
+// pointer, which the garbage collector would have to be told of.
 type textMember struct {
-	name       []byte
+	name       span
 	start, end int
+}
+
+// span is the extent text[start:end].
+type span struct{ start, end int }
+
+// of returns text[s.start:s.end] as a string sharing its bytes, for
+// comparing.
+func (s span) of(text []byte) string {
+	return unsafe.String(unsafe.SliceData(text[s.start:]), s.end-s.start)
 }
 
 // appendText appends the canonical form of the JSON value text to dst.
@@ -267,22 +278,16 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 		if i >= len(text) || text[i] != '"' {
 			return dst, i, false
 		}
-		j := i + 1
-		for j < len(text) && text[j] != '"' {
-			if c := text[j]; c == '\\' || c >= utf8.RuneSelf || c < 0x20 || c == 0x7f {
-				return dst, j, false
-			}
-			j++
-		}
-		if j >= len(text) {
+		j := nameEnd(text, i+1)
+		if j >= len(text) || text[j] != '"' {
 			return dst, j, false
 		}
-		name := text[i+1 : j]
+		name := span{i + 1, j}
 		if len(ms) > 0 {
-			switch cmp := string(ms[len(ms)-1].name); {
-			case cmp == string(name):
+			switch cmp := ms[len(ms)-1].name.of(text); {
+			case cmp == name.of(text):
 				return dst, i, false // repeated: the decoded object keeps the last
-			case cmp > string(name):
+			case cmp > name.of(text):
 				sorted = false
 			}
 			dst = append(dst, ',')
@@ -290,7 +295,7 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 		start := len(dst)
 		if c.esc {
 			dst = append(dst, '\\', '"')
-			dst = append(dst, name...)
+			dst = append(dst, text[name.start:name.end]...)
 			dst = append(dst, '\\', '"')
 		} else {
 			dst = append(dst, text[i:j+1]...)
@@ -323,8 +328,8 @@ func (c *textCanon) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 		for k := 1; k < len(ms); k++ {
 			m := ms[k]
 			j := k
-			for ; j > 0 && string(ms[j-1].name) >= string(m.name); j-- {
-				if string(ms[j-1].name) == string(m.name) {
+			for ; j > 0 && ms[j-1].name.of(text) >= m.name.of(text); j-- {
+				if ms[j-1].name.of(text) == m.name.of(text) {
 					return dst, i, false
 				}
 				ms[j] = ms[j-1]
@@ -480,15 +485,28 @@ func unescapeJSONText(s string) string {
 	return b.String()
 }
 
+// nameEnd returns the offset of the first '"', '\\', control character,
+// DEL or byte of a non-ASCII character of text at or after j, or
+// len(text): the end of a member name canonical JSON writes as it is.
+func nameEnd(text []byte, j int) int { return scanEnd(text, j, true) }
+
 // plainEnd returns the offset of the first '"', '\\', control character or
-// DEL of text at or after j, or len(text). It looks at eight bytes at a
-// time.
-func plainEnd(text []byte, j int) int {
+// DEL of text at or after j, or len(text).
+func plainEnd(text []byte, j int) int { return scanEnd(text, j, false) }
+
+// scanEnd returns the offset of the first '"', '\\', control character or
+// DEL of text at or after j, or with high of any byte from 0x80 on, or
+// len(text). It looks at eight bytes at a time.
+func scanEnd(text []byte, j int, high bool) int {
 	const (
 		ones = 0x0101010101010101
 		lo7  = 0x7f7f7f7f7f7f7f7f
 		hi   = 0x8080808080808080
 	)
+	var highs uint64
+	if high {
+		highs = hi
+	}
 	for ; j+8 <= len(text); j += 8 {
 		x := binary.LittleEndian.Uint64(text[j:])
 		// A byte b of y, z or d is zero exactly when neither (b&0x7f)+0x7f
@@ -496,13 +514,15 @@ func plainEnd(text []byte, j int) int {
 		// (b&0x7f)+0x60 nor b has it.
 		y, z, d := x^('"'*ones), x^('\\'*ones), x^(0x7f*ones)
 		m := ^(((y&lo7)+lo7)|y)&hi | ^(((z&lo7)+lo7)|z)&hi | ^(((d&lo7)+lo7)|d)&hi |
-			^(((x&lo7)+0x6060606060606060)|x)&hi
+			^(((x&lo7)+0x6060606060606060)|x)&hi | x&highs
 		if m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 	}
-	for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 && text[j] != 0x7f {
-		j++
+	for ; j < len(text); j++ {
+		if c := text[j]; c == '"' || c == '\\' || c < 0x20 || c == 0x7f || high && c >= utf8.RuneSelf {
+			return j
+		}
 	}
 	return j
 }

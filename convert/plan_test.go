@@ -714,6 +714,30 @@ func TestPlainEnd(t *testing.T) {
 	}
 }
 
+// TestNameEnd checks nameEnd against a byte-by-byte scan as TestPlainEnd
+// checks plainEnd.
+func TestNameEnd(t *testing.T) {
+	naive := func(text []byte, j int) int {
+		for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 && text[j] != 0x7f && text[j] < 0x80 {
+			j++
+		}
+		return j
+	}
+	for c := 0; c < 256; c++ {
+		for n := 0; n <= 19; n++ {
+			for at := 0; at < n; at++ {
+				text := []byte(strings.Repeat("ab", n)[:n])
+				text[at] = byte(c)
+				for from := 0; from <= n; from++ {
+					if got, want := nameEnd(text, from), naive(text, from); got != want {
+						t.Fatalf("nameEnd(%q, %d) = %d, want %d", text, from, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestTypedRead: a conversion that reads ordinary messages typed, with no
 // map (rpclog.BatchOptions.Typed), writes the same bytes and tells the same
 // issues as one that reads every record into maps, for every format whose
