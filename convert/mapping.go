@@ -145,7 +145,8 @@ func (m *Mapping) mapTyped(dst []rdf.Triple, rec *rpclog.Record, node, bnodePref
 var versionValue any = "2.0"
 
 // typedMembers appends to dst the members of o, in the order of their
-// names, with the values a decoded message object holds (see typedValue).
+// names: params and result as their text, the others with the values a
+// decoded message object holds.
 func (m *Mapping) typedMembers(dst []member, o *jsonrpc.Object) []member {
 	// "id" < "jsonrpc" < "method" < "params" < "result"
 	if o.HasID {
@@ -162,10 +163,10 @@ func (m *Mapping) typedMembers(dst []member, o *jsonrpc.Object) []member {
 		dst = append(dst, member{k: "method", v: o.Method})
 	}
 	if o.Params != nil {
-		dst = append(dst, member{k: "params", v: m.typedText("params", o.Params)})
+		dst = append(dst, member{k: "params", text: o.Params})
 	}
 	if o.Result != nil {
-		dst = append(dst, member{k: "result", v: m.typedText("result", o.Result)})
+		dst = append(dst, member{k: "result", text: o.Result})
 	}
 	return dst
 }
@@ -178,6 +179,9 @@ func (m *Mapping) typedValue(o *jsonrpc.Object) map[string]any {
 	ms := m.typedMembers(room[:0], o)
 	obj := make(map[string]any, len(ms))
 	for _, e := range ms {
+		if e.text != nil {
+			e.v = m.typedText(e.k, e.text)
+		}
 		obj[e.k] = e.v
 	}
 	return obj
@@ -217,6 +221,14 @@ func (m *Mapping) lazyKeys() []string {
 		}
 	}
 	return keys
+}
+
+// typedRead reports whether the plan maps params and result from their
+// text, as @json terms (lazyKeys) or by walking it (cwalk.textMember), so
+// that messages are best read typed.
+func (m *Mapping) typedRead() bool {
+	p, r := m.plan.root.terms["params"], m.plan.root.terms["result"]
+	return m.Engine == EngineCompiled && p != nil && r != nil && p.kind > ckDrop && r.kind > ckDrop
 }
 
 // materialize decodes the undecoded values in v, in place, and reports

@@ -62,15 +62,16 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 	stop := make(chan struct{})
 	// Ordinary messages are read typed, with no map, when the workers
 	// format their triples (a typed record's strings, a response's id and
-	// the time, live in the batch, which is reused once written, so
-	// triples that a sink keeps must not hold them) and the plan maps
-	// params and result from their text (else they would be checked, then
-	// decoded: read twice).
+	// the time, and strings of params, live in the batch, which is reused
+	// once written, so triples that a sink keeps must not hold them) and
+	// the plan maps params and result from their text (else they would be
+	// checked, then decoded: read twice).
 	lazy := g.mapping.lazyKeys()
-	typed := formats && len(lazy) == 2 && !c.untyped
-	// The voucher writes their rdf:JSON literals' text as it reads them.
+	typed := formats && g.mapping.typedRead() && !c.untyped
+	// The voucher writes the rdf:JSON literals' text of params and result
+	// as it reads them, when both are @json terms.
 	opts := rpclog.BatchOptions{Classify: true, Lazy: lazy, Typed: typed}
-	if typed {
+	if typed && len(lazy) == 2 {
 		opts.Vouch = func() rpclog.Voucher { return new(voucher) }
 	}
 	batches := l.Reader.Batches(opts, stop)

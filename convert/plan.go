@@ -388,9 +388,10 @@ type cwalk struct {
 	jkeys   [][]string // scratch per depth, for canonical JSON
 	text    textCanon
 	buf     []byte
-	objs    []rdf.Term // scratch for the items of lists
-	arena   *[]byte    // where rdf:JSON lexical forms go, when set (see LogGraph.build)
-	vouched []byte     // the escaped canonical text of the member being mapped, when the voucher wrote it
+	objs    []rdf.Term         // scratch for the items of lists
+	fields  []jsonparse.Member // scratch of the text walk: the members of objects
+	arena   *[]byte            // where rdf:JSON lexical forms go, when set (see LogGraph.build)
+	vouched []byte             // the escaped canonical text of the member being mapped, when the voucher wrote it
 }
 
 type pathElem struct {
@@ -413,11 +414,12 @@ func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, 
 }
 
 // member is one member of a message read typed: its name and its value as
-// a decoded message object holds it, with, for params and result, the
-// text the voucher wrote for their literal, when it did.
+// a decoded message object holds it, or, for params and result, its text,
+// with the text the voucher wrote for their literal, when it did.
 type member struct {
 	k       string
 	v       any
+	text    []byte
 	vouched []byte
 }
 
@@ -437,6 +439,7 @@ func (m *Mapping) compiledWalk(msg map[string]any, ms []member, node, bnodePrefi
 	defer walkPool.Put(w)
 	w.m, w.out, w.blank, w.nblank, w.whole = m, out, bnodePrefix, 0, true
 	w.left, w.changes, w.path, w.arena = nil, nil, w.path[:0], arena
+	w.fields = w.fields[:0]
 	if msg != nil {
 		ok = w.object(msg, m.plan.root, subj, 0, true)
 	} else {
@@ -486,9 +489,17 @@ func (w *cwalk) object(obj map[string]any, s *cscope, subj rdf.Term, depth int, 
 func (w *cwalk) members(ms []member, s *cscope, subj rdf.Term) bool {
 	props := 0
 	for _, m := range ms {
-		w.vouched = m.vouched
-		prop, ok := w.member(m.k, m.v, s, subj, 0, true)
-		w.vouched = nil
+		var prop, ok bool
+		switch {
+		case m.text == nil:
+			prop, ok = w.member(m.k, m.v, s, subj, 0, true)
+		case w.m.lazy(m.k):
+			w.vouched = m.vouched
+			prop, ok = w.member(m.k, w.m.typedText(m.k, m.text), s, subj, 0, true)
+			w.vouched = nil
+		default:
+			prop, ok = w.textMember(m.k, m.text, s, subj)
+		}
 		if !ok {
 			return false
 		}
@@ -652,19 +663,7 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 		return true
 	}
 	if u, ok := v.(jsonparse.Undecoded); ok {
-		dst := w.buf[:0]
-		if w.arena != nil {
-			dst = *w.arena
-		}
-		start := len(dst)
-		w.text.esc = w.arena != nil
-		if dst, ok = w.text.appendText(dst, u); ok {
-			if !t.exact {
-				w.whole = false
-			}
-			lit := rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON)
-			lit.Escaped = w.text.esc
-			w.add(subj, t.iri, lit)
+		if w.jsonText(subj, t, u) {
 			return true
 		}
 		v = jsonparse.Decode(u)
@@ -702,6 +701,29 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	}
 	lit := rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON)
 	lit.Escaped = escaped
+	w.add(subj, t.iri, lit)
+	return true
+}
+
+// jsonText maps text, the value of an @json term, as jsonValue maps its
+// decoded value, when textCanon writes its canonical form; else it reports
+// false and adds nothing.
+func (w *cwalk) jsonText(subj rdf.Term, t *cterm, text []byte) bool {
+	dst := w.buf[:0]
+	if w.arena != nil {
+		dst = *w.arena
+	}
+	start := len(dst)
+	w.text.esc = w.arena != nil
+	dst, ok := w.text.appendText(dst, text)
+	if !ok {
+		return false
+	}
+	if !t.exact {
+		w.whole = false
+	}
+	lit := rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON)
+	lit.Escaped = w.text.esc
 	w.add(subj, t.iri, lit)
 	return true
 }

@@ -864,6 +864,76 @@ func appendUnescaped(buf, data []byte, j int, lone bool) (_ []byte, next int, wa
 	return utf8.AppendRune(buf, r), next, false, nil
 }
 
+// Member is one member of an object's JSON text.
+type Member struct {
+	Name  []byte // the name's text, between its quotes
+	Value []byte // the value's text
+}
+
+// AppendMembers appends to dst the members of the object text, JSON the
+// Parser accepts, in the order of the text; ok is false when a name holds
+// an escape.
+func AppendMembers(dst []Member, text []byte) (_ []Member, ok bool) {
+	for i := SkipSpace(text, 1); i < len(text) && text[i] != '}'; {
+		j := plainRun(text, i+1)
+		for j < len(text) && text[j] >= utf8.RuneSelf {
+			j = plainRun(text, j+1)
+		}
+		if text[i] != '"' || j >= len(text) || text[j] != '"' {
+			return dst, false
+		}
+		name := text[i+1 : j]
+		if i = SkipSpace(text, j+1); i >= len(text) || text[i] != ':' {
+			return dst, false
+		}
+		i = SkipSpace(text, i+1)
+		end := SkipValue(text, i)
+		if end <= i || end > len(text) {
+			return dst, false
+		}
+		dst = append(dst, Member{name, text[i:end]})
+		if i = SkipSpace(text, end); i < len(text) && text[i] == ',' {
+			i = SkipSpace(text, i+1)
+		}
+	}
+	return dst, true
+}
+
+// AppendString appends to dst the string whose text, quotes included, is
+// text, unescaped; ok is false when text is no string the Parser accepts,
+// or holds a lone surrogate escape.
+func AppendString(dst, text []byte) (_ []byte, ok bool) {
+	if len(text) < 2 || text[0] != '"' {
+		return dst, false
+	}
+	for j := 1; j < len(text); {
+		k := plainRun(text, j)
+		dst = append(dst, text[j:k]...)
+		if j = k; j >= len(text) {
+			break
+		}
+		var perr *SyntaxError
+		switch c := text[j]; {
+		case c == '"':
+			return dst, j == len(text)-1
+		case c == '\\':
+			dst, j, _, perr = appendUnescaped(dst, text, j, false)
+		case c < 0x20:
+			return dst, false
+		default:
+			var n int
+			if n, perr = jsonRuneLen(text, j); perr == nil {
+				dst = append(dst, text[j:j+n]...)
+				j += n
+			}
+		}
+		if perr != nil {
+			return dst, false
+		}
+	}
+	return dst, false
+}
+
 // Hex4 decodes the four hexadecimal digits at data[i:].
 func Hex4(data []byte, i int) (rune, *SyntaxError) {
 	var r rune
@@ -956,7 +1026,7 @@ func Elements(text []byte) [][]byte {
 	}
 	var out [][]byte
 	for i = SkipSpace(text, i+1); i < len(text) && text[i] != ']'; {
-		end := skipValue(text, i)
+		end := SkipValue(text, i)
 		out = append(out, text[i:end])
 		if i = SkipSpace(text, end); i < len(text) && text[i] == ',' {
 			i = SkipSpace(text, i+1)
@@ -965,14 +1035,14 @@ func Elements(text []byte) [][]byte {
 	return out
 }
 
-// skipValue returns the offset past the value at data[i], which must be
-// valid JSON.
-func skipValue(data []byte, i int) int {
+// SkipValue returns the offset past the value at data[i], which must be
+// JSON the Parser accepts.
+func SkipValue(data []byte, i int) int {
 	depth := 0
 	for i < len(data) {
 		switch data[i] {
 		case '"':
-			for i++; i < len(data) && data[i] != '"'; i++ {
+			for i = plainRun(data, i+1); i < len(data) && data[i] != '"'; i = plainRun(data, i+1) {
 				if data[i] == '\\' {
 					i++
 				}
