@@ -259,6 +259,9 @@ func valueObject(o rdf.Term) (map[string]any, error) {
 	case rdf.IRI, rdf.Blank:
 		return map[string]any{"@id": nodeID(o)}, nil
 	case rdf.Literal:
+		if o.Escaped {
+			return nil, fmt.Errorf("literal %.80q: its lexical form is escaped for N-Triples and Turtle", o.Value)
+		}
 		if o.Lang != "" {
 			return map[string]any{"@value": o.Value, "@language": o.Lang}, nil
 		}

@@ -2,6 +2,8 @@ package jsonld_test
 
 import (
 	"bytes"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/jrpcld/jrpcld/internal/fixture"
@@ -71,5 +73,20 @@ func TestWriteReadsBack(t *testing.T) {
 				t.Errorf("%s (expanded %v): read back differs:\n%s\n%s", tt.name, expanded, diff, buf.String())
 			}
 		}
+	}
+}
+
+// TestWriteRefusesEscaped: a literal whose lexical form is escaped for
+// N-Triples and Turtle (rdf.Term.Escaped) is not written as JSON-LD.
+func TestWriteRefusesEscaped(t *testing.T) {
+	lit := rdf.NewLiteral(`{\"a\":1}`, rdf.RDFJSON)
+	lit.Escaped = true
+	w, err := jsonld.NewWriter(io.Discard, nil, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.WriteGroup([]rdf.Triple{{S: rdf.NewIRI("http://example.com/s"), P: "http://example.com/p", O: lit}})
+	if err == nil || !strings.Contains(err.Error(), "escaped") {
+		t.Errorf("WriteGroup: %v, want an error about the escaped form", err)
 	}
 }
