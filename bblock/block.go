@@ -565,6 +565,13 @@ func walkRefs(v any, fn func(string)) {
 	}
 }
 
+// Inherits returns the ids of the blocks b takes from: those it depends on,
+// then those it is a profile of, in the order the OGC tool chain lists
+// them (SHACL shapes, inherited semantic-uplift steps).
+func (b *Block) Inherits() []string {
+	return append(slices.Clone(b.Deps), b.ProfileOf()...)
+}
+
 // ProfileOf returns the ids of the blocks b is a profile of: isProfileOf,
 // or the older profileOf, of its bblock.json, without "bblocks://".
 func (b *Block) ProfileOf() []string {

@@ -116,7 +116,7 @@ func (bd *builder) inheritedSteps(o *blockOut) []*transform.Step {
 // import has.
 func (bd *builder) upliftOf(id string) (deps []string, steps []*transform.Step, ok bool) {
 	if b := bd.reg.Block(id); b != nil {
-		deps = append(slices.Clone(b.Deps), b.ProfileOf()...)
+		deps = b.Inherits()
 		var u *transform.Uplift
 		if o := bd.built[id]; o != nil && o.tr != nil {
 			u = o.tr.uplift

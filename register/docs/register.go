@@ -450,11 +450,8 @@ func ShapesChain(src *bblock.Register, id string, visit func(id string, b *bbloc
 			return
 		}
 		visit(id, b, nil)
-		for _, d := range b.Deps {
+		for _, d := range b.Inherits() {
 			walk(d)
-		}
-		for _, p := range b.ProfileOf() {
-			walk(p)
 		}
 	}
 	walk(id)
