@@ -68,10 +68,10 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 	// checked, then decoded: read twice).
 	lazy := g.mapping.lazyKeys()
 	typed := formats && g.mapping.typedRead() && !c.untyped
-	// The voucher writes the rdf:JSON literals' text of params and result
-	// as it reads them, when both are @json terms.
+	// The voucher writes the rdf:JSON literals' text of those of params
+	// and result that are @json terms as it reads them.
 	opts := rpclog.BatchOptions{Classify: true, Lazy: lazy, Typed: typed}
-	if typed && len(lazy) == 2 {
+	if typed && len(lazy) > 0 {
 		opts.Vouch = func() rpclog.Voucher { return new(voucher) }
 	}
 	batches := l.Reader.Batches(opts, stop)

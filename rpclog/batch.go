@@ -66,7 +66,8 @@ type BatchOptions struct {
 	Typed bool
 	// Vouch, with Typed and without Lens, makes a Voucher for each
 	// decoding goroutine, which then reads the "params" and "result"
-	// members of the messages read typed in the reader's place.
+	// members of the messages read typed, those that Lazy names, in the
+	// reader's place.
 	Vouch func() Voucher
 }
 

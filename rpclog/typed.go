@@ -248,8 +248,9 @@ func (s *typedScan) object(i, depth int) (end int, seen uint8, ok bool) {
 }
 
 // vouch offers the value at text[*i] of the member of bit, inside depth
-// arrays and objects, to the Voucher when the member is params or result
-// and there is one; when it vouches for the value, *i moves past it.
+// arrays and objects, to the Voucher when the member is params or result,
+// one of the parser's Lazy members, and there is one; when it vouches for
+// the value, *i moves past it.
 func (s *typedScan) vouch(bit uint8, i *int, depth int) bool {
 	k := 0
 	switch {
@@ -258,6 +259,9 @@ func (s *typedScan) vouch(bit uint8, i *int, depth int) bool {
 	case bit == mResult:
 		k = 1
 	case bit != mParams:
+		return false
+	}
+	if !slices.Contains(s.p.Lazy, vouchNames[k]) {
 		return false
 	}
 	start := len(*s.vbuf)
@@ -269,6 +273,9 @@ func (s *typedScan) vouch(bit uint8, i *int, depth int) bool {
 	s.vouched[k] = vouchSpan{start: start, end: len(out), ok: true}
 	return true
 }
+
+// vouchNames are the names of the members a Voucher may read.
+var vouchNames = [2]string{"params", "result"}
 
 // member takes the value v, checked, of the member of bit.
 func (s *typedScan) member(bit uint8, v []byte) bool {
