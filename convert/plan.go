@@ -205,7 +205,11 @@ func compileTerm(active *ld.Context, pkg *context.Scope, n string, plainStrings 
 		t.kind = ckTyped
 		t.dt = td.Type
 	}
-	t.exact = len(pkg.TermsFor(td.ID)) == 1 && td.ID != rdf.RDFType && !strings.HasPrefix(td.ID, rdf.JLogNS)
+	// Of the terms of one property, the way back takes the first whose type
+	// fits the object (context.Scope.Name): for an @json term, whose
+	// objects are all rdf:JSON literals, the same one every time.
+	named := len(pkg.TermsFor(td.ID)) == 1 || t.kind == ckJSON && pkg.Name(td.ID, jsonLiteral) == n
+	t.exact = named && td.ID != rdf.RDFType && !strings.HasPrefix(td.ID, rdf.JLogNS)
 	return t
 }
 
@@ -1066,7 +1070,8 @@ func (m *Mapping) nodeValid(node string) bool {
 }
 
 var (
-	rdfNil = rdf.NewIRI(rdf.RDFNil)
+	rdfNil      = rdf.NewIRI(rdf.RDFNil)
+	jsonLiteral = rdf.NewLiteral("null", rdf.RDFJSON)
 	// noObject stands for no object at all where a term is returned.
 	noObject = rdf.Term{}
 )

@@ -276,6 +276,11 @@ var engineCases = []string{
 	`{"jsonrpc":"2.0","id":3,"result":{"steps":["s1",{"count":2},"s1"],"inner":{"name":"n"}}}`,
 	`{"jsonrpc":"2.0","id":"l","list":[true],"result":{"steps":[]}}`,
 	`{"jsonrpc":"2.0","method":"n","jlist":[1,{"b":2,"a":1}],"list":[{"jlist":null}]}`,
+	// Two terms of one property (the MCP block's _meta and metadata).
+	`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"_meta":{"progressToken":"p"},"name":"n"}}`,
+	`{"jsonrpc":"2.0","id":8,"method":"m","params":{"metadata":{"a":1},"name":"n"}}`,
+	`{"jsonrpc":"2.0","id":8,"method":"m","params":{"_meta":{"a":1},"metadata":{"a":1}}}`,
+	`{"jsonrpc":"2.0","id":8,"method":"m","params":{"_meta":{"a":1},"metadata":{"b":2}}}`,
 }
 
 // TestEnginesCases: the quirk cases, with each context and with bases of
