@@ -10,6 +10,7 @@ import (
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/fixture"
 	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -138,7 +139,7 @@ func BenchmarkCompiledToRDF(b *testing.B) {
 }
 
 // BenchmarkCanonicalText writes the canonical form of the params and
-// result of every corpus message from their text (textCanon, as the plan
+// result of every corpus message from their text (jcs.Writer, as the plan
 // does for @json terms): one op is one message's values.
 func BenchmarkCanonicalText(b *testing.B) {
 	log, n := shared.CorpusLog(b)
@@ -162,12 +163,12 @@ func BenchmarkCanonicalText(b *testing.B) {
 		size += len(t)
 	}
 	b.SetBytes(int64(size / n))
-	var c textCanon
+	var c jcs.Writer
 	var buf []byte
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j := i % n; j < len(texts); j += n {
-			buf, _ = c.appendText(buf[:0], texts[j])
+			buf, _ = c.AppendText(buf[:0], texts[j])
 		}
 	}
 }

@@ -3,6 +3,7 @@ package convert
 import (
 	"testing"
 
+	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 )
 
@@ -31,8 +32,8 @@ func checkVouch(t *testing.T, text []byte, depth, maxDepth int) bool {
 		t.Errorf("%q (depth %d of %d): vouched to %d, the check: end %d, clean %v, %v", text, depth, maxDepth, end, cend, clean, perr)
 		return true
 	}
-	c := textCanon{esc: true}
-	want, ok := c.appendText([]byte("x"), text[i:end])
+	c := jcs.Writer{Escaped: true}
+	want, ok := c.AppendText([]byte("x"), text[i:end])
 	if !ok || string(want) != string(out) {
 		t.Errorf("%q: vouched %q, from the text %q (%v)", text, out, want, ok)
 	}

@@ -700,7 +700,7 @@ func unescaped(triples []rdf.Triple) []rdf.Triple {
 		if out == nil {
 			out = slices.Clone(triples)
 		}
-		out[i].O.Value, out[i].O.Escaped = unescapeJSONText(t.O.Value), false
+		out[i].O.Value, out[i].O.Escaped = jcs.Unescape(t.O.Value), false
 	}
 	if out == nil {
 		return triples

@@ -389,8 +389,7 @@ type cwalk struct {
 	whole   bool // the way back gives the message as sent: no patch
 	path    []pathElem
 	keys    [][]string // scratch per depth
-	jkeys   [][]string // scratch per depth, for canonical JSON
-	text    textCanon
+	text    jcs.Writer // canonical JSON, with scratch space
 	buf     []byte
 	objs    []rdf.Term         // scratch for the items of lists
 	fields  []jsonparse.Member // scratch of the text walk: the members of objects
@@ -681,7 +680,7 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 		dst = *w.arena
 	}
 	start := len(dst)
-	dst, changes, err = canonical(dst, v, &w.jkeys)
+	dst, changes, err = w.text.AppendValue(dst, v)
 	if err != nil {
 		w.leave(notice(w.pointer(), "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false)
 		w.whole = false
@@ -699,7 +698,7 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 		// The same value written from its text is Escaped (above), and
 		// add compares terms.
 		n := len(dst)
-		dst = escapeJSONText(dst, dst[start:n])
+		dst = jcs.Escape(dst, dst[start:n])
 		dst = dst[:start+copy(dst[start:], dst[n:])]
 		escaped = true
 	}
@@ -710,7 +709,7 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 }
 
 // jsonText maps text, the value of an @json term, as jsonValue maps its
-// decoded value, when textCanon writes its canonical form; else it reports
+// decoded value, when jcs.Writer writes its canonical form from the text; else it reports
 // false and adds nothing.
 func (w *cwalk) jsonText(subj rdf.Term, t *cterm, text []byte) bool {
 	dst := w.buf[:0]
@@ -718,8 +717,8 @@ func (w *cwalk) jsonText(subj rdf.Term, t *cterm, text []byte) bool {
 		dst = *w.arena
 	}
 	start := len(dst)
-	w.text.esc = w.arena != nil
-	dst, ok := w.text.appendText(dst, text)
+	w.text.Escaped = w.arena != nil
+	dst, ok := w.text.AppendText(dst, text)
 	if !ok {
 		return false
 	}
@@ -727,7 +726,7 @@ func (w *cwalk) jsonText(subj rdf.Term, t *cterm, text []byte) bool {
 		w.whole = false
 	}
 	lit := rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON)
-	lit.Escaped = w.text.esc
+	lit.Escaped = w.text.Escaped
 	w.add(subj, t.iri, lit)
 	return true
 }

@@ -477,11 +477,11 @@ func FuzzEngines(f *testing.F) {
 		if d.Decode(&v) != nil {
 			return
 		}
-		var keys [][]string
-		got, gotCh, gotErr := canonical(nil, v, &keys)
+		var w jcs.Writer
+		got, gotCh, gotErr := w.AppendValue(nil, v)
 		want, wantCh, wantErr := jcs.Append(nil, v)
 		if string(got) != string(want) || !reflect.DeepEqual(gotCh, wantCh) || (gotErr == nil) != (wantErr == nil) {
-			t.Errorf("canonical %s %v %v, jcs %s %v %v", got, gotCh, gotErr, want, wantCh, wantErr)
+			t.Errorf("AppendValue %s %v %v, jcs %s %v %v", got, gotCh, gotErr, want, wantCh, wantErr)
 		}
 		checkCanonicalText(t, []byte(s))
 		msg, ok := v.(map[string]any)
@@ -496,19 +496,20 @@ func FuzzEngines(f *testing.F) {
 	})
 }
 
-// TestCanonical: the fast canonical form is byte for byte jcs's, with the
-// same changes, whether it writes the value itself or leaves it to jcs.
+// TestCanonical: jcs.Writer's fast canonical form is byte for byte
+// jcs.Append's, with the same changes, whether it writes the value itself
+// or leaves it to Append.
 func TestCanonical(t *testing.T) {
 	cases := []string{`null`, `true`, `[]`, `{}`, `0`, `-0`, `1`, `-12`, `123456789012345`, `1234567890123456`, `12345678901234567890`,
 		`1.0`, `0.5`, `1e2`, `1E-7`, `1e-7`, `1e21`, `9007199254740993`, `0.1`, `-1.5e300`, `"a\"b\\c\n\t\u0001\u007f\u2028é🎉"`,
 		`{"b":1,"a":[1,{"é":2,"z":3}],"A":null}`, `{"\uE000":1,"🎉":2}`, `[1,[2,[3,{"x":[4.25]}]]]`, `{"k":"\u0000"}`}
-	var keys [][]string
+	var w jcs.Writer
 	for _, c := range cases {
 		v := decodeValue(t, c)
-		got, gotCh, gotErr := canonical(nil, v, &keys)
+		got, gotCh, gotErr := w.AppendValue(nil, v)
 		want, wantCh, wantErr := jcs.Append(nil, v)
 		if string(got) != string(want) || !reflect.DeepEqual(gotCh, wantCh) || (gotErr == nil) != (wantErr == nil) {
-			t.Errorf("%s: canonical %s %v %v, jcs %s %v %v", c, got, gotCh, gotErr, want, wantCh, wantErr)
+			t.Errorf("%s: AppendValue %s %v %v, jcs %s %v %v", c, got, gotCh, gotErr, want, wantCh, wantErr)
 		}
 	}
 }
@@ -524,8 +525,8 @@ func checkCanonicalText(t *testing.T, text []byte) bool {
 	if perr != nil {
 		return false
 	}
-	var c textCanon
-	got, ok := c.appendText([]byte("x"), text)
+	var c jcs.Writer
+	got, ok := c.AppendText([]byte("x"), text)
 	if !ok {
 		if string(got) != "x" {
 			t.Errorf("%s: %q left behind", text, got)
@@ -537,8 +538,8 @@ func checkCanonicalText(t *testing.T, text []byte) bool {
 		t.Errorf("%s: from the text %s, jcs %s %v %v", text, got, want, changes, err)
 	}
 	// Escaped, it is what the N-Triples writer writes for the literal.
-	c.esc = true
-	esc, ok := c.appendText([]byte("x"), text)
+	c.Escaped = true
+	esc, ok := c.AppendText([]byte("x"), text)
 	if !ok {
 		t.Errorf("%s: written from the text, but not escaped", text)
 		return true
@@ -548,11 +549,11 @@ func checkCanonicalText(t *testing.T, text []byte) bool {
 		ntLiteral(t, rdf.NewLiteral(lex, rdf.RDFJSON)); got != want {
 		t.Errorf("%s: escaped from the text %s, the writer %s", text, got, want)
 	}
-	if got := string(escapeJSONText(nil, []byte(lex))); got != string(esc[1:]) {
-		t.Errorf("%s: escapeJSONText %s, from the text %s", text, got, esc[1:])
+	if got := string(jcs.Escape(nil, []byte(lex))); got != string(esc[1:]) {
+		t.Errorf("%s: jcs.Escape %s, from the text %s", text, got, esc[1:])
 	}
-	if got := unescapeJSONText(string(esc[1:])); got != lex {
-		t.Errorf("%s: unescapeJSONText %s, want %s", text, got, lex)
+	if got := jcs.Unescape(string(esc[1:])); got != lex {
+		t.Errorf("%s: jcs.Unescape %s, want %s", text, got, lex)
 	}
 	return true
 }
@@ -692,55 +693,6 @@ func TestParseLines(t *testing.T) {
 			_, got := rdf.ParseLines(bad, syntax, 8)
 			if want == nil || got == nil || want.Error() != got.Error() {
 				t.Errorf("%v: error at line %d: pieces %v, whole %v", f, at+1, got, want)
-			}
-		}
-	}
-}
-
-// TestPlainEnd checks plainEnd against a byte-by-byte scan for every
-// stopping byte at every offset of a word and past it, and for every byte
-// value.
-func TestPlainEnd(t *testing.T) {
-	naive := func(text []byte, j int) int {
-		for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 && text[j] != 0x7f {
-			j++
-		}
-		return j
-	}
-	for c := 0; c < 256; c++ {
-		for n := 0; n <= 19; n++ {
-			for at := 0; at < n; at++ {
-				text := []byte(strings.Repeat("aé", n)[:n])
-				text[at] = byte(c)
-				for from := 0; from <= n; from++ {
-					if got, want := plainEnd(text, from), naive(text, from); got != want {
-						t.Fatalf("plainEnd(%q, %d) = %d, want %d", text, from, got, want)
-					}
-				}
-			}
-		}
-	}
-}
-
-// TestNameEnd checks nameEnd against a byte-by-byte scan as TestPlainEnd
-// checks plainEnd.
-func TestNameEnd(t *testing.T) {
-	naive := func(text []byte, j int) int {
-		for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 && text[j] != 0x7f && text[j] < 0x80 {
-			j++
-		}
-		return j
-	}
-	for c := 0; c < 256; c++ {
-		for n := 0; n <= 19; n++ {
-			for at := 0; at < n; at++ {
-				text := []byte(strings.Repeat("ab", n)[:n])
-				text[at] = byte(c)
-				for from := 0; from <= n; from++ {
-					if got, want := nameEnd(text, from), naive(text, from); got != want {
-						t.Fatalf("nameEnd(%q, %d) = %d, want %d", text, from, got, want)
-					}
-				}
 			}
 		}
 	}

@@ -9,7 +9,7 @@ package convert
 // members it drops, which make the message need a patch and so its decoded
 // value anyway; what the decoded walk would tell about (a member named like
 // a keyword, a number beyond a double); escaped member names and canonical
-// forms textCanon does not write. The message is then mapped from its
+// forms jcs.Writer does not write from the text. The message is then mapped from its
 // decoded value, as before. So the text walk must only be right where it
 // succeeds, which TestTextWalk checks against the decoded walk.
 
@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/rdf"
 )
@@ -135,7 +136,7 @@ func (w *cwalk) textString(v []byte) (string, bool) {
 	case w.arena == nil:
 		b, ok := jsonparse.AppendString(nil, v)
 		return string(b), ok
-	case plainEnd(body, 0) == len(body) && utf8.Valid(body):
+	case jcs.PlainEnd(body, 0) == len(body) && utf8.Valid(body):
 		return unsafe.String(&body[0], len(body)), true
 	}
 	start := len(*w.arena)

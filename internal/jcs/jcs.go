@@ -1,7 +1,10 @@
 // Package jcs writes JSON values in the canonical form of RFC 8785 (the JSON
 // Canonicalization Scheme), the lexical form of rdf:JSON literals in JSON-LD:
 // object members sorted by their UTF-16 code units, no white space, strings
-// escaped minimally, numbers as ECMAScript writes an IEEE double.
+// escaped minimally, numbers as ECMAScript writes an IEEE double. Append
+// writes a decoded value; a Writer writes the common cases faster, from a
+// decoded value or straight from JSON text, and can write the form
+// N-Triples and Turtle give the text between quotes in the same pass.
 package jcs
 
 import (
