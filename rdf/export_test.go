@@ -9,3 +9,7 @@ const (
 
 // PlanAll makes t lay out every group with its plan (see appendSimple).
 func PlanAll(t *TurtleWriter) { t.planAll = true }
+
+// CheckBlank and CheckBlankRunes check a blank node label by table and rune
+// by rune (TestCheckBlank).
+var CheckBlank, CheckBlankRunes = checkBlank, checkBlankRunes

@@ -193,6 +193,31 @@ func appendIRIRef(dst []byte, iri string) ([]byte, error) {
 // checkBlank checks that label is a valid BLANK_NODE_LABEL:
 // (PN_CHARS_U | [0-9]) ((PN_CHARS | '.')* PN_CHARS)?.
 func checkBlank(label string) error {
+	// The usual label, ASCII letters, digits, '_' and '-' (not first), by
+	// table; checkBlankRunes says what is wrong with any other.
+	if label != "" && label[0] != '-' {
+		i := 0
+		for i < len(label) && blankByte[label[i]] {
+			i++
+		}
+		if i == len(label) {
+			return nil
+		}
+	}
+	return checkBlankRunes(label)
+}
+
+// blankByte marks the bytes a blank node label may hold anywhere but
+// first ('-') and besides '.': the ASCII PN_CHARS.
+var blankByte = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = IsPNChars(rune(c))
+	}
+	return t
+}()
+
+// checkBlankRunes is checkBlank rune by rune.
+func checkBlankRunes(label string) error {
 	if label == "" {
 		return invalid("empty blank node label")
 	}

@@ -1071,3 +1071,33 @@ func TestTurtleSimpleLayout(t *testing.T) {
 		t.Errorf("only %d valid groups of one subject without blank nodes", simple)
 	}
 }
+
+// TestCheckBlank: checkBlank's table takes only what checkBlankRunes takes,
+// and leaves it everything else, for every label of up to two bytes and
+// labels of three from bytes that matter.
+func TestCheckBlank(t *testing.T) {
+	check := func(label string) {
+		got, want := rdf.CheckBlank(label), rdf.CheckBlankRunes(label)
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Fatalf("checkBlank(%q) = %v, checkBlankRunes %v", label, got, want)
+		}
+	}
+	check("")
+	for a := 0; a < 256; a++ {
+		check(string([]byte{byte(a)}))
+		for b := 0; b < 256; b++ {
+			check(string([]byte{byte(a), byte(b)}))
+		}
+	}
+	some := []byte("aZ09_-.:~ \x00\x7f\x80\xb7\xc2\xc3\xff")
+	for _, a := range some {
+		for _, b := range some {
+			for _, c := range some {
+				check(string([]byte{a, b, c}))
+			}
+		}
+	}
+	if rdf.CheckBlank("l3t9b0-x_Y") != nil || rdf.CheckBlank("-a") == nil || rdf.CheckBlank("a.") == nil {
+		t.Error("checkBlank gets the usual labels wrong")
+	}
+}
