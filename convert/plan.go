@@ -709,8 +709,8 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 }
 
 // jsonText maps text, the value of an @json term, as jsonValue maps its
-// decoded value, when jcs.Writer writes its canonical form from the text; else it reports
-// false and adds nothing.
+// decoded value, when jcs.Writer writes its canonical form from the text;
+// else it reports false and adds nothing.
 func (w *cwalk) jsonText(subj rdf.Term, t *cterm, text []byte) bool {
 	dst := w.buf[:0]
 	if w.arena != nil {

@@ -9,9 +9,10 @@ package convert
 // members it drops, which make the message need a patch and so its decoded
 // value anyway; what the decoded walk would tell about (a member named like
 // a keyword, a number beyond a double); escaped member names and canonical
-// forms jcs.Writer does not write from the text. The message is then mapped from its
-// decoded value, as before. So the text walk must only be right where it
-// succeeds, which TestTextWalk checks against the decoded walk.
+// forms jcs.Writer does not write from the text. The message is then
+// mapped from its decoded value, as before. So the text walk must only be
+// right where it succeeds, which TestTextWalk checks against the decoded
+// walk.
 
 import (
 	"bytes"
