@@ -3,7 +3,6 @@ package stats
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"math/big"
 	"regexp"
 	"slices"
@@ -515,18 +514,22 @@ func (c *Collector) Stats() *Stats {
 func (c *Collector) Timeline() []Event { return c.events }
 
 // ReadLog counts every record r reads. The error is an I/O error that ended
-// the log; what was read before is counted.
+// the log; what was read before is counted. The records are decoded on
+// every core (rpclog.Reader.Batches) and counted in log order.
 func ReadLog(r *rpclog.Reader, c *Collector) error {
-	for {
-		rec, err := r.Next()
+	stop := make(chan struct{})
+	defer close(stop)
+	for b := range r.Batches(rpclog.BatchOptions{}, stop) {
+		for _, br := range b.Records {
+			c.Add(br.Record)
+		}
+		err := b.Err
+		b.Done()
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
 			return err
 		}
-		c.Add(rec)
 	}
+	return nil
 }
 
 func dirName(d jsonrpc.Direction) string {
