@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
@@ -97,6 +98,9 @@ func Read(r io.Reader, f Format) ([]Entry, []diag.Diagnostic, error) {
 		return nil, nil, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if err := checkUTF8(data); err != nil {
+		return nil, nil, err
+	}
 	var doc json.RawMessage
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, nil, jsonError(data, err)
@@ -141,6 +145,26 @@ func Write(w io.Writer, entries []Entry) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// checkUTF8 reports where data is not UTF-8, which JSON text must be:
+// encoding/json passes such bytes through in the messages it leaves as
+// text, and the log they would go into could not be read.
+func checkUTF8(data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	i := 0
+	for i < len(data) {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		i += n
+	}
+	line := 1 + bytes.Count(data[:i], []byte("\n"))
+	col := i - bytes.LastIndexByte(data[:i], '\n')
+	return fmt.Errorf("line %d, column %d: not JSON: byte %#02x is not UTF-8, which JSON text must be (convert the recording to UTF-8 first, e.g. with iconv)", line, col, data[i])
 }
 
 // jsonError says where a recording that is not JSON goes wrong.

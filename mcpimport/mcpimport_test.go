@@ -219,6 +219,8 @@ func TestReadErrors(t *testing.T) {
 		{VCR, `{"session":{}}`, "holds no MCP message"},
 		{Inspector, `[]`, "holds no MCP message"},
 		{MCPRecorder, `{"interactions":[]}`, "holds no MCP message"},
+		{Inspector, "[{\"message\":{\"\xff\":\"\"}}]", "line 1, column 15: not JSON: byte 0xff is not UTF-8"},
+		{VCR, "{\"session\":\n {\"a\":\"\xc3\"}}", "line 2, column 8: not JSON: byte 0xc3 is not UTF-8"},
 	} {
 		_, _, err := Read(strings.NewReader(c.rec), c.f)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
