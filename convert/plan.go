@@ -657,12 +657,7 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 		// The member's whole value, written by the voucher.
 		vouched := w.vouched
 		w.vouched = nil
-		if !t.exact {
-			w.whole = false
-		}
-		lit := rdf.NewLiteral(unsafe.String(&vouched[0], len(vouched)), rdf.RDFJSON)
-		lit.Escaped = true
-		w.add(subj, t.iri, lit)
+		w.addJSON(subj, t, unsafe.String(&vouched[0], len(vouched)), true)
 		return true
 	}
 	if u, ok := v.(jsonparse.Undecoded); ok {
@@ -673,14 +668,9 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	} else {
 		materialize(v) // an @json object may hold what looked like a message
 	}
-	var changes []jcs.Change
-	var err error
-	dst := w.buf[:0]
-	if w.arena != nil {
-		dst = *w.arena
-	}
+	dst := w.jsonDst()
 	start := len(dst)
-	dst, changes, err = w.text.AppendValue(dst, v)
+	dst, changes, err := w.text.AppendValue(dst, v)
 	if err != nil {
 		w.leave(notice(w.pointer(), "the value cannot be an rdf:JSON literal (%v); it is not mapped to RDF", err), false)
 		w.whole = false
@@ -688,9 +678,6 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 	}
 	if len(changes) > 0 {
 		w.changes = append(w.changes, pathChanges{path: slices.Clone(w.path), changes: changes})
-		w.whole = false
-	}
-	if !t.exact {
 		w.whole = false
 	}
 	escaped := false
@@ -702,32 +689,42 @@ func (w *cwalk) jsonValue(subj rdf.Term, t *cterm, v any) bool {
 		dst = dst[:start+copy(dst[start:], dst[n:])]
 		escaped = true
 	}
-	lit := rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON)
+	w.addJSON(subj, t, w.lexical(dst, start), escaped)
+	return true
+}
+
+// jsonDst returns where the lexical form of an rdf:JSON literal is to be
+// appended: the arena when there is one, else w.buf, emptied.
+func (w *cwalk) jsonDst() []byte {
+	if w.arena != nil {
+		return *w.arena
+	}
+	return w.buf[:0]
+}
+
+// addJSON adds the rdf:JSON literal lex, Escaped or not, as the value of
+// the @json term t of subj.
+func (w *cwalk) addJSON(subj rdf.Term, t *cterm, lex string, escaped bool) {
+	if !t.exact {
+		w.whole = false
+	}
+	lit := rdf.NewLiteral(lex, rdf.RDFJSON)
 	lit.Escaped = escaped
 	w.add(subj, t.iri, lit)
-	return true
 }
 
 // jsonText maps text, the value of an @json term, as jsonValue maps its
 // decoded value, when jcs.Writer writes its canonical form from the text;
 // else it reports false and adds nothing.
 func (w *cwalk) jsonText(subj rdf.Term, t *cterm, text []byte) bool {
-	dst := w.buf[:0]
-	if w.arena != nil {
-		dst = *w.arena
-	}
+	dst := w.jsonDst()
 	start := len(dst)
 	w.text.Escaped = w.arena != nil
 	dst, ok := w.text.AppendText(dst, text)
 	if !ok {
 		return false
 	}
-	if !t.exact {
-		w.whole = false
-	}
-	lit := rdf.NewLiteral(w.lexical(dst, start), rdf.RDFJSON)
-	lit.Escaped = w.text.Escaped
-	w.add(subj, t.iri, lit)
+	w.addJSON(subj, t, w.lexical(dst, start), w.text.Escaped)
 	return true
 }
 
