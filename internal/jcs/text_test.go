@@ -5,48 +5,34 @@ import (
 	"testing"
 )
 
-// TestPlainEnd checks PlainEnd against a byte-by-byte scan for every
-// stopping byte at every offset of a word and past it, and for every byte
-// value.
-func TestPlainEnd(t *testing.T) {
-	naive := func(text []byte, j int) int {
-		for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 && text[j] != 0x7f {
-			j++
-		}
-		return j
-	}
-	for c := 0; c < 256; c++ {
-		for n := 0; n <= 19; n++ {
-			for at := 0; at < n; at++ {
-				text := []byte(strings.Repeat("aé", n)[:n])
-				text[at] = byte(c)
-				for from := 0; from <= n; from++ {
-					if got, want := PlainEnd(text, from), naive(text, from); got != want {
-						t.Fatalf("PlainEnd(%q, %d) = %d, want %d", text, from, got, want)
-					}
-				}
+// TestScanEnd checks PlainEnd and nameEnd against a byte-by-byte scan for
+// every stopping byte at every offset of a word and past it, and for every
+// byte value, in text that is otherwise plain for each.
+func TestScanEnd(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		end   func([]byte, int) int
+		fill  string
+		stops func(c byte) bool
+	}{
+		{"PlainEnd", PlainEnd, "aé", func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c == 0x7f }},
+		{"nameEnd", nameEnd, "ab", func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c == 0x7f || c >= 0x80 }},
+	} {
+		naive := func(text []byte, j int) int {
+			for j < len(text) && !tt.stops(text[j]) {
+				j++
 			}
+			return j
 		}
-	}
-}
-
-// TestNameEnd checks nameEnd against a byte-by-byte scan as TestPlainEnd
-// checks PlainEnd.
-func TestNameEnd(t *testing.T) {
-	naive := func(text []byte, j int) int {
-		for j < len(text) && text[j] != '"' && text[j] != '\\' && text[j] >= 0x20 && text[j] != 0x7f && text[j] < 0x80 {
-			j++
-		}
-		return j
-	}
-	for c := 0; c < 256; c++ {
-		for n := 0; n <= 19; n++ {
-			for at := 0; at < n; at++ {
-				text := []byte(strings.Repeat("ab", n)[:n])
-				text[at] = byte(c)
-				for from := 0; from <= n; from++ {
-					if got, want := nameEnd(text, from), naive(text, from); got != want {
-						t.Fatalf("nameEnd(%q, %d) = %d, want %d", text, from, got, want)
+		for c := 0; c < 256; c++ {
+			for n := 0; n <= 19; n++ {
+				for at := 0; at < n; at++ {
+					text := []byte(strings.Repeat(tt.fill, n)[:n])
+					text[at] = byte(c)
+					for from := 0; from <= n; from++ {
+						if got, want := tt.end(text, from), naive(text, from); got != want {
+							t.Fatalf("%s(%q, %d) = %d, want %d", tt.name, text, from, got, want)
+						}
 					}
 				}
 			}
