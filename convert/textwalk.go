@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
@@ -137,7 +136,8 @@ func (w *cwalk) textString(v []byte) (string, bool) {
 	case w.arena == nil:
 		b, ok := jsonparse.AppendString(nil, v)
 		return string(b), ok
-	case jcs.PlainEnd(body, 0) == len(body) && utf8.Valid(body):
+	}
+	if end, valid := jcs.PlainRun(body, 0); end == len(body) && valid {
 		return unsafe.String(&body[0], len(body)), true
 	}
 	start := len(*w.arena)

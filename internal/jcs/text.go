@@ -358,11 +358,8 @@ func appendTextString(dst, text []byte, i int, esc bool) ([]byte, int, bool) {
 	j := i + 1
 	start := j
 	for {
-		j = PlainEnd(text, j)
-		if j >= len(text) || text[j] < 0x20 {
-			return dst, j, false
-		}
-		if !utf8.Valid(text[start:j]) {
+		var valid bool
+		if j, valid = PlainRun(text, j); j >= len(text) || text[j] < 0x20 || !valid {
 			return dst, j, false
 		}
 		dst = append(dst, text[start:j]...)
@@ -487,27 +484,43 @@ func Unescape(s string) string {
 // nameEnd returns the offset of the first '"', '\\', control character,
 // DEL or byte of a non-ASCII character of text at or after j, or
 // len(text): the end of a member name canonical JSON writes as it is.
-func nameEnd(text []byte, j int) int { return scanEnd(text, j, true) }
+func nameEnd(text []byte, j int) int {
+	j, _ = scanEnd(text, j, true)
+	return j
+}
 
 // PlainEnd returns the offset of the first '"', '\\', control character or
 // DEL of text at or after j, or len(text).
-func PlainEnd(text []byte, j int) int { return scanEnd(text, j, false) }
+func PlainEnd(text []byte, j int) int {
+	j, _ = scanEnd(text, j, false)
+	return j
+}
+
+// PlainRun returns PlainEnd(text, j) and whether the run of text from j to
+// there is valid UTF-8. A run of ASCII, which the scan notices, is not
+// read again.
+func PlainRun(text []byte, j int) (end int, valid bool) {
+	end, seen := scanEnd(text, j, false)
+	return end, seen == 0 || utf8.Valid(text[j:end])
+}
 
 // scanEnd returns the offset of the first '"', '\\', control character or
 // DEL of text at or after j, or with high of any byte from 0x80 on, or
-// len(text). It looks at eight bytes at a time.
-func scanEnd(text []byte, j int, high bool) int {
+// len(text). It looks at eight bytes at a time. seen has a bit from 0x80
+// on when a byte it looked at has it, possibly one past end.
+func scanEnd(text []byte, j int, high bool) (end int, seen uint64) {
 	const (
 		ones = 0x0101010101010101
 		lo7  = 0x7f7f7f7f7f7f7f7f
 		hi   = 0x8080808080808080
 	)
-	var highs uint64
+	var highs, acc uint64
 	if high {
 		highs = hi
 	}
 	for ; j+8 <= len(text); j += 8 {
 		x := binary.LittleEndian.Uint64(text[j:])
+		acc |= x
 		// A byte b of y, z or d is zero exactly when neither (b&0x7f)+0x7f
 		// nor b has its high bit set; b < 0x20 exactly when neither
 		// (b&0x7f)+0x60 nor b has it.
@@ -515,15 +528,17 @@ func scanEnd(text []byte, j int, high bool) int {
 		m := ^(((y&lo7)+lo7)|y)&hi | ^(((z&lo7)+lo7)|z)&hi | ^(((d&lo7)+lo7)|d)&hi |
 			^(((x&lo7)+0x6060606060606060)|x)&hi | x&highs
 		if m != 0 {
-			return j + bits.TrailingZeros64(m)>>3
+			return j + bits.TrailingZeros64(m)>>3, acc & hi
 		}
 	}
 	for ; j < len(text); j++ {
-		if c := text[j]; c == '"' || c == '\\' || c < 0x20 || c == 0x7f || high && c >= utf8.RuneSelf {
-			return j
+		c := text[j]
+		if c == '"' || c == '\\' || c < 0x20 || c == 0x7f || high && c >= utf8.RuneSelf {
+			return j, acc & hi
 		}
+		acc |= uint64(c)
 	}
-	return j
+	return j, acc & hi
 }
 
 // digits returns the length of the run of ASCII digits at the start of s.
