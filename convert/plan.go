@@ -587,6 +587,9 @@ func jlogID(id any) bool {
 // validNumber reports whether n is within the range of a double: the
 // preparation leaves out the others.
 func validNumber(n json.Number) bool {
+	if jcs.ShortInt(string(n)) {
+		return true
+	}
 	_, err := strconv.ParseFloat(string(n), 64)
 	return err == nil
 }
@@ -932,6 +935,9 @@ func (w *cwalk) scalar(t *cterm, s *cscope, v any) (o rdf.Term, exact, ok bool) 
 		}
 		return rdf.NewLiteral(lex, rdf.XSDBoolean), true, true
 	case json.Number:
+		if lit, ok := shortNumber(string(x), t); ok {
+			return lit, numberBack(string(x), lit.Value, t), true
+		}
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {
 			// Beyond a double: the preparation leaves it out.
@@ -967,6 +973,21 @@ func goldNumber(f float64, t *cterm) (rdf.Term, string) {
 		}
 	}
 	return rdf.NewLiteral(lex, t.dt), lex
+}
+
+// shortNumber returns the literal goldNumber makes of the number written
+// as n, without reading its value, when n is a short integer (jcs.ShortInt)
+// and t gives no xsd:double: the integer written as n.
+func shortNumber(n string, t *cterm) (rdf.Term, bool) {
+	switch {
+	case !jcs.ShortInt(n):
+		return rdf.Term{}, false
+	case t.kind != ckTyped:
+		return rdf.NewLiteral(n, rdf.XSDInteger), true
+	case t.dt == rdf.XSDDouble:
+		return rdf.Term{}, false
+	}
+	return rdf.NewLiteral(n, t.dt), true
 }
 
 // stringBack reports whether the way back turns a string literal of

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -827,5 +828,38 @@ func TestTypedRead(t *testing.T) {
 	}
 	if typedLines < 100 {
 		t.Errorf("%d lines read typed: the test compares next to nothing", typedLines)
+	}
+}
+
+// TestShortNumber holds shortNumber to goldNumber of the parsed value, for
+// integers around the 15-digit limit, numbers it must leave alone, and each
+// kind of term.
+func TestShortNumber(t *testing.T) {
+	terms := []*cterm{
+		{kind: ckPlain},
+		{kind: ckTyped, dt: rdf.XSDInteger},
+		{kind: ckTyped, dt: rdf.XSDDouble},
+		{kind: ckTyped, dt: rdf.XSDString},
+	}
+	nums := []string{"0", "-0", "7", "-7", "10", "123456789012345", "-123456789012345",
+		"999999999999999", "1234567890123456", "9007199254740993", "1.0", "1e3", "-1.5", "00"}
+	short := 0
+	for _, n := range nums {
+		for _, term := range terms {
+			lit, ok := shortNumber(n, term)
+			f, err := strconv.ParseFloat(n, 64)
+			want, _ := goldNumber(f, term)
+			switch {
+			case ok && (err != nil || lit != want):
+				t.Errorf("shortNumber(%q, kind %d %s) = %v, goldNumber gives %v", n, term.kind, term.dt, lit, want)
+			case ok:
+				short++
+			case jcs.ShortInt(n) && term.dt != rdf.XSDDouble:
+				t.Errorf("shortNumber(%q, kind %d %s) left a short integer alone", n, term.kind, term.dt)
+			}
+		}
+	}
+	if short != 7*3 {
+		t.Errorf("%d numbers and terms taken, want %d", short, 7*3)
 	}
 }

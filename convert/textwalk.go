@@ -108,6 +108,12 @@ func (w *cwalk) textScalar(t *cterm, s *cscope, v []byte) (o rdf.Term, exact, ok
 	}
 	// A number: its text is only looked at here.
 	n := unsafe.String(&v[0], len(v))
+	if lit, ok := shortNumber(n, t); ok {
+		if w.arena == nil { // n must not outlive the text
+			lit.Value = strings.Clone(n)
+		}
+		return lit, numberBack(n, n, t), true
+	}
 	f, err := strconv.ParseFloat(n, 64)
 	if err != nil {
 		return noObject, false, false

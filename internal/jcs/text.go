@@ -111,7 +111,7 @@ func appendCanonicalString(dst []byte, s string) ([]byte, bool) {
 // appendCanonicalNumber appends a number written as s when its canonical
 // form is s itself: then its value does not change.
 func appendCanonicalNumber(dst []byte, s string) ([]byte, bool) {
-	if shortInt(s) {
+	if ShortInt(s) {
 		return append(dst, s...), true
 	}
 	f, err := strconv.ParseFloat(s, 64)
@@ -230,7 +230,7 @@ func (c *Writer) value(dst, text []byte, i, depth int) ([]byte, int, bool) {
 	}
 	// Any number but a short integer is written only when its canonical
 	// form is its text.
-	if num := text[i:end]; shortInt(num) {
+	if num := text[i:end]; ShortInt(num) {
 		return append(dst, num...), end, true
 	}
 	var ok bool
@@ -238,9 +238,10 @@ func (c *Writer) value(dst, text []byte, i, depth int) ([]byte, int, bool) {
 	return dst, end, ok
 }
 
-// shortInt reports whether the number s is an integer of up to 15 digits,
-// without leading zeros and other than -0: its own canonical form.
-func shortInt[T string | []byte](s T) bool {
+// ShortInt reports whether the number s is an integer of up to 15 digits,
+// without leading zeros and other than -0: its own canonical form, and a
+// value a double and an int64 hold exactly.
+func ShortInt[T string | []byte](s T) bool {
 	if len(s) > 0 && s[0] == '-' {
 		if len(s) == 2 && s[1] == '0' {
 			return false
