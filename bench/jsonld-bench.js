@@ -9,9 +9,10 @@
 //           serves it, so that jsonld.js processes it once and takes it from
 //           its cache afterwards.
 //
-// Usage: node jsonld-bench.js CONTEXT.json SECONDS LOG.jsonl...
+// Usage: node jsonld-bench.js [--cached] CONTEXT.json SECONDS LOG.jsonl...
 // Each way runs for SECONDS. Prints one JSON line:
 // {"inline": {"messages": N, "seconds": S, "msgsPerSec": R}, "cached": {...}}.
+// With --cached (first), only the cached way runs and "inline" is null.
 //
 // The way back: node jsonld-bench.js --from-rdf CONTEXT.json SECONDS FILE.nt...
 // reads N-Triples (or N-Quads) that jrpcld wrote from a log, cuts them into
@@ -27,6 +28,8 @@ const fs = require('fs');
 const jsonld = require('jsonld');
 
 const argv = process.argv.slice(2);
+const cachedOnly = argv[0] === '--cached';
+if (cachedOnly) argv.shift();
 const fromRDF = argv[0] === '--from-rdf';
 if (fromRDF) argv.shift();
 const [ctxFile, secondsArg, ...logs] = argv;
@@ -144,7 +147,7 @@ async function back(ctx) {
 
 (async () => {
   const way = fromRDF ? back : run;
-  const inline = await way(context);
+  const inline = cachedOnly ? null : await way(context);
   const cached = await way(ctxURL);
   console.log(JSON.stringify({inline, cached}));
 })().catch((e) => { console.error(e); process.exit(1); });
