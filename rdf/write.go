@@ -256,10 +256,11 @@ var echar = func() (t [utf8.RuneSelf]byte) {
 	return t
 }()
 
-// appendLexical appends lex, the lexical form of literal l, in double
-// quotes: as it is when l is Escaped, else escaped by appendString.
-func appendLexical(dst []byte, l Term, lex string) ([]byte, error) {
-	if !l.Escaped {
+// appendLexical appends lex, a literal's lexical form, in double quotes:
+// as it is when it is escaped already (Term.Escaped), else escaped by
+// appendString.
+func appendLexical(dst []byte, escaped bool, lex string) ([]byte, error) {
+	if !escaped {
 		return appendString(dst, lex)
 	}
 	dst = append(dst, '"')
@@ -388,7 +389,7 @@ func checkLang(lang string) error {
 
 // literalParts returns the lexical form, language tag and datatype IRI of l,
 // with an empty datatype read as xsd:string.
-func literalParts(l Term) (lex, lang, dt string, err error) {
+func literalParts(l *Term) (lex, lang, dt string, err error) {
 	lex, lang, dt = l.Value, l.Lang, l.Datatype
 	switch {
 	case lang != "":
@@ -412,11 +413,11 @@ func appendNTTerm(dst []byte, t Term) ([]byte, error) {
 	case Blank:
 		return appendBlank(dst, t.Value)
 	case Literal:
-		lex, lang, dt, err := literalParts(t)
+		lex, lang, dt, err := literalParts(&t)
 		if err != nil {
 			return dst, err
 		}
-		if dst, err = appendLexical(dst, t, lex); err != nil {
+		if dst, err = appendLexical(dst, t.Escaped, lex); err != nil {
 			return dst, err
 		}
 		switch {
@@ -1133,7 +1134,7 @@ func (t *TurtleWriter) appendSimple(dst []byte, triples []Triple) (out []byte, o
 			}
 			dst = append(dst, ' ')
 		}
-		if dst, err = t.appendObject(dst, tr.O); err != nil {
+		if dst, err = t.appendObject(dst, &tr.O); err != nil {
 			return dst, false, fmt.Errorf("triple %d: object: %w", i, err)
 		}
 	}
@@ -1197,7 +1198,7 @@ func (t *TurtleWriter) appendBody(dst []byte, s int32, level int) ([]byte, error
 			dst = append(dst, ' ', ']')
 			continue
 		}
-		if dst, err = t.appendObject(dst, tr.O); err != nil {
+		if dst, err = t.appendObject(dst, &tr.O); err != nil {
 			return dst, fmt.Errorf("triple %d: object: %w", ti, err)
 		}
 	}
@@ -1205,7 +1206,7 @@ func (t *TurtleWriter) appendBody(dst []byte, s int32, level int) ([]byte, error
 }
 
 // appendObject appends an object that is not nested.
-func (t *TurtleWriter) appendObject(dst []byte, o Term) ([]byte, error) {
+func (t *TurtleWriter) appendObject(dst []byte, o *Term) ([]byte, error) {
 	switch o.Kind {
 	case IRI:
 		return t.appendIRI(dst, o.Value)
@@ -1225,7 +1226,7 @@ func (t *TurtleWriter) appendObject(dst []byte, o Term) ([]byte, error) {
 
 // appendLiteral appends a literal, bare when its datatype and lexical form
 // allow it, otherwise quoted with its language tag or datatype.
-func (t *TurtleWriter) appendLiteral(dst []byte, l Term) ([]byte, error) {
+func (t *TurtleWriter) appendLiteral(dst []byte, l *Term) ([]byte, error) {
 	lex, lang, dt, err := literalParts(l)
 	if err != nil {
 		return dst, err
@@ -1244,7 +1245,7 @@ func (t *TurtleWriter) appendLiteral(dst []byte, l Term) ([]byte, error) {
 	if bare {
 		return append(dst, lex...), nil
 	}
-	if dst, err = appendLexical(dst, l, lex); err != nil {
+	if dst, err = appendLexical(dst, l.Escaped, lex); err != nil {
 		return dst, err
 	}
 	switch {
