@@ -512,7 +512,6 @@ func PlainRun(text []byte, j int) (end int, valid bool) {
 func scanEnd(text []byte, j int, high bool) (end int, seen uint64) {
 	const (
 		ones = 0x0101010101010101
-		lo7  = 0x7f7f7f7f7f7f7f7f
 		hi   = 0x8080808080808080
 	)
 	var highs, acc uint64
@@ -522,12 +521,13 @@ func scanEnd(text []byte, j int, high bool) (end int, seen uint64) {
 	for ; j+8 <= len(text); j += 8 {
 		x := binary.LittleEndian.Uint64(text[j:])
 		acc |= x
-		// A byte b of y, z or d is zero exactly when neither (b&0x7f)+0x7f
-		// nor b has its high bit set; b < 0x20 exactly when neither
-		// (b&0x7f)+0x60 nor b has it.
+		// (v-k*ones) &^ v & hi sets the high bit of each byte of v below k
+		// that no byte before it borrowed from (bytes from 0x80 on never
+		// count), so its lowest bit marks v's first such byte. A byte of x
+		// stops the scan when it is below 0x20 or when it makes a byte of
+		// y, z or d zero (below one).
 		y, z, d := x^('"'*ones), x^('\\'*ones), x^(0x7f*ones)
-		m := ^(((y&lo7)+lo7)|y)&hi | ^(((z&lo7)+lo7)|z)&hi | ^(((d&lo7)+lo7)|d)&hi |
-			^(((x&lo7)+0x6060606060606060)|x)&hi | x&highs
+		m := ((x-0x20*ones)&^x|(y-ones)&^y|(z-ones)&^z|(d-ones)&^d)&hi | x&highs
 		if m != 0 {
 			return j + bits.TrailingZeros64(m)>>3, acc & hi
 		}
