@@ -507,8 +507,9 @@ func PlainRun(text []byte, j int) (end int, valid bool) {
 
 // scanEnd returns the offset of the first '"', '\\', control character or
 // DEL of text at or after j, or with high of any byte from 0x80 on, or
-// len(text). It looks at eight bytes at a time. seen has a bit from 0x80
-// on when a byte it looked at has it, possibly one past end.
+// len(text). It looks at eight bytes at a time. seen is nonzero when a
+// byte it looked at, which may be one of the word's bytes past end, is
+// from 0x80 on.
 func scanEnd(text []byte, j int, high bool) (end int, seen uint64) {
 	const (
 		ones = 0x0101010101010101
@@ -521,11 +522,11 @@ func scanEnd(text []byte, j int, high bool) (end int, seen uint64) {
 	for ; j+8 <= len(text); j += 8 {
 		x := binary.LittleEndian.Uint64(text[j:])
 		acc |= x
-		// (v-k*ones) &^ v & hi sets the high bit of each byte of v below k
-		// that no byte before it borrowed from (bytes from 0x80 on never
-		// count), so its lowest bit marks v's first such byte. A byte of x
-		// stops the scan when it is below 0x20 or when it makes a byte of
-		// y, z or d zero (below one).
+		// (v-k*ones) &^ v & hi has the high bit of each byte of v below k
+		// (bytes from 0x80 on never count) and may have it in bytes after
+		// the first such one, which a borrow reached: its lowest bit marks
+		// v's first byte below k. A byte of x stops the scan when it is
+		// below 0x20 or makes a byte of y, z or d zero (below one).
 		y, z, d := x^('"'*ones), x^('\\'*ones), x^(0x7f*ones)
 		m := ((x-0x20*ones)&^x|(y-ones)&^y|(z-ones)&^z|(d-ones)&^d)&hi | x&highs
 		if m != 0 {
