@@ -195,16 +195,25 @@ func appendIRIRef(dst []byte, iri string) ([]byte, error) {
 func checkBlank(label string) error {
 	// The usual label, ASCII letters, digits, '_' and '-' (not first), by
 	// table; checkBlankRunes says what is wrong with any other.
-	if label != "" && label[0] != '-' {
-		i := 0
-		for i < len(label) && blankByte[label[i]] {
-			i++
-		}
-		if i == len(label) {
-			return nil
-		}
+	if plainName(label, &blankByte) {
+		return nil
 	}
 	return checkBlankRunes(label)
+}
+
+// plainName reports whether s, not empty and not starting with '-', holds
+// only bytes that table marks: a blank node label or local name of the
+// usual kind, taken without the rune walk.
+func plainName(s string, table *[256]bool) bool {
+	if s == "" || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !table[s[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // blankByte marks the bytes a blank node label may hold anywhere but
@@ -1324,7 +1333,7 @@ func (t *TurtleWriter) appendName(dst []byte, iri string) ([]byte, error) {
 // they are not allowed bare. It reports false when local cannot be written
 // so; dst may then hold a partial name.
 func appendLocal(dst []byte, local string) ([]byte, bool) {
-	if plainLocal(local) {
+	if plainName(local, &localByte) {
 		return append(dst, local...), true
 	}
 	for i, r := range local {
@@ -1364,25 +1373,11 @@ func appendLocal(dst []byte, local string) ([]byte, bool) {
 	return dst, true
 }
 
-// plainLocal reports whether local is a PN_LOCAL as it is, made of ASCII
-// letters, digits, '_', ':' and '-' (not first), as most local names are.
-func plainLocal(local string) bool {
-	if local == "" || local[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(local); i++ {
-		if !localByte[local[i]] {
-			return false
-		}
-	}
-	return true
-}
-
-// localByte holds the bytes plainLocal takes.
-var localByte = func() (t [256]bool) {
-	for c := range t {
-		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == ':' || c == '-'
-	}
+// localByte marks the bytes of a local name written as it is (plainName):
+// blankByte's and ':'.
+var localByte = func() [256]bool {
+	t := blankByte
+	t[':'] = true
 	return t
 }()
 
