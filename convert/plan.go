@@ -935,17 +935,12 @@ func (w *cwalk) scalar(t *cterm, s *cscope, v any) (o rdf.Term, exact, ok bool) 
 		}
 		return rdf.NewLiteral(lex, rdf.XSDBoolean), true, true
 	case json.Number:
-		if lit, ok := shortNumber(string(x), t); ok {
-			return lit, numberBack(string(x), lit.Value, t), true
-		}
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
+		o, exact, ok := numberObject(string(x), t)
+		if !ok {
 			// Beyond a double: the preparation leaves it out.
 			w.leave(notice(w.pointer(), "number %s is beyond the range of a double; it is not mapped to RDF", x), false)
-			return noObject, false, true
 		}
-		lit, lex := goldNumber(f, t)
-		return lit, numberBack(string(x), lex, t), true
+		return o, exact, true
 	case float64:
 		lit, _ := goldNumber(x, t)
 		return lit, false, true
@@ -973,6 +968,21 @@ func goldNumber(f float64, t *cterm) (rdf.Term, string) {
 		}
 	}
 	return rdf.NewLiteral(lex, t.dt), lex
+}
+
+// numberObject returns the literal json-gold makes of the number written
+// as n under term t, and whether the way back gives n; ok is false for a
+// number beyond the range of a double. The literal may hold n.
+func numberObject(n string, t *cterm) (o rdf.Term, exact, ok bool) {
+	if lit, ok := shortNumber(n, t); ok {
+		return lit, numberBack(n, n, t), true
+	}
+	f, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		return noObject, false, false
+	}
+	lit, lex := goldNumber(f, t)
+	return lit, numberBack(n, lex, t), true
 }
 
 // shortNumber returns the literal goldNumber makes of the number written

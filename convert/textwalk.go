@@ -17,7 +17,6 @@ package convert
 import (
 	"bytes"
 	"slices"
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -106,20 +105,13 @@ func (w *cwalk) textScalar(t *cterm, s *cscope, v []byte) (o rdf.Term, exact, ok
 	case 't', 'f':
 		return w.scalar(t, s, v[0] == 't')
 	}
-	// A number: its text is only looked at here.
+	// A number. Its literal may hold its text, which without an arena
+	// must not outlive the message.
 	n := unsafe.String(&v[0], len(v))
-	if lit, ok := shortNumber(n, t); ok {
-		if w.arena == nil { // n must not outlive the text
-			lit.Value = strings.Clone(n)
-		}
-		return lit, numberBack(n, n, t), true
+	if w.arena == nil {
+		n = strings.Clone(n)
 	}
-	f, err := strconv.ParseFloat(n, 64)
-	if err != nil {
-		return noObject, false, false
-	}
-	lit, lex := goldNumber(f, t)
-	return lit, numberBack(n, lex, t), true
+	return numberObject(n, t)
 }
 
 // textChild is child for k, a member name that points into a message's
