@@ -20,6 +20,7 @@ import (
 // output is where a command writes its result: standard output, or a file
 // written atomically (-o). On a failure, or when INT, TERM or HUP arrives,
 // the file keeps its previous content and the temporary file is removed.
+// A device or named pipe (-o /dev/null) is written straight.
 type output struct {
 	io.Writer
 	file *atomicfile.File
@@ -88,10 +89,15 @@ func (o *output) interrupted(e *env, cmd, path string, existed bool, sig syscall
 	// The file is not closed, only its name removed: a write under way in
 	// another goroutine goes on into a file no name reaches, rather than
 	// failing with a second message before the exit.
-	os.Remove(o.file.Temp())
 	state := "is unchanged"
-	if !existed {
+	switch {
+	case o.file.InPlace():
+		state = "got part of the output" // a device or pipe: nothing to drop
+	case !existed:
 		state = "was not created"
+	}
+	if !o.file.InPlace() {
+		os.Remove(o.file.Temp())
 	}
 	if isTerminal(e.stderr) {
 		fmt.Fprintln(e.stderr) // past the ^C the terminal echoed
@@ -146,14 +152,14 @@ func (o *output) finish(ok bool) error {
 // sameFile returns the input among inputs that names the same file as out
 // (os.SameFile: whatever the spelling, the symbolic links or hard links
 // that lead to it), "-" when standard input is that file, and false when
-// none is or out does not exist.
+// none is, or out does not exist or is a device or pipe.
 func sameFile(e *env, out string, inputs []string) (string, bool) {
 	if out == "" || out == "-" {
 		return "", false
 	}
 	ost, err := os.Stat(out)
-	if err != nil {
-		return "", false
+	if err != nil || !ost.Mode().IsRegular() && !ost.IsDir() {
+		return "", false // a device or pipe: writing it leaves the input be
 	}
 	for _, in := range inputs {
 		var ist os.FileInfo

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestOutputIsInput: when the file a command would write (-o, --html, or a
@@ -116,5 +118,43 @@ func TestOutputIsInput(t *testing.T) {
 				t.Errorf("build wrote into the sources")
 			}
 		})
+	}
+}
+
+// TestOutputToPipe: -o naming a named pipe (as /dev/null names a device)
+// writes the output into it and leaves it a pipe; the atomic way would
+// have renamed a regular file over it.
+func TestOutputToPipe(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Skipf("no named pipe here: %v", err)
+	}
+	log := filepath.Join(dir, "session.jsonl")
+	write(t, log, `{"jsonrpc":"2.0","method":"m"}`+"\n")
+	got := make(chan string, 1)
+	go func() {
+		b, _ := os.ReadFile(pipe)
+		got <- string(b)
+	}()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+	code := run([]string{"turtle", "-o", pipe, log}, e)
+	if code != 0 || errOut.Len() != 0 || out.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0 and nothing", code, out.String(), errOut.String())
+	}
+	select {
+	case s := <-got:
+		if !strings.Contains(s, `jrpc:hasMethod "m"`) {
+			t.Errorf("the pipe's reader got:\n%s\nwant the log's Turtle", s)
+		}
+	case <-time.After(30 * time.Second):
+		if w, err := os.OpenFile(pipe, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close() // let the reader go
+		}
+		t.Error("the pipe's reader got nothing")
+	}
+	if st, err := os.Lstat(pipe); err != nil || st.Mode().Type() != os.ModeNamedPipe {
+		t.Errorf("%s is no longer a named pipe (%v)", pipe, err)
 	}
 }

@@ -1,6 +1,8 @@
 // Package atomicfile writes a file so that readers only ever see its old
 // content or its complete new content: data goes to a temporary file in the
-// same folder, which replaces the target only on Commit.
+// same folder, which replaces the target only on Commit. A device, named
+// pipe or socket (/dev/null, /dev/stdout) cannot be replaced that way and
+// is written straight instead.
 package atomicfile
 
 import (
@@ -24,6 +26,10 @@ type File struct {
 	// CreateIn: target and temp are names inside it.
 	root *os.Root
 	temp string
+
+	// inPlace: File is the target itself, opened for writing, not a
+	// temporary file (Create of a device, named pipe or socket).
+	inPlace bool
 }
 
 // Create starts writing the file at path. When path names a symbolic link,
@@ -31,7 +37,22 @@ type File struct {
 // leads to (after every link on the way, even one that does not exist yet)
 // gets the new content. The temporary file lives beside that file, so that
 // the final rename stays on one file system.
+//
+// A path that leads to a device, a named pipe or a socket is opened and
+// written straight, with nothing to commit or drop: renaming a file over
+// /dev/null would replace the device with a regular file. A folder is
+// refused.
 func Create(path string) (*File, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return nil, fmt.Errorf("creating %s: is a folder", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("creating %s: %w", path, err)
+		}
+		return &File{File: f, target: path, inPlace: true}, nil
+	}
 	target, err := resolve(path)
 	if err != nil {
 		return nil, fmt.Errorf("creating %s: %w", path, err)
@@ -102,12 +123,18 @@ func resolve(path string) (string, error) {
 }
 
 // Commit makes the written content the file's content. A new file gets mode
-// 0644; a replaced one keeps its mode.
+// 0644; a replaced one keeps its mode. A file written in place is closed.
 func (f *File) Commit() error {
 	if f.done {
 		return nil
 	}
 	f.done = true
+	if f.inPlace {
+		if err := f.File.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", f.target, err)
+		}
+		return nil
+	}
 	mode := os.FileMode(0o644)
 	stat, rename, remove := os.Stat, os.Rename, os.Remove
 	if f.root != nil {
@@ -138,13 +165,17 @@ func (f *File) Commit() error {
 }
 
 // Abort drops what was written; the file at the path keeps its old content
-// (or stays absent).
+// (or stays absent). A file written in place is only closed: what was
+// written to it has gone.
 func (f *File) Abort() {
 	if f.done {
 		return
 	}
 	f.done = true
 	f.File.Close()
+	if f.inPlace {
+		return
+	}
 	if f.root != nil {
 		f.root.Remove(f.temp)
 		return
@@ -153,10 +184,18 @@ func (f *File) Abort() {
 }
 
 // Temp returns the name of the temporary file (for tests and messages):
-// inside the root for a file of CreateIn.
+// inside the root for a file of CreateIn, and "" for a file written in
+// place, which has none.
 func (f *File) Temp() string {
+	if f.inPlace {
+		return ""
+	}
 	if f.root != nil {
 		return f.temp
 	}
 	return f.File.Name()
 }
+
+// InPlace reports whether the file is written straight to its path (a
+// device, named pipe or socket) rather than replaced on Commit.
+func (f *File) InPlace() bool { return f.inPlace }

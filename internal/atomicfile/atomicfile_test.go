@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestCommitAndAbort(t *testing.T) {
@@ -221,4 +223,71 @@ func TestCreateIn(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, f.Temp())); !os.IsNotExist(err) {
 		t.Errorf("Abort left %s: %v", f.Temp(), err)
 	}
+}
+
+// TestCreateNotRegular: a named pipe, reached by its name or through a
+// symbolic link (as /dev/stdout leads to /proc/self/fd/1), is written
+// straight and stays a pipe, where a rename would have put a regular file
+// in its place (as it did to /dev/null); a folder is refused.
+func TestCreateNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Skipf("no named pipe here: %v", err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("pipe", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{pipe, link} {
+		got := make(chan string, 1)
+		go func() {
+			b, _ := os.ReadFile(pipe) // opens once Create opens the other end
+			got <- string(b)
+		}()
+		f, err := Create(name)
+		if err != nil {
+			t.Fatalf("Create(%s): %v", name, err)
+		}
+		if !f.InPlace() || f.Temp() != "" {
+			t.Errorf("%s: InPlace %v, Temp %q; want true, \"\"", name, f.InPlace(), f.Temp())
+		}
+		f.WriteString("through")
+		if err := f.Commit(); err != nil {
+			t.Errorf("Commit(%s): %v", name, err)
+		}
+		select {
+		case s := <-got:
+			if s != "through" {
+				t.Errorf("%s: the reader got %q, want \"through\"", name, s)
+			}
+		case <-time.After(10 * time.Second):
+			// Create did not open the pipe: let the reader go.
+			if w, err := os.OpenFile(pipe, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+			t.Errorf("%s: the reader got nothing", name)
+		}
+		if st, err := os.Lstat(pipe); err != nil || st.Mode().Type() != os.ModeNamedPipe {
+			t.Fatalf("after writing %s, %s is not a named pipe: %v", name, pipe, describe(st, err))
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode().Type() != os.ModeSymlink {
+			t.Fatalf("after writing %s, %s is not a link: %v", name, link, describe(st, err))
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("folder holds %d entries, want the pipe and the link", len(entries))
+	}
+	if _, err := Create(dir); err == nil || !strings.Contains(err.Error(), "is a folder") {
+		t.Errorf("Create of a folder: %v, want \"is a folder\"", err)
+	}
+}
+
+// describe returns the mode of st, or err.
+func describe(st os.FileInfo, err error) any {
+	if err != nil {
+		return err
+	}
+	return st.Mode()
 }
