@@ -628,10 +628,11 @@ type TurtleWriter struct {
 	err      error    // invalid prefix declarations
 	started  bool     // prefix block written
 	plan     turtlePlan
-	// names caches how predicates and datatypes, which recur in every
-	// group, are written; at most maxNames. recent holds the last ones
+	// names caches how IRIs that recur in every group (predicates,
+	// datatypes, classes, the log's own IRIs) are written; at most
+	// maxNames, each value holding its key. recent holds the last ones
 	// met, found by where their text is.
-	names  map[string]string
+	names  map[string]writtenName
 	recent [64]writtenName
 	// planAll makes every group go through the plan, for tests that
 	// compare appendSimple's layout with the plan's.
@@ -1218,7 +1219,7 @@ func (t *TurtleWriter) appendBody(dst []byte, s int32, level int) ([]byte, error
 func (t *TurtleWriter) appendObject(dst []byte, o *Term) ([]byte, error) {
 	switch o.Kind {
 	case IRI:
-		return t.appendIRI(dst, o.Value)
+		return t.appendName(dst, o.Value)
 	case Blank:
 		lbl := o.Value
 		if t.plan.refCount(lbl) == 1 {
@@ -1297,19 +1298,21 @@ func (t *TurtleWriter) appendIRI(dst []byte, iri string) ([]byte, error) {
 // writtenName is an IRI and how a TurtleWriter writes it.
 type writtenName struct{ iri, name string }
 
-// appendName appends iri as appendIRI does, for IRIs that recur: their
-// written forms are kept, up to maxNames of them.
+// appendName appends iri as appendIRI does, for IRIs that may recur:
+// their written forms are kept, up to maxNames of them.
 func (t *TurtleWriter) appendName(dst []byte, iri string) ([]byte, error) {
 	// The same IRI comes again and again as the same string, a constant
 	// of the code that made the triples: its slot in recent is chosen by
 	// the address of its text, and == finds the same address at once.
+	// What the slots and the map hold is their own copy: iri may share
+	// memory that is written again (an arena, a batch's text).
 	slot := &t.recent[(uintptr(unsafe.Pointer(unsafe.StringData(iri)))>>4^uintptr(len(iri)))%uintptr(len(t.recent))]
 	if slot.iri == iri && iri != "" {
 		return append(dst, slot.name...), nil
 	}
 	if n, ok := t.names[iri]; ok {
-		*slot = writtenName{iri, n}
-		return append(dst, n...), nil
+		*slot = n
+		return append(dst, n.name...), nil
 	}
 	start := len(dst)
 	dst, err := t.appendIRI(dst, iri)
@@ -1317,10 +1320,11 @@ func (t *TurtleWriter) appendName(dst []byte, iri string) ([]byte, error) {
 		return dst, err
 	}
 	if t.names == nil {
-		t.names = make(map[string]string)
+		t.names = make(map[string]writtenName)
 	}
 	if len(t.names) < maxNames {
-		t.names[iri] = string(dst[start:])
+		key := strings.Clone(iri)
+		t.names[key] = writtenName{key, string(dst[start:])}
 	}
 	return dst, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -1099,5 +1100,45 @@ func TestCheckBlank(t *testing.T) {
 	}
 	if rdf.CheckBlank("l3t9b0-x_Y") != nil || rdf.CheckBlank("-a") == nil || rdf.CheckBlank("a.") == nil {
 		t.Error("checkBlank gets the usual labels wrong")
+	}
+}
+
+// TestNameCacheOwnCopy: the writer keeps how IRIs it met are written, but
+// an IRI's text may live in memory its maker writes again (an arena, a
+// batch's text): the same address then holding another IRI must be
+// written as that IRI, as predicate and as object, and IRIs past the
+// cache's bound are written right too. An independent parser reads the
+// output back.
+func TestNameCacheOwnCopy(t *testing.T) {
+	buf := []byte(exNS + "a")
+	iri := unsafe.String(&buf[0], len(buf)) // shares buf
+	var out bytes.Buffer
+	w := rdf.NewTurtleWriter(&out, testPrefixes)
+	var want []rdf.Triple
+	for i, last := range "abcab" {
+		buf[len(buf)-1] = byte(last)
+		node := rdf.NewIRI(iri)
+		s := exIRI(fmt.Sprint("s", i))
+		if err := w.WriteGroup([]rdf.Triple{rdf.T(s, iri, node)}); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, rdf.T(s, exNS+string(last), exIRI(string(last))))
+	}
+	for i := range 600 { // past the cache's bound
+		tr := rdf.T(exIRI(fmt.Sprint("n", i)), exNS+"p", exIRI(fmt.Sprint("o", i)))
+		if err := w.WriteGroup([]rdf.Triple{tr}); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, tr)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := rdftest.ParseTurtle(out.Bytes(), "")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if ok, diff := rdftest.Isomorphic(got, want); !ok {
+		t.Errorf("the output is not the statements written: %s", diff)
 	}
 }
