@@ -1081,7 +1081,7 @@ func (m *Mapping) nodeValid(node string) bool {
 	if utf8.RuneCountInString(node) >= maxURLRunes {
 		return false
 	}
-	family := strings.TrimRight(node, "0123456789")
+	family := strings.TrimRightFunc(node, func(r rune) bool { return r >= '0' && r <= '9' })
 	hash := strings.LastIndexByte(family, '#')
 	if hash < 0 || hash <= strings.Index(family, "://")+2 {
 		return ld.IsURL(node)

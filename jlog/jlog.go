@@ -222,19 +222,22 @@ func ID(o rdf.Term) (any, bool) {
 	return nil, false
 }
 
-// numericTypes are the XSD datatypes whose literals are JSON numbers on the
-// way back.
-var numericTypes = map[string]bool{
-	rdf.XSDInteger: true, rdf.XSDDecimal: true, rdf.XSDDouble: true, rdf.XSDNS + "float": true,
-	rdf.XSDNS + "long": true, rdf.XSDNS + "int": true, rdf.XSDNS + "short": true, rdf.XSDNS + "byte": true,
-	rdf.XSDNS + "nonNegativeInteger": true, rdf.XSDNS + "positiveInteger": true,
-	rdf.XSDNS + "nonPositiveInteger": true, rdf.XSDNS + "negativeInteger": true,
-	rdf.XSDNS + "unsignedLong": true, rdf.XSDNS + "unsignedInt": true, rdf.XSDNS + "unsignedShort": true, rdf.XSDNS + "unsignedByte": true,
-}
-
 // NumericDatatype reports whether the way back reads a literal of datatype
-// dt, written as a JSON number, as that number.
-func NumericDatatype(dt string) bool { return numericTypes[dt] }
+// dt, written as a JSON number, as that number: one of the XSD numeric
+// datatypes.
+func NumericDatatype(dt string) bool {
+	local, ok := strings.CutPrefix(dt, rdf.XSDNS)
+	if !ok {
+		return false
+	}
+	switch local {
+	case "integer", "decimal", "double", "float", "long", "int", "short", "byte",
+		"nonNegativeInteger", "positiveInteger", "nonPositiveInteger", "negativeInteger",
+		"unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte":
+		return true
+	}
+	return false
+}
 
 // Timestamp writes the time an envelope recorded, as written: an
 // xsd:dateTime when it is a valid one (see IsDateTime), else an xsd:string.

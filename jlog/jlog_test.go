@@ -256,3 +256,24 @@ func TestMessageNames(t *testing.T) {
 		t.Errorf("MessageNames: %v allocations, want 1", n)
 	}
 }
+
+// TestNumericDatatype: the sixteen numeric datatypes of XSD 1.1 Part 2
+// (the primitive decimal, float and double and the integers derived from
+// decimal) and nothing else, not even a look-alike.
+func TestNumericDatatype(t *testing.T) {
+	const xsd = "http://www.w3.org/2001/XMLSchema#"
+	for _, local := range []string{"decimal", "float", "double", "integer", "nonPositiveInteger",
+		"negativeInteger", "long", "int", "short", "byte", "nonNegativeInteger", "unsignedLong",
+		"unsignedInt", "unsignedShort", "unsignedByte", "positiveInteger"} {
+		if !NumericDatatype(xsd + local) {
+			t.Errorf("xsd:%s is not numeric", local)
+		}
+	}
+	for _, dt := range []string{xsd + "string", xsd + "boolean", xsd + "dateTime", xsd + "Integer",
+		xsd + "integer ", xsd, "integer", "http://example.org/integer",
+		"http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON", ""} {
+		if NumericDatatype(dt) {
+			t.Errorf("%q is numeric", dt)
+		}
+	}
+}
