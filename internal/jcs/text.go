@@ -264,8 +264,9 @@ func (c *Writer) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 	for depth >= len(c.members) {
 		c.members = append(c.members, nil)
 	}
+	// ms is handed back to c.members at the end: a failure, which ends
+	// the whole value, may drop what it grew to.
 	ms := c.members[depth][:0]
-	defer func() { c.members[depth] = ms[:0] }()
 	open := len(dst)
 	dst = append(dst, '{')
 	i = jsonparse.SkipSpace(text, i+1)
@@ -347,6 +348,7 @@ func (c *Writer) object(dst, text []byte, i, depth int) ([]byte, int, bool) {
 			dst = append(dst, c.buf[m.start-base:m.end-base]...)
 		}
 	}
+	c.members[depth] = ms[:0]
 	return append(dst, '}'), i, true
 }
 
