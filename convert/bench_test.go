@@ -129,7 +129,7 @@ func BenchmarkCompiledToRDF(b *testing.B) {
 		var out []rdf.Triple
 		for i := 0; pb.Next(); i++ {
 			var ok bool
-			out, _, _, _, ok = m.compiledTriples(msgs[i%len(msgs)], "http://example.com/corpus#m1", "b", out[:0])
+			out, _, _, _, _, ok = m.compiledTriples(msgs[i%len(msgs)], "http://example.com/corpus#m1", "b", out[:0])
 			if !ok {
 				b.Fatal("the plan does not cover a corpus message")
 			}

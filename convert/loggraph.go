@@ -457,7 +457,7 @@ func (g *LogGraph) content(out []rdf.Triple, node rdf.Term, v any, blanks string
 		return out, notices // nothing to map (json-gold fails on {})
 	}
 	start := len(out)
-	out, _, _, _, err := g.mapping.mapInto(out, obj, node.Value, blanks, arena)
+	out, _, _, _, _, err := g.mapping.mapInto(out, obj, node.Value, blanks, arena)
 	if err != nil {
 		return out[:start], append(notices, diag.Diagnostic{Severity: diag.Warning,
 			Message: fmt.Sprintf("the message's content is not mapped to RDF (%v); jlog:json keeps it", err)})
@@ -584,11 +584,12 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 	var left []leftOut
 	var changes []jcs.Change
 	var whole bool
+	var fix string // the patch, when the mapping knows it (whole is then false)
 	var err error
 	if typed != nil {
-		out, left, changes, whole, obj, err = g.mapping.mapTyped(out, typed, node.Value, blank, arena)
+		out, left, changes, whole, fix, obj, err = g.mapping.mapTyped(out, typed, node.Value, blank, arena)
 	} else {
-		out, left, changes, whole, err = g.mapping.mapInto(out, obj, node.Value, blank, arena)
+		out, left, changes, whole, fix, err = g.mapping.mapInto(out, obj, node.Value, blank, arena)
 	}
 	var failed []diag.Diagnostic
 	if err != nil {
@@ -596,13 +597,13 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 		// of its own, such as an empty member name next to numbers): it is
 		// kept without the statements of its content, which jlog:patch
 		// then holds whole.
-		out, left, changes, whole = out[:start], nil, nil, false
+		out, left, changes, whole, fix = out[:start], nil, nil, false, ""
 		failed = append(failed, diag.Diagnostic{Severity: diag.Warning,
 			Message: fmt.Sprintf("the message's content is not mapped to RDF (%v); jlog:patch keeps it", err)})
 	}
 	if typed == nil {
 		if _, ok := obj["id"]; ok && !m.HasID {
-			whole = false
+			whole, fix = false, ""
 		}
 	}
 	var dropped []diag.Diagnostic
@@ -611,16 +612,17 @@ func (g *LogGraph) message(out []rdf.Triple, node rdf.Term, pos int, m jsonrpc.M
 		n, dropped = dropUnwritable(out[start:])
 		if n < len(out)-start {
 			out = out[:start+n]
-			whole = false
+			whole, fix = false, ""
 		}
 	}
-	var patch string
-	if !whole {
+	patch := fix
+	if !whole && fix == "" {
 		if obj == nil {
 			obj = g.mapping.typedValue(typed.Object)
 		}
 		materialize(obj)
-		// Only reading the triples back tells what they lose.
+		// Past a lone number the plan knows of (fixNumber), only reading
+		// the triples back tells what they lose.
 		patch, err = g.mapping.patch(obj, node.Value, out[start:], idTriple)
 		if err != nil {
 			return out, noticesOf(left, changes), err

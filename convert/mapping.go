@@ -85,37 +85,38 @@ func (m *Mapping) Triples(msg map[string]any, node, bnodePrefix string) ([]rdf.T
 // mapTriples maps msg as Triples does, and returns apart the notices for
 // what it left out of the mapping and the numbers canonical form changes.
 func (m *Mapping) mapTriples(msg map[string]any, node, bnodePrefix string) ([]rdf.Triple, []leftOut, []jcs.Change, error) {
-	out, left, changes, _, err := m.mapInto(nil, msg, node, bnodePrefix, nil)
+	out, left, changes, _, _, err := m.mapInto(nil, msg, node, bnodePrefix, nil)
 	return out, left, changes, err
 }
 
 // mapInto appends the triples of msg to dst, with the engine of m. whole
 // reports that the triples (with the message's jlog:id) read back to msg
 // exactly, which only the compiled plan tells; when it is false the way
-// back may or may not give msg. With arena, the plan writes the lexical
-// forms of rdf:JSON literals into it (see LogGraph.build).
-func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string, arena *[]byte) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, err error) {
+// back may or may not give msg, and fix, when not "", is the patch that
+// gives it (see fixNumber). With arena, the plan writes the lexical forms
+// of rdf:JSON literals into it (see LogGraph.build).
+func (m *Mapping) mapInto(dst []rdf.Triple, msg map[string]any, node, bnodePrefix string, arena *[]byte) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, fix string, err error) {
 	if m.Engine == EngineCompiled {
-		if out, left, changes, whole, ok := m.compiledWalk(msg, nil, node, bnodePrefix, dst, arena); ok {
-			return out, left, changes, whole, nil
+		if out, left, changes, whole, fix, ok := m.compiledWalk(msg, nil, node, bnodePrefix, dst, arena); ok {
+			return out, left, changes, whole, fix, nil
 		}
 		// Where the plan meets an undecoded value it does not take as it
 		// is, it tries again with the message decoded whole.
 		if materialize(msg) {
-			if out, left, changes, whole, ok := m.compiledWalk(msg, nil, node, bnodePrefix, dst, arena); ok {
-				return out, left, changes, whole, nil
+			if out, left, changes, whole, fix, ok := m.compiledWalk(msg, nil, node, bnodePrefix, dst, arena); ok {
+				return out, left, changes, whole, fix, nil
 			}
 		}
 	}
 	out, left, changes, err = m.goldTriples(dst, msg, node, bnodePrefix)
-	return out, left, changes, false, err
+	return out, left, changes, false, "", err
 }
 
 // mapTyped is mapInto of rec's Object, a message read typed
 // (rpclog.BatchOptions.Typed with the Lazy members lazyKeys gives). obj is
 // it as a decoded message object (see typedValue) when the mapping needed
 // one, else nil.
-func (m *Mapping) mapTyped(dst []rdf.Triple, rec *rpclog.Record, node, bnodePrefix string, arena *[]byte) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, obj map[string]any, err error) {
+func (m *Mapping) mapTyped(dst []rdf.Triple, rec *rpclog.Record, node, bnodePrefix string, arena *[]byte) (out []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, fix string, obj map[string]any, err error) {
 	o := rec.Object
 	if m.Engine == EngineCompiled {
 		var room [5]member
@@ -132,13 +133,13 @@ func (m *Mapping) mapTyped(dst []rdf.Triple, rec *rpclog.Record, node, bnodePref
 				}
 			}
 		}
-		if out, left, changes, whole, ok := m.compiledWalk(nil, ms, node, bnodePrefix, dst, arena); ok {
-			return out, left, changes, whole, nil, nil
+		if out, left, changes, whole, fix, ok := m.compiledWalk(nil, ms, node, bnodePrefix, dst, arena); ok {
+			return out, left, changes, whole, fix, nil, nil
 		}
 	}
 	obj = m.typedValue(o)
-	out, left, changes, whole, err = m.mapInto(dst, obj, node, bnodePrefix, arena)
-	return out, left, changes, whole, obj, err
+	out, left, changes, whole, fix, err = m.mapInto(dst, obj, node, bnodePrefix, arena)
+	return out, left, changes, whole, fix, obj, err
 }
 
 // versionValue is the value of "jsonrpc" in a message read typed.

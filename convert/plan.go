@@ -395,6 +395,10 @@ type cwalk struct {
 	fields  []jsonparse.Member // scratch of the text walk: the members of objects
 	arena   *[]byte            // where rdf:JSON lexical forms go, when set (see LogGraph.build)
 	vouched []byte             // the escaped canonical text of the member being mapped, when the voucher wrote it
+	// nfix counts the numbers the way back gives as strings, and fix is
+	// the jlog:patch of the first one (see fixNumber).
+	nfix int
+	fix  []byte
 }
 
 type pathElem struct {
@@ -411,8 +415,9 @@ type pathChanges struct {
 
 // compiledTriples maps msg with the plan; ok is false when the message must
 // go to json-gold. whole reports that reading the triples back gives msg
-// exactly (for the members the triples carry), so that no patch is needed.
-func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, out []rdf.Triple) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole, ok bool) {
+// exactly (for the members the triples carry), so that no patch is needed;
+// when it is false, fix is the patch when the plan knows it, else "".
+func (m *Mapping) compiledTriples(msg map[string]any, node, bnodePrefix string, out []rdf.Triple) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, fix string, ok bool) {
 	return m.compiledWalk(msg, nil, node, bnodePrefix, out, nil)
 }
 
@@ -430,19 +435,19 @@ type member struct {
 // of the message whose members are ms, in the order of their names; with
 // arena, the lexical forms of rdf:JSON literals are written into it (see
 // LogGraph.build).
-func (m *Mapping) compiledWalk(msg map[string]any, ms []member, node, bnodePrefix string, out []rdf.Triple, arena *[]byte) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole, ok bool) {
+func (m *Mapping) compiledWalk(msg map[string]any, ms []member, node, bnodePrefix string, out []rdf.Triple, arena *[]byte) (res []rdf.Triple, left []leftOut, changes []jcs.Change, whole bool, fix string, ok bool) {
 	if node == "" || !m.nodeValid(node) {
-		return out, nil, nil, false, false
+		return out, nil, nil, false, "", false
 	}
 	if !gold.ValidIRI(node) {
-		return out, nil, nil, false, false
+		return out, nil, nil, false, "", false
 	}
 	subj := rdf.NewIRI(node)
 	w := walkPool.Get().(*cwalk)
 	defer walkPool.Put(w)
 	w.m, w.out, w.blank, w.nblank, w.whole = m, out, bnodePrefix, 0, true
 	w.left, w.changes, w.path, w.arena = nil, nil, w.path[:0], arena
-	w.fields = w.fields[:0]
+	w.fields, w.nfix, w.fix = w.fields[:0], 0, w.fix[:0]
 	if msg != nil {
 		ok = w.object(msg, m.plan.root, subj, 0, true)
 	} else {
@@ -450,11 +455,19 @@ func (m *Mapping) compiledWalk(msg map[string]any, ms []member, node, bnodePrefi
 	}
 	if !ok {
 		w.arena = nil
-		return out, nil, nil, false, false
+		return out, nil, nil, false, "", false
 	}
 	res, left, changes, whole = w.out, w.left, w.sortedChanges(), w.whole
+	if w.nfix > 0 {
+		// One number alone is one "replace"; the order of several is
+		// the way back's to tell.
+		if whole && w.nfix == 1 {
+			fix = string(w.fix)
+		}
+		whole = false
+	}
 	w.m, w.out, w.left, w.changes, w.arena = nil, nil, nil, nil, nil
-	return res, left, changes, whole, true
+	return res, left, changes, whole, fix, true
 }
 
 // walkPool keeps the scratch space of compiled mappings.
@@ -805,7 +818,9 @@ func (w *cwalk) value(subj rdf.Term, t *cterm, s *cscope, k string, v any, depth
 		return false
 	}
 	if !isID && (!exact || !t.exact) {
-		w.whole = false
+		if n, isNum := v.(json.Number); !isNum || !w.fixNumber(t, o, string(n)) {
+			w.whole = false
+		}
 	}
 	if o != noObject {
 		w.add(subj, t.iri, o)
@@ -1022,6 +1037,34 @@ func numberBack(written, lex string, t *cterm) bool {
 		return false
 	}
 	return written == lex
+}
+
+// fixNumber reports whether the number written as n, whose object under
+// term t is o, is one the way back gives as the string of o's lexical
+// form, everything else of the term being exact: a number under a
+// datatype that is no number's, such as MCP's progressToken under
+// mcp:ProgressToken. Then the patch that gives it back, were it the only
+// difference, is one "replace" at its pointer with n, which it keeps in
+// w.fix; the first time, as later ones are only counted.
+func (w *cwalk) fixNumber(t *cterm, o rdf.Term, n string) bool {
+	if !t.exact || t.kind != ckTyped || o.Kind != rdf.Literal || o.Datatype != t.dt ||
+		jlog.NumericDatatype(t.dt) || !stringBack(o.Value, t.dt) {
+		return false
+	}
+	w.nfix++
+	if w.nfix > 1 {
+		return true
+	}
+	fix := append(w.fix[:0], `[{"op":"replace","path":`...)
+	fix, err := jcs.AppendString(fix, w.pointer())
+	if err != nil {
+		w.nfix++ // no patch of this walk's own
+		return true
+	}
+	fix = append(fix, `,"value":`...)
+	fix = append(fix, n...)
+	w.fix = append(fix, "}]"...)
+	return true
 }
 
 // sortedChanges returns the changes in the order json-gold's expanded

@@ -107,12 +107,12 @@ func engineMappings(t testing.TB, base string) map[string]*Mapping {
 
 // compareEngines maps msg with both engines and fails the test when the
 // graphs or the notices differ, or when the compiled plan says the message
-// needs no patch but reading it back says otherwise. It reports whether
-// the compiled plan covered the message.
+// needs no patch, or which patch it needs, but reading it back says
+// otherwise. It reports whether the compiled plan covered the message.
 func compareEngines(t testing.TB, what string, m *Mapping, msg map[string]any, node string) bool {
 	t.Helper()
 	gold, gLeft, gChanges, gErr := m.goldTriples(nil, msg, node, "g")
-	comp, cLeft, cChanges, whole, ok := m.compiledTriples(msg, node, "c", nil)
+	comp, cLeft, cChanges, whole, fix, ok := m.compiledTriples(msg, node, "c", nil)
 	if !ok {
 		return false
 	}
@@ -129,13 +129,13 @@ func compareEngines(t testing.TB, what string, m *Mapping, msg map[string]any, n
 	if !reflect.DeepEqual(cChanges, gChanges) {
 		t.Errorf("%s: changes\n compiled %v\n json-gold %v", what, cChanges, gChanges)
 	}
-	if whole {
+	if whole || fix != "" {
 		var id []rdf.Triple
 		if v, ok := msg["id"]; ok {
 			id = []rdf.Triple{rdf.T(rdf.NewIRI(node), rdf.JLogID, jlog.IDLiteral(v))}
 		}
-		if p, err := m.patch(msg, node, comp, id); err != nil || p != "" {
-			t.Errorf("%s: said whole, but the patch is %q (%v)", what, p, err)
+		if p, err := m.patch(msg, node, comp, id); err != nil || p != fix {
+			t.Errorf("%s: said the patch is %q, but reading back gives %q (%v)", what, fix, p, err)
 		}
 	}
 	return true
@@ -282,6 +282,55 @@ var engineCases = []string{
 	`{"jsonrpc":"2.0","id":8,"method":"m","params":{"metadata":{"a":1},"name":"n"}}`,
 	`{"jsonrpc":"2.0","id":8,"method":"m","params":{"_meta":{"a":1},"metadata":{"a":1}}}`,
 	`{"jsonrpc":"2.0","id":8,"method":"m","params":{"_meta":{"a":1},"metadata":{"b":2}}}`,
+	// Numbers under a datatype that is no number's (fixNumber).
+	`{"jsonrpc":"2.0","id":2,"result":{"kind":5,"flag":1}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"kind":5,"count":[1]}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"kind":1e400}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"kind":[5]}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"count":5.0}}`,
+	`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":1,"total":2}}`,
+	`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"_meta":{"progressToken":-0.5e1},"name":"n"}}`,
+}
+
+// TestFixNumber: a message whose one loss on the way back is a number
+// under a datatype that is no number's gets its patch from the plan, one
+// "replace" (RFC 6902) at the number's pointer with the number as written,
+// the same text reading the statements back gives (compareEngines); two
+// such numbers, or one beside any other loss, are left to reading back
+// (want ""), and a message with no loss needs no patch (want "whole").
+func TestFixNumber(t *testing.T) {
+	cases := []struct {
+		block, msg, want string
+	}{
+		{"test", `{"jsonrpc":"2.0","id":2,"result":{"kind":5}}`, `[{"op":"replace","path":"/result/kind","value":5}]`},
+		{"test", `{"jsonrpc":"2.0","id":2,"result":{"kind":-0.50e1,"count":3}}`, `[{"op":"replace","path":"/result/kind","value":-0.50e1}]`},
+		{"test", `{"jsonrpc":"2.0","method":5}`, `[{"op":"replace","path":"/method","value":5}]`},
+		{"test", `{"jsonrpc":"2.0","id":2,"result":{"kind":5,"flag":1}}`, ""},
+		{"test", `{"jsonrpc":"2.0","id":2,"result":{"kind":5,"count":[1]}}`, ""},
+		{"test", `{"jsonrpc":"2.0","id":2,"result":{"kind":1e400}}`, ""},
+		{"test", `{"jsonrpc":"2.0","id":2,"result":{"count":5.0}}`, ""},
+		{"mcp", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":1,"total":2}}`,
+			`[{"op":"replace","path":"/params/progressToken","value":5}]`},
+		{"mcp", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"_meta":{"progressToken":12},"name":"n"}}`,
+			"whole"}, // _meta is an @json value there
+	}
+	ms := engineMappings(t, "http://example.com/logs/x/")
+	for _, c := range cases {
+		m := ms[c.block]
+		if m == nil {
+			continue // the MCP block needs ../shared
+		}
+		msg := decodeValue(t, c.msg).(map[string]any)
+		const node = "http://example.com/logs/x#c2s-1"
+		if !compareEngines(t, c.msg, m, msg, node) {
+			t.Errorf("%s: the plan does not cover it", c.msg)
+			continue
+		}
+		_, _, _, whole, fix, _ := m.compiledTriples(msg, node, "c", nil)
+		if got := map[bool]string{true: "whole", false: fix}[whole]; got != c.want {
+			t.Errorf("%s: whole %v, patch %s; want %s", c.msg, whole, fix, c.want)
+		}
+	}
 }
 
 // TestEnginesCases: the quirk cases, with each context and with bases of
@@ -742,7 +791,7 @@ func splitPlanned(t *testing.T, ctx *context.Processed, log string) (planned, re
 		gold := false
 		for _, msg := range msgs {
 			if obj, ok := msg.(map[string]any); ok && len(obj) > 0 {
-				_, _, _, _, covered := m.compiledTriples(obj, "http://example.com/logs/x#c2s-1", "b", nil)
+				_, _, _, _, _, covered := m.compiledTriples(obj, "http://example.com/logs/x#c2s-1", "b", nil)
 				gold = gold || !covered
 			}
 		}

@@ -29,6 +29,14 @@ import (
 // scope s, as member maps the decoded value of a member other than a
 // message's id; ok is false when the text walk gives up.
 func (w *cwalk) textMember(k string, v []byte, s *cscope, subj rdf.Term) (prop, ok bool) {
+	w.path = append(w.path, pathElem{key: k, idx: -1}) // for fixNumber's pointer
+	prop, ok = w.textValue(k, v, s, subj)
+	w.path = w.path[:len(w.path)-1]
+	return prop, ok
+}
+
+// textValue is textMember once the member is on w.path.
+func (w *cwalk) textValue(k string, v []byte, s *cscope, subj rdf.Term) (prop, ok bool) {
 	t, known := s.key(k)
 	if strings.HasPrefix(k, "@") || !known || t == nil || t.kind == ckUnsupported || t.kind == ckDrop || t.list {
 		return false, false
@@ -59,7 +67,9 @@ func (w *cwalk) textMember(k string, v []byte, s *cscope, subj rdf.Term) (prop, 
 	}
 	o, exact, ok := w.textScalar(t, s, v)
 	if !exact || !t.exact {
-		w.whole = false
+		if !ok || v[0] == '"' || v[0] == 't' || v[0] == 'f' || !w.fixNumber(t, o, string(v)) {
+			w.whole = false
+		}
 	}
 	if ok {
 		w.add(subj, t.iri, o)

@@ -131,8 +131,8 @@ func compareTextWalk(t testing.TB, what string, m *Mapping, log string) (typed, 
 				if withArena {
 					ap, wap = &arenas[0], &arenas[1]
 				}
-				want, wLeft, wChanges, wWhole, wErr := m.mapInto(nil, m.typedValue(rec.Object), node, "p-", wap)
-				got, left, changes, whole, ok := m.compiledWalk(nil, m.typedMembers(nil, rec.Object), node, "p-", nil, ap)
+				want, wLeft, wChanges, wWhole, wFix, wErr := m.mapInto(nil, m.typedValue(rec.Object), node, "p-", wap)
+				got, left, changes, whole, fix, ok := m.compiledWalk(nil, m.typedMembers(nil, rec.Object), node, "p-", nil, ap)
 				if !ok {
 					continue
 				}
@@ -147,8 +147,8 @@ func compareTextWalk(t testing.TB, what string, m *Mapping, log string) (typed, 
 					t.Errorf("%s: triples\n text    %v\n decoded %v", where, got, want)
 				case !reflect.DeepEqual(left, wLeft) || !reflect.DeepEqual(changes, wChanges):
 					t.Errorf("%s: notices\n text    %v %v\n decoded %v %v", where, left, changes, wLeft, wChanges)
-				case whole != wWhole:
-					t.Errorf("%s: whole %v, decoded %v", where, whole, wWhole)
+				case whole != wWhole || fix != wFix:
+					t.Errorf("%s: whole %v, patch %q; decoded %v, %q", where, whole, fix, wWhole, wFix)
 				}
 			}
 		}
