@@ -1058,7 +1058,7 @@ func (w *cwalk) fixNumber(t *cterm, o rdf.Term, n string) bool {
 	fix := append(w.fix[:0], `[{"op":"replace","path":`...)
 	fix, err := jcs.AppendString(fix, w.pointer())
 	if err != nil {
-		w.nfix++ // no patch of this walk's own
+		w.nfix++ // as for two: the patch is left to reading back
 		return true
 	}
 	fix = append(fix, `,"value":`...)

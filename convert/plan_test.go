@@ -327,7 +327,11 @@ func TestFixNumber(t *testing.T) {
 			continue
 		}
 		_, _, _, whole, fix, _ := m.compiledTriples(msg, node, "c", nil)
-		if got := map[bool]string{true: "whole", false: fix}[whole]; got != c.want {
+		got := fix
+		if whole {
+			got = "whole"
+		}
+		if got != c.want {
 			t.Errorf("%s: whole %v, patch %s; want %s", c.msg, whole, fix, c.want)
 		}
 	}

@@ -1303,8 +1303,8 @@ type writtenName struct{ iri, name string }
 func (t *TurtleWriter) appendName(dst []byte, iri string) ([]byte, error) {
 	// The same IRI comes again and again as the same string, a constant
 	// of the code that made the triples: its slot in recent is chosen by
-	// the address of its text, and == finds the same address at once.
-	// What the slots and the map hold is their own copy: iri may share
+	// the address of its text, and == compares it with what the slot
+	// holds. The slots and the map hold their own copies: iri may share
 	// memory that is written again (an arena, a batch's text).
 	slot := &t.recent[(uintptr(unsafe.Pointer(unsafe.StringData(iri)))>>4^uintptr(len(iri)))%uintptr(len(t.recent))]
 	if slot.iri == iri && iri != "" {
