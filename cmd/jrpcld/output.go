@@ -86,18 +86,16 @@ func (o *output) interrupted(e *env, cmd, path string, existed bool, sig syscall
 		}
 		return
 	}
-	// The file is not closed, only its name removed: a write under way in
-	// another goroutine goes on into a file no name reaches, rather than
-	// failing with a second message before the exit.
-	state := "is unchanged"
-	switch {
-	case o.file.InPlace():
-		state = "got part of the output" // a device or pipe: nothing to drop
-	case !existed:
-		state = "was not created"
-	}
+	state := "got part of the output" // a device or pipe: nothing to drop
 	if !o.file.InPlace() {
+		// The file is not closed, only its name removed: a write under
+		// way in another goroutine goes on into a file no name reaches,
+		// rather than failing with a second message before the exit.
 		os.Remove(o.file.Temp())
+		state = "is unchanged"
+		if !existed {
+			state = "was not created"
+		}
 	}
 	if isTerminal(e.stderr) {
 		fmt.Fprintln(e.stderr) // past the ^C the terminal echoed
