@@ -1044,8 +1044,9 @@ func numberBack(written, lex string, t *cterm) bool {
 // form, everything else of the term being exact: a number under a
 // datatype that is no number's, such as MCP's progressToken under
 // mcp:ProgressToken. Then the patch that gives it back, were it the only
-// difference, is one "replace" at its pointer with n, which it keeps in
-// w.fix; the first time, as later ones are only counted.
+// difference, is one "replace" at its pointer with n, which it writes
+// into w.fix (n is not kept); the first time, as later ones are only
+// counted.
 func (w *cwalk) fixNumber(t *cterm, o rdf.Term, n string) bool {
 	if !t.exact || t.kind != ckTyped || o.Kind != rdf.Literal || o.Datatype != t.dt ||
 		jlog.NumericDatatype(t.dt) || !stringBack(o.Value, t.dt) {

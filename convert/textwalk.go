@@ -67,7 +67,8 @@ func (w *cwalk) textValue(k string, v []byte, s *cscope, subj rdf.Term) (prop, o
 	}
 	o, exact, ok := w.textScalar(t, s, v)
 	if !exact || !t.exact {
-		if !ok || v[0] == '"' || v[0] == 't' || v[0] == 'f' || !w.fixNumber(t, o, string(v)) {
+		// fixNumber copies the number's text into its patch.
+		if !ok || v[0] == '"' || v[0] == 't' || v[0] == 'f' || !w.fixNumber(t, o, unsafe.String(&v[0], len(v))) {
 			w.whole = false
 		}
 	}
