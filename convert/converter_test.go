@@ -565,20 +565,27 @@ func TestBadLines(t *testing.T) {
 }
 
 // TestStrict: --strict stops at the first bad message; what was written
-// before is complete rdf.Turtle.
+// before is complete rdf.Turtle, and holds every message before it, in
+// the batch of the bad line and in those before.
 func TestStrict(t *testing.T) {
-	c := NewConverter(fixture.DefaultContext(t))
-	c.Strict = true
-	log := `{"jsonrpc":"2.0","method":"a"}` + "\n" + "garbage\n" + `{"jsonrpc":"2.0","method":"b"}` + "\n"
-	r, _ := rpclog.NewReader(strings.NewReader(log), "s", rpclog.ReaderOptions{})
-	var buf bytes.Buffer
-	err := c.Convert(&buf, rdf.Turtle, []Log{{Reader: r, File: "s", IRI: "http://example.com/s"}})
-	if err == nil || !strings.Contains(err.Error(), "s:2") {
-		t.Fatalf("error %v, want one naming s:2", err)
-	}
-	g := rdftest.Rapper(t, buf.Bytes(), "")
-	if countType(g, rdf.JRPCNS+"Notification") != 1 || strings.Contains(buf.String(), `"b"`) {
-		t.Errorf("output before the stop:\n%s", buf.String())
+	for _, before := range []int{1, 100, 256, 257, 700} {
+		c := NewConverter(fixture.DefaultContext(t))
+		c.Strict = true
+		var log strings.Builder
+		for i := 0; i < before; i++ {
+			fmt.Fprintf(&log, `{"jsonrpc":"2.0","method":"a%d"}`+"\n", i)
+		}
+		log.WriteString("garbage\n" + `{"jsonrpc":"2.0","method":"b"}` + "\n")
+		r, _ := rpclog.NewReader(strings.NewReader(log.String()), "s", rpclog.ReaderOptions{})
+		var buf bytes.Buffer
+		err := c.Convert(&buf, rdf.Turtle, []Log{{Reader: r, File: "s", IRI: "http://example.com/s"}})
+		if want := fmt.Sprintf("s:%d", before+1); err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%d before: error %v, want one naming %s", before, err, want)
+		}
+		g := rdftest.Rapper(t, buf.Bytes(), "")
+		if n := countType(g, rdf.JRPCNS+"Notification"); n != before || strings.Contains(buf.String(), `"b"`) {
+			t.Errorf("%d before: %d notifications written before the stop, or the one after", before, n)
+		}
 	}
 }
 

@@ -33,7 +33,7 @@ type item struct {
 type batch struct {
 	*rpclog.Batch
 	items []item // one per record
-	out   []byte
+	out   []byte // the items' formatted text, one after another, in order
 }
 
 // formattingSink is a sink whose groups workers can format: each gets its
@@ -200,13 +200,33 @@ func Skipped(file string, rec *rpclog.Record) diag.Diagnostic {
 
 // writeBatch reports and writes the records of a batch in order, as
 // convertLog always has: notices, then the reason a record is skipped
-// (which stops a strict run), then its triples.
+// (which stops a strict run), then its triples. The formatted text of the
+// records is contiguous in b.out, in order: it is handed to the writer in
+// runs, one for the whole batch unless a record stops the conversion, so
+// that a batch's text is written at once rather than copied into the
+// writer's buffer record by record.
 func (c *Converter) writeBatch(out sink, fs formattingSink, formats bool, l Log, b *batch) error {
+	written, end := 0, 0 // b.out[written:end] is the run not yet written
+	line := 0            // the line of the run's last record
+	flush := func() error {
+		if end == written {
+			return nil
+		}
+		err := fs.writeFormatted(b.out[written:end])
+		written = end
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", l.File, line, err)
+		}
+		return nil
+	}
 	for i := range b.items {
 		it, rec := &b.items[i], &b.Records[i]
 		if rec.Err != nil {
 			c.report(Skipped(l.File, rec.Record))
 			if c.Strict {
+				if err := flush(); err != nil {
+					return err
+				}
 				return fmt.Errorf("%s:%d: %w", l.File, rec.Line, ErrStrict)
 			}
 			continue
@@ -218,17 +238,22 @@ func (c *Converter) writeBatch(out sink, fs formattingSink, formats bool, l Log,
 		if it.err != nil {
 			c.report(diag.Diagnostic{File: l.File, Line: rec.Line, Code: jsonrpc.CodeInvalidRequest, Severity: diag.Error, Message: "skipped: " + it.err.Error()})
 			if c.Strict {
+				if err := flush(); err != nil {
+					return err
+				}
 				return fmt.Errorf("%s:%d: %w", l.File, rec.Line, ErrStrict)
 			}
 		}
 		var err error
 		switch {
 		case it.werr != nil:
+			if err := flush(); err != nil {
+				return err
+			}
 			err = it.werr
 		case formats:
-			if len(it.out) > 0 {
-				err = fs.writeFormatted(it.out)
-			}
+			end += len(it.out)
+			line = rec.Line
 		default:
 			err = out.Write(it.triples)
 		}
@@ -237,7 +262,7 @@ func (c *Converter) writeBatch(out sink, fs formattingSink, formats bool, l Log,
 		}
 		c.progress(rec.Read)
 	}
-	return nil
+	return flush()
 }
 
 func (c *Converter) progress(read int64) {
