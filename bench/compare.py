@@ -32,13 +32,13 @@ def go(text):
 
 
 def timed(text):
-    """command -> list of messages per second of wall time, and peak RSS."""
+    """command -> list of (messages per second of wall time, peak RSS, CPU seconds)."""
     runs = {}
     for line in text.splitlines():
         f = line.split()
-        if len(f) < 3:
+        if len(f) < 5:
             continue
-        runs.setdefault(f[0], []).append((n / float(f[1]), int(f[2])))
+        runs.setdefault(f[0], []).append((n / float(f[1]), int(f[2]), float(f[3]) + float(f[4])))
     return runs
 
 
@@ -57,10 +57,24 @@ print("| --- | --- | --- | ---: | ---: | ---: |")
 b, h = go(read("go-base.txt")), go(read("go-head.txt"))
 for k in sorted(set(b) & set(h)):
     print(f"| {k[0]} | {k[1]} | {k[2]} | {cell(b[k])} | {cell(h[k])} | {statistics.median(h[k]) / statistics.median(b[k]):.2f} |")
-print(f"\n| command ({n:,} messages) | base msgs/s | head msgs/s | ratio | base peak RSS | head peak RSS |")
-print("| --- | ---: | ---: | ---: | ---: | ---: |")
+print(f"\nPaired: the median over the rounds of base wall time / head wall time (the"
+      " two runs of a round are seconds apart, on the same machine state), and in how"
+      " many rounds the head was faster.\n")
+print(f"| command ({n:,} messages) | base msgs/s | head msgs/s | ratio | paired | head faster in | base CPU s | head CPU s | base peak RSS | head peak RSS |")
+print("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
 tb, th = timed(read("time-base.txt")), timed(read("time-head.txt"))
+
+
+def seconds(xs):
+    return f"{statistics.median(xs):.2f} ({min(xs):.2f}-{max(xs):.2f})"
+
+
 for k in sorted(set(tb) & set(th)):
     rb, rh = [x[0] for x in tb[k]], [x[0] for x in th[k]]
+    # Rates are messages over wall time: head rate / base rate is base time / head time.
+    rounds = [h / b for b, h in zip(rb, rh)]
+    faster = sum(1 for r in rounds if r > 1)
     print(f"| {k} | {cell(rb)} | {cell(rh)} | {statistics.median(rh) / statistics.median(rb):.2f} |"
+          f" {statistics.median(rounds):.2f} | {faster} of {len(rounds)} |"
+          f" {seconds([x[2] for x in tb[k]])} | {seconds([x[2] for x in th[k]])} |"
           f" {max(x[1] for x in tb[k]) / 1024:,.0f} MiB | {max(x[1] for x in th[k]) / 1024:,.0f} MiB |")

@@ -8,9 +8,12 @@
 #
 # Environment: BENCH_N messages in the log the commands run on (default
 # 1000000), BENCH_COUNT runs of each (default 5), BENCH_GO the Go benchmarks
-# to run (default: the conversion, validation and way-back ones), BENCH_CMDS
-# the commands to time among turtle, ntriples, validate and json (default
-# all; "none" for none), JRPCLD_SHARED the shared folder (default ../shared).
+# to run (default: the conversion, validation and way-back ones; "none" for
+# none), BENCH_CMDS
+# the commands to time among turtle, turtle-1core (GOMAXPROCS=1), turtle-mcp
+# (the MCP block of ../shared/reference/ogc-mcp-bblocks), ntriples, validate
+# and json (default all; "none" for none), JRPCLD_SHARED the shared folder
+# (default ../shared).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -21,12 +24,17 @@ mkdir -p "$out"
 shared=${JRPCLD_SHARED:-$root/../shared}
 export JRPCLD_SHARED=$shared
 corpus=$shared/corpus/mcp-sessions
+mcp=$shared/reference/ogc-mcp-bblocks
 N=${BENCH_N:-1000000}
 COUNT=${BENCH_COUNT:-5}
 if [ ! -d "$corpus" ]; then
 	echo "bench: no corpus at $corpus: nothing to measure" >&2
 	exit 0
 fi
+# The commands write to /dev/null: a regular file there (left by a jrpcld
+# before 2026-11-27 run as root with -o /dev/null) would make every run
+# write and sync its whole output.
+[ -c /dev/null ] || { echo "/dev/null is not a character device: restore it (as root: rm /dev/null && mknod -m 666 /dev/null c 1 3)" >&2; exit 1; }
 
 # The base as a separate checkout beside the work tree's outputs.
 base=$out/base
@@ -45,13 +53,14 @@ go build -o "$out/jrpcld-head" ./cmd/jrpcld
 "$out/jrpcld-head" gen -n "$N" -o "$out/log.jsonl" "$corpus"/*.dir.jsonl
 "$out/jrpcld-head" rdf -q --format ntriples -o "$out/log.nt" "$out/log.jsonl"
 
-# pkgof DIR NAME: the package of DIR that holds benchmark NAME.
+# pkgof DIR NAME: the package of DIR that holds benchmark NAME (nothing
+# when none does, as for BENCH_GO=none).
 pkgof() {
-	(cd "$1" && grep -rl --include='*_test.go' "^func $2(" . | head -1 | xargs -r dirname)
+	(cd "$1" && grep -rl --include='*_test.go' "^func $2(" . | head -1 | xargs -r dirname) || true
 }
 
 benches=${BENCH_GO:-"BenchmarkConvertTurtle BenchmarkConvertTurtleMCP BenchmarkConvertNTriples BenchmarkCompiledToRDF BenchmarkValidate BenchmarkValidateMCP BenchmarkReverse"}
-cmds=${BENCH_CMDS:-"turtle ntriples validate json"}
+cmds=${BENCH_CMDS:-"turtle turtle-1core turtle-mcp ntriples validate json"}
 for i in $(seq "$COUNT"); do
 	for side in base head; do
 		dir=$root
@@ -61,12 +70,18 @@ for i in $(seq "$COUNT"); do
 			[ -n "$pkg" ] || continue
 			(cd "$dir" && go test "$pkg" -run '^$' -bench "^$b\$" -cpu 1,2 -count 1 -benchtime 2s) | grep '^Benchmark' >> "$out/go-$side.txt" || true
 		done
-		for cmd in "turtle -q -o /dev/null $out/log.jsonl" "rdf -q --format ntriples -o /dev/null $out/log.jsonl" \
-			"validate $out/log.jsonl" "json -o /dev/null $out/log.nt"; do
-			name=${cmd%% *}
-			[ "$name" = rdf ] && name=ntriples
+		for name in turtle turtle-1core turtle-mcp ntriples validate json; do
 			case " $cmds " in *" $name "*) ;; *) continue ;; esac
-			/usr/bin/time -f "%e %M %U %S" -o "$out/one.txt" "$out/jrpcld-$side" $cmd > /dev/null 2>&1 || true
+			procs=$(nproc)
+			case $name in
+			turtle) cmd="turtle -q -o /dev/null $out/log.jsonl" ;;
+			turtle-1core) cmd="turtle -q -o /dev/null $out/log.jsonl" procs=1 ;;
+			turtle-mcp) cmd="turtle -q --bblock $mcp --id mcp.mcp -o /dev/null $out/log.jsonl" ;;
+			ntriples) cmd="rdf -q --format ntriples -o /dev/null $out/log.jsonl" ;;
+			validate) cmd="validate $out/log.jsonl" ;;
+			json) cmd="json -o /dev/null $out/log.nt" ;;
+			esac
+			GOMAXPROCS=$procs /usr/bin/time -f "%e %M %U %S" -o "$out/one.txt" "$out/jrpcld-$side" $cmd > /dev/null 2>&1 || true
 			echo "$name $(cat "$out/one.txt")" >> "$out/time-$side.txt"
 		done
 	done
