@@ -3,17 +3,19 @@
 # (the base) and on the work tree (the head), alternating run by run in one
 # session so that both see the same machine. Prints, for each Go benchmark
 # and each timed command, the median with min and max of each side and the
-# ratio head/base of the medians (higher msgs/s is better). Everything it
-# measured stays in bench/out/compare/.
+# ratio head/base of the medians (higher msgs/s is better); for a command
+# also its CPU seconds and the median over the rounds of base time / head
+# time, which a machine whose speed drifts over minutes leaves fairest.
+# Everything it measured stays in bench/out/compare/.
 #
 # Environment: BENCH_N messages in the log the commands run on (default
 # 1000000), BENCH_COUNT runs of each (default 5), BENCH_GO the Go benchmarks
 # to run (default: the conversion, validation and way-back ones; "none" for
-# none), BENCH_CMDS
-# the commands to time among turtle, turtle-1core (GOMAXPROCS=1), turtle-mcp
-# (the MCP block of ../shared/reference/ogc-mcp-bblocks), ntriples, validate
-# and json (default all; "none" for none), JRPCLD_SHARED the shared folder
-# (default ../shared).
+# none), BENCH_CMDS the commands to time among turtle, turtle-1core
+# (GOMAXPROCS=1), turtle-mcp (the MCP block of
+# ../shared/reference/ogc-mcp-bblocks), ntriples, validate and json
+# (default all; "none" for none), JRPCLD_SHARED the shared folder (default
+# ../shared).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
