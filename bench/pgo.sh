@@ -5,12 +5,14 @@
 #
 # Builds jrpcld without a profile, generates a log from the recorded MCP
 # sessions in ../shared/corpus (skips with a message when they are absent),
-# and profiles the main jobs on it with --cpuprofile, each once: turtle with
-# the embedded block and with the MCP block (../shared/reference/
-# ogc-mcp-bblocks), validate with and without the MCP 2025-11-25 schema,
-# json on the log's N-Triples and stats. The profiles are merged into one,
-# so each job weighs what its run took. Run it again when the hot code
-# changes much; a profile that no longer fits only optimises less.
+# and profiles the main jobs with --cpuprofile, each once: on the log,
+# turtle with the embedded block and with the MCP block (../shared/
+# reference/ogc-mcp-bblocks) and validate with and without the MCP
+# 2025-11-25 schema; on its first tenth, stats and json (of its
+# N-Triples), the slowest jobs per message, which on the whole log would
+# outweigh the others. The profiles are merged into one, so each job
+# weighs what its run took. Run it again when the hot code changes much;
+# a profile that no longer fits only optimises less.
 #
 # Environment: PGO_N messages in the log (default 1000000), JRPCLD_SHARED
 # the shared folder (default ../shared).
