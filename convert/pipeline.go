@@ -1,14 +1,14 @@
 package convert
 
-// The conversion pipeline: a log is read in batches of lines on one
-// goroutine and decoded on every core (rpclog.Reader.Batches), paired in
-// order (the only part that depends on the records before), mapped and
-// serialised on every core again, and written in order. A fixed number of
-// batches is in flight at any time, so memory does not grow with the log.
+// The conversion pipeline: on every core, a goroutine takes a log's next
+// batch of lines and takes it all the way to its text (see
+// convertRecords); pairing and writing pass from batch to batch in log
+// order.
 
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ordered"
@@ -53,13 +53,17 @@ func (s *quadSink) writeFormatted(b []byte) error  { return s.w.WriteFormatted(b
 // next: a larger one, made for a large message, is let go.
 const arenaKeep = 1 << 20
 
-// convertRecords converts the records of log l with g into out: reading
-// and decoding, then mapping and formatting, run on every core; pairing,
-// reports and writing run in order on the calling goroutine.
+// convertRecords converts the records of log l with g into out. Each of
+// ordered.Workers() goroutines takes the log's next batch of lines in
+// turn and takes it all the way: decodes it, pairs its records once the
+// batch before has been paired (pairing is the only step that depends on
+// the records before), maps and formats them, and writes them, with their
+// reports, once the batch before has been written. So a batch's text,
+// from its lines to its Turtle, stays in one core's cache rather than
+// going from core to core between stages, and each goroutine reuses one
+// batch of its own, so that memory does not grow with the log.
 func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 	fs, formats := out.(formattingSink)
-	n := 2*ordered.Workers() + 2 // as many as the reader's batches
-	stop := make(chan struct{})
 	// Ordinary messages are read typed, with no map, when the workers
 	// format their triples (a typed record's strings, a response's id and
 	// the time, and strings of params, live in the batch, which is reused
@@ -74,116 +78,134 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 	if typed && len(lazy) > 0 {
 		opts.Vouch = func() rpclog.Voucher { return new(voucher) }
 	}
-	batches := l.Reader.Batches(opts, stop)
-	// The batches of the conversion are recycled along with the reader's,
-	// which bound how many there are.
-	free := make(chan *batch, n)
 
-	// Pairing, in order.
-	paired := make(chan *batch, n)
-	go func() {
-		defer close(paired)
-		pos := 0
-		for rb := range batches {
-			var b *batch
-			select {
-			case b = <-free:
-			default:
-				b = &batch{}
-			}
-			b.Batch = rb
-			if cap(b.items) < len(rb.Records) {
-				b.items = make([]item, len(rb.Records))
-			}
-			b.items = b.items[:len(rb.Records)]
-			for i := range rb.Records {
-				r := &rb.Records[i]
-				pos++
-				b.items[i].pos = pos
-				if r.Err == nil {
-					b.items[i].pairing = g.pair(r.Record, pos, r.Message)
-				}
-			}
-			paired <- b
-		}
-	}()
-
-	// Mapping and formatting, on every core.
-	built := ordered.Map(ordered.Workers(), paired, func() func(*batch) {
+	var (
+		readMu  sync.Mutex
+		seq     int // the next batch's place in the log, under readMu
+		pos     int // the records paired so far, by the pairing turn's holder
+		runErr  error
+		pairing = ordered.NewTurn()
+		writing = ordered.NewTurn()
+	)
+	stop := func(err error) {
+		runErr = err
+		pairing.Stop()
+		writing.Stop()
+	}
+	work := func() {
+		decode := l.Reader.BatchDecoder(opts)
 		var format rdf.Formatter
 		if formats {
 			format = fs.formatter()
 		}
 		var scratch []rdf.Triple
 		var arena []byte // the lexical forms of one message's rdf:JSON literals
-		return func(b *batch) {
-			b.out = b.out[:0]
-			for i := range b.items {
-				it, r := &b.items[i], &b.Records[i]
-				if r.Err != nil {
-					continue
-				}
-				var triples []rdf.Triple
-				var ap *[]byte
-				if formats {
-					// The triples are formatted before the next message's
-					// are built: they may hold strings in the arena.
-					if cap(arena) > arenaKeep {
-						arena = nil
-					}
-					arena, ap = arena[:0], &arena
-				}
-				triples, it.notices, it.err = g.build(scratch[:0], r.Record, it.pos, r.Message, it.pairing, !formats, ap)
-				if !formats {
-					it.triples = triples
-					continue
-				}
-				scratch = triples
-				start := len(b.out)
-				b.out, it.werr = format(b.out, triples)
-				if errors.Is(it.werr, rdf.ErrInvalidTerm) {
-					// A value of the message made a term no writer takes:
-					// built again, leaving such statements out.
-					arena = arena[:0]
-					triples, it.notices, it.err = g.build(scratch[:0], r.Record, it.pos, r.Message, it.pairing, true, ap)
-					scratch = triples
-					b.out, it.werr = format(b.out[:start], triples)
-				}
-				it.out = b.out[start:len(b.out):len(b.out)]
+		b := &batch{Batch: new(rpclog.Batch)}
+		for {
+			readMu.Lock()
+			k := seq
+			seq++
+			more := l.Reader.ReadBatch(b.Batch, k)
+			readMu.Unlock()
+			if !more {
+				return
 			}
-			// The items' text is in b.out, whose array may have moved
-			// while it grew.
-			off := 0
-			for i := range b.items {
-				it := &b.items[i]
-				k := len(it.out)
-				it.out = b.out[off : off+k : off+k]
-				off += k
+			decode(b.Batch)
+			if cap(b.items) < len(b.Records) {
+				b.items = make([]item, len(b.Records))
 			}
-		}
-	})
+			b.items = b.items[:len(b.Records)]
 
-	// Reports and writing, in order.
-	var runErr error
-	ordered.Reorder(built, func(b *batch) int { return b.Seq }, func(b *batch) bool {
-		if err := c.writeBatch(out, fs, formats, l, b); err != nil {
-			runErr = err
-			close(stop)
-			return false
+			// Pairing, in order.
+			if !pairing.Wait(k) {
+				return
+			}
+			for i := range b.Records {
+				r := &b.Records[i]
+				pos++
+				b.items[i].pos = pos
+				if r.Err == nil {
+					b.items[i].pairing = g.pair(r.Record, pos, r.Message)
+				}
+			}
+			pairing.Next()
+
+			c.mapBatch(b, g, formats, format, &scratch, &arena)
+
+			// Reports and writing, in order.
+			if !writing.Wait(k) {
+				return
+			}
+			err := c.writeBatch(out, fs, formats, l, b)
+			if err == nil && b.Err != nil {
+				err = fmt.Errorf("%s: %w", l.File, b.Err)
+			}
+			clear(b.items)
+			b.Done()
+			if err != nil {
+				stop(err)
+				return
+			}
+			writing.Next()
 		}
-		if b.Err != nil {
-			runErr = fmt.Errorf("%s: %w", l.File, b.Err)
-			return false
-		}
-		clear(b.items)
-		b.Done()
-		select {
-		case free <- b:
-		default:
-		}
-		return true
-	})
+	}
+	var wg sync.WaitGroup
+	for range ordered.Workers() {
+		wg.Go(work)
+	}
+	wg.Wait()
 	return runErr
+}
+
+// mapBatch maps the records of b, paired, and with formats formats their
+// triples with format into b.out (each item's text in it, in order), else
+// keeps them in the items; scratch and arena are the worker's.
+func (c *Converter) mapBatch(b *batch, g *LogGraph, formats bool, format rdf.Formatter, scratch *[]rdf.Triple, arena *[]byte) {
+	b.out = b.out[:0]
+	for i := range b.items {
+		it, r := &b.items[i], &b.Records[i]
+		if r.Err != nil {
+			continue
+		}
+		var triples []rdf.Triple
+		var ap *[]byte
+		if formats {
+			// The triples are formatted before the next message's are
+			// built: they may hold strings in the arena.
+			if cap(*arena) > arenaKeep {
+				*arena = nil
+			}
+			*arena, ap = (*arena)[:0], arena
+		}
+		triples, it.notices, it.err = g.build((*scratch)[:0], r.Record, it.pos, r.Message, it.pairing, !formats, ap)
+		if !formats {
+			it.triples = triples
+			continue
+		}
+		*scratch = triples
+		start := len(b.out)
+		var werr error
+		b.out, werr = format(b.out, triples)
+		if errors.Is(werr, rdf.ErrInvalidTerm) {
+			// A value of the message made a term no writer takes: built
+			// again, leaving such statements out.
+			*arena = (*arena)[:0]
+			triples, it.notices, it.err = g.build((*scratch)[:0], r.Record, it.pos, r.Message, it.pairing, true, ap)
+			*scratch = triples
+			b.out, werr = format(b.out[:start], triples)
+		}
+		it.werr = werr
+		it.out = b.out[start:len(b.out):len(b.out)]
+	}
+	// The items' text is in b.out, whose array may have moved while it
+	// grew.
+	off := 0
+	for i := range b.items {
+		it := &b.items[i]
+		k := len(it.out)
+		it.out = b.out[off : off+k : off+k]
+		off += k
+	}
 }
 
 // Skipped returns the notice that rec, a record of the log file that could

@@ -84,11 +84,14 @@ type Voucher interface {
 }
 
 // Done gives the batch back once its records are no longer used: the Raw
-// texts of its records and the batch itself are reused.
+// texts of its records and the batch itself are reused. A batch of the
+// caller's own (see ReadBatch) is only emptied.
 func (b *Batch) Done() {
 	clear(b.Records)
 	b.Records = b.Records[:0]
-	b.pool <- b
+	if b.pool != nil {
+		b.pool <- b
+	}
 }
 
 // Batches reads r on one goroutine, decodes (and classifies) its records
@@ -107,15 +110,7 @@ func (r *Reader) Batches(opts BatchOptions, stop <-chan struct{}) <-chan *Batch 
 	}
 	read := make(chan *Batch, n)
 	go r.readBatches(pool, read, stop)
-	decoded := ordered.Map(ordered.Workers(), read, func() func(*Batch) {
-		p := r.newParser()
-		p.Lazy = opts.Lazy
-		var v Voucher
-		if opts.Typed && !opts.Lens && opts.Vouch != nil {
-			v = opts.Vouch()
-		}
-		return func(b *Batch) { r.decodeBatch(p, b, opts.Classify, opts.Lens && opts.Lazy != nil, opts.Typed, v) }
-	})
+	decoded := ordered.Map(ordered.Workers(), read, func() func(*Batch) { return r.BatchDecoder(opts) })
 	out := make(chan *Batch, n)
 	go func() {
 		defer close(out)
@@ -131,6 +126,55 @@ func (r *Reader) Batches(opts BatchOptions, stop <-chan struct{}) <-chan *Batch 
 	return out
 }
 
+// BatchDecoder returns a function that decodes (and classifies) the
+// records of a batch ReadBatch filled, as opts says, as the decoding
+// goroutines of Batches do. Each goroutine needs a decoder of its own.
+func (r *Reader) BatchDecoder(opts BatchOptions) func(*Batch) {
+	p := r.newParser()
+	p.Lazy = opts.Lazy
+	var v Voucher
+	if opts.Typed && !opts.Lens && opts.Vouch != nil {
+		v = opts.Vouch()
+	}
+	return func(b *Batch) { r.decodeBatch(p, b, opts.Classify, opts.Lens && opts.Lazy != nil, opts.Typed, v) }
+}
+
+// ReadBatch fills b, a batch of the caller's own (new(Batch) the first
+// time, then reused), with the next records of r, as Batches' reading
+// goroutine does, the lines of a JSON lines input undecoded for a
+// BatchDecoder; seq is its place in the log. It reports false, with b
+// empty, at the end of the log. A read error ends the batch, in b.Err,
+// and the log: the calls after it report false. Calls must not overlap,
+// and r must not be used otherwise meanwhile.
+func (r *Reader) ReadBatch(b *Batch, seq int) bool {
+	b.Seq, b.Records, b.arena, b.Err = seq, b.Records[:0], b.arena[:0], nil
+	if r.batchErr {
+		return false
+	}
+	for len(b.Records) < batchRecords && len(b.arena) < batchBytes {
+		rec, text, line, err := r.nextText(b.arena)
+		if err != nil {
+			if err != io.EOF {
+				b.Err, r.batchErr = err, true
+			}
+			break
+		}
+		br := BatchRecord{Record: rec, line: line, Read: r.BytesRead()}
+		if rec == nil {
+			br.text = text[len(b.arena):len(text):len(text)]
+			b.arena = text
+		} else if len(rec.Raw) > 0 {
+			// Decoded while the reader found the log's form: its text
+			// is in the reader's buffer, which the next lines reuse.
+			start := len(b.arena)
+			b.arena = append(b.arena, rec.Raw...)
+			rec.Raw = b.arena[start:len(b.arena):len(b.arena)]
+		}
+		b.Records = append(b.Records, br)
+	}
+	return len(b.Records) > 0 || b.Err != nil
+}
+
 // readBatches reads r into batches from pool and sends them on out, in
 // order, until the log ends or stop is closed. The lines of a JSON lines
 // input are left undecoded for the decoding stage.
@@ -143,29 +187,7 @@ func (r *Reader) readBatches(pool chan *Batch, out chan<- *Batch, stop <-chan st
 		case <-stop:
 			return
 		}
-		b.Seq, b.Records, b.arena, b.Err = seq, b.Records[:0], b.arena[:0], nil
-		for len(b.Records) < batchRecords && len(b.arena) < batchBytes {
-			rec, text, line, err := r.nextText(b.arena)
-			if err != nil {
-				if err != io.EOF {
-					b.Err = err
-				}
-				break
-			}
-			br := BatchRecord{Record: rec, line: line, Read: r.BytesRead()}
-			if rec == nil {
-				br.text = text[len(b.arena):len(text):len(text)]
-				b.arena = text
-			} else if len(rec.Raw) > 0 {
-				// Decoded while the reader found the log's form: its text
-				// is in the reader's buffer, which the next lines reuse.
-				start := len(b.arena)
-				b.arena = append(b.arena, rec.Raw...)
-				rec.Raw = b.arena[start:len(b.arena):len(b.arena)]
-			}
-			b.Records = append(b.Records, br)
-		}
-		if len(b.Records) == 0 && b.Err == nil {
+		if !r.ReadBatch(b, seq) {
 			pool <- b
 			return
 		}

@@ -147,6 +147,7 @@ const (
 // Memory stays bounded by the longest line (or document) whatever the size
 // of the log.
 type Reader struct {
+	batchErr bool // a read error has ended the log's batches (ReadBatch)
 	name     string
 	maxLine  int
 	maxBatch int
