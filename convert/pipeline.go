@@ -32,8 +32,9 @@ type item struct {
 // batch is a batch of records on its way through the conversion.
 type batch struct {
 	*rpclog.Batch
-	items []item // one per record
-	out   []byte // the items' formatted text, one after another, in order
+	items []item      // one per record
+	out   []byte      // the items' formatted text, one after another, in order
+	home  chan *batch // where the batch goes once written
 }
 
 // formattingSink is a sink whose groups workers can format: each gets its
@@ -57,11 +58,13 @@ const arenaKeep = 1 << 20
 // ordered.Workers() goroutines takes the log's next batch of lines in
 // turn and takes it all the way: decodes it, pairs its records once the
 // batch before has been paired (pairing is the only step that depends on
-// the records before), maps and formats them, and writes them, with their
-// reports, once the batch before has been written. So a batch's text,
-// from its lines to its Turtle, stays in one core's cache rather than
-// going from core to core between stages, and each goroutine reuses one
-// batch of its own, so that memory does not grow with the log.
+// the records before), maps and formats them, and queues them for
+// writing. Whoever queues the batch whose turn it is writes it, with its
+// reports, and the queued ones after it, so that no goroutine waits to
+// write. So a batch's text, from its lines to its Turtle, stays in one
+// core's cache rather than going from core to core between stages. Each
+// goroutine has two batches of its own, reused once written, so that
+// memory does not grow with the log.
 func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 	fs, formats := out.(formattingSink)
 	// Ordinary messages are read typed, with no map, when the workers
@@ -85,12 +88,20 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 		pos     int // the records paired so far, by the pairing turn's holder
 		runErr  error
 		pairing = ordered.NewTurn()
-		writing = ordered.NewTurn()
 	)
+	var (
+		wmu       sync.Mutex
+		pending   = map[int]*batch{} // formatted batches waiting for their turn to be written
+		nextWrite int
+		writer    bool // a goroutine is writing the pending batches in turn
+		failed    bool
+	)
+	done := make(chan struct{})
+	var once sync.Once
 	stop := func(err error) {
 		runErr = err
 		pairing.Stop()
-		writing.Stop()
+		once.Do(func() { close(done) })
 	}
 	work := func() {
 		decode := l.Reader.BatchDecoder(opts)
@@ -99,9 +110,18 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 			format = fs.formatter()
 		}
 		var scratch []rdf.Triple
-		var arena []byte // the lexical forms of one message's rdf:JSON literals
-		b := &batch{Batch: new(rpclog.Batch)}
+		var arena []byte            // the lexical forms of one message's rdf:JSON literals
+		own := make(chan *batch, 2) // this goroutine's batches not queued for writing
+		for range 2 {
+			own <- &batch{Batch: new(rpclog.Batch), home: own}
+		}
 		for {
+			var b *batch
+			select {
+			case b = <-own:
+			case <-done:
+				return
+			}
 			readMu.Lock()
 			k := seq
 			seq++
@@ -132,21 +152,41 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 
 			c.mapBatch(b, g, formats, format, &scratch, &arena)
 
-			// Reports and writing, in order.
-			if !writing.Wait(k) {
-				return
+			// Reports and writing, in order: queued, and written by
+			// whoever queues the batch whose turn it is, with the
+			// queued ones after it.
+			wmu.Lock()
+			pending[k] = b
+			if writer {
+				wmu.Unlock()
+				continue
 			}
-			err := c.writeBatch(out, fs, formats, l, b)
-			if err == nil && b.Err != nil {
-				err = fmt.Errorf("%s: %w", l.File, b.Err)
+			writer = true
+			for !failed {
+				w, ok := pending[nextWrite]
+				if !ok {
+					break
+				}
+				delete(pending, nextWrite)
+				wmu.Unlock()
+				err := c.writeBatch(out, fs, formats, l, w)
+				if err == nil && w.Err != nil {
+					err = fmt.Errorf("%s: %w", l.File, w.Err)
+				}
+				clear(w.items)
+				w.Done()
+				w.home <- w
+				wmu.Lock()
+				nextWrite++
+				if err != nil {
+					failed = true
+					wmu.Unlock()
+					stop(err)
+					wmu.Lock()
+				}
 			}
-			clear(b.items)
-			b.Done()
-			if err != nil {
-				stop(err)
-				return
-			}
-			writing.Next()
+			writer = false
+			wmu.Unlock()
 		}
 	}
 	var wg sync.WaitGroup
