@@ -86,23 +86,16 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 		readMu  sync.Mutex
 		seq     int // the next batch's place in the log, under readMu
 		pos     int // the records paired so far, by the pairing turn's holder
-		runErr  error
 		pairing = ordered.NewTurn()
 	)
 	var (
 		wmu       sync.Mutex
 		pending   = map[int]*batch{} // formatted batches waiting for their turn to be written
 		nextWrite int
-		writer    bool // a goroutine is writing the pending batches in turn
-		failed    bool
+		writer    bool                  // a goroutine is writing the pending batches in turn
+		runErr    error                 // why a batch could not be written: nothing after it is
+		done      = make(chan struct{}) // closed when runErr is set
 	)
-	done := make(chan struct{})
-	var once sync.Once
-	stop := func(err error) {
-		runErr = err
-		pairing.Stop()
-		once.Do(func() { close(done) })
-	}
 	work := func() {
 		decode := l.Reader.BatchDecoder(opts)
 		var format rdf.Formatter
@@ -162,7 +155,7 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 				continue
 			}
 			writer = true
-			for !failed {
+			for runErr == nil {
 				w, ok := pending[nextWrite]
 				if !ok {
 					break
@@ -179,10 +172,10 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 				wmu.Lock()
 				nextWrite++
 				if err != nil {
-					failed = true
-					wmu.Unlock()
-					stop(err)
-					wmu.Lock()
+					// Nothing after it is paired or written.
+					runErr = err
+					pairing.Stop()
+					close(done)
 				}
 			}
 			writer = false
