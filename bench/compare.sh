@@ -33,10 +33,7 @@ if [ ! -d "$corpus" ]; then
 	echo "bench: no corpus at $corpus: nothing to measure" >&2
 	exit 0
 fi
-# The commands write to /dev/null: a regular file there (left by a jrpcld
-# before 2026-11-27 run as root with -o /dev/null) would make every run
-# write and sync its whole output.
-[ -c /dev/null ] || { echo "/dev/null is not a character device: restore it (as root: rm /dev/null && mknod -m 666 /dev/null c 1 3)" >&2; exit 1; }
+. bench/devnull.sh # /dev/null must be the device
 
 # The base as a separate checkout beside the work tree's outputs.
 base=$out/base

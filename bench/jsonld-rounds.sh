@@ -20,10 +20,7 @@
 # Environment: ROUNDS (default 5), JS_SECONDS (default 10), JRPCLD_SHARED.
 set -euo pipefail
 cd "$(dirname "$0")"
-# The outputs go to /dev/null: a regular file there (left by a jrpcld
-# before 2026-11-27 run as root with -o /dev/null) would make every run
-# write and sync its whole output.
-[ -c /dev/null ] || { echo "/dev/null is not a character device: restore it (as root: rm /dev/null && mknod -m 666 /dev/null c 1 3)" >&2; exit 1; }
+. ./devnull.sh # /dev/null must be the device
 shared=${JRPCLD_SHARED:-../../shared}
 corpus=$shared/corpus/mcp-sessions
 mcp=$shared/reference/ogc-mcp-bblocks

@@ -31,8 +31,7 @@ fi
 for f in "$mcp" "$schema"; do
 	[ -e "$f" ] || { echo "pgo: no $f" >&2; exit 2; }
 done
-# The outputs go to /dev/null, which must be the device (see run.sh).
-[ -c /dev/null ] || { echo "/dev/null is not a character device: restore it (as root: rm /dev/null && mknod -m 666 /dev/null c 1 3)" >&2; exit 1; }
+. bench/devnull.sh # /dev/null must be the device
 out=$root/bench/out/pgo
 rm -rf "$out"
 mkdir -p "$out"

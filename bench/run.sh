@@ -23,10 +23,7 @@
 # JRPCLD_SHARED the shared folder (default ../shared).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The outputs go to /dev/null: a regular file there (left by a jrpcld
-# before 2026-11-27 run as root with -o /dev/null) would make every run
-# write and sync its whole output.
-[ -c /dev/null ] || { echo "/dev/null is not a character device: restore it (as root: rm /dev/null && mknod -m 666 /dev/null c 1 3)" >&2; exit 1; }
+. bench/devnull.sh # /dev/null must be the device
 root=$PWD
 out=$root/bench/out
 mkdir -p "$out"
