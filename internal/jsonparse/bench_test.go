@@ -36,3 +36,23 @@ func BenchmarkParseLazy(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheck checks the same lines without decoding them, noting the
+// extents of their values, as the typed read of validate checks params
+// and result.
+func BenchmarkCheck(b *testing.B) {
+	log, _ := shared.CorpusLog(b)
+	lines := bytes.Split(bytes.TrimRight(log, "\n"), []byte("\n"))
+	p := &Parser{MaxDepth: 512, Lens: make([]uint16, 1<<20)}
+	b.SetBytes(int64(len(log) / len(lines)))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		line := lines[i%len(lines)]
+		if len(line) > len(p.Lens) {
+			continue
+		}
+		if _, _, perr := p.Check(line, 0, 0, true); perr != nil {
+			b.Fatal(perr)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,6 +122,7 @@ type Parser struct {
 	lens     []uint16    // Lens, when long enough for the text being parsed
 	lazyDup  bool        // an object of an undecoded value names a member twice
 	lone     int         // where the first lone surrogate escape of the last string read is, or -1
+	escaped  bool        // the last string read holds an escape
 	lones    []Surrogate // the strings with lone surrogates of the last parse
 	lazyLone bool        // a string of an undecoded value holds a lone surrogate
 
@@ -570,7 +572,7 @@ func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
 		// Inside an undecoded value, names are kept as written, to tell
 		// whether one is repeated when the object closes.
 		name := data[quote+1 : i-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
+		if p.escaped {
 			u, _, _ := p.str(data, quote, false, false)
 			name = []byte(u)
 		}
@@ -608,9 +610,10 @@ func (p *Parser) key(data []byte, i int) (int, *SyntaxError) {
 // offset past its closing quote; with discard, it only checks it and
 // returns "".
 //
-// p.lone tells where its first lone surrogate escape is, or -1.
+// p.lone tells where its first lone surrogate escape is, or -1, and
+// p.escaped whether it holds an escape at all.
 func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *SyntaxError) {
-	p.lone = -1
+	p.lone, p.escaped = -1, false
 	start := i + 1
 	j := start
 	for {
@@ -640,6 +643,7 @@ func (p *Parser) str(data []byte, i int, key, discard bool) (string, int, *Synta
 		}
 		j += n
 	}
+	p.escaped = true
 	if discard {
 		return p.checkEscaped(data, j)
 	}
@@ -790,11 +794,12 @@ func plainRun(data []byte, j int) int {
 		x := binary.LittleEndian.Uint64(data[j:])
 		// A byte below 0x20, '"' (0x22) or '\\' (0x5C) turns on the high
 		// bit of its lane in the first three terms (only lanes above a
-		// true one can be turned on falsely); one from 0x80 on is there
-		// already. Any lane on: the bytes are looked at one by one.
+		// true one can be turned on falsely, by a borrow); one from 0x80
+		// on is there already. So the lowest lane on is the first byte
+		// not plain.
 		q, bs := x^(ones*'"'), x^(ones*'\\')
-		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs|x)&highs != 0 {
-			break
+		if m := (x - ones*0x20 | (q-ones)&^q | (bs-ones)&^bs | x) & highs; m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for j < len(data) && strPlain[data[j]] {
@@ -1144,7 +1149,7 @@ func (p *Parser) Check(data []byte, i, depth int, lens bool) (end int, clean boo
 		note(quote, i)
 		clean = clean && p.lone < 0
 		name := data[quote+1 : i-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
+		if p.escaped {
 			u, _, _ := p.str(data, quote, false, false)
 			name = []byte(u)
 		}
