@@ -87,6 +87,10 @@ type bigNumber struct {
 // by name). It errs on the side of need: the schemas of then and else, and
 // of every branch of anyOf and oneOf, count whatever the value is.
 func neededNumbers(sch *jsonschema.Schema, v any) []bigNumber {
+	if !holdsBig(v) {
+		// Most values: not worth their paths, in order.
+		return nil
+	}
 	var found [][]string
 	collectBig(v, nil, &found)
 	if len(found) == 0 {
@@ -123,6 +127,23 @@ func collectBig(v any, path []string, found *[][]string) {
 			collectBig(x[k], append(path, k), found)
 		}
 	}
+}
+
+// holdsBig reports whether v holds a number too big to compute with.
+func holdsBig(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		return tooBig(string(x))
+	case []any:
+		return slices.ContainsFunc(x, holdsBig)
+	case map[string]any:
+		for _, e := range x {
+			if holdsBig(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func valueAt(v any, path []string) any {

@@ -1083,7 +1083,8 @@ func skipDigits(data []byte, i int) int {
 // SkipSpace returns the offset of the first byte at or after i that is not
 // JSON whitespace.
 func SkipSpace(data []byte, i int) int {
-	for i < len(data) {
+	// Most JSON is compact: one comparison tells most bytes apart.
+	for i < len(data) && data[i] <= ' ' {
 		switch data[i] {
 		case ' ', '\t', '\n', '\r':
 			i++
