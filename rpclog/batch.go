@@ -245,7 +245,12 @@ func (r *Reader) decodeBatch(p *jsonparse.Parser, b *Batch, classify, lens, type
 			}
 			p.Lens = nil
 		}
-		if classify && br.Err == nil {
+		switch {
+		case !classify || br.Err != nil:
+		case typed && br.Record == &b.typed[:len(b.Records)][i].Record:
+			// Classified as it was read.
+			br.Message = b.typed[:len(b.Records)][i].msg
+		default:
 			// Classify takes an undecoded value for the object or array it is.
 			br.Message = Classify(br.Record)
 		}

@@ -26,6 +26,7 @@ import (
 type typedRecord struct {
 	Record
 	obj     jsonrpc.Object
+	msg     jsonrpc.Message // obj classified
 	buf     [typedBuf]byte
 	vouched [2]vouchSpan // where the Voucher's text for params and result is in the batch's
 }
@@ -174,7 +175,7 @@ func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bo
 			tr.obj.ID = json.Number(id)
 		}
 	}
-	if _, ok := tr.obj.Classify(); !ok {
+	if tr.msg, ok = tr.obj.Classify(); !ok {
 		return nil
 	}
 	tr.Object = &tr.obj
