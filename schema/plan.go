@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -93,8 +94,13 @@ type node struct {
 // required names it is, by its name as the text writes it, between the
 // quotes: most names hold no escape and are looked up as they are.
 type propNames struct {
-	list   []propName           // the names, when there are few
-	byName map[string]*propName // the names, when there are many
+	list []propName // the names, sorted
+	// slots is a hash table of list: a name's slot is where propHash
+	// places it, or the next free one after; each holds an index of list
+	// plus one, 0 when free. Its length is a power of two, at least twice
+	// that of list.
+	slots []uint32
+	shift uint8 // 32 - log2(len(slots))
 	// raw is set when a name without escapes is one of the properties
 	// exactly when it is written as one: no property name holds a
 	// backslash, which would be written escaped.
@@ -110,10 +116,6 @@ type propName struct {
 	n    *node  // its schema
 	req  uint64 // the places of required where it is named (the first 64)
 }
-
-// maxPropList is how many properties propNames looks up one by one
-// rather than by a map.
-const maxPropList = 12
 
 func newPropNames(props map[string]*node, required []string) propNames {
 	pn := propNames{raw: true}
@@ -135,27 +137,48 @@ func newPropNames(props map[string]*node, required []string) propNames {
 			pn.other = true
 		}
 	}
-	if len(pn.list) > maxPropList {
-		pn.byName = make(map[string]*propName, len(pn.list))
-		for i := range pn.list {
-			pn.byName[pn.list[i].name] = &pn.list[i]
+	size := 8
+	for size < 2*len(pn.list) {
+		size *= 2
+	}
+	pn.slots = make([]uint32, size)
+	pn.shift = uint8(32 - bits.TrailingZeros(uint(size)))
+	for i := range pn.list {
+		h := propHash([]byte(pn.list[i].name)) >> pn.shift
+		for pn.slots[h] != 0 {
+			h = (h + 1) & uint32(size-1)
 		}
+		pn.slots[h] = uint32(i + 1)
 	}
 	return pn
 }
 
+// propHash hashes a property name by its length and three of its bytes,
+// which tell the names of a schema apart; the high bits are the best.
+func propHash(name []byte) uint32 {
+	n := len(name)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n) | uint32(name[0])<<8 | uint32(name[n-1])<<16 | uint32(name[n/2])<<24
+	return h * 0x9E3779B1
+}
+
 // find returns the property named name (unescaped), or nil.
 func (pn *propNames) find(name []byte) *propName {
-	if pn.byName != nil {
-		return pn.byName[string(name)]
+	if pn.slots == nil {
+		return nil
 	}
-	for i := range pn.list {
-		// The length and the first byte tell most names apart.
-		if p := &pn.list[i]; len(p.name) == len(name) && (len(name) == 0 || p.name[0] == name[0]) && p.name == string(name) {
+	mask := uint32(len(pn.slots) - 1)
+	for h := propHash(name) >> pn.shift; ; h = (h + 1) & mask {
+		k := pn.slots[h]
+		if k == 0 {
+			return nil
+		}
+		if p := &pn.list[k-1]; p.name == string(name) {
 			return p
 		}
 	}
-	return nil
 }
 
 type patternProp struct {
