@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"math/bits"
 	"sort"
 	"strings"
 
@@ -95,12 +94,13 @@ type node struct {
 // quotes: most names hold no escape and are looked up as they are.
 type propNames struct {
 	list []propName // the names, sorted
-	// slots is a hash table of list: a name's slot is where propHash
+	// slots is a hash table of list, in the node itself, when list holds
+	// no more than maxPropSlots/2 names: a name's slot is where propHash
 	// places it, or the next free one after; each holds an index of list
-	// plus one, 0 when free. Its length is a power of two, at least twice
-	// that of list.
-	slots []uint32
-	shift uint8 // 32 - log2(len(slots))
+	// plus one, 0 when free.
+	slots [maxPropSlots]uint8
+	// byName holds the names when there are more.
+	byName map[string]*propName
 	// raw is set when a name without escapes is one of the properties
 	// exactly when it is written as one: no property name holds a
 	// backslash, which would be written escaped.
@@ -109,6 +109,12 @@ type propNames struct {
 	// name is then compared with the required names.
 	other bool
 }
+
+// maxPropSlots is the size of propNames' hash table.
+const (
+	propSlotBits = 5
+	maxPropSlots = 1 << propSlotBits
+)
 
 // propName is one property of an object schema.
 type propName struct {
@@ -137,40 +143,40 @@ func newPropNames(props map[string]*node, required []string) propNames {
 			pn.other = true
 		}
 	}
-	size := 8
-	for size < 2*len(pn.list) {
-		size *= 2
-	}
-	pn.slots = make([]uint32, size)
-	pn.shift = uint8(32 - bits.TrailingZeros(uint(size)))
-	for i := range pn.list {
-		h := propHash([]byte(pn.list[i].name)) >> pn.shift
-		for pn.slots[h] != 0 {
-			h = (h + 1) & uint32(size-1)
+	if len(pn.list) > maxPropSlots/2 {
+		pn.byName = make(map[string]*propName, len(pn.list))
+		for i := range pn.list {
+			pn.byName[pn.list[i].name] = &pn.list[i]
 		}
-		pn.slots[h] = uint32(i + 1)
+		return pn
+	}
+	for i := range pn.list {
+		h := propHash([]byte(pn.list[i].name))
+		for pn.slots[h] != 0 {
+			h = (h + 1) % maxPropSlots
+		}
+		pn.slots[h] = uint8(i + 1)
 	}
 	return pn
 }
 
-// propHash hashes a property name by its length and three of its bytes,
-// which tell the names of a schema apart; the high bits are the best.
+// propHash hashes a property name, by its length and three of its bytes
+// (which tell the names of a schema apart), to a slot of propNames.
 func propHash(name []byte) uint32 {
 	n := len(name)
 	if n == 0 {
 		return 0
 	}
 	h := uint32(n) | uint32(name[0])<<8 | uint32(name[n-1])<<16 | uint32(name[n/2])<<24
-	return h * 0x9E3779B1
+	return h * 0x9E3779B1 >> (32 - propSlotBits) // the best bits: the top ones
 }
 
 // find returns the property named name (unescaped), or nil.
 func (pn *propNames) find(name []byte) *propName {
-	if pn.slots == nil {
-		return nil
+	if pn.byName != nil {
+		return pn.byName[string(name)]
 	}
-	mask := uint32(len(pn.slots) - 1)
-	for h := propHash(name) >> pn.shift; ; h = (h + 1) & mask {
+	for h := propHash(name); ; h = (h + 1) % maxPropSlots {
 		k := pn.slots[h]
 		if k == 0 {
 			return nil
