@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ordered"
@@ -66,70 +67,95 @@ func (s *Summary) invalid() map[string]int {
 // warnings: they do not make the message invalid; what is wrong with its
 // envelope (a "dir" that is not "c2s" or "s2c") comes next and does. The
 // error is an I/O error that ended the log.
-// Lines are decoded, and messages checked against the schema, on every
-// core; the pairing of responses with requests follows the log's order on
-// one goroutine, and emit is called on the calling goroutine.
+// Each of ordered.Workers() goroutines takes the log's next batch of lines
+// in turn and takes it all the way: decodes it, pairs its responses with
+// requests once the batch before has been paired (pairing follows the
+// log's order), and checks its messages; so a batch's text stays in one
+// core's cache. emit is called on the calling goroutine, in log order.
 func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) (Summary, error) {
 	// Members the plans read on the text need not be decoded.
 	// Ordinary messages are read typed: the checks take their text.
-	batches := r.Batches(rpclog.BatchOptions{Classify: true, Lazy: c.lazyMembers(), Lens: true, Typed: true}, nil)
-	n := 2*ordered.Workers() + 2
-	paired := make(chan *checkBatch, n)
-	// The checkBatches done with, for the next batches: their msgs are
-	// reused rather than allocated and collected batch by batch.
-	free := make(chan *checkBatch, 2*n)
+	opts := rpclog.BatchOptions{Classify: true, Lazy: c.lazyMembers(), Lens: true, Typed: true}
+	var (
+		readMu  sync.Mutex
+		seq     int // the next batch's place in the log, under readMu
+		index   int // the records paired so far, by the pairing turn's holder
+		pairing = ordered.NewTurn()
+	)
+	// Each goroutine has two batches of its own, back once reported, so
+	// that memory does not grow with the log; checked holds them all.
+	workers := ordered.Workers()
+	checked := make(chan *checkBatch, 2*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			decode := r.BatchDecoder(opts)
+			w := c.worker()
+			own := make(chan *checkBatch, 2)
+			for range 2 {
+				own <- &checkBatch{b: new(rpclog.Batch), home: own}
+			}
+			for {
+				cb := <-own
+				readMu.Lock()
+				k := seq
+				seq++
+				more := r.ReadBatch(cb.b, k)
+				readMu.Unlock()
+				if !more {
+					return
+				}
+				decode(cb.b)
+				recs := cb.b.Records
+				if cap(cb.msgs) < len(recs) {
+					cb.msgs = make([]tracked, len(recs))
+				}
+				cb.msgs = cb.msgs[:len(recs)]
+				pairing.Wait(k)
+				for i := range recs {
+					if br := &recs[i]; br.Err == nil {
+						cb.msgs[i] = c.track(br.Message, br.Value, br.Dir, index)
+					}
+					index++
+				}
+				pairing.Next()
+				for i := range recs {
+					if rec := recs[i].Record; rec.Err == nil {
+						cb.msgs[i].ds = w.finishRecord(&cb.msgs[i], rec)
+					}
+				}
+				checked <- cb
+			}
+		})
+	}
 	go func() {
-		defer close(paired)
-		index := 0
-		for b := range batches {
-			var cb *checkBatch
-			select {
-			case cb = <-free:
-			default:
-				cb = &checkBatch{}
-			}
-			if cap(cb.msgs) < len(b.Records) {
-				cb.msgs = make([]tracked, len(b.Records))
-			}
-			cb.b, cb.seq, cb.msgs = b, b.Seq, cb.msgs[:len(b.Records)]
-			for i := range b.Records {
-				if br := &b.Records[i]; br.Err == nil {
-					cb.msgs[i] = c.track(br.Message, br.Value, br.Dir, index)
-				}
-				index++
-			}
-			paired <- cb
-		}
+		wg.Wait()
+		close(checked)
 	}()
-	checked := ordered.Map(ordered.Workers(), paired, func() func(*checkBatch) {
-		w := c.worker()
-		return func(cb *checkBatch) {
-			for i := range cb.b.Records {
-				if rec := cb.b.Records[i].Record; rec.Err == nil {
-					cb.msgs[i].ds = w.finishRecord(&cb.msgs[i], rec)
-				}
-			}
-		}
-	})
 	var sum Summary
 	var err error
-	index := 0
-	ordered.Reorder(checked, func(cb *checkBatch) int { return cb.seq }, func(cb *checkBatch) bool {
-		for i := range cb.b.Records {
-			t := &cb.msgs[i]
-			reportRecord(cb.b.Records[i].Record, func() (jsonrpc.Message, []diag.Diagnostic) { return t.m, t.ds }, file, index, &sum, emit)
-			index++
+	pending := map[int]*checkBatch{} // checked, waiting for their turn to be reported
+	next, reported := 0, 0           // the next batch to report, the records reported
+	for cb := range checked {
+		pending[cb.b.Seq] = cb
+		for {
+			cb, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			for i := range cb.b.Records {
+				t := &cb.msgs[i]
+				reportRecord(cb.b.Records[i].Record, func() (jsonrpc.Message, []diag.Diagnostic) { return t.m, t.ds }, file, reported, &sum, emit)
+				reported++
+			}
+			err = cb.b.Err
+			cb.b.Done()
+			clear(cb.msgs)
+			cb.home <- cb
 		}
-		err = cb.b.Err
-		cb.b.Done()
-		clear(cb.msgs)
-		cb.b = nil
-		select {
-		case free <- cb:
-		default:
-		}
-		return true
-	})
+	}
 	return sum, err
 }
 
@@ -137,8 +163,8 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 // what the checks found of each.
 type checkBatch struct {
 	b    *rpclog.Batch
-	seq  int
-	msgs []tracked // by record; ds holds all diagnostics once checked
+	msgs []tracked        // by record; ds holds all diagnostics once checked
+	home chan *checkBatch // the goroutine's batches, where it goes once reported
 }
 
 // reportRecord counts the index-th record of the log in sum and emits its
