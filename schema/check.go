@@ -1,10 +1,10 @@
 package schema
 
 import (
-	"bytes"
 	"strconv"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -106,9 +106,7 @@ func (c *Checker) check(v any, raw []byte, dir jsonrpc.Direction, index int) (js
 // finishRecord is finish for the message of rec, tracked as t, on its
 // text: what the log reader noted of it (Lens) spares reading it again.
 func (c *Checker) finishRecord(t *tracked, rec *rpclog.Record) []diag.Diagnostic {
-	raw := bytes.TrimLeft(rec.Raw, jsonSpace)
-	lead := len(rec.Raw) - len(raw)
-	raw = bytes.TrimRight(raw, jsonSpace)
+	raw, lead := trimSpace(rec.Raw)
 	if len(rec.Lens) == len(rec.Raw) && rec.Lens != nil {
 		c.eval.idx = index{text: raw, lens: rec.Lens[lead : lead+len(raw)]}
 	}
@@ -120,8 +118,21 @@ func (c *Checker) finishRecord(t *tracked, rec *rpclog.Record) []diag.Diagnostic
 	return ds
 }
 
-// jsonSpace is JSON's white space.
-const jsonSpace = " \t\r\n"
+// trimSpace returns b without the JSON white space around it, and the
+// length of that before it.
+func trimSpace(b []byte) (trimmed []byte, lead int) {
+	lead = jsonparse.SkipSpace(b, 0)
+	b = b[lead:]
+	for len(b) > 0 {
+		switch b[len(b)-1] {
+		case ' ', '\t', '\r', '\n':
+			b = b[:len(b)-1]
+			continue
+		}
+		break
+	}
+	return b, lead
+}
 
 // tracked is a message classified by the rules and paired with the request
 // it answers: all of its check that depends on the messages before it.

@@ -140,9 +140,7 @@ func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node,
 		if _, perr := lp.Parse(text); perr != nil {
 			t.Fatalf("%s: %s: lazily: %v", what, text, perr)
 		}
-		raw := bytes.TrimLeft(text, jsonSpace)
-		lead := len(text) - len(raw)
-		raw = bytes.TrimRight(raw, jsonSpace)
+		raw, lead := trimSpace(text)
 		e := evaluator{idx: index{text: raw, lens: lp.Lens[lead : lead+len(raw)]}}
 		if again := e.run(n, raw); again != got {
 			t.Errorf("%s: %s: plan says %v knowing extents, %v without", what, text, again, got)

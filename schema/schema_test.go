@@ -665,3 +665,22 @@ func TestBigNumbersInSchema(t *testing.T) {
 		}
 	}
 }
+
+func TestTrimSpace(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		lead     int
+	}{
+		{"", "", 0},
+		{" \t\r\n", "", 4},
+		{"{}", "{}", 0},
+		{" {} ", "{}", 1},
+		{"\t\n[1, 2]\r\n", "[1, 2]", 2},
+		{"\"a \"  ", "\"a \"", 0},
+	} {
+		got, lead := trimSpace([]byte(tc.in))
+		if string(got) != tc.want || lead != tc.lead {
+			t.Errorf("trimSpace(%q) = %q, %d; want %q, %d", tc.in, got, lead, tc.want, tc.lead)
+		}
+	}
+}
