@@ -131,19 +131,32 @@ func collectBig(v any, path []string, found *[][]string) {
 
 // holdsBig reports whether v holds a number too big to compute with.
 func holdsBig(v any) bool {
+	return anyLeaf(v, func(l any) bool {
+		n, ok := l.(json.Number)
+		return ok && tooBig(string(n))
+	})
+}
+
+// anyLeaf reports whether leaf holds for v, when it is no array or object,
+// or for a value inside it.
+func anyLeaf(v any, leaf func(any) bool) bool {
 	switch x := v.(type) {
-	case json.Number:
-		return tooBig(string(x))
 	case []any:
-		return slices.ContainsFunc(x, holdsBig)
-	case map[string]any:
 		for _, e := range x {
-			if holdsBig(e) {
+			if anyLeaf(e, leaf) {
 				return true
 			}
 		}
+		return false
+	case map[string]any:
+		for _, e := range x {
+			if anyLeaf(e, leaf) {
+				return true
+			}
+		}
+		return false
 	}
-	return false
+	return leaf(v)
 }
 
 func valueAt(v any, path []string) any {
@@ -235,20 +248,13 @@ func needs(s *jsonschema.Schema, v any, leaf bool) string {
 
 // holdsNumber reports whether v is or holds a number.
 func holdsNumber(v any) bool {
-	switch x := v.(type) {
-	case nil, bool, string:
-		return false
-	case []any:
-		return slices.ContainsFunc(x, holdsNumber)
-	case map[string]any:
-		for _, e := range x {
-			if holdsNumber(e) {
-				return true
-			}
+	return anyLeaf(v, func(l any) bool {
+		switch l.(type) {
+		case nil, bool, string:
+			return false
 		}
-		return false
-	}
-	return true
+		return true
+	})
 }
 
 // closure returns the schemas that apply to v, the value at key, given
