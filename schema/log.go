@@ -67,6 +67,7 @@ func (s *Summary) invalid() map[string]int {
 // warnings: they do not make the message invalid; what is wrong with its
 // envelope (a "dir" that is not "c2s" or "s2c") comes next and does. The
 // error is an I/O error that ended the log.
+//
 // Each of ordered.Workers() goroutines takes the log's next batch of lines
 // in turn and takes it all the way: decodes it, pairs its responses with
 // requests once the batch before has been paired (pairing follows the
