@@ -135,28 +135,19 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 	}()
 	var sum Summary
 	var err error
-	pending := map[int]*checkBatch{} // checked, waiting for their turn to be reported
-	next, reported := 0, 0           // the next batch to report, the records reported
-	for cb := range checked {
-		pending[cb.b.Seq] = cb
-		for {
-			cb, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			for i := range cb.b.Records {
-				t := &cb.msgs[i]
-				reportRecord(cb.b.Records[i].Record, func() (jsonrpc.Message, []diag.Diagnostic) { return t.m, t.ds }, file, reported, &sum, emit)
-				reported++
-			}
-			err = cb.b.Err
-			cb.b.Done()
-			clear(cb.msgs)
-			cb.home <- cb
+	reported := 0 // the records reported
+	ordered.Reorder(checked, func(cb *checkBatch) int { return cb.b.Seq }, func(cb *checkBatch) bool {
+		for i := range cb.b.Records {
+			t := &cb.msgs[i]
+			reportRecord(cb.b.Records[i].Record, func() (jsonrpc.Message, []diag.Diagnostic) { return t.m, t.ds }, file, reported, &sum, emit)
+			reported++
 		}
-	}
+		err = cb.b.Err
+		cb.b.Done()
+		clear(cb.msgs)
+		cb.home <- cb
+		return true
+	})
 	return sum, err
 }
 
