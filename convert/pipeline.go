@@ -82,12 +82,8 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 		opts.Vouch = func() rpclog.Voucher { return new(voucher) }
 	}
 
-	var (
-		readMu  sync.Mutex
-		seq     int // the next batch's place in the log, under readMu
-		pos     int // the records paired so far, by the pairing turn's holder
-		pairing = ordered.NewTurn()
-	)
+	turns := l.Reader.Turns()
+	pos := 0 // the records paired so far, by the pairing turn's holder
 	var (
 		wmu       sync.Mutex
 		pending   = map[int]*batch{} // formatted batches waiting for their turn to be written
@@ -115,12 +111,7 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 			case <-done:
 				return
 			}
-			readMu.Lock()
-			k := seq
-			seq++
-			more := l.Reader.ReadBatch(b.Batch, k)
-			readMu.Unlock()
-			if !more {
+			if !turns.Read(b.Batch) {
 				return
 			}
 			decode(b.Batch)
@@ -129,19 +120,19 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 			}
 			b.items = b.items[:len(b.Records)]
 
-			// Pairing, in order.
-			if !pairing.Wait(k) {
+			paired := turns.Pair(b.Batch, func() {
+				for i := range b.Records {
+					r := &b.Records[i]
+					pos++
+					b.items[i].pos = pos
+					if r.Err == nil {
+						b.items[i].pairing = g.pair(r.Record, pos, r.Message)
+					}
+				}
+			})
+			if !paired {
 				return
 			}
-			for i := range b.Records {
-				r := &b.Records[i]
-				pos++
-				b.items[i].pos = pos
-				if r.Err == nil {
-					b.items[i].pairing = g.pair(r.Record, pos, r.Message)
-				}
-			}
-			pairing.Next()
 
 			c.mapBatch(b, g, formats, format, &scratch, &arena)
 
@@ -149,7 +140,7 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 			// whoever queues the batch whose turn it is, with the
 			// queued ones after it.
 			wmu.Lock()
-			pending[k] = b
+			pending[b.Seq] = b
 			if writer {
 				wmu.Unlock()
 				continue
@@ -174,7 +165,7 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 				if err != nil {
 					// Nothing after it is paired or written.
 					runErr = err
-					pairing.Stop()
+					turns.Stop()
 					close(done)
 				}
 			}

@@ -2,6 +2,7 @@ package rpclog
 
 import (
 	"io"
+	"sync"
 
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/internal/ordered"
@@ -174,6 +175,47 @@ func (r *Reader) ReadBatch(b *Batch, seq int) bool {
 	}
 	return len(b.Records) > 0 || b.Err != nil
 }
+
+// Turns passes the reading of a log's batches, and their pairing, from
+// goroutine to goroutine in log order, for goroutines that each take a
+// batch of their own all the way (read, decode, pair, and what comes
+// after), so that its text stays in one core's cache: reading and pairing
+// (which depends on the records before) are the steps they take in turn.
+type Turns struct {
+	r       *Reader
+	mu      sync.Mutex
+	seq     int // the next batch's place in the log, under mu
+	pairing *ordered.Turn
+}
+
+// Turns returns the turns of r's batches. r must not be used otherwise
+// meanwhile.
+func (r *Reader) Turns() *Turns { return &Turns{r: r, pairing: ordered.NewTurn()} }
+
+// Read fills b, a batch of the caller's own, with the log's next batch
+// (ReadBatch; b.Seq is its place in the log) and reports false at the end
+// of the log.
+func (t *Turns) Read(b *Batch) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k := t.seq
+	t.seq++
+	return t.r.ReadBatch(b, k)
+}
+
+// Pair calls pair once every batch before b has been paired, then passes
+// the turn on; once Stop has been called it reports false instead.
+func (t *Turns) Pair(b *Batch, pair func()) bool {
+	if !t.pairing.Wait(b.Seq) {
+		return false
+	}
+	pair()
+	t.pairing.Next()
+	return true
+}
+
+// Stop ends the pairing: no batch is paired after it.
+func (t *Turns) Stop() { t.pairing.Stop() }
 
 // readBatches reads r into batches from pool and sends them on out, in
 // order, until the log ends or stop is closed. The lines of a JSON lines

@@ -3,7 +3,9 @@ package rpclog
 import (
 	"errors"
 	"io"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 )
@@ -60,5 +62,68 @@ func TestReadBatch(t *testing.T) {
 		if r.ReadBatch(b, 99) || len(b.Records) != 0 {
 			t.Errorf("%s: ReadBatch after the end read %d more records", tc.name, len(b.Records))
 		}
+	}
+}
+
+// TestTurns reads a log with goroutines that each take batches of their
+// own: every record is read once, and the batches are paired in the log's
+// order.
+func TestTurns(t *testing.T) {
+	var log strings.Builder
+	const n = 3000 // several batches
+	for i := range n {
+		log.WriteString(`{"jsonrpc":"2.0","method":"m","id":` + strconv.Itoa(i) + "}\n")
+	}
+	r, err := NewReader(strings.NewReader(log.String()), "log", ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := r.Turns()
+	var paired []int // the batches' places in the log, in pairing order
+	records := 0
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			b := new(Batch)
+			for turns.Read(b) {
+				ok := turns.Pair(b, func() {
+					paired = append(paired, b.Seq)
+					records += len(b.Records)
+				})
+				if !ok {
+					t.Error("Pair reported false with no Stop")
+				}
+				b.Done()
+			}
+		})
+	}
+	wg.Wait()
+	if records != n || len(paired) < 2 {
+		t.Fatalf("%d records in %d batches: want %d in several", records, len(paired), n)
+	}
+	for i, seq := range paired {
+		if seq != i {
+			t.Fatalf("batches paired in the order %v", paired)
+		}
+	}
+}
+
+// TestTurnsStop: after Stop, Pair does not call its function.
+func TestTurnsStop(t *testing.T) {
+	r, err := NewReader(strings.NewReader(`{"jsonrpc":"2.0","method":"m"}`+"\n"), "log", ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := r.Turns()
+	b := new(Batch)
+	if !turns.Read(b) {
+		t.Fatal("Read reported the end of a log of one line")
+	}
+	turns.Stop()
+	if turns.Pair(b, func() { t.Error("paired after Stop") }) {
+		t.Error("Pair reported true after Stop")
+	}
+	if turns.Read(b) {
+		t.Error("Read after the last batch reported true")
 	}
 }

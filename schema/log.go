@@ -77,12 +77,8 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 	// Members the plans read on the text need not be decoded.
 	// Ordinary messages are read typed: the checks take their text.
 	opts := rpclog.BatchOptions{Classify: true, Lazy: c.lazyMembers(), Lens: true, Typed: true}
-	var (
-		readMu  sync.Mutex
-		seq     int // the next batch's place in the log, under readMu
-		index   int // the records paired so far, by the pairing turn's holder
-		pairing = ordered.NewTurn()
-	)
+	turns := r.Turns()
+	index := 0 // the records paired so far, by the pairing turn's holder
 	// Each goroutine has two batches of its own, back once reported, so
 	// that memory does not grow with the log; checked holds them all.
 	workers := ordered.Workers()
@@ -98,12 +94,7 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 			}
 			for {
 				cb := <-own
-				readMu.Lock()
-				k := seq
-				seq++
-				more := r.ReadBatch(cb.b, k)
-				readMu.Unlock()
-				if !more {
+				if !turns.Read(cb.b) {
 					return
 				}
 				decode(cb.b)
@@ -112,14 +103,14 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 					cb.msgs = make([]tracked, len(recs))
 				}
 				cb.msgs = cb.msgs[:len(recs)]
-				pairing.Wait(k)
-				for i := range recs {
-					if br := &recs[i]; br.Err == nil {
-						cb.msgs[i] = c.track(br.Message, br.Value, br.Dir, index)
+				turns.Pair(cb.b, func() {
+					for i := range recs {
+						if br := &recs[i]; br.Err == nil {
+							cb.msgs[i] = c.track(br.Message, br.Value, br.Dir, index)
+						}
+						index++
 					}
-					index++
-				}
-				pairing.Next()
+				})
 				for i := range recs {
 					if rec := recs[i].Record; rec.Err == nil {
 						cb.msgs[i].ds = w.finishRecord(&cb.msgs[i], rec)
