@@ -47,10 +47,15 @@ func readLog(t *testing.T, data []byte) []logEntry {
 	}
 }
 
+// decode reads a message as a value to compare, its numbers as their text
+// (json.Number): a number past float64's range, such as 1e400, is a valid
+// JSON number that a log may hold.
 func decode(t *testing.T, s string) any {
 	t.Helper()
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
 	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
+	if err := d.Decode(&v); err != nil {
 		t.Fatalf("%v: %s", err, s)
 	}
 	return v
