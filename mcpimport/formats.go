@@ -24,32 +24,42 @@ func (rd *reader) inspector(doc json.RawMessage) error {
 	}
 	for i, raw := range list {
 		ptr := "/" + strconv.Itoa(i)
-		e, ok := object(raw)
+		e, ok := rd.object(ptr, raw)
 		switch {
 		case !ok:
 			rd.warn(ptr, "an entry that is not an object: skipped")
 		case has(e, "requestBody", "responseBody", "url"):
+			rd.begin(ptr)
 			rd.inspectorNetwork(ptr, e)
-		case has(e, "message"):
+		case has(e, "message", "response") && !has(e, "request"):
 			// The history: origin "server" marks what the server sent
 			// (its requests and notifications); answers go the other way.
 			dir := jsonrpc.ClientToServer
-			if str(e["origin"]) == "server" {
+			switch origin := rd.text(ptr, e, "origin", "an origin (a string)"); origin {
+			case "server":
 				dir = jsonrpc.ServerToClient
+			case "client", "":
+			default:
+				rd.warn(ptr+"/origin", "%q is neither client nor server: taken as client", origin)
 			}
-			ts := str(e["timestamp"])
+			ts := rd.time(ptr, e, "timestamp")
+			rd.begin(ptr)
+			if !has(e, "message") {
+				rd.warn(ptr, "an entry with a response and no message: the response is imported alone")
+			}
 			rd.add(dir, ts, e["message"])
-			rts := after(ts, e["duration"])
+			rts := rd.after(ptr+"/duration", ts, e["duration"])
 			if rts == "" {
 				rts = ts
 			}
 			rd.add(dir.Opposite(), rts, e["response"])
 		case has(e, "request"):
-			ts := str(e["requestedAt"])
+			ts := rd.time(ptr, e, "requestedAt")
+			rd.begin(ptr)
 			rd.add(jsonrpc.ClientToServer, ts, e["request"])
-			rts := str(e["respondedAt"])
+			rts := rd.time(ptr, e, "respondedAt")
 			if rts == "" {
-				rts = after(ts, e["durationMs"])
+				rts = rd.after(ptr+"/durationMs", ts, e["durationMs"])
 			}
 			rd.add(jsonrpc.ServerToClient, rts, e["response"])
 		default:
@@ -59,17 +69,23 @@ func (rd *reader) inspector(doc json.RawMessage) error {
 	return nil
 }
 
+// time returns the time m's member name holds; "" with a warning when it is
+// not a string.
+func (rd *reader) time(ptr string, m map[string]json.RawMessage, name string) string {
+	return rd.text(ptr, m, name, "a time (a string): the message is written without one")
+}
+
 // inspectorNetwork reads an entry of Inspector's network log.
 func (rd *reader) inspectorNetwork(ptr string, e map[string]json.RawMessage) {
-	ts := str(e["timestamp"])
-	if body := str(e["requestBody"]); strings.TrimSpace(body) != "" {
-		rd.add(jsonrpc.ClientToServer, ts, json.RawMessage(strconv.Quote(body)))
+	ts := rd.time(ptr, e, "timestamp")
+	if b := body(e, "requestBody"); strings.TrimSpace(b) != "" {
+		rd.add(jsonrpc.ClientToServer, ts, json.RawMessage(strconv.Quote(b)))
 	}
-	body := str(e["responseBody"])
-	if strings.TrimSpace(body) == "" {
+	b := body(e, "responseBody")
+	if strings.TrimSpace(b) == "" {
 		return
 	}
-	rts := after(ts, e["duration"])
+	rts := rd.after(ptr+"/duration", ts, e["duration"])
 	if rts == "" {
 		rts = ts
 	}
@@ -83,15 +99,39 @@ func (rd *reader) inspectorNetwork(ptr string, e map[string]json.RawMessage) {
 	}
 	mt, _, _ := mime.ParseMediaType(ct)
 	switch {
-	case mt == "text/event-stream":
-		record.SSEMessages(strings.NewReader(body), func(data []byte) {
-			rd.add(jsonrpc.ServerToClient, rts, json.RawMessage(strconv.Quote(string(data))))
-		})
-	case mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "" && json.Valid([]byte(body)):
-		rd.add(jsonrpc.ServerToClient, rts, json.RawMessage(strconv.Quote(body)))
+	case mt == "text/event-stream" || mt == "" && isSSE(b):
+		rd.events(rts, b)
+	case mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "" && json.Valid([]byte(b)):
+		rd.add(jsonrpc.ServerToClient, rts, json.RawMessage(strconv.Quote(b)))
 	default:
 		rd.warn(ptr+"/responseBody", "a response of type %q, neither JSON nor server-sent events: skipped", mt)
 	}
+}
+
+// events adds the messages of the stream of server-sent events body, sent
+// by the server at ts.
+func (rd *reader) events(ts, body string) {
+	record.SSEMessages(strings.NewReader(body), func(data []byte) {
+		rd.add(jsonrpc.ServerToClient, ts, json.RawMessage(strconv.Quote(string(data))))
+	})
+}
+
+// isSSE reports whether body, which is not JSON, reads as a stream of
+// server-sent events: its first line that is not blank is a field of one
+// (data, event, id or retry) or a comment.
+func isSSE(body string) bool {
+	if json.Valid([]byte(body)) {
+		return false
+	}
+	line := strings.TrimLeft(strings.TrimPrefix(body, "\ufeff"), "\r\n")
+	if i := strings.IndexAny(line, "\r\n"); i >= 0 {
+		line = line[:i]
+	}
+	if strings.HasPrefix(line, ":") {
+		return true
+	}
+	field, _, ok := strings.Cut(line, ":")
+	return ok && (field == "data" || field == "event" || field == "id" || field == "retry")
 }
 
 // cassette reads an mcp-recorder cassette: "interactions", each a JSON-RPC
@@ -101,7 +141,7 @@ func (rd *reader) inspectorNetwork(ptr string, e map[string]json.RawMessage) {
 // recordings, with request_body, response_body and response_sse_events,
 // are read too.
 func (rd *reader) cassette(doc json.RawMessage) error {
-	c, ok := object(doc)
+	c, ok := rd.object("", doc)
 	if !ok {
 		return rd.fail("", "want a JSON object")
 	}
@@ -111,18 +151,22 @@ func (rd *reader) cassette(doc json.RawMessage) error {
 	}
 	for i, raw := range list {
 		ptr := "/interactions/" + strconv.Itoa(i)
-		it, ok := object(raw)
+		it, ok := rd.object(ptr, raw)
 		if !ok {
 			rd.warn(ptr, "an interaction that is not an object: skipped")
 			continue
 		}
+		rd.begin(ptr)
 		if has(it, "request_method", "request_body", "response_body") {
-			ts := str(it["timestamp"])
+			ts := rd.time(ptr, it, "timestamp")
 			rd.add(jsonrpc.ClientToServer, ts, it["request_body"])
-			rts := after(ts, it["latency_ms"])
-			rd.add(jsonrpc.ServerToClient, rts, it["response_body"])
-			events, _ := array(it["response_sse_events"])
-			for _, ev := range events {
+			rts := rd.after(ptr+"/latency_ms", ts, it["latency_ms"])
+			if b := str(it["response_body"]); isSSE(b) {
+				rd.events(rts, b)
+			} else {
+				rd.add(jsonrpc.ServerToClient, rts, it["response_body"])
+			}
+			for _, ev := range rd.list(ptr, it, "response_sse_events") {
 				rd.add(jsonrpc.ServerToClient, rts, ev)
 			}
 			continue
@@ -138,14 +182,15 @@ func (rd *reader) cassette(doc json.RawMessage) error {
 // at its "timestamp", the notifications sent the other way while it was
 // open, and the response, latency_ms later.
 func (rd *reader) vcr(doc json.RawMessage) error {
-	v, ok := object(doc)
+	v, ok := rd.object("", doc)
 	if !ok {
 		return rd.fail("", "want a JSON object")
 	}
-	s, ok := object(v["session"])
+	s, ok := rd.object("/session", v["session"])
 	if !ok {
 		return rd.fail("/session", "want an object with the recorded session")
 	}
+	rd.begin("/session")
 	rd.add(jsonrpc.ClientToServer, "", s["initialize_request"])
 	rd.add(jsonrpc.ServerToClient, "", s["initialize_response"])
 	list, ok := array(s["interactions"])
@@ -154,22 +199,26 @@ func (rd *reader) vcr(doc json.RawMessage) error {
 	}
 	for i, raw := range list {
 		ptr := "/session/interactions/" + strconv.Itoa(i)
-		it, ok := object(raw)
+		it, ok := rd.object(ptr, raw)
 		if !ok {
 			rd.warn(ptr, "an interaction that is not an object: skipped")
 			continue
 		}
 		dir := jsonrpc.ClientToServer
-		if str(it["direction"]) == "server_to_client" {
+		switch d := rd.text(ptr, it, "direction", "a direction (a string)"); d {
+		case "server_to_client":
 			dir = jsonrpc.ServerToClient
+		case "client_to_server", "":
+		default:
+			rd.warn(ptr+"/direction", "%q is neither client_to_server nor server_to_client: taken as client_to_server", d)
 		}
-		ts := str(it["timestamp"])
+		ts := rd.time(ptr, it, "timestamp")
+		rd.begin(ptr)
 		rd.add(dir, ts, it["request"])
-		notes, _ := array(it["notifications"])
-		for _, n := range notes {
+		for _, n := range rd.list(ptr, it, "notifications") {
 			rd.add(dir.Opposite(), ts, n)
 		}
-		rts := after(ts, it["latency_ms"])
+		rts := rd.after(ptr+"/latency_ms", ts, it["latency_ms"])
 		if rts == "" {
 			rts = ts
 		}

@@ -7,7 +7,11 @@
 // Messages keep their JSON text (member order, number spelling); each gets
 // the direction the recording gives it and the time it records, where it
 // records one. A time the recording gives only as a delay after a request
-// (a response's latency) is added to the request's.
+// (a response's latency) is added to the request's, to the nanosecond: a
+// recording of a fast local server answers within microseconds, and an
+// answer's time cut to the millisecond would come before its request's.
+// The order is the recording's: its entries as it lists them, and what
+// each holds after its request, merged by time with the entries after it.
 package mcpimport
 
 import (
@@ -16,16 +20,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/record"
+	"github.com/jrpcld/jrpcld/rpclog"
 )
 
 // Format is a recording format Read knows.
@@ -177,11 +183,20 @@ func jsonError(data []byte, err error) error {
 	return fmt.Errorf("not JSON: %v", err)
 }
 
-// reader collects the entries of one recording.
+// reader collects the messages of one recording, exchange by exchange: an
+// exchange is what the recording keeps as one entry (a request, what the
+// server sent while it was open, and its answer).
 type reader struct {
-	format  Format
-	entries []Entry
-	warns   []diag.Diagnostic
+	format    Format
+	exchanges []exchange
+	warns     []diag.Diagnostic
+}
+
+// exchange is one entry of a recording: its messages in the recording's
+// order, the first one its lead (the request), and a JSON pointer to it.
+type exchange struct {
+	ptr  string
+	msgs []Entry
 }
 
 func (rd *reader) warn(ptr, format string, args ...any) {
@@ -192,9 +207,15 @@ func (rd *reader) fail(ptr, format string, args ...any) error {
 	return &FormatError{Format: rd.format, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
 }
 
+// begin starts the exchange of the recording's entry at ptr: the messages
+// added next belong to it.
+func (rd *reader) begin(ptr string) {
+	rd.exchanges = append(rd.exchanges, exchange{ptr: ptr})
+}
+
 // add adds the message v (JSON text; a JSON string holding the text of a
-// message is taken for that message) sent in direction dir at ts. null and
-// an absent value add nothing.
+// message is taken for that message) sent in direction dir at ts to the
+// current exchange. null and an absent value add nothing.
 func (rd *reader) add(dir jsonrpc.Direction, ts string, v json.RawMessage) {
 	v = bytes.TrimSpace(v)
 	if len(v) == 0 || string(v) == "null" {
@@ -210,31 +231,103 @@ func (rd *reader) add(dir jsonrpc.Direction, ts string, v json.RawMessage) {
 			}
 		}
 	}
-	rd.entries = append(rd.entries, Entry{Dir: dir, TS: ts, Msg: v})
+	if len(rd.exchanges) == 0 {
+		rd.begin("")
+	}
+	x := &rd.exchanges[len(rd.exchanges)-1]
+	if d := depth(v) + 1; d > rpclog.DefaultMaxDepth {
+		rd.warn(x.ptr, "a message nested %d levels deep in its log line: read the log with --max-depth %d or more", d, d)
+	}
+	if n := len(v) + 64 + len(ts); n > rpclog.DefaultMaxLineBytes {
+		rd.warn(x.ptr, "a message of %d bytes: read the log with --max-line-bytes %d or more", len(v), n)
+	}
+	x.msgs = append(x.msgs, Entry{Dir: dir, TS: ts, Msg: v})
 }
 
-// ordered returns the entries by time when every one has a time that can be
-// read, keeping the recording's order among equal times; otherwise in the
-// recording's order.
+// ordered returns the messages in the order they were sent, as far as the
+// recording tells it. The exchanges' leads keep the recording's order,
+// whatever their times say (a clock set back is no reason to reorder what
+// was recorded in sequence). Every other message comes after its lead, and
+// after the later leads sent before it, by the times the recording gives
+// at their full precision: a message with no time of its own, or one
+// earlier than its lead's (with a warning), is taken at its lead's time;
+// ties keep the recording's order. Where times cannot be compared (one
+// missing, or some with a zone and some without), the recording's order
+// is kept.
 func (rd *reader) ordered() []Entry {
-	times := make([]time.Time, len(rd.entries))
-	for i, e := range rd.entries {
-		t, ok := parseTime(e.TS)
-		if !ok {
-			return rd.entries
+	var xs []exchange
+	for _, x := range rd.exchanges {
+		if len(x.msgs) > 0 {
+			xs = append(xs, x)
 		}
-		times[i] = t
 	}
-	idx := make([]int, len(rd.entries))
-	for i := range idx {
-		idx[i] = i
+	clock := newClock(xs)
+	type follower struct {
+		e  Entry
+		t  time.Time
+		ok bool
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return times[idx[a]].Before(times[idx[b]]) })
-	out := make([]Entry, len(idx))
-	for i, j := range idx {
-		out[i] = rd.entries[j]
+	gaps := make([][]follower, len(xs)) // gaps[i]: what goes between lead i and lead i+1
+	lead := make([]time.Time, len(xs))
+	leadOK := make([]bool, len(xs))
+	for i, x := range xs {
+		lead[i], leadOK[i] = clock.at(x.msgs[0].TS)
+	}
+	for i, x := range xs {
+		for _, m := range x.msgs[1:] {
+			t, ok := clock.at(m.TS)
+			switch {
+			case !ok:
+				t, ok = lead[i], leadOK[i]
+			case leadOK[i] && t.Before(lead[i]):
+				rd.warn(x.ptr, "a message recorded at %s, before the message it answers or follows (%s): kept after it", m.TS, x.msgs[0].TS)
+				t = lead[i]
+			}
+			g := i
+			for ok && g+1 < len(xs) && leadOK[g+1] && lead[g+1].Before(t) {
+				g++
+			}
+			gaps[g] = append(gaps[g], follower{m, t, ok})
+		}
+	}
+	out := make([]Entry, 0, len(xs))
+	for i, x := range xs {
+		out = append(out, x.msgs[0])
+		gap := gaps[i]
+		if !slices.ContainsFunc(gap, func(f follower) bool { return !f.ok }) {
+			slices.SortStableFunc(gap, func(a, b follower) int { return a.t.Compare(b.t) })
+		}
+		for _, f := range gap {
+			out = append(out, f.e)
+		}
 	}
 	return out
+}
+
+// clock reads the times of one recording's messages, so that they can be
+// compared: times with a zone, or times without one, not both.
+type clock struct{ zoned, naive bool }
+
+func newClock(xs []exchange) clock {
+	var c clock
+	for _, x := range xs {
+		for _, m := range x.msgs {
+			if _, err := time.Parse(time.RFC3339Nano, m.TS); err == nil {
+				c.zoned = true
+			} else if _, err := time.Parse(naiveLayout, m.TS); err == nil {
+				c.naive = true
+			}
+		}
+	}
+	return c
+}
+
+// at returns the time ts, and whether it can be compared with the others.
+func (c clock) at(ts string) (time.Time, bool) {
+	if c.zoned && c.naive {
+		return time.Time{}, false
+	}
+	return parseTime(ts)
 }
 
 // The layouts of the times recordings write: RFC 3339 (JavaScript's
@@ -252,30 +345,115 @@ func parseTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// after returns the time ms milliseconds after ts, written as ts is (with
-// its zone, or without one), to the millisecond; "" when ts cannot be read
-// or ms is not a number.
-func after(ts string, ms json.RawMessage) string {
+// after returns the time ms milliseconds after ts, to the nanosecond,
+// written as ts is (with its zone, or without one) with as many digits of
+// fraction as ts has (three at least) and more where the sum needs them;
+// "" when ts cannot be read or ms is absent. An ms that is not a number of
+// milliseconds from 0 to 10^12 is "", with a warning at ptr.
+func (rd *reader) after(ptr, ts string, ms json.RawMessage) string {
+	s := string(bytes.TrimSpace(ms))
 	t, ok := parseTime(ts)
-	f, err := strconv.ParseFloat(string(bytes.TrimSpace(ms)), 64)
-	if !ok || err != nil || f < 0 || f > 1e12 {
+	if !ok || s == "" || s == "null" {
 		return ""
 	}
-	t = t.Add(time.Duration(f * float64(time.Millisecond)))
-	if _, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-		return t.Format("2006-01-02T15:04:05.000Z07:00")
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !json.Valid(ms) || !(f >= 0 && f <= 1e12) {
+		rd.warn(ptr, "%s is not a latency in milliseconds: the answer is given its request's time", clip(s))
+		return ""
 	}
-	return t.Format("2006-01-02T15:04:05.000")
+	t = t.Add(time.Duration(math.Round(f * 1e6)))
+	out := t.Format("2006-01-02T15:04:05.000000000")
+	keep := len(out) - 9 + max(3, fractionDigits(ts))
+	for len(out) > keep && out[len(out)-1] == '0' {
+		out = out[:len(out)-1]
+	}
+	if _, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		out += t.Format("Z07:00")
+	}
+	return out
+}
+
+// fractionDigits returns the number of digits of ts's fraction of a second.
+func fractionDigits(ts string) int {
+	i := strings.IndexByte(ts, '.')
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range ts[i+1:] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// depth returns how deep arrays and objects nest in the JSON text v.
+func depth(v []byte) int {
+	d, deepest, inString := 0, 0, false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			d++
+			deepest = max(deepest, d)
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return deepest
+}
+
+// clip returns s, cut short with an ellipsis past 40 bytes, for a message.
+func clip(s string) string {
+	if len(s) > 40 {
+		i := 40
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		return s[:i] + "..."
+	}
+	return s
 }
 
 // object decodes v as a JSON object of raw members; ok is false when it is
-// not one.
-func object(v json.RawMessage) (map[string]json.RawMessage, bool) {
+// not one. A member named twice is a warning at ptr: the last is read.
+func (rd *reader) object(ptr string, v json.RawMessage) (map[string]json.RawMessage, bool) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(v, &m); err != nil || m == nil {
 		return nil, false
 	}
+	if name, ok := twice(v); ok {
+		rd.warn(ptr+"/"+jsonptr.Escape(name), "%q is named twice in this object: only the last is read", name)
+	}
 	return m, true
+}
+
+// twice returns the first member name the JSON object v holds twice.
+func twice(v json.RawMessage) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(v))
+	if _, err := d.Token(); err != nil {
+		return "", false
+	}
+	seen := map[string]bool{}
+	var skip json.RawMessage
+	for d.More() {
+		tok, err := d.Token()
+		name, _ := tok.(string)
+		if err != nil || d.Decode(&skip) != nil {
+			return "", false
+		}
+		if seen[name] {
+			return name, true
+		}
+		seen[name] = true
+	}
+	return "", false
 }
 
 // array decodes v as a JSON array; ok is false when it is not one.
@@ -287,11 +465,56 @@ func array(v json.RawMessage) ([]json.RawMessage, bool) {
 	return a, true
 }
 
+// list returns the messages of m's member name, an array of them; a value
+// that is not an array is one message, with a warning.
+func (rd *reader) list(ptr string, m map[string]json.RawMessage, name string) []json.RawMessage {
+	v, ok := m[name]
+	if !ok || isNull(v) {
+		return nil
+	}
+	if a, ok := array(v); ok {
+		return a
+	}
+	rd.warn(ptr+"/"+jsonptr.Escape(name), "not an array: read as one message")
+	return []json.RawMessage{v}
+}
+
+// text returns the string m's member name holds; "" when it has none, and
+// a warning when it holds something else.
+func (rd *reader) text(ptr string, m map[string]json.RawMessage, name, what string) string {
+	v, ok := m[name]
+	if !ok || isNull(v) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		rd.warn(ptr+"/"+jsonptr.Escape(name), "%s is not %s", clip(string(bytes.TrimSpace(v))), what)
+	}
+	return s
+}
+
+// body returns the HTTP body m's member name holds: its text, or the JSON
+// text of a body recorded as a JSON value rather than a string.
+func body(m map[string]json.RawMessage, name string) string {
+	v := bytes.TrimSpace(m[name])
+	if len(v) == 0 || isNull(v) {
+		return ""
+	}
+	if v[0] == '"' {
+		return str(v)
+	}
+	return string(v)
+}
+
 // str returns the string v holds, or "".
 func str(v json.RawMessage) string {
 	var s string
 	json.Unmarshal(v, &s)
 	return s
+}
+
+func isNull(v json.RawMessage) bool {
+	return string(bytes.TrimSpace(v)) == "null"
 }
 
 // has reports whether m has a member with one of names that is not null.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,9 +25,9 @@ type logEntry struct {
 	msg any
 }
 
-func readLog(t *testing.T, data []byte) []logEntry {
+func readLog(t *testing.T, data []byte, opts ...rpclog.ReaderOptions) []logEntry {
 	t.Helper()
-	r, err := rpclog.NewReader(bytes.NewReader(data), "log", rpclog.ReaderOptions{})
+	r, err := rpclog.NewReader(bytes.NewReader(data), "log", append(opts, rpclog.ReaderOptions{})[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,8 +62,9 @@ func decode(t *testing.T, s string) any {
 	return v
 }
 
-// convert runs Read and Write on a recording and reads the log back.
-func convert(t *testing.T, f Format, rec string) ([]logEntry, string) {
+// convert runs Read and Write on a recording and reads the log back (with
+// opts, when given).
+func convert(t *testing.T, f Format, rec string, opts ...rpclog.ReaderOptions) ([]logEntry, string) {
 	t.Helper()
 	es, warns, err := Read(strings.NewReader(rec), f)
 	if err != nil {
@@ -76,7 +78,7 @@ func convert(t *testing.T, f Format, rec string) ([]logEntry, string) {
 	if err := Write(&b, es); err != nil {
 		t.Fatal(err)
 	}
-	return readLog(t, b.Bytes()), strings.Join(ws, "; ")
+	return readLog(t, b.Bytes(), opts...), strings.Join(ws, "; ")
 }
 
 type want struct {
@@ -120,7 +122,7 @@ func TestInspector(t *testing.T) {
 	check(t, got, []want{
 		{c2s, "2026-06-08T15:19:14.029Z", `{"method":"tools/list","jsonrpc":"2.0","id":1}`},
 		{s2c, "2026-06-08T15:19:14.031Z", `{"method":"roots/list","jsonrpc":"2.0","id":0}`},
-		{c2s, "2026-06-08T15:19:14.032Z", `{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}`},
+		{c2s, "2026-06-08T15:19:14.0325Z", `{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}`},
 		{s2c, "2026-06-08T15:19:14.089Z", `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`},
 		{s2c, "2026-06-08T15:19:15.000Z", `{"method":"notifications/message","jsonrpc":"2.0","params":{"level":"info","data":1.50}}`},
 	})
@@ -201,7 +203,7 @@ func TestVCR(t *testing.T) {
 		{s2c, "", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05"}}`},
 		{c2s, "2026-02-08T16:00:01.000", `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`},
 		{s2c, "2026-02-08T16:00:01.000", `{"jsonrpc":"2.0","method":"notifications/progress"}`},
-		{s2c, "2026-02-08T16:00:01.028", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Division by zero"}}`},
+		{s2c, "2026-02-08T16:00:01.0281", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Division by zero"}}`},
 		{s2c, "2026-02-08T16:00:02.000", `{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage"}`},
 		{c2s, "2026-02-08T16:00:02.005", `{"jsonrpc":"2.0","id":0,"result":{}}`},
 	})
@@ -304,7 +306,8 @@ func TestPublishedRecordings(t *testing.T) {
 }
 
 // FuzzRead: any input gives entries, warnings or an error, never a panic,
-// and the entries make a log rpclog reads whole.
+// and the entries make a log rpclog reads whole (with the --max-depth a
+// warning names, when one does).
 func FuzzRead(f *testing.F) {
 	f.Add(`[{"timestamp":"2026-01-01T00:00:00Z","message":{"jsonrpc":"2.0","id":1,"method":"m"},"duration":1e400}]`)
 	f.Add(`{"interactions":[{"request":"{\"a\":","response":[1]}]}`)
@@ -312,7 +315,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(`[{"requestBody":"{}","responseHeaders":{"content-type":"text/event-stream"},"responseBody":"data: x\r\rdata"}]`)
 	f.Fuzz(func(t *testing.T, rec string) {
 		for _, fm := range Formats {
-			es, _, err := Read(strings.NewReader(rec), fm)
+			es, warns, err := Read(strings.NewReader(rec), fm)
 			if err != nil {
 				continue
 			}
@@ -320,9 +323,205 @@ func FuzzRead(f *testing.F) {
 			if err := Write(&b, es); err != nil {
 				t.Fatal(err)
 			}
-			if got := readLog(t, b.Bytes()); len(got) != len(es) {
+			var opts rpclog.ReaderOptions // the readers' defaults, unless a warning names a flag
+			for _, w := range warns {
+				if strings.Contains(w.Message, "--max-depth") {
+					opts.MaxDepth = 10002 // encoding/json's limit on the recording, and the envelope
+				}
+			}
+			if got := readLog(t, b.Bytes(), opts); len(got) != len(es) {
 				t.Fatalf("%d entries read back as %d", len(es), len(got))
 			}
 		}
 	})
+}
+
+// TestRecordedOrder: messages come in the order they were recorded, with
+// their times as precise as the recording gives them. An answer's time
+// (its request's plus a latency under a millisecond, or of microseconds)
+// is never cut so short that it comes before its request; answers that
+// arrive while later requests are sent go between them by time; requests
+// keep the recording's order even where their times go back; ties keep
+// the recording's order. Each expected order and time is worked out by
+// hand from the recording.
+func TestRecordedOrder(t *testing.T) {
+	req := func(id int) string { return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"ping"}` }
+	res := func(id int) string { return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"result":{}}` }
+	note := `{"jsonrpc":"2.0","method":"notifications/progress"}`
+	for _, c := range []struct {
+		name  string
+		f     Format
+		rec   string
+		wants []want
+	}{
+		{"mcp-recorder microseconds", MCPRecorder, `{"interactions":[
+ {"request_method":"POST","request_body":` + req(1) + `,"response_body":` + res(1) + `,"timestamp":"2026-02-17T20:25:23.855390+00:00","latency_ms":0.05},
+ {"request_method":"POST","request_body":` + req(2) + `,"response_body":` + res(2) + `,"timestamp":"2026-02-17T20:25:23.855400+00:00","latency_ms":0.4}]}`,
+			[]want{
+				{c2s, "2026-02-17T20:25:23.855390+00:00", req(1)},
+				{c2s, "2026-02-17T20:25:23.855400+00:00", req(2)},
+				{s2c, "2026-02-17T20:25:23.855440Z", res(1)},
+				{s2c, "2026-02-17T20:25:23.855800Z", res(2)},
+			}},
+		{"mcp-recorder ties", MCPRecorder, `{"interactions":[
+ {"request_method":"POST","request_body":` + req(1) + `,"response_body":` + res(1) + `,"timestamp":"2026-02-17T20:25:23+00:00","latency_ms":0},
+ {"request_method":"POST","request_body":` + req(2) + `,"response_body":null,"response_sse_events":[` + note + `,` + res(2) + `],"timestamp":"2026-02-17T20:25:23+00:00","latency_ms":0}]}`,
+			[]want{
+				{c2s, "2026-02-17T20:25:23+00:00", req(1)},
+				{s2c, "2026-02-17T20:25:23.000Z", res(1)},
+				{c2s, "2026-02-17T20:25:23+00:00", req(2)},
+				{s2c, "2026-02-17T20:25:23.000Z", note},
+				{s2c, "2026-02-17T20:25:23.000Z", res(2)},
+			}},
+		{"inspector microseconds", Inspector, `[
+ {"timestamp":"2026-06-08T15:19:14.029100Z","origin":"client","message":` + req(1) + `,"response":` + res(1) + `,"duration":0.05},
+ {"timestamp":"2026-06-08T15:19:14.029100Z","origin":"client","message":` + req(2) + `,"response":` + res(2) + `,"duration":0}]`,
+			[]want{
+				{c2s, "2026-06-08T15:19:14.029100Z", req(1)},
+				{c2s, "2026-06-08T15:19:14.029100Z", req(2)},
+				{s2c, "2026-06-08T15:19:14.029100Z", res(2)},
+				{s2c, "2026-06-08T15:19:14.029150Z", res(1)},
+			}},
+		{"inspector clock back", Inspector, `[
+ {"timestamp":"2026-06-08T15:19:14.030Z","origin":"client","message":` + req(1) + `},
+ {"timestamp":"2026-06-08T15:19:14.020Z","origin":"client","message":` + req(2) + `,"response":` + res(2) + `,"duration":1},
+ {"timestamp":"2026-06-08T15:19:14.025Z","origin":"client","message":` + req(3) + `}]`,
+			[]want{
+				{c2s, "2026-06-08T15:19:14.030Z", req(1)},
+				{c2s, "2026-06-08T15:19:14.020Z", req(2)},
+				{s2c, "2026-06-08T15:19:14.021Z", res(2)},
+				{c2s, "2026-06-08T15:19:14.025Z", req(3)},
+			}},
+		{"inspector network sub-millisecond", Inspector, `[
+ {"timestamp":"2026-07-19T15:10:06.161000500Z","method":"POST","url":"http://h/mcp","requestBody":` + strconv.Quote(req(1)) + `,
+  "responseHeaders":{"Content-Type":"application/json"},"duration":0.0004,"responseBody":` + strconv.Quote(res(1)) + `}]`,
+			[]want{
+				{c2s, "2026-07-19T15:10:06.161000500Z", req(1)},
+				{s2c, "2026-07-19T15:10:06.161000900Z", res(1)},
+			}},
+		{"vcr microseconds", VCR, `{"session":{
+ "initialize_request":{"jsonrpc":"2.0","id":0,"method":"initialize"},"initialize_response":{"jsonrpc":"2.0","id":0,"result":{}},
+ "interactions":[
+  {"timestamp":"2026-02-08T16:00:01.000100","direction":"client_to_server","request":` + req(1) + `,"response":` + res(1) + `,"latency_ms":0.0005},
+  {"timestamp":"2026-02-08T16:00:01.000100","direction":"client_to_server","request":` + req(2) + `,"response":` + res(2) + `,"notifications":[` + note + `],"latency_ms":50},
+  {"timestamp":"2026-02-08T16:00:01.010000","direction":"client_to_server","request":` + req(3) + `,"response":` + res(3) + `,"latency_ms":1}]}}`,
+			[]want{
+				{c2s, "", `{"jsonrpc":"2.0","id":0,"method":"initialize"}`},
+				{s2c, "", `{"jsonrpc":"2.0","id":0,"result":{}}`},
+				{c2s, "2026-02-08T16:00:01.000100", req(1)},
+				{c2s, "2026-02-08T16:00:01.000100", req(2)},
+				{s2c, "2026-02-08T16:00:01.000100", note},
+				{s2c, "2026-02-08T16:00:01.0001005", res(1)},
+				{c2s, "2026-02-08T16:00:01.010000", req(3)},
+				{s2c, "2026-02-08T16:00:01.011000", res(3)},
+				{s2c, "2026-02-08T16:00:01.050100", res(2)},
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, _ := convert(t, c.f, c.rec)
+			check(t, got, c.wants)
+		})
+	}
+}
+
+// TestHostileRecordings: recordings with members of the wrong type, named
+// twice, missing or holding another framing lose no message in silence:
+// each message is imported, and what had to be guessed is a warning with
+// its pointer.
+func TestHostileRecordings(t *testing.T) {
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	pong := `{"jsonrpc":"2.0","id":1,"result":{}}`
+	note := `{"jsonrpc":"2.0","method":"notifications/progress"}`
+	sse := "event: message\ndata: " + note + "\n\nevent: message\ndata: " + pong + "\n\n"
+	for _, c := range []struct {
+		name  string
+		f     Format
+		rec   string
+		wants []want
+		warns []string // each a substring of the warnings, in order
+	}{
+		{"network bodies as JSON values", Inspector,
+			`[{"timestamp":"2026-07-19T15:10:06.161Z","method":"POST","url":"http://h/mcp","requestBody":` + ping + `,"responseHeaders":{"Content-Type":"application/json"},"responseBody":` + pong + `}]`,
+			[]want{{c2s, "2026-07-19T15:10:06.161Z", ping}, {s2c, "2026-07-19T15:10:06.161Z", pong}}, nil},
+		{"network SSE body without a content type", Inspector,
+			`[{"timestamp":"2026-07-19T15:10:06.161Z","method":"POST","url":"http://h/mcp","requestBody":` + strconv.Quote(ping) + `,"responseBody":` + strconv.Quote(sse) + `}]`,
+			[]want{{c2s, "2026-07-19T15:10:06.161Z", ping}, {s2c, "2026-07-19T15:10:06.161Z", note}, {s2c, "2026-07-19T15:10:06.161Z", pong}}, nil},
+		{"cassette SSE text as the response body", MCPRecorder,
+			`{"interactions":[{"request_method":"POST","request_body":` + ping + `,"response_is_sse":true,"response_body":` + strconv.Quote(sse) + `}]}`,
+			[]want{{c2s, "", ping}, {s2c, "", note}, {s2c, "", pong}}, nil},
+		{"base64 body kept as text", MCPRecorder,
+			`{"interactions":[{"request_method":"POST","request_body":` + ping + `,"response_body":"eyJqc29ucnBjIjoiMi4wIn0="}]}`,
+			[]want{{c2s, "", ping}, {s2c, "", `"eyJqc29ucnBjIjoiMi4wIn0="`}}, nil},
+		{"a time that is a number", Inspector,
+			`[{"timestamp":1781000000000,"origin":"client","message":` + ping + `,"response":` + pong + `,"duration":3}]`,
+			[]want{{c2s, "", ping}, {s2c, "", pong}},
+			[]string{`/0/timestamp: 1781000000000 is not a time (a string): the message is written without one`}},
+		{"a member named twice", Inspector,
+			`[{"timestamp":"2026-06-08T15:19:14.029Z","message":` + note + `,"message":` + ping + `,"response":` + pong + `}]`,
+			[]want{{c2s, "2026-06-08T15:19:14.029Z", ping}, {s2c, "2026-06-08T15:19:14.029Z", pong}},
+			[]string{`/0/message: "message" is named twice in this object: only the last is read`}},
+		{"a response with no request", Inspector,
+			`[{"timestamp":"2026-06-08T15:19:14.029Z","origin":"client","response":` + pong + `}]`,
+			[]want{{s2c, "2026-06-08T15:19:14.029Z", pong}},
+			[]string{`/0: an entry with a response and no message`}},
+		{"notifications not in an array", VCR,
+			`{"session":{"interactions":[{"timestamp":"2026-02-08T16:00:01.000","direction":"client_to_server","request":` + ping + `,"notifications":` + note + `,"response":` + pong + `,"latency_ms":2}]}}`,
+			[]want{{c2s, "2026-02-08T16:00:01.000", ping}, {s2c, "2026-02-08T16:00:01.000", note}, {s2c, "2026-02-08T16:00:01.002", pong}},
+			[]string{`/session/interactions/0/notifications: not an array: read as one message`}},
+		{"SSE events not in an array", MCPRecorder,
+			`{"interactions":[{"request_method":"POST","request_body":` + ping + `,"response_sse_events":` + pong + `}]}`,
+			[]want{{c2s, "", ping}, {s2c, "", pong}},
+			[]string{`/interactions/0/response_sse_events: not an array: read as one message`}},
+		{"an unknown direction", VCR,
+			`{"session":{"interactions":[{"direction":"sideways","request":` + ping + `}]}}`,
+			[]want{{c2s, "", ping}},
+			[]string{`/session/interactions/0/direction: "sideways" is neither client_to_server nor server_to_client: taken as client_to_server`}},
+		{"a latency that is not a number", VCR,
+			`{"session":{"interactions":[{"timestamp":"2026-02-08T16:00:01.000","request":` + ping + `,"response":` + pong + `,"latency_ms":"fast"},
+			 {"timestamp":"2026-02-08T16:00:02.000","request":` + ping + `,"response":` + pong + `,"latency_ms":-4}]}}`,
+			[]want{{c2s, "2026-02-08T16:00:01.000", ping}, {s2c, "2026-02-08T16:00:01.000", pong}, {c2s, "2026-02-08T16:00:02.000", ping}, {s2c, "2026-02-08T16:00:02.000", pong}},
+			[]string{`/session/interactions/0/latency_ms: "fast" is not a latency in milliseconds`, `/session/interactions/1/latency_ms: -4 is not a latency in milliseconds`}},
+		{"an answer recorded before its request", Inspector,
+			`[{"request":` + ping + `,"response":` + pong + `,"requestedAt":"2025-01-01T00:00:01.000Z","respondedAt":"2025-01-01T00:00:00.500Z"}]`,
+			[]want{{c2s, "2025-01-01T00:00:01.000Z", ping}, {s2c, "2025-01-01T00:00:00.500Z", pong}},
+			[]string{`/0: a message recorded at 2025-01-01T00:00:00.500Z, before the message it answers or follows (2025-01-01T00:00:01.000Z): kept after it`}},
+		// A message and its envelope nest 512 levels deep at most for
+		// jrpcld's readers with no --max-depth: one level more is a
+		// warning that names the flag.
+		{"nesting the readers take", MCPRecorder,
+			`{"interactions":[{"request":{"jsonrpc":"2.0","method":"m","params":` + strings.Repeat("[", 510) + strings.Repeat("]", 510) + `}}]}`,
+			[]want{{c2s, "", `{"jsonrpc":"2.0","method":"m","params":` + strings.Repeat("[", 510) + strings.Repeat("]", 510) + `}`}}, nil},
+		{"nesting past the readers' default", MCPRecorder,
+			`{"interactions":[{"request":{"jsonrpc":"2.0","method":"m","params":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}]}`,
+			[]want{{c2s, "", `{"jsonrpc":"2.0","method":"m","params":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}`}},
+			[]string{`/interactions/0: a message nested 5002 levels deep in its log line: read the log with --max-depth 5002 or more`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, warns := convert(t, c.f, c.rec, rpclog.ReaderOptions{MaxDepth: 5002})
+			check(t, got, c.wants)
+			if strings.Contains(warns, "--max-depth") {
+				// The flag named is needed, and enough.
+				es, _, _ := Read(strings.NewReader(c.rec), c.f)
+				var b bytes.Buffer
+				Write(&b, es)
+				r, _ := rpclog.NewReader(bytes.NewReader(b.Bytes()), "log", rpclog.ReaderOptions{MaxDepth: 5001})
+				if rec, err := r.Next(); err != nil || rec.Err == nil {
+					t.Errorf("read with --max-depth 5001: %v, %v; want a record too deep", err, rec.Err)
+				}
+			} else {
+				convert(t, c.f, c.rec) // read back with no flag
+			}
+			rest := warns
+			for _, w := range c.warns {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("warnings %q lack %q", warns, w)
+				}
+				rest = rest[i+len(w):]
+			}
+			if c.warns == nil && warns != "" {
+				t.Errorf("warnings %q", warns)
+			}
+		})
+	}
 }

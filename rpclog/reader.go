@@ -24,11 +24,15 @@ const (
 	codeInvalidMessage = jsonrpc.CodeInvalidRequest // the JSON is not an acceptable message or envelope
 )
 
+// The limits a Reader applies when its ReaderOptions give none: a writer
+// of logs (such as an import) can warn of a message the readers will
+// refuse without a flag.
 const (
-	defaultMaxLineBytes = 64 << 20
-	defaultMaxDepth     = 512
-	readBufferSize      = 256 << 10
+	DefaultMaxLineBytes = 64 << 20 // a line's bytes
+	DefaultMaxDepth     = 512      // nesting of arrays and objects, the envelope's included
 )
+
+const readBufferSize = 256 << 10
 
 // ratioCheckAfter is how many bytes a gzip input must have decompressed to
 // before its compression ratio is checked: small inputs compress well.
@@ -296,10 +300,10 @@ func (r *Reader) Splittable() bool { return r.lines && !r.gzip }
 // withDefaults returns opts with the defaults in place of zero values.
 func (opts ReaderOptions) withDefaults() ReaderOptions {
 	if opts.MaxLineBytes <= 0 {
-		opts.MaxLineBytes = defaultMaxLineBytes
+		opts.MaxLineBytes = DefaultMaxLineBytes
 	}
 	if opts.MaxDepth <= 0 {
-		opts.MaxDepth = defaultMaxDepth
+		opts.MaxDepth = DefaultMaxDepth
 	}
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = DefaultMaxBatch

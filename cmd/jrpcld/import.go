@@ -32,11 +32,19 @@ input) is, with --from:
                 then each request, its notifications and its response
 
 Messages keep their JSON text; each gets its direction and the time the
-recording gives it (an answer's is its request's plus the recorded
-latency), and they come in the order of those times when every message has
-one. What holds no message (an HTTP DELETE, a 202) is skipped; what cannot
-be read is skipped with a warning naming it (FILE: /pointer). Exit status: 0,
-or 2 when FILE cannot be read, is not in the format given or holds no message.`
+recording gives it, at the precision it gives it (an answer's is its
+request's plus the recorded latency, to the nanosecond). They come in the
+order they were recorded: the recording's entries (each a request, what
+was sent while it was open, and its answer) in the recording's order, and
+each message an entry holds after its request and after the later
+requests sent before it, by time (ties keep the recording's order); where
+times are missing or cannot be compared, in the recording's order. What
+holds no message (an HTTP DELETE, a 202) is skipped; what cannot be read,
+or has to be guessed (a member of the wrong type or named twice, an
+unknown direction, an answer timed before its request, a message the
+readers take only with --max-depth or --max-line-bytes), is a warning naming
+it (FILE: /pointer). Exit status: 0, or 2 when FILE cannot be read, is not
+in the format given or holds no message.`
 
 func runImport(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	from := fs.String("from", "", "the recording's format: `inspector`, mcp-recorder or vcr")
