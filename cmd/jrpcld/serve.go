@@ -37,7 +37,11 @@ can be browsed. It prints the URL and serves until interrupted (Ctrl-C).
 
 Only what is inside DIR is served: a symbolic link that leads out of DIR is
 neither served (404) nor listed. Only GET and HEAD are answered (405 for the
-other methods). With --addr on an address that is not loopback (0.0.0.0:8000,
+other methods), and only under the names the server has: localhost,
+127.0.0.1, [::1], the host --addr gives (and any IP address when it
+listens on the network); a request naming another host, as a web page
+that makes its name resolve to this machine (DNS rebinding) sends, gets
+403. With --addr on an address that is not loopback (0.0.0.0:8000,
 :8000, a network interface's address), the address actually bound is printed
 with a warning: the register is then served to the network.
 Exit status: 0 when stopped, 2 when DIR or the address cannot be used.`
@@ -96,7 +100,7 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 		}
 		errorf(e, "serve", "warning: %s is not a loopback address: the register is served to the network, %s; use --addr localhost:%s to keep it on this machine", bound, where, port)
 	}
-	srv := &http.Server{Handler: registerHandler(root), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: hostGuard(addr, bound.IP, url, registerHandler(root)), ReadHeaderTimeout: 10 * time.Second}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -135,6 +139,46 @@ func network(addr string) string {
 		return "tcp4"
 	}
 	return "tcp6"
+}
+
+// hostGuard answers 403 Forbidden to a request whose Host header is not a
+// name the server at addr (bound to the IP address bound) answers to, and
+// passes the others to next. A web page that makes its own name resolve to
+// 127.0.0.1 (DNS rebinding) could otherwise read the register from the
+// browser of whoever runs serve; its requests carry its own name as Host.
+func hostGuard(addr string, bound net.IP, url string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !servedHost(addr, bound, r.Host) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprintf(w, "403 forbidden: %q is not a name this server answers to, which keeps web pages "+
+				"of other sites (reached through DNS rebinding) from reading it; open %s, or serve "+
+				"under that name with --addr NAME:PORT\n", r.Host, url)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// servedHost reports whether host, a request's Host header (a name or an
+// IP address, with or without a port), names the server at addr bound to
+// the IP address bound: localhost, a loopback address, the host --addr
+// gives, and, when bound is open to the network, any IP address (which no
+// rebinding can name).
+func servedHost(addr string, bound net.IP, host string) bool {
+	name := host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		name = h
+	} else if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		name = host[1 : len(host)-1]
+	}
+	name = strings.TrimSuffix(strings.ToLower(name), ".")
+	if ip := net.ParseIP(name); ip != nil {
+		return ip.IsLoopback() || ip.Equal(bound) || !bound.IsLoopback()
+	}
+	given, _, _ := net.SplitHostPort(addr)
+	given = strings.TrimSuffix(strings.ToLower(given), ".")
+	return name != "" && (name == "localhost" || name == given)
 }
 
 // registerHandler serves the files of root to GET and HEAD requests, and

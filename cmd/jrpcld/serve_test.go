@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -282,5 +286,147 @@ func TestServeAddr(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestServeHosts: the register is answered only under the names it is
+// served at (localhost, 127.0.0.1, [::1], the --addr host, with or without
+// a port): a request with any other Host header, as a web page reached
+// through DNS rebinding sends, gets 403 and a body that says why, and
+// none of the register.
+func TestServeHosts(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "index.html"), "<p>the register</p>")
+	s := startServe(t, dir, "127.0.0.1:0")
+	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/"))
+	tests := []struct {
+		host string
+		ok   bool
+	}{
+		{"127.0.0.1:" + port, true},
+		{"127.0.0.1", true},
+		{"localhost:" + port, true},
+		{"localhost", true},
+		{"LocalHost:" + port, true},
+		{"localhost.:" + port, true},
+		{"[::1]:" + port, true},
+		{"[::1]", true},
+		{"evil.example", false},
+		{"evil.example:" + port, false},
+		{"127.0.0.1.nip.io:" + port, false},
+		{"localhost.evil.example:" + port, false},
+		{"10.1.2.3:" + port, false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		status, body := rawGet(t, s.url, tt.host)
+		switch {
+		case tt.ok && (status != 200 || body != "<p>the register</p>"):
+			t.Errorf("Host %q: %d %q, want the register", tt.host, status, body)
+		case !tt.ok && (status != http.StatusForbidden || strings.Contains(body, "register</p>") ||
+			!strings.Contains(body, "is not a name this server answers to") || !strings.Contains(body, "--addr")):
+			t.Errorf("Host %q: %d %q, want 403 saying why", tt.host, status, body)
+		}
+	}
+}
+
+// rawGet sends GET / to the server at url with the Host header host (none
+// when ""), as HTTP/1.0, and returns the status and the body.
+func rawGet(t *testing.T, url, host string) (int, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req := "GET / HTTP/1.0\r\n"
+	if host != "" {
+		req += "Host: " + host + "\r\n"
+	}
+	if _, err := io.WriteString(conn, req+"\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// TestServedHost: the names a server answers to, for the addresses it may
+// listen on: on an address open to the network, any IP address (the
+// machine's, as the network reaches it) too, and a name only when --addr
+// gives it.
+func TestServedHost(t *testing.T) {
+	tests := []struct {
+		addr, bound, host string
+		ok                bool
+	}{
+		{"localhost:8000", "127.0.0.1", "localhost:8000", true},
+		{"localhost:8000", "127.0.0.1", "127.0.0.1:9000", true},
+		{"localhost:8000", "::1", "[::1]", true},
+		{"localhost:8000", "127.0.0.1", "192.168.1.5:8000", false},
+		{"register.lan:8000", "192.168.1.9", "register.lan:8000", true},
+		{"register.lan:8000", "192.168.1.9", "REGISTER.LAN.", true},
+		{"register.lan:8000", "192.168.1.9", "192.168.1.9:8000", true},
+		{"register.lan:8000", "192.168.1.9", "other.lan:8000", false},
+		{"0.0.0.0:8000", "0.0.0.0", "192.168.1.5:8000", true},
+		{"0.0.0.0:8000", "0.0.0.0", "[fe80::1]:8000", true},
+		{"0.0.0.0:8000", "0.0.0.0", "evil.example:8000", false},
+		{":8000", "::", "192.168.1.5", true},
+		{"[::1]:8000", "::1", "[::1]:8000", true},
+		{"[::1]:8000", "::1", "evil.example", false},
+		{"127.0.0.1:8000", "127.0.0.1", "", false},
+		{"127.0.0.1:8000", "127.0.0.1", "[::1", false},
+	}
+	for _, tt := range tests {
+		if got := servedHost(tt.addr, net.ParseIP(tt.bound), tt.host); got != tt.ok {
+			t.Errorf("--addr %s bound to %s, Host %q: %v, want %v", tt.addr, tt.bound, tt.host, got, tt.ok)
+		}
+	}
+}
+
+// TestBuildServeHosts: build --serve answers as serve does: the register
+// under its own names, 403 under another.
+func TestBuildServeHosts(t *testing.T) {
+	if signal.Ignored(syscall.SIGINT) {
+		t.Skip("SIGINT is ignored in this process, and so in the command it starts: it could not be stopped")
+	}
+	fixture := filepath.Join("..", "..", "register", "testdata", "fixture")
+	cmd := exec.Command(os.Args[0], "build", fixture, "--filter", "fx.labelled-point", "-o", t.TempDir(), "--serve", "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "JRPCLD_TEST_MAIN=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stdout)
+	url := ""
+	for url == "" && lines.Scan() {
+		if _, after, ok := strings.Cut(lines.Text(), " at http://"); ok {
+			url = "http://" + strings.TrimSuffix(after, " (Ctrl-C stops)")
+		}
+	}
+	if url == "" {
+		cmd.Wait()
+		t.Fatalf("build --serve printed no URL: %s", stderr.String())
+	}
+	go io.Copy(io.Discard, stdout)
+	if status, body := rawGet(t, url, "evil.example"); status != http.StatusForbidden || !strings.Contains(body, "is not a name this server answers to") {
+		t.Errorf("Host evil.example: %d %q", status, body)
+	}
+	if status, body := rawGet(t, url, strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")); status != 200 || !strings.Contains(body, "<html") {
+		t.Errorf("Host of %s: %d %.80q", url, status, body)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("build --serve, interrupted: %v: %s", err, stderr.String())
 	}
 }
