@@ -253,6 +253,19 @@ func (im *Imports) Block(id string) (*ImportedBlock, bool) {
 	return nil, false
 }
 
+// IDs returns the ids of the imported blocks.
+func (im *Imports) IDs() []string {
+	var ids []string
+	if im != nil {
+		for _, r := range im.regs {
+			for id := range r.blocks {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
 // BlockOfURL returns the id of the imported block whose schema is at u.
 func (im *Imports) BlockOfURL(u string) (string, bool) {
 	if im == nil {

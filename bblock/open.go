@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/internal/suggest"
 )
 
 // Open finds the block a user names on the command line. With dir empty it
@@ -16,7 +18,7 @@ import (
 func Open(dir, id string, opts *Options) (*Block, *Register, error) {
 	if dir == "" {
 		if id != "" && id != DefaultID {
-			return nil, nil, fmt.Errorf("block %q: give the folder of its register with --bblock", id)
+			return nil, nil, fmt.Errorf("block %q: give the folder of its register with --bblock (without --bblock the only block is the embedded %s)", id, DefaultID)
 		}
 		return Default(), nil, nil
 	}
@@ -83,5 +85,5 @@ func pick(reg *Register, id, dir string) (*Block, error) {
 	if b := reg.Block(id); b != nil {
 		return b, nil
 	}
-	return nil, fmt.Errorf("%w %q in %s; it has %s", ErrUnknownBlock, id, dir, strings.Join(reg.IDs(), ", "))
+	return nil, fmt.Errorf("%w %q in %s%s", ErrUnknownBlock, id, dir, suggest.Have(id, reg.IDs(), 50))
 }

@@ -22,6 +22,7 @@ import (
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/suggest"
 )
 
 // Root returns the folder of the cache: jrpcld/registers under
@@ -127,7 +128,7 @@ func Open(u, id string) (*bblock.Block, *bblock.Register, error) {
 	}
 	ib, ok := im.Block(id)
 	if !ok {
-		return nil, nil, fmt.Errorf("%w %q in the register %s (cached in %s)", bblock.ErrUnknownBlock, id, u, dir)
+		return nil, nil, fmt.Errorf("%w %q in the register %s (cached in %s)%s", bblock.ErrUnknownBlock, id, u, dir, suggest.Have(id, im.IDs(), 50))
 	}
 	if ib.Schema == "" {
 		return nil, nil, fmt.Errorf("block %s of %s has no annotated schema", id, u)

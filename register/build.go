@@ -20,6 +20,7 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
+	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/schema"
 )
@@ -178,7 +179,7 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 		opts.BuildPath = clean
 	}
 	if opts.Filter != "" && reg.Block(opts.Filter) == nil {
-		return nil, nil, fmt.Errorf("%w: %w %q; the register has %s", ErrUsage, bblock.ErrUnknownBlock, opts.Filter, strings.Join(reg.IDs(), ", "))
+		return nil, nil, fmt.Errorf("%w: %w %q in the register%s", ErrUsage, bblock.ErrUnknownBlock, opts.Filter, suggest.Have(opts.Filter, reg.IDs(), 50))
 	}
 	bd := &builder{reg: reg, opts: opts, files: map[string][]byte{}, built: map[string]*blockOut{},
 		tc: jsonld.NewToolchain(reg, opts.Contexts), sourceDocs: map[string]*jsonld.Document{},

@@ -14,6 +14,7 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/internal/schemadoc"
+	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -208,9 +209,10 @@ func (s *Schema) Resolve(ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	root, _ := doc.(map[string]any) // nil for a schema that is true or false
 	if !strings.ContainsAny(ref, "#/:.") {
 		for _, defs := range []string{"$defs", "definitions"} {
-			if m, ok := doc.(map[string]any)[defs].(map[string]any); ok {
+			if m, ok := root[defs].(map[string]any); ok {
 				if _, ok := m[ref]; ok {
 					return s.url + "#/" + defs + "/" + jsonptr.Escape(ref), nil
 				}
@@ -219,13 +221,35 @@ func (s *Schema) Resolve(ref string) (string, error) {
 		if ptr, ok := schemadoc.FindAnchor(doc, ref); ok {
 			return s.url + "#" + ptr, nil
 		}
-		return "", fmt.Errorf("schema %s: %q: %w (not in $defs or definitions, and no such $anchor)", s.name, ref, ErrNoDefinition)
+		return "", s.noDefinition(doc, ref, ref, "not in $defs or definitions, and no such $anchor")
 	}
 	u, err := s.store.ResolveRef(s.url, doc, ref)
 	if err != nil {
 		return "", fmt.Errorf("schema %s: %w", s.name, err)
 	}
+	if frag, ok := strings.CutPrefix(u, s.url+"#"); ok && strings.HasPrefix(frag, "/") {
+		if _, err := jsonptr.Get(doc, frag); err != nil {
+			name := jsonptr.Unescape(frag[strings.LastIndexByte(frag, '/')+1:])
+			return "", s.noDefinition(doc, ref, name, "the pointer leads to nothing")
+		}
+	}
 	return u, nil
+}
+
+// noDefinition is the error for ref, which names a definition (name) the
+// schema document doc lacks: it names the nearest of those doc has, and
+// lists them.
+func (s *Schema) noDefinition(doc any, ref, name, why string) error {
+	var names []string
+	root, _ := doc.(map[string]any)
+	for _, defs := range []string{"$defs", "definitions"} {
+		if m, ok := root[defs].(map[string]any); ok {
+			for n := range m {
+				names = append(names, n)
+			}
+		}
+	}
+	return fmt.Errorf("schema %s: %q: %w (%s)%s", s.name, ref, ErrNoDefinition, why, suggest.Have(name, names, 20))
 }
 
 // Validate checks v, a decoded JSON value, against the whole schema.

@@ -189,6 +189,11 @@ func (s *Shapes) Warnings() []string { return s.warnings }
 // Len returns the number of shapes.
 func (s *Shapes) Len() int { return len(s.shapes) }
 
+// Targeted returns the number of shapes that have targets and are not
+// deactivated: with none, Validate checks no node and every graph
+// conforms.
+func (s *Shapes) Targeted() int { return len(s.targeted) }
+
 func (sh *shape) hasTargets() bool {
 	return len(sh.targetNodes)+len(sh.targetClasses)+len(sh.targetSubjectsOf)+len(sh.targetObjectsOf) > 0
 }

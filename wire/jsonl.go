@@ -27,6 +27,9 @@ type JSONLResult struct {
 	// Found reports that a log with the IRI of JSONLOptions.Graph was
 	// written (or, without one, any log).
 	Found bool
+	// Others are, with JSONLOptions.Graph, the IRIs of the other logs the
+	// input holds (the first 100), in the order they appear.
+	Others []string
 	// Whole, when not empty, says why RDF text was read whole rather than
 	// as a stream (see Decoder.EachMessage); JSON-LD always is.
 	Whole string
@@ -67,8 +70,13 @@ func (d *Decoder) WriteJSONL(w io.Writer, r io.Reader, f rdf.Format, opts JSONLO
 		res.Whole, res.Found, out, direct = reason, false, w, true
 		return nil
 	}
+	others := map[string]bool{}
 	res.Problems, err = d.EachMessage(r, f, opts.Size, whole, func(log string, m *Message) error {
 		if opts.Graph != "" && log != opts.Graph {
+			if !others[log] && len(others) < 100 {
+				others[log] = true
+				res.Others = append(res.Others, log)
+			}
 			return nil
 		}
 		res.Found = true

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -30,6 +31,11 @@ func (m contextMap) Set(s string) error {
 	url, file, ok := strings.Cut(s, "=")
 	if !ok || url == "" || file == "" {
 		return fmt.Errorf("want URL=FILE, got %q", s)
+	}
+	if st, err := os.Stat(file); err != nil {
+		return err
+	} else if st.IsDir() {
+		return fmt.Errorf("%s is a folder: give the context's file", file)
 	}
 	m[url] = file
 	return nil

@@ -8,8 +8,10 @@ import (
 	"syscall"
 
 	"github.com/jrpcld/jrpcld/fetch"
+	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/mcpschema"
+	"github.com/jrpcld/jrpcld/regcache"
 	"github.com/spf13/pflag"
 )
 
@@ -45,7 +47,8 @@ of bblocks-config.yaml to it.
 With JRPCLD_FETCH_MIRROR=BASE, https://HOST/PATH is downloaded from
 BASE/HOST/PATH instead (a local mirror; the cache keeps the original URLs).
 Exit status: 0, 1 when a file was refused or could not be downloaded (the
-cache keeps what it had), 2 on a usage error.`
+cache keeps what it had), 2 on a usage error (an argument that is neither
+mcp-schemas nor an http:// or https:// URL: nothing is fetched).`
 
 func runFetch(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	quiet := fs.BoolP("quiet", "q", false, "say nothing of each file fetched")
@@ -53,6 +56,16 @@ func runFetch(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		if len(args) == 0 {
 			errorf(e, c.name, "give mcp-schemas or the URL of a register.json")
 			return exitUsage
+		}
+		for _, a := range args {
+			if a != "mcp-schemas" && !regcache.IsURL(regcache.Normalize(a)) {
+				hint := "give mcp-schemas or the URL of a register.json"
+				if suggest.Closest(a, []string{"mcp-schemas"}) != "" {
+					hint = "did you mean mcp-schemas?"
+				}
+				errorf(e, c.name, "%q is not an http:// or https:// URL: %s", a, hint)
+				return exitUsage
+			}
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()

@@ -41,9 +41,9 @@ requests sent before it, by time (ties keep the recording's order); where
 times are missing or cannot be compared, in the recording's order. What
 holds no message (an HTTP DELETE, a 202) is skipped; what cannot be read,
 or has to be guessed (a member of the wrong type or named twice, an
-unknown direction, an answer timed before its request, a message the
-readers take only with --max-depth or --max-line-bytes), is a warning naming
-it (FILE: /pointer). Exit status: 0, or 2 when FILE cannot be read, is not
+unknown direction, an answer timed before its request, a message nested
+deeper or longer than the other commands read without a raised limit), is a
+warning naming it (FILE: /pointer). Exit status: 0, or 2 when FILE cannot be read, is not
 in the format given or holds no message.`
 
 func runImport(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {

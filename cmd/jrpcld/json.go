@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/stats"
 	"github.com/jrpcld/jrpcld/wire"
@@ -40,7 +41,9 @@ values. Object member order and white space are not kept.
 Several logs in one input (one named graph per log in N-Quads, or several logs
 in one Turtle file) come back one after another, in the order they first
 appear (JSON-LD has no order: there, by IRI); --graph IRI writes only the log
-with that IRI (its named graph in N-Quads).
+with that IRI (its named graph in N-Quads). An input with no log of that IRI
+is a usage error (exit 2) that lists the logs it has; -o FILE is then left
+as it was.
 
 RDF laid out as jrpcld writes it (each message's statements together, in log
 order) is read as a stream, in memory that does not grow with the input; the
@@ -140,8 +143,13 @@ func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, fixed *rdf.
 		}
 	}
 	if graph != "" && !j.found {
-		errorf(e, c.name, "no log <%s> in the input", graph)
-		j.status = exitInvalid
+		out.finish(false)
+		var has []string
+		for _, o := range j.others {
+			has = append(has, "<"+o+">")
+		}
+		errorf(e, c.name, "no log <%s> in the input%s", graph, suggest.Have("<"+graph+">", has, 20))
+		return exitUsage
 	}
 	if err := out.finish(true); err != nil {
 		errorf(e, c.name, "%v", err)
@@ -159,7 +167,8 @@ type jsonRun struct {
 	quiet    bool // no progress bar
 	out      io.Writer
 	status   int
-	found    bool // a log with the --graph IRI was written
+	found    bool     // a log with the --graph IRI was written
+	others   []string // the IRIs of the other logs
 }
 
 // input writes the messages of one input. Problems with the input are
@@ -188,6 +197,7 @@ func (j *jsonRun) input(name string, fixed *rdf.Format) error {
 		return err
 	}
 	j.found = j.found || res.Found
+	j.others = append(j.others, res.Others...)
 	if res.Whole != "" {
 		errorf(j.e, "json", "%s: read whole, so memory grows with its size: %s", display, res.Whole)
 	}

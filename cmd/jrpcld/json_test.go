@@ -80,7 +80,7 @@ func TestJSONGraphs(t *testing.T) {
 		t.Errorf("--graph: exit %d\n%s", code, out)
 	}
 	code, _, errOut := jrpcld(t, "", "json", "--graph", "http://example.com/none", nq)
-	if code != exitInvalid || !strings.Contains(errOut, "no log <http://example.com/none>") {
+	if code != exitUsage || !strings.Contains(errOut, "no log <http://example.com/none> in the input; it has <http://example.com/logs/a.jsonl>, <http://example.com/logs/b.jsonl>") {
 		t.Errorf("--graph of no log: exit %d, %q", code, errOut)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
+	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/mcpschema"
 	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
@@ -17,8 +19,9 @@ import (
 const mcpHelp = `With --mcp, each LOG is checked against the official MCP schema of the
 version its initialize handshake negotiated: the protocolVersion of the
 server's answer, else of the client's request (said in a notice), else
---mcp-version (default: the newest with a schema, said in a notice); the handshake
-is looked for among a log's first 10,000 messages. The schemas come from
+--mcp-version (default: the newest with a schema, said in a notice; a
+version with no schema there is a usage error that lists those it has); the
+handshake is looked for among a log's first 10,000 messages. The schemas come from
 --mcp-schemas DIR (laid out VERSION/schema.json) or from the user's cache,
 which "jrpcld fetch mcp-schemas" fills. A version with no schema there is
 one warning for the log, whose messages are then checked against the
@@ -72,6 +75,10 @@ func (m *mcpFlags) open(compiler *schema.Compiler, other string, given bool) err
 		return fmt.Errorf("--mcp-schemas: %w", err)
 	case len(vs) == 0:
 		return fmt.Errorf("%s holds no MCP schema (VERSION/schema.json); fetch them with \"jrpcld fetch mcp-schemas\", or give another --mcp-schemas DIR", dir)
+	case m.version != "" && !slices.Contains(vs, m.version):
+		// A version with no schema would check the JSON-RPC rules only:
+		// a typo must not switch the schema off.
+		return fmt.Errorf("--mcp-version %q: %w in %s%s", m.version, mcpschema.ErrNoSchema, dir, suggest.Have(m.version, vs, 50))
 	}
 	return nil
 }

@@ -269,7 +269,7 @@ func (p *progress) done() {
 // command line; fixed, that the command writes only format (turtle). An
 // extension that disagrees with an explicit or fixed format is an error,
 // as is a format jrpcld does not write, named by its format (--format) or
-// by its extension (.rdf, .owl, .trig, .n3, .trix).
+// by its extension (.rdf, .owl, .xml, .trig, .n3, .trix).
 func outputFormat(format string, explicit, fixed bool, path string) (rdf.Format, bool, error) {
 	var ext rdf.Format
 	var gz, known bool
@@ -279,13 +279,13 @@ func outputFormat(format string, explicit, fixed bool, path string) (rdf.Format,
 		if filepath.Ext(name) == ".json" {
 			ext, known = rdf.JSONLD, true // JSON-LD is JSON
 		}
-		if unwritten, ok := map[string]string{".trig": "TriG", ".n3": "Notation3", ".trix": "TriX"}[filepath.Ext(name)]; ok {
+		if unwritten, ok := map[string]string{".trig": "TriG", ".n3": "Notation3", ".trix": "TriX", ".xml": "RDF/XML"}[filepath.Ext(name)]; ok {
 			return 0, false, fmt.Errorf("-o %s: jrpcld does not write %s: use .ttl, .nt, .nq (each log its own named graph) or .jsonld (.json), each optionally followed by .gz", path, unwritten)
 		}
 	}
 	f, err := rdf.ParseFormat(format)
 	if err != nil {
-		return 0, false, err
+		return 0, false, fmt.Errorf("unknown RDF format %q: jrpcld writes turtle, ntriples, nquads, jsonld or jsonld-expanded", format)
 	}
 	if known {
 		switch {

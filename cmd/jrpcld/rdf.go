@@ -42,7 +42,7 @@ const (
 N-Triples, .nq N-Quads, .jsonld or .json JSON-LD) unless --format says
 otherwise, and a further .gz compresses it with gzip (out.nq.gz); an extension
 that says another format than --format is an error, and so is one of a format
-jrpcld does not write (.trig, .n3, .trix, .rdf, .owl).
+jrpcld does not write (.trig, .n3, .trix, .rdf, .owl, .xml).
 `
 	turtleOutputHelp = `With -o FILE, FILE is written in Turtle: an extension that says another
 format (.nt, .nq, .jsonld, .json) is an error ("jrpcld rdf -o FILE" writes

@@ -61,7 +61,8 @@ result (focusNode, resultPath, value, sourceShape,
 sourceConstraintComponent, resultSeverity, resultMessage) and a summary
 object. Exit status: 0 when the data conforms, 1 when it does not (a result
 of any severity), 2 on a usage error, a file that cannot be read, or shapes
-that cannot be compiled.`
+that cannot be compiled or that target nothing (no shape has a target that
+is not deactivated: no node would be checked).`
 
 func runSHACL(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	shapesFiles := fs.StringArray("shapes", nil, "SHACL shapes `FILE` (repeatable; required)")
@@ -171,6 +172,12 @@ func loadShapes(e *env, files []string) (*shacl.Shapes, error) {
 	s, err := shacl.CompileGraph(b.Graph())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
+	}
+	if s.Targeted() == 0 {
+		// Every graph would conform: the check would be off in silence.
+		return nil, fmt.Errorf("%s: no shape with a target (sh:targetClass, sh:targetNode, sh:targetSubjectsOf, "+
+			"sh:targetObjectsOf, or a shape that is also a class) that is not deactivated, among %d shapes: nothing would be checked",
+			strings.Join(files, ", "), s.Len())
 	}
 	return s, nil
 }

@@ -85,7 +85,7 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			return fail(fmt.Errorf("give --schema or --bblock, not both"))
 		}
 		if *id != "" && *dir == "" {
-			return fail(fmt.Errorf("--id needs --bblock"))
+			return fail(fmt.Errorf("--id needs --bblock (without --bblock the only block is the embedded %s)", bblock.DefaultID))
 		}
 		var s *schema.Schema
 		var err error

@@ -3,7 +3,11 @@
 // jrpcld-beam.
 package suggest
 
-import "strings"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Closest returns the candidate nearest to name: one that starts with it
 // (when name is longer than one character), or else one at most two edits
@@ -41,4 +45,25 @@ func Distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Have returns what an error about name, which is not among have, adds to
+// say what there is: "; did you mean "X"?" for the nearest (see Closest),
+// then "; it has A, B, C": have sorted, the first max of them and how many
+// there are in all when there are more.
+func Have(name string, have []string, max int) string {
+	var b strings.Builder
+	if near := Closest(name, have); near != "" {
+		fmt.Fprintf(&b, "; did you mean %q?", near)
+	}
+	sorted := slices.Compact(slices.Sorted(slices.Values(have)))
+	switch {
+	case len(sorted) == 0:
+		b.WriteString("; it has none")
+	case len(sorted) > max:
+		fmt.Fprintf(&b, "; it has %s, ... (%d in all)", strings.Join(sorted[:max], ", "), len(sorted))
+	default:
+		b.WriteString("; it has " + strings.Join(sorted, ", "))
+	}
+	return b.String()
 }

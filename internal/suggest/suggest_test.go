@@ -31,3 +31,20 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestHave(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		have []string
+		max  int
+		want string
+	}{
+		{"2025-11-26", []string{"2025-11-25", "2024-11-05"}, 10, `; did you mean "2025-11-25"?; it has 2024-11-05, 2025-11-25`},
+		{"zebra", []string{"b", "a", "c", "a"}, 2, `; it has a, b, ... (3 in all)`},
+		{"x", nil, 5, `; it has none`},
+	} {
+		if got := Have(c.name, c.have, c.max); got != c.want {
+			t.Errorf("Have(%q, %q, %d) = %q, want %q", c.name, c.have, c.max, got, c.want)
+		}
+	}
+}
