@@ -1026,7 +1026,28 @@ func (r *Reader) message(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError
 			rec.TSRaw = rawJSON(t)
 		}
 	}
+	if n, ok := m["truncated"]; ok {
+		rec.Problems = append(rec.Problems, r.truncated(n, m["msg"], line))
+	}
 	return r.checkBatch(rec)
+}
+
+// truncated returns the problem of an envelope with a "truncated" member
+// n, which jrpcld record writes for a message too long to log, whose "msg"
+// then holds the first bytes of its text as a string.
+func (r *Reader) truncated(n, msg any, line int) diag.Diagnostic {
+	p := diag.Diagnostic{File: r.name, Line: line, Pointer: "/truncated", Code: codeParseError, Severity: diag.Error}
+	size, err := strconv.ParseInt(rawJSON(n), 10, 64)
+	head, isStr := msg.(string)
+	switch {
+	case err != nil || size < 0:
+		p.Message = `envelope "truncated" must be the length in bytes of a message too long to log, not ` + describeJSON(n) + ": the message is not in the log"
+	case isStr:
+		p.Message = fmt.Sprintf("a message of %d bytes was too long to log (jrpcld record --max-message): the log keeps only its first %d bytes, as a string", size, len(head))
+	default:
+		p.Message = fmt.Sprintf("a message of %d bytes was too long to log (jrpcld record --max-message): it is not in the log", size)
+	}
+	return p
 }
 
 // loneText returns the text of the string at ptr, a member of the

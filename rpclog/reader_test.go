@@ -431,6 +431,19 @@ var lrCases = []struct {
 			{line: 5, raw: "null", dir: "c2s", tsRaw: "null"},
 			lrMsg(6, "null"),
 			lrEnv(7, "s2c", "", `{"jsonrpc":"2.0","id":1,"result":1}`)}},
+	// A message too long to log (jrpcld record --max-message): kept as
+	// the string of its first bytes, with an error that gives its length.
+	{name: "truncated envelopes",
+		in: `{"dir":"s2c","ts":"t","truncated":70000000,"msg":"{\"jsonrpc\":\"2.0\",\"id\":1,\"res"}` + "\n" +
+			`{"dir":"c2s","msg":"é","truncated":1e3}` + "\n" + `{"dir":"c2s","truncated":-1,"msg":"x"}` + "\n" +
+			`{"dir":"c2s","truncated":5,"msg":{}}` + "\n" + `{"jsonrpc":"2.0","method":"m","truncated":5,"msg":{}}` + "\n",
+		want: []lrWant{
+			{line: 1, raw: `"{\"jsonrpc\":\"2.0\",\"id\":1,\"res"`, dir: "s2c", ts: "t",
+				problem: "a message of 70000000 bytes was too long to log (jrpcld record --max-message): the log keeps only its first 28 bytes, as a string"},
+			{line: 2, raw: `"é"`, dir: "c2s", problem: `envelope "truncated" must be the length in bytes of a message too long to log, not 1e3`},
+			{line: 3, raw: `"x"`, dir: "c2s", problem: `not -1: the message is not in the log`},
+			{line: 4, raw: `{}`, dir: "c2s", problem: "a message of 5 bytes was too long to log (jrpcld record --max-message): it is not in the log"},
+			lrMsg(5, `{"jsonrpc":"2.0","method":"m","truncated":5,"msg":{}}`)}},
 	{name: "pretty-printed envelope",
 		in:   "{\n  \"dir\": \"s2c\",\n  \"ts\": \"t\",\n  \"msg\": {\n    \"id\": 2\n  }\n}\n",
 		want: []lrWant{lrEnv(1, "s2c", "t", "{\n    \"id\": 2\n  }")}},

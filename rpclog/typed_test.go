@@ -76,6 +76,7 @@ func TestTyped(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"rpc.m"}`:                                                                                                   false,
 		`[{"jsonrpc":"2.0","method":"m"}]`:                                                                                                     false,
 		`{"jsonrpc":"2.0","id":true,"result":1}`:                                                                                               false,
+		`{"dir":"c2s","truncated":99,"msg":{"jsonrpc":"2.0","method":"m"}}`:                                                                    false,
 	} {
 		if got := checkTyped(t, r, []byte(line)); got != want {
 			t.Errorf("%s: read typed %v, want %v", line, got, want)
