@@ -100,7 +100,7 @@ func (rd *reader) inspectorNetwork(ptr string, e map[string]json.RawMessage) {
 	mt, _, _ := mime.ParseMediaType(ct)
 	switch {
 	case mt == "text/event-stream" || mt == "" && isSSE(b):
-		rd.events(rts, b)
+		rd.events(ptr+"/responseBody", rts, b)
 	case mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "" && json.Valid([]byte(b)):
 		rd.add(jsonrpc.ServerToClient, rts, json.RawMessage(strconv.Quote(b)))
 	default:
@@ -110,10 +110,13 @@ func (rd *reader) inspectorNetwork(ptr string, e map[string]json.RawMessage) {
 
 // events adds the messages of the stream of server-sent events body, sent
 // by the server at ts.
-func (rd *reader) events(ts, body string) {
-	record.SSEMessages(strings.NewReader(body), func(data []byte) {
+func (rd *reader) events(ptr, ts, body string) {
+	err := record.SSEMessages(strings.NewReader(body), func(data []byte) {
 		rd.add(jsonrpc.ServerToClient, ts, json.RawMessage(strconv.Quote(string(data))))
 	})
+	if err != nil {
+		rd.warn(ptr, "%v", err)
+	}
 }
 
 // isSSE reports whether body, which is not JSON, reads as a stream of
@@ -162,7 +165,7 @@ func (rd *reader) cassette(doc json.RawMessage) error {
 			rd.add(jsonrpc.ClientToServer, ts, it["request_body"])
 			rts := rd.after(ptr+"/latency_ms", ts, it["latency_ms"])
 			if b := str(it["response_body"]); isSSE(b) {
-				rd.events(rts, b)
+				rd.events(ptr+"/response_body", rts, b)
 			} else {
 				rd.add(jsonrpc.ServerToClient, rts, it["response_body"])
 			}

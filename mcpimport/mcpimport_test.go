@@ -525,3 +525,20 @@ func TestHostileRecordings(t *testing.T) {
 		})
 	}
 }
+
+// TestInspectorSSECut: an SSE body whose last event has no blank line
+// after it gives the events before it, and a warning for that one, which
+// a client does not dispatch.
+func TestInspectorSSECut(t *testing.T) {
+	network := `[{"timestamp":"2026-07-19T15:10:06.161Z","method":"POST","requestBody":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+  "responseHeaders":{"Content-Type":"text/event-stream"},"duration":1,
+  "responseBody":"data: {\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"}]`
+	got, warns := convert(t, Inspector, network)
+	check(t, got, []want{
+		{c2s, "2026-07-19T15:10:06.161Z", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
+		{s2c, "2026-07-19T15:10:06.162Z", `{"jsonrpc":"2.0","method":"a"}`},
+	})
+	if !strings.Contains(warns, "/0/responseBody: the stream ends inside an event (37 bytes of data") {
+		t.Errorf("warnings %q", warns)
+	}
+}

@@ -3,9 +3,12 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/jsonrpc"
 )
@@ -27,6 +30,30 @@ type Log struct {
 
 	// Now gives the time of each line; time.Now when nil.
 	Now func() time.Time
+	// Max is the longest line written, line break included (DefaultMax
+	// when 0 or less): a message whose envelope line would be longer is
+	// logged cut (see RecordCut). It is also the most of a message Stdio
+	// and Proxy hold in memory to record it.
+	Max int
+	// Warn, when not nil, is told of each message logged cut (with the
+	// Log's lock held: it must not call the Log).
+	Warn func(msg string)
+}
+
+// DefaultMax is the default of Log.Max: the longest line jrpcld's readers
+// take by default (rpclog's MaxLineBytes), so that every line of a log
+// reads with their defaults.
+const DefaultMax = 64 << 20
+
+// cutKeep is the most of a message's text a cut envelope keeps.
+const cutKeep = 1024
+
+// max returns the longest line l writes.
+func (l *Log) max() int {
+	if l.Max <= 0 {
+		return DefaultMax
+	}
+	return l.Max
 }
 
 // NewLog returns a Log that writes to w.
@@ -37,9 +64,32 @@ func NewLog(w io.Writer) *Log { return &Log{w: w} }
 // JSON value, as written (or without its insignificant white space when it
 // spans several lines); otherwise "msg" is the text as a JSON string (with
 // any bytes that are not UTF-8 replaced by U+FFFD), which readers of the log
-// report as a message that is not JSON-RPC and keep. The first error of the
-// writer is returned by this call and every later one.
+// report as a message that is not JSON-RPC and keep. When the line would be
+// longer than Max, the message is logged cut, as RecordCut logs it. The
+// first error of the writer is returned by this call and every later one.
 func (l *Log) Record(dir jsonrpc.Direction, text []byte) error {
+	return l.write(func(ts string) {
+		WriteEnvelope(&l.buf, dir, ts, text)
+		if l.buf.Len() > l.max() {
+			l.buf.Reset()
+			l.cut(dir, ts, text, int64(len(text)))
+		}
+	})
+}
+
+// RecordCut writes the envelope line of a message of n bytes sent in
+// direction dir that is too long to log, of which head holds the first
+// bytes: its "truncated" member is n, and its "msg" the first bytes of
+// head as a JSON string (at most 1,024, or Max/8 when less, fewer when
+// their escapes would make the line longer than Max; no character cut in
+// two). jrpcld's readers keep it, with an error that says the
+// message is not in the log.
+func (l *Log) RecordCut(dir jsonrpc.Direction, head []byte, n int64) error {
+	return l.write(func(ts string) { l.cut(dir, ts, head, n) })
+}
+
+// write writes the line build puts in l.buf, given the time.
+func (l *Log) write(build func(ts string)) error {
 	now := time.Now
 	if l.Now != nil {
 		now = l.Now
@@ -50,9 +100,48 @@ func (l *Log) Record(dir jsonrpc.Direction, text []byte) error {
 		return l.err
 	}
 	l.buf.Reset()
-	WriteEnvelope(&l.buf, dir, now().UTC().Format(TimeLayout), text)
+	build(now().UTC().Format(TimeLayout))
 	_, l.err = l.w.Write(l.buf.Bytes())
 	return l.err
+}
+
+// cut writes the envelope of a message cut to l.buf, and tells Warn.
+func (l *Log) cut(dir jsonrpc.Direction, ts string, head []byte, n int64) {
+	keep := min(cutKeep, l.max()/8, len(head))
+	for {
+		// Not inside a character: back to its first byte.
+		for i := 1; i < utf8.UTFMax && keep > 0 && keep < len(head) && !utf8.RuneStart(head[keep]); i++ {
+			keep--
+		}
+		writeCutEnvelope(&l.buf, dir, ts, head[:keep], n)
+		if l.buf.Len() <= l.max() || keep == 0 {
+			break
+		}
+		// Escapes made it too long.
+		l.buf.Reset()
+		keep /= 2
+	}
+	if l.Warn != nil {
+		from := "the client"
+		if dir == jsonrpc.ServerToClient {
+			from = "the server"
+		}
+		l.Warn(fmt.Sprintf("a message of %d bytes from %s is longer than the log's limit of %d bytes: it passed unchanged; the log keeps its length and first %d bytes", n, from, l.max(), keep))
+	}
+}
+
+// writeCutEnvelope writes to b the envelope line of a message of n bytes
+// cut to head: {"dir":...,"ts":...,"truncated":n,"msg":"head"}.
+func writeCutEnvelope(b *bytes.Buffer, dir jsonrpc.Direction, ts string, head []byte, n int64) {
+	b.WriteString(`{"dir":"`)
+	b.WriteString(dir.String())
+	b.WriteString(`","ts":`)
+	writeString(b, ts)
+	b.WriteString(`,"truncated":`)
+	b.WriteString(strconv.FormatInt(n, 10))
+	b.WriteString(`,"msg":`)
+	writeString(b, string(head))
+	b.WriteString("}\n")
 }
 
 // WriteEnvelope writes to b the envelope line of text sent in direction dir

@@ -1,7 +1,9 @@
 package record
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -14,10 +16,6 @@ import (
 	"github.com/jrpcld/jrpcld/jsonrpc"
 )
 
-// MaxBody is the most of a request body, or of a JSON response, that Proxy
-// reads to record; a longer one is refused (413) or not recorded.
-const MaxBody = 256 << 20
-
 // Proxy is a reverse proxy for MCP's Streamable HTTP transport that records
 // what passes: each request body sent by POST (a message or a batch), as
 // sent by the client; each JSON response body, and each event of an SSE
@@ -27,6 +25,15 @@ const MaxBody = 256 << 20
 // upstream's host (the OAuth metadata a client may look up there). Other
 // bodies (202 Accepted, DELETE, an HTML error page) pass unrecorded; Warn is
 // told of a response body that is neither JSON nor SSE.
+//
+// A body or an event is held in memory to be recorded up to the Log's Max
+// bytes: a longer one passes unchanged, streamed, and is logged cut
+// (Log.RecordCut). Each message is logged before the peer has it whole: a
+// request before the server has its last byte, a JSON response or an SSE
+// event before the client has its last byte (for an event, the blank line
+// that dispatches it). So a message is logged before any answer to it, and
+// an event is logged only once the stream has dispatched it: the end of
+// the stream inside an event discards that event, as a client does.
 type Proxy struct {
 	Upstream *url.URL
 	Log      *Log
@@ -55,23 +62,22 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	})
 	if r.Method == http.MethodPost && r.Body != nil {
-		body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
-		r.Body.Close()
+		body, rest, err := p.hold(r.Body)
 		if err != nil {
 			http.Error(w, "jrpcld record: reading the request: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		if len(body) > MaxBody {
-			http.Error(w, fmt.Sprintf("jrpcld record: a request body over %d bytes", MaxBody), http.StatusRequestEntityTooLarge)
-			return
-		}
-		if len(bytes.TrimSpace(body)) > 0 {
-			if err := p.Log.Record(jsonrpc.ClientToServer, body); err != nil {
-				p.warn("log: %v", err)
+		if rest != nil {
+			r.Body = p.tail(rest, jsonrpc.ClientToServer, body, r.Method+" "+r.URL.Path+": the request body")
+		} else {
+			if len(bytes.TrimSpace(body)) > 0 {
+				if err := p.Log.Record(jsonrpc.ClientToServer, body); err != nil {
+					p.warn("log: %v", err)
+				}
 			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
 	}
 	p.rp.ServeHTTP(w, r)
 }
@@ -103,21 +109,36 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 	req := resp.Request
 	switch {
 	case mt == "text/event-stream":
-		sp := &sseParser{emit: func(data []byte) {
-			if err := p.Log.Record(jsonrpc.ServerToClient, data); err != nil {
+		what := req.Method + " " + req.URL.Path + ": the SSE stream"
+		sp := &SSEParser{Max: p.Log.max(), Emit: func(e Event) {
+			if !e.IsMessage() {
+				return
+			}
+			var err error
+			if e.Cut() {
+				err = p.Log.RecordCut(jsonrpc.ServerToClient, e.Data, e.Len)
+			} else {
+				err = p.Log.Record(jsonrpc.ServerToClient, e.Data)
+			}
+			if err != nil {
 				p.warn("log: %v", err)
 			}
 		}}
-		resp.Body = &teeBody{r: resp.Body, p: sp}
+		resp.Body = &sseBody{r: resp.Body, p: sp, end: func(n int64) {
+			if n > 0 {
+				p.warn("%s ended inside an event (%d bytes of data and no blank line after them): not recorded, as the client does not dispatch it", what, n)
+			}
+		}}
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
-		body, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
-		resp.Body.Close()
+		body, rest, err := p.hold(resp.Body)
 		if err != nil {
 			return err
 		}
-		if len(body) > MaxBody {
-			p.warn("%s %s: a JSON response over %d bytes is not recorded", req.Method, req.URL.Path, MaxBody)
-		} else if len(bytes.TrimSpace(body)) > 0 {
+		if rest != nil {
+			resp.Body = p.tail(rest, jsonrpc.ServerToClient, body, req.Method+" "+req.URL.Path+": the JSON response")
+			break
+		}
+		if len(bytes.TrimSpace(body)) > 0 {
 			if err := p.Log.Record(jsonrpc.ServerToClient, body); err != nil {
 				p.warn("log: %v", err)
 			}
@@ -137,28 +158,108 @@ func (p *Proxy) warn(format string, args ...any) {
 	}
 }
 
-// teeBody is an SSE response body that feeds what is read of it to a
-// parser, which records its events.
-type teeBody struct {
-	r      io.ReadCloser
-	p      *sseParser
-	closed bool
+// hold reads a body to record it: the whole body, closed, when it is at
+// most the Log's Max bytes long (rest is nil); otherwise its first Max+1
+// bytes, and rest, the whole body to stream on (those bytes, then the rest
+// of body).
+func (p *Proxy) hold(body io.ReadCloser) (head []byte, rest io.ReadCloser, err error) {
+	max := p.Log.max()
+	head, err = io.ReadAll(io.LimitReader(body, int64(max)+1))
+	if err != nil || len(head) <= max {
+		body.Close()
+		return head, nil, err
+	}
+	return head, readCloser{io.MultiReader(bytes.NewReader(head), body), body}, nil
 }
 
-func (t *teeBody) Read(b []byte) (int, error) {
-	n, err := t.r.Read(b)
-	t.p.Write(b[:n])
-	if err != nil && !t.closed {
-		t.closed = true
-		t.p.Close()
+// tail returns rest, a body too long to hold (what names it in warnings),
+// streamed on: it is logged cut, with head, its first bytes, once it has
+// all been read and before its last byte is handed on.
+func (p *Proxy) tail(rest io.ReadCloser, dir jsonrpc.Direction, head []byte, what string) io.ReadCloser {
+	head = bytes.Clone(head[:min(len(head), cutKeep)])
+	return &tailBody{br: bufio.NewReaderSize(rest, 32<<10), c: rest, end: func(n int64, err error) {
+		if err != nil {
+			p.warn("%s, over %d bytes, ended after %d bytes (%v): not recorded", what, p.Log.max(), n, err)
+			return
+		}
+		if err := p.Log.RecordCut(dir, head, n); err != nil {
+			p.warn("log: %v", err)
+		}
+	}}
+}
+
+// readCloser is a Reader with the Close of another.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// tailBody passes a body on, counting its bytes, and calls end once it has
+// ended: before its last byte is handed on (it looks one byte ahead), with
+// a nil error; or with the error that ended it, or on Close before its end.
+type tailBody struct {
+	br  *bufio.Reader
+	c   io.Closer
+	n   int64
+	end func(n int64, err error)
+}
+
+func (t *tailBody) Read(b []byte) (int, error) {
+	n, err := t.br.Read(b)
+	t.n += int64(n)
+	if err == nil && n > 0 {
+		// Is that the end?
+		_, err = t.br.Peek(1)
+		if err != io.EOF {
+			return n, nil // more, or an error the next Read returns
+		}
+	}
+	if err == io.EOF {
+		t.done(nil)
+	} else if err != nil {
+		t.done(err)
 	}
 	return n, err
 }
 
-func (t *teeBody) Close() error {
-	if !t.closed {
-		t.closed = true
-		t.p.Close()
+func (t *tailBody) done(err error) {
+	if t.end != nil {
+		t.end(t.n, err)
+		t.end = nil
 	}
-	return t.r.Close()
+}
+
+func (t *tailBody) Close() error {
+	t.done(errors.New("closed before its end"))
+	return t.c.Close()
+}
+
+// sseBody is an SSE response body that feeds what is read of it to a
+// parser, which records its events, and calls end with what the parser
+// discards when the body ends or is closed.
+type sseBody struct {
+	r   io.ReadCloser
+	p   *SSEParser
+	end func(n int64)
+}
+
+func (s *sseBody) Read(b []byte) (int, error) {
+	n, err := s.r.Read(b)
+	s.p.Write(b[:n])
+	if err != nil {
+		s.done()
+	}
+	return n, err
+}
+
+func (s *sseBody) done() {
+	if s.end != nil {
+		s.end(s.p.Close())
+		s.end = nil
+	}
+}
+
+func (s *sseBody) Close() error {
+	s.done()
+	return s.r.Close()
 }

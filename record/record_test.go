@@ -10,10 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/internal/mcptoy"
 	"github.com/jrpcld/jrpcld/jsonrpc"
@@ -323,5 +327,198 @@ func TestStdioLiveLog(t *testing.T) {
 	data, _ = os.ReadFile(logFile.Name())
 	if got := readLog(t, data); len(got) != 3 || !strings.Contains(string(data), `"data":"terminated"`) {
 		t.Errorf("log after SIGTERM:\n%s", data)
+	}
+}
+
+// TestStdioLongLines: with a small limit (Log.Max), a line longer than it,
+// of the client or of the server, passes unchanged, byte for byte, and is
+// logged cut: its length and its first bytes (Max/8 of them, no character
+// cut in two), which rpclog reads with an error that says so; the session
+// goes on; a last line with no line break too. No log line is longer than
+// the limit.
+func TestStdioLongLines(t *testing.T) {
+	const max = 4096
+	long := strings.Repeat("é", 30000)
+	client := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"` + long + `"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"toy/big","params":{"size":100000}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"toy/partial","params":{"size":50000}}`,
+	}
+	// What the toy answers, by hand.
+	server := []string{
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":1,"total":1}}` + "\n",
+		`{"id":1,"jsonrpc":"2.0","result":{"content":[{"text":"Echo: ` + long + `","type":"text"}]}}` + "\n",
+		`{"id":2,"jsonrpc":"2.0","result":{"text":"` + strings.Repeat("x", 100000) + `"}}` + "\n",
+		`{"id":3,"jsonrpc":"2.0","result":{}}` + "\n",
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + strings.Repeat("x", 50000) + `"}}`,
+	}
+	var out, logBuf bytes.Buffer
+	var mu sync.Mutex
+	var warns []string
+	log := NewLog(&logBuf)
+	log.Max = max
+	log.Warn = func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }
+	s := &Stdio{Cmd: toy(t), In: strings.NewReader(strings.Join(client, "\n") + "\n"), Out: &out, Stderr: io.Discard, Log: log}
+	if code, err := s.Run(); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	if out.String() != strings.Join(server, "") {
+		t.Fatalf("the client got %d bytes, not what the server sent (%d bytes)", out.Len(), len(strings.Join(server, "")))
+	}
+	for i, l := range lines(logBuf.String()) {
+		if len(l) > max {
+			t.Errorf("log line %d has %d bytes, over the limit of %d", i+1, len(l), max)
+		}
+	}
+	// Each direction's lines in order: whole, or cut with their length.
+	want := map[jsonrpc.Direction][]string{jsonrpc.ClientToServer: nil, jsonrpc.ServerToClient: server}
+	for _, c := range client {
+		want[jsonrpc.ClientToServer] = append(want[jsonrpc.ClientToServer], c+"\n")
+	}
+	got := map[jsonrpc.Direction][]*rpclog.Record{}
+	r, _ := rpclog.NewReader(bytes.NewReader(logBuf.Bytes()), "log", rpclog.ReaderOptions{})
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil || rec.Err != nil {
+			t.Fatalf("%v %v", err, rec.Err)
+		}
+		rec.Raw = bytes.Clone(rec.Raw)
+		got[rec.Dir] = append(got[rec.Dir], rec)
+	}
+	cut := 0
+	for dir, texts := range want {
+		if len(got[dir]) != len(texts) {
+			t.Fatalf("%v: %d log lines, want %d", dir, len(got[dir]), len(texts))
+		}
+		for i, text := range texts {
+			rec := got[dir][i]
+			if len(text) <= max-100 {
+				if len(rec.Problems) > 0 || !reflect.DeepEqual(plain(t, rec.Value), decode(t, text)) {
+					t.Errorf("%v %d: logged %s, problems %v", dir, i, rec.Raw, rec.Problems)
+				}
+				continue
+			}
+			cut++
+			head, _ := rec.Value.(string)
+			wantMsg := "a message of " + strconv.Itoa(len(text)) + " bytes was too long to log"
+			if len(rec.Problems) != 1 || !strings.Contains(rec.Problems[0].Message, wantMsg) ||
+				!strings.HasPrefix(text, head) || len(head) > max/8 || len(head) < max/8-3 || !utf8.ValidString(head) {
+				t.Errorf("%v %d: logged %s, problems %v; want the first %d bytes and %q", dir, i, rec.Raw, rec.Problems, max/8, wantMsg)
+			}
+		}
+	}
+	if cut != 4 || len(warns) != 4 {
+		t.Errorf("%d lines cut, %d warnings, want 4: %q", cut, len(warns), warns)
+	}
+}
+
+// countWriter counts what is written to it, and keeps its last bytes.
+type countWriter struct {
+	n    int64
+	tail []byte
+}
+
+func (w *countWriter) Write(b []byte) (int, error) {
+	w.n += int64(len(b))
+	w.tail = append(w.tail, b[max(0, len(b)-64):]...)
+	w.tail = w.tail[max(0, len(w.tail)-64):]
+	return len(b), nil
+}
+
+// endless gives n bytes 'x', then a line break, then rest.
+type endless struct {
+	n    int64
+	rest string
+}
+
+func (r *endless) Read(b []byte) (int, error) {
+	if r.n > 0 {
+		k := int(min(int64(len(b)), r.n))
+		for i := range b[:k] {
+			b[i] = 'x'
+		}
+		r.n -= int64(k)
+		return k, nil
+	}
+	if r.rest == "" {
+		return 0, io.EOF
+	}
+	k := copy(b, r.rest)
+	r.rest = r.rest[k:]
+	return k, nil
+}
+
+// TestPassLinesMemory: a line of 32 MiB passes with a limit of 64 KiB in
+// a few MiB of allocations, whole, and the next line is logged as usual.
+func TestPassLinesMemory(t *testing.T) {
+	const size = 32 << 20
+	var logBuf bytes.Buffer
+	log := NewLog(&logBuf)
+	log.Max = 64 << 10
+	var w countWriter
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := passLines(&endless{n: size, rest: "\n{\"a\":1}\n"}, &w, log, jsonrpc.ServerToClient)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("%d MiB allocated to pass a line of %d MiB", alloc>>20, size>>20)
+	}
+	if w.n != size+9 || !strings.HasSuffix(string(w.tail), "xx\n{\"a\":1}\n") {
+		t.Errorf("passed %d bytes ending %q", w.n, w.tail)
+	}
+	got := lines(logBuf.String())
+	if len(got) != 2 || !strings.Contains(got[0], `"truncated":33554433,"msg":"xxx`) || !strings.HasSuffix(got[1], `"msg":{"a":1}}`) {
+		t.Errorf("log:\n%s", logBuf.String())
+	}
+}
+
+// TestLogCut: a message whose envelope line would be longer than Max is
+// logged cut: "truncated" holds its length, "msg" its first Max/8 bytes
+// (at most 1,024) as a string, never a character cut in two; the line fits
+// Max, and Warn is told.
+func TestLogCut(t *testing.T) {
+	at := time.Date(2026, 11, 20, 9, 0, 1, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		max  int
+		text string
+		want string // the line, by hand
+	}{
+		{"fits", 200, `{"a":1}`, `{"dir":"s2c","ts":"2026-11-20T09:00:01.000Z","msg":{"a":1}}`},
+		{"JSON too long", 200, `{"a":"` + strings.Repeat("b", 200) + `"}`,
+			`{"dir":"s2c","ts":"2026-11-20T09:00:01.000Z","truncated":208,"msg":"{\"a\":\"bbbbbbbbbbbbbbbbbbb"}`},
+		{"escapes make it too long", 200, strings.Repeat("\x01", 100),
+			`{"dir":"s2c","ts":"2026-11-20T09:00:01.000Z","truncated":100,"msg":"` + strings.Repeat(`\u0001`, 12) + `"}`},
+		{"not inside a character", 200, strings.Repeat("é", 200),
+			`{"dir":"s2c","ts":"2026-11-20T09:00:01.000Z","truncated":400,"msg":"` + strings.Repeat("é", 12) + `"}`},
+		{"a kilobyte at most", 1 << 20, strings.Repeat("x", 1<<20),
+			`{"dir":"s2c","ts":"2026-11-20T09:00:01.000Z","truncated":1048576,"msg":"` + strings.Repeat("x", 1024) + `"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			var warns []string
+			l := NewLog(&buf)
+			l.Now, l.Max = func() time.Time { return at }, c.max
+			l.Warn = func(m string) { warns = append(warns, m) }
+			if err := l.Record(jsonrpc.ServerToClient, []byte(c.text)); err != nil {
+				t.Fatal(err)
+			}
+			if buf.String() != c.want+"\n" {
+				t.Errorf("got  %s\nwant %s", buf.String(), c.want)
+			}
+			if buf.Len() > c.max {
+				t.Errorf("a line of %d bytes, over %d", buf.Len(), c.max)
+			}
+			if cut := strings.Contains(c.want, "truncated"); cut != (len(warns) == 1) {
+				t.Errorf("warnings %q", warns)
+			}
+		})
 	}
 }

@@ -129,18 +129,59 @@ func (e *passError) Error() string { return e.err.Error() }
 func (e *passError) Unwrap() error { return e.err }
 
 // passLines copies the lines of r to w, recording each in log as sent in
-// direction dir before it is written. It returns at the end of r, or with
-// the first error of the log or of w.
+// direction dir before it is written. A line longer than the log's Max
+// (its line break included) is not held whole: its first Max bytes pass
+// on, then the rest as it comes, and it is logged cut (Log.RecordCut) once
+// its end is read, before its last piece is written. It returns at the end
+// of r, or with the first error of the log or of w.
 func passLines(r io.Reader, w io.Writer, log *Log, dir jsonrpc.Direction) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	max := log.max()
+	br := bufio.NewReaderSize(r, min(64<<10, max))
+	var line []byte // the line so far, when it came in several pieces
+	var head []byte // the first bytes of a line too long to hold, once it is
+	var n int64     // and its length so far
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			if lerr := log.Record(dir, line); lerr != nil {
-				return &passError{err: fmt.Errorf("log: %w", lerr), log: true}
+		piece, err := br.ReadSlice('\n')
+		end := err != bufio.ErrBufferFull // a line break, or the end of r
+		if head == nil && len(line)+len(piece) > max {
+			// Too long to hold: what was held passes on, the rest as
+			// it comes.
+			head = make([]byte, 0, cutKeep)
+			head = append(head, line[:min(len(line), cutKeep)]...)
+			head = append(head, piece[:min(len(piece), cutKeep-len(head))]...)
+			if len(line) > 0 {
+				if _, werr := w.Write(line); werr != nil {
+					return &passError{err: werr}
+				}
 			}
-			if _, werr := w.Write(line); werr != nil {
-				return &passError{err: werr}
+			n, line = int64(len(line)), nil
+		}
+		switch {
+		case head != nil:
+			n += int64(len(piece))
+			if !end {
+				if _, werr := w.Write(piece); werr != nil {
+					return &passError{err: werr}
+				}
+				continue
+			}
+			if err := pass(w, piece, func() error { return log.RecordCut(dir, head, n) }); err != nil {
+				return err
+			}
+			head, n = nil, 0
+		case !end:
+			line = append(line, piece...)
+			continue
+		default:
+			text := piece
+			if len(line) > 0 {
+				text = append(line, piece...)
+				line = line[:0]
+			}
+			if len(text) > 0 {
+				if err := pass(w, text, func() error { return log.Record(dir, text) }); err != nil {
+					return err
+				}
 			}
 		}
 		if err == io.EOF {
@@ -150,6 +191,18 @@ func passLines(r io.Reader, w io.Writer, log *Log, dir jsonrpc.Direction) error 
 			return &passError{err: err}
 		}
 	}
+}
+
+// pass logs a message with record, then writes its text, or its last
+// piece, to w.
+func pass(w io.Writer, text []byte, record func() error) error {
+	if err := record(); err != nil {
+		return &passError{err: fmt.Errorf("log: %w", err), log: true}
+	}
+	if _, err := w.Write(text); err != nil {
+		return &passError{err: err}
+	}
+	return nil
 }
 
 // exitStatus returns the exit status a shell gives for a process that

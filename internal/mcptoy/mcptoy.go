@@ -5,7 +5,8 @@
 // progress notification first), and a few methods that misbehave on
 // purpose: "toy/exit" (exits with params.code), "toy/die" (kills itself),
 // "toy/big" (a result of params.size bytes), "toy/partial" (a last line
-// without a line break, then exits), "toy/banner" (a line that is not
+// without a line break, of params.size bytes of data if given, then
+// exits), "toy/banner" (a line that is not
 // JSON). SIGTERM makes it say so in a notification and exit with status 3.
 package mcptoy
 
@@ -78,7 +79,11 @@ func answer(m message) ([]reply, string) {
 		size, _ := p["size"].(float64)
 		return result(map[string]any{"text": strings.Repeat("x", int(size))}), ""
 	case "toy/partial":
-		return []reply{{Raw: `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"last words"}}`}}, "partial"
+		words := "last words"
+		if size, _ := p["size"].(float64); size > 0 {
+			words = strings.Repeat("x", int(size))
+		}
+		return []reply{{Raw: `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + words + `"}}`}}, "partial"
 	case "toy/banner":
 		return append([]reply{{Raw: "toy server: this line is not JSON"}}, result(map[string]any{})...), ""
 	}
