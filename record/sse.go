@@ -134,46 +134,73 @@ func (p *SSEParser) Write(b []byte) (int, error) {
 			b = b[1:]
 			continue
 		}
+		i := bytes.IndexAny(b, "\r\n")
+		if i < 0 {
+			i = len(b)
+		}
+		p.segment(b[:i])
+		if i < len(b) {
+			p.decode(b[i])
+			i++
+		}
+		b = b[i:]
+	}
+	return n, nil
+}
+
+// segment reads bytes with no line end in them: runs of whole characters
+// at once, the rest byte by byte through the decoder.
+func (p *SSEParser) segment(s []byte) {
+	for len(s) > 0 {
 		if p.nseq == 0 && !p.cr {
-			// A run of whole characters up to the next line end passes
-			// at once.
-			i := bytes.IndexAny(b, "\r\n")
-			if i < 0 {
-				i = len(b)
-			}
-			if utf8.Valid(b[:i]) {
-				p.text(b[:i])
-				b = b[i:]
-				if len(b) > 0 {
-					p.decode(b[0])
-					b = b[1:]
-				}
+			if n := validPrefix(s); n > 0 {
+				p.text(s[:n])
+				s = s[n:]
 				continue
 			}
 		}
-		p.decode(b[0])
-		b = b[1:]
+		p.decode(s[0])
+		s = s[1:]
 	}
-	return n, nil
+}
+
+// validPrefix returns the length of the longest start of s that is whole
+// UTF-8 characters.
+func validPrefix(s []byte) int {
+	i := 0
+	for i < len(s) {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	return i
 }
 
 // bomByte reads a byte of the start of the stream, where a byte order mark
 // may be.
 func (p *SSEParser) bomByte(c byte) {
-	const bom = "\xEF\xBB\xBF"
-	if c == bom[p.bom] {
+	if c == byteOrderMark[p.bom] {
 		p.bom++
-		if p.bom == len(bom) {
+		if p.bom == len(byteOrderMark) {
 			p.body = true
 		}
 		return
 	}
 	p.body = true
 	for i := 0; i < p.bom; i++ {
-		p.decode(bom[i])
+		p.decode(byteOrderMark[i])
 	}
 	p.decode(c)
 }
+
+// byteOrderMark is U+FEFF in UTF-8.
+const byteOrderMark = "\xEF\xBB\xBF"
 
 // decode reads one byte of the stream with the Encoding standard's UTF-8
 // decoder, passing on each character, or U+FFFD for an invalid sequence.
@@ -402,6 +429,18 @@ func (p *SSEParser) dispatch() {
 // standard says. It returns how many bytes of data that event had read (0
 // when the stream ended between events).
 func (p *SSEParser) Close() int64 {
+	// The decoder's end: a start of a byte order mark, or a sequence cut
+	// short, is U+FFFD in the line the end discards.
+	if !p.body {
+		p.body = true
+		for i := 0; i < p.bom; i++ {
+			p.decode(byteOrderMark[i])
+		}
+	}
+	if p.need > 0 {
+		p.need, p.nseq = 0, 0
+		p.char(replacement)
+	}
 	n := p.dataLen
 	p.data, p.dataLen = nil, 0
 	p.event, p.value = nil, nil

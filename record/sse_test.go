@@ -105,7 +105,9 @@ var sseCases = []sseCase{
 	{"end after two data lines", "data: a\ndata: b\n", nil, -1, 4},
 	{"end inside a field name", "data: a\n\nda", []ev{{"message", "a", ""}}, -1, 0},
 	{"end after a comment", "data: a\n\n: bye", []ev{{"message", "a", ""}}, -1, 0},
-	{"end inside a sequence", "data: a\n\ndata: \xE2\x82", []ev{{"message", "a", ""}}, -1, 0},
+	{"end inside a sequence: U+FFFD", "data: a\n\ndata: \xE2\x82", []ev{{"message", "a", ""}}, -1, 3},
+	{"end inside a byte order mark", "\xEF\xBB", nil, -1, 0},
+	{"end inside a sequence, no space", "data:\xEF\xBB", nil, -1, 3},
 	{"empty stream", "", nil, -1, 0},
 }
 
@@ -153,7 +155,8 @@ func TestSSEParser(t *testing.T) {
 
 // TestSSEParserMax: past Max, an event's data is counted and its first Max
 // bytes kept; the values of other fields are cut at 64 KiB, and a long
-// line costs no more.
+// line costs no more (nor time: a line of invalid bytes, each read anew
+// from its place to the line's end, took time quadratic in its length).
 func TestSSEParserMax(t *testing.T) {
 	long := strings.Repeat("x", 3<<20)
 	for _, c := range []struct {
@@ -168,6 +171,8 @@ func TestSSEParserMax(t *testing.T) {
 		{"a line of 3 MiB", "data: " + long + "\r\n\r\n", 1 << 10, []Event{{Type: "message", Data: []byte(long[:1<<10]), Len: 3 << 20}}},
 		{"an event type of 3 MiB", "event: " + long + "\ndata: a\n\n", 1 << 10, []Event{{Type: long[:maxField], Data: []byte("a"), Len: 1}}},
 		{"an id of 3 MiB", "id: " + long + "\ndata: a\n\n", 1 << 10, []Event{{Type: "message", Data: []byte("a"), Len: 1, LastEventID: long[:maxField]}}},
+		{"a line of 1 MiB of invalid bytes", "data: " + strings.Repeat("\xff", 1<<20) + "\n\n", 1 << 10,
+			[]Event{{Type: "message", Data: []byte(strings.Repeat("\uFFFD", 342)[:1<<10]), Len: 3 << 20}}},
 		{"a comment of 3 MiB", ":" + long + "\ndata: a\n\n", 1 << 10, []Event{{Type: "message", Data: []byte("a"), Len: 1}}},
 		{"a field name of 3 MiB", long + ": a\ndata: a\n\n", 1 << 10, []Event{{Type: "message", Data: []byte("a"), Len: 1}}},
 	} {
@@ -177,8 +182,8 @@ func TestSSEParserMax(t *testing.T) {
 				e.Data = append([]byte(nil), e.Data...)
 				got = append(got, e)
 			}}
-			for i := 0; i < len(c.stream); i += 4096 {
-				p.Write([]byte(c.stream[i:min(i+4096, len(c.stream))]))
+			for i := 0; i < len(c.stream); i += 1 << 20 {
+				p.Write([]byte(c.stream[i:min(i+1<<20, len(c.stream))]))
 			}
 			p.Close()
 			if !reflect.DeepEqual(got, c.want) {
