@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -18,7 +20,7 @@ import (
 )
 
 func recordCommand() command {
-	c := command{name: "record", args: "[-o LOG] [--] CMD [ARG...] | --listen HOST:PORT --upstream URL [-o LOG]",
+	c := command{name: "record", args: "[-o LOG] [--max-message BYTES] [--] CMD [ARG...] | --listen HOST:PORT --upstream URL [-o LOG] [--max-message BYTES]",
 		summary: "record an MCP session (stdio or Streamable HTTP) as a log"}
 	c.help = recordHelp
 	c.setup = runRecord
@@ -29,8 +31,10 @@ const recordHelp = `
 Records the traffic of an MCP session as it passes, into LOG: one envelope
 line {"dir":"c2s"|"s2c","ts":"...","msg":...} per message, "c2s" for what
 the client sent, "ts" the time it passed (UTC, milliseconds). Every line is
-written to LOG as soon as it passes, so a crash loses nothing recorded. The
-other commands read LOG as it is ("jrpcld validate --mcp LOG").
+written to LOG as soon as it passes, before the message reaches the other
+side, so that whatever ends jrpcld (a crash, SIGKILL) LOG holds every
+message that passed. The other commands read LOG as it is ("jrpcld
+validate --mcp LOG").
 
 Over stdio, "jrpcld record -o LOG -- CMD ARG..." runs the server CMD and
 stands in its place: configure your MCP client to run jrpcld with these
@@ -49,65 +53,163 @@ requests to / and to URL's path go to URL, others to the same path on URL's
 host, such as the OAuth metadata). It records the body of each POST (a
 message or a batch), each JSON response and each event of the SSE streams
 (answers to a POST, and the stream a GET opens), and runs until interrupted
-(Ctrl-C). Port 0 picks a free port; the address is printed.
+(Ctrl-C). Port 0 picks a free port; the address is printed. SSE streams are
+read as the HTML standard says a browser reads them: an event is recorded
+when the blank line after it passes, so an event a stream ends in without
+one is not (the client does not get it either), and is named on standard
+error.
+
+Memory stays bounded whatever the size of a message: a line, a body or an
+event longer than --max-message bytes (64 MiB by default, the longest line
+the other commands read by default) passes on unchanged, and LOG holds it
+cut: {"dir":...,"truncated":LENGTH,"msg":"its first bytes"}, which the
+other commands keep and report as a message not in the log. No line of LOG
+is longer than --max-message.
 
 Without -o, LOG is jrpcld-record-TIME.jsonl in the current folder, named on
-standard error. An existing LOG is replaced.`
+standard error. An existing LOG is left as it is until the first message
+passes, then replaced: a server that cannot start, or a session in which no
+message passes, leaves it untouched (and creates no LOG).`
+
+// recordOptions are the flags of jrpcld record.
+type recordOptions struct {
+	output, listen, upstream string
+	maxMessage               int
+}
 
 func runRecord(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
-	output := fs.StringP("output", "o", "", "write the log to `LOG` (default jrpcld-record-TIME.jsonl)")
-	listen := fs.String("listen", "", "record Streamable HTTP: listen on `HOST:PORT` (with --upstream)")
-	upstream := fs.String("upstream", "", "the MCP server's Streamable HTTP endpoint `URL` (with --listen)")
+	var o recordOptions
+	fs.StringVarP(&o.output, "output", "o", "", "write the log to `LOG` (default jrpcld-record-TIME.jsonl)")
+	fs.StringVar(&o.listen, "listen", "", "record Streamable HTTP: listen on `HOST:PORT` (with --upstream)")
+	fs.StringVar(&o.upstream, "upstream", "", "the MCP server's Streamable HTTP endpoint `URL` (with --listen)")
+	fs.IntVar(&o.maxMessage, "max-message", record.DefaultMax, "longest message held to be logged, and longest line of LOG, in `bytes`; a longer one passes unchanged and is logged cut")
 	// CMD's own arguments are not jrpcld's flags.
 	fs.SetInterspersed(false)
-	return func(e *env, args []string) int {
-		httpMode := *listen != "" || *upstream != ""
-		switch {
-		case httpMode && (*listen == "" || *upstream == ""):
-			errorf(e, c.name, "give --listen and --upstream together")
-			return exitUsage
-		case httpMode && len(args) > 0:
-			errorf(e, c.name, "give a server to run (CMD) or --listen and --upstream, not both")
-			return exitUsage
-		case !httpMode && len(args) == 0:
-			errorf(e, c.name, "give the server to run (jrpcld record -o LOG -- CMD ARG...), or --listen HOST:PORT --upstream URL")
-			return exitUsage
-		case !httpMode && *output == "-":
-			errorf(e, c.name, "-o -: standard output carries the server's messages; give a file")
-			return exitUsage
+	return func(e *env, args []string) int { return o.run(e, c.name, args) }
+}
+
+// check checks the flags and arguments, and returns the upstream's URL in
+// HTTP mode (nil over stdio), or the exit status of a usage error.
+func (o *recordOptions) check(e *env, cmd string, args []string) (*url.URL, int) {
+	httpMode := o.listen != "" || o.upstream != ""
+	switch {
+	case httpMode && (o.listen == "" || o.upstream == ""):
+		errorf(e, cmd, "give --listen and --upstream together")
+	case httpMode && len(args) > 0:
+		errorf(e, cmd, "give a server to run (CMD) or --listen and --upstream, not both")
+	case !httpMode && len(args) == 0:
+		errorf(e, cmd, "give the server to run (jrpcld record -o LOG -- CMD ARG...), or --listen HOST:PORT --upstream URL")
+	case !httpMode && o.output == "-":
+		errorf(e, cmd, "-o -: standard output carries the server's messages; give a file")
+	case o.maxMessage < minMaxMessage:
+		errorf(e, cmd, "--max-message must be at least %d bytes, not %d", minMaxMessage, o.maxMessage)
+	case !httpMode:
+		return nil, exitOK
+	default:
+		u, err := url.Parse(o.upstream)
+		if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			return u, exitOK
 		}
-		var up *url.URL
-		if httpMode {
-			u, err := url.Parse(*upstream)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				errorf(e, c.name, "--upstream %q: want an http:// or https:// URL", *upstream)
-				return exitUsage
-			}
-			up = u
-		}
-		name := *output
-		if name == "" {
-			name = "jrpcld-record-" + time.Now().UTC().Format("20060102T150405Z") + ".jsonl"
-		}
-		var w io.Writer = e.stdout
-		if name != "-" {
-			f, err := os.Create(name)
-			if err != nil {
-				errorf(e, c.name, "%v", err)
-				return exitUsage
-			}
-			defer f.Close()
-			w = f
-			if *output == "" {
-				errorf(e, c.name, "recording to %s", name)
-			}
-		}
-		log := record.NewLog(w)
-		if httpMode {
-			return recordHTTP(e, c.name, *listen, up, log, name)
-		}
-		return recordStdio(e, c.name, args, log)
+		errorf(e, cmd, "--upstream %q: want an http:// or https:// URL", o.upstream)
 	}
+	return nil, exitUsage
+}
+
+// minMaxMessage is the least --max-message: room for a cut message's
+// envelope line and its first bytes.
+const minMaxMessage = 1024
+
+// run records a session as o says.
+func (o *recordOptions) run(e *env, cmd string, args []string) int {
+	up, code := o.check(e, cmd, args)
+	if code != exitOK {
+		return code
+	}
+	// The server's standard error, the warnings of the log and those of
+	// the proxy's requests come at once.
+	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: &lockedWriter{w: e.stderr}}
+	name := o.output
+	if name == "" {
+		name = "jrpcld-record-" + time.Now().UTC().Format("20060102T150405Z") + ".jsonl"
+	}
+	var w io.Writer = e.stdout
+	if name != "-" {
+		f, err := openLog(name)
+		if err != nil {
+			errorf(e, cmd, "%v", err)
+			return exitUsage
+		}
+		defer f.Close()
+		w = f
+		if o.output == "" {
+			errorf(e, cmd, "recording to %s", name)
+		}
+	}
+	log := record.NewLog(w)
+	log.Max = o.maxMessage
+	log.Warn = func(msg string) { errorf(e, cmd, "%s (--max-message)", msg) }
+	if up != nil {
+		return recordHTTP(e, cmd, o.listen, up, log, name)
+	}
+	return recordStdio(e, cmd, args, log)
+}
+
+// logFile is the file a log is written to, left as it was until the first
+// line is written to it: an earlier log is replaced only once a message
+// has passed. A file it created is removed if nothing was written.
+type logFile struct {
+	mu      sync.Mutex
+	f       *os.File
+	name    string
+	created bool
+	written bool
+}
+
+// openLog opens the file name for a log, without changing it.
+func openLog(name string) (*logFile, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err == nil {
+		return &logFile{f: f, name: name, created: true}, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return nil, err
+	}
+	// There already, or a link to where nothing is yet.
+	if f, err = os.OpenFile(name, os.O_WRONLY, 0); errors.Is(err, fs.ErrNotExist) {
+		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o666)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &logFile{f: f, name: name}, nil
+}
+
+// Write writes b, emptying the file first if it is the first write.
+func (l *logFile) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.written {
+		l.written = true
+		// A device or a pipe (-o /dev/stderr) is written as it is.
+		if fi, err := l.f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if err := l.f.Truncate(0); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return l.f.Write(b)
+}
+
+// Close closes the file, and removes it if it created it and nothing was
+// written.
+func (l *logFile) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	err := l.f.Close()
+	if l.created && !l.written {
+		os.Remove(l.name)
+	}
+	return err
 }
 
 // recordStdio runs the server args and records its session.
@@ -167,4 +269,17 @@ func recordHTTP(e *env, cmd, addr string, upstream *url.URL, log *record.Log, na
 		return exitUsage
 	}
 	return exitOK
+}
+
+// lockedWriter is a writer several goroutines write to, one write at a
+// time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }

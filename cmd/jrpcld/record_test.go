@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -339,5 +341,124 @@ func TestImport(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// toyCmd is the command line that runs this test binary as the toy MCP
+// server, through env(1), so that jrpcld itself, run as a process, is not
+// the toy.
+func toyCmd() []string {
+	return []string{"env", mcptoy.Env + "=1", os.Args[0], "-test.run=^$"}
+}
+
+// TestRecordKeepsEarlierLog: an existing LOG is left as it was, byte for
+// byte, by a server that cannot start and by a session in which nothing
+// passes (and no LOG is created then); the first message replaces it
+// whole.
+func TestRecordKeepsEarlierLog(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "s.jsonl")
+	var earlier strings.Builder
+	for i := range 29 {
+		fmt.Fprintf(&earlier, `{"dir":"c2s","ts":"2026-11-20T09:00:00.000Z","msg":{"jsonrpc":"2.0","id":%d,"method":"ping"}}`+"\n", i)
+	}
+	if err := os.WriteFile(log, []byte(earlier.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unchanged := func(what string) {
+		t.Helper()
+		if data, err := os.ReadFile(log); err != nil || string(data) != earlier.String() {
+			t.Errorf("%s: the earlier LOG is now %d bytes (%v), not its %d", what, len(data), err, earlier.Len())
+		}
+	}
+	if code, _, errOut := jrpcld(t, "", "record", "-o", log, "--", filepath.Join(dir, "no-such-server")); code != 127 {
+		t.Errorf("a missing server: exit %d, %q", code, errOut)
+	}
+	unchanged("a missing server")
+	if code, _, errOut := jrpcld(t, "", append([]string{"record", "-o", log, "--"}, toyCmd()...)...); code != 0 {
+		t.Errorf("a silent session: exit %d, %q", code, errOut)
+	}
+	unchanged("a session with no message")
+	fresh := filepath.Join(dir, "new.jsonl")
+	jrpcld(t, "", "record", "-o", fresh, "--", filepath.Join(dir, "no-such-server"))
+	if _, err := os.Stat(fresh); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing server created %s (%v)", fresh, err)
+	}
+	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	if code, _, errOut := jrpcld(t, in, append([]string{"record", "-o", log, "--"}, toyCmd()...)...); code != 0 {
+		t.Fatalf("a session: exit %d, %q", code, errOut)
+	}
+	if dirs, msgs := logLines(t, log); strings.Join(dirs, " ") != "c2s s2c" || msgs[1]["id"] != 1.0 {
+		t.Errorf("the new LOG: %v %v", dirs, msgs)
+	}
+}
+
+// TestRecordKilled: jrpcld record killed with SIGKILL leaves in LOG every
+// message that passed; killed before any, it leaves an earlier LOG as it
+// was.
+func TestRecordKilled(t *testing.T) {
+	for _, messages := range []int{0, 3} {
+		t.Run(fmt.Sprint(messages, " messages"), func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "s.jsonl")
+			const earlier = `{"dir":"c2s","msg":{"jsonrpc":"2.0","method":"earlier"}}` + "\n"
+			if err := os.WriteFile(log, []byte(earlier), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(os.Args[0], append([]string{"record", "-o", log, "--"}, toyCmd()...)...)
+			cmd.Env = append(os.Environ(), "JRPCLD_TEST_MAIN=1")
+			in, _ := cmd.StdinPipe()
+			outPipe, _ := cmd.StdoutPipe()
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// The server's standard error passes through jrpcld: it is
+			// running once the toy says so.
+			if line, err := bufio.NewReader(stderr).ReadString('\n'); err != nil || !strings.Contains(line, "toy: ready") {
+				t.Fatalf("stderr %q, %v", line, err)
+			}
+			out := bufio.NewReader(outPipe)
+			for i := range messages {
+				fmt.Fprintf(in, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i)
+				if _, err := out.ReadString('\n'); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd.Process.Kill()
+			cmd.Wait()
+			in.Close()
+			if messages == 0 {
+				if data, _ := os.ReadFile(log); string(data) != earlier {
+					t.Errorf("the earlier LOG is now %q", data)
+				}
+				return
+			}
+			if dirs, _ := logLines(t, log); len(dirs) != 2*messages {
+				t.Errorf("after SIGKILL, LOG holds %d messages, want %d", len(dirs), 2*messages)
+			}
+		})
+	}
+}
+
+// TestRecordMaxMessage: a server line longer than --max-message reaches
+// the client unchanged and is logged cut, with a warning; validate reports
+// it as a message the log does not hold, and exits 1.
+func TestRecordMaxMessage(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "s.jsonl")
+	in := `{"jsonrpc":"2.0","id":1,"method":"toy/big","params":{"size":100000}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
+	code, out, errOut := jrpcld(t, in, append([]string{"record", "--max-message", "4096", "-o", log, "--"}, toyCmd()...)...)
+	if code != 0 || !strings.Contains(errOut, "a message of 100046 bytes from the server is longer than the log's limit of 4096 bytes: it passed unchanged; the log keeps its length and first 512 bytes (--max-message)") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+	want := `{"id":1,"jsonrpc":"2.0","result":{"text":"` + strings.Repeat("x", 100000) + `"}}` + "\n" + `{"id":2,"jsonrpc":"2.0","result":{}}` + "\n"
+	if out != want {
+		t.Errorf("the client got %d bytes, want %d", len(out), len(want))
+	}
+	code, vout, _ := jrpcld(t, "", "validate", log)
+	if code != exitInvalid || !strings.Contains(vout, "s.jsonl:3: -32700 invalid: a message of 100046 bytes was too long to log (jrpcld record --max-message): the log keeps only its first 512 bytes, as a string") {
+		t.Errorf("validate: exit %d\n%s", code, vout)
+	}
+	if code, _, errOut := jrpcld(t, "", "record", "--max-message", "100", "--", "cat"); code != exitUsage || !strings.Contains(errOut, "--max-message must be at least 1024 bytes, not 100") {
+		t.Errorf("--max-message 100: exit %d, %q", code, errOut)
 	}
 }
