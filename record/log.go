@@ -69,12 +69,63 @@ func NewLog(w io.Writer) *Log { return &Log{w: w} }
 // first error of the writer is returned by this call and every later one.
 func (l *Log) Record(dir jsonrpc.Direction, text []byte) error {
 	return l.write(func(ts string) {
+		if l.surelyTooLong(text) {
+			l.cut(dir, ts, text, int64(len(text)))
+			return
+		}
 		WriteEnvelope(&l.buf, dir, ts, text)
 		if l.buf.Len() > l.max() {
 			l.buf.Reset()
 			l.cut(dir, ts, text, int64(len(text)))
 		}
 	})
+}
+
+// envelopeRoom is more than what an envelope line adds to its "msg".
+const envelopeRoom = 64
+
+// surelyTooLong reports whether the envelope line of text, UTF-8 that is
+// not JSON and so a JSON string there, would be longer than l.max(), by
+// the length of its escapes (up to six bytes a byte), so that such a line
+// is never built.
+func (l *Log) surelyTooLong(text []byte) bool {
+	if 6*len(text)+envelopeRoom <= l.max() || !utf8.Valid(text) {
+		return false
+	}
+	if trimmed := bytes.TrimSpace(text); len(trimmed) > 0 && json.Valid(trimmed) {
+		return false // a JSON text: no longer in the line than it is
+	}
+	return escapedLen(text)+envelopeRoom > l.max()
+}
+
+// escapedLen returns the length of text, UTF-8, as a JSON string the way
+// writeString writes it: encoding/json's escapes, HTML characters as they
+// are.
+func escapedLen(text []byte) int {
+	n := 2 // the quotes
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20:
+				n += 6 // \u00XX
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if r == '\u2028' || r == '\u2029' {
+			n += 6
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
 }
 
 // RecordCut writes the envelope line of a message of n bytes sent in

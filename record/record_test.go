@@ -522,3 +522,36 @@ func TestLogCut(t *testing.T) {
 		})
 	}
 }
+
+// TestLogCutMemory: a text whose escapes would make its line several
+// times longer than Max is logged cut without that line being built: a
+// MiB of control characters under a limit of a MiB took 45 MiB.
+func TestLogCutMemory(t *testing.T) {
+	text := bytes.Repeat([]byte{1}, 1<<20)
+	l := NewLog(io.Discard)
+	l.Max = 1 << 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	l.Record(jsonrpc.ServerToClient, text)
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+		t.Errorf("%d KiB allocated to log a cut line", alloc>>10)
+	}
+}
+
+// TestEscapedLen: escapedLen gives the length of the JSON string
+// encoding/json writes for a text that is UTF-8 (HTML characters as they
+// are).
+func TestEscapedLen(t *testing.T) {
+	var all []byte
+	for c := range 128 {
+		all = append(all, byte(c))
+	}
+	for _, s := range []string{"", "a", string(all), "é€😀\u2028\u2029\u00a0\ufeff\uffff", `"\<>&` + "\x7f"} {
+		var b bytes.Buffer
+		writeString(&b, s)
+		if got := escapedLen([]byte(s)); got != b.Len() {
+			t.Errorf("%q: %d, encoding/json writes %d bytes", s, got, b.Len())
+		}
+	}
+}
