@@ -11,11 +11,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/limits"
 )
 
 const (
-	maxNesting  = 512 // depth of nested [] and (): hostile input cannot exhaust the stack
-	internLimit = 64  // literals up to this length are shared between statements
+	maxNesting  = limits.Depth // depth of nested [] and (): hostile input cannot exhaust the stack
+	internLimit = 64           // literals up to this length are shared between statements
 )
 
 type reader struct {

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -59,13 +60,21 @@ type xmlReader struct {
 	triples []rdf.Triple
 	blanks  int
 	ids     map[string]bool // the IRIs rdf:ID made, each allowed once
+	depth   int             // the node elements (and rdf:parseType="Resource" elements) open
 }
+
+// maxDepth bounds the nesting of node elements, as Turtle's reader bounds
+// that of [] and (): the reader follows it by recursion, and a hostile
+// document nested a million deep would exhaust the stack.
+const maxDepth = limits.Depth
 
 // Parse reads an RDF/XML document and returns its triples and the prefixes
 // its root element declares. Relative IRIs are resolved against base when it
 // is not empty. The blank nodes it makes get labels starting with '#', as
 // rdf.Parse's do; rdf:nodeID labels are kept. An error in the document is a
-// *diag.Diagnostic with the line where the reader stopped.
+// *diag.Diagnostic with the line where the reader stopped; node elements
+// nested more than 512 deep (rdf:parseType="Resource" counts as one) are
+// such an error.
 func Parse(data []byte, base string) (ts []rdf.Triple, prefixes map[string]string, err error) {
 	r := &xmlReader{data: data, d: xml.NewDecoder(bytes.NewReader(data)), ids: map[string]bool{}}
 	root, err := r.next()
@@ -281,8 +290,21 @@ var syntaxNames = map[string]bool{
 	"datatype": true, "bagID": true, "aboutEach": true, "aboutEachPrefix": true,
 }
 
+// nest enters a node element, or fails when that makes too many open.
+// The caller leaves it with r.depth--.
+func (r *xmlReader) nest() error {
+	if r.depth++; r.depth > maxDepth {
+		return r.errorf("node elements nested more than %d deep", maxDepth)
+	}
+	return nil
+}
+
 // nodeElement reads the node element el (its start already read) and returns its subject.
 func (r *xmlReader) nodeElement(el xml.StartElement, scope xmlScope) (rdf.Term, error) {
+	if err := r.nest(); err != nil {
+		return rdf.Term{}, err
+	}
+	defer func() { r.depth-- }()
 	scope = r.scope(scope, el)
 	if el.Name.Space == nsRDF && (syntaxNames[el.Name.Local] || el.Name.Local == "li") {
 		return rdf.Term{}, r.errorf("rdf:%s is not allowed as a node element", el.Name.Local)
@@ -420,6 +442,10 @@ func (r *xmlReader) propertyElement(el xml.StartElement, subj rdf.Term, scope xm
 		}
 		obj = o
 	case "Resource":
+		if err := r.nest(); err != nil {
+			return err
+		}
+		defer func() { r.depth-- }()
 		obj = r.newBlank()
 		r.emit(subj, pred, obj)
 		r.reify(reify, subj, pred, obj)

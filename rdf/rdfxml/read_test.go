@@ -1,6 +1,7 @@
 package rdfxml_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -166,7 +167,97 @@ func FuzzParse(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description rdf:parseType=\"Collection\"/></rdf:RDF>"))
+	// Deep and hostile: nested past the limit in each form, cut off deep
+	// down, an XML literal and a DOCTYPE's entities nested deep, an
+	// entity that names itself.
+	for _, form := range []string{"description", "typed", "resource", "collection"} {
+		f.Add(nested(form, 513))
+		doc := nested(form, 600)
+		f.Add(doc[:len(doc)/2])
+	}
+	const head = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://e/">`
+	f.Add([]byte(head + `<ex:A><ex:p rdf:parseType="Literal">` + strings.Repeat("<a>", 5000) + strings.Repeat("</a>", 5000) + `</ex:p></ex:A></rdf:RDF>`))
+	f.Add([]byte(`<!DOCTYPE rdf:RDF [<!ENTITY a "&a;&a;"><!ENTITY e "http://e/">]>` + head + `<ex:A rdf:about="&e;x" ex:p="&a;"/></rdf:RDF>`))
+	f.Add([]byte(head + strings.Repeat(`<ex:A><ex:p rdf:parseType="Resource">`, 300) + strings.Repeat(`<ex:q rdf:parseType="Collection">`, 300)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rdfxml.Parse(data, "http://e/")
 	})
+}
+
+// nested returns an RDF/XML document whose node elements are nested depth
+// deep, each start tag on a line of its own: node element k (from 1) opens
+// on line 2k, under the rdf:RDF element of line 1. form is how a node is
+// nested under the one above: "description" (an rdf:Description in an
+// ex:p), "typed" (an ex:Node in an ex:p), "resource" (an
+// rdf:parseType="Resource" property element) or "collection" (the only
+// member of an rdf:parseType="Collection" property element).
+func nested(form string, depth int) []byte {
+	var open, close string
+	switch form {
+	case "description":
+		open, close = "\n<ex:p>\n<rdf:Description>", "</rdf:Description></ex:p>"
+	case "typed":
+		open, close = "\n<ex:p>\n<ex:Node>", "</ex:Node></ex:p>"
+	case "resource":
+		open, close = "\n\n<ex:p rdf:parseType=\"Resource\">", "</ex:p>"
+	case "collection":
+		open, close = "\n<ex:p rdf:parseType=\"Collection\">\n<rdf:Description>", "</rdf:Description></ex:p>"
+	}
+	var b bytes.Buffer
+	b.Grow(depth * (len(open) + len(close)))
+	b.WriteString(`<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://e/">`)
+	b.WriteString("\n<rdf:Description rdf:about=\"http://e/top\">")
+	for range depth - 1 {
+		b.WriteString(open)
+	}
+	for range depth - 1 {
+		b.WriteString(close)
+	}
+	b.WriteString("</rdf:Description></rdf:RDF>\n")
+	return b.Bytes()
+}
+
+// TestDepth: node elements nested past the limit (512, as Turtle's [] and
+// ()) are an error naming the line and the limit, however deep the
+// document goes; the recursion behind them exhausted the stack (a fatal
+// error, not a panic) at a million.
+func TestDepth(t *testing.T) {
+	for _, form := range []string{"description", "typed", "resource", "collection"} {
+		t.Run(form, func(t *testing.T) {
+			ts, _, err := rdfxml.Parse(nested(form, 512), "")
+			if err != nil {
+				t.Fatalf("512 deep: %v", err)
+			}
+			// Each node below the top is the object of one ex:p (a
+			// collection's of an rdf:first, its list's head of ex:p).
+			if got := countPredicate(ts, "http://e/p"); got != 511 {
+				t.Errorf("512 deep: %d ex:p statements, want 511", got)
+			}
+			depths := []int{513}
+			if form == "description" {
+				depths = append(depths, 1_000_000) // 46 MB, as the issue's
+			}
+			for _, depth := range depths {
+				_, _, err := rdfxml.Parse(nested(form, depth), "")
+				var d *diag.Diagnostic
+				if !errors.As(err, &d) {
+					t.Fatalf("%d deep: error %v (%T), want a *diag.Diagnostic", depth, err, err)
+				}
+				const msg = "node elements nested more than 512 deep"
+				if d.Line != 2*513 || d.Message != msg {
+					t.Errorf("%d deep: line %d %q, want line %d %q", depth, d.Line, d.Message, 2*513, msg)
+				}
+			}
+		})
+	}
+}
+
+func countPredicate(ts []rdf.Triple, pred string) int {
+	n := 0
+	for _, t := range ts {
+		if t.P == pred {
+			n++
+		}
+	}
+	return n
 }
