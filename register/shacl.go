@@ -220,12 +220,23 @@ func (bd *builder) checkSHACL(o *blockOut, it *item, more []string) (failed bool
 			all := append(slices.Clone(graph), closure...)
 			g = shacl.NewGraph(all)
 			if f.shapes.HasRules() {
-				if inferred := f.shapes.Infer(g); len(inferred) > 0 {
+				inferred, err := f.shapes.Infer(g)
+				if err != nil {
+					it.rep.Error(report.SHACL, fmt.Sprintf("Error running the SHACL rules of %s: %v", f.name, err))
+					failed = true
+					continue
+				}
+				if len(inferred) > 0 {
 					g = shacl.NewGraph(append(all, inferred...))
 				}
 			}
 		}
-		rep := f.shapes.Validate(g)
+		rep, err := f.shapes.Validate(g)
+		if err != nil {
+			it.rep.Error(report.SHACL, fmt.Sprintf("Error validating against %s: %v", f.name, err))
+			failed = true
+			continue
+		}
 		var turtle strings.Builder
 		if err := rep.WriteTurtle(&turtle); err != nil {
 			it.rep.Error(report.SHACL, fmt.Sprintf("Error writing the SHACL report for %s: %v", f.name, err))

@@ -34,7 +34,11 @@ func Example() {
 		@prefix jrpc: <http://json-rpc.org/ontology#> .
 		<#m1> a jrpc:Request ; jrpc:hasMethod "tools/list" .
 		<#m2> a jrpc:Request ; jrpc:hasMethod "Tools.List" .`))
-	report := shapes.Validate(data)
+	report, err := shapes.Validate(data)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println("conforms:", report.Conforms)
 	report.WriteText(os.Stdout)
 	// Output:
@@ -56,9 +60,14 @@ func ExampleShapes_Infer() {
 		@prefix ex: <http://example.org/> .
 		ex:Parent sh:targetSubjectsOf ex:child ;
 			sh:rule [ a sh:TripleRule ; sh:subject [ sh:path ex:child ] ; sh:predicate ex:parent ; sh:object sh:this ] .`))
-	for _, t := range shapes.Infer(shacl.NewGraph(parse(`
+	inferred, err := shapes.Infer(shacl.NewGraph(parse(`
 		@prefix ex: <http://example.org/> .
-		ex:ann ex:child ex:bob, ex:cid .`))) {
+		ex:ann ex:child ex:bob, ex:cid .`)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, t := range inferred {
 		fmt.Println(t)
 	}
 	// Output:

@@ -116,9 +116,20 @@ func (p *Path) Triples(blank func() rdf.Term) (rdf.Term, []rdf.Triple) {
 // sh:alternativePath (a list of two or more), sh:zeroOrMorePath,
 // sh:oneOrMorePath or sh:zeroOrOnePath. A blank node that is a list and
 // has one of these too is read as the list.
+//
+// A path nested more than 64 deep (a cycle, say) is an error, and so is
+// one of more than 512 parts in all: a node the path holds twice is read
+// twice, and nodes that each hold the next twice made a path of 2^60 parts
+// from 60 of them.
 func (c *compiler) parsePath(n rdf.Term, depth int) (*Path, error) {
+	if depth == 0 {
+		c.pathParts = 0
+	}
 	if depth > 64 {
 		return nil, fmt.Errorf("path nested more than 64 deep (a cycle?)")
+	}
+	if c.pathParts++; c.pathParts > maxParts {
+		return nil, fmt.Errorf("path of more than %d parts (a node it holds many times?)", maxParts)
 	}
 	switch n.Kind {
 	case rdf.IRI:

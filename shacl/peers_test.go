@@ -219,7 +219,7 @@ func ourKeys(t testing.TB, c peerCase) ourOutcome {
 	if len(shapes.ruled) > 0 {
 		t.Fatalf("%s: the shapes have rules; the engines compared do not run them", c.Name)
 	}
-	rep := shapes.Validate(data)
+	rep := validate(t, shapes, data)
 	o := ourOutcome{conforms: rep.Conforms, shapes: shapes, data: data, bySig: map[string]*shape{}}
 	for _, sh := range shapes.shapes {
 		o.bySig[sig(sh.node, shapes.graph, 0)] = sh

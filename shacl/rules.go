@@ -117,10 +117,18 @@ func (c *compiler) rule(n rdf.Term) (*rule, error) {
 	return r, nil
 }
 
-// expr reads a node expression.
+// expr reads a node expression: one nested more than 32 deep, or of more
+// than 512 parts in all (not counting its paths'), is an error, as a path
+// is (see parsePath).
 func (c *compiler) expr(n rdf.Term, depth int) (*expr, error) {
+	if depth == 0 {
+		c.exprParts = 0
+	}
 	if depth > 32 {
 		return nil, fmt.Errorf("node expression nested more than 32 deep")
+	}
+	if c.exprParts++; c.exprParts > maxParts {
+		return nil, fmt.Errorf("node expression of more than %d parts (a node it holds many times?)", maxParts)
 	}
 	if n.Kind == rdf.IRI && n.Value == shThis {
 		return &expr{kind: exprThis}, nil
@@ -230,8 +238,9 @@ func (s *Shapes) HasRules() bool { return len(s.ruled) > 0 }
 // nodes of its shape that pass its conditions, and sees what the rules
 // before it inferred (as pySHACL runs them). A triple whose subject
 // would be a literal, or whose predicate would not be an IRI, is not
-// made.
-func (s *Shapes) Infer(data *Graph) []rdf.Triple {
+// made. Conditions and filter shapes that nest the checks of nodes against
+// shapes too deep fail with a *NestingError, as in Validate.
+func (s *Shapes) Infer(data *Graph) ([]rdf.Triple, error) {
 	g := data
 	var inferred []rdf.Triple
 	for _, sh := range s.ruled {
@@ -243,6 +252,7 @@ func (s *Shapes) Infer(data *Graph) []rdf.Triple {
 			var add []rdf.Triple
 			seen := map[rdf.Triple]bool{}
 			for _, f := range v.focusNodes(sh) {
+				v.focus, v.shape, v.depth = f, sh, 0
 				pass := true
 				for _, cond := range r.conditions {
 					if !v.conforms(f, cond) {
@@ -250,10 +260,16 @@ func (s *Shapes) Infer(data *Graph) []rdf.Triple {
 						break
 					}
 				}
+				if v.err != nil {
+					return nil, v.err
+				}
 				if !pass {
 					continue
 				}
 				ss, ps, os := v.nodes(r.s, f), v.nodes(r.p, f), v.nodes(r.o, f)
+				if v.err != nil {
+					return nil, v.err
+				}
 				for _, sn := range ss {
 					st := v.term(sn)
 					if st.Kind == rdf.Literal {
@@ -280,5 +296,5 @@ func (s *Shapes) Infer(data *Graph) []rdf.Triple {
 			}
 		}
 	}
-	return inferred
+	return inferred, nil
 }

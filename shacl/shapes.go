@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/shacl/xsd"
 )
@@ -140,7 +141,13 @@ type compiler struct {
 	byNode  map[rdf.Term]*shape
 	consts  map[rdf.Term]ref
 	pending []*shape
+	// pathParts and exprParts count the parts of the path and of the node
+	// expression being read.
+	pathParts, exprParts int
 }
+
+// maxParts bounds the parts of one path and of one node expression.
+const maxParts = limits.Depth
 
 // Compile reads a shapes graph. Every shape is checked: a parameter of
 // the wrong kind (a literal where a shape is expected, a count that is
@@ -242,8 +249,11 @@ func (c *compiler) list(n rdf.Term) ([]rdf.Term, error) {
 	var items []rdf.Term
 	seen := map[rdf.Term]bool{}
 	for n != rdf.NewIRI(rdf.RDFNil) {
-		if n.Kind == rdf.Literal || seen[n] {
-			return nil, fmt.Errorf("%s is not a well-formed list", c.describe(n))
+		if n.Kind == rdf.Literal {
+			return nil, fmt.Errorf("%s is not a well-formed list: a literal where a member belongs", c.describe(n))
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("%s is not a well-formed list: its rdf:rest leads back to it (a cycle)", c.describe(n))
 		}
 		seen[n] = true
 		first, rest := c.values(n, rdf.RDFFirst), c.values(n, rdf.RDFRest)

@@ -1,14 +1,40 @@
 package shacl
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/shacl/xsd"
 )
+
+// maxNesting bounds how many checks of a node against a shape one check
+// may nest (through sh:node, sh:property, sh:and, sh:or, sh:xone, sh:not,
+// sh:qualifiedValueShape and filter shapes), each a step of recursion of
+// about 10 KB of stack: a recursive shape over a chain of a million nodes
+// exhausted the stack (a fatal error) where the chain could not loop.
+const maxNesting = limits.Depth
+
+// NestingError is a validation that failed (as SHACL calls a validation it
+// cannot complete) because checking a focus node nested the checks of
+// nodes against shapes more than the limit deep.
+type NestingError struct {
+	Focus, Shape rdf.Term // the focus node and shape whose check went too deep
+	At, AtShape  rdf.Term // the node and shape checked past the limit
+	Limit        int
+	shapes       *Graph // for descriptions of blank node shapes
+}
+
+func (e *NestingError) Error() string {
+	return fmt.Sprintf("validation failed: checking %s against shape %s nests checks of nodes against shapes more than %d deep "+
+		"(%s against shape %s is one too many): shapes that refer to shapes through a long chain of data?",
+		termText(e.Focus), describe(e.shapes, e.Shape), e.Limit, termText(e.At), describe(e.shapes, e.AtShape))
+}
 
 // binding is what the shapes' constants are in one data graph: each
 // constant's id, the terms the data does not hold numbered after its own,
@@ -65,6 +91,12 @@ type validator struct {
 	// recursive is set when a node was met again while it was being
 	// checked against the same shape.
 	recursive bool
+	// depth counts the checks nested in the one under way, which is of
+	// focus against shape; err is set once they go past maxNesting.
+	depth int
+	focus id
+	shape *shape
+	err   *NestingError
 }
 
 func newValidator(b *binding) *validator {
@@ -83,14 +115,17 @@ type result struct {
 // Validate checks the data graph against the shapes and returns the
 // validation report. Focus nodes are checked on every core; the results
 // come in a fixed order: by shape, in the order the shapes graph names
-// them, then by focus node, then by constraint.
-func (s *Shapes) Validate(data *Graph) *Report {
+// them, then by focus node, then by constraint. A check that nests the
+// checks of nodes against shapes more than 512 deep fails the validation
+// with a *NestingError.
+func (s *Shapes) Validate(data *Graph) (*Report, error) {
 	b := bind(s, data)
 	type job struct {
 		sh    *shape
 		nodes []id
 		out   []result
 		rec   bool
+		err   *NestingError
 	}
 	var jobs []*job
 	v := newValidator(b)
@@ -103,6 +138,7 @@ func (s *Shapes) Validate(data *Graph) *Report {
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(jobs))
 	next := make(chan *job)
+	var failed atomic.Bool
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -111,7 +147,12 @@ func (s *Shapes) Validate(data *Graph) *Report {
 			v := newValidator(b)
 			for j := range next {
 				for _, n := range j.nodes {
-					v.validate(j.sh, n, &j.out)
+					if failed.Load() {
+						break
+					}
+					if j.err = v.validateFocus(j.sh, n, &j.out); j.err != nil {
+						failed.Store(true)
+					}
 				}
 				j.rec = v.recursive
 			}
@@ -125,6 +166,9 @@ func (s *Shapes) Validate(data *Graph) *Report {
 	r := &Report{Conforms: true, shapes: s.graph, data: data}
 	recursive := false
 	for _, j := range jobs {
+		if j.err != nil {
+			return nil, j.err
+		}
 		for _, res := range j.out {
 			r.Results = append(r.Results, v.export(res))
 		}
@@ -134,13 +178,22 @@ func (s *Shapes) Validate(data *Graph) *Report {
 	if recursive {
 		r.Warnings = append(r.Warnings, "the shapes are recursive: a node met again while it was being checked against the same shape was taken to conform to it")
 	}
-	return r
+	return r, nil
+}
+
+// validateFocus checks focus against sh, as validate does, and returns
+// the error of a check nested too deep.
+func (v *validator) validateFocus(sh *shape, focus id, out *[]result) *NestingError {
+	v.focus, v.shape, v.depth, v.err = focus, sh, 0, nil
+	v.validate(sh, focus, out)
+	return v.err
 }
 
 // ValidateNode checks one node against the shape whose node in the shapes
-// graph is shape, whatever the shape's targets, and returns the report;
-// ok is false when there is no such shape.
-func (s *Shapes) ValidateNode(data *Graph, node, shapeNode rdf.Term) (r *Report, ok bool) {
+// graph is shape, whatever the shape's targets, and returns the report.
+// There is an error when there is no such shape, and a *NestingError as
+// for Validate.
+func (s *Shapes) ValidateNode(data *Graph, node, shapeNode rdf.Term) (*Report, error) {
 	var sh *shape
 	for _, x := range s.shapes {
 		if x.node == shapeNode {
@@ -148,18 +201,20 @@ func (s *Shapes) ValidateNode(data *Graph, node, shapeNode rdf.Term) (r *Report,
 		}
 	}
 	if sh == nil {
-		return nil, false
+		return nil, fmt.Errorf("there is no shape %s", termText(shapeNode))
 	}
 	v := newValidator(bind(s, data))
 	var out []result
 	if !sh.deactivated {
-		v.validate(sh, v.idOf(node), &out)
+		if err := v.validateFocus(sh, v.idOf(node), &out); err != nil {
+			return nil, err
+		}
 	}
-	r = &Report{Conforms: len(out) == 0, shapes: s.graph, data: data}
+	r := &Report{Conforms: len(out) == 0, shapes: s.graph, data: data}
 	for _, res := range out {
 		r.Results = append(r.Results, v.export(res))
 	}
-	return r, true
+	return r, nil
 }
 
 // FocusNodes returns, for each shape that has targets and is not
@@ -282,18 +337,38 @@ func (v *validator) conforms(n id, sh *shape) bool {
 	if r, ok := v.memo[key]; ok {
 		return r
 	}
-	if v.active[key] {
+	before := v.cycles
+	r := v.nested(n, sh, func() bool { return v.validate(sh, n, nil) })
+	if v.cycles == before && v.err == nil {
+		v.memo[key] = r
+	}
+	return r
+}
+
+// nested runs check, the check of n against sh inside another check,
+// unless n is being checked against sh already (then n is taken to
+// conform, as conforms says) or the checks nested are past maxNesting
+// (then v.err is set, and the validation fails). It returns what check
+// returns, or true.
+func (v *validator) nested(n id, sh *shape, check func() bool) bool {
+	key := uint64(sh.index)<<32 | uint64(n)
+	switch {
+	case v.err != nil:
+		return true
+	case v.active[key]:
 		v.cycles++
 		v.recursive = true
 		return true
+	case v.depth >= maxNesting:
+		v.err = &NestingError{Focus: v.term(v.focus), Shape: v.shape.node, At: v.term(n), AtShape: sh.node,
+			Limit: maxNesting, shapes: v.s.graph}
+		return true
 	}
 	v.active[key] = true
-	before := v.cycles
-	r := v.validate(sh, n, nil)
+	v.depth++
+	r := check()
+	v.depth--
 	delete(v.active, key)
-	if v.cycles == before {
-		v.memo[key] = r
-	}
 	return r
 }
 
@@ -474,7 +549,7 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 				if !v.conforms(n, ps) {
 					return false
 				}
-			} else if !v.validate(ps, n, out) {
+			} else if !v.nested(n, ps, func() bool { return v.validate(ps, n, out) }) {
 				ok = false
 			}
 		}

@@ -169,7 +169,7 @@ func TestW3C(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := shapes.Validate(NewGraph(graphOf(tc.data)))
+			rep := validate(t, shapes, NewGraph(graphOf(tc.data)))
 			var got []string
 			for _, r := range rep.Results {
 				got = append(got, gotKey(r))

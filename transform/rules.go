@@ -39,7 +39,10 @@ func inferGraph(ctx context.Context, shapes string, ts []rdf.Triple) ([]rdf.Trip
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	inferred := sh.Infer(shacl.NewGraph(ts))
+	inferred, err := sh.Infer(shacl.NewGraph(ts))
+	if err != nil {
+		return nil, fmt.Errorf("the rules: %w", err)
+	}
 	out := make([]rdf.Triple, 0, len(ts)+len(inferred))
 	return append(append(out, ts...), inferred...), nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,8 +45,31 @@ func TestDeepInput(t *testing.T) {
 	// 47 MB on one line: the 513th rdf:Description is on line 2.
 	writeNested(t, path("deep.rdf"), rdfHead, "<rdf:Description><e:p>", "</e:p></rdf:Description>", "\n</rdf:RDF>\n", 1_000_000)
 	writeNested(t, path("deep-shapes.rdf"), rdfHead, "<rdf:Description><e:p>", "</e:p></rdf:Description>", "\n</rdf:RDF>\n", 513)
-	if err := os.WriteFile(path("empty.ttl"), nil, 0o644); err != nil {
-		t.Fatal(err)
+	const shPrefixes = "@prefix sh: <http://www.w3.org/ns/shacl#> .\n@prefix e: <http://e/> .\n"
+	var chain, dag strings.Builder
+	chain.WriteString(shPrefixes)
+	for i := range 1000 {
+		fmt.Fprintf(&chain, "e:n%d e:next e:n%d .\n", i, i+1)
+	}
+	dag.WriteString(shPrefixes + "e:S sh:targetNode e:x ; sh:property [ sh:path _:p0 ; sh:minCount 1 ] .\n")
+	for i := range 60 {
+		fmt.Fprintf(&dag, "_:p%d sh:alternativePath ( _:p%d _:p%d ) .\n", i, i+1, i+1)
+	}
+	dag.WriteString("_:p60 sh:inversePath e:q .\n")
+	for name, text := range map[string]string{
+		"empty.ttl": "",
+		"chain.ttl": chain.String(),
+		"dag.ttl":   dag.String(),
+		// A property shape that holds itself: over a loop of two nodes,
+		// it recursed without end.
+		"self.ttl": shPrefixes + "e:S sh:targetNode e:n0 ; sh:property e:P .\ne:P sh:path e:next ; sh:property e:P .\n",
+		"loop.ttl": shPrefixes + "e:n0 e:next e:n1 . e:n1 e:next e:n0 .\n",
+		// A recursive shape over a chain of a thousand nodes.
+		"recursive.ttl": shPrefixes + "e:S sh:targetNode e:n0 ; sh:property [ sh:path e:next ; sh:node e:S ] .\n",
+	} {
+		if err := os.WriteFile(path(name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	tests := []struct {
 		name string
@@ -57,6 +81,11 @@ func TestDeepInput(t *testing.T) {
 			"deep.rdf:2: node elements nested more than 512 deep"},
 		{"shacl RDF/XML shapes", []string{"shacl", "--shapes", path("deep-shapes.rdf"), path("empty.ttl")}, exitUsage,
 			"deep-shapes.rdf:2: node elements nested more than 512 deep"},
+		{"shacl path of 2^61 parts", []string{"shacl", "--shapes", path("dag.ttl"), path("empty.ttl")}, exitUsage,
+			"dag.ttl: shape [ sh:path [...] ; sh:minCount 1 ]: sh:path: path of more than 512 parts"},
+		{"shacl shapes nested through a chain", []string{"shacl", "--shapes", path("recursive.ttl"), path("chain.ttl")}, exitUsage,
+			"jrpcld shacl: validation failed: checking <http://e/n0> against shape <http://e/S> nests checks of nodes against shapes more than 512 deep"},
+		{"shacl property shape in itself", []string{"shacl", "--shapes", path("self.ttl"), path("loop.ttl")}, exitOK, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

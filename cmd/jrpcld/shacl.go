@@ -60,9 +60,10 @@ validation report graph (sh:ValidationReport), json one JSON object per
 result (focusNode, resultPath, value, sourceShape,
 sourceConstraintComponent, resultSeverity, resultMessage) and a summary
 object. Exit status: 0 when the data conforms, 1 when it does not (a result
-of any severity), 2 on a usage error, a file that cannot be read, or shapes
+of any severity), 2 on a usage error, a file that cannot be read, shapes
 that cannot be compiled or that target nothing (no shape has a target that
-is not deactivated: no node would be checked).`
+is not deactivated: no node would be checked), or a validation that failed
+(checks of nodes against shapes nested more than 512 deep).`
 
 func runSHACL(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	shapesFiles := fs.StringArray("shapes", nil, "SHACL shapes `FILE` (repeatable; required)")
@@ -115,7 +116,11 @@ func runSHACL(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 				return exitUsage
 			}
 		}
-		report := shapes.Validate(withInferred(shapes, b.Graph()))
+		report, err := validateGraph(shapes, b.Graph())
+		if err != nil {
+			errorf(e, c.name, "%v", err)
+			return exitUsage
+		}
 		out := bufio.NewWriter(e.stdout)
 		switch *format {
 		case "turtle":
@@ -144,16 +149,19 @@ func runSHACL(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	}
 }
 
-// withInferred returns g with the triples the shapes' rules infer added.
-func withInferred(shapes *shacl.Shapes, g *shacl.Graph) *shacl.Graph {
-	if !shapes.HasRules() {
-		return g
+// validateGraph validates g, with the triples the shapes' rules infer
+// added, against the shapes.
+func validateGraph(shapes *shacl.Shapes, g *shacl.Graph) (*shacl.Report, error) {
+	if shapes.HasRules() {
+		inferred, err := shapes.Infer(g)
+		if err != nil {
+			return nil, err
+		}
+		if len(inferred) > 0 {
+			g = shacl.NewGraph(append(g.Triples(), inferred...))
+		}
 	}
-	inferred := shapes.Infer(g)
-	if len(inferred) == 0 {
-		return g
-	}
-	return shacl.NewGraph(append(g.Triples(), inferred...))
+	return shapes.Validate(g)
 }
 
 // loadShapes reads and compiles the shapes files, as one shapes graph.
@@ -350,7 +358,10 @@ func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *context.Proces
 	if err := addLog(e, cmd, b, ctx, bytes.NewReader(data), display, iri, opts); err != nil {
 		return nil, err
 	}
-	report := shapes.Validate(withInferred(shapes, b.Graph()))
+	report, err := validateGraph(shapes, b.Graph())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", display, err)
+	}
 	if len(report.Results) == 0 {
 		return nil, nil
 	}
