@@ -57,9 +57,10 @@ func TestDeepInput(t *testing.T) {
 	}
 	dag.WriteString("_:p60 sh:inversePath e:q .\n")
 	for name, text := range map[string]string{
-		"empty.ttl": "",
-		"chain.ttl": chain.String(),
-		"dag.ttl":   dag.String(),
+		"empty.ttl":   "",
+		"targets.ttl": shPrefixes + "e:S sh:targetNode e:x ; sh:nodeKind sh:IRI .\n",
+		"chain.ttl":   chain.String(),
+		"dag.ttl":     dag.String(),
 		// A property shape that holds itself: over a loop of two nodes,
 		// it recursed without end.
 		"self.ttl": shPrefixes + "e:S sh:targetNode e:n0 ; sh:property e:P .\ne:P sh:path e:next ; sh:property e:P .\n",
@@ -77,7 +78,7 @@ func TestDeepInput(t *testing.T) {
 		code int
 		want string // in standard error
 	}{
-		{"shacl RDF/XML data", []string{"shacl", "--shapes", path("empty.ttl"), path("deep.rdf")}, exitUsage,
+		{"shacl RDF/XML data", []string{"shacl", "--shapes", path("targets.ttl"), path("deep.rdf")}, exitUsage,
 			"deep.rdf:2: node elements nested more than 512 deep"},
 		{"shacl RDF/XML shapes", []string{"shacl", "--shapes", path("deep-shapes.rdf"), path("empty.ttl")}, exitUsage,
 			"deep-shapes.rdf:2: node elements nested more than 512 deep"},
