@@ -7,6 +7,8 @@
 package fetch
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,8 +24,12 @@ import (
 	"github.com/jrpcld/jrpcld/mcpschema"
 )
 
-// MaxBytes is the largest file Fetcher downloads.
+// MaxBytes is the largest file Get downloads.
 const MaxBytes = 64 << 20
+
+// DefaultTimeout is the longest a file may take, from the request to the
+// end of its body, when Fetcher.Timeout is zero.
+const DefaultTimeout = 60 * time.Second
 
 // MirrorEnv names the environment variable that sends every download to a
 // mirror: https://HOST/PATH is fetched from MIRROR/HOST/PATH instead (a
@@ -31,35 +37,70 @@ const MaxBytes = 64 << 20
 const MirrorEnv = "JRPCLD_FETCH_MIRROR"
 
 // Fetcher downloads files. The zero value uses http.DefaultClient's
-// transport, no mirror and no progress.
+// transport, no mirror, no progress and the default limits.
 type Fetcher struct {
-	// Client makes the requests; nil for a client with a 60 s timeout.
+	// Client makes the requests; nil for a plain http.Client.
 	Client *http.Client
 	// Mirror, when set, is where every URL is fetched from (see MirrorEnv).
 	Mirror string
 	// Progress, when set, is told of each file fetched.
-	Progress func(url string, bytes int)
+	Progress func(url string, bytes int64)
+	// Timeout is the longest one file may take, from the request to the
+	// end of its body (DefaultTimeout when zero).
+	Timeout time.Duration
+	// Limits bound what Register downloads; zero fields take the defaults.
+	Limits Limits
 }
+
+// LimitError is the error of a download that passed one of the Fetcher's
+// limits: its timeout or one of its Limits. Flag names the flag of "jrpcld
+// fetch" that raises it.
+type LimitError struct {
+	URL  string // the file that passed it
+	What string // what passed it, as "more than 5000 files"
+	Flag string // such as "--max-files"
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("%s: %s (raise the limit with %s)", e.URL, e.What, e.Flag)
+}
+
+// errTooBig is download's error for a body longer than its max.
+var errTooBig = errors.New("too big")
 
 // Get downloads u whole (MaxBytes at most). A redirect is followed only on
 // the same host; a status other than 200 is an error.
 func (f *Fetcher) Get(ctx context.Context, u string) ([]byte, error) {
+	var b bytes.Buffer
+	if _, err := f.download(ctx, u, &b, MaxBytes); err != nil {
+		if errors.Is(err, errTooBig) {
+			return nil, fmt.Errorf("%s: larger than %d bytes", u, MaxBytes)
+		}
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// download writes the body of u to w as it arrives: max bytes at most, or
+// errTooBig. A redirect is followed only on the same host; a status other
+// than 200 is an error; so is a file that takes longer than the Fetcher's
+// Timeout (a LimitError).
+func (f *Fetcher) download(ctx context.Context, u string, w io.Writer, max int64) (int64, error) {
 	target := u
 	if f.Mirror != "" {
 		pu, err := url.Parse(u)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		target = strings.TrimSuffix(f.Mirror, "/") + "/" + pu.Host + pu.EscapedPath()
 		if pu.RawQuery != "" {
 			target += "?" + pu.RawQuery
 		}
 	}
-	client := f.Client
-	if client == nil {
-		client = &http.Client{Timeout: 60 * time.Second}
+	var c http.Client
+	if f.Client != nil {
+		c = *f.Client
 	}
-	c := *client
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
 			return errors.New("too many redirects")
@@ -69,30 +110,42 @@ func (f *Fetcher) Get(ctx context.Context, u string) ([]byte, error) {
 		}
 		return nil
 	}
+	timeout := cmp.Or(f.Timeout, DefaultTimeout)
+	fileCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	n, err := get(fileCtx, &c, target, w, max)
+	if err != nil && ctx.Err() == nil && fileCtx.Err() == context.DeadlineExceeded {
+		return n, &LimitError{URL: u, What: fmt.Sprintf("not downloaded within %v", timeout), Flag: "--timeout"}
+	}
+	if err != nil && !errors.Is(err, errTooBig) {
+		return n, fmt.Errorf("%s: %w", u, err)
+	}
+	if err == nil && f.Progress != nil {
+		f.Progress(u, n)
+	}
+	return n, err
+}
+
+// get makes the request and copies the body to w.
+func get(ctx context.Context, c *http.Client, target string, w io.Writer, max int64) (int64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	req.Header.Set("User-Agent", "jrpcld-fetch")
 	resp, err := c.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", u, err)
+		return 0, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s", u, resp.Status)
+		return 0, errors.New(resp.Status)
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", u, err)
+	n, err := io.Copy(w, io.LimitReader(resp.Body, max+1))
+	if err == nil && n > max {
+		err = errTooBig
 	}
-	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes", u, MaxBytes)
-	}
-	if f.Progress != nil {
-		f.Progress(u, len(data))
-	}
-	return data, nil
+	return n, err
 }
 
 // HashError is the error of a download whose content's sha256

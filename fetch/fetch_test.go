@@ -217,8 +217,8 @@ func TestRegister(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
-	if dir, err := regcache.Dir(regURL); err != nil || dir != res.Dir {
-		t.Errorf("regcache.Dir: %s, %v; want %s", dir, err, res.Dir)
+	if dir, err := regcache.Dir(regURL); err != nil || dir != evalSymlinks(t, res.Dir) {
+		t.Errorf("regcache.Dir: %s, %v; want where %s leads", dir, err, res.Dir)
 	}
 }
 
@@ -259,14 +259,25 @@ func TestRegisterAtomic(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the old copy's file is still there")
 	}
+	// The register's link, and the one copy it leads to.
 	entries, _ := os.ReadDir(filepath.Dir(second.Dir))
-	if len(entries) != 1 {
+	if len(entries) != 2 || filepath.Join(filepath.Dir(second.Dir), entries[0].Name()) != evalSymlinks(t, second.Dir) {
 		var names []string
 		for _, e := range entries {
 			names = append(names, e.Name())
 		}
 		t.Errorf("the cache holds %q", names)
 	}
+}
+
+// evalSymlinks returns where path leads.
+func evalSymlinks(t *testing.T, path string) string {
+	t.Helper()
+	p, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestRedirects: a redirect to another host is not followed; one on the

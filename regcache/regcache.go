@@ -72,23 +72,55 @@ func Key(u string) string {
 }
 
 // ErrNotFetched is wrapped by Dir's error for a register that is not in
-// the cache.
+// the cache, or whose copy there is not complete.
 var ErrNotFetched = errors.New("not in the cache")
 
 // Dir returns the folder of the cached copy of the register at u, or an
-// error wrapping ErrNotFetched that says how to fetch it.
+// error wrapping ErrNotFetched that says how to fetch it. Only a copy a
+// fetch completed is given (see Stage): one cut short, or one an older
+// jrpcld installed in place, is not read.
 func Dir(u string) (string, error) {
 	root, err := Root()
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(root, Key(u))
-	for _, f := range []string{"register.json", filepath.Join("build", "register.json")} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			return dir, nil
-		}
+	link := filepath.Join(root, Key(u))
+	dir, err := filepath.EvalSymlinks(link)
+	if err != nil {
+		return "", fmt.Errorf("register %s: %w: fetch it with \"jrpcld fetch %s\"", u, ErrNotFetched, u)
 	}
-	return "", fmt.Errorf("register %s: %w: fetch it with \"jrpcld fetch %s\"", u, ErrNotFetched, u)
+	if _, err := os.Stat(filepath.Join(dir, CompleteMark)); err != nil {
+		return "", fmt.Errorf("register %s: %w: the copy in %s is not complete (a fetch cut short, or an older jrpcld's): fetch it again with \"jrpcld fetch %s\"", u, ErrNotFetched, link, u)
+	}
+	return dir, nil
+}
+
+// CheckCopy returns an error wrapping ErrNotFetched when dir, a folder
+// given by hand (--import URL=DIR), lies within a copy in the cache that
+// is not complete: such a copy is never read, whichever way it is named.
+// A folder outside the cache is not its concern.
+func CheckCopy(dir string) error {
+	root, err := Root()
+	if err != nil {
+		return nil
+	}
+	root, err = filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil // no cache
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil // for the reader to report
+	}
+	rel, err := filepath.Rel(root, real)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	top, _, _ := strings.Cut(rel, string(filepath.Separator))
+	if _, err := os.Stat(filepath.Join(root, top, CompleteMark)); err != nil {
+		return fmt.Errorf("%s: %w: it is a copy that is not complete (a fetch cut short, or an older jrpcld's): fetch the register again with \"jrpcld fetch URL\"", dir, ErrNotFetched)
+	}
+	return nil
 }
 
 // MirrorRoot returns the URL prefix the cached copy of a register mirrors, given

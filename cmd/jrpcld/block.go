@@ -78,6 +78,9 @@ func (m *importMaps) Set(s string) error {
 	if err != nil {
 		return err
 	}
+	if err := regcache.CheckCopy(im.Dir); err != nil {
+		return err
+	}
 	*m = append(*m, im)
 	return nil
 }
