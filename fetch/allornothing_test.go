@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/internal/fixture"
 	"github.com/jrpcld/jrpcld/regcache"
 )
 
@@ -71,31 +72,14 @@ func smallSite(t *testing.T) (*site, *Fetcher) {
 	return s, &Fetcher{Mirror: srv.URL}
 }
 
-// snapshot returns every file below the cache's folder of registers, by
-// path (a symbolic link as "-> TARGET"), for comparing the cache before and
-// after a fetch.
+// snapshot returns every file below the cache's folder of registers.
 func snapshot(t *testing.T) map[string]string {
 	t.Helper()
 	root, err := regcache.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		if d.Type()&fs.ModeSymlink != 0 {
-			target, _ := os.Readlink(p)
-			out[rel] = "-> " + target
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		out[rel] = string(data)
-		return err
-	})
-	return out
+	return fixture.Tree(t, root)
 }
 
 // cachedFiles returns the files of the copy regcache.Dir gives for u, by

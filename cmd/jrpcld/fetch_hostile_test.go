@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/fetch"
+	"github.com/jrpcld/jrpcld/internal/fixture"
 	"github.com/jrpcld/jrpcld/regcache"
 )
 
@@ -109,27 +109,9 @@ func (s *hostileSite) writeSchema(w http.ResponseWriter) {
 	s.mu.Unlock()
 }
 
-// cacheSnapshot returns every file below the user's cache, by path (a
-// symbolic link as "-> TARGET").
+// cacheSnapshot returns every file below the user's cache.
 func cacheSnapshot(t *testing.T) map[string]string {
-	t.Helper()
-	root := os.Getenv("XDG_CACHE_HOME")
-	out := map[string]string{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		if d.Type()&fs.ModeSymlink != 0 {
-			target, _ := os.Readlink(p)
-			out[rel] = "-> " + target
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		out[rel] = string(data)
-		return err
-	})
-	return out
+	return fixture.Tree(t, os.Getenv("XDG_CACHE_HOME"))
 }
 
 // TestFetchSignal: INT, TERM or HUP while jrpcld fetch is downloading (a real
@@ -138,15 +120,7 @@ func cacheSnapshot(t *testing.T) map[string]string {
 // is left, and the process says so in one line and exits with 128 plus
 // the signal's number.
 func TestFetchSignal(t *testing.T) {
-	for _, c := range []struct {
-		sig  syscall.Signal
-		name string
-		code int
-	}{
-		{syscall.SIGINT, "SIGINT", 130},
-		{syscall.SIGTERM, "SIGTERM", 143},
-		{syscall.SIGHUP, "SIGHUP", 129},
-	} {
+	for _, c := range stopSignals {
 		t.Run(c.name, func(t *testing.T) {
 			if signal.Ignored(c.sig) {
 				t.Skipf("%s is ignored in this process, and so in the command it starts: nothing to test", c.name)

@@ -29,22 +29,25 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// stopSignals are the signals that stop a command, with their names and
+// the exit status they give.
+var stopSignals = []struct {
+	sig  syscall.Signal
+	name string
+	code int
+}{
+	{syscall.SIGINT, "SIGINT", 130},
+	{syscall.SIGTERM, "SIGTERM", 143},
+	{syscall.SIGHUP, "SIGHUP", 129},
+}
+
 // TestSignalKeepsOutput: INT, TERM or HUP during "turtle -o FILE", while
 // the output is being written, leaves the previous FILE untouched, removes
 // the temporary file, exits with 128 plus the signal's number, and prints
 // exactly one line, naming the signal and saying FILE is unchanged (no
 // second error from the write the signal cut short).
 func TestSignalKeepsOutput(t *testing.T) {
-	tests := []struct {
-		sig  syscall.Signal
-		name string
-		code int
-	}{
-		{syscall.SIGINT, "SIGINT", 130},
-		{syscall.SIGTERM, "SIGTERM", 143},
-		{syscall.SIGHUP, "SIGHUP", 129},
-	}
-	for _, tt := range tests {
+	for _, tt := range stopSignals {
 		t.Run(tt.name, func(t *testing.T) {
 			if signal.Ignored(tt.sig) {
 				// Under nohup, say: the child inherits the ignored signal,
