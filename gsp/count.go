@@ -54,11 +54,12 @@ func (c *Client) Count(ctx context.Context, queryURL, graph string) (int64, erro
 		case ans.code == http.StatusOK:
 			n, err := countOf(ans.body)
 			if err != nil {
-				return 0, fmt.Errorf("gsp: %s %s: %v", http.MethodGet, redactURL(u), err)
+				return 0, fmt.Errorf("gsp: %s %s: %v", http.MethodGet, redactURL(u), scrub(err.Error(), secrets(u, cred)))
 			}
 			return n, nil
 		default:
-			err = &StatusError{StatusCode: ans.code, Status: ans.status, Message: message(ans.body), Challenge: ans.challenge}
+			hide := secrets(u, cred)
+			err = &StatusError{StatusCode: ans.code, Status: ans.status, Message: scrub(message([]byte(scrub(string(ans.body), hide))), hide), Challenge: scrub(ans.challenge, hide)}
 			retry = ans.code >= 500 || ans.code == http.StatusTooManyRequests
 		}
 		if !retry || n >= attempts {

@@ -41,6 +41,7 @@ package gsp
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -48,6 +49,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -419,7 +421,8 @@ func (c *Client) attempt(ctx context.Context, method string, u *url.URL, cred lo
 			return false, 0, &StatusError{StatusCode: code, Status: ans.status,
 				Message: "the server did not say the graph was stored (only 200, 201 or 204 do)"}
 		default:
-			se := &StatusError{StatusCode: code, Status: ans.status, Message: message(ans.body), Challenge: ans.challenge}
+			hide := secrets(u, cred)
+			se := &StatusError{StatusCode: code, Status: ans.status, Message: scrub(message([]byte(scrub(string(ans.body), hide))), hide), Challenge: scrub(ans.challenge, hide)}
 			return code >= 500 || code == http.StatusTooManyRequests, retryAfter(ans.header.Get("Retry-After")), se
 		}
 	}
@@ -542,7 +545,7 @@ func (c *Client) exchange(ctx context.Context, method string, u *url.URL, cred l
 				return nil, &RedirectError{Method: method, URL: redactURL(u), Status: ans.status, StatusCode: ans.code}
 			}
 			if originOf(loc) != origin || loc.User != nil {
-				return nil, &RedirectError{Method: method, URL: redactURL(u), Status: ans.status, StatusCode: ans.code, Location: redactURL(loc), OtherHost: true}
+				return nil, &RedirectError{Method: method, URL: redactURL(u), Status: ans.status, StatusCode: ans.code, Location: scrub(redactURL(loc), secrets(u, cred)), OtherHost: true}
 			}
 			loc.Fragment = ""
 			u = loc
@@ -550,7 +553,7 @@ func (c *Client) exchange(ctx context.Context, method string, u *url.URL, cred l
 		case http.StatusMultipleChoices, http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusUseProxy:
 			re := &RedirectError{Method: method, URL: redactURL(u), Status: ans.status, StatusCode: ans.code}
 			if loc, err := u.Parse(ans.header.Get("Location")); err == nil && ans.header.Get("Location") != "" {
-				re.Location, re.OtherHost = redactURL(loc), originOf(loc) != origin
+				re.Location, re.OtherHost = scrub(redactURL(loc), secrets(u, cred)), originOf(loc) != origin
 			}
 			return nil, re
 		}
@@ -690,6 +693,48 @@ func message(b []byte) string {
 	s := termsafe.Escape(strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "\uFFFD")), " "))
 	if cut {
 		s += "..."
+	}
+	return s
+}
+
+// secrets returns what no message may show of a request to u with cred,
+// though a server may quote it back (in the body of an error, a realm, a
+// Location): the password, the user name, Basic's encoding of the two,
+// and the values of u's query parameters other than graph and default (see
+// Redact); each as it is and URL-encoded, the longest first. A user name
+// or value shorter than three bytes is not one: hiding it would hide every
+// word it is part of.
+func secrets(u *url.URL, cred login) []string {
+	var raw []string
+	if cred.set {
+		raw = append(raw, cred.password, base64.StdEncoding.EncodeToString([]byte(cred.user+":"+cred.password)))
+		if len(cred.user) >= 3 {
+			raw = append(raw, cred.user)
+		}
+	}
+	for _, p := range strings.Split(u.RawQuery, "&") {
+		name, value, ok := strings.Cut(p, "=")
+		if ok && name != "graph" && name != "default" && len(value) >= 3 {
+			raw = append(raw, value)
+			if v, err := url.QueryUnescape(value); err == nil {
+				raw = append(raw, v)
+			}
+		}
+	}
+	var out []string
+	for _, s := range raw {
+		if s != "" {
+			out = append(out, s, url.QueryEscape(s), url.PathEscape(s))
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return slices.Compact(out)
+}
+
+// scrub returns s with each of secrets replaced by xxxxx.
+func scrub(s string, secrets []string) string {
+	for _, x := range secrets {
+		s = strings.ReplaceAll(s, x, "xxxxx")
 	}
 	return s
 }

@@ -48,7 +48,12 @@ With --verify (on by default), each upload is checked by counting the
 statements of its graph through the store's SPARQL endpoint: --push-query URL,
 or the one beside a known Graph Store endpoint (Virtuoso's /sparql, Oxigraph's
 /query, Fuseki's /DATASET/sparql); without one, the run says it cannot verify.
-A store that holds fewer statements than were sent is an error.`
+A store that holds fewer statements than were sent is an error.
+
+A graph not stored (or not verified) ends the run with one line that names it
+and the store's answer, and exit status 2; the graphs pushed before it are
+listed on standard output and stay in the store. What a store quotes back of
+the request in its answer is printed with the credentials hidden.`
 
 // pushFlags are the flags of an upload to a Graph Store (rdf and build).
 type pushFlags struct {
