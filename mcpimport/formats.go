@@ -1,6 +1,7 @@
 package mcpimport
 
 import (
+	"cmp"
 	"encoding/json"
 	"mime"
 	"strconv"
@@ -17,56 +18,62 @@ import (
 // HTTP exchange of the Streamable HTTP transport: the request body, the
 // response's content type and body, JSON or a stream of server-sent
 // events).
-func (rd *reader) inspector(doc json.RawMessage) error {
-	list, ok := array(doc)
-	if !ok {
-		return rd.fail("", "want a JSON array")
+func (rd *reader) inspector(s *scanner) error {
+	if ok, err := s.open('['); err != nil || !ok {
+		return cmp.Or(err, rd.fail("", "want a JSON array"))
 	}
-	for i, raw := range list {
-		ptr := "/" + strconv.Itoa(i)
-		e, ok := rd.object(ptr, raw)
-		switch {
-		case !ok:
-			rd.warn(ptr, "an entry that is not an object: skipped")
-		case has(e, "requestBody", "responseBody", "url"):
-			rd.begin(ptr)
-			rd.inspectorNetwork(ptr, e)
-		case has(e, "message", "response") && !has(e, "request"):
-			// The history: origin "server" marks what the server sent
-			// (its requests and notifications); answers go the other way.
-			dir := jsonrpc.ClientToServer
-			switch origin := rd.text(ptr, e, "origin", "an origin (a string)"); origin {
-			case "server":
-				dir = jsonrpc.ServerToClient
-			case "client", "":
-			default:
-				rd.warn(ptr+"/origin", "%q is neither client nor server: taken as client", origin)
-			}
-			ts := rd.time(ptr, e, "timestamp")
-			rd.begin(ptr)
-			if !has(e, "message") {
-				rd.warn(ptr, "an entry with a response and no message: the response is imported alone")
-			}
-			rd.add(dir, ts, e["message"])
-			rts := rd.after(ptr+"/duration", ts, e["duration"])
-			if rts == "" {
-				rts = ts
-			}
-			rd.add(dir.Opposite(), rts, e["response"])
-		case has(e, "request"):
-			ts := rd.time(ptr, e, "requestedAt")
-			rd.begin(ptr)
-			rd.add(jsonrpc.ClientToServer, ts, e["request"])
-			rts := rd.time(ptr, e, "respondedAt")
-			if rts == "" {
-				rts = rd.after(ptr+"/durationMs", ts, e["durationMs"])
-			}
-			rd.add(jsonrpc.ServerToClient, rts, e["response"])
-		default:
-			rd.warn(ptr, "an entry with no message (no \"message\", \"request\" or \"requestBody\"): skipped")
+	return s.array(func(i int) error {
+		raw, err := s.value()
+		if err == nil {
+			rd.inspectorEntry("/"+strconv.Itoa(i), raw)
 		}
+		return cmp.Or(err, rd.err)
+	})
+}
+
+// inspectorEntry reads one entry of an Inspector export.
+func (rd *reader) inspectorEntry(ptr string, raw json.RawMessage) {
+	e, ok := rd.object(ptr, raw)
+	switch {
+	case !ok:
+		rd.warn(ptr, "an entry that is not an object: skipped")
+	case has(e, "requestBody", "responseBody", "url"):
+		rd.begin(ptr)
+		rd.inspectorNetwork(ptr, e)
+	case has(e, "message", "response") && !has(e, "request"):
+		// The history: origin "server" marks what the server sent (its
+		// requests and notifications); answers go the other way.
+		dir := jsonrpc.ClientToServer
+		switch origin := rd.text(ptr, e, "origin", "an origin (a string)"); origin {
+		case "server":
+			dir = jsonrpc.ServerToClient
+		case "client", "":
+		default:
+			rd.warn(ptr+"/origin", "%q is neither client nor server: taken as client", origin)
+		}
+		ts := rd.time(ptr, e, "timestamp")
+		rd.begin(ptr)
+		if !has(e, "message") {
+			rd.warn(ptr, "an entry with a response and no message: the response is imported alone")
+		}
+		rd.add(dir, ts, e["message"])
+		rts := rd.after(ptr+"/duration", ts, e["duration"])
+		if rts == "" {
+			rts = ts
+		}
+		rd.add(dir.Opposite(), rts, e["response"])
+	case has(e, "request"):
+		ts := rd.time(ptr, e, "requestedAt")
+		rd.begin(ptr)
+		rd.add(jsonrpc.ClientToServer, ts, e["request"])
+		rts := rd.time(ptr, e, "respondedAt")
+		if rts == "" {
+			rts = rd.after(ptr+"/durationMs", ts, e["durationMs"])
+		}
+		rd.add(jsonrpc.ServerToClient, rts, e["response"])
+	default:
+		rd.warn(ptr, "an entry with no message (no \"message\", \"request\" or \"requestBody\"): skipped")
 	}
-	return nil
 }
 
 // time returns the time m's member name holds; "" with a warning when it is
@@ -143,89 +150,163 @@ func isSSE(body string) bool {
 // hold no message. Cassettes record no time of their own. Its older raw
 // recordings, with request_body, response_body and response_sse_events,
 // are read too.
-func (rd *reader) cassette(doc json.RawMessage) error {
-	c, ok := rd.object("", doc)
-	if !ok {
-		return rd.fail("", "want a JSON object")
+func (rd *reader) cassette(s *scanner) error {
+	if ok, err := s.open('{'); err != nil || !ok {
+		return cmp.Or(err, rd.fail("", "want a JSON object"))
 	}
-	list, ok := array(c["interactions"])
-	if !ok {
-		return rd.fail("/interactions", "want an array of interactions")
-	}
-	for i, raw := range list {
-		ptr := "/interactions/" + strconv.Itoa(i)
-		it, ok := rd.object(ptr, raw)
-		if !ok {
-			rd.warn(ptr, "an interaction that is not an object: skipped")
-			continue
+	found := false
+	err := s.object(rd, "", func(name string) error {
+		if name != "interactions" {
+			_, err := s.value()
+			return err
 		}
-		rd.begin(ptr)
-		if has(it, "request_method", "request_body", "response_body") {
-			ts := rd.time(ptr, it, "timestamp")
-			rd.add(jsonrpc.ClientToServer, ts, it["request_body"])
-			rts := rd.after(ptr+"/latency_ms", ts, it["latency_ms"])
-			if b := str(it["response_body"]); isSSE(b) {
-				rd.events(ptr+"/response_body", rts, b)
-			} else {
-				rd.add(jsonrpc.ServerToClient, rts, it["response_body"])
-			}
-			for _, ev := range rd.list(ptr, it, "response_sse_events") {
-				rd.add(jsonrpc.ServerToClient, rts, ev)
-			}
-			continue
+		found = true
+		if ok, err := s.open('['); err != nil || !ok {
+			return cmp.Or(err, rd.fail("/interactions", "want an array of interactions"))
 		}
-		rd.add(jsonrpc.ClientToServer, "", it["request"])
-		rd.add(jsonrpc.ServerToClient, "", it["response"])
+		return s.array(func(i int) error {
+			raw, err := s.value()
+			if err == nil {
+				rd.cassetteEntry("/interactions/"+strconv.Itoa(i), raw)
+			}
+			return cmp.Or(err, rd.err)
+		})
+	})
+	if err == nil && !found {
+		err = rd.fail("/interactions", "want an array of interactions")
 	}
-	return nil
+	return err
+}
+
+// cassetteEntry reads one interaction of a cassette.
+func (rd *reader) cassetteEntry(ptr string, raw json.RawMessage) {
+	it, ok := rd.object(ptr, raw)
+	if !ok {
+		rd.warn(ptr, "an interaction that is not an object: skipped")
+		return
+	}
+	rd.begin(ptr)
+	if has(it, "request_method", "request_body", "response_body") {
+		ts := rd.time(ptr, it, "timestamp")
+		rd.add(jsonrpc.ClientToServer, ts, it["request_body"])
+		rts := rd.after(ptr+"/latency_ms", ts, it["latency_ms"])
+		if b := str(it["response_body"]); isSSE(b) {
+			rd.events(ptr+"/response_body", rts, b)
+		} else {
+			rd.add(jsonrpc.ServerToClient, rts, it["response_body"])
+		}
+		for _, ev := range rd.list(ptr, it, "response_sse_events") {
+			rd.add(jsonrpc.ServerToClient, rts, ev)
+		}
+		return
+	}
+	rd.add(jsonrpc.ClientToServer, "", it["request"])
+	rd.add(jsonrpc.ServerToClient, "", it["response"])
 }
 
 // vcr reads an agent-vcr recording: the session's initialize request and
 // response, then its interactions, each a request sent in its "direction"
 // at its "timestamp", the notifications sent the other way while it was
 // open, and the response, latency_ms later.
-func (rd *reader) vcr(doc json.RawMessage) error {
-	v, ok := rd.object("", doc)
-	if !ok {
-		return rd.fail("", "want a JSON object")
+func (rd *reader) vcr(s *scanner) error {
+	if ok, err := s.open('{'); err != nil || !ok {
+		return cmp.Or(err, rd.fail("", "want a JSON object"))
 	}
-	s, ok := rd.object("/session", v["session"])
-	if !ok {
-		return rd.fail("/session", "want an object with the recorded session")
-	}
-	rd.begin("/session")
-	rd.add(jsonrpc.ClientToServer, "", s["initialize_request"])
-	rd.add(jsonrpc.ServerToClient, "", s["initialize_response"])
-	list, ok := array(s["interactions"])
-	if !ok && has(s, "interactions") {
-		return rd.fail("/session/interactions", "want an array of interactions")
-	}
-	for i, raw := range list {
-		ptr := "/session/interactions/" + strconv.Itoa(i)
-		it, ok := rd.object(ptr, raw)
-		if !ok {
-			rd.warn(ptr, "an interaction that is not an object: skipped")
-			continue
+	found := false
+	err := s.object(rd, "", func(name string) error {
+		if name != "session" {
+			_, err := s.value()
+			return err
 		}
-		dir := jsonrpc.ClientToServer
-		switch d := rd.text(ptr, it, "direction", "a direction (a string)"); d {
-		case "server_to_client":
-			dir = jsonrpc.ServerToClient
-		case "client_to_server", "":
+		found = true
+		if ok, err := s.open('{'); err != nil || !ok {
+			return cmp.Or(err, rd.fail("/session", "want an object with the recorded session"))
+		}
+		return rd.session(s)
+	})
+	if err == nil && !found {
+		err = rd.fail("/session", "want an object with the recorded session")
+	}
+	return err
+}
+
+// session reads the members of an agent-vcr session, whose '{' was just
+// read. The handshake is written first when the recording has it before
+// the interactions, as agent-vcr writes it; after them, where it is, with
+// a warning.
+func (rd *reader) session(s *scanner) error {
+	var req, resp json.RawMessage
+	late := false // the interactions were read: the handshake would come after them
+	handshake := func() {
+		if req == nil && resp == nil {
+			return
+		}
+		if late {
+			rd.warn("/session", "the initialize handshake comes after the interactions in the recording: written after them")
+		}
+		rd.begin("/session")
+		rd.add(jsonrpc.ClientToServer, "", req)
+		rd.add(jsonrpc.ServerToClient, "", resp)
+		req, resp = nil, nil
+	}
+	err := s.object(rd, "/session", func(name string) error {
+		var err error
+		switch name {
+		case "initialize_request":
+			req, err = s.value()
+		case "initialize_response":
+			resp, err = s.value()
+		case "interactions":
+			handshake()
+			late = true
+			c, err := s.peek()
+			if err != nil || c == 'n' {
+				_, err = s.value() // null: none
+				return err
+			}
+			if ok, err := s.open('['); err != nil || !ok {
+				return cmp.Or(err, rd.fail("/session/interactions", "want an array of interactions"))
+			}
+			return s.array(func(i int) error {
+				raw, err := s.value()
+				if err == nil {
+					rd.vcrEntry("/session/interactions/"+strconv.Itoa(i), raw)
+				}
+				return cmp.Or(err, rd.err)
+			})
 		default:
-			rd.warn(ptr+"/direction", "%q is neither client_to_server nor server_to_client: taken as client_to_server", d)
+			_, err = s.value()
 		}
-		ts := rd.time(ptr, it, "timestamp")
-		rd.begin(ptr)
-		rd.add(dir, ts, it["request"])
-		for _, n := range rd.list(ptr, it, "notifications") {
-			rd.add(dir.Opposite(), ts, n)
-		}
-		rts := rd.after(ptr+"/latency_ms", ts, it["latency_ms"])
-		if rts == "" {
-			rts = ts
-		}
-		rd.add(dir.Opposite(), rts, it["response"])
+		return err
+	})
+	handshake()
+	return err
+}
+
+// vcrEntry reads one interaction of an agent-vcr session.
+func (rd *reader) vcrEntry(ptr string, raw json.RawMessage) {
+	it, ok := rd.object(ptr, raw)
+	if !ok {
+		rd.warn(ptr, "an interaction that is not an object: skipped")
+		return
 	}
-	return nil
+	dir := jsonrpc.ClientToServer
+	switch d := rd.text(ptr, it, "direction", "a direction (a string)"); d {
+	case "server_to_client":
+		dir = jsonrpc.ServerToClient
+	case "client_to_server", "":
+	default:
+		rd.warn(ptr+"/direction", "%q is neither client_to_server nor server_to_client: taken as client_to_server", d)
+	}
+	ts := rd.time(ptr, it, "timestamp")
+	rd.begin(ptr)
+	rd.add(dir, ts, it["request"])
+	for _, n := range rd.list(ptr, it, "notifications") {
+		rd.add(dir.Opposite(), ts, n)
+	}
+	rts := rd.after(ptr+"/latency_ms", ts, it["latency_ms"])
+	if rts == "" {
+		rts = ts
+	}
+	rd.add(dir.Opposite(), rts, it["response"])
 }

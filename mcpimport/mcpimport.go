@@ -15,7 +15,10 @@
 package mcpimport
 
 import (
+	"bufio"
 	"bytes"
+	"cmp"
+	"container/heap"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,37 +102,67 @@ func describe(f Format) string {
 // *FormatError, the JSON syntax error of a recording that is not JSON, or
 // ErrNoMessages.
 func Read(r io.Reader, f Format) ([]Entry, []diag.Diagnostic, error) {
-	data, err := io.ReadAll(r)
+	var es []Entry
+	var warns []diag.Diagnostic
+	err := read(r, f, func(e Entry) error {
+		es = append(es, e)
+		return nil
+	}, func(d diag.Diagnostic) { warns = append(warns, d) }, maxWaiting)
 	if err != nil {
-		return nil, nil, err
+		return nil, warns, err
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if err := checkUTF8(data); err != nil {
-		return nil, nil, err
+	return es, warns, nil
+}
+
+// Convert reads a recording as Read does and writes its messages to w as
+// envelope lines, as it reads them: memory holds one entry of the
+// recording and the answers that wait for the requests sent before them,
+// not the recording. warn is called with each warning. On an error, what
+// was written is to be thrown away.
+func Convert(w io.Writer, r io.Reader, f Format, warn func(diag.Diagnostic)) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var b bytes.Buffer
+	err := read(r, f, func(e Entry) error {
+		b.Reset()
+		record.WriteEnvelope(&b, e.Dir, e.TS, e.Msg)
+		_, err := bw.Write(b.Bytes())
+		return err
+	}, warn, maxWaiting)
+	if err != nil {
+		return err
 	}
-	var doc json.RawMessage
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, nil, jsonError(data, err)
-	}
-	rd := &reader{format: f}
+	return bw.Flush()
+}
+
+// read reads a recording, calling emit with each message in order and
+// warn with each warning; at most waiting bytes of messages wait for
+// their time (see orderer).
+func read(r io.Reader, f Format, emit func(Entry) error, warn func(diag.Diagnostic), waiting int) error {
+	rd := &reader{format: f, warnf: warn, ord: orderer{emit: emit, limit: waiting}}
+	s := newScanner(r)
+	var err error
 	switch f {
 	case Inspector:
-		err = rd.inspector(doc)
+		err = rd.inspector(s)
 	case MCPRecorder:
-		err = rd.cassette(doc)
+		err = rd.cassette(s)
 	case VCR:
-		err = rd.vcr(doc)
+		err = rd.vcr(s)
 	default:
 		_, err = ParseFormat(string(f))
+		return err
 	}
-	if err != nil {
-		return nil, rd.warns, err
+	if err == nil {
+		err = s.end()
 	}
-	es := rd.ordered()
-	if len(es) == 0 {
-		return nil, rd.warns, ErrNoMessages
+	if err == nil {
+		rd.flush()
+		err = cmp.Or(rd.err, rd.ord.end(rd))
 	}
-	return es, rd.warns, nil
+	if err == nil && rd.ord.n == 0 {
+		err = ErrNoMessages
+	}
+	return err
 }
 
 // ErrNoMessages is the error of Read for a recording of the right format
@@ -153,43 +186,15 @@ func Write(w io.Writer, entries []Entry) error {
 	return err
 }
 
-// checkUTF8 reports where data is not UTF-8, which JSON text must be:
-// encoding/json passes such bytes through in the messages it leaves as
-// text, and the log they would go into could not be read.
-func checkUTF8(data []byte) error {
-	if utf8.Valid(data) {
-		return nil
-	}
-	i := 0
-	for i < len(data) {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n == 1 {
-			break
-		}
-		i += n
-	}
-	line := 1 + bytes.Count(data[:i], []byte("\n"))
-	col := i - bytes.LastIndexByte(data[:i], '\n')
-	return fmt.Errorf("line %d, column %d: not JSON: byte %#02x is not UTF-8, which JSON text must be (convert the recording to UTF-8 first, e.g. with iconv)", line, col, data[i])
-}
-
-// jsonError says where a recording that is not JSON goes wrong.
-func jsonError(data []byte, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
-		return fmt.Errorf("line %d: not JSON: %v", line, se)
-	}
-	return fmt.Errorf("not JSON: %v", err)
-}
-
-// reader collects the messages of one recording, exchange by exchange: an
-// exchange is what the recording keeps as one entry (a request, what the
-// server sent while it was open, and its answer).
+// reader reads the messages of one recording, entry by entry: each entry
+// is an exchange (a request, what was sent while it was open, and its
+// answer), handed to the orderer once read.
 type reader struct {
-	format    Format
-	exchanges []exchange
-	warns     []diag.Diagnostic
+	format Format
+	warnf  func(diag.Diagnostic)
+	cur    exchange // the exchange being read
+	ord    orderer
+	err    error // of writing a message: the end of the run
 }
 
 // exchange is one entry of a recording: its messages in the recording's
@@ -200,7 +205,7 @@ type exchange struct {
 }
 
 func (rd *reader) warn(ptr, format string, args ...any) {
-	rd.warns = append(rd.warns, diag.Diagnostic{Pointer: ptr, Severity: diag.Warning, Message: fmt.Sprintf(format, args...)})
+	rd.warnf(diag.Diagnostic{Pointer: ptr, Severity: diag.Warning, Message: fmt.Sprintf(format, args...)})
 }
 
 func (rd *reader) fail(ptr, format string, args ...any) error {
@@ -210,7 +215,16 @@ func (rd *reader) fail(ptr, format string, args ...any) error {
 // begin starts the exchange of the recording's entry at ptr: the messages
 // added next belong to it.
 func (rd *reader) begin(ptr string) {
-	rd.exchanges = append(rd.exchanges, exchange{ptr: ptr})
+	rd.flush()
+	rd.cur = exchange{ptr: ptr}
+}
+
+// flush hands the exchange read to the orderer.
+func (rd *reader) flush() {
+	if len(rd.cur.msgs) > 0 && rd.err == nil {
+		rd.err = rd.ord.exchange(rd, rd.cur)
+	}
+	rd.cur.msgs = nil
 }
 
 // add adds the message v (JSON text; a JSON string holding the text of a
@@ -231,103 +245,162 @@ func (rd *reader) add(dir jsonrpc.Direction, ts string, v json.RawMessage) {
 			}
 		}
 	}
-	if len(rd.exchanges) == 0 {
-		rd.begin("")
-	}
-	x := &rd.exchanges[len(rd.exchanges)-1]
 	if d := depth(v) + 1; d > rpclog.DefaultMaxDepth {
-		rd.warn(x.ptr, "a message nested %d levels deep in its log line: read the log with --max-depth %d or more", d, d)
+		rd.warn(rd.cur.ptr, "a message nested %d levels deep in its log line: read the log with --max-depth %d or more", d, d)
 	}
 	if n := len(v) + 64 + len(ts); n > rpclog.DefaultMaxLineBytes {
-		rd.warn(x.ptr, "a message of %d bytes: read the log with --max-line-bytes %d or more", len(v), n)
+		rd.warn(rd.cur.ptr, "a message of %d bytes: read the log with --max-line-bytes %d or more", len(v), n)
 	}
-	x.msgs = append(x.msgs, Entry{Dir: dir, TS: ts, Msg: v})
+	rd.cur.msgs = append(rd.cur.msgs, Entry{Dir: dir, TS: ts, Msg: v})
 }
 
-// ordered returns the messages in the order they were sent, as far as the
-// recording tells it. The exchanges' leads keep the recording's order,
-// whatever their times say (a clock set back is no reason to reorder what
-// was recorded in sequence). Every other message comes after its lead, and
-// after the later leads sent before it, by the times the recording gives
-// at their full precision: a message with no time of its own, or one
-// earlier than its lead's (with a warning), is taken at its lead's time;
-// ties keep the recording's order. Where times cannot be compared (one
-// missing, or some with a zone and some without), the recording's order
-// is kept.
-func (rd *reader) ordered() []Entry {
-	var xs []exchange
-	for _, x := range rd.exchanges {
-		if len(x.msgs) > 0 {
-			xs = append(xs, x)
-		}
-	}
-	clock := newClock(xs)
-	type follower struct {
-		e  Entry
-		t  time.Time
-		ok bool
-	}
-	gaps := make([][]follower, len(xs)) // gaps[i]: what goes between lead i and lead i+1
-	lead := make([]time.Time, len(xs))
-	leadOK := make([]bool, len(xs))
-	for i, x := range xs {
-		lead[i], leadOK[i] = clock.at(x.msgs[0].TS)
-	}
-	for i, x := range xs {
-		for _, m := range x.msgs[1:] {
-			t, ok := clock.at(m.TS)
-			switch {
-			case !ok:
-				t, ok = lead[i], leadOK[i]
-			case leadOK[i] && t.Before(lead[i]):
-				rd.warn(x.ptr, "a message recorded at %s, before the message it answers or follows (%s): kept after it", m.TS, x.msgs[0].TS)
-				t = lead[i]
-			}
-			g := i
-			for ok && g+1 < len(xs) && leadOK[g+1] && lead[g+1].Before(t) {
-				g++
-			}
-			gaps[g] = append(gaps[g], follower{m, t, ok})
-		}
-	}
-	out := make([]Entry, 0, len(xs))
-	for i, x := range xs {
-		out = append(out, x.msgs[0])
-		gap := gaps[i]
-		if !slices.ContainsFunc(gap, func(f follower) bool { return !f.ok }) {
-			slices.SortStableFunc(gap, func(a, b follower) int { return a.t.Compare(b.t) })
-		}
-		for _, f := range gap {
-			out = append(out, f.e)
-		}
-	}
-	return out
+// orderer writes the messages of a recording's exchanges in the order
+// they were sent, as far as the recording tells it, as they come. The
+// leads keep the recording's order, whatever their times say (a clock set
+// back is no reason to reorder what was recorded in sequence). Every other
+// message comes after its lead, and after the later leads sent before it,
+// by the times the recording gives at their full precision: a message
+// with no time of its own, or one earlier than its lead's (with a
+// warning), is taken at its lead's time; ties keep the recording's order.
+// Where times cannot be compared (one missing, or with a zone where the
+// first time had none, or the other way round), the recording's order is
+// kept. A message waits while its time is later than the last lead's, in
+// a heap by time; past maxWaiting bytes of them, the earliest are written
+// before the next lead, with a warning.
+type orderer struct {
+	emit    func(Entry) error
+	limit   int // maxWaiting
+	n       int // messages written
+	seq     int // followers taken
+	zoned   int // 1: the recording's times have a zone, -1: they have none, 0: none read yet
+	mixed   bool
+	waiting followers  // by time, then seq
+	bytes   int        // the size of the messages waiting
+	loose   []follower // those without a time, which wait for the next lead
+	over    bool       // maxWaiting was passed (warned once)
 }
 
-// clock reads the times of one recording's messages, so that they can be
-// compared: times with a zone, or times without one, not both.
-type clock struct{ zoned, naive bool }
+// maxWaiting bounds the bytes of the messages that wait for their time.
+const maxWaiting = 64 << 20
 
-func newClock(xs []exchange) clock {
-	var c clock
-	for _, x := range xs {
-		for _, m := range x.msgs {
-			if _, err := time.Parse(time.RFC3339Nano, m.TS); err == nil {
-				c.zoned = true
-			} else if _, err := time.Parse(naiveLayout, m.TS); err == nil {
-				c.naive = true
-			}
-		}
-	}
-	return c
+// follower is a message that is not its exchange's lead, its time, and
+// its place in the recording.
+type follower struct {
+	e   Entry
+	t   time.Time
+	seq int
 }
 
-// at returns the time ts, and whether it can be compared with the others.
-func (c clock) at(ts string) (time.Time, bool) {
-	if c.zoned && c.naive {
-		return time.Time{}, false
+// followers is a heap of followers, the earliest (then first taken) on top.
+type followers []follower
+
+func (h followers) Len() int { return len(h) }
+func (h followers) Less(i, j int) bool {
+	if c := h[i].t.Compare(h[j].t); c != 0 {
+		return c < 0
 	}
-	return parseTime(ts)
+	return h[i].seq < h[j].seq
+}
+func (h followers) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *followers) Push(x any)   { *h = append(*h, x.(follower)) }
+func (h *followers) Pop() any {
+	old := *h
+	f := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return f
+}
+
+// exchange writes what can be written once the exchange x is read: the
+// waiting messages sent before its lead, then its lead; its other messages
+// wait.
+func (o *orderer) exchange(rd *reader, x exchange) error {
+	lead, leadOK := o.at(rd, x.ptr, x.msgs[0].TS)
+	if o.bytes > o.limit && !o.over {
+		o.over = true
+		rd.warn(x.ptr, "more than %d bytes of messages wait for the requests sent before them: from here on, the earliest are written before the next request when they pass that, whatever their time", o.limit)
+	}
+	var gap []follower
+	for o.waiting.Len() > 0 && (!leadOK || !lead.Before(o.waiting[0].t) || o.bytes > o.limit) {
+		f := heap.Pop(&o.waiting).(follower)
+		o.bytes -= len(f.e.Msg)
+		gap = append(gap, f)
+	}
+	if err := o.write(gap); err != nil {
+		return err
+	}
+	if err := o.emit(x.msgs[0]); err != nil {
+		return err
+	}
+	o.n++
+	for _, m := range x.msgs[1:] {
+		o.seq++
+		t, ok := o.at(rd, x.ptr, m.TS)
+		switch {
+		case !ok && !leadOK:
+			o.loose = append(o.loose, follower{e: m, seq: o.seq})
+			continue
+		case !ok:
+			t = lead
+		case leadOK && t.Before(lead):
+			rd.warn(x.ptr, "a message recorded at %s, before the message it answers or follows (%s): kept after it", m.TS, x.msgs[0].TS)
+			t = lead
+		}
+		heap.Push(&o.waiting, follower{e: m, t: t, seq: o.seq})
+		o.bytes += len(m.Msg)
+	}
+	return nil
+}
+
+// end writes the messages still waiting.
+func (o *orderer) end(rd *reader) error {
+	var gap []follower
+	for o.waiting.Len() > 0 {
+		gap = append(gap, heap.Pop(&o.waiting).(follower))
+	}
+	return o.write(gap)
+}
+
+// write writes the messages of one gap between leads, gap (in order of
+// time) and those without a time: by time when none is without one,
+// otherwise in the recording's order.
+func (o *orderer) write(gap []follower) error {
+	if len(o.loose) > 0 {
+		gap = append(gap, o.loose...)
+		o.loose = o.loose[:0]
+		slices.SortFunc(gap, func(a, b follower) int { return a.seq - b.seq })
+	}
+	for _, f := range gap {
+		if err := o.emit(f.e); err != nil {
+			return err
+		}
+		o.n++
+	}
+	return nil
+}
+
+// at returns the time ts, and whether it can be compared with the others
+// of the recording: those of the kind (with a zone, or without) of the
+// first one read. The first of another kind is a warning at ptr.
+func (o *orderer) at(rd *reader, ptr, ts string) (time.Time, bool) {
+	t, ok := parseTime(ts)
+	if !ok {
+		return t, false
+	}
+	kind := -1
+	if _, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		kind = 1
+	}
+	switch {
+	case o.zoned == 0:
+		o.zoned = kind
+	case o.zoned != kind:
+		if !o.mixed {
+			o.mixed = true
+			rd.warn(ptr, "the time %s has %s zone, unlike the recording's first: times of its kind are not compared with the others, and keep the recording's order", ts, map[int]string{1: "a", -1: "no"}[kind])
+		}
+		return t, false
+	}
+	return t, true
 }
 
 // The layouts of the times recordings write: RFC 3339 (JavaScript's

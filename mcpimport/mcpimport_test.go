@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"os"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rpclog"
@@ -216,7 +219,15 @@ func TestReadErrors(t *testing.T) {
 		f         Format
 		rec, want string
 	}{
-		{Inspector, "[\n{\"a\":1},\n{oops}]", "line 3: not JSON"},
+		{Inspector, "[\n{\"a\":1},\n{oops}]", "line 3, column 2: not JSON: invalid character 'o'"},
+		{Inspector, "", "line 1, column 1: not JSON: the recording ends where a value begins"},
+		{Inspector, "[{\"message\":{\"jsonrpc\":\"2.0\",\"method\":\"m\"}}", "line 1, column 44: not JSON: the recording ends after an array element"},
+		{Inspector, "[{\"message\":{\"jsonrpc\":\"2.0\",\"method\":\"m\"}}] [", "line 1, column 46: not JSON: invalid character '[' after the recording's value"},
+		{Inspector, "[{\"message\":\n{\"jsonrpc\":\"2.0\",\"method\":\"m\"}", "line 2, column 31: not JSON: the recording ends in the middle of a value"},
+		{Inspector, "[" + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "]", "line 1, column 10002: not JSON: invalid character '[' exceeded max depth"},
+		{MCPRecorder, "{\"interactions\":[]\xff}", "line 1, column 19: not JSON: byte 0xff is not UTF-8"},
+		{MCPRecorder, "{\"interactions\" [] }", "line 1, column 17: not JSON: invalid character '[' after a member name"},
+		{VCR, "{\"metadata\":{oops},\"session\":{}}", "line 1, column 14: not JSON: invalid character 'o'"},
 		{Inspector, `{"interactions":[]}`, "not an MCP Inspector export (a JSON array of its history or network log entries): want a JSON array (at /)"},
 		{MCPRecorder, `[]`, "not an mcp-recorder cassette"},
 		{MCPRecorder, `{"interactions":5}`, "want an array of interactions (at /interactions)"},
@@ -305,9 +316,9 @@ func TestPublishedRecordings(t *testing.T) {
 	}
 }
 
-// FuzzRead: any input gives entries, warnings or an error, never a panic,
-// and the entries make a log rpclog reads whole (with the --max-depth a
-// warning names, when one does).
+// FuzzRead: any input gives entries, warnings or an error, never a panic;
+// the entries make a log rpclog reads whole (with the --max-depth a
+// warning names, when one does), the log Convert writes.
 func FuzzRead(f *testing.F) {
 	f.Add(`[{"timestamp":"2026-01-01T00:00:00Z","message":{"jsonrpc":"2.0","id":1,"method":"m"},"duration":1e400}]`)
 	f.Add(`{"interactions":[{"request":"{\"a\":","response":[1]}]}`)
@@ -328,6 +339,10 @@ func FuzzRead(f *testing.F) {
 				if strings.Contains(w.Message, "--max-depth") {
 					opts.MaxDepth = 10002 // encoding/json's limit on the recording, and the envelope
 				}
+			}
+			var c bytes.Buffer
+			if err := Convert(&c, strings.NewReader(rec), fm, func(diag.Diagnostic) {}); err != nil || !bytes.Equal(c.Bytes(), b.Bytes()) {
+				t.Fatalf("Convert: %v\n%s\nwant\n%s", err, c.Bytes(), b.Bytes())
 			}
 			if got := readLog(t, b.Bytes(), opts); len(got) != len(es) {
 				t.Fatalf("%d entries read back as %d", len(es), len(got))
@@ -540,5 +555,108 @@ func TestInspectorSSECut(t *testing.T) {
 	})
 	if !strings.Contains(warns, "/0/responseBody: the stream ends inside an event (37 bytes of data") {
 		t.Errorf("warnings %q", warns)
+	}
+}
+
+// generated is an Inspector export of n entries made as it is read, each
+// a request with a pad of size bytes and its answer; with late, every
+// answer's time is after every request's (all requests at one time).
+type generated struct {
+	n, size, i int
+	late       bool
+	buf        bytes.Buffer
+}
+
+func (g *generated) Read(p []byte) (int, error) {
+	for g.buf.Len() < len(p) && g.i <= g.n {
+		switch {
+		case g.i == 0:
+			g.buf.WriteString("[")
+		default:
+			if g.i > 1 {
+				g.buf.WriteString(",")
+			}
+			ts := fmt.Sprintf("2026-06-08T15:19:%02d.%03dZ", g.i/1000%60, g.i%1000)
+			if g.late {
+				ts = "2026-06-08T15:19:14.029Z"
+			}
+			fmt.Fprintf(&g.buf, `{"timestamp":%q,"message":{"jsonrpc":"2.0","id":%d,"method":"m","params":{"pad":%q}},"response":{"jsonrpc":"2.0","id":%d,"result":{}},"duration":0.5}`,
+				ts, g.i, strings.Repeat("x", g.size), g.i)
+		}
+		g.i++
+		if g.i > g.n {
+			g.buf.WriteString("]")
+		}
+	}
+	if g.buf.Len() == 0 {
+		return 0, io.EOF
+	}
+	return g.buf.Read(p)
+}
+
+// heapWatch is an io.Writer that drops what it is given, sampling the heap
+// in use at each write.
+type heapWatch struct {
+	writes int
+	most   uint64
+}
+
+func (h *heapWatch) Write(p []byte) (int, error) {
+	h.writes++
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	h.most = max(h.most, m.HeapAlloc)
+	return len(p), nil
+}
+
+// TestConvertStreams: Convert reads a recording as a stream: converting 8
+// MB of entries, answered in order, the heap stays under 12 MiB (read
+// whole, the recording took four times its size).
+func TestConvertStreams(t *testing.T) {
+	g := &generated{n: 1000, size: 8000}
+	w := &heapWatch{}
+	runtime.GC()
+	if err := Convert(w, g, Inspector, func(d diag.Diagnostic) { t.Errorf("warning %v", d) }); err != nil {
+		t.Fatal(err)
+	}
+	if w.most == 0 {
+		t.Fatalf("%d writes, no sample of the heap", w.writes)
+	}
+	if w.most > 12<<20 {
+		t.Errorf("the heap reached %d MiB converting 8 MB", w.most>>20)
+	}
+}
+
+// TestWaitingBounded: answers that wait for their time (each later than
+// every request) are held up to a limit; past it, the earliest go out
+// before the next request, with one warning, and nothing is lost.
+func TestWaitingBounded(t *testing.T) {
+	var got []Entry
+	var warns []string
+	err := read(&generated{n: 100, size: 10, late: true}, Inspector, func(e Entry) error {
+		got = append(got, e)
+		return nil
+	}, func(d diag.Diagnostic) { warns = append(warns, d.Pointer+": "+d.Message) }, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 200 {
+		t.Fatalf("%d messages, want 200", len(got))
+	}
+	// Each answer is 37 bytes: 28 wait at most, and the first goes out
+	// before request 29 (index 28), where the limit is passed.
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], "/28: more than 1000 bytes of messages wait") {
+		t.Errorf("warnings %q", warns)
+	}
+	seen := map[string]int{}
+	for i, e := range got {
+		seen[string(e.Msg)] = i
+	}
+	for id := 1; id <= 100; id++ {
+		req := seen[fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"m","params":{"pad":"xxxxxxxxxx"}}`, id)]
+		res, ok := seen[fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, id)]
+		if !ok || res < req {
+			t.Errorf("answer %d at %d, its request at %d", id, res, req)
+		}
 	}
 }

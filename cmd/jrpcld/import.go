@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"io"
+	"os"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/mcpimport"
 	"github.com/spf13/pflag"
 )
@@ -19,7 +21,9 @@ func importCommand() command {
 const importHelp = `
 Converts a recording of an MCP session made by another tool into the log
 the other commands read: envelope lines {"dir","ts","msg"}, on standard
-output or into LOG (written whole or not at all). FILE ("-" for standard
+output or into LOG (written whole or not at all). The recording is read as
+a stream: memory holds one of its entries, and the answers that wait for
+the requests sent before them, however long it is. FILE ("-" for standard
 input) is, with --from:
 
   inspector     an export of MCP Inspector: its request history (each
@@ -74,34 +78,56 @@ func runImport(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		if cl, ok := in.(io.Closer); ok {
 			defer cl.Close()
 		}
-		entries, warns, err := mcpimport.Read(in, f)
-		for _, w := range warns {
-			w.File = display
-			errorf(e, c.name, "%s", w)
-		}
-		if err != nil {
-			var fe *mcpimport.FormatError
-			if errors.As(err, &fe) {
-				errorf(e, c.name, "%s: %v; is --from %s right?", display, err, f)
-			} else {
-				errorf(e, c.name, "%s: %v", display, err)
-			}
-			return exitUsage
-		}
-		out, err := openOutput(e, c.name, *outPath)
-		if err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
-		}
-		if err := mcpimport.Write(out, entries); err != nil {
-			out.finish(false)
-			errorf(e, c.name, "%v", err)
-			return exitUsage
-		}
-		if err := out.finish(true); err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
-		}
-		return exitOK
+		return importTo(e, c.name, *outPath, in, display, f)
 	}
+}
+
+// importTo converts the recording in (named display) into the log
+// outPath, or standard output, whole or not at all: the log is written to
+// a temporary file as it is converted, in memory that does not grow with
+// the recording.
+func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcpimport.Format) int {
+	out, err := openOutput(e, cmd, outPath)
+	var spool *os.File
+	if err == nil && out.file == nil {
+		// Standard output gets the log once it is whole.
+		if spool, err = os.CreateTemp("", "jrpcld-import-*"); err == nil {
+			// Removed at once where the system allows it: nothing is left
+			// behind, whatever stops the run.
+			os.Remove(spool.Name())
+			defer spool.Close()
+		}
+	}
+	if err != nil {
+		errorf(e, cmd, "%v", err)
+		return exitUsage
+	}
+	var w io.Writer = out
+	if spool != nil {
+		w = spool
+	}
+	err = mcpimport.Convert(w, in, f, func(d diag.Diagnostic) {
+		d.File = display
+		errorf(e, cmd, "%s", d)
+	})
+	if err == nil && spool != nil {
+		if _, err = spool.Seek(0, io.SeekStart); err == nil {
+			_, err = io.Copy(out, spool)
+		}
+	}
+	var fe *mcpimport.FormatError
+	switch {
+	case errors.As(err, &fe):
+		errorf(e, cmd, "%s: %v; is --from %s right?", display, err, f)
+	case err != nil:
+		errorf(e, cmd, "%s: %v", display, err)
+	}
+	if err := out.finish(err == nil); err != nil {
+		errorf(e, cmd, "%v", err)
+		return exitUsage
+	}
+	if err != nil {
+		return exitUsage
+	}
+	return exitOK
 }
