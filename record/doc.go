@@ -1,6 +1,7 @@
 // Package record records the traffic of an MCP session as it passes, as a
 // log of envelope lines {"dir":"c2s"|"s2c","ts":"...","msg":...}, the form
-// package rpclog reads.
+// package rpclog reads; text that is not UTF-8, which no JSON can hold, is
+// kept byte for byte in "bytes" (base64) in place of "msg".
 //
 // Log writes the lines, one write each, so that a crash loses nothing
 // written. Stdio runs a server that speaks over its standard input and

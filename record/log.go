@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -62,9 +63,12 @@ func NewLog(w io.Writer) *Log { return &Log{w: w} }
 // Record writes the envelope line of text, one message (or line, or body)
 // sent in direction dir. When text is JSON, the envelope's "msg" is that
 // JSON value, as written (or without its insignificant white space when it
-// spans several lines); otherwise "msg" is the text as a JSON string (with
-// any bytes that are not UTF-8 replaced by U+FFFD), which readers of the log
-// report as a message that is not JSON-RPC and keep. When the line would be
+// spans several lines); UTF-8 text that is not JSON is "msg" as a JSON
+// string, which readers of the log report as a message that is not
+// JSON-RPC and keep. Text that is not UTF-8, which no JSON text can hold,
+// is "bytes": its exact bytes (less the line feed that ends a line) in
+// standard base64, which readers of the log report as not JSON (-32700, at
+// the first byte that is not UTF-8) and keep. When the line would be
 // longer than Max, the message is logged cut, as RecordCut logs it. The
 // first error of the writer is returned by this call and every later one.
 func (l *Log) Record(dir jsonrpc.Direction, text []byte) error {
@@ -198,7 +202,8 @@ func writeCutEnvelope(b *bytes.Buffer, dir jsonrpc.Direction, ts string, head []
 // WriteEnvelope writes to b the envelope line of text sent in direction dir
 // at time ts ("" for none: the envelope then has no "ts"), with its line
 // break. The "msg" is the JSON value text holds, or text as a string when it
-// is not JSON, as Log.Record writes it.
+// is not JSON; text that is not UTF-8 is "bytes" instead, as Log.Record
+// writes it.
 func WriteEnvelope(b *bytes.Buffer, dir jsonrpc.Direction, ts string, text []byte) {
 	b.WriteString(`{"dir":"`)
 	b.WriteString(dir.String())
@@ -207,8 +212,14 @@ func WriteEnvelope(b *bytes.Buffer, dir jsonrpc.Direction, ts string, text []byt
 		b.WriteString(`,"ts":`)
 		writeString(b, ts)
 	}
-	b.WriteString(`,"msg":`)
-	appendMsg(b, text)
+	if utf8.Valid(text) {
+		b.WriteString(`,"msg":`)
+		appendMsg(b, text)
+	} else {
+		b.WriteString(`,"bytes":"`)
+		b.Write(base64.StdEncoding.AppendEncode(b.AvailableBuffer(), bytes.TrimSuffix(text, []byte("\n"))))
+		b.WriteByte('"')
+	}
 	b.WriteString("}\n")
 }
 

@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -105,7 +106,6 @@ func TestLogForms(t *testing.T) {
 		{"batch", `[{"jsonrpc":"2.0","method":"a"}]`, `[{"jsonrpc":"2.0","method":"a"}]`},
 		{"not JSON", "Server listening on stdio\n", `"Server listening on stdio\n"`},
 		{"cut short", `{"jsonrpc":"2.0","id":1`, `"{\"jsonrpc\":\"2.0\",\"id\":1"`},
-		{"not UTF-8", "ab\xffc", `"ab\ufffdc"`},
 		{"html", "<b>&</b>", `"<b>&</b>"`},
 		{"empty line", "\n", `"\n"`},
 	} {
@@ -126,6 +126,46 @@ func TestLogForms(t *testing.T) {
 				t.Errorf("read back as %+v", got)
 			}
 		})
+	}
+}
+
+// TestLogBytes: text that is not UTF-8 (a server that writes Latin-1, a
+// JSON message with such a byte in a string) is logged with its exact
+// bytes in "bytes", standard base64, less the line feed that ends a line;
+// the log's reader keeps them, as a parse error at the first byte that is
+// not UTF-8, with the direction and time.
+func TestLogBytes(t *testing.T) {
+	for _, text := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"text":"caf` + "\xe9" + `"}}` + "\n",
+		"caf\xe9 au lait\r\n",
+		"\xff",
+		"a\n\xfe\n",
+	} {
+		var buf bytes.Buffer
+		l := NewLog(&buf)
+		l.Now = func() time.Time { return time.Date(2026, 11, 20, 9, 0, 1, 0, time.UTC) }
+		if err := l.Record(jsonrpc.ServerToClient, []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+		// Read as any JSON reader reads it.
+		var env map[string]any
+		if err := json.Unmarshal(buf.Bytes(), &env); err != nil || !strings.HasSuffix(buf.String(), "}\n") || strings.Count(buf.String(), "\n") != 1 {
+			t.Fatalf("%q: log line %q: %v", text, buf.String(), err)
+		}
+		enc, _ := env["bytes"].(string)
+		got, err := base64.StdEncoding.DecodeString(enc)
+		want := strings.TrimSuffix(text, "\n")
+		if err != nil || string(got) != want || len(env) != 3 || env["dir"] != "s2c" || env["ts"] != "2026-11-20T09:00:01.000Z" {
+			t.Errorf("%q: logged as %s (bytes %q, %v), want the bytes %q", text, buf.String(), got, err, want)
+		}
+		r, err := rpclog.NewReader(&buf, "log", rpclog.ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := r.Next()
+		if err != nil || !rec.Bytes || string(rec.Raw) != want || rec.Err == nil || rec.Dir != jsonrpc.ServerToClient || rec.TS != "2026-11-20T09:00:01.000Z" {
+			t.Errorf("%q: read back as %+v, %v", text, rec, err)
+		}
 	}
 }
 

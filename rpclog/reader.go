@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -93,12 +94,26 @@ type Record struct {
 	// "result" members of a message read typed, when it vouched for them
 	// (BatchOptions.Vouch), else nil. It is valid as long as Raw.
 	Vouched [2][]byte
+	// Bytes tells that Raw holds the exact bytes of a message that an
+	// envelope carried in "bytes" (standard base64, in place of "msg":
+	// text that is not UTF-8, as jrpcld record writes it) and that are no
+	// JSON text: Err says why (-32700, at the offset of the first byte
+	// that is not UTF-8), Dir and TS are the envelope's. Unlike other
+	// records with Err, it is a message of the log: a graph keeps it
+	// (jlog:bytes) and the way back writes its bytes again. Bytes that
+	// are JSON text make an ordinary record, as "msg" would.
+	Bytes bool
 	// Err is non-nil when this part could not be read: a *diag.Diagnostic.
 	// A problem with the whole input (empty, not UTF-8, a gzip stream
 	// over the limits) is one such record, with Line 0 when it concerns
 	// no line, and the last.
 	Err error
 }
+
+// Kept reports whether the record is a message of the log, which a graph
+// of the log keeps: one that could be read (Err is nil), or the bytes of
+// one an envelope held (Bytes).
+func (r *Record) Kept() bool { return r.Err == nil || r.Bytes }
 
 // ReadError describes a part of a log that could not be read as a message.
 type ReadError struct {
@@ -927,9 +942,19 @@ func (r *Reader) newParser() *jsonparse.Parser {
 // line line at column col. perr is the syntax error when there was one. It
 // reads only the Reader's settings.
 func (r *Reader) record(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError, text []byte, line, col int) *Record {
+	var badBytes *diag.Diagnostic
+	if perr == nil {
+		var rec *Record
+		if rec, badBytes = r.bytesEnvelope(p, v, text, line); rec != nil {
+			return rec
+		}
+	}
 	rec := r.message(p, v, perr, text, line, col)
 	if perr != nil || rec.Err != nil {
 		return rec
+	}
+	if badBytes != nil {
+		rec.Problems = append(rec.Problems, *badBytes)
 	}
 	// Pointers into the message of an envelope start at the message, as
 	// those of every other finding about it do.
@@ -998,6 +1023,17 @@ func (r *Reader) message(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError
 	}
 	// An envelope: {"dir": "c2s"|"s2c", "ts": "...", "msg": {...}}.
 	rec := &Record{Line: line, Raw: text[msgStart:msgEnd], Value: m["msg"]}
+	r.envelope(p, m, text, rec)
+	if n, ok := m["truncated"]; ok {
+		rec.Problems = append(rec.Problems, r.truncated(n, m["msg"], line))
+	}
+	return r.checkBatch(rec)
+}
+
+// envelope sets what the envelope m, parsed by p from text, says of the
+// message of rec: its "dir" and "ts", and what is wrong with them.
+func (r *Reader) envelope(p *jsonparse.Parser, m map[string]any, text []byte, rec *Record) {
+	line := rec.Line
 	if d, ok := m["dir"]; ok {
 		s, _ := d.(string)
 		if dir, ok := jsonrpc.ParseDirection(s); ok {
@@ -1026,10 +1062,78 @@ func (r *Reader) message(p *jsonparse.Parser, v any, perr *jsonparse.SyntaxError
 			rec.TSRaw = rawJSON(t)
 		}
 	}
-	if n, ok := m["truncated"]; ok {
-		rec.Problems = append(rec.Problems, r.truncated(n, m["msg"], line))
+}
+
+// bytesEnvelope returns the record of v, parsed by p from text, when it is
+// an envelope that holds its message as "bytes" rather than "msg" (see
+// Record.Bytes); nil when it is not one. When its "bytes" is not a string
+// of standard base64, the record is nil and bad says so: the line is then
+// read as the JSON value it is, with that problem.
+func (r *Reader) bytesEnvelope(p *jsonparse.Parser, v any, text []byte, line int) (rec *Record, bad *diag.Diagnostic) {
+	m, ok := v.(map[string]any)
+	if msgStart, _ := p.MsgSpan(); !ok || msgStart >= 0 {
+		return nil, nil // not an object, or an envelope with "msg"
 	}
-	return r.checkBatch(rec)
+	enc, ok := m["bytes"]
+	if _, bare := m["jsonrpc"]; !ok || bare {
+		return nil, nil
+	}
+	s, isStr := enc.(string)
+	b, err := base64.StdEncoding.Strict().DecodeString(s)
+	if !isStr || err != nil {
+		why := "it is " + describeJSON(enc)
+		if isStr {
+			why = err.Error()
+		}
+		return nil, &diag.Diagnostic{File: r.name, Line: line, Pointer: "/bytes", Code: codeInvalidMessage, Severity: diag.Error,
+			Message: `envelope "bytes" must be a string of standard base64 (RFC 4648), the message's exact bytes: ` + why + "; the line is kept as the JSON value it is"}
+	}
+	// A parser of its own: the bytes' value outlives p's next Parse.
+	rec = readBytes(&jsonparse.Parser{MaxDepth: r.p.MaxDepth, LoneSurrogates: true}, r.name, b, line)
+	r.envelope(p, m, text, rec)
+	if rec.Err == nil {
+		rec = r.checkBatch(rec)
+	}
+	return rec, nil
+}
+
+// BytesRecord returns the record a log reader reads for b, the exact bytes
+// of a message that an envelope held in "bytes" (as a graph keeps them in
+// jlog:bytes), on line: with Bytes and Err when they are no JSON text,
+// else an ordinary record of the message they hold. Its Dir and TS are the
+// caller's to set.
+func BytesRecord(b []byte, line int) *Record {
+	// encoding/json's bound on nesting, as MessageRecord.
+	return readBytes(&jsonparse.Parser{MaxDepth: 10000, LoneSurrogates: true}, "", b, line)
+}
+
+// readBytes returns the record of b, the exact bytes of a message, read
+// with p, on line of file.
+func readBytes(p *jsonparse.Parser, file string, b []byte, line int) *Record {
+	rec := &Record{Line: line, Raw: b, Bytes: true}
+	fail := func(format string, args ...any) *Record {
+		rec.Err = &diag.Diagnostic{File: file, Line: line, Code: codeParseError, Severity: diag.Error,
+			Message: fmt.Sprintf(format, args...) + ` (the envelope's "bytes" holds the message's exact bytes)`}
+		return rec
+	}
+	if i := jsonparse.InvalidUTF8(b); i >= 0 {
+		return fail("byte %#02x at offset %d of the message is not UTF-8, which JSON text must be", b[i], i)
+	}
+	v, perr := p.Parse(b)
+	if perr != nil {
+		return fail("offset %d of the message: %s", perr.Offset, perr.Msg)
+	}
+	start, end := p.Span()
+	rec.Bytes, rec.Raw, rec.Value = false, b[start:end], v
+	for _, s := range p.Surrogates() {
+		rec.Surrogates = append(rec.Surrogates, SurrogateError(s))
+	}
+	for _, d := range p.Duplicates() {
+		w := DuplicateWarning(d, "")
+		w.File, w.Line = file, line
+		rec.Warnings = append(rec.Warnings, w)
+	}
+	return rec
 }
 
 // truncated returns the problem of an envelope with a "truncated" member

@@ -3,9 +3,11 @@ package rpclog
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -30,6 +32,7 @@ type lrGot struct {
 	problems      []diag.Diagnostic
 	warnings      []diag.Diagnostic
 	lones         []diag.Diagnostic
+	bytes         bool
 	err           *diag.Diagnostic
 }
 
@@ -83,6 +86,7 @@ type lrWant struct {
 	col           int      // error column
 	code          int      // error code; 0 for a message
 	msg           string   // substring of the error message
+	bytes         bool     // an error record that keeps raw, an envelope's "bytes", with its dir and ts
 }
 
 // lrMsg, lrEnv and lrBad build expected records: a bare message, an
@@ -124,7 +128,13 @@ func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
 			if e.Code != w.code || e.Line != w.line || e.Column != w.col || !strings.Contains(e.Message, w.msg) || e.File != "in.jsonl" {
 				t.Errorf("record %d: error %+v, want line %d col %d code %d msg containing %q", i, e, w.line, w.col, w.code, w.msg)
 			}
+			if g.bytes != w.bytes || w.bytes && (g.raw != w.raw || g.dir != w.dir || g.ts != w.ts) {
+				t.Errorf("record %d: bytes %v raw %q dir %q ts %q, want %v %q %q %q", i, g.bytes, g.raw, g.dir, g.ts, w.bytes, w.raw, w.dir, w.ts)
+			}
 			continue
+		}
+		if g.bytes {
+			t.Errorf("record %d: a message read from JSON text has Bytes set", i)
 		}
 		if g.err != nil {
 			t.Errorf("record %d: unexpected error %v", i, g.err)
@@ -444,10 +454,48 @@ var lrCases = []struct {
 			{line: 3, raw: `"x"`, dir: "c2s", problem: `not -1: the message is not in the log`},
 			{line: 4, raw: `{}`, dir: "c2s", problem: "a message of 5 bytes was too long to log (jrpcld record --max-message): it is not in the log"},
 			lrMsg(5, `{"jsonrpc":"2.0","method":"m","truncated":5,"msg":{}}`)}},
+	// An envelope holds text that is not UTF-8 (which no JSON text can
+	// hold) in "bytes", as jrpcld record writes it: the record keeps the
+	// exact bytes, a parse error at the first byte that is not UTF-8; the
+	// lines around it are read on. Bytes that are JSON text are a message.
+	{name: "bytes envelopes",
+		in: `{"dir":"s2c","ts":"2026-01-02T03:04:05.006Z","bytes":"` + lrB64(lrLatin1) + `"}` + "\n" +
+			`{"dir":"c2s","msg":{"jsonrpc":"2.0","id":2,"method":"ping"}}` + "\n" +
+			`{"dir":"s2c","bytes":"` + lrB64("caf\xe9 au lait\r") + `"}` + "\n" +
+			`{"bytes":"` + lrB64("\xff") + `","ts":"t"}` + "\n" +
+			`{"dir":"c2s","bytes":"` + lrB64("hello") + `"}` + "\n" +
+			`{"dir":"c2s","bytes":"` + lrB64(` {"jsonrpc":"2.0","method":"m","a":1,"a":2} `) + `"}` + "\n" +
+			`{"dir":"s2c","bytes":""}` + "\n" +
+			`{"dir":"s2c","bytes":"!!"}` + "\n" +
+			`{"dir":"s2c","bytes":"QQ="}` + "\n" +
+			`{"bytes":5}` + "\n" +
+			`{"dir":"c2s","msg":{"a":1},"bytes":"/w=="}` + "\n" +
+			`{"jsonrpc":"2.0","method":"m","bytes":"/w=="}` + "\n",
+		want: []lrWant{
+			{line: 1, code: lrPE, msg: fmt.Sprintf("byte 0xe9 at offset %d of the message is not UTF-8", strings.IndexByte(lrLatin1, 0xe9)),
+				bytes: true, raw: lrLatin1, dir: "s2c", ts: "2026-01-02T03:04:05.006Z"},
+			lrEnv(2, "c2s", "", `{"jsonrpc":"2.0","id":2,"method":"ping"}`),
+			{line: 3, code: lrPE, msg: "byte 0xe9 at offset 3 of", bytes: true, raw: "caf\xe9 au lait\r", dir: "s2c"},
+			{line: 4, code: lrPE, msg: "byte 0xff at offset 0 of", bytes: true, raw: "\xff", ts: "t"},
+			{line: 5, code: lrPE, msg: "offset 0 of the message: invalid character 'h'", bytes: true, raw: "hello", dir: "c2s"},
+			{line: 6, raw: `{"jsonrpc":"2.0","method":"m","a":1,"a":2}`, dir: "c2s", dups: []string{"/a"}},
+			{line: 7, code: lrPE, msg: "offset 0 of the message: unexpected end of JSON input", bytes: true, raw: "", dir: "s2c"},
+			{line: 8, raw: `{"dir":"s2c","bytes":"!!"}`, problem: `envelope "bytes" must be a string of standard base64`},
+			{line: 9, raw: `{"dir":"s2c","bytes":"QQ="}`, problem: "illegal base64 data"},
+			{line: 10, raw: `{"bytes":5}`, problem: "it is 5"},
+			lrEnv(11, "c2s", "", `{"a":1}`),
+			lrMsg(12, `{"jsonrpc":"2.0","method":"m","bytes":"/w=="}`)}},
 	{name: "pretty-printed envelope",
 		in:   "{\n  \"dir\": \"s2c\",\n  \"ts\": \"t\",\n  \"msg\": {\n    \"id\": 2\n  }\n}\n",
 		want: []lrWant{lrEnv(1, "s2c", "t", "{\n    \"id\": 2\n  }")}},
 }
+
+// lrLatin1 is a message a server wrote in Latin-1: its "é" is byte 0xe9,
+// which is not UTF-8.
+const lrLatin1 = `{"jsonrpc":"2.0","id":1,"result":{"text":"caf` + "\xe9" + `"}}`
+
+// lrB64 returns s in standard base64, as envelopes hold bytes.
+func lrB64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
 // lrUTF returns s encoded in enc: UTF-16LE, UTF-16BE, UTF-32LE or
 // UTF-32BE.
@@ -742,10 +790,14 @@ func FuzzReader(f *testing.F) {
 					t.Fatalf("record %d: warning %+v", n, w)
 				}
 			}
+			if rec.Bytes && rec.Err == nil {
+				// An envelope's "bytes" that are JSON text make a message.
+				t.Fatalf("record %d: bytes %q kept as bytes, error %v", n, rec.Raw, rec.Err)
+			}
 			if rec.Err != nil {
 				var re *diag.Diagnostic
 				if !errors.As(rec.Err, &re) || re.Line != rec.Line || re.File != "fuzz" ||
-					(re.Code != codeParseError && re.Code != codeInvalidMessage) {
+					(re.Code != codeParseError && re.Code != codeInvalidMessage) || rec.Bytes && re.Code != codeParseError {
 					t.Fatalf("record %d: lrBad error %#v", n, rec.Err)
 				}
 				continue
@@ -771,7 +823,7 @@ func FuzzReader(f *testing.F) {
 func gotOf(t testing.TB, rec *Record) lrGot {
 	t.Helper()
 	g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS,
-		dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems, warnings: rec.Warnings, lones: rec.Surrogates}
+		dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems, warnings: rec.Warnings, lones: rec.Surrogates, bytes: rec.Bytes}
 	if rec.Err != nil {
 		var re *diag.Diagnostic
 		if !errors.As(rec.Err, &re) {

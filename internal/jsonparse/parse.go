@@ -1080,6 +1080,23 @@ func skipDigits(data []byte, i int) int {
 	return i
 }
 
+// InvalidUTF8 returns the offset of the first byte of b that is not part
+// of a UTF-8 encoded character, which JSON text must be made of, or -1
+// when b is UTF-8.
+func InvalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	i := 0
+	for {
+		c, n := utf8.DecodeRune(b[i:])
+		if c == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+}
+
 // SkipSpace returns the offset of the first byte at or after i that is not
 // JSON whitespace.
 func SkipSpace(data []byte, i int) int {

@@ -64,3 +64,20 @@ func FuzzText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkText(t, data) })
 }
+
+// TestInvalidUTF8: the offset of the first byte that is no part of a
+// UTF-8 encoded character: a stray byte, a sequence cut short, an encoded
+// surrogate, after characters of every length.
+func TestInvalidUTF8(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{"", -1}, {"abc", -1}, {"é€😀", -1}, {"\xff", 0}, {"caf\xe9", 3}, {"é\xe9", 2},
+		{"a\xc3", 1}, {"😀\xf0\x9f", 4}, {"\xed\xa0\x80", 0}, {"ab\xc0\xaf", 2},
+	} {
+		if got := InvalidUTF8([]byte(c.in)); got != c.want {
+			t.Errorf("InvalidUTF8(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
