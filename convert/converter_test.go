@@ -564,6 +564,79 @@ func TestBadLines(t *testing.T) {
 	}
 }
 
+// TestBytesMessages: a message an envelope holds as "bytes" (text that is
+// not UTF-8) is in the graph, at its position, with its direction and
+// time: typed jlog:InvalidMessage, its exact bytes in an xsd:base64Binary
+// jlog:bytes, and a problem (-32700) that names the offset of its first
+// byte that is not UTF-8; a notice tells it is kept. Only the line that is
+// not JSON at all is skipped.
+func TestBytesMessages(t *testing.T) {
+	const L = "http://example.com/b"
+	log := `{"dir":"s2c","ts":"2026-01-02T03:04:05.006Z","bytes":"Y2Fm6SBhdSBsYWl0"}` + "\n" + // "caf\xe9 au lait"
+		`{"dir":"c2s","msg":{"jsonrpc":"2.0","method":"m"}}` + "\n" +
+		"not JSON\n" +
+		`{"dir":"c2s","bytes":"/w=="}` + "\n" // "\xff"
+	nt, issues := convertString(t, log, rdf.NTriples, L)
+	var got []string
+	for _, i := range issues {
+		got = append(got, i.String())
+	}
+	want := []string{
+		L + ":1: warning: not JSON text, kept as jlog:InvalidMessage with its exact bytes in jlog:bytes: byte 0xe9 at offset 3 of the message is not UTF-8",
+		L + ":3:2: skipped:",
+		L + ":4: warning: not JSON text, kept as jlog:InvalidMessage with its exact bytes in jlog:bytes: byte 0xff at offset 0 of the message is not UTF-8",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("issues %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("issue %d = %q, want prefix %q", i, got[i], want[i])
+		}
+	}
+	// The statements about the bytes' messages and their problems, with
+	// each problem's words checked and then left out.
+	g := graphOf(t, nt)
+	var kept []rdf.Triple
+	for _, tr := range g {
+		if tr.P == rdf.JLogMessage {
+			if !strings.Contains(tr.O.Value, "is not UTF-8") {
+				t.Errorf("problem message %q", tr.O.Value)
+			}
+			continue
+		}
+		if tr.S.Kind == rdf.Blank || tr.S.Value == L+"#s2c-1" || tr.S.Value == L+"#c2s-4" {
+			kept = append(kept, tr)
+		}
+	}
+	wantNT := `<` + L + `#s2c-1> <` + rdf.RDFType + `> <` + rdf.JLogInvalidMessage + `> .
+<` + L + `#s2c-1> <` + rdf.JLogInLog + `> <` + L + `> .
+<` + L + `#s2c-1> <` + rdf.JLogPosition + `> "1"^^<` + rdf.XSDInteger + `> .
+<` + L + `#s2c-1> <` + rdf.JLogDirection + `> <` + rdf.JLogServerToClient + `> .
+<` + L + `#s2c-1> <` + rdf.JLogTimestamp + `> "2026-01-02T03:04:05.006Z"^^<` + rdf.XSDDateTime + `> .
+<` + L + `#s2c-1> <` + rdf.JLogBytes + `> "Y2Fm6SBhdSBsYWl0"^^<http://www.w3.org/2001/XMLSchema#base64Binary> .
+<` + L + `#s2c-1> <` + rdf.JLogProblem + `> _:p1 .
+_:p1 <` + rdf.RDFType + `> <` + rdf.JLogNS + `Problem> .
+_:p1 <` + rdf.JLogCode + `> "-32700"^^<` + rdf.XSDInteger + `> .
+_:p1 <` + rdf.JLogPointer + `> "" .
+<` + L + `#c2s-4> <` + rdf.RDFType + `> <` + rdf.JLogInvalidMessage + `> .
+<` + L + `#c2s-4> <` + rdf.JLogInLog + `> <` + L + `> .
+<` + L + `#c2s-4> <` + rdf.JLogPosition + `> "4"^^<` + rdf.XSDInteger + `> .
+<` + L + `#c2s-4> <` + rdf.JLogDirection + `> <` + rdf.JLogClientToServer + `> .
+<` + L + `#c2s-4> <` + rdf.JLogBytes + `> "/w=="^^<http://www.w3.org/2001/XMLSchema#base64Binary> .
+<` + L + `#c2s-4> <` + rdf.JLogProblem + `> _:p4 .
+_:p4 <` + rdf.RDFType + `> <` + rdf.JLogNS + `Problem> .
+_:p4 <` + rdf.JLogCode + `> "-32700"^^<` + rdf.XSDInteger + `> .
+_:p4 <` + rdf.JLogPointer + `> "" .
+`
+	if ok, why := rdftest.Isomorphic(kept, graphOf(t, wantNT)); !ok {
+		t.Errorf("the bytes' messages: %s\n%s", why, nt)
+	}
+	if !slices.Contains(objects(g, L+"#c2s-2", rdf.RDFType), rdf.JRPCNS+"Notification") || !slices.Contains(objects(g, L, rdf.RDFType), rdf.JLogLog) {
+		t.Errorf("the log or the message around the bytes is missing:\n%s", nt)
+	}
+}
+
 // TestStrict: --strict stops at the first bad message; what was written
 // before is complete rdf.Turtle, and holds every message before it, in
 // the batch of the bad line and in those before.

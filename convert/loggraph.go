@@ -2,7 +2,9 @@ package convert
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -269,6 +271,10 @@ func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 		rdf.T(node, rdf.JLogPosition, rdf.NewLiteral(positionText(iri, pos), rdf.XSDInteger)),
 	)
 	out, notices := g.envelope(out, node, rec, blanks)
+	if rec.Bytes {
+		out, notices = bytesMessage(out, node, rec, blanks, notices)
+		return out, notices, nil
+	}
 	switch m.Kind {
 	case jsonrpc.KindInvalid:
 		notices = append(notices, invalidNotice(m, ""))
@@ -420,6 +426,22 @@ func (g *LogGraph) envelope(out []rdf.Triple, node rdf.Term, rec *rpclog.Record,
 		notices = append(notices, diag.Diagnostic{Pointer: w.Pointer, Code: w.Code, Severity: diag.Warning, Message: w.Message})
 	}
 	return out, notices
+}
+
+// bytesMessage appends the statements of a record that holds the exact
+// bytes of a message that is no JSON text (rec.Bytes), typed
+// jlog:InvalidMessage: its bytes in jlog:bytes, and why they are no JSON
+// text (rec.Err) as a problem and a notice.
+func bytesMessage(out []rdf.Triple, node rdf.Term, rec *rpclog.Record, blanks string, notices []diag.Diagnostic) ([]rdf.Triple, []diag.Diagnostic) {
+	d := diag.Diagnostic{Code: jsonrpc.CodeParseError, Severity: diag.Error, Message: rec.Err.Error()}
+	var re *diag.Diagnostic
+	if errors.As(rec.Err, &re) {
+		d = *re
+	}
+	out = append(out, rdf.T(node, rdf.JLogBytes, rdf.NewLiteral(base64.StdEncoding.EncodeToString(rec.Raw), rdf.XSDBase64Binary)))
+	out = problem(out, node, rdf.NewBlank(blanks+"p0"), d)
+	return out, append(notices, diag.Diagnostic{Code: d.Code, Severity: diag.Warning,
+		Message: "not JSON text, kept as jlog:InvalidMessage with its exact bytes in jlog:bytes: " + d.Message})
 }
 
 // invalid appends the statements of a message that breaks the rules,

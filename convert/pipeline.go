@@ -125,7 +125,7 @@ func (c *Converter) convertRecords(out sink, l Log, g *LogGraph) error {
 					r := &b.Records[i]
 					pos++
 					b.items[i].pos = pos
-					if r.Err == nil {
+					if r.Kept() {
 						b.items[i].pairing = g.pair(r.Record, pos, r.Message)
 					}
 				}
@@ -188,7 +188,7 @@ func (c *Converter) mapBatch(b *batch, g *LogGraph, formats bool, format rdf.For
 	b.out = b.out[:0]
 	for i := range b.items {
 		it, r := &b.items[i], &b.Records[i]
-		if r.Err != nil {
+		if !r.Kept() {
 			continue
 		}
 		var triples []rdf.Triple
@@ -267,7 +267,7 @@ func (c *Converter) writeBatch(out sink, fs formattingSink, formats bool, l Log,
 	}
 	for i := range b.items {
 		it, rec := &b.items[i], &b.Records[i]
-		if rec.Err != nil {
+		if !rec.Kept() {
 			c.report(Skipped(l.File, rec.Record))
 			if c.Strict {
 				if err := flush(); err != nil {

@@ -31,6 +31,9 @@ const (
 	XSDDouble   = XSDNS + "double"
 	XSDBoolean  = XSDNS + "boolean"
 	XSDDateTime = XSDNS + "dateTime"
+	// XSDBase64Binary is the datatype of bytes written in standard base64
+	// (jlog:bytes).
+	XSDBase64Binary = XSDNS + "base64Binary"
 )
 
 // The classes of JSON-RPC messages.
@@ -67,6 +70,10 @@ const (
 	// xsd:string), from which the way back gives it again.
 	JLogInvalidMessage = JLogNS + "InvalidMessage"
 	JLogJSON           = JLogNS + "json"
+	// JLogBytes holds, in place of JLogJSON, the exact bytes of a message
+	// that is no JSON text (a log envelope's "bytes": text that is not
+	// UTF-8), as an xsd:base64Binary literal.
+	JLogBytes = JLogNS + "bytes"
 	// JLogProblem links a message to what is wrong with it: a node with
 	// JLogCode, JLogMessage and, where known, JLogPointer.
 	JLogProblem = JLogNS + "problem"

@@ -158,7 +158,12 @@ func ReadGraph(r io.Reader, file string, f rdf.Format, rv *wire.Decoder, opts Gr
 // record turns a message read back from a graph into the record a log
 // reader would have read.
 func record(m *wire.Message) *rpclog.Record {
-	rec := rpclog.MessageRecord(m.JSON, int(m.Position))
+	var rec *rpclog.Record
+	if m.Bytes != nil {
+		rec = rpclog.BytesRecord(m.Bytes, int(m.Position))
+	} else {
+		rec = rpclog.MessageRecord(m.JSON, int(m.Position))
+	}
 	rec.Dir, rec.TS = m.Dir, m.TS
 	return rec
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -56,13 +57,21 @@ type Message struct {
 	// "dir" that was neither "c2s" nor "s2c", as JSON text, or "".
 	TSRaw, DirRaw string
 	JSON          []byte // the message as compact JSON
+	// Bytes, when not nil, is the message exactly as it was sent when
+	// that is no JSON text (jlog:bytes: a log envelope's "bytes", text
+	// that is not UTF-8); JSON is then nil.
+	Bytes []byte
 }
 
 // AppendJSONL appends the message as one line of JSON: the message itself,
 // or with envelope the {"dir","ts","msg"} form (without "dir" or "ts" when
-// the log did not record them).
+// the log did not record them). A message that is no JSON text (Bytes) is
+// its bytes, or with envelope {"dir","ts","bytes"}, the bytes in base64.
 func (m *Message) AppendJSONL(dst []byte, envelope bool) []byte {
 	if !envelope {
+		if m.Bytes != nil {
+			return append(append(dst, m.Bytes...), '\n')
+		}
 		return append(append(dst, m.JSON...), '\n')
 	}
 	dst = append(dst, '{')
@@ -80,7 +89,12 @@ func (m *Message) AppendJSONL(dst []byte, envelope bool) []byte {
 		dst, _ = appendJSON(dst, m.TS) // TS comes from a parsed literal: valid UTF-8
 		dst = append(dst, ',')
 	}
-	dst = append(append(dst, `"msg":`...), m.JSON...)
+	if m.Bytes != nil {
+		dst = append(dst, `"bytes":"`...)
+		dst = append(base64.StdEncoding.AppendEncode(dst, m.Bytes), '"')
+	} else {
+		dst = append(append(dst, `"msg":`...), m.JSON...)
+	}
 	return append(dst, "}\n"...)
 }
 
@@ -399,6 +413,10 @@ func (r *reading) wireMessage(node rdf.Term, pos int64) (Message, bool) {
 	}
 	wm.TSRaw = r.rawJSON(node, rdf.JLogRawTimestamp)
 	wm.DirRaw = r.rawJSON(node, rdf.JLogRawDirection)
+	if b, found, ok := r.bytes(node); found {
+		wm.Bytes = b
+		return wm, ok
+	}
 	var msg any
 	if raw, found, ok := r.invalidMessage(node); found {
 		if !ok {
@@ -463,6 +481,34 @@ func (r *reading) batch(node rdf.Term) ([]any, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// bytes reads back a message that is no JSON text: its jlog:bytes. found
+// reports that node has one; ok that it is one base64 literal, on a node
+// without jlog:json.
+func (r *reading) bytes(node rdf.Term) (b []byte, found, ok bool) {
+	if len(r.g.objects(node, rdf.JLogBytes)) == 0 {
+		return nil, false, false
+	}
+	o, ok := r.one(node, rdf.JLogBytes)
+	if !ok {
+		return nil, true, false
+	}
+	b, err := base64.StdEncoding.DecodeString(o.Value)
+	switch {
+	case o.Kind != rdf.Literal || o.Datatype != rdf.XSDBase64Binary:
+		r.problem(node, "%s %.80q is not an xsd:base64Binary literal", rdf.JLogBytes, o.Value)
+	case err != nil:
+		r.problem(node, "%s %.80q is not base64: %v", rdf.JLogBytes, o.Value, err)
+	case len(r.g.objects(node, rdf.JLogJSON)) > 0:
+		r.problem(node, "it has both %s and %s, which are each the whole message", rdf.JLogBytes, rdf.JLogJSON)
+	default:
+		if b == nil {
+			b = []byte{} // no bytes: still not JSON
+		}
+		return b, true, true
+	}
+	return nil, true, false
 }
 
 // invalidMessage reads back a message that broke the JSON-RPC rules: its

@@ -310,6 +310,11 @@ var roundTripCases = []struct{ name, log string }{
 	{"invalid request answered", `{"dir":"c2s","msg":{"jsonrpc":"2.0","id":7,"method":"m","params":3}}` + "\n" + `{"dir":"s2c","msg":{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"bad"}}}`},
 	{"keyword ids", `{"jsonrpc":"2.0","id":"@id","method":"a"}` + "\n" + `{"jsonrpc":"2.0","id":"@context","result":{}}` + "\n" + `{"jsonrpc":"2.0","id":"@type","method":"b"}` + "\n" + `{"jsonrpc":"2.0","id":"@vocab","method":"c"}` + "\n" + `{"jsonrpc":"2.0","id":"@base","method":"d"}` + "\n" + `{"jsonrpc":"2.0","id":"@none","method":"e"}` + "\n" + `{"jsonrpc":"2.0","id":"a b<>","method":"f"}`},
 	{"ids no IRI can hold", "{\"jsonrpc\":\"2.0\",\"id\":\"a:`\",\"method\":\"m\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"x:{y}\",\"result\":{\"b\":\"c d\"}}\n{\"jsonrpc\":\"2.0\",\"id\":\"h:<\\u0000>\",\"error\":{\"code\":1,\"message\":\"m\"}}"},
+	// Text that is not UTF-8, which an envelope holds as "bytes" (issue 37,
+	// item 1): its exact bytes, with its direction and time; no bytes at
+	// all.
+	{"bytes not UTF-8", `{"dir":"s2c","ts":"2026-01-02T03:04:05.006Z","bytes":"eyJqc29ucnBjIjoiMi4wIiwiaWQiOjEsInJlc3VsdCI6ImNhZukifQ=="}` + "\n" +
+		`{"dir":"c2s","ts":"2026-01-02T03:04:05.007Z","msg":{"jsonrpc":"2.0","id":1,"method":"m"}}` + "\n" + `{"bytes":"/w=="}` + "\n" + `{"dir":"c2s","bytes":""}`},
 }
 
 // expectedNotice reports whether a conversion notice is one the round-trip
@@ -345,6 +350,62 @@ func TestRoundTripCases(t *testing.T) {
 				checkSame(t, f.String(), sent, backLines(t, logs))
 			}
 		})
+	}
+}
+
+// TestBytesBack: the messages a log held as "bytes" (text that is not
+// UTF-8) come back from the graph byte for byte, as JSON lines (the bytes
+// alone, a line each) and as envelopes (the lines of the log exactly, in
+// the member order jrpcld record writes); a jlog:bytes that is no base64
+// literal, or beside a jlog:json, is a problem of its node, and the other
+// messages come back.
+func TestBytesBack(t *testing.T) {
+	ctx := fixture.DefaultContext(t)
+	rv := wire.NewDecoder(ctx)
+	log := `{"dir":"s2c","ts":"2026-01-02T03:04:05.006Z","bytes":"Y2Fm6SBhdSBsYWl0DQ=="}` + "\n" + // "caf\xe9 au lait\r"
+		`{"dir":"c2s","msg":{"jsonrpc":"2.0","method":"m"}}` + "\n" +
+		`{"bytes":"/w=="}` + "\n" + // "\xff"
+		`{"dir":"c2s","bytes":""}` + "\n"
+	for _, f := range allFormats {
+		out := convertWith(t, ctx, f, map[string]string{"http://example.com/b": log})
+		for _, envelope := range []bool{false, true} {
+			var got bytes.Buffer
+			res, err := rv.WriteJSONL(&got, bytes.NewReader(out), f, wire.JSONLOptions{Envelope: envelope})
+			want := "caf\xe9 au lait\r\n" + `{"jsonrpc":"2.0","method":"m"}` + "\n\xff\n\n"
+			if envelope {
+				want = log
+			}
+			if err != nil || len(res.Problems) > 0 || got.String() != want {
+				t.Errorf("%v, envelope %v: %q (%v %v), want %q", f, envelope, got.String(), err, res.Problems, want)
+			}
+		}
+	}
+	const bad = `@prefix jlog: <https://jrpcld.github.io/ns/log#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<http://example.com/b#m1> a jlog:InvalidMessage ; jlog:inLog <http://example.com/b> ; jlog:position 1 ; jlog:bytes "!!"^^xsd:base64Binary .
+<http://example.com/b#m2> a jlog:InvalidMessage ; jlog:inLog <http://example.com/b> ; jlog:position 2 ; jlog:bytes "QQ==" .
+<http://example.com/b#m3> a jlog:InvalidMessage ; jlog:inLog <http://example.com/b> ; jlog:position 3 ; jlog:bytes "QQ=="^^xsd:base64Binary ; jlog:json "{}" .
+<http://example.com/b#m4> a jlog:InvalidMessage ; jlog:inLog <http://example.com/b> ; jlog:position 4 ; jlog:bytes "QQ=="^^xsd:base64Binary , "Qg=="^^xsd:base64Binary .
+<http://example.com/b#m5> a jlog:InvalidMessage ; jlog:inLog <http://example.com/b> ; jlog:position 5 ; jlog:bytes "QQ=="^^xsd:base64Binary .
+`
+	var got bytes.Buffer
+	res, err := rv.WriteJSONL(&got, strings.NewReader(bad), rdf.Turtle, wire.JSONLOptions{})
+	var probs []string
+	for _, p := range res.Problems {
+		probs = append(probs, p.Node+": "+p.Message)
+	}
+	wantProbs := []string{
+		`http://example.com/b#m1: https://jrpcld.github.io/ns/log#bytes "!!" is not base64`,
+		`http://example.com/b#m2: https://jrpcld.github.io/ns/log#bytes "QQ==" is not an xsd:base64Binary literal`,
+		`http://example.com/b#m3: it has both https://jrpcld.github.io/ns/log#bytes and https://jrpcld.github.io/ns/log#json`,
+		`http://example.com/b#m4: it has 2 values of https://jrpcld.github.io/ns/log#bytes, want one`,
+	}
+	ok := err == nil && got.String() == "A\n" && len(probs) == len(wantProbs)
+	for i := 0; ok && i < len(probs); i++ {
+		ok = strings.HasPrefix(probs[i], wantProbs[i])
+	}
+	if !ok {
+		t.Errorf("bad jlog:bytes: %q (%v), problems:\n%s\nwant:\n%s", got.String(), err, strings.Join(probs, "\n"), strings.Join(wantProbs, "\n"))
 	}
 }
 
@@ -545,7 +606,8 @@ func TestLogTermsDeclared(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, term := range []string{rdf.JLogLog, rdf.JLogBatch, rdf.JLogUnansweredRequest, rdf.JLogOrphanResponse, rdf.JLogInLog, rdf.JLogPosition, rdf.JLogDirection,
-		rdf.JLogClientToServer, rdf.JLogServerToClient, rdf.JLogTimestamp, rdf.JLogAnswers, rdf.JLogMember, rdf.JLogMemberIndex, rdf.JLogID, rdf.JLogPatch} {
+		rdf.JLogClientToServer, rdf.JLogServerToClient, rdf.JLogTimestamp, rdf.JLogAnswers, rdf.JLogMember, rdf.JLogMemberIndex, rdf.JLogID, rdf.JLogPatch,
+		rdf.JLogInvalidMessage, rdf.JLogJSON, rdf.JLogBytes, rdf.JLogProblem, rdf.JLogRawTimestamp, rdf.JLogRawDirection} {
 		if !o.Declares(term) {
 			t.Errorf("%s is not declared in ontology/log.ttl", term)
 		}

@@ -13,7 +13,8 @@ import (
 
 // JSONLOptions say what Decoder.WriteJSONL writes.
 type JSONLOptions struct {
-	// Envelope writes {"dir","ts","msg"} lines instead of bare messages.
+	// Envelope writes {"dir","ts","msg"} lines instead of bare messages
+	// ({"dir","ts","bytes"} for a message that is no JSON text).
 	Envelope bool
 	// Graph, when not empty, writes only the log with this IRI.
 	Graph string

@@ -540,7 +540,7 @@ func (f *countFn) ProcessElement(ctx context.Context, s split, info func(string,
 	groups := map[string][]entry{}
 	lines, err := readRange(ctx, s, 0, func(rec *rpclog.Record, pos int) error {
 		si.Records++
-		if rec.Err != nil {
+		if !rec.Kept() {
 			return nil
 		}
 		if si.First == 0 {
@@ -693,7 +693,7 @@ func (f *buildFn) ProcessElement(ctx context.Context, key string, notes func(*[]
 		nq := rdf.NewNQuadsWriter(w)
 		var triples []rdf.Triple
 		_, err := readRange(ctx, s, pl.LineBase, func(rec *rpclog.Record, pos int) error {
-			if rec.Err != nil {
+			if !rec.Kept() {
 				rep.report(convert.Skipped(s.Path, rec))
 				return nil
 			}

@@ -338,6 +338,10 @@ func badLinesOnBoundaries(data []byte, size int) []byte {
 	return out
 }
 
+// notUTF8 is an envelope that holds text that is not UTF-8 (a Latin-1
+// "é") in "bytes", as jrpcld record writes it.
+const notUTF8 = `{"dir":"s2c","ts":"2026-11-24T10:00:00.000Z","bytes":"Y2Fm6SBhdSBsYWl0"}` + "\n"
+
 // TestRDFSplit converts big logs read in many byte ranges, and the same
 // logs cut into several files, and holds every named graph to jrpcld's.
 func TestRDFSplit(t *testing.T) {
@@ -364,6 +368,9 @@ func TestRDFSplit(t *testing.T) {
 		{"gzip.jsonl", z.Bytes(), false},
 		{"bom-crlf.jsonl", crlf, true},
 		{"garbage-first.jsonl", append([]byte("garbage\n\n"), genLog(r, 100)...), true},
+		// Text that is not UTF-8, which an envelope holds in "bytes":
+		// first (it types the log), and further on.
+		{"bytes.jsonl", slices.Concat([]byte(notUTF8), genLog(r, 60), []byte(notUTF8), genLog(r, 60)), true},
 	}
 	// The big log again, cut into files at line ends.
 	lines := bytes.SplitAfter(big, []byte("\n"))
