@@ -2,6 +2,7 @@ package rpclog
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,10 +29,12 @@ type genMsg struct {
 	ts    time.Time
 	hasTS bool
 	value any
+	bytes []byte // the bytes of a message that is no JSON text (Record.Bytes), or nil
 }
 
 // NewGenerator reads the template messages of logs (any form a Reader
-// reads). Unreadable records are left out.
+// reads). Unreadable records are left out; the bytes of a message an
+// envelope held (Record.Bytes) are a template, written again as they are.
 func NewGenerator(logs ...*Reader) (*Generator, error) {
 	g := &Generator{idStep: 1}
 	var first, last time.Time
@@ -44,11 +47,14 @@ func NewGenerator(logs ...*Reader) (*Generator, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", r.name, err)
 			}
-			if rec.Err != nil {
+			if !rec.Kept() {
 				continue
 			}
 			m := genMsg{dir: rec.Dir, value: rec.Value}
-			if rec.Dir != jsonrpc.NoDirection {
+			if rec.Bytes {
+				m.bytes = bytes.Clone(rec.Raw)
+			}
+			if rec.Dir != jsonrpc.NoDirection || rec.Bytes {
 				g.envelope = true
 			}
 			if t, err := time.Parse(time.RFC3339Nano, rec.TS); err == nil {
@@ -88,7 +94,7 @@ func (g *Generator) noteIDs(v any) {
 }
 
 // Generate writes n messages to w as JSON lines (envelopes when the templates
-// had them).
+// had them, or held bytes).
 func (g *Generator) Generate(w io.Writer, n int) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	enc := json.NewEncoder(bw)
@@ -100,6 +106,9 @@ func (g *Generator) Generate(w io.Writer, n int) error {
 		var err error
 		if g.envelope {
 			env := map[string]any{"msg": v}
+			if t.bytes != nil {
+				env = map[string]any{"bytes": t.bytes} // encoding/json writes []byte in standard base64
+			}
 			if t.dir != jsonrpc.NoDirection {
 				env["dir"] = t.dir
 			}

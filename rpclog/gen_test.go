@@ -2,6 +2,8 @@ package rpclog
 
 import (
 	"bytes"
+	"encoding/base64"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -63,5 +65,42 @@ func TestGenerator(t *testing.T) {
 	// Timestamps grow from cycle to cycle.
 	if !strings.Contains(out.String(), `"ts":"2026-11-20T09:00:04.000Z"`) {
 		t.Errorf("the second cycle does not start after the first:\n%.600s", out.String()[len(data):])
+	}
+}
+
+// TestGeneratorBytes: the bytes of a message an envelope held, which are
+// no JSON text, are a template too: each cycle writes them again, exactly,
+// with the cycle's time; a line that is not JSON is still left out.
+func TestGeneratorBytes(t *testing.T) {
+	const latin1 = "caf\xe9 au lait"
+	in := `{"dir":"s2c","ts":"2026-01-01T00:00:00.000Z","bytes":"` + base64.StdEncoding.EncodeToString([]byte(latin1)) + `"}` + "\n" +
+		"not JSON\n" +
+		`{"dir":"c2s","ts":"2026-01-01T00:00:01.000Z","msg":{"jsonrpc":"2.0","method":"m"}}` + "\n"
+	r, _ := NewReader(strings.NewReader(in), "t", ReaderOptions{})
+	g, err := NewGenerator(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := g.Generate(&out, 4); err != nil {
+		t.Fatal(err)
+	}
+	gr, _ := NewReader(&out, "gen", ReaderOptions{})
+	var got []string
+	for {
+		rec, err := gr.Next()
+		if err != nil {
+			break
+		}
+		got = append(got, fmt.Sprintf("%v %s %s %q", rec.Bytes, rec.Dir, rec.TS, rec.Raw))
+	}
+	want := []string{
+		`true s2c 2026-01-01T00:00:00.000Z "caf\xe9 au lait"`,
+		`false c2s 2026-01-01T00:00:01.000Z "{\"jsonrpc\":\"2.0\",\"method\":\"m\"}"`,
+		`true s2c 2026-01-01T00:00:02.000Z "caf\xe9 au lait"`,
+		`false c2s 2026-01-01T00:00:03.000Z "{\"jsonrpc\":\"2.0\",\"method\":\"m\"}"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("generated:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
