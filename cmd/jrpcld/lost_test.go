@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // validateSummary runs validate --format json on the files and returns
@@ -267,5 +269,60 @@ func TestLoneSurrogate(t *testing.T) {
 		if got := lines[len(lines)-1]; !strings.Contains(got, `"ts":"\ud800"`) || !jsonLinesEqual(t, got, ts) {
 			t.Errorf("json of %s's graph, last line: %s, want %s", cmd[0], got, ts)
 		}
+	}
+}
+
+// TestNotUTF8Lines: lines of a log with no envelope that are not UTF-8 (a
+// message with a Latin-1 "é", a line of Latin-1 text) are lines that are
+// not JSON: validate and turtle report each at its line and column, and
+// the messages around them are valid, in the graph, and back from json. A
+// JSON-LD graph that is not UTF-8 is refused at its line and column,
+// rather than read with U+FFFD in place of the byte (issue 37, item 1).
+func TestNotUTF8Lines(t *testing.T) {
+	good := []string{`{"jsonrpc":"2.0","id":1,"method":"a"}`, `{"jsonrpc":"2.0","id":1,"result":"ok"}`}
+	latin1 := `{"jsonrpc":"2.0","id":2,"result":"caf` + "\xe9" + `"}`
+	dir := t.TempDir()
+	log := filepath.Join(dir, "latin1.jsonl")
+	if err := os.WriteFile(log, []byte(good[0]+"\n"+latin1+"\ncaf\xe9 au lait\n"+good[1]+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	col := strings.IndexByte(latin1, 0xe9) + 1
+	code, sum, out := validateSummary(t, log)
+	if code != exitInvalid || sum["valid"] != 2.0 || sum["invalid"] != 2.0 ||
+		!strings.Contains(out, fmt.Sprintf(`"line":2,"message":"not JSON: column %d: invalid UTF-8 byte 0xe9"`, col)) ||
+		!strings.Contains(out, `"line":3,"message":"not JSON: column 1: `) {
+		t.Errorf("validate: exit %d, summary %v, want 2 valid, lines 2 and 3 not JSON:\n%s", code, sum, out)
+	}
+	ttl := filepath.Join(dir, "latin1.ttl")
+	code, _, errOut := jrpcld(t, "", "turtle", "-o", ttl, log)
+	if code != exitInvalid || !strings.Contains(errOut, fmt.Sprintf("latin1.jsonl:2:%d: skipped: invalid UTF-8 byte 0xe9", col)) || !strings.Contains(errOut, "latin1.jsonl:3:1: skipped: ") {
+		t.Errorf("turtle: exit %d, want 1 and lines 2 and 3 skipped:\n%s", code, errOut)
+	}
+	if code, back, errOut := jrpcld(t, "", "json", ttl); code != exitOK || !jsonLinesEqual(t, back, strings.Join(good, "\n")) {
+		t.Errorf("json: exit %d, %s, want the two messages: %s", code, back, errOut)
+	}
+
+	// A JSON-LD graph with a Latin-1 "é" in a literal.
+	jsonld := filepath.Join(dir, "latin1.jsonld")
+	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "jsonld", "-o", jsonld, log); code != exitInvalid {
+		t.Fatalf("rdf: exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(jsonld)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(data, []byte(`"a"`)) + 1 // the method's name
+	if at < 1 {
+		t.Fatalf("no method in the JSON-LD:\n%s", data)
+	}
+	data[at] = 0xe9
+	if err := os.WriteFile(jsonld, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := 1 + bytes.Count(data[:at], []byte("\n"))
+	lineStart := bytes.LastIndexByte(data[:at], '\n') + 1
+	want := fmt.Sprintf("latin1.jsonld:%d:%d: JSON-LD: invalid UTF-8 byte 0xe9", line, 1+utf8.RuneCount(data[lineStart:at]))
+	if code, back, errOut := jrpcld(t, "", "json", jsonld); code != exitInvalid || back != "" || !strings.Contains(errOut, want) {
+		t.Errorf("json of a JSON-LD graph that is not UTF-8: exit %d, %q, %s; want exit 1 and %q", code, back, errOut, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
 )
@@ -19,10 +20,15 @@ import (
 // become rdf:JSON literals in RFC 8785 canonical form, as on the way out,
 // and json-gold turns the rest into statements. JSON-LD has no order of
 // statements; Read orders them by subject, so that the same document gives
-// the same order on every run. A document that is not one JSON value, or
-// that json-gold refuses, gives a *diag.Diagnostic (with its line and
-// column where the JSON is broken).
+// the same order on every run. A document that is not one JSON value (or
+// not UTF-8, which encoding/json would read with U+FFFD in place of the
+// bytes), or that json-gold refuses, gives a *diag.Diagnostic (with its
+// line and column where the JSON is broken).
 func Read(data []byte) ([]rdf.Quad, error) {
+	if off := jsonparse.InvalidUTF8(data); off >= 0 {
+		line, col := lineCol(data, off)
+		return nil, &diag.Diagnostic{Line: line, Column: col, Message: fmt.Sprintf("JSON-LD: invalid UTF-8 byte %#02x: JSON text must be UTF-8", data[off])}
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var doc any
