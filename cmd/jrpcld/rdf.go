@@ -73,7 +73,9 @@ error (convert them one at a time, each with its own --base).
 A message that breaks the JSON-RPC 2.0 rules is kept, typed jlog:InvalidMessage
 with its exact text (jlog:json) and its problems (jlog:problem), and reported as
 a warning; a value the writers cannot write (an id "@id" read as an IRI) is left
-out of the mapping, reported and kept in jlog:patch. Only a line that is not
+out of the mapping, reported and kept in jlog:patch. Text that is not UTF-8,
+which a log envelope holds as "bytes", is kept too, typed jlog:InvalidMessage
+with its exact bytes (jlog:bytes) and its problem. Only a line that is not
 JSON is skipped, reported on standard error with its line (exit 1); with
 --strict it stops the run, and what was written before stays complete.
 

@@ -42,7 +42,10 @@ arguments instead of the server. The client's lines (jrpcld's standard
 input) go to the server and the server's lines to jrpcld's standard output,
 unchanged; the server's standard error passes through. A line that is not
 JSON is kept in LOG as a JSON string, which "validate" reports as not a
-JSON-RPC message and "json" gives back. INT, TERM, HUP and QUIT are passed
+JSON-RPC message and "json" gives back. A line that is not UTF-8 (a Latin-1
+"é"), which no JSON can hold, is kept as its exact bytes: "bytes" in place
+of "msg", in base64; "validate" reports it as not JSON at its first such
+byte, and "json" gives back its bytes. INT, TERM, HUP and QUIT are passed
 on to the server. The exit status is the server's (128 plus the signal's
 number when a signal ended it; 127 when CMD is not found, 126 when it cannot
 be run). Put -- before CMD when its arguments look like jrpcld's flags.

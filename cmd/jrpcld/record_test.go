@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -460,5 +461,120 @@ func TestRecordMaxMessage(t *testing.T) {
 	}
 	if code, _, errOut := jrpcld(t, "", "record", "--max-message", "100", "--", "cat"); code != exitUsage || !strings.Contains(errOut, "--max-message must be at least 1024 bytes, not 100") {
 		t.Errorf("--max-message 100: exit %d, %q", code, errOut)
+	}
+}
+
+// TestRecordNotUTF8: a client and a server that write Latin-1 ("é" as byte
+// 0xe9, which is not UTF-8): a message with it in a string, and a line of
+// text. Each line reaches the other side unchanged and is in the log, in
+// its order, with its exact bytes; every reader takes the log: validate
+// reports each such line as not JSON at the offset of its byte 0xe9 and
+// the messages around it as valid, stats counts them, and the graph of
+// turtle gives every line back from json byte for byte, and the log's
+// envelopes from json --envelope (issue 37, item 1).
+func TestRecordNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "latin1.jsonl")
+	client := []string{
+		`{"jsonrpc":"2.0","method":"notifications/caf` + "\xe9" + `"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"toy/latin1"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+	}
+	code, out, errOut := jrpcld(t, strings.Join(client, "\n")+"\n", append([]string{"record", "-o", log, "--"}, toyCmd()...)...)
+	server := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 0 || len(server) != 3 || server[0] != "toy: caf\xe9 au lait" || server[1] != `{"jsonrpc":"2.0","id":1,"result":{"text":"caf`+"\xe9"+`"}}` {
+		t.Fatalf("exit %d, the client got %q; stderr %q", code, out, errOut)
+	}
+
+	// The log, read with encoding/json: each side's lines in order, the
+	// bytes of those that are not UTF-8 exact.
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logLines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	sent := map[string][]string{}
+	var texts []string // each line's message: its bytes, or its JSON text
+	var notUTF8 []int  // the lines (from 1) that hold bytes
+	for i, l := range logLines {
+		var e struct {
+			Dir, TS string
+			Msg     json.RawMessage
+			Bytes   []byte // standard base64, as encoding/json reads []byte
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil || e.TS == "" || (e.Bytes == nil) == (e.Msg == nil) {
+			t.Fatalf("log line %d %q: %v", i+1, l, err)
+		}
+		text := string(e.Msg)
+		if e.Bytes != nil {
+			text = string(e.Bytes)
+			notUTF8 = append(notUTF8, i+1)
+		}
+		sent[e.Dir] = append(sent[e.Dir], text)
+		texts = append(texts, text)
+	}
+	for dir, want := range map[string][]string{"c2s": client, "s2c": server} {
+		got := sent[dir]
+		if len(got) != len(want) || got[0] != want[0] || !jsonLinesEqual(t, strings.Join(got[1:], "\n"), strings.Join(want[1:], "\n")) {
+			t.Errorf("%s in the log: %q, want %q", dir, got, want)
+		}
+	}
+	if dir := sent["s2c"]; len(dir) == 3 && dir[1] != server[1] {
+		t.Errorf("the server's Latin-1 message is logged as %q, want %q", dir[1], server[1])
+	}
+	if len(notUTF8) != 3 {
+		t.Fatalf("%d lines of the log hold bytes, want 3:\n%s", len(notUTF8), data)
+	}
+
+	// validate: each at its offset; the others valid.
+	code, sum, vout := validateSummary(t, log)
+	if code != exitInvalid || sum["valid"] != 3.0 || sum["invalid"] != 3.0 {
+		t.Errorf("validate: exit %d, summary %v, want 3 valid and 3 invalid:\n%s", code, sum, vout)
+	}
+	for _, n := range notUTF8 {
+		want := fmt.Sprintf(`"code":-32700,"file":%q,"index":%d,"kind":"invalid","line":%d,"message":"not JSON: byte 0xe9 at offset %d of the message is not UTF-8`,
+			log, n-1, n, strings.IndexByte(texts[n-1], 0xe9))
+		if !strings.Contains(vout, want) {
+			t.Errorf("validate: no finding %s in\n%s", want, vout)
+		}
+	}
+
+	// stats, of the log and of its graph; json, from the graph.
+	type counts struct {
+		Total struct {
+			Validation struct{ Valid, Invalid int } `json:"validation"`
+			Kinds      map[string]map[string]int    `json:"kinds"`
+		} `json:"total"`
+	}
+	graph := filepath.Join(dir, "latin1.ttl")
+	if code, _, errOut := jrpcld(t, "", "turtle", "-o", graph, log); code != exitOK || strings.Count(errOut, "kept as jlog:InvalidMessage with its exact bytes") != 3 {
+		t.Fatalf("turtle: exit %d: %s", code, errOut)
+	}
+	for _, file := range []string{log, graph} {
+		var st counts
+		code, out, errOut := jrpcld(t, "", "stats", "--format", "json", file)
+		if err := json.Unmarshal([]byte(out), &st); err != nil || st.Total.Validation.Valid != 3 || st.Total.Validation.Invalid != 3 ||
+			st.Total.Kinds["invalid"]["c2s"] != 1 || st.Total.Kinds["invalid"]["s2c"] != 2 {
+			t.Errorf("stats %s: exit %d, %+v (%v), want 3 valid, 3 invalid (1 c2s, 2 s2c): %s", file, code, st.Total, err, errOut)
+		}
+	}
+	code, back, errOut := jrpcld(t, "", "json", graph)
+	lines := strings.Split(strings.TrimSuffix(back, "\n"), "\n")
+	if code != exitOK || len(lines) != len(texts) {
+		t.Fatalf("json: exit %d, %d lines, want %d: %s", code, len(lines), len(texts), errOut)
+	}
+	code, backEnv, errOut := jrpcld(t, "", "json", "--envelope", graph)
+	envs := strings.Split(strings.TrimSuffix(backEnv, "\n"), "\n")
+	if code != exitOK || len(envs) != len(logLines) {
+		t.Fatalf("json --envelope: exit %d, %d lines, want %d: %s", code, len(envs), len(logLines), errOut)
+	}
+	for i, text := range texts {
+		if slices.Contains(notUTF8, i+1) {
+			if lines[i] != text || envs[i] != logLines[i] {
+				t.Errorf("line %d back from the graph: %q and %q, want %q and %q", i+1, lines[i], envs[i], text, logLines[i])
+			}
+		} else if !jsonLinesEqual(t, lines[i], text) || !jsonLinesEqual(t, envs[i], logLines[i]) {
+			t.Errorf("line %d back from the graph: %s and %s, want %s and %s", i+1, lines[i], envs[i], text, logLines[i])
+		}
 	}
 }

@@ -6,8 +6,9 @@
 // purpose: "toy/exit" (exits with params.code), "toy/die" (kills itself),
 // "toy/big" (a result of params.size bytes), "toy/partial" (a last line
 // without a line break, of params.size bytes of data if given, then
-// exits), "toy/banner" (a line that is not
-// JSON). SIGTERM makes it say so in a notification and exit with status 3.
+// exits), "toy/banner" (a line that is not JSON), "toy/latin1" (a line of
+// text, then the result, in Latin-1: not UTF-8). SIGTERM makes it say so
+// in a notification and exit with status 3.
 package mcptoy
 
 import (
@@ -84,6 +85,9 @@ func answer(m message) ([]reply, string) {
 			words = strings.Repeat("x", int(size))
 		}
 		return []reply{{Raw: `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + words + `"}}`}}, "partial"
+	case "toy/latin1":
+		// "é" in Latin-1 is byte 0xe9, which is not UTF-8.
+		return []reply{{Raw: "toy: caf\xe9 au lait"}, {Raw: `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"text":"caf` + "\xe9" + `"}}`}}, ""
 	case "toy/banner":
 		return append([]reply{{Raw: "toy server: this line is not JSON"}}, result(map[string]any{})...), ""
 	}
