@@ -405,9 +405,12 @@ func TestRDFSplit(t *testing.T) {
 		}
 	}
 	want := cliQuads(t, files)
-	crossing, orphans, unanswered := 0, 0, 0
+	crossing, orphans, unanswered, kept := 0, 0, 0, 0
 	bigIRI := LogIRI(files[0])
 	for _, q := range want {
+		if q.P == rdf.JLogBytes {
+			kept++
+		}
 		if q.G.Value != bigIRI {
 			continue
 		}
@@ -421,6 +424,9 @@ func TestRDFSplit(t *testing.T) {
 		case q.O.Value == rdf.JLogUnansweredRequest:
 			unanswered++
 		}
+	}
+	if kept != 2 {
+		t.Fatalf("jrpcld kept %d messages held as bytes, want the 2 of bytes.jsonl", kept)
 	}
 	if crossing == 0 || orphans == 0 || unanswered == 0 {
 		t.Fatalf("the big log has %d answers across ranges, %d orphans, %d unanswered requests: want some of each", crossing, orphans, unanswered)
