@@ -19,16 +19,46 @@ import (
 // response's content type and body, JSON or a stream of server-sent
 // events).
 func (rd *reader) inspector(s *scanner) error {
+	return rd.entries(s, "", "want a JSON array", rd.inspectorEntry)
+}
+
+// entries reads the array of a recording's entries at ptr, which is not
+// one (want says what is wanted) when it does not begin with '[', and
+// reads each with entry.
+func (rd *reader) entries(s *scanner, ptr, want string, entry func(ptr string, raw json.RawMessage)) error {
 	if ok, err := s.open('['); err != nil || !ok {
-		return cmp.Or(err, rd.fail("", "want a JSON array"))
+		return cmp.Or(err, rd.fail(ptr, "%s", want))
 	}
 	return s.array(func(i int) error {
 		raw, err := s.value()
 		if err == nil {
-			rd.inspectorEntry("/"+strconv.Itoa(i), raw)
+			entry(ptr+"/"+strconv.Itoa(i), raw)
 		}
 		return cmp.Or(err, rd.err)
 	})
+}
+
+// member reads the recording's top object, which is not one (want says
+// what is wanted) when it does not begin with '{', and the value of its
+// member name with read; without that member, the recording is not one
+// either (want names the member).
+func (rd *reader) member(s *scanner, name, want string, read func() error) error {
+	if ok, err := s.open('{'); err != nil || !ok {
+		return cmp.Or(err, rd.fail("", "want a JSON object"))
+	}
+	found := false
+	err := s.object(rd, "", func(n string) error {
+		if n != name {
+			_, err := s.value()
+			return err
+		}
+		found = true
+		return read()
+	})
+	if err == nil && !found {
+		err = rd.fail("/"+name, "%s", want)
+	}
+	return err
 }
 
 // inspectorEntry reads one entry of an Inspector export.
@@ -151,31 +181,10 @@ func isSSE(body string) bool {
 // recordings, with request_body, response_body and response_sse_events,
 // are read too.
 func (rd *reader) cassette(s *scanner) error {
-	if ok, err := s.open('{'); err != nil || !ok {
-		return cmp.Or(err, rd.fail("", "want a JSON object"))
-	}
-	found := false
-	err := s.object(rd, "", func(name string) error {
-		if name != "interactions" {
-			_, err := s.value()
-			return err
-		}
-		found = true
-		if ok, err := s.open('['); err != nil || !ok {
-			return cmp.Or(err, rd.fail("/interactions", "want an array of interactions"))
-		}
-		return s.array(func(i int) error {
-			raw, err := s.value()
-			if err == nil {
-				rd.cassetteEntry("/interactions/"+strconv.Itoa(i), raw)
-			}
-			return cmp.Or(err, rd.err)
-		})
+	const want = "want an array of interactions"
+	return rd.member(s, "interactions", want, func() error {
+		return rd.entries(s, "/interactions", want, rd.cassetteEntry)
 	})
-	if err == nil && !found {
-		err = rd.fail("/interactions", "want an array of interactions")
-	}
-	return err
 }
 
 // cassetteEntry reads one interaction of a cassette.
@@ -209,25 +218,13 @@ func (rd *reader) cassetteEntry(ptr string, raw json.RawMessage) {
 // at its "timestamp", the notifications sent the other way while it was
 // open, and the response, latency_ms later.
 func (rd *reader) vcr(s *scanner) error {
-	if ok, err := s.open('{'); err != nil || !ok {
-		return cmp.Or(err, rd.fail("", "want a JSON object"))
-	}
-	found := false
-	err := s.object(rd, "", func(name string) error {
-		if name != "session" {
-			_, err := s.value()
-			return err
-		}
-		found = true
+	const want = "want an object with the recorded session"
+	return rd.member(s, "session", want, func() error {
 		if ok, err := s.open('{'); err != nil || !ok {
-			return cmp.Or(err, rd.fail("/session", "want an object with the recorded session"))
+			return cmp.Or(err, rd.fail("/session", want))
 		}
 		return rd.session(s)
 	})
-	if err == nil && !found {
-		err = rd.fail("/session", "want an object with the recorded session")
-	}
-	return err
 }
 
 // session reads the members of an agent-vcr session, whose '{' was just
@@ -264,16 +261,7 @@ func (rd *reader) session(s *scanner) error {
 				_, err = s.value() // null: none
 				return err
 			}
-			if ok, err := s.open('['); err != nil || !ok {
-				return cmp.Or(err, rd.fail("/session/interactions", "want an array of interactions"))
-			}
-			return s.array(func(i int) error {
-				raw, err := s.value()
-				if err == nil {
-					rd.vcrEntry("/session/interactions/"+strconv.Itoa(i), raw)
-				}
-				return cmp.Or(err, rd.err)
-			})
+			return rd.entries(s, "/session/interactions", "want an array of interactions", rd.vcrEntry)
 		default:
 			_, err = s.value()
 		}

@@ -500,6 +500,10 @@ func TestHostileRecordings(t *testing.T) {
 			`[{"request":` + ping + `,"response":` + pong + `,"requestedAt":"2025-01-01T00:00:01.000Z","respondedAt":"2025-01-01T00:00:00.500Z"}]`,
 			[]want{{c2s, "2025-01-01T00:00:01.000Z", ping}, {s2c, "2025-01-01T00:00:00.500Z", pong}},
 			[]string{`/0: a message recorded at 2025-01-01T00:00:00.500Z, before the message it answers or follows (2025-01-01T00:00:01.000Z): kept after it`}},
+		{"duplicate ids", MCPRecorder, `{"interactions":[{"request":` + ping + `,"response":` + pong + `},{"request":` + ping + `,"response":` + pong + `}]}`,
+			[]want{{c2s, "", ping}, {s2c, "", pong}, {c2s, "", ping}, {s2c, "", pong}}, nil},
+		{"an interaction with only a response", VCR, `{"session":{"interactions":[{"timestamp":"2026-02-08T16:00:01.000","response":` + pong + `}]}}`,
+			[]want{{s2c, "2026-02-08T16:00:01.000", pong}}, nil},
 		// A message and its envelope nest 512 levels deep at most for
 		// jrpcld's readers with no --max-depth: one level more is a
 		// warning that names the flag.
