@@ -23,6 +23,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/schema"
+	"github.com/jrpcld/jrpcld/transform"
 )
 
 // Options control a build.
@@ -75,6 +76,12 @@ type Options struct {
 	// bblocks-viewer): each block's documentation links to its page there.
 	// When empty, BaseURL.
 	ViewerURL string
+	// Sandbox runs the transforms and semantic-uplift steps, bounded in
+	// memory and time, each stopped past a limit failing as a transform or
+	// step that fails. When nil they run in this process, a jq program
+	// stopped after ten seconds and nothing else bounded. The caller closes
+	// it.
+	Sandbox *transform.Sandbox
 }
 
 // Result is the outcome of a build.

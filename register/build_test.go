@@ -40,8 +40,14 @@ func buildDir(t testing.TB, src string, opts Options) (string, *Result) {
 	return buildReg(t, reg, opts)
 }
 
+// buildReg builds reg into a new temporary folder, which it returns with
+// the result; the transforms and uplift steps run in testSandbox unless
+// opts names a sandbox.
 func buildReg(t testing.TB, reg *bblock.Register, opts Options) (string, *Result) {
 	t.Helper()
+	if opts.Sandbox == nil {
+		opts.Sandbox = testSandbox
+	}
 	out := filepath.Join(t.TempDir(), "out")
 	res, err := Build(reg, out, opts)
 	if err != nil {

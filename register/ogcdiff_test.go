@@ -49,7 +49,7 @@ const workspaceURL = "file:///github/workspace/"
 func ogcRegisters(t *testing.T) []ogcRegister {
 	t.Helper()
 	var out []ogcRegister
-	common := Options{BuildPath: "build", Date: "2000-01-01", RelativeBase: workspaceURL}
+	common := Options{BuildPath: "build", Date: "2000-01-01", RelativeBase: workspaceURL, Sandbox: testSandbox}
 	full := shared.Dir(t, "reference", "ogc-full")
 	entries, err := os.ReadDir(full)
 	if err != nil {

@@ -76,6 +76,9 @@ func (bd *builder) loadTransforms(o *blockOut, global func(s report.Section, for
 			}
 		}
 		o.tr.list = list
+		if slices.ContainsFunc(list, func(t *transform.Transform) bool { return transform.Runs(t.Type) }) {
+			bd.opts.Sandbox.Start() // it readies itself while the block builds
+		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		global(report.Files, "%v", err)
 	}
@@ -91,7 +94,11 @@ func (bd *builder) loadTransforms(o *blockOut, global func(s report.Section, for
 		}
 		o.tr.uplift = u
 		u.Inherited = bd.inheritedSteps(o)
-		for _, nr := range u.NotRun() {
+		notRun := u.NotRun()
+		if len(u.Steps)+len(u.Inherited) > len(notRun) {
+			bd.opts.Sandbox.Start() // it readies itself while the block builds
+		}
+		for _, nr := range notRun {
 			o.warnf("%s: %v; the examples it applies to fail as they would if the step failed in the tool chain", transform.UpliftFile, nr)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -278,7 +285,7 @@ func (bd *builder) runTransforms(o *blockOut) {
 					from := path.Join(o.tests, sn.file)
 					in.Contexts = map[string]any{bd.link(from, path.Join(o.annotated, "context.jsonld")): builtContext}
 				}
-				out, err := t.Run(context.Background(), in)
+				out, err := bd.opts.Sandbox.Run(context.Background(), t, in)
 				switch {
 				case errors.Is(err, transform.ErrNotRun):
 					r.stderr = err.Error()
@@ -364,7 +371,7 @@ func (bd *builder) preUplift(o *blockOut, it *item, code []byte) ([]byte, bool) 
 		return code, true // the uplift says what is wrong with it
 	}
 	note := func(msg string) { it.rep.Info(report.SemanticUplift, msg) }
-	out, err := o.tr.uplift.Pre(context.Background(), v, note)
+	out, err := bd.opts.Sandbox.Pre(context.Background(), o.tr.uplift, v, note)
 	if err == nil {
 		code, err = json.Marshal(out)
 	}
@@ -384,7 +391,7 @@ func (bd *builder) postUplift(o *blockOut, it *item, ts []rdf.Triple) ([]rdf.Tri
 		return ts, true
 	}
 	note := func(msg string) { it.rep.Info(report.SemanticUplift, msg) }
-	out, err := o.tr.uplift.Post(context.Background(), ts, note)
+	out, err := bd.opts.Sandbox.Post(context.Background(), o.tr.uplift, ts, note)
 	if err != nil {
 		stepFailed(it, err)
 		return nil, false

@@ -16,6 +16,13 @@
 // them as the tool chain reports a transform that failed: nothing is
 // skipped in silence.
 //
+// The code of a transform or step comes from the register's authors, and a
+// few lines of it can ask for gigabytes or run for ever. A Sandbox runs it
+// in a child process (jrpcld itself, started with ChildArg) whose memory
+// and processor time are bounded, so that a step past a limit fails as a
+// transform fails and the caller goes on; Transform.Run, Uplift.Pre and
+// Uplift.Post run it in this process.
+//
 // Declarations keep the tool chain's forms: Parse reads transforms.yaml
 // and normalises each transform's media types as the tool chain writes
 // them in register.json; ParseUplift reads semantic-uplift.yaml.

@@ -159,17 +159,15 @@ func jqNumbers(v any) any {
 	return v
 }
 
-// JQ runs a jq program on a decoded JSON value (numbers as json.Number or
-// float64, objects as map[string]any) and returns its first result, as a
-// semantic-uplift jq step does, numbers made what jq makes of them. It
-// stops after the run limit.
-func JQ(ctx context.Context, program string, v any) (any, error) {
+// jqStep runs a jq program on a decoded JSON value (numbers as
+// json.Number or float64, objects as map[string]any) and returns its first
+// result, as a semantic-uplift jq step does, numbers made what jq makes of
+// them.
+func jqStep(ctx context.Context, program string, v any) (any, error) {
 	code, err := compileJQ(program)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, runLimit)
-	defer cancel()
 	out, err := runJQ(ctx, code, jqNumbers(v), true)
 	if err != nil {
 		return nil, err

@@ -18,15 +18,17 @@ func rules(ctx context.Context, typ, shapes string, in Input, target string) ([]
 	if err != nil {
 		return nil, err
 	}
-	if g.triples, err = inferGraph(ctx, shapes, g.triples); err != nil {
+	inferred, err := inferGraph(ctx, shapes, g.triples)
+	if err != nil {
 		return nil, err
 	}
+	g.triples = append(g.triples[:len(g.triples):len(g.triples)], inferred...)
 	return writeGraph(g, target)
 }
 
-// inferGraph adds to a graph what the SHACL-AF triple rules of shapes
-// (Turtle) infer from it, as pySHACL's validation with advanced features
-// does to the graph it is given.
+// inferGraph returns what the SHACL-AF triple rules of shapes (Turtle)
+// infer from a graph and it does not hold, which pySHACL's validation with
+// advanced features adds to the graph it is given.
 func inferGraph(ctx context.Context, shapes string, ts []rdf.Triple) ([]rdf.Triple, error) {
 	quads, _, err := rdf.Parse([]byte(shapes), rdf.Turtle, "")
 	if err != nil {
@@ -43,6 +45,5 @@ func inferGraph(ctx context.Context, shapes string, ts []rdf.Triple) ([]rdf.Trip
 	if err != nil {
 		return nil, fmt.Errorf("the rules: %w", err)
 	}
-	out := make([]rdf.Triple, 0, len(ts)+len(inferred))
-	return append(append(out, ts...), inferred...), nil
+	return inferred, nil
 }

@@ -64,31 +64,12 @@ func Runs(typ string) bool {
 	return false
 }
 
-// Run runs the transform on one snippet and returns its output, in the
-// media type of its first output (t.Outputs[0]). The code must have been
-// loaded (Load). A type jrpcld does not run gives a *NotRunError; the
-// other errors say why the transform failed, as the tool chain would
-// report it. Run stops a transform after ten seconds.
+// Run runs the transform on one snippet, in this process (Sandbox.Run
+// runs it in a sandbox), and returns its output, in the media type of its
+// first output (t.Outputs[0]). The code must have been loaded (Load). A
+// type jrpcld does not run gives a *NotRunError; the other errors say why
+// the transform failed, as the tool chain would report it. Run stops a jq
+// program after ten seconds; framing and SHACL rules run to their end.
 func (t *Transform) Run(ctx context.Context, in Input) ([]byte, error) {
-	if !t.Loaded() {
-		if t.loadErr != nil {
-			return nil, t.loadErr
-		}
-		return nil, fmt.Errorf("its code, %s, was not read", t.Ref)
-	}
-	if len(t.Outputs) == 0 {
-		return nil, fmt.Errorf("transform %q has no output media type", t.ID)
-	}
-	ctx, cancel := context.WithTimeout(ctx, runLimit)
-	defer cancel()
-	target := t.Outputs[0].MIME
-	switch t.Type {
-	case TypeJQ:
-		return jq(ctx, t.Code, in.Data)
-	case TypeJSONLDFrame:
-		return frame(t.Code, in, target)
-	case TypeSHACLRules, TypeSHACL:
-		return rules(ctx, t.Type, t.Code, in, target)
-	}
-	return nil, &NotRunError{ID: t.ID, Type: t.Type, Runner: Runner(t.Type)}
+	return (*Sandbox)(nil).Run(ctx, t, in)
 }

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -349,54 +350,73 @@ func (e *StepError) Unwrap() error { return e.Err }
 
 // Pre runs the jq steps, in order, on an example's decoded JSON (numbers
 // as json.Number, objects as map[string]any) and returns the JSON to
-// uplift. note is called with Message of each step before it runs, as the
-// tool chain reports it. The first step that fails stops the uplift: its
-// error is a *StepError.
+// uplift, in this process (Sandbox.Pre runs them in a sandbox). note is
+// called with Message of each step before it runs, as the tool chain
+// reports it. The first step that fails stops the uplift: its error is a
+// *StepError.
 func (u *Uplift) Pre(ctx context.Context, v any, note func(string)) (any, error) {
+	return (*Sandbox)(nil).Pre(ctx, u, v, note)
+}
+
+// Post runs the graph steps, in order, on the uplifted graph and returns
+// the graph to write, in this process (Sandbox.Post runs them in a
+// sandbox). note is called as for Pre. A step jrpcld does not run fails
+// with a *StepError wrapping a *NotRunError: the tool chain would have run
+// it, so the graph cannot be the one it makes.
+func (u *Uplift) Post(ctx context.Context, ts []rdf.Triple, note func(string)) ([]rdf.Triple, error) {
+	return (*Sandbox)(nil).Post(ctx, u, ts, note)
+}
+
+// Pre runs the pre-uplift steps of u in the sandbox, as Uplift.Pre says.
+func (s *Sandbox) Pre(ctx context.Context, u *Uplift, v any, note func(string)) (any, error) {
 	if u == nil {
 		return v, nil
 	}
-	for _, s := range u.Steps {
-		if s.Stage() != Pre {
+	for _, st := range u.Steps {
+		if st.Stage() != Pre {
 			continue
 		}
-		note(s.Message())
-		if s.Ref != "" && !s.loaded {
-			return nil, &StepError{s, fmt.Errorf("its code, %s, was not read", s.Ref)}
+		note(st.Message())
+		if st.Ref != "" && !st.loaded {
+			return nil, &StepError{st, fmt.Errorf("its code, %s, was not read", st.Ref)}
 		}
-		out, err := JQ(ctx, s.Code, v)
+		data, err := json.Marshal(v)
 		if err != nil {
-			return nil, &StepError{s, err}
+			return nil, &StepError{st, fmt.Errorf("the JSON it runs on: %w", err)}
 		}
-		v = out
+		r, err := s.do(ctx, &job{Kind: jobPre, Code: st.Code, Value: data})
+		if err == nil {
+			v, err = decodeJSON(r.Data)
+		}
+		if err != nil {
+			return nil, &StepError{st, err}
+		}
 	}
 	return v, nil
 }
 
-// Post runs the graph steps, in order, on the uplifted graph and returns
-// the graph to write. note is called as for Pre. A step jrpcld does not
-// run fails with a *StepError wrapping a *NotRunError: the tool chain
-// would have run it, so the graph cannot be the one it makes.
-func (u *Uplift) Post(ctx context.Context, ts []rdf.Triple, note func(string)) ([]rdf.Triple, error) {
+// Post runs the post-uplift steps of u in the sandbox, as Uplift.Post
+// says.
+func (s *Sandbox) Post(ctx context.Context, u *Uplift, ts []rdf.Triple, note func(string)) ([]rdf.Triple, error) {
 	if u == nil {
 		return ts, nil
 	}
-	for _, s := range u.postOrder() {
-		if s.Stage() != Post {
+	for _, st := range u.postOrder() {
+		if st.Stage() != Post {
 			continue
 		}
-		note(s.Message())
-		if err := s.notRun(); err != nil {
-			return nil, &StepError{s, err}
+		note(st.Message())
+		if err := st.notRun(); err != nil {
+			return nil, &StepError{st, err}
 		}
-		if s.Ref != "" && !s.loaded {
-			return nil, &StepError{s, fmt.Errorf("its code, %s, was not read", s.Ref)}
+		if st.Ref != "" && !st.loaded {
+			return nil, &StepError{st, fmt.Errorf("its code, %s, was not read", st.Ref)}
 		}
-		out, err := inferGraph(ctx, s.Code, ts)
+		r, err := s.do(ctx, &job{Kind: jobPost, Code: st.Code, Graph: ts})
 		if err != nil {
-			return nil, &StepError{s, err}
+			return nil, &StepError{st, err}
 		}
-		ts = out
+		ts = append(ts[:len(ts):len(ts)], r.Graph...)
 	}
 	return ts, nil
 }

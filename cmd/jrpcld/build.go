@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/register"
+	"github.com/jrpcld/jrpcld/transform"
 	"github.com/spf13/pflag"
 )
 
@@ -96,6 +98,15 @@ inheritable of the blocks it depends on (register.json's semanticUplift).
 A transform's outputs are checked against the blocks its outputs.profiles
 names, as resources of those blocks, in tests/PATH/transforms/PROFILE/.
 
+Transforms and uplift steps come from the register's authors: each runs in a
+child jrpcld process (one for the whole build, started with the first block
+that has one) whose memory may grow by at most --transform-memory MiB (1024
+by default) and which may take ten seconds of processor time on it. A step past either limit
+is stopped and fails like any failed transform or step, with a message naming
+the limit; the build goes on with a new child. --transform-memory 0 runs them
+inside jrpcld instead: a jq program is stopped after ten seconds, nothing else
+is bounded.
+
 The output depends only on the input: dates come from the blocks' metadata
 (the latest dateOfLastChange or dateTimeAddition) or from --date.
 
@@ -115,6 +126,7 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	viewerURL := fs.String("viewer-url", "", "the `URL` of the register's viewer (the OGC bblocks-viewer); default: --base-url")
 	filter := fs.String("filter", "", "build only the block with this `ID` (the blocks it depends on are read, not built)")
 	date := fs.String("date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
+	txMem := fs.Int("transform-memory", transform.DefaultMemoryLimit>>20, "bound the memory of each transform and semantic-uplift step, run in a child process, to `MiB` (64 at least): past it the step is stopped and fails, and the build goes on; 0 runs them inside jrpcld, unbounded")
 	serve := fs.Bool("serve", false, "serve DIR on localhost after the build, until interrupted")
 	addr := fs.String("addr", defaultAddr, "with --serve, listen on `HOST:PORT`")
 	ctxMap := contextMap{}
@@ -139,6 +151,12 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			errorf(e, "build", "%v", err)
 			return exitUsage
 		}
+		sandbox, err := transformSandbox(*txMem)
+		if err != nil {
+			errorf(e, "build", "%v", err)
+			return exitUsage
+		}
+		defer sandbox.Close()
 		if _, same := sameFile(e, *out, pos); same {
 			// The register's _sources/ would be written over the sources.
 			errorf(e, "build", "-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere)", *out)
@@ -164,7 +182,7 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			return exitUsage
 		}
 		res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, BuildPath: *buildPath, RelativeBase: *relBase,
-			GitRepository: *gitRepo, GitHubBaseURL: *githubBase, ViewerURL: *viewerURL, CommitDate: *commitDate, Filter: *filter, Date: *date, Contexts: contextOptions(ctxMap, *keepMeaning)})
+			GitRepository: *gitRepo, GitHubBaseURL: *githubBase, ViewerURL: *viewerURL, CommitDate: *commitDate, Filter: *filter, Date: *date, Contexts: contextOptions(ctxMap, *keepMeaning), Sandbox: sandbox})
 		if err != nil {
 			errorf(e, "build", "%s", termsafe.Escape(err.Error()))
 			return exitUsage
@@ -211,6 +229,26 @@ func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		}
 		return status
 	}
+}
+
+// maxTransformMemory is the largest --transform-memory, in MiB (1 TiB).
+const maxTransformMemory = 1 << 20
+
+// transformSandbox returns the sandbox a build runs its transforms and
+// uplift steps in: this program started as its child, its memory bounded
+// to mib MiB; nil, to run them in this process, for 0.
+func transformSandbox(mib int) (*transform.Sandbox, error) {
+	switch {
+	case mib == 0:
+		return nil, nil
+	case mib < transform.MinMemoryLimit>>20 || mib > maxTransformMemory:
+		return nil, fmt.Errorf("--transform-memory %d: want MiB from %d (the Go heap grows 64 MiB at a time) to %d, or 0 for no limit", mib, transform.MinMemoryLimit>>20, maxTransformMemory)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("--transform-memory: cannot find jrpcld's program to run the transforms in (%v); --transform-memory 0 runs them inside jrpcld, without a memory limit", err)
+	}
+	return transform.NewSandbox(int64(mib)<<20, "--transform-memory to raise it", exe, transform.ChildArg), nil
 }
 
 // contextOptions returns the options of the contexts a build makes.

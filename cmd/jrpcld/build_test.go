@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/internal/bomb"
 	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 )
@@ -140,5 +141,57 @@ func TestBuildMap(t *testing.T) {
 		if code, _, errOut := jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"), "--map", bad); code != exitUsage {
 			t.Errorf("--map %s: exit %d, want %d:\n%s", bad, code, exitUsage, errOut)
 		}
+	}
+}
+
+// TestBuildTransformMemory (issue 37, item 8): a transform and an uplift
+// step that would take gigabytes are stopped at --transform-memory, each
+// reported once as failed with the limit and the flag that raises it, and
+// no Go stack trace; the build goes on: the transform beside them gives
+// its output. A limit below 64 MiB is a usage error.
+func TestBuildTransformMemory(t *testing.T) {
+	src := t.TempDir()
+	files := map[string]string{
+		"bblocks-config.yaml":             "name: Hostile\nidentifier-prefix: h.\nimports: []\n",
+		"_sources/b/bblock.json":          `{"name": "B", "abstract": "B", "status": "under-development", "dateTimeAddition": "2025-01-01T00:00:00Z", "itemClass": "schema", "version": "1.0"}`,
+		"_sources/b/schema.yaml":          "type: object\n",
+		"_sources/b/context.jsonld":       `{"@context": {"name": "http://example.org/name"}}`,
+		"_sources/b/examples.yaml":        "examples:\n  - title: One\n    snippets:\n      - language: json\n        code: '{\"name\": \"Erin\"}'\n",
+		"_sources/b/transforms.yaml":      "transforms:\n  - id: bomb\n    type: jq\n    code: '" + bomb.JQ + "'\n  - id: upper\n    type: jq\n    code: 'with_entries(.key |= ascii_upcase)'\n",
+		"_sources/b/semantic-uplift.yaml": "additionalSteps:\n  - type: jq\n    code: '" + bomb.JQ + "'\n",
+	}
+	for name, data := range files {
+		p := filepath.Join(src, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := jrpcld(t, "", "build", src, "-o", out, "--transform-memory", "64")
+	const stopped = "stopped: past the memory limit of 64 MiB (--transform-memory to raise it)"
+	for _, want := range []string{
+		`jrpcld build: h.b: warning: transforms.yaml: transform "bomb" (jq) failed on example 1 snippet 1: ` + stopped + "\n",
+		"jrpcld build: h.b: error: example 1 snippet 1 (One): pre-uplift jq step from inline code: " + stopped + "\n",
+	} {
+		if strings.Count(stderr, want) != 1 {
+			t.Errorf("stderr does not say once %q:\n%s", want, stderr)
+		}
+	}
+	if code != exitInvalid || !strings.Contains(stdout, "FAILED h.b: examples 0/1") {
+		t.Errorf("exit %d, stdout %q; want %d and the example failed by its step", code, stdout, exitInvalid)
+	}
+	if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "runtime.") {
+		t.Errorf("a Go stack trace:\n%s", stderr)
+	}
+	if got, err := os.ReadFile(filepath.Join(out, "tests", "b", "transforms", "example_1_1.upper.json")); err != nil || string(got) != "{\n  \"NAME\": \"Erin\"\n}" {
+		t.Errorf("upper's output: %q, %v", got, err)
+	}
+
+	code, _, stderr = jrpcld(t, "", "build", src, "-o", out, "--transform-memory", "10")
+	if code != exitUsage || !strings.Contains(stderr, "--transform-memory 10: want MiB from 64") {
+		t.Errorf("--transform-memory 10: exit %d, %s", code, stderr)
 	}
 }

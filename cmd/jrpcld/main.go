@@ -14,6 +14,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
+	"github.com/jrpcld/jrpcld/transform"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -87,7 +88,20 @@ func commands() []command {
 }
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == transform.ChildArg {
+		os.Exit(serveTransforms())
+	}
 	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
+}
+
+// serveTransforms is jrpcld as the child process of the sandbox that runs
+// a build's transforms (see transform.Sandbox): no command, no flags.
+func serveTransforms() int {
+	if err := transform.ServeChild(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "jrpcld: running transforms: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
 }
 
 // exitError carries a command's exit status through cobra: the command

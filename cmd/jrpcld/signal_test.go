@@ -13,11 +13,17 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/internal/mcptoy"
+	"github.com/jrpcld/jrpcld/transform"
 )
 
 // TestMain lets a test run the command as a real process: the test binary
 // re-executes itself with JRPCLD_TEST_MAIN=1 and the command's arguments.
+// It is the child of the sandbox that runs build's transforms too, as
+// jrpcld is, when started with transform.ChildArg.
 func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == transform.ChildArg {
+		os.Exit(serveTransforms()) // the sandbox of build's transforms
+	}
 	if os.Getenv(mcptoy.Env) == "1" {
 		mcptoy.Main() // the toy MCP server the record tests run
 	}
