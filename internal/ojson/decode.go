@@ -12,11 +12,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/internal/limits"
 	"go.yaml.in/yaml/v3"
 )
 
-// maxDepth bounds the nesting of decoded documents.
-const maxDepth = 1000
+// maxDepth bounds the nesting of decoded documents: the decoders recurse,
+// and what they make is walked by recursion.
+const maxDepth = limits.Depth
+
+// errTooDeep is what decodeJSONValue returns past maxDepth; DecodeJSON
+// places it.
+var errTooDeep = fmt.Errorf("nested more than %d deep", maxDepth)
 
 // DecodeJSON decodes one JSON document, keeping the order of object
 // members. Numbers are json.Number; a member named twice keeps its first
@@ -25,6 +31,11 @@ func DecodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decodeJSONValue(dec, 0)
+	if err == errTooDeep {
+		// The decoder stopped past the bracket that went too deep.
+		line := 1 + bytes.Count(data[:min(dec.InputOffset(), int64(len(data)))], []byte("\n"))
+		return nil, fmt.Errorf("line %d: %w", line, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -38,9 +49,6 @@ func DecodeJSON(data []byte) (any, error) {
 }
 
 func decodeJSONValue(dec *json.Decoder, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, errors.New("nested too deeply")
-	}
 	tok, err := dec.Token()
 	if err != nil {
 		if err == io.EOF {
@@ -50,6 +58,9 @@ func decodeJSONValue(dec *json.Decoder, depth int) (any, error) {
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth >= maxDepth {
+			return nil, errTooDeep
+		}
 		switch t {
 		case '{':
 			o := NewObject()
@@ -130,9 +141,10 @@ func aliasBudget(n *yaml.Node) int {
 
 var errAliasing = errors.New("the document's aliases expand it too much")
 
+// value decodes n, inside depth sequences and mappings.
 func (d *yamlDecoder) value(n *yaml.Node, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, errors.New("nested too deeply (or an alias loops)")
+	if (n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode) && depth >= maxDepth {
+		return nil, fmt.Errorf("line %d: nested more than %d deep (counting what aliases stand for)", n.Line, maxDepth)
 	}
 	if d.budget--; d.budget < 0 {
 		return nil, errAliasing
@@ -142,9 +154,9 @@ func (d *yamlDecoder) value(n *yaml.Node, depth int) (any, error) {
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return d.value(n.Content[0], depth+1)
+		return d.value(n.Content[0], depth)
 	case yaml.AliasNode:
-		return d.value(n.Alias, depth+1)
+		return d.value(n.Alias, depth)
 	case yaml.SequenceNode:
 		list := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {

@@ -301,6 +301,34 @@ func TestDecodeTooDeep(t *testing.T) {
 		if _, err := d.fn([]byte(ok)); err != nil {
 			t.Errorf("%s of 100 levels: %v", d.name, err)
 		}
+		// 512 levels decode, a scalar at the bottom; the 513th, on line
+		// 513 when each opens a line, is an error naming the line and the
+		// limit, however deep the document goes on.
+		for _, c := range []struct {
+			open, close string
+		}{{"[\n", "]"}, {"{\"a\":\n", "}"}} {
+			if _, err := d.fn([]byte(strings.Repeat(c.open, 512) + "1" + strings.Repeat(c.close, 512))); err != nil {
+				t.Errorf("%s of 512 levels: %v", d.name, err)
+			}
+			for _, depth := range []int{513, 9000} {
+				_, err := d.fn([]byte(strings.Repeat(c.open, depth) + "1" + strings.Repeat(c.close, depth)))
+				if err == nil || !strings.Contains(err.Error(), "line 513: nested more than 512 deep") {
+					t.Errorf("%s of %d levels %q: %v", d.name, depth, c.open, err)
+				}
+			}
+		}
+	}
+	// Block style, and what an alias stands for.
+	var block strings.Builder
+	for i := range 513 {
+		block.WriteString(strings.Repeat(" ", i) + "a:\n")
+	}
+	if _, err := DecodeYAML([]byte(block.String())); err == nil || !strings.Contains(err.Error(), "line 513: nested more than 512 deep") {
+		t.Errorf("block style, 513 levels: %v", err)
+	}
+	alias := "x: &deep " + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "\ny: " + strings.Repeat("[", 300) + "*deep" + strings.Repeat("]", 300) + "\n"
+	if _, err := DecodeYAML([]byte(alias)); err == nil || !strings.Contains(err.Error(), "line 1: nested more than 512 deep") {
+		t.Errorf("an alias 300 deep under 300: %v", err)
 	}
 }
 
