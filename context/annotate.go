@@ -142,6 +142,7 @@ type annotator struct {
 	prefixes *ojson.Object
 	updated  map[*ojson.Object]bool // objects whose $ref has been followed
 	refs     schemaRefs
+	depth    nesting
 }
 
 // propContext returns the definition of term prop in the context stack,
@@ -303,6 +304,10 @@ func (a *annotator) subschema(v any, stack []*ojson.Object, from *refSchema, lev
 	if !ok || s.Len() == 0 {
 		return nil, nil
 	}
+	if err := a.depth.enter(from); err != nil {
+		return nil, err
+	}
+	defer a.depth.leave()
 	used := map[string]bool{}
 	add := func(u map[string]bool) {
 		if !inDefs {

@@ -144,6 +144,7 @@ type ctxBuilder struct {
 	// the target of each reference (by refSchema.key) was first walked.
 	props    *schemaprops.Collector
 	refPaths map[string][]string
+	depth    nesting
 }
 
 // source names the document of from for props.
@@ -165,6 +166,10 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, 
 	if !ok {
 		return onto, nil
 	}
+	if err := bd.depth.enter(from); err != nil {
+		return nil, err
+	}
+	defer bd.depth.leave()
 	for _, kw := range []string{annBase, annVocab} {
 		if val := s.Value(kw); ojson.Truthy(val) {
 			onto.Set("@"+strings.TrimPrefix(kw, annPrefix), val)

@@ -5,8 +5,32 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/internal/ojson"
 )
+
+// nesting counts the subschemas a walk of a schema is inside. The walks
+// recurse, following $ref from part to part and document to document: a
+// chain of a hundred thousand definitions, each the $ref of the one before,
+// took more than five minutes and 5 GB, the path of each part as long as
+// the chain.
+type nesting int
+
+// maxNesting bounds the subschemas a walk may be inside.
+const maxNesting = limits.Depth
+
+// enter goes into a subschema of the document of from, or fails when that
+// makes too many.
+func (n *nesting) enter(from *refSchema) error {
+	if *n >= maxNesting {
+		return fmt.Errorf("%s: subschemas nested more than %d deep (a chain of $ref?)", displayLoc(from.loc), maxNesting)
+	}
+	*n++
+	return nil
+}
+
+// leave comes out of the subschema enter went into.
+func (n *nesting) leave() { *n-- }
 
 // refSchema is a schema document, or a part of it, that the tool chain's
 // walks reached: where it is, the whole document and the part, and the
