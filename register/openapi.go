@@ -9,11 +9,13 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/limits"
 	"go.yaml.in/yaml/v3"
 )
 
-// maxOpenAPIDepth bounds the nesting of an OpenAPI document.
-const maxOpenAPIDepth = 10000
+// maxOpenAPIDepth bounds the nesting of an OpenAPI document, which is
+// walked by recursion and written back by the YAML encoder's.
+const maxOpenAPIDepth = limits.Depth
 
 // writeOpenAPI writes the block's OpenAPI document as the tool chain
 // resolves it, to annotated/PATH/openapi.yaml: every reference to another
@@ -47,10 +49,16 @@ func (bd *builder) writeOpenAPI(o *blockOut) []error {
 	}
 	out := path.Join(o.annotated, "openapi.yaml")
 	var errs []error
+	tooDeep := false
+	// walk visits n, inside depth mappings and sequences.
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
-		if depth > maxOpenAPIDepth {
-			errs = append(errs, fmt.Errorf("%s: nested too deeply", b.Files.OpenAPI))
+		if tooDeep {
+			return
+		}
+		if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && depth >= maxOpenAPIDepth {
+			errs = append(errs, fmt.Errorf("%s line %d: nested more than %d deep", b.Files.OpenAPI, n.Line, maxOpenAPIDepth))
+			tooDeep = true
 			return
 		}
 		n.HeadComment, n.LineComment, n.FootComment = "", "", ""
@@ -72,11 +80,17 @@ func (bd *builder) writeOpenAPI(o *blockOut) []error {
 		if n.Kind == yaml.AliasNode {
 			return // walked where its anchor is
 		}
+		if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+			depth++
+		}
 		for _, c := range n.Content {
-			walk(c, depth+1)
+			walk(c, depth)
 		}
 	}
 	walk(&doc, 0)
+	if tooDeep {
+		return errs
+	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

@@ -184,6 +184,10 @@ func TestOpenAPIErrors(t *testing.T) {
 		{"not an object", "- a\n- b\n", "openapi.yaml: not an OpenAPI document"},
 		{"not YAML", "a: [\n", "openapi.yaml"},
 		{"missing file", "paths:\n  /a:\n    $ref: missing.yaml\n", "missing.yaml"},
+		// The root mapping and 512 sequences, one a line; then 9,000,
+		// where the YAML reader's own bound is 10,000.
+		{"nested past the limit", "a:\n" + strings.Repeat(" [\n", 512) + strings.Repeat("]", 512), "openapi.yaml line 513: nested more than 512 deep"},
+		{"nested far past the limit", "a:\n" + strings.Repeat(" [\n", 9000) + strings.Repeat("]", 9000), "openapi.yaml line 513: nested more than 512 deep"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fsys := fstest.MapFS{
