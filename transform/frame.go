@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/jrpcld/jrpcld/internal/gold"
+	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/internal/pyjson"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/piprate/json-gold/ld"
@@ -18,13 +19,13 @@ import (
 // context fetched. For a JSON target, the framed nodes alone: the @graph
 // list, or the one node without its @context.
 func frame(code string, in Input, target string) ([]byte, error) {
-	fr, err := decodeJSON([]byte(code))
+	fr, err := decodeJSON([]byte(code), "the frame")
 	if err != nil {
-		return nil, fmt.Errorf("the frame is not JSON: %w", err)
+		return nil, err
 	}
 	var doc any
 	if in.MediaType == "application/ld+json" {
-		if doc, err = decodeJSON(in.Data); err != nil {
+		if doc, err = decodeJSON(in.Data, "input"); err != nil {
 			return nil, err
 		}
 		replaceContexts(doc, in.Contexts)
@@ -54,6 +55,11 @@ func frame(code string, in Input, target string) ([]byte, error) {
 	}()
 	if err != nil {
 		return nil, fmt.Errorf("JSON-LD framing: %w", err)
+	}
+	if deeper(framed, limits.Depth) {
+		// Each node is embedded in the one that refers to it: a chain of
+		// nodes is as deep as it is long.
+		return nil, fmt.Errorf("the framed document is nested more than %d deep", limits.Depth)
 	}
 	var out any = framed
 	if target == "application/json" {

@@ -89,7 +89,7 @@ func TestFrameWithKnownContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, err := decodeJSON([]byte(`{"@vocab": "http://example.org/", "contains": {"@type": "@id"}}`))
+	ctx, err := decodeJSON([]byte(`{"@vocab": "http://example.org/", "contains": {"@type": "@id"}}`), "the context")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,9 +62,9 @@ func (j *job) do(ctx context.Context) (result, error) {
 	case jobTransform:
 		in := Input{Data: j.Data, MediaType: j.MediaType, Prefixes: j.Prefixes}
 		if len(j.Contexts) > 0 {
-			v, err := decodeJSON(j.Contexts)
+			v, err := decodeJSON(j.Contexts, "the snippet's contexts")
 			if err != nil {
-				return result{}, fmt.Errorf("the snippet's contexts: %w", err)
+				return result{}, err
 			}
 			in.Contexts, _ = v.(map[string]any)
 		}
@@ -82,7 +82,7 @@ func (j *job) do(ctx context.Context) (result, error) {
 		}
 		return result{Data: out}, err
 	case jobPre:
-		v, err := decodeJSON(j.Value)
+		v, err := decodeJSON(j.Value, "the JSON it runs on")
 		if err != nil {
 			return result{}, err
 		}

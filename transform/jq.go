@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/itchyny/gojq"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/internal/pyjson"
 )
 
@@ -65,6 +67,9 @@ func runJQ(ctx context.Context, code *gojq.Code, input any, first bool) (any, er
 			}
 			return nil, fmt.Errorf("jq program: %w", err)
 		}
+		if deeper(v, limits.Depth) {
+			return nil, fmt.Errorf("the jq program's result is nested more than %d deep", limits.Depth)
+		}
 		results = append(results, v)
 		if first {
 			break
@@ -80,18 +85,48 @@ func runJQ(ctx context.Context, code *gojq.Code, input any, first bool) (any, er
 }
 
 // decodeJSON reads one JSON value, numbers as json.Number (which gojq takes
-// and keeps), and refuses text after it.
-func decodeJSON(data []byte) (any, error) {
+// and keeps), and refuses text after it and nesting past limits.Depth;
+// what names it in errors ("input", "the frame").
+func decodeJSON(data []byte, what string) (any, error) {
+	if off := jsonparse.DepthPast(data, limits.Depth); off >= 0 {
+		return nil, fmt.Errorf("%s: line %d: nested more than %d deep", what, 1+bytes.Count(data[:off], []byte("\n")), limits.Depth)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("input is not JSON: %w", err)
+		return nil, fmt.Errorf("%s is not JSON: %w", what, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("input is not JSON: text after the value")
+		return nil, fmt.Errorf("%s is not JSON: text after the value", what)
 	}
 	return v, nil
+}
+
+// deeper reports whether v nests arrays and objects more than max deep,
+// looking no deeper than that.
+func deeper(v any, max int) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if max == 0 {
+			return true
+		}
+		for _, e := range x {
+			if deeper(e, max-1) {
+				return true
+			}
+		}
+	case []any:
+		if max == 0 {
+			return true
+		}
+		for _, e := range x {
+			if deeper(e, max-1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // jq runs a jq transform: the program on the snippet's JSON, the result
@@ -101,7 +136,7 @@ func jq(ctx context.Context, program string, data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := decodeJSON(data)
+	in, err := decodeJSON(data, "input")
 	if err != nil {
 		return nil, err
 	}

@@ -109,7 +109,7 @@ func inlineContexts(data []byte, contexts map[string]any) ([]byte, error) {
 	if len(contexts) == 0 {
 		return data, nil
 	}
-	doc, err := decodeJSON(data)
+	doc, err := decodeJSON(data, "input")
 	if err != nil {
 		return nil, fmt.Errorf("input is not JSON-LD: %w", err)
 	}

@@ -386,7 +386,7 @@ func (s *Sandbox) Pre(ctx context.Context, u *Uplift, v any, note func(string)) 
 		}
 		r, err := s.do(ctx, &job{Kind: jobPre, Code: st.Code, Value: data})
 		if err == nil {
-			v, err = decodeJSON(r.Data)
+			v, err = decodeJSON(r.Data, "the jq program's result")
 		}
 		if err != nil {
 			return nil, &StepError{st, err}

@@ -102,3 +102,27 @@ func TestSharedString(t *testing.T) {
 		t.Fatalf("got %q", c)
 	}
 }
+
+func TestDepthPast(t *testing.T) {
+	for _, c := range []struct {
+		data string
+		max  int
+		want int
+	}{
+		{`[]`, 0, 0},
+		{`[]`, 1, -1},
+		{`1`, 0, -1},
+		{`[[],[[]]]`, 2, 5},
+		{`[[],[[]]]`, 3, -1},
+		{`{"a":{"b":[1]}}`, 2, 10},
+		// Brackets in strings, escaped quotes among them, do not count.
+		{`["[[[", {"a": "\"[[", "\\": [0]}]`, 2, 28},
+		{`["[[[", {"a": "\"[[", "\\": [0]}]`, 3, -1},
+		{`"[[[ never closed`, 0, -1},
+		{"[\"\xff[\", [[]]]", 2, 8},
+	} {
+		if got := DepthPast([]byte(c.data), c.max); got != c.want {
+			t.Errorf("DepthPast(%q, %d) = %d, want %d", c.data, c.max, got, c.want)
+		}
+	}
+}

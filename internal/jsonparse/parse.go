@@ -1040,6 +1040,33 @@ func Elements(text []byte) [][]byte {
 	return out
 }
 
+// DepthPast returns the offset of the first '[' or '{' of data that is
+// inside max others, or -1 when there is none; brackets in strings do not
+// count. data need not be JSON: a reader that decodes with encoding/json,
+// whose bound is 10,000, calls it first to refuse nesting it would follow
+// by recursion, or whose cost grows with its square.
+func DepthPast(data []byte, max int) int {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i = plainRun(data, i+1); i < len(data) && data[i] != '"'; i = plainRun(data, i+1) {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth == max {
+				return i
+			}
+			depth++
+		case '}', ']':
+			depth--
+		}
+	}
+	return -1
+}
+
 // SkipValue returns the offset past the value at data[i], which must be
 // JSON the Parser accepts.
 func SkipValue(data []byte, i int) int {

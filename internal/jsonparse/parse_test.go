@@ -156,6 +156,15 @@ func FuzzParser(f *testing.F) {
 		checkShared(t, data, v, perr)
 		valid := json.Valid(data)
 		checkLoneSurrogates(t, data, valid, perr)
+		// DepthPast finds where a parser bounded at 3 stops for depth.
+		if valid {
+			p3 := Parser{MaxDepth: 3}
+			_, e3 := p3.Parse(data)
+			deep := e3 != nil && strings.HasPrefix(e3.Msg, "nesting deeper")
+			if off := DepthPast(data, 3); deep != (off >= 0) || deep && off != e3.Offset {
+				t.Fatalf("DepthPast(%q, 3) = %d; the parser: %v", data, off, e3)
+			}
+		}
 		if perr != nil {
 			if valid && utf8.Valid(data) && !surrogateEscape.Match(data) {
 				t.Fatalf("parser refuses %q (%s at %d), encoding/json accepts it", data, perr.Msg, perr.Offset)
