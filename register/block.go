@@ -12,8 +12,10 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/ontology"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/schema"
 )
@@ -106,6 +108,10 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 			global(report.Files, "%v", err)
 		} else {
 			o.description = string(data)
+			if line := docs.Nesting(o.description); line > 0 {
+				o.warnf("%s line %d: blockquotes and lists nested more than %d deep: the description is shown as written, not rendered",
+					b.Files.Description, line, limits.Depth)
+			}
 		}
 	}
 
