@@ -104,12 +104,21 @@ func Read(data []byte) ([]rdf.Quad, error) {
 	return quads, nil
 }
 
+// maxDepth is encoding/json's bound on nesting, which Read keeps.
+const maxDepth = 10000
+
 // syntaxError places a JSON decoding error.
 func syntaxError(data []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		line, col := lineCol(data, int(se.Offset)-1) // Offset counts the offending byte
-		return &diag.Diagnostic{Line: line, Column: col, Message: "JSON-LD: " + se.Error()}
+		msg := se.Error()
+		if strings.HasSuffix(msg, "exceeded max depth") {
+			// encoding/json's bound, which a graph jrpcld wrote from a log
+			// read with --max-depth up to it may need.
+			msg = fmt.Sprintf("nested more than %d deep", maxDepth)
+		}
+		return &diag.Diagnostic{Line: line, Column: col, Message: "JSON-LD: " + msg}
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
