@@ -2,10 +2,12 @@ package ontology
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -40,6 +42,10 @@ func LoadBlock(b *bblock.Block, reg *bblock.Register) (*Ontology, error) {
 				format = rdf.RDFXML
 			}
 			o, err := Parse(bytes.NewReader(data), format, "")
+			if d := (*diag.Diagnostic)(nil); errors.As(err, &d) && d.File == "" {
+				d.File = name // the diagnostic names the file and line as FILE:LINE
+				return fmt.Errorf("block %s: %w", b.ID, err)
+			}
 			if err != nil {
 				return fmt.Errorf("block %s: %s: %w", b.ID, name, err)
 			}

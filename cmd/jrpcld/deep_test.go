@@ -56,11 +56,30 @@ func TestDeepInput(t *testing.T) {
 		fmt.Fprintf(&dag, "_:p%d sh:alternativePath ( _:p%d _:p%d ) .\n", i, i+1, i+1)
 	}
 	dag.WriteString("_:p60 sh:inversePath e:q .\n")
+	// Blocks: an OWL ontology nested 600 deep, a schema whose definitions
+	// chain 5,000 $ref deep.
+	const meta = `{"name": "N", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1"}`
+	var refs strings.Builder
+	refs.WriteString(`{"$ref": "#/$defs/d0", "$defs": {`)
+	for i := range 5000 {
+		fmt.Fprintf(&refs, `"d%d": {"type": "object", "properties": {"p": {"$ref": "#/$defs/d%d"}}}, `, i, i+1)
+	}
+	refs.WriteString(`"d5000": {"type": "number"}}}`)
+	for _, d := range []string{"owl", "chain"} {
+		if err := os.Mkdir(path(d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeNested(t, path("owl/ontology.owl"), rdfHead, "<rdf:Description><e:p>", "</e:p></rdf:Description>", "\n</rdf:RDF>\n", 600)
 	for name, text := range map[string]string{
-		"empty.ttl":   "",
-		"targets.ttl": shPrefixes + "e:S sh:targetNode e:x ; sh:nodeKind sh:IRI .\n",
-		"chain.ttl":   chain.String(),
-		"dag.ttl":     dag.String(),
+		"owl/bblock.json":      meta,
+		"chain/bblock.json":    meta,
+		"chain/schema.json":    refs.String(),
+		"chain/context.jsonld": `{"@context": {"@vocab": "http://e/"}}`,
+		"empty.ttl":            "",
+		"targets.ttl":          shPrefixes + "e:S sh:targetNode e:x ; sh:nodeKind sh:IRI .\n",
+		"chain.ttl":            chain.String(),
+		"dag.ttl":              dag.String(),
 		// A property shape that holds itself: over a loop of two nodes,
 		// it recursed without end.
 		"self.ttl": shPrefixes + "e:S sh:targetNode e:n0 ; sh:property e:P .\ne:P sh:path e:next ; sh:property e:P .\n",
@@ -86,6 +105,10 @@ func TestDeepInput(t *testing.T) {
 			"dag.ttl: shape [ sh:path [...] ; sh:minCount 1 ]: sh:path: path of more than 512 parts"},
 		{"shacl shapes nested through a chain", []string{"shacl", "--shapes", path("recursive.ttl"), path("chain.ttl")}, exitUsage,
 			"jrpcld shacl: validation failed: checking <http://e/n0> against shape <http://e/S> nests checks of nodes against shapes more than 512 deep"},
+		{"ontology in RDF/XML", []string{"ontology", "--bblock", path("owl")}, exitUsage,
+			"ontology.owl:2: node elements nested more than 512 deep"},
+		{"context of a chain of $ref", []string{"context", "--bblock", path("chain")}, exitUsage,
+			"schema.json: subschemas nested more than 512 deep"},
 		{"shacl property shape in itself", []string{"shacl", "--shapes", path("self.ttl"), path("loop.ttl")}, exitOK, ""},
 	}
 	for _, tt := range tests {
