@@ -3,13 +3,18 @@
 # refer to one another (issue 23, item 17).
 #
 # Generates, under bench/out/chain/, registers of N blocks where block I's
-# schema $refs block I+1's and its bblock.json depends on it (a chain), and
-# the same closed into a cycle; builds each BENCH_COUNT times (default 3) with
-# the jrpcld built from this tree, and prints for each the median CPU time
-# (user + system, with min-max), the peak memory and the size of the output.
+# schema $refs block I+1's and its bblock.json depends on it (a chain), the
+# same closed into a cycle, and registers of N blocks where block I's
+# bblock.json extends block I+1 (an extends chain, issue 37), and the same
+# N blocks with no link at all (flat, the baseline); builds each BENCH_COUNT
+# times (default 3) with the jrpcld built from this tree, and prints for each
+# the median CPU time (user + system, with min-max), the median wall time,
+# the median peak memory (maximum resident set) and the size of the output.
 # Environment: CHAIN_SIZES (default "100 200 400"), CYCLE_SIZES (default
-# "151 301"), BENCH_COUNT, JRPCLD_BIN (a jrpcld to measure instead of this
-# tree's, e.g. an older build to compare with).
+# "151 301"), EXTENDS_SIZES (default "250 1000"), FLAT_SIZES (default
+# "1000"), BENCH_COUNT, JRPCLD_BIN (a jrpcld to measure instead of this
+# tree's, e.g. an older build to compare with). A size list may be empty
+# ("") to skip that kind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$PWD/bench/out/chain
@@ -18,7 +23,7 @@ bin=${JRPCLD_BIN:-$out/jrpcld}
 [[ -n ${JRPCLD_BIN:-} ]] || go build -o "$bin" ./cmd/jrpcld
 count=${BENCH_COUNT:-3}
 
-# gen DIR N cycle|chain
+# gen DIR N cycle|chain|extends|flat
 gen() {
 	local dir=$1 n=$2 kind=$3 i j dep ref d
 	rm -rf "$dir"
@@ -27,7 +32,9 @@ gen() {
 	for ((i = 0; i < n; i++)); do
 		j=$((i + 1))
 		dep="" ref="  - type: object"
-		if ((j < n)) || [[ $kind == cycle ]]; then
+		if [[ $kind == extends ]] && ((j < n)); then
+			dep="\"extends\": \"c.b$j\","
+		elif [[ $kind == chain || $kind == cycle ]] && { ((j < n)) || [[ $kind == cycle ]]; }; then
 			((j == n)) && j=0
 			dep="\"dependsOn\": [\"c.b$j\"],"
 			ref="  - \$ref: ../b$j/schema.yaml"
@@ -43,28 +50,40 @@ gen() {
 
 # run NAME: builds $out/NAME $count times; prints the medians.
 run() {
-	local name=$1 k times=() mems=()
+	local name=$1 k times=() walls=() mems=()
 	for ((k = 0; k < count; k++)); do
 		rm -rf "$out/$name.out"
-		/usr/bin/time -f '%U %S %M' -o "$out/$name.time" "$bin" build "$out/$name" -o "$out/$name.out" >/dev/null 2>&1 || true
+		/usr/bin/time -f '%U %S %e %M' -o "$out/$name.time" "$bin" build "$out/$name" -o "$out/$name.out" >/dev/null 2>&1 || true
 		# the last line: a failed build (exit 1) adds one before it
-		read -r u s m < <(tail -n 1 "$out/$name.time")
+		read -r u s e m < <(tail -n 1 "$out/$name.time")
 		times+=("$(echo "$u + $s" | bc)")
+		walls+=("$e")
 		mems+=("$m")
 	done
-	local sorted med min max
-	sorted=$(printf '%s\n' "${times[@]}" | sort -g)
-	min=$(head -1 <<<"$sorted") max=$(tail -1 <<<"$sorted")
-	med=$(sed -n "$(((count + 1) / 2))p" <<<"$sorted")
-	printf '%-12s cpu %6.2f s (%s-%s)  peak %6d KB  output %s\n' "$name" "$med" "$min" "$max" \
-		"$(printf '%s\n' "${mems[@]}" | sort -n | sed -n "$(((count + 1) / 2))p")" "$(du -sh "$out/$name.out" | cut -f1)"
+	printf '%-12s cpu %s s  wall %s s  peak %s KB  output %s\n' "$name" "$(stat3 "${times[@]}")" \
+		"$(stat3 "${walls[@]}")" "$(stat3 "${mems[@]}")" "$(du -sh "$out/$name.out" | cut -f1)"
 }
 
-for n in ${CHAIN_SIZES:-100 200 400}; do
+# stat3 V...: the median of the values and their range, "MED (MIN-MAX)".
+stat3() {
+	local sorted
+	sorted=$(printf '%s\n' "$@" | sort -g)
+	printf '%s (%s-%s)' "$(sed -n "$((($# + 1) / 2))p" <<<"$sorted")" "$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")"
+}
+
+for n in ${CHAIN_SIZES-100 200 400}; do
 	gen "$out/chain$n" "$n" chain
 	run "chain$n"
 done
-for n in ${CYCLE_SIZES:-151 301}; do
+for n in ${CYCLE_SIZES-151 301}; do
 	gen "$out/cycle$n" "$n" cycle
 	run "cycle$n"
+done
+for n in ${EXTENDS_SIZES-250 1000}; do
+	gen "$out/extends$n" "$n" extends
+	run "extends$n"
+done
+for n in ${FLAT_SIZES-1000}; do
+	gen "$out/flat$n" "$n" flat
+	run "flat$n"
 done

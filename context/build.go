@@ -2,6 +2,7 @@ package context
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -34,22 +35,17 @@ func (tc *toolchain) buildContext(b *bblock.Block, props *schemaprops.Collector)
 	if err != nil {
 		return nil, warns, err
 	}
-	root := rootSchema(annotatedLoc(b), ojson.Clone(doc))
-	bd := &ctxBuilder{
-		root:          root,
-		refs:          schemaRefs{load: tc.loadSchema, warn: func(m string) { warns = appendOnce(warns, warning(b.ID+" context", m)) }},
-		prefixes:      ojson.NewObject(),
-		cache:         map[string]*ojson.Object{},
-		importedPfx:   ojson.NewObject(),
-		importedExtra: ojson.NewObject(),
-		props:         props,
-		refPaths:      map[string][]string{},
+	bd, c, err := tc.walkContext(b, doc, props, warns, true)
+	if errors.Is(err, errReplayed) {
+		tc.rewalks.Add(1)
+		*props = schemaprops.Collector{}
+		bd, c, err = tc.walkContext(b, doc, props, warns, false)
 	}
-	own := ojson.NewObject()
-	c, err := bd.subschema(root.sub, root, nil, false, false, nil, nil)
+	warns = bd.warns
 	if err != nil {
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
+	own := ojson.NewObject()
 	if err := mergeInto(own, c); err != nil {
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
@@ -114,6 +110,33 @@ func (tc *toolchain) buildContext(b *bblock.Block, props *schemaprops.Collector)
 	return own, warns, nil
 }
 
+// walkContext walks the annotated schema doc of block b, as the first step
+// of buildContext, and returns the builder and the level it gave. With
+// replay, the walks of referenced schemas that earlier builds recorded are
+// replayed where they can be; errReplayed says to walk again without.
+func (tc *toolchain) walkContext(b *bblock.Block, doc *ojson.Object, props *schemaprops.Collector, warns []Warning, replay bool) (*ctxBuilder, *ojson.Object, error) {
+	root := rootSchema(annotatedLoc(b), ojson.Clone(doc))
+	bd := &ctxBuilder{
+		tc:            tc,
+		root:          root,
+		prefixes:      ojson.NewObject(),
+		cache:         map[string]*ojson.Object{},
+		importedPfx:   ojson.NewObject(),
+		importedExtra: ojson.NewObject(),
+		props:         props,
+		refPaths:      map[string][]string{},
+		warns:         slices.Clone(warns),
+	}
+	bd.report = func(m string) { bd.warns = appendOnce(bd.warns, warning(b.ID+" context", m)) }
+	bd.refs = schemaRefs{load: tc.loadSchema, warn: bd.warn, resolved: bd.resolved}
+	if !tc.noMemo {
+		bd.memoState = memoState{memo: &tc.memo, replay: replay,
+			keySeq: map[string]int{}, virtual: map[string]bool{}}
+	}
+	c, err := bd.subschema(root.sub, root, nil, false, false, nil, nil)
+	return bd, c, err
+}
+
 // fromAnnotations turns an extra term's x-jsonld-* keys into keywords
 // ("x-jsonld-type" is "@type"); like the tool chain, it cuts the length of
 // "x-jsonld-" off whatever the key.
@@ -131,6 +154,11 @@ func fromAnnotations(v any) any {
 
 // ctxBuilder holds the state of one context build.
 type ctxBuilder struct {
+	tc *toolchain
+	// warns are the build's warnings; report adds one.
+	warns  []Warning
+	report func(string)
+	memoState
 	root     *refSchema
 	refs     schemaRefs
 	prefixes *ojson.Object
@@ -161,6 +189,7 @@ func under(path []string, names ...string) []string {
 // properties are at path (names, and the nodes of anyOf, oneOf, then and
 // else, as the tool chain lists them).
 func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, localRefsOnly bool, currentVocab any, sibling *ojson.Object) (*ojson.Object, error) {
+	bd.tc.walks.Add(1)
 	onto := ojson.NewObject()
 	s, ok := v.(*ojson.Object)
 	if !ok {
@@ -195,22 +224,22 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, 
 		if target != nil {
 			if !localRefsOnly || strings.HasPrefix(ref, "#") {
 				key := target.key()
-				refCtx := bd.cache[key]
+				refCtx, err := bd.cached(key)
+				if err != nil {
+					return nil, err
+				}
 				if refCtx != nil {
 					refCtx = ojson.Clone(refCtx).(*ojson.Object)
 					if first, ok := bd.refPaths[key]; ok {
-						bd.props.Reuse(first, path, key)
+						bd.reuse(first, path, key)
 					}
-				} else {
-					bd.refPaths[key] = path
-					if refCtx, err = bd.subschema(target.sub, target, path, isVocab, localRefsOnly, currentVocab, nil); err != nil {
-						return nil, err
-					}
+				} else if refCtx, err = bd.walkRef(from, target, path, isVocab, localRefsOnly, currentVocab, true); err != nil {
+					return nil, err
 				}
 				if err := merge(refCtx); err != nil {
 					return nil, err
 				}
-			} else if _, err := bd.subschema(target.sub, target, path, isVocab, false, currentVocab, nil); err != nil {
+			} else if _, err := bd.walkRef(from, target, path, isVocab, false, currentVocab, false); err != nil {
 				// Walked for what it records, not for its terms.
 				return nil, err
 			}
@@ -238,7 +267,7 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, 
 		// branch, which the branch's properties are below.
 		group := under(path, "_"+kw)
 		if len(branches) > 1 {
-			bd.props.Group(group, kw, bd.source(from))
+			bd.group(group, kw, bd.source(from))
 		}
 		for i, e := range branches {
 			at := path
@@ -248,7 +277,7 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, 
 				if o, ok := e.(*ojson.Object); ok {
 					title = o.Value("title")
 				}
-				bd.props.Branch(at, i, title, bd.source(from))
+				bd.branch(at, i, title, bd.source(from))
 			}
 			c, err := bd.subschema(e, from, at, isVocab, localRefsOnly, currentVocab, onto)
 			if err != nil {
@@ -264,7 +293,7 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, 
 			at := path
 			if kw == "then" || kw == "else" {
 				at = under(path, "_"+kw)
-				bd.props.Condition(at, kw, sub.Value("title"), bd.source(from))
+				bd.condition(at, kw, sub.Value("title"), bd.source(from))
 			}
 			c, err := bd.subschema(sub, from, at, isVocab, localRefsOnly, currentVocab, nil)
 			if err != nil {
@@ -325,7 +354,9 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, 
 			}
 		}
 	}
-	bd.cache[from.key()] = onto
+	if err := bd.setCached(from.key(), onto); err != nil {
+		return nil, err
+	}
 	return onto, nil
 }
 
@@ -372,7 +403,7 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, path []string
 			continue
 		}
 		at := under(path, prop)
-		bd.props.Visit(at, bd.source(from), from == bd.root)
+		bd.visit(at, bd.source(from), from == bd.root)
 		pv, ok := props.Value(prop).(*ojson.Object)
 		if !ok {
 			continue
@@ -418,7 +449,7 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, path []string
 		if idValue != undefined {
 			p.Bound, p.ID = true, idValue
 		}
-		bd.props.Property(p)
+		bd.property(p)
 
 		if strings.Contains(prop, ":") {
 			// A compact IRI names the property: its @id is implied, and

@@ -73,6 +73,9 @@ type schemaLoader func(loc string) (any, error)
 type schemaRefs struct {
 	load schemaLoader
 	warn func(string)
+	// resolved, when not nil, is told the id of the document each
+	// reference leads to, before its loop is checked.
+	resolved func(id string)
 }
 
 // resolveSchema resolves ref from the schema from as the tool chain's
@@ -96,6 +99,9 @@ func resolveSchema(ref string, from *refSchema, sr schemaRefs) (*refSchema, erro
 			return nil, fmt.Errorf("$ref %q: %w", ref, err)
 		}
 		id = loc
+	}
+	if sr.resolved != nil {
+		sr.resolved(id)
 	}
 	for _, anc := range from.chain {
 		if anc.id == id && sameFrag(anc.frag, frag) {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
@@ -142,6 +143,15 @@ type toolchain struct {
 	mu        sync.Mutex
 	raw       map[string]any             // decoded files by location; never changed
 	annotated map[string]*annotateResult // by block id
+
+	// memo holds the walks of referenced schemas that context builds
+	// recorded, for the others to replay (memo.go); noMemo turns it off.
+	memo   walkMemo
+	noMemo bool
+	// walks counts the subschemas the context builds have walked, which
+	// the tests bound, replays the walks replayed and rewalks the builds
+	// made again without replays.
+	walks, replays, rewalks atomic.Int64
 }
 
 // annotateResult is the outcome of annotating one block's schema.
@@ -154,7 +164,7 @@ type annotateResult struct {
 
 func newToolchain(reg *bblock.Register, lone *bblock.Block, opts *Options, imports *bblock.Imports) *toolchain {
 	return &toolchain{reg: reg, lone: lone, opts: opts, imports: imports,
-		raw: map[string]any{}, annotated: map[string]*annotateResult{}}
+		raw: map[string]any{}, annotated: map[string]*annotateResult{}, memo: walkMemo{budget: memoBudget}}
 }
 
 // blocks returns the blocks of the toolchain's register.

@@ -144,6 +144,67 @@ func Clone(v any) any {
 	return v
 }
 
+// A Copier makes deep copies of values that keep what they share: an
+// object, or a list, that several of the values copied hold (or one holds
+// in several places) is copied once, and the copies hold that one copy.
+// Copies made by one Copier share with one another as the originals do.
+// A Copier is for one graph of values; its zero value is ready to use.
+type Copier struct {
+	objs  map[*Object]*Object
+	lists map[listID][]any
+}
+
+// listID names a list by its elements' array, its length and capacity,
+// which together say what an append to it would overwrite.
+type listID struct {
+	data     *any
+	len, cap int
+}
+
+// Copy returns a deep copy of v, sharing what it shares with the values
+// copied before it.
+func (c *Copier) Copy(v any) any {
+	switch x := v.(type) {
+	case *Object:
+		if x == nil {
+			return x
+		}
+		if o, ok := c.objs[x]; ok {
+			return o
+		}
+		if c.objs == nil {
+			c.objs = map[*Object]*Object{}
+		}
+		o := &Object{keys: slices.Clone(x.keys), vals: make(map[string]any, len(x.vals))}
+		c.objs[x] = o
+		for k, e := range x.vals {
+			o.vals[k] = c.Copy(e)
+		}
+		return o
+	case []any:
+		if cap(x) == 0 {
+			if x == nil {
+				return x
+			}
+			return []any{}
+		}
+		id := listID{&x[:1][0], len(x), cap(x)}
+		if l, ok := c.lists[id]; ok {
+			return l
+		}
+		if c.lists == nil {
+			c.lists = map[listID][]any{}
+		}
+		l := make([]any, len(x), cap(x))
+		c.lists[id] = l
+		for i, e := range x {
+			l[i] = c.Copy(e)
+		}
+		return l
+	}
+	return v
+}
+
 // Truthy reports whether v is true as a condition in Python: not nil,
 // false, zero, an empty string, object or list.
 func Truthy(v any) bool {

@@ -813,3 +813,45 @@ func TestNumbersByValue(t *testing.T) {
 		}
 	}
 }
+
+// TestCopier: a Copier's copies are deep and share what the originals
+// share, objects and lists, across the values it copies.
+func TestCopier(t *testing.T) {
+	inner := NewObject()
+	inner.Set("k", "v")
+	list := make([]any, 1, 4)
+	list[0] = inner
+	a := NewObject()
+	a.Set("x", inner)
+	a.Set("y", inner)
+	a.Set("l", list)
+	b := NewObject()
+	b.Set("z", inner)
+	b.Set("l", list)
+
+	var c Copier
+	ca := c.Copy(a).(*Object)
+	cb := c.Copy(b).(*Object)
+	if !Equal(ca, a) || !Equal(cb, b) {
+		t.Fatal("copies differ from the originals")
+	}
+	ci := ca.Value("x").(*Object)
+	if ci == inner {
+		t.Fatal("not a deep copy")
+	}
+	if ca.Value("y").(*Object) != ci || cb.Value("z").(*Object) != ci {
+		t.Error("the copies do not share the copy of the object the originals share")
+	}
+	cl := ca.Value("l").([]any)
+	if cap(cl) != cap(list) || &cl[:1][0] != &cb.Value("l").([]any)[:1][0] {
+		t.Error("the copies do not share the copy of the list the originals share")
+	}
+	ci.Set("k2", "w") // a change to the shared copy shows in both copies only
+	if !cb.Value("z").(*Object).Has("k2") || inner.Has("k2") {
+		t.Error("the shared copy is not one object, or not apart from the original")
+	}
+	var empty Copier
+	if empty.Copy([]any(nil)).([]any) != nil || empty.Copy([]any{}).([]any) == nil {
+		t.Error("nil and empty lists are not kept apart")
+	}
+}
