@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/internal/ojson"
@@ -135,18 +134,25 @@ func ParseExtendsPath(p string) ([]PathSegment, error) {
 
 // checkExtends reports a chain of extended blocks that comes back to the
 // block: its schema would be built on itself. blocks are the register's
-// blocks by id.
-func (b *Block) checkExtends(blocks map[string]*Block) {
+// blocks by id; free holds the blocks known to be on no such cycle, which
+// it adds to, so that the blocks of a chain are walked once in all.
+func (b *Block) checkExtends(blocks map[string]*Block, free map[string]bool) {
 	chain := []string{b.ID}
+	at := map[string]int{b.ID: 0}
 	for cur := b.Meta.Extends.ID; cur != b.ID; {
-		if slices.Contains(chain, cur) {
-			return // a cycle further on, reported by the blocks on it
-		}
-		chain = append(chain, cur)
-		next := blocks[cur]
-		if next == nil || next.Meta.Extends == nil {
+		if i, ok := at[cur]; ok {
+			// A cycle further on, reported by the blocks on it: those
+			// before it are on none.
+			markFree(free, chain[:i])
 			return
 		}
+		next := blocks[cur]
+		if free[cur] || next == nil || next.Meta.Extends == nil {
+			markFree(free, chain)
+			return
+		}
+		at[cur] = len(chain)
+		chain = append(chain, cur)
 		cur = next.Meta.Extends.ID
 	}
 	if len(chain) == 1 {
@@ -154,6 +160,12 @@ func (b *Block) checkExtends(blocks map[string]*Block) {
 	}
 	b.Problems = append(b.Problems, Problem{File: b.Files.Metadata, Pointer: "/extends",
 		Message: fmt.Sprintf("extends cycle: %s -> %s (a block cannot be built on itself, through other blocks or not)", strings.Join(chain, " -> "), b.ID)})
+}
+
+func markFree(free map[string]bool, ids []string) {
+	for _, id := range ids {
+		free[id] = true
+	}
 }
 
 // Schema returns the schema of a block that extends another as the tool

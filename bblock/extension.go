@@ -3,7 +3,6 @@ package bblock
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
@@ -14,21 +13,25 @@ import (
 // comes back to a block is an error; the block takes the itemClass of its
 // base (a block of the register or of an import); and what is not built
 // of the extension is said in a warning. blocks are the register's
-// blocks by id.
-func (b *Block) extend(blocks map[string]*Block, im *Imports) {
+// blocks by id; ends holds the blocks whose chain of bases is known to end,
+// which it adds to, so that the blocks of a chain are walked once in all.
+func (b *Block) extend(blocks map[string]*Block, im *Imports, ends map[string]bool) {
 	ep := b.Meta.ExtensionPoints
 	chain := []string{b.ID}
+	on := map[string]bool{b.ID: true}
 	for cur := ep.Base; ; {
-		if slices.Contains(chain, cur) {
+		if on[cur] {
 			b.Problems = append(b.Problems, Problem{File: b.Files.Metadata, Pointer: "/extensionPoints/baseBuildingBlock",
 				Message: fmt.Sprintf("extension point cycle: %s -> %s (a block cannot extend itself, through other blocks or not)", strings.Join(chain, " -> "), cur)})
 			return
 		}
-		chain = append(chain, cur)
 		next := blocks[cur]
-		if next == nil || next.Meta.ExtensionPoints == nil {
+		if ends[cur] || next == nil || next.Meta.ExtensionPoints == nil {
+			markFree(ends, chain)
 			break
 		}
+		on[cur] = true
+		chain = append(chain, cur)
 		cur = next.Meta.ExtensionPoints.Base
 	}
 	var itemClass string

@@ -91,6 +91,12 @@ type Register struct {
 	// Imports are the local copies of imported registers it was loaded
 	// with; nil when none.
 	Imports *Imports
+
+	// byID finds the blocks by id (the first of an id), for the indexed
+	// blocks LoadRegister made: a register of many blocks looks them up
+	// for every dependency.
+	byID    map[string]*Block
+	indexed int
 }
 
 // Options control how a register is loaded. A nil *Options is the zero value.
@@ -102,6 +108,9 @@ type Options struct {
 
 // Block returns the block with the given id, or nil.
 func (r *Register) Block(id string) *Block {
+	if r.byID != nil && len(r.Blocks) == r.indexed {
+		return r.byID[id]
+	}
 	for _, b := range r.Blocks {
 		if b.ID == id {
 			return b
@@ -286,12 +295,13 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 	for _, b := range blocks {
 		byID[b.ID] = b
 	}
+	ends, free := map[string]bool{}, map[string]bool{}
 	for _, b := range blocks {
 		if b.Meta.ExtensionPoints != nil {
-			b.extend(byID, r.Imports)
+			b.extend(byID, r.Imports, ends)
 		}
 		if b.Meta.Extends != nil {
-			b.checkExtends(byID)
+			b.checkExtends(byID, free)
 		}
 	}
 	if tree, ok := buildExtensionSchemas(fsys, blocks, byID, r.Imports); ok {
@@ -301,6 +311,12 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 		}
 	}
 	r.Blocks, r.Problems = orderBlocks(blocks, r.Config.Imports, r.Imports, r.Problems)
+	r.byID, r.indexed = make(map[string]*Block, len(r.Blocks)), len(r.Blocks)
+	for _, b := range r.Blocks {
+		if _, ok := r.byID[b.ID]; !ok {
+			r.byID[b.ID] = b
+		}
+	}
 	return r, nil
 }
 

@@ -636,6 +636,23 @@ func (t *Toolchain) build(b *bblock.Block) *buildResult {
 	return r
 }
 
+// Release lets go of block b's context and of what its build met, which
+// the toolchain holds for Context, Properties and Processed: a register
+// build no longer needs them once the block is built, and a register whose
+// blocks reach one another has contexts that grow with it. Asked for again,
+// they are built again, the same.
+func (t *Toolchain) Release(b *bblock.Block) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if r, ok := t.built[b.ID]; ok {
+		select {
+		case <-r.done:
+			delete(t.built, b.ID)
+		default: // being built
+		}
+	}
+}
+
 // Annotate returns block b's annotated schema (see Toolchain.Annotate);
 // reg may be nil for a block on its own.
 func Annotate(b *bblock.Block, reg *bblock.Register, opts *Options) (*Document, []Warning, error) {

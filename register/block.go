@@ -263,7 +263,20 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 	} else {
 		bd.put(path.Join(o.tests, "_report.json"), data)
 	}
+	// What the block's checks needed of its context, which grows with the
+	// blocks it reaches, is let go of (see processed).
+	bd.tc.Release(b)
+	o.ctx = nil
 	return o
+}
+
+// processed returns block o's processed context, nil when it has none: the
+// one its checks used, made again once the block is built.
+func (bd *builder) processed(o *blockOut) *jsonld.Processed {
+	if o.ctx == nil && o.context != nil {
+		o.ctx, _, _ = bd.tc.Processed(o.b)
+	}
+	return o.ctx
 }
 
 // examplesBase returns the base-uri that every example snippet of block b

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -21,6 +20,7 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
 	"github.com/jrpcld/jrpcld/internal/suggest"
+	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/schema"
 	"github.com/jrpcld/jrpcld/transform"
@@ -138,30 +138,44 @@ var dateOptRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 // A block's problems do not stop the others: they are in the result. The
 // error is non-nil only for bad options (wrapping ErrUsage) and for files
 // that cannot be written.
+//
+// Each file is written when it is made, so that a register's output need
+// not fit in memory; a build that fails part way may have written some.
 func Build(reg *bblock.Register, out string, opts Options) (*Result, error) {
-	files, res, err := build(reg, opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeTree(out, files); err != nil {
-		return nil, err
-	}
-	return res, nil
+	tw := &treeWriter{out: out}
+	defer tw.close()
+	return buildTo(reg, opts, tw.write)
 }
 
 // build builds the register in memory: the output files by slash-separated
 // path below the output folder.
 func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, error) {
+	files := map[string][]byte{}
+	res, err := buildTo(reg, opts, func(name string, data []byte) error {
+		files[name] = data
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, res, nil
+}
+
+// buildTo builds the register, handing each output file to write (by
+// slash-separated path below the output folder) as it is made; a file may
+// be handed again, the later content replacing the earlier. The first
+// error of write stops the build.
+func buildTo(reg *bblock.Register, opts Options, write func(name string, data []byte) error) (*Result, error) {
 	if opts.Date != "" && !dateOptRE.MatchString(opts.Date) {
-		return nil, nil, fmt.Errorf("%w: date %q is not YYYY-MM-DD", ErrUsage, opts.Date)
+		return nil, fmt.Errorf("%w: date %q is not YYYY-MM-DD", ErrUsage, opts.Date)
 	}
 	if opts.CommitDate != "" && !dateOptRE.MatchString(opts.CommitDate) {
-		return nil, nil, fmt.Errorf("%w: commit date %q is not YYYY-MM-DD", ErrUsage, opts.CommitDate)
+		return nil, fmt.Errorf("%w: commit date %q is not YYYY-MM-DD", ErrUsage, opts.CommitDate)
 	}
 	if opts.BaseURL != "" {
 		u, err := url.Parse(opts.BaseURL)
 		if err != nil || !u.IsAbs() || u.Host == "" {
-			return nil, nil, fmt.Errorf("%w: base URL %q is not an absolute URL", ErrUsage, opts.BaseURL)
+			return nil, fmt.Errorf("%w: base URL %q is not an absolute URL", ErrUsage, opts.BaseURL)
 		}
 		if !strings.HasSuffix(opts.BaseURL, "/") {
 			opts.BaseURL += "/"
@@ -170,7 +184,7 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 	if opts.RelativeBase != "" {
 		u, err := url.Parse(opts.RelativeBase)
 		if err != nil || !u.IsAbs() {
-			return nil, nil, fmt.Errorf("%w: relative base %q is not an absolute URL", ErrUsage, opts.RelativeBase)
+			return nil, fmt.Errorf("%w: relative base %q is not an absolute URL", ErrUsage, opts.RelativeBase)
 		}
 	}
 	for _, u := range []*string{&opts.GitHubBaseURL, &opts.ViewerURL} {
@@ -181,14 +195,14 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 	if bp := opts.BuildPath; bp != "" {
 		clean := path.Clean(strings.Trim(bp, "/"))
 		if path.IsAbs(bp) || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(bp, "\\") {
-			return nil, nil, fmt.Errorf("%w: build path %q is not a folder below the repository root", ErrUsage, bp)
+			return nil, fmt.Errorf("%w: build path %q is not a folder below the repository root", ErrUsage, bp)
 		}
 		opts.BuildPath = clean
 	}
 	if opts.Filter != "" && reg.Block(opts.Filter) == nil {
-		return nil, nil, fmt.Errorf("%w: %w %q in the register%s", ErrUsage, bblock.ErrUnknownBlock, opts.Filter, suggest.Have(opts.Filter, reg.IDs(), 50))
+		return nil, fmt.Errorf("%w: %w %q in the register%s", ErrUsage, bblock.ErrUnknownBlock, opts.Filter, suggest.Have(opts.Filter, reg.IDs(), 50))
 	}
-	bd := &builder{reg: reg, opts: opts, files: map[string][]byte{}, built: map[string]*blockOut{},
+	bd := &builder{reg: reg, opts: opts, write: write, built: map[string]*blockOut{},
 		tc: jsonld.NewToolchain(reg, opts.Contexts), sourceDocs: map[string]*jsonld.Document{},
 		schemas: (&schema.Compiler{}).NewSet(reg)}
 	res := &Result{Name: reg.Config.Name}
@@ -220,6 +234,9 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 		bd.blocks = append(bd.blocks, o)
 		bd.built[b.ID] = o
 		res.Blocks = append(res.Blocks, o.res)
+		if bd.err != nil {
+			return nil, bd.err
+		}
 	}
 	// Transform outputs are checked against their profiles once every
 	// block (the profiles among them) is built.
@@ -228,15 +245,18 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 		res.Blocks[i] = o.res
 	}
 	if err := bd.writeReports(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := bd.writeDocs(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := bd.writePages(res); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return bd.files, res, nil
+	if bd.err != nil {
+		return nil, bd.err
+	}
+	return res, nil
 }
 
 // toolchainOrder returns the blocks in the order the tool chain builds and
@@ -313,19 +333,26 @@ func toolchainOrder(blocks []*bblock.Block) []*bblock.Block {
 
 // builder holds the state of one build.
 type builder struct {
-	reg    *bblock.Register
-	opts   Options
-	date   string               // YYYY-MM-DD, or "" when nothing gives one
-	files  map[string][]byte    // output files by path below the output folder
-	blocks []*blockOut          // built blocks in order
-	built  map[string]*blockOut // built blocks by id
-	tc     *jsonld.Toolchain    // annotated schemas and contexts, as the tool chain makes them
+	reg  *bblock.Register
+	opts Options
+	date string // YYYY-MM-DD, or "" when nothing gives one
+	// write takes the output files, by path below the output folder; err
+	// is the first error it gave, after which nothing more is written.
+	write func(name string, data []byte) error
+	err   error
+	// registerJSON is register.json as written, which the register's
+	// linked data is made from.
+	registerJSON []byte
+	blocks       []*blockOut          // built blocks in order
+	built        map[string]*blockOut // built blocks by id
+	tc           *jsonld.Toolchain    // annotated schemas and contexts, as the tool chain makes them
 	// schemas compiles the blocks' schemas, each document once for all.
 	schemas *schema.Set
 	// sourceDocs holds the copies of sources-tree files written so far,
 	// by output path (nil for a file that is not JSON or YAML).
 	sourceDocs map[string]*jsonld.Document
-	shacl      shaclCache // the SHACL files read so far (shacl.go)
+	shacl      shaclCache         // the SHACL files read so far (shacl.go)
+	shapes     *docs.ShapesChains // the blocks whose shapes each block inherits
 	// profileChecks are the transform outputs to check against the
 	// profiles their transform declares (profiles.go).
 	profileChecks []profileCheck
@@ -386,41 +413,58 @@ func (bd *builder) writeReports() error {
 	return nil
 }
 
-// put records an output file.
+// put writes an output file, unless an earlier one failed.
 func (bd *builder) put(name string, data []byte) {
-	bd.files[name] = data
+	if bd.err != nil {
+		return
+	}
+	if name == "register.json" {
+		bd.registerJSON = data
+	}
+	bd.err = bd.write(name, data)
 }
 
-// writeTree writes the files below the folder out, which it creates when
-// needed. Every file is written through an os.Root of out: no name (such
-// as one made of a block identifier) and no symbolic link already in out
-// can lead outside it.
-func writeTree(out string, files map[string][]byte) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("writing the register: %w", err)
-	}
-	root, err := os.OpenRoot(out)
-	if err != nil {
-		return fmt.Errorf("writing the register: %w", err)
-	}
-	defer root.Close()
-	for _, n := range slices.Sorted(maps.Keys(files)) {
-		if !filepath.IsLocal(filepath.FromSlash(n)) {
-			return fmt.Errorf("writing the register: %s would lie outside %s", n, out)
+// treeWriter writes files below the folder out, which it creates when it
+// writes the first. Every file is written through an os.Root of out: no
+// name (such as one made of a block identifier) and no symbolic link
+// already in out can lead outside it.
+type treeWriter struct {
+	out  string
+	root *os.Root
+}
+
+func (w *treeWriter) write(name string, data []byte) error {
+	if w.root == nil {
+		if err := os.MkdirAll(w.out, 0o755); err != nil {
+			return fmt.Errorf("writing the register: %w", err)
 		}
-		f, err := atomicfile.CreateIn(root, n)
+		root, err := os.OpenRoot(w.out)
 		if err != nil {
 			return fmt.Errorf("writing the register: %w", err)
 		}
-		if _, err := f.Write(files[n]); err != nil {
-			f.Abort()
-			return fmt.Errorf("writing %s: %w", filepath.Join(out, n), err)
-		}
-		if err := f.Commit(); err != nil {
-			return fmt.Errorf("writing %s: %w", filepath.Join(out, n), err)
-		}
+		w.root = root
+	}
+	if !filepath.IsLocal(filepath.FromSlash(name)) {
+		return fmt.Errorf("writing the register: %s would lie outside %s", name, w.out)
+	}
+	f, err := atomicfile.CreateIn(w.root, name)
+	if err != nil {
+		return fmt.Errorf("writing the register: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return fmt.Errorf("writing %s: %w", filepath.Join(w.out, name), err)
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("writing %s: %w", filepath.Join(w.out, name), err)
 	}
 	return nil
+}
+
+func (w *treeWriter) close() {
+	if w.root != nil {
+		w.root.Close()
+	}
 }
 
 // defaultConfig is the configuration of the register that holds the

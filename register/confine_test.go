@@ -2,8 +2,10 @@ package register
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -197,4 +199,17 @@ func TestSourcesFolderConfined(t *testing.T) {
 	if !errors.Is(err, bblock.ErrLeavesTree) {
 		t.Errorf("the error does not say a link leads outside: %v", err)
 	}
+}
+
+// writeTree writes the files below the folder out as a build does (see
+// treeWriter), in the order of their names.
+func writeTree(out string, files map[string][]byte) error {
+	tw := &treeWriter{out: out}
+	defer tw.close()
+	for _, n := range slices.Sorted(maps.Keys(files)) {
+		if err := tw.write(n, files[n]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

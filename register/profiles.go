@@ -96,6 +96,7 @@ func (bd *builder) checkProfile(o, po *blockOut, dir string, res *transformResul
 	// The profile's checks, writing below dir; what they warn about is
 	// said on the block whose transform made the output.
 	v := *po
+	v.ctx = bd.processed(po)
 	v.tests = dir
 	v.res.Warnings = nil
 	bd.check(&v, it, code, true, checkInput{sch: po.sch, schErr: po.schErr, sn: bblock.Snippet{Language: mime}, using: name})

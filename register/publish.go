@@ -32,7 +32,7 @@ func (bd *builder) link(from, to string) string { return bd.layout().Link(from, 
 func (bd *builder) writeDocs() error {
 	r := &docs.Register{Sources: bd.reg, Layout: bd.layout(), Date: bd.date,
 		GitRepository: bd.opts.GitRepository, GitHubBaseURL: bd.opts.GitHubBaseURL,
-		ViewerURL: bd.opts.ViewerURL, CommitDate: bd.opts.CommitDate}
+		ViewerURL: bd.opts.ViewerURL, CommitDate: bd.opts.CommitDate, Shapes: bd.shapes}
 	for _, o := range bd.blocks {
 		r.Blocks = append(r.Blocks, bd.docBlock(o))
 	}
@@ -47,7 +47,7 @@ func (bd *builder) writeDocs() error {
 		opts.RegisterURL = bd.link("register.json", "register.json")
 		opts.TurtleURL = bd.link("register.json", catalog.TurtleFile)
 	}
-	files, err := catalog.Write(bd.files["register.json"], opts)
+	files, err := catalog.Write(bd.registerJSON, opts)
 	if err != nil {
 		return err
 	}

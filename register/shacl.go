@@ -49,7 +49,10 @@ func (bd *builder) shaclFiles(o *blockOut) []*shaclFile {
 		bd.shacl = shaclCache{}
 	}
 	var out []*shaclFile
-	docs.ShapesChain(bd.reg, o.b.ID, func(_ string, b *bblock.Block, ib *bblock.ImportedBlock) {
+	if bd.shapes == nil {
+		bd.shapes = docs.NewShapesChains(bd.reg)
+	}
+	bd.shapes.Visit(o.b.ID, func(_ string, b *bblock.Block, ib *bblock.ImportedBlock) {
 		if ib != nil {
 			for _, by := range slices.Sorted(maps.Keys(ib.ShaclShapes)) {
 				for _, f := range ib.ShaclShapes[by] {

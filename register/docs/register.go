@@ -35,6 +35,9 @@ type Register struct {
 	CommitDate string
 	// Blocks are the blocks built, in the order register.json lists them.
 	Blocks []*Block
+	// Shapes finds the blocks whose shapes a block inherits; nil for one
+	// of Sources made when needed.
+	Shapes *ShapesChains
 }
 
 // Block is what the build made of one block.
@@ -398,7 +401,10 @@ func isDate(s string) bool {
 // the output file from.
 func (r *Register) shaclShapes(b *bblock.Block, from string) object {
 	out := object{}
-	ShapesChain(r.Sources, b.ID, func(id string, b *bblock.Block, ib *bblock.ImportedBlock) {
+	if r.Shapes == nil {
+		r.Shapes = NewShapesChains(r.Sources)
+	}
+	r.Shapes.Visit(b.ID, func(id string, b *bblock.Block, ib *bblock.ImportedBlock) {
 		if ib != nil {
 			// A block of an imported register: the shapes its register
 			// lists for it, its own and those it inherits.
@@ -455,6 +461,112 @@ func ShapesChain(src *bblock.Register, id string, visit func(id string, b *bbloc
 		}
 	}
 	walk(id)
+}
+
+// ShapesChains calls, for a block of a register, what ShapesChain calls
+// for the blocks it reaches that declare SHACL shapes and for the imported
+// blocks it reaches, in the same order, each block's list made once from
+// those of the blocks it inherits from: a register whose blocks inherit
+// from one another in a long chain is not walked again for each. (In a
+// register whose blocks inherit from one another in a cycle, the order
+// depends on where the walk began: the walk is made each time.)
+type ShapesChains struct {
+	src    *bblock.Register
+	lists  map[string][]string
+	cyclic bool
+}
+
+// NewShapesChains returns the ShapesChains of register src.
+func NewShapesChains(src *bblock.Register) *ShapesChains {
+	s := &ShapesChains{src: src, lists: map[string][]string{}}
+	// Colour the blocks, depth first without recursion: 1 on the way,
+	// 2 done; a block met again on the way closes a cycle.
+	colour := map[string]int{}
+	type frame struct {
+		id   string
+		next []string
+	}
+	for _, b := range src.Blocks {
+		if colour[b.ID] != 0 {
+			continue
+		}
+		colour[b.ID] = 1
+		stack := []frame{{b.ID, b.Inherits()}}
+		for len(stack) > 0 && !s.cyclic {
+			top := &stack[len(stack)-1]
+			if len(top.next) == 0 {
+				colour[top.id] = 2
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			d := top.next[0]
+			top.next = top.next[1:]
+			db := src.Block(d)
+			switch {
+			case db == nil || colour[d] == 2:
+			case colour[d] == 1:
+				s.cyclic = true
+			default:
+				colour[d] = 1
+				stack = append(stack, frame{d, db.Inherits()})
+			}
+		}
+	}
+	return s
+}
+
+// Visit calls visit as ShapesChain(src, id, visit) does, for the blocks
+// that declare shapes and the imported blocks only.
+func (s *ShapesChains) Visit(id string, visit func(id string, b *bblock.Block, ib *bblock.ImportedBlock)) {
+	if s.cyclic {
+		ShapesChain(s.src, id, func(id string, b *bblock.Block, ib *bblock.ImportedBlock) {
+			if ib != nil || len(ShapesFiles(b)) > 0 {
+				visit(id, b, ib)
+			}
+		})
+		return
+	}
+	for _, x := range s.list(id) {
+		if b := s.src.Block(x); b != nil {
+			visit(x, b, nil)
+		} else if ib, ok := s.src.Imports.Block(x); ok {
+			visit(x, nil, ib)
+		}
+	}
+}
+
+// list returns the ids Visit visits for block id: itself when it declares
+// shapes or is an imported block, then, each once, those of the blocks it
+// inherits from, in order. (Depth first, a block reached again is
+// passed over with all it reaches, which the walk met already: so is what
+// each block's own list holds.)
+func (s *ShapesChains) list(id string) []string {
+	if l, ok := s.lists[id]; ok {
+		return l
+	}
+	var l []string
+	b := s.src.Block(id)
+	if b == nil {
+		if _, ok := s.src.Imports.Block(id); ok {
+			l = []string{id}
+		}
+		s.lists[id] = l
+		return l
+	}
+	if len(ShapesFiles(b)) > 0 {
+		l = append(l, id)
+	}
+	seen := map[string]bool{id: true}
+	for _, d := range b.Inherits() {
+		for _, x := range s.list(d) {
+			if !seen[x] {
+				seen[x] = true
+				l = append(l, x)
+			}
+		}
+	}
+	s.lists[id] = l
+	return l
 }
 
 // ShapesFiles returns the SHACL files a block declares: the shaclShapes
