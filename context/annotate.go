@@ -121,8 +121,9 @@ func (tc *toolchain) doAnnotate(b *bblock.Block) (*ojson.Object, []Warning, erro
 	}
 
 	a := &annotator{prefixes: prefixes, updated: map[*ojson.Object]bool{}}
-	a.refs = schemaRefs{load: tc.loadSchema, warn: func(m string) { warns = appendOnce(warns, warning(b.ID+"/"+b.Files.Schema, m)) }}
+	a.refs = schemaRefs{load: tc.loadSchema, walk: &walkStack{}, warn: func(m string) { warns = appendOnce(warns, warning(b.ID+"/"+b.Files.Schema, m)) }}
 	root := rootSchema(loc, schema)
+	a.refs.walk.push(root)
 	if _, err := a.subschema(schema, []*ojson.Object{ctx}, root, 1, false); err != nil {
 		return nil, warns, fmt.Errorf("block %s: annotating %s: %w", b.ID, b.Files.Schema, err)
 	}
@@ -304,10 +305,11 @@ func (a *annotator) subschema(v any, stack []*ojson.Object, from *refSchema, lev
 	if !ok || s.Len() == 0 {
 		return nil, nil
 	}
-	if err := a.depth.enter(from); err != nil {
+	saved, err := a.depth.enter(from)
+	if err != nil {
 		return nil, err
 	}
-	defer a.depth.leave()
+	defer a.depth.leave(saved)
 	used := map[string]bool{}
 	add := func(u map[string]bool) {
 		if !inDefs {
@@ -334,7 +336,9 @@ func (a *annotator) subschema(v any, stack []*ojson.Object, from *refSchema, lev
 				return nil, err
 			}
 			if target != nil {
+				a.refs.walk.push(target)
 				u, err := a.subschema(target.sub, stack, target, level+1, inDefs)
+				a.refs.walk.pop(target)
 				if err != nil {
 					return nil, err
 				}

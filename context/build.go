@@ -127,8 +127,10 @@ func (tc *toolchain) walkContext(b *bblock.Block, doc *ojson.Object, props *sche
 		refPaths:      map[string][]string{},
 		warns:         slices.Clone(warns),
 	}
+	bd.depth.max = tc.refNesting
 	bd.report = func(m string) { bd.warns = appendOnce(bd.warns, warning(b.ID+" context", m)) }
-	bd.refs = schemaRefs{load: tc.loadSchema, warn: bd.warn, resolved: bd.resolved}
+	bd.refs = schemaRefs{load: tc.loadSchema, walk: &walkStack{}, warn: bd.warn, resolved: bd.resolved}
+	bd.refs.walk.push(root)
 	if !tc.noMemo {
 		bd.memoState = memoState{memo: &tc.memo, replay: replay,
 			keySeq: map[string]int{}, virtual: map[string]bool{}}
@@ -172,7 +174,10 @@ type ctxBuilder struct {
 	// the target of each reference (by refSchema.key) was first walked.
 	props    *schemaprops.Collector
 	refPaths map[string][]string
-	depth    nesting
+	// depth is how deep the walk is; high the deepest it went, counting
+	// what replayed walks went (see memo.go).
+	depth nesting
+	high  int
 }
 
 // source names the document of from for props.
@@ -195,10 +200,12 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, 
 	if !ok {
 		return onto, nil
 	}
-	if err := bd.depth.enter(from); err != nil {
+	saved, err := bd.depth.enter(from)
+	if err != nil {
 		return nil, err
 	}
-	defer bd.depth.leave()
+	defer bd.depth.leave(saved)
+	bd.high = max(bd.high, bd.depth.total)
 	for _, kw := range []string{annBase, annVocab} {
 		if val := s.Value(kw); ojson.Truthy(val) {
 			onto.Set("@"+strings.TrimPrefix(kw, annPrefix), val)

@@ -68,3 +68,24 @@ func TestRefChain(t *testing.T) {
 		}
 	}
 }
+
+// TestRefChainAcrossDocuments (issue 37, item 7): the bound on the
+// subschemas a walk is inside counts those of one document: a chain of
+// blocks each extending the next walks as deep as the chain through their
+// documents, which builds (the 512 of one document would stop a chain of
+// 256), up to a bound of its own, past which the error names the file and
+// the bound.
+func TestRefChainAcrossDocuments(t *testing.T) {
+	reg := chainRegister(t, 300, chainExtends)
+	first := reg.Block("c.b0")
+	if _, _, err := NewToolchain(reg, nil).Context(first); err != nil {
+		t.Fatalf("the first block of a chain of 300, built first: %v", err)
+	}
+	tc := NewToolchain(reg, nil)
+	tc.tc.refNesting = 100
+	_, _, err := tc.Context(first)
+	if err == nil || !strings.Contains(err.Error(), "nested more than 100 deep through $ref from document to document") ||
+		!strings.Contains(err.Error(), "build/annotated/b") {
+		t.Errorf("past the bound: %v", err)
+	}
+}

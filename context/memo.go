@@ -94,7 +94,10 @@ func (t *walkTrace) each(f func(*walkTrace) bool) bool {
 // with the prefixes and extra terms it took, in order, copied together as
 // they were when it ended (so sharing as they did).
 type walkRecord struct {
-	trace      *walkTrace
+	trace *walkTrace
+	// peak is how much deeper than where it began the walk went (see
+	// nesting): a walk from deeper would stop at its limit.
+	peak       int
 	level      *ojson.Object
 	pfx, extra []namedValue
 	size       int // the members it holds, for the memo's budget
@@ -187,10 +190,12 @@ type recorder struct {
 	trace *walkTrace
 	base  []string // the path the walk began at
 	start int      // ctxBuilder.seq when it began
-	// outer holds the ids of the documents that enclose the walk: a
-	// reference to one of them stops at it, so the walk depends on them.
-	outer map[string]bool
-	pure  bool
+	// pushed is walkStack.pushed when it began: the parts pushed before,
+	// which enclose the walk, are those a reference in it may stop at.
+	pushed int
+	// high is ctxBuilder.high when it began.
+	high int
+	pure bool
 	// pfx and extra are the lengths of importedPfx and importedExtra when
 	// the walk began.
 	pfx, extra int
@@ -285,14 +290,12 @@ func (bd *ctxBuilder) setRefPath(key string, path []string) error {
 }
 
 // resolved is called for each reference the walk resolves, with the id of
-// the document it leads to.
+// the document it leads to: the walks being recorded inside a part of that
+// document (which the reference stops at when it loops) depend on it.
 func (bd *ctxBuilder) resolved(id string) {
-	for i, r := range bd.recs {
-		if r.outer[id] {
-			for _, inner := range bd.recs[i:] {
-				inner.pure = false
-			}
-			break
+	if at, ok := bd.refs.walk.since(id); ok {
+		for i := len(bd.recs) - 1; i >= 0 && bd.recs[i].pushed > at; i-- {
+			bd.recs[i].pure = false
 		}
 	}
 	if len(bd.recs) > 0 {
@@ -400,18 +403,16 @@ func (bd *ctxBuilder) walkRef(from, target *refSchema, path []string, isVocab, l
 	wk.lookup = lookup
 	ok = ok && bd.memo != nil && target.id != from.id
 	if ok && bd.replay {
-		if rec := bd.memo.get(wk); rec != nil && bd.canReplay(rec, target) {
+		if rec := bd.memo.get(wk); rec != nil && bd.canReplay(rec) {
 			return bd.replayWalk(rec, key, path), nil
 		}
 	}
 	var r *recorder
 	if ok {
-		r = &recorder{trace: &walkTrace{}, base: path, start: bd.seq, outer: map[string]bool{}, pure: true,
+		r = &recorder{trace: &walkTrace{}, base: path, start: bd.seq, pushed: bd.refs.walk.pushed, high: bd.high, pure: true,
 			pfx: bd.importedPfx.Len(), extra: bd.importedExtra.Len()}
-		for _, a := range target.chain {
-			r.outer[a.id] = true
-		}
 		bd.recs = append(bd.recs, r)
+		bd.high = bd.depth.total
 	}
 	var level *ojson.Object
 	err := func() error {
@@ -420,14 +421,18 @@ func (bd *ctxBuilder) walkRef(from, target *refSchema, path []string, isVocab, l
 				return err
 			}
 		}
+		bd.refs.walk.push(target)
+		defer bd.refs.walk.pop(target)
 		var err error
 		level, err = bd.subschema(target.sub, target, path, isVocab, local, vocab, nil)
 		return err
 	}()
 	if r != nil {
 		bd.recs = bd.recs[:len(bd.recs)-1]
+		peak := bd.high - bd.depth.total
+		bd.high = max(bd.high, r.high)
 		if err == nil {
-			bd.endRecording(r, wk, key, level)
+			bd.endRecording(r, wk, key, level, peak)
 		}
 	}
 	return level, err
@@ -435,7 +440,7 @@ func (bd *ctxBuilder) walkRef(from, target *refSchema, path []string, isVocab, l
 
 // endRecording ends the recording r of a walk that gave level: the memo
 // takes it when it is pure, and the walk around it, if any, nests it.
-func (bd *ctxBuilder) endRecording(r *recorder, wk walkKey, key string, level *ojson.Object) {
+func (bd *ctxBuilder) endRecording(r *recorder, wk walkKey, key string, level *ojson.Object, peak int) {
 	t := r.trace
 	if p, ok := bd.refPaths[key]; ok {
 		t.top, t.hasTop = rel(r.base, p), true
@@ -445,7 +450,7 @@ func (bd *ctxBuilder) endRecording(r *recorder, wk walkKey, key string, level *o
 		return
 	}
 	var c ojson.Copier
-	rec := &walkRecord{trace: t, level: c.Copy(level).(*ojson.Object),
+	rec := &walkRecord{trace: t, peak: peak, level: c.Copy(level).(*ojson.Object),
 		pfx: copyAdded(&c, bd.importedPfx, r.pfx), extra: copyAdded(&c, bd.importedExtra, r.extra)}
 	rec.size = countMembers(rec.level) + len(t.events) + len(t.keys) + len(t.ids)
 	for _, nv := range append(rec.pfx, rec.extra...) {
@@ -501,12 +506,12 @@ func countMembers(v any) int {
 }
 
 // canReplay reports whether the build is where rec can be replayed for a
-// walk of target: nothing rec met is in the build yet, and no document it
-// reached encloses target.
-func (bd *ctxBuilder) canReplay(rec *walkRecord, target *refSchema) bool {
-	outer := map[string]bool{}
-	for _, a := range target.chain {
-		outer[a.id] = true
+// walk of target: nothing rec met is in the build yet, no document it
+// reached encloses target, and walked from here it would not go deeper
+// than the walk may.
+func (bd *ctxBuilder) canReplay(rec *walkRecord) bool {
+	if bd.depth.total+rec.peak > bd.depth.limit() {
+		return false
 	}
 	return rec.trace.each(func(n *walkTrace) bool {
 		for _, k := range n.keys {
@@ -515,7 +520,7 @@ func (bd *ctxBuilder) canReplay(rec *walkRecord, target *refSchema) bool {
 			}
 		}
 		for _, id := range n.ids {
-			if outer[id] {
+			if _, ok := bd.refs.walk.since(id); ok {
 				return false
 			}
 		}
@@ -527,6 +532,7 @@ func (bd *ctxBuilder) canReplay(rec *walkRecord, target *refSchema) bool {
 // (a copy of) its level, which the cache then holds at key.
 func (bd *ctxBuilder) replayWalk(rec *walkRecord, key string, path []string) *ojson.Object {
 	bd.tc.replays.Add(1)
+	bd.high = max(bd.high, bd.depth.total+rec.peak)
 	var c ojson.Copier
 	level := c.Copy(rec.level).(*ojson.Object)
 	for _, nv := range rec.pfx {

@@ -21,14 +21,26 @@ import (
 // byte. It returns how many walks were replayed and builds made again.
 func checkSameAsWalked(t *testing.T, name string, reg *bblock.Register, budget int, orders ...[]*bblock.Block) (replays, rewalks int64) {
 	t.Helper()
+	return checkSameAsWalkedWith(t, name, reg, func(tc *toolchain) {
+		if budget > 0 {
+			tc.memo.budget = budget
+		}
+	}, orders...)
+}
+
+// checkSameAsWalkedWith is checkSameAsWalked with the toolchains set up by
+// setup (nil: as they are), both.
+func checkSameAsWalkedWith(t *testing.T, name string, reg *bblock.Register, setup func(*toolchain), orders ...[]*bblock.Block) (replays, rewalks int64) {
+	t.Helper()
 	for i, order := range orders {
 		walked := NewToolchain(reg, nil)
+		memo := NewToolchain(reg, nil)
+		if setup != nil {
+			setup(walked.tc)
+			setup(memo.tc)
+		}
 		walked.tc.noMemo = true
 		want := builtContexts(t, walked, order)
-		memo := NewToolchain(reg, nil)
-		if budget > 0 {
-			memo.tc.memo.budget = budget
-		}
 		got := builtContexts(t, memo, order)
 		replays += memo.tc.replays.Load()
 		rewalks += memo.tc.rewalks.Load()
@@ -93,6 +105,11 @@ func TestMemoSameAsWalked(t *testing.T) {
 		// A memo that holds a few levels only: walks it let go of are
 		// walked again.
 		checkSameAsWalked(t, "chain "+kind+", small memo", reg, 40, orders(reg, rnd)...)
+		// Walks that may go 9 subschemas deep: the blocks of the chain far
+		// from its end fail, replayed or not (a replay counts how deep the
+		// walk it stands for went).
+		long := chainRegister(t, 12, kind)
+		checkSameAsWalkedWith(t, "chain "+kind+", shallow walks", long, func(tc *toolchain) { tc.refNesting = 9 }, orders(long, rnd)...)
 	}
 	// A walk recorded where a cycle began below it, asked for where the
 	// walk around it is on that cycle: t's walk from e goes on through a

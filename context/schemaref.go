@@ -9,40 +9,109 @@ import (
 	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
-// nesting counts the subschemas a walk of a schema is inside. The walks
-// recurse, following $ref from part to part and document to document: a
-// chain of a hundred thousand definitions, each the $ref of the one before,
-// took more than five minutes and 5 GB, the path of each part as long as
-// the chain.
-type nesting int
+// nesting counts the subschemas a walk of a schema is inside, in all and
+// in the document it is in. The walks recurse, following $ref from part to
+// part and document to document: a chain of a hundred thousand
+// definitions, each the $ref of the one before, took more than five minutes
+// and 5 GB, the path of each part as long as the chain.
+type nesting struct {
+	total, inDoc int
+	doc          string // the id of the document the walk is in
+	// max bounds total; 0 for maxRefNesting.
+	max int
+}
 
-// maxNesting bounds the subschemas a walk may be inside.
+// maxNesting bounds the subschemas a walk may be inside in one document.
 const maxNesting = limits.Depth
 
+// maxRefNesting bounds the subschemas a walk may be inside in all,
+// through references from document to document: a register whose blocks
+// build on one another in a chain (each extending the next, say) goes two
+// or three deeper for each block, and walks as deep as the chain (the OGC
+// tool chain fails a few hundred deep, past Python's recursion limit).
+const maxRefNesting = 20 * limits.Depth
+
 // enter goes into a subschema of the document of from, or fails when that
-// makes too many.
-func (n *nesting) enter(from *refSchema) error {
-	if *n >= maxNesting {
-		return fmt.Errorf("%s: subschemas nested more than %d deep (a chain of $ref?)", displayLoc(from.loc), maxNesting)
+// makes too many; it returns what leave restores.
+func (n *nesting) enter(from *refSchema) (nesting, error) {
+	saved := *n
+	if from.id != n.doc {
+		n.doc, n.inDoc = from.id, 0
 	}
-	*n++
-	return nil
+	if n.inDoc >= maxNesting {
+		*n = saved
+		return saved, fmt.Errorf("%s: subschemas nested more than %d deep (a chain of $ref?)", displayLoc(from.loc), maxNesting)
+	}
+	if n.total >= n.limit() {
+		*n = saved
+		return saved, fmt.Errorf("%s: subschemas nested more than %d deep through $ref from document to document (a chain of blocks, each extending or referring to the next?): make the chain shorter", displayLoc(from.loc), n.limit())
+	}
+	n.inDoc++
+	n.total++
+	return saved, nil
+}
+
+// limit returns the bound on total.
+func (n *nesting) limit() int {
+	if n.max > 0 {
+		return n.max
+	}
+	return maxRefNesting
 }
 
 // leave comes out of the subschema enter went into.
-func (n *nesting) leave() { *n-- }
+func (n *nesting) leave(saved nesting) { *n = saved }
+
+// walkStack holds the schema parts a walk is inside (the entry document,
+// then each part a reference led to, until its walk ends), by document id:
+// a reference to one of them loops. Finding them by id keeps a long chain
+// of documents linear; the parts of one document nest maxNesting deep at
+// most.
+type walkStack struct {
+	byID   map[string][]activeSchema
+	pushed int // how many parts were pushed so far
+}
+
+// activeSchema is a part a walk is inside, and when it went in.
+type activeSchema struct {
+	s  *refSchema
+	at int
+}
+
+func (w *walkStack) push(s *refSchema) {
+	if w.byID == nil {
+		w.byID = map[string][]activeSchema{}
+	}
+	w.byID[s.id] = append(w.byID[s.id], activeSchema{s, w.pushed})
+	w.pushed++
+}
+
+func (w *walkStack) pop(s *refSchema) {
+	l := w.byID[s.id]
+	if len(l) <= 1 {
+		delete(w.byID, s.id)
+		return
+	}
+	w.byID[s.id] = l[:len(l)-1]
+}
+
+// since returns when the walk first went into a part of document id that
+// it is still inside, and false when it is in none.
+func (w *walkStack) since(id string) (int, bool) {
+	if l := w.byID[id]; len(l) > 0 {
+		return l[0].at, true
+	}
+	return 0, false
+}
 
 // refSchema is a schema document, or a part of it, that the tool chain's
-// walks reached: where it is, the whole document and the part, and the
-// chain of references that led to it.
+// walks reached: where it is, the whole document and the part.
 type refSchema struct {
-	loc  string  // the location, for resolving references in it
-	id   string  // the identity the tool chain compares and caches by
-	frag *string // the fragment; nil for none
-	sub  any     // the part
-	full any     // the whole document
-	// chain lists the referring schemas, outermost first.
-	chain   []*refSchema
+	loc     string  // the location, for resolving references in it
+	id      string  // the identity the tool chain compares and caches by
+	frag    *string // the fragment; nil for none
+	sub     any     // the part
+	full    any     // the whole document
 	ref     *string // the reference as written; nil for the entry document
 	anchors map[string]*ojson.Object
 }
@@ -68,10 +137,12 @@ func rootSchema(loc string, doc any) *refSchema {
 // schemaLoader loads schema documents by location, a fresh copy each time.
 type schemaLoader func(loc string) (any, error)
 
-// schemaRefs is what resolving references needs: a loader, and where to
-// report where jrpcld reads a reference the tool chain fails on.
+// schemaRefs is what resolving references needs: a loader, the parts the
+// walk is inside, and where to report where jrpcld reads a reference the
+// tool chain fails on.
 type schemaRefs struct {
 	load schemaLoader
+	walk *walkStack
 	warn func(string)
 	// resolved, when not nil, is told the id of the document each
 	// reference leads to, before its loop is checked.
@@ -81,10 +152,9 @@ type schemaRefs struct {
 // resolveSchema resolves ref from the schema from as the tool chain's
 // resolver does: a reference into from's document reaches the same
 // objects; another document is loaded afresh. It returns nil when the
-// reference loops: an ancestor in from's chain (from itself excluded) is
-// the same document and fragment.
+// reference loops: a part the walk is inside (from itself, the innermost,
+// excluded) is the same document and fragment.
 func resolveSchema(ref string, from *refSchema, sr schemaRefs) (*refSchema, error) {
-	chain := append(from.chain[:len(from.chain):len(from.chain)], from)
 	locPart, frag := splitRef(ref)
 	loc, id := from.loc, from.id
 	if locPart != "" {
@@ -103,11 +173,16 @@ func resolveSchema(ref string, from *refSchema, sr schemaRefs) (*refSchema, erro
 	if sr.resolved != nil {
 		sr.resolved(id)
 	}
-	for _, anc := range from.chain {
-		if anc.id == id && sameFrag(anc.frag, frag) {
+	ancestors := sr.walk.byID[id]
+	if id == from.id && len(ancestors) > 0 {
+		ancestors = ancestors[:len(ancestors)-1] // from
+	}
+	for _, a := range ancestors {
+		anc := a.s
+		if sameFrag(anc.frag, frag) {
 			return nil, nil
 		}
-		if anc.id == id && wholeDoc(anc.frag) && wholeDoc(frag) {
+		if wholeDoc(anc.frag) && wholeDoc(frag) {
 			// The tool chain tells "#" (fragment "") from its entry document
 			// (no fragment) here, and recurses until Python gives up; a
 			// reference to the whole document loops as any other.
@@ -118,7 +193,7 @@ func resolveSchema(ref string, from *refSchema, sr schemaRefs) (*refSchema, erro
 	if frag != nil && *frag == "" {
 		frag = nil // the tool chain keeps no empty fragment
 	}
-	r := &refSchema{loc: loc, id: id, frag: frag, chain: chain, ref: &ref}
+	r := &refSchema{loc: loc, id: id, frag: frag, ref: &ref}
 	if id == from.id {
 		r.full, r.anchors = from.full, from.anchors
 		if locPart != "" {

@@ -148,6 +148,9 @@ type toolchain struct {
 	// recorded, for the others to replay (memo.go); noMemo turns it off.
 	memo   walkMemo
 	noMemo bool
+	// refNesting, when not 0, bounds the nesting of the context builds'
+	// walks through $ref instead of maxRefNesting (tests lower it).
+	refNesting int
 	// walks counts the subschemas the context builds have walked, which
 	// the tests bound, replays the walks replayed and rewalks the builds
 	// made again without replays.
