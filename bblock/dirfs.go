@@ -15,6 +15,11 @@ import (
 // _sources, a block folder, the copy of an import).
 var ErrLeavesTree = errors.New("a symbolic link leads outside the folder")
 
+// ErrNotRegular is wrapped by the errors for a name in a block's folder that
+// is neither a file nor a folder (a named pipe, a device, a socket): reading
+// one could wait for ever or never end, so it is refused before it is opened.
+var ErrNotRegular = errors.New("not a regular file or folder")
+
 // rootFS is the file system of the folder sub of dir (sub "" for dir
 // itself) in which nothing outside that folder can be reached: each file is
 // opened through an os.Root, which refuses ".." and symbolic links that
@@ -49,6 +54,15 @@ func (r rootFS) Open(name string) (fs.File, error) {
 		return nil, r.explain(".", err)
 	}
 	defer root.Close()
+	st, err := root.Stat(name)
+	if err != nil {
+		return nil, r.explain(name, err)
+	}
+	if !st.Mode().IsRegular() && !st.IsDir() {
+		shown := path.Join(filepath.ToSlash(r.shown), name)
+		return nil, &fs.PathError{Op: "open", Path: shown,
+			Err: fmt.Errorf("%w (%s): refused, jrpcld reads only files and folders", ErrNotRegular, st.Mode().Type())}
+	}
 	f, err := root.Open(name)
 	if err != nil {
 		return nil, r.explain(name, err)
