@@ -8,7 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 const goodMeta = `{"name": "X", "status": "stable", "dateTimeAddition": "2025-06-12T00:00:00Z",

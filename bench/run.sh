@@ -77,9 +77,9 @@ fi
 log "go benchmarks (-count $COUNT)"
 go test ./convert ./schema -run '^$' -bench 'Benchmark(Validate|ValidateMCP|ConvertTurtle|ConvertTurtleMCP|ConvertNTriples|JSONGoldToRDF|JSONGoldToRDFMCP|CompiledToRDF)$' \
 	-cpu 1,2 -count "$COUNT" -benchtime 2s > "$out/go-convert.txt"
-go test ./wire -run '^$' -bench 'BenchmarkReverse' -cpu 1,2 -count "$COUNT" > "$out/go-reverse.txt"
+go test ./convert/wire -run '^$' -bench 'BenchmarkReverse' -cpu 1,2 -count "$COUNT" > "$out/go-reverse.txt"
 go test ./register -run '^$' -bench BuildOGC -benchtime 20x -count "$COUNT" > "$out/go-register.txt" || true
-go test ./stats -run '^$' -bench . -benchtime 5x -count "$COUNT" > "$out/go-stats.txt" || true
+go test ./jsonrpc/stats -run '^$' -bench . -benchtime 5x -count "$COUNT" > "$out/go-stats.txt" || true
 
 # time_once NAME COMMAND...: runs the command once, adding its wall time,
 # peak RSS and user and system CPU time to time-NAME.txt (only the last line

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
-	"github.com/jrpcld/jrpcld/schemaprops"
+	"github.com/jrpcld/jrpcld/register/schemaprops"
 )
 
 // buildContext builds block b's JSON-LD context from its annotated schema

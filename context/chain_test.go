@@ -9,7 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/schemaprops"
+	"github.com/jrpcld/jrpcld/register/schemaprops"
 )
 
 // A chain register's blocks each build on the next one, the last on none:

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/jrpcld/jrpcld/internal/ojson"
-	"github.com/jrpcld/jrpcld/schemaprops"
+	"github.com/jrpcld/jrpcld/register/schemaprops"
 )
 
 // The context of a block holds the terms of every schema its schema

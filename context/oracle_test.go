@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/ctxtest"
+	"github.com/jrpcld/jrpcld/context/ctxtest"
 	"github.com/jrpcld/jrpcld/internal/ojson"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 // oracleCase is a register whose contexts and annotated schemas jrpcld

@@ -13,7 +13,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
-	"github.com/jrpcld/jrpcld/schemaprops"
+	"github.com/jrpcld/jrpcld/register/schemaprops"
 )
 
 // This file and annotate.go, build.go and merge.go reproduce what the OGC

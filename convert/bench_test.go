@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/fixture"
-	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/jcs"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
 	"github.com/piprate/json-gold/ld"
 )
 

@@ -10,9 +10,9 @@ import (
 
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
-	"github.com/jrpcld/jrpcld/rpclog"
 )
 
 // ErrStrict is wrapped by the error that stops a strict conversion at the

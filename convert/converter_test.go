@@ -13,14 +13,14 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/fixture"
-	"github.com/jrpcld/jrpcld/internal/gold"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
-	"github.com/jrpcld/jrpcld/wire"
+	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 	"github.com/piprate/json-gold/ld"
 )
 

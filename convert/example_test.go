@@ -9,12 +9,12 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
-	"github.com/jrpcld/jrpcld/wire"
 )
 
 // One message to triples with the embedded JSON-RPC 2.0 block's context.

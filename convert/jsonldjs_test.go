@@ -13,13 +13,13 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/fixture"
-	"github.com/jrpcld/jrpcld/internal/nodetest"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
+	"github.com/jrpcld/jrpcld/internal/testkit/nodetest"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
 // jsonldJSInstall installs jsonld.js where the tests look for it (.ci/run

@@ -12,14 +12,14 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/convert/jlog"
+	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
-	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
-	"github.com/jrpcld/jrpcld/wire"
 )
 
 // LogGraph turns the messages of one log, in order, into one connected

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/fixture"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 )
 
 // textCases are messages whose params and result the text walk takes, or
@@ -63,7 +63,7 @@ func walkLogs(t *testing.T) map[string]string {
 		"cases": strings.Join(engineCases, "\n") + "\n",
 	}
 	files := fixture.CorpusFiles(t)
-	for _, dir := range []string{"../cmd/jrpcld/testdata", "../stats/testdata"} {
+	for _, dir := range []string{"../cmd/jrpcld/testdata", "../jsonrpc/stats/testdata"} {
 		more, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		if err != nil || len(more) == 0 {
 			t.Fatalf("%s: no logs (%v)", dir, err)

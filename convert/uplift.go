@@ -12,8 +12,8 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
 	"github.com/piprate/json-gold/ld"
 )
 

@@ -7,9 +7,9 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
 // upliftAll uplifts every JSON snippet of b and returns the results by

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jrpcld/jrpcld/internal/fixture"
-	"github.com/jrpcld/jrpcld/regcache"
+	"github.com/jrpcld/jrpcld/fetch/regcache"
+	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 )
 
 // siteURL is the register of the synthetic sites below.

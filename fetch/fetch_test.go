@@ -13,9 +13,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/fetch/regcache"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/mcpschema"
-	"github.com/jrpcld/jrpcld/regcache"
 )
 
 // mirror serves files as a mirror does (BASE/HOST/PATH) from a map of URL

@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/regcache"
+	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"go.yaml.in/yaml/v3"
 )
 

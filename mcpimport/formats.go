@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/jsonrpc"
-	"github.com/jrpcld/jrpcld/record"
+	"github.com/jrpcld/jrpcld/mcp/record"
 )
 
 // inspector reads an MCP Inspector export: a JSON array whose entries are

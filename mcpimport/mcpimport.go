@@ -33,8 +33,8 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/jsonrpc"
-	"github.com/jrpcld/jrpcld/record"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
+	"github.com/jrpcld/jrpcld/mcp/record"
 )
 
 // Format is a recording format Read knows.

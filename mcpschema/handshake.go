@@ -4,7 +4,7 @@ import (
 	"io"
 
 	"github.com/jrpcld/jrpcld/jsonrpc"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 )
 
 // HandshakeLimit is how many messages of a log Negotiated reads at most:

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 )
 
 func negotiated(t *testing.T, log string) Handshake {

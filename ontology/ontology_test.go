@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 // chromiumBin is the browser the page test runs: Debian's chromium, which

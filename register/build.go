@@ -22,8 +22,8 @@ import (
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
+	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/jrpcld/jrpcld/schema"
-	"github.com/jrpcld/jrpcld/transform"
 )
 
 // Options control a build.

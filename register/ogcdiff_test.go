@@ -15,9 +15,9 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/ogcdiff"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/register/catalog"
+	"github.com/jrpcld/jrpcld/register/internal/ogcdiff"
 )
 
 // dumpDiffs prints every difference the differential test finds, listed or

@@ -13,7 +13,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/register/report"
-	"github.com/jrpcld/jrpcld/transform"
+	"github.com/jrpcld/jrpcld/register/transform"
 )
 
 // profileCheck is one transform output to check against its profiles.

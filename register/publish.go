@@ -9,7 +9,7 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/register/catalog"
 	"github.com/jrpcld/jrpcld/register/docs"
-	"github.com/jrpcld/jrpcld/schemaprops"
+	"github.com/jrpcld/jrpcld/register/schemaprops"
 )
 
 // layout says where the build is published and how its files link.

@@ -10,7 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 // TestRootBlock (issue 21): a bblock.json at the root of _sources is the

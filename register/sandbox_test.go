@@ -11,8 +11,8 @@ import (
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/bomb"
-	"github.com/jrpcld/jrpcld/transform"
+	"github.com/jrpcld/jrpcld/internal/testkit/bomb"
+	"github.com/jrpcld/jrpcld/register/transform"
 )
 
 // testSandbox runs the transforms and uplift steps of the builds of

@@ -22,9 +22,9 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/shacl"
 	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
-	"github.com/jrpcld/jrpcld/shacl"
 )
 
 // shaclFile is one SHACL file that applies to a block's resources.

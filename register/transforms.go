@@ -15,7 +15,7 @@ import (
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
-	"github.com/jrpcld/jrpcld/transform"
+	"github.com/jrpcld/jrpcld/register/transform"
 )
 
 // blockTransforms is what a block declares on top of its examples: its

@@ -12,9 +12,9 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
-	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/jrpcld/jrpcld/transform"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
+	"github.com/jrpcld/jrpcld/register/transform"
 )
 
 // transformOutput is the name of a transform's output: the example and

@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 	"github.com/jrpcld/jrpcld/register/catalog"
 )
 

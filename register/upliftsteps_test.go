@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
 // TestInheritedUpliftSteps builds testdata/ogc-registers/uplift-steps and

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
 )
 

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

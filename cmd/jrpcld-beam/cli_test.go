@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 // beamCLI runs the built jrpcld-beam with args and returns its exit status,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/regcache"
+	"github.com/jrpcld/jrpcld/fetch/regcache"
 
 	"github.com/spf13/pflag"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -9,7 +9,7 @@ import (
 	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/register"
-	"github.com/jrpcld/jrpcld/transform"
+	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/spf13/pflag"
 )
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/bomb"
-	"github.com/jrpcld/jrpcld/internal/shared"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
+	"github.com/jrpcld/jrpcld/internal/testkit/bomb"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 func TestBuildCommand(t *testing.T) {

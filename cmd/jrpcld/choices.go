@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/regcache"
+	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

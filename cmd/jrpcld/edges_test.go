@@ -12,7 +12,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 // TestBareCommand: jrpcld alone lists the commands on standard output and

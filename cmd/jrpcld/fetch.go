@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/fetch"
+	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/mcpschema"
-	"github.com/jrpcld/jrpcld/regcache"
 	"github.com/spf13/pflag"
 )
 

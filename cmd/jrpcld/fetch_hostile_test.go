@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/fetch"
-	"github.com/jrpcld/jrpcld/internal/fixture"
-	"github.com/jrpcld/jrpcld/regcache"
+	"github.com/jrpcld/jrpcld/fetch/regcache"
+	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 )
 
 // hostileURL is the register the hostile sites below serve.

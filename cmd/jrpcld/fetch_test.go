@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/context/ctxtest"
 	"github.com/jrpcld/jrpcld/fetch"
-	"github.com/jrpcld/jrpcld/internal/ctxtest"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/mcpschema"
 )
 

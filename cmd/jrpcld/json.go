@@ -7,10 +7,10 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/internal/suggest"
+	"github.com/jrpcld/jrpcld/jsonrpc/stats"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/stats"
-	"github.com/jrpcld/jrpcld/wire"
 	"github.com/spf13/pflag"
 )
 

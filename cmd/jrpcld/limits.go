@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 
 	"github.com/spf13/pflag"
 )

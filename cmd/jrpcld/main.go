@@ -14,7 +14,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
-	"github.com/jrpcld/jrpcld/transform"
+	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

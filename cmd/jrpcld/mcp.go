@@ -9,8 +9,8 @@ import (
 	"slices"
 
 	"github.com/jrpcld/jrpcld/internal/suggest"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/mcpschema"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
 	"github.com/spf13/pflag"
 )

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
+	"github.com/jrpcld/jrpcld/jsonrpc/stats"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/stats"
 )
 
 // output is where a command writes its result: standard output, or a file

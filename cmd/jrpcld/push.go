@@ -14,12 +14,12 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/convert"
-	"github.com/jrpcld/jrpcld/gsp"
 	"github.com/jrpcld/jrpcld/internal/netrc"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/gsp"
 	"github.com/jrpcld/jrpcld/register"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/spf13/pflag"
 )
 

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jrpcld/jrpcld/internal/rdftest"
-	"github.com/jrpcld/jrpcld/jlog"
+	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
 // upload is one request a stand-in Graph Store received.

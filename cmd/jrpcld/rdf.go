@@ -12,10 +12,10 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jlog"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/spf13/pflag"
 )
 

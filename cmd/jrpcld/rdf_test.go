@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
 func TestTurtleCommand(t *testing.T) {

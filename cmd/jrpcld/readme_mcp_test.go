@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/mcptoy"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/internal/testkit/mcptoy"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
 // readmeBlock returns the first fenced block of language lang after the

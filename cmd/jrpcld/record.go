@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jrpcld/jrpcld/record"
+	"github.com/jrpcld/jrpcld/mcp/record"
 	"github.com/spf13/pflag"
 )
 

@@ -22,8 +22,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jrpcld/jrpcld/internal/mcptoy"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/mcptoy"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 // logLines reads a log jrpcld record wrote: its envelopes' directions and

@@ -14,16 +14,16 @@ import (
 
 	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
+	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jlog"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
+	"github.com/jrpcld/jrpcld/jsonrpc/stats"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
 	"github.com/jrpcld/jrpcld/rdf/rdfxml"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/rdf/shacl"
 	"github.com/jrpcld/jrpcld/schema"
-	"github.com/jrpcld/jrpcld/shacl"
-	"github.com/jrpcld/jrpcld/stats"
 	"github.com/spf13/pflag"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/rdftest"
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
 const jsonrpcShapes = "../../examples/shapes/jsonrpc.ttl"

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jrpcld/jrpcld/internal/mcptoy"
-	"github.com/jrpcld/jrpcld/transform"
+	"github.com/jrpcld/jrpcld/internal/testkit/mcptoy"
+	"github.com/jrpcld/jrpcld/register/transform"
 )
 
 // TestMain lets a test run the command as a real process: the test binary

@@ -8,11 +8,11 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	jsonld "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/convert/wire"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
+	"github.com/jrpcld/jrpcld/jsonrpc/stats"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/jrpcld/jrpcld/rpclog"
 	"github.com/jrpcld/jrpcld/schema"
-	"github.com/jrpcld/jrpcld/stats"
-	"github.com/jrpcld/jrpcld/wire"
 	"github.com/spf13/pflag"
 )
 

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
-const statsPairing = "../../stats/testdata/pairing.jsonl"
+const statsPairing = "../../jsonrpc/stats/testdata/pairing.jsonl"
 
 func TestStatsUsage(t *testing.T) {
 	dir := t.TempDir()

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
-	"github.com/jrpcld/jrpcld/internal/virtuosotest"
-	"github.com/jrpcld/jrpcld/jlog"
+	"github.com/jrpcld/jrpcld/convert/jlog"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/virtuosotest"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 

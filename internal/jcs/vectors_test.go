@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 // TestRFC8785Vectors canonicalises each input of the test vectors published

@@ -10,9 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
 	"github.com/piprate/json-gold/ld"
 )
 

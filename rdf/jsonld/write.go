@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/internal/gold"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
 	"github.com/piprate/json-gold/ld"
 )
 

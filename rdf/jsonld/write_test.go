@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/fixture"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
+	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
 // TestWriteReadsBack: what the Writer writes, compacted with a context and

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/rdftest"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 	"github.com/jrpcld/jrpcld/rdf/rdfxml"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/shared"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 // TestItemVerdict checks the rules of an item's result: an error fails a

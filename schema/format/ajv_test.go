@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/dlclark/regexp2/v2"
-	"github.com/jrpcld/jrpcld/internal/nodetest"
+	"github.com/jrpcld/jrpcld/internal/testkit/nodetest"
 )
 
 // ajvNode returns node and its environment with ajv and ajv-formats on

@@ -19,9 +19,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/rpclog"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
+	"github.com/jrpcld/jrpcld/jsonrpc/stats"
 	"github.com/jrpcld/jrpcld/schema"
-	"github.com/jrpcld/jrpcld/stats"
 )
 
 func init() {

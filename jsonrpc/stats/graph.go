@@ -1,0 +1,169 @@
+package stats
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/convert/wire"
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
+	"github.com/jrpcld/jrpcld/rdf"
+)
+
+// GraphFormat tells whether an input holds a graph rather than a message
+// log, and in which RDF format: the one rule every command that reads logs
+// or graphs follows, jrpcld-beam's too. By the name's extension first (see
+// rdf.FormatOf): .ttl is Turtle, .nt N-Triples, .nq N-Quads, .jsonld
+// JSON-LD; .json, .jsonl, .ndjson and .gz are logs unless their content is
+// JSON-LD. Else by the first bytes, head, after blank and comment ("#")
+// lines: a Turtle directive makes it Turtle, an IRI or a blank node
+// N-Quads (of which N-Triples is a part), XML ("<?xml", "<!", "<rdf:RDF")
+// RDF/XML, a JSON document with a JSON-LD keyword before any "jsonrpc"
+// member JSON-LD, and anything else a log, comment lines or not (a log's
+// first line may be any bad line). A graph of comments only, as far as head
+// goes, is Turtle.
+func GraphFormat(name string, head []byte) (rdf.Format, bool) {
+	if f, gz, ok := rdf.FormatOf(name); ok && !gz && f != rdf.RDFXML {
+		return f, true
+	}
+	logName := false
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json", ".jsonl", ".ndjson", ".gz":
+		logName = true
+	}
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	comment := false
+	for {
+		head = bytes.TrimLeft(head, " \t\r\n")
+		if len(head) == 0 || head[0] != '#' {
+			break
+		}
+		comment = true
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			head = nil
+			break
+		}
+		head = head[i:]
+	}
+	switch {
+	case len(head) == 0:
+		return rdf.Turtle, comment && !logName
+	case head[0] == '{' || head[0] == '[':
+		if !comment && IsJSONLD(head) {
+			return rdf.JSONLD, true
+		}
+		return 0, false
+	case logName:
+		return 0, false
+	case bytes.HasPrefix(head, []byte("<?xml")), bytes.HasPrefix(head, []byte("<!")), bytes.HasPrefix(head, []byte("<rdf:RDF")):
+		return rdf.RDFXML, true
+	case head[0] == '@':
+		return rdf.Turtle, true
+	case head[0] == '<', bytes.HasPrefix(head, []byte("_:")):
+		return rdf.NQuads, true
+	}
+	for _, kw := range []string{"prefix", "base"} {
+		if len(head) > len(kw) && strings.EqualFold(string(head[:len(kw)]), kw) && (head[len(kw)] == ' ' || head[len(kw)] == '\t') {
+			return rdf.Turtle, true
+		}
+	}
+	return 0, false
+}
+
+// IsJSONLD reports whether head, the first bytes of a JSON document, show
+// JSON-LD rather than JSON-RPC messages: a JSON-LD keyword ("@context",
+// "@graph", "@id") comes before any "jsonrpc" (a message's params may
+// hold JSON-LD).
+func IsJSONLD(head []byte) bool {
+	ld := -1
+	for _, kw := range []string{`"@context"`, `"@graph"`, `"@id"`} {
+		if i := bytes.Index(head, []byte(kw)); i >= 0 && (ld < 0 || i < ld) {
+			ld = i
+		}
+	}
+	rpc := bytes.Index(head, []byte(`"jsonrpc"`))
+	return ld >= 0 && (rpc < 0 || ld < rpc)
+}
+
+// GraphOptions say how ReadGraph reads a graph.
+type GraphOptions struct {
+	// NewCollector is called once per log, with the log's IRI.
+	NewCollector func(logIRI string) *Collector
+	// Whole, when not nil, is told why the graph must be read whole, before
+	// it is (see wire.Decoder.EachMessage).
+	Whole func(reason string)
+	// Size is the size of the input when known, 0 otherwise.
+	Size int64
+}
+
+// ReadGraph reads a graph jrpcld wrote, in format f, and computes the Stats
+// of each log in it, in the order the logs first appear. rv, made with the
+// context of the block the graph was made with, rebuilds each message as
+// it was sent, with its direction and timestamp; the messages are counted
+// as in a message log, in the order of jlog:position.
+//
+// A graph laid out as jrpcld writes logs is read as a stream, in memory
+// that does not grow with its size; any other is read whole, after
+// opts.Whole is told why.
+//
+// A graph that does not parse gives a *diag.Diagnostic and no Stats. Nodes
+// that do not read back as messages give a *diag.Diagnostic each, joined
+// with errors.Join, and the Stats of the messages that do.
+func ReadGraph(r io.Reader, file string, f rdf.Format, rv *wire.Decoder, opts GraphOptions) ([]*LogStats, error) {
+	var order []string
+	collectors := map[string]*Collector{}
+	whole := func(reason string) error {
+		order, collectors = nil, map[string]*Collector{}
+		if opts.Whole != nil {
+			opts.Whole(reason)
+		}
+		return nil
+	}
+	problems, err := rv.EachMessage(r, f, opts.Size, whole, func(log string, m *wire.Message) error {
+		c := collectors[log]
+		if c == nil {
+			c = opts.NewCollector(log)
+			collectors[log] = c
+			order = append(order, log)
+		}
+		c.addAt(record(m), int(m.Position))
+		return nil
+	})
+	var se *diag.Diagnostic
+	if errors.As(err, &se) {
+		se.File = file
+		return nil, se
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	var out []*LogStats
+	for _, log := range order {
+		c := collectors[log]
+		out = append(out, &LogStats{File: file, Log: log, Stats: c.Stats(), Events: c.Timeline()})
+	}
+	var errs []error
+	for _, p := range problems {
+		p.File = file
+		errs = append(errs, &p)
+	}
+	return out, errors.Join(errs...)
+}
+
+// record turns a message read back from a graph into the record a log
+// reader would have read.
+func record(m *wire.Message) *rpclog.Record {
+	var rec *rpclog.Record
+	if m.Bytes != nil {
+		rec = rpclog.BytesRecord(m.Bytes, int(m.Position))
+	} else {
+		rec = rpclog.MessageRecord(m.JSON, int(m.Position))
+	}
+	rec.Dir, rec.TS = m.Dir, m.TS
+	return rec
+}

@@ -1,0 +1,280 @@
+package shacl
+
+// The shapes of the building-block registers in ../shared: the npm
+// engines on each shapes file and the blocks' example graphs, and
+// pySHACL's own reports, which the OGC tool chain's builds keep in the
+// SHACL sections of their _report.json files.
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/rdf"
+)
+
+// registerShapes returns the shapes files of the registers in ../shared
+// (*.shacl and shapes*.ttl, each content once), sorted.
+func registerShapes(t testing.TB) []string {
+	ref := shared.Dir(t, "reference")
+	seen := map[[32]byte]bool{}
+	var files []string
+	err := filepath.WalkDir(ref, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "w3c-shacl-tests" {
+			return filepath.SkipDir
+		}
+		name := d.Name()
+		if d.IsDir() || !strings.HasSuffix(name, ".shacl") && !(strings.HasPrefix(name, "shapes") && strings.HasSuffix(name, ".ttl")) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if sum := sha256.Sum256(data); !seen[sum] {
+			seen[sum] = true
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+// blockExamples returns the example graphs (.ttl) the tool chain's
+// builds in ../shared wrote for the block a shapes file belongs to: the
+// block is the shapes file's folder below _sources, less a last folder
+// of transforms or uplift steps.
+func blockExamples(t testing.TB, shapesFile string) []string {
+	_, rel, ok := strings.Cut(filepath.ToSlash(shapesFile), "/_sources/")
+	if !ok {
+		return nil
+	}
+	block := filepath.Dir(rel)
+	for _, step := range []string{"/uplift", "/transforms", "/semantic-uplift", "/tests"} {
+		block = strings.TrimSuffix(block, step)
+	}
+	var out []string
+	for _, build := range []string{"ogc-full", "ogc-full-current"} {
+		root := shared.Dir(t, "reference", build)
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			dir := filepath.ToSlash(filepath.Dir(path))
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".ttl") && strings.Contains(dir, "/tests/") && strings.HasSuffix(dir, "/"+block) {
+				out = append(out, path)
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// usesSPARQL reports whether a shapes file uses SHACL-SPARQL.
+func usesSPARQL(t testing.TB, file string) bool {
+	for _, tr := range loadFiles(t, []string{file}, "s") {
+		if tr.P == shSPARQL || tr.P == rdf.RDFType && tr.O.Value == shSPARQLRule {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPeersRegisters: on every shapes file of the registers in
+// ../shared, with the example graphs of its block (or, for a block the
+// builds have none of, the shapes graph itself as data), both engines give
+// the reports this package gives. Shapes that use SHACL-SPARQL are
+// refused here, by design (ErrUnsupported), and left out.
+func TestPeersRegisters(t *testing.T) {
+	var cases []peerCase
+	refused := 0
+	for _, f := range registerShapes(t) {
+		if _, err := Compile(loadFiles(t, []string{f}, "s")); err != nil {
+			if !errors.Is(err, ErrUnsupported) || !usesSPARQL(t, f) {
+				t.Errorf("%s: %v", f, err)
+			}
+			refused++
+			continue
+		}
+		data := blockExamples(t, f)
+		if len(data) == 0 {
+			data = []string{f}
+		}
+		for _, d := range data {
+			cases = append(cases, peerCase{Name: f + " on " + d, Shapes: []string{f}, Data: []string{d}})
+		}
+	}
+	t.Logf("%d shapes files, %d refused (SHACL-SPARQL), %d cases", len(registerShapes(t)), refused, len(cases))
+	if len(cases) < 20 {
+		t.Errorf("only %d cases: the registers in ../shared have more", len(cases))
+	}
+	testPeers(t, cases)
+}
+
+// pyshaclEntry is a SHACL section entry of a _report.json: pySHACL's
+// report graph for a shapes file on an example graph.
+type pyshaclEntry struct {
+	Op        string `json:"op"`
+	ShaclFile string `json:"shaclFile"`
+	Graph     string `json:"graph"`
+}
+
+// sourceTree returns the sources of a build in ../shared/reference/ogc-full*.
+func sourceTree(t testing.TB, build string) string {
+	ref := shared.Dir(t, "reference")
+	switch build {
+	case "ogc-full/tutorial":
+		return filepath.Join(ref, "ogc-published", "bblocks-tutorial", "src")
+	case "ogc-full-current/tutorial-h":
+		return filepath.Join(ref, "ogc-registers", "ogcincubator+bblocks-tutorial", "src")
+	}
+	name := filepath.Base(build)
+	for _, regs := range []string{"ogc-registers", "ogc-registers-2"} {
+		matches, _ := filepath.Glob(filepath.Join(ref, regs, "*+bblocks-"+name))
+		if len(matches) == 1 {
+			return filepath.Join(matches[0], "src")
+		}
+	}
+	return ""
+}
+
+// TestPySHACL: every SHACL report pySHACL made in the tool chain's
+// builds in ../shared is the report this package makes on the same
+// shapes and example graph: sh:conforms and the results, compared as
+// the W3C suite compares them (messages aside). The shapes are read with
+// the base the tool chain read them with (its working folder).
+func TestPySHACL(t *testing.T) {
+	ref := shared.Dir(t, "reference")
+	reports, _ := filepath.Glob(filepath.Join(ref, "ogc-full*", "*", "tests", "*", "*", "*", "_report.json"))
+	more, _ := filepath.Glob(filepath.Join(ref, "ogc-full*", "*", "tests", "*", "*", "_report.json"))
+	more2, _ := filepath.Glob(filepath.Join(ref, "ogc-full*", "*", "tests", "*", "*", "*", "*", "_report.json"))
+	reports = append(append(reports, more...), more2...)
+	compared := 0
+	for _, rp := range reports {
+		data, err := os.ReadFile(rp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct {
+			Items []struct {
+				Source struct {
+					Filename string `json:"filename"`
+				} `json:"source"`
+				Sections []struct {
+					Name    string            `json:"name"`
+					Entries []json.RawMessage `json:"entries"`
+				} `json:"sections"`
+			} `json:"items"`
+		}
+		if err := json.Unmarshal(data, &rep); err != nil {
+			t.Fatalf("%s: %v", rp, err)
+		}
+		rel, _ := filepath.Rel(ref, rp)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		src := sourceTree(t, parts[0]+"/"+parts[1])
+		for _, it := range rep.Items {
+			base := filepath.Base(it.Source.Filename)
+			graphFile := filepath.Join(filepath.Dir(rp), strings.TrimSuffix(base, filepath.Ext(base))+".ttl")
+			for _, s := range it.Sections {
+				if s.Name != "SHACL" {
+					continue
+				}
+				for _, raw := range s.Entries {
+					var e pyshaclEntry
+					if json.Unmarshal(raw, &e) != nil || e.Op != "shacl-report" {
+						continue
+					}
+					name := rel + ": " + base + " with " + e.ShaclFile
+					if src == "" {
+						t.Errorf("%s: no sources for %s", name, parts[1])
+						continue
+					}
+					t.Run(name, func(t *testing.T) {
+						comparePySHACL(t, filepath.Join(src, e.ShaclFile), "file:///github/workspace/"+e.ShaclFile, graphFile, e.Graph)
+					})
+					compared++
+				}
+			}
+		}
+	}
+	t.Logf("%d pySHACL reports compared", compared)
+	if compared < 20 {
+		t.Errorf("only %d pySHACL reports found", compared)
+	}
+}
+
+func comparePySHACL(t *testing.T, shapesFile, shapesBase, dataFile, want string) {
+	shapesText, err := os.ReadFile(shapesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, _, err := rdf.Parse(shapesText, rdf.Turtle, shapesBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shapesTriples []rdf.Triple
+	for _, q := range qs {
+		shapesTriples = append(shapesTriples, q.Triple)
+	}
+	shapes, err := Compile(shapesTriples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataTriples := loadFiles(t, []string{dataFile}, "d")
+	data := NewGraph(dataTriples)
+	if shapes.HasRules() {
+		data = NewGraph(append(dataTriples, infer(t, shapes, data)...))
+	}
+	got := validate(t, shapes, data)
+	var gotKeys []key
+	for _, r := range got.Results {
+		gotKeys = append(gotKeys, resultKeyOf(r, data, shapes.graph))
+	}
+
+	wq, _, err := rdf.Parse([]byte(want), rdf.Turtle, "")
+	if err != nil {
+		t.Fatalf("pySHACL's report graph: %v", err)
+	}
+	var wts []rdf.Triple
+	for _, q := range wq {
+		wts = append(wts, q.Triple)
+	}
+	wg := NewGraph(wts)
+	c := &compiler{g: wg, s: &Shapes{}, byNode: map[rdf.Term]*shape{}, consts: map[rdf.Term]ref{}}
+	wantConforms := false
+	var wantKeys []key
+	for _, rep := range c.subjectsOf(shConforms) {
+		wantConforms = isTrue(c.values(rep, shConforms)[0])
+		for _, r := range c.values(rep, shResult) {
+			one := func(p string) rdf.Term {
+				if vs := c.values(r, p); len(vs) > 0 {
+					return vs[0]
+				}
+				return rdf.Term{}
+			}
+			var path *Path
+			if p := one(shResultPath); p != (rdf.Term{}) {
+				if path, err = c.parsePath(p, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wantKeys = append(wantKeys, resultKeyOf(Result{Focus: one(shFocusNode), Path: path, Value: one(shValue),
+				Shape: one(shSourceShape), Component: one(shSourceComponent).Value, Severity: one(shResultSeverity).Value}, wg, wg))
+		}
+	}
+	onlyUs, onlyPy := diffKeys(gotKeys, wantKeys)
+	if got.Conforms != wantConforms || len(onlyUs)+len(onlyPy) > 0 {
+		t.Errorf("conforms %v, pySHACL %v\nonly here:\n  %v\nonly in pySHACL:\n  %v", got.Conforms, wantConforms, onlyUs, onlyPy)
+	}
+}
