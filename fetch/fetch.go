@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
-	"github.com/jrpcld/jrpcld/mcpschema"
+	"github.com/jrpcld/jrpcld/mcp"
 )
 
 // MaxBytes is the largest file Get downloads.
@@ -149,7 +149,7 @@ func get(ctx context.Context, c *http.Client, target string, w io.Writer, max in
 }
 
 // HashError is the error of a download whose content's sha256
-// (mcpschema.ContentSHA256) is not the one pinned.
+// (mcp.ContentSHA256) is not the one pinned.
 type HashError struct {
 	URL       string
 	Want, Got string
@@ -160,21 +160,21 @@ func (e *HashError) Error() string {
 }
 
 // MCPSchemas downloads the schema of each released MCP version
-// (mcpschema.Released, from mcpschema.SchemaURL) and checks the sha256 of
-// its content (mcpschema.ContentSHA256) against the pin. Only when every one is right are they written, each
+// (mcp.Released, from mcp.SchemaURL) and checks the sha256 of
+// its content (mcp.ContentSHA256) against the pin. Only when every one is right are they written, each
 // atomically, to dir/VERSION/schema.json; otherwise nothing is written and
 // the error says which are wrong. It returns the versions written.
 func (f *Fetcher) MCPSchemas(ctx context.Context, dir string) ([]string, error) {
-	got := make([][]byte, len(mcpschema.Released))
+	got := make([][]byte, len(mcp.Released))
 	var errs []error
-	for i, v := range mcpschema.Released {
-		u := fmt.Sprintf(mcpschema.SchemaURL, v.Name)
+	for i, v := range mcp.Released {
+		u := fmt.Sprintf(mcp.SchemaURL, v.Name)
 		data, err := f.Get(ctx, u)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		h, err := mcpschema.ContentSHA256(data)
+		h, err := mcp.ContentSHA256(data)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", u, err))
 			continue
@@ -189,7 +189,7 @@ func (f *Fetcher) MCPSchemas(ctx context.Context, dir string) ([]string, error) 
 		return nil, fmt.Errorf("MCP schemas not fetched, the cache is unchanged: %w", errors.Join(errs...))
 	}
 	var done []string
-	for i, v := range mcpschema.Released {
+	for i, v := range mcp.Released {
 		if err := writeFile(filepath.Join(dir, v.Name, "schema.json"), got[i]); err != nil {
 			return done, err
 		}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
-	"github.com/jrpcld/jrpcld/mcpschema"
+	"github.com/jrpcld/jrpcld/mcp"
 )
 
 // mirror serves files as a mirror does (BASE/HOST/PATH) from a map of URL
@@ -51,7 +51,7 @@ func schemaMirror(t *testing.T) (*mirror, *Fetcher) {
 	t.Helper()
 	m := &mirror{files: map[string][]byte{}}
 	dir := shared.Dir(t, "reference", "mcp-schema")
-	for _, v := range mcpschema.Released {
+	for _, v := range mcp.Released {
 		data, err := os.ReadFile(filepath.Join(dir, v.Name, "schema.json"))
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +63,7 @@ func schemaMirror(t *testing.T) (*mirror, *Fetcher) {
 	return m, &Fetcher{Mirror: srv.URL}
 }
 
-func mcpschemaURL(v string) string { return strings.ReplaceAll(mcpschema.SchemaURL, "%s", v) }
+func mcpschemaURL(v string) string { return strings.ReplaceAll(mcp.SchemaURL, "%s", v) }
 
 // TestMCPSchemas: each released schema is downloaded from the pinned
 // commit's URL, checked and written to VERSION/schema.json.
@@ -71,20 +71,20 @@ func TestMCPSchemas(t *testing.T) {
 	m, f := schemaMirror(t)
 	dir := t.TempDir()
 	vs, err := f.MCPSchemas(context.Background(), dir)
-	if err != nil || len(vs) != len(mcpschema.Released) {
+	if err != nil || len(vs) != len(mcp.Released) {
 		t.Fatalf("%v, %v", vs, err)
 	}
-	for _, v := range mcpschema.Released {
+	for _, v := range mcp.Released {
 		got, err := os.ReadFile(filepath.Join(dir, v.Name, "schema.json"))
 		if err != nil || string(got) != string(m.files[mcpschemaURL(v.Name)]) {
 			t.Errorf("%s: %v", v.Name, err)
 		}
 	}
-	if len(m.requests) != len(mcpschema.Released) {
+	if len(m.requests) != len(mcp.Released) {
 		t.Errorf("requests %q", m.requests)
 	}
 	// What the cache holds, validate --mcp reads.
-	s := &mcpschema.Set{Dir: dir}
+	s := &mcp.Set{Dir: dir}
 	if _, err := s.Schema("2025-06-18"); err != nil {
 		t.Error(err)
 	}
@@ -107,7 +107,7 @@ func TestMCPSchemasLayout(t *testing.T) {
 	}
 	dir := t.TempDir()
 	vs, err := f.MCPSchemas(context.Background(), dir)
-	if err != nil || len(vs) != len(mcpschema.Released) {
+	if err != nil || len(vs) != len(mcp.Released) {
 		t.Fatalf("%v, %v", vs, err)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, "2025-06-18", "schema.json"))

@@ -13,7 +13,7 @@ import (
 	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
-	"github.com/jrpcld/jrpcld/mcpschema"
+	"github.com/jrpcld/jrpcld/mcp"
 	"github.com/spf13/pflag"
 )
 
@@ -156,7 +156,7 @@ var errNoCache = errors.New("no cache folder")
 // a, printing its warnings, and returns the line that says what it fetched.
 func fetchOne(ctx context.Context, e *env, cmd string, f *fetch.Fetcher, a string) (string, error) {
 	if a == "mcp-schemas" {
-		dir, err := mcpschema.CacheDir()
+		dir, err := mcp.CacheDir()
 		if err != nil {
 			return "", fmt.Errorf("%w: %w", errNoCache, err)
 		}
@@ -164,7 +164,7 @@ func fetchOne(ctx context.Context, e *env, cmd string, f *fetch.Fetcher, a strin
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("MCP schemas %v (commit %s, sha256 checked) in %s\n", vs, mcpschema.Commit, termsafe.Escape(dir)), nil
+		return fmt.Sprintf("MCP schemas %v (commit %s, sha256 checked) in %s\n", vs, mcp.Commit, termsafe.Escape(dir)), nil
 	}
 	res, err := f.Register(ctx, a)
 	if err != nil {

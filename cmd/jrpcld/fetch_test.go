@@ -12,7 +12,7 @@ import (
 	"github.com/jrpcld/jrpcld/context/ctxtest"
 	"github.com/jrpcld/jrpcld/fetch"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
-	"github.com/jrpcld/jrpcld/mcpschema"
+	"github.com/jrpcld/jrpcld/mcp"
 )
 
 // mcpRegisterURL is where the OGC publishes its MCP register.
@@ -92,7 +92,7 @@ func TestFetch(t *testing.T) {
 	schemas := shared.Dir(t, "reference", "mcp-schema")
 	_, want, _ := jrpcld(t, "", "validate", "-q", "--mcp", "--mcp-schemas", schemas, corpus)
 	code, got, errOut := jrpcld(t, "", "validate", "-q", "--mcp", corpus)
-	cache, _ := mcpschema.CacheDir()
+	cache, _ := mcp.CacheDir()
 	if strings.ReplaceAll(got, cache, schemas) != want || errOut != "" {
 		t.Errorf("validate --mcp from the cache: exit %d\n%s%s\nwant\n%s", code, got, errOut, want)
 	}

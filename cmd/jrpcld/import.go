@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/mcpimport"
+	"github.com/jrpcld/jrpcld/mcp"
 	"github.com/spf13/pflag"
 )
 
@@ -58,7 +58,7 @@ func runImport(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			errorf(e, c.name, "give the recording's format: --from inspector, mcp-recorder or vcr")
 			return exitUsage
 		}
-		f, err := mcpimport.ParseFormat(*from)
+		f, err := mcp.ParseRecorder(*from)
 		if err != nil {
 			errorf(e, c.name, "--from: %v", err)
 			return exitUsage
@@ -86,7 +86,7 @@ func runImport(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 // outPath, or standard output, whole or not at all: the log is written to
 // a temporary file as it is converted, in memory that does not grow with
 // the recording.
-func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcpimport.Format) int {
+func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcp.Recorder) int {
 	out, err := openOutput(e, cmd, outPath)
 	var spool *os.File
 	if err == nil && out.file == nil {
@@ -106,7 +106,7 @@ func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcpim
 	if spool != nil {
 		w = spool
 	}
-	err = mcpimport.Convert(w, in, f, func(d diag.Diagnostic) {
+	err = mcp.ConvertRecording(w, in, f, func(d diag.Diagnostic) {
 		d.File = display
 		errorf(e, cmd, "%s", d)
 	})
@@ -115,7 +115,7 @@ func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcpim
 			_, err = io.Copy(out, spool)
 		}
 	}
-	var fe *mcpimport.FormatError
+	var fe *mcp.RecordingError
 	switch {
 	case errors.As(err, &fe):
 		errorf(e, cmd, "%s: %v; is --from %s right?", display, err, f)

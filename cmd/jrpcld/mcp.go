@@ -10,7 +10,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
-	"github.com/jrpcld/jrpcld/mcpschema"
+	"github.com/jrpcld/jrpcld/mcp"
 	"github.com/jrpcld/jrpcld/schema"
 	"github.com/spf13/pflag"
 )
@@ -33,7 +33,7 @@ type mcpFlags struct {
 	on      bool
 	dir     string
 	version string
-	set     *mcpschema.Set
+	set     *mcp.Set
 }
 
 func addMCPFlags(fs *pflag.FlagSet) *mcpFlags {
@@ -56,17 +56,17 @@ func (m *mcpFlags) open(compiler *schema.Compiler, other string, given bool) err
 	if given {
 		return fmt.Errorf("give --mcp or %s, not both", other)
 	}
-	if m.version != "" && !mcpschema.IsVersion(m.version) {
-		return fmt.Errorf("--mcp-version %q: want a version such as %s", m.version, mcpschema.Newest())
+	if m.version != "" && !mcp.IsVersion(m.version) {
+		return fmt.Errorf("--mcp-version %q: want a version such as %s", m.version, mcp.Newest())
 	}
 	dir := m.dir
 	if dir == "" {
 		var err error
-		if dir, err = mcpschema.CacheDir(); err != nil {
+		if dir, err = mcp.CacheDir(); err != nil {
 			return err
 		}
 	}
-	m.set = &mcpschema.Set{Dir: dir, Compiler: compiler}
+	m.set = &mcp.Set{Dir: dir, Compiler: compiler}
 	vs, err := m.set.Versions()
 	switch {
 	case err != nil && m.dir == "" && errors.Is(err, os.ErrNotExist):
@@ -78,7 +78,7 @@ func (m *mcpFlags) open(compiler *schema.Compiler, other string, given bool) err
 	case m.version != "" && !slices.Contains(vs, m.version):
 		// A version with no schema would check the JSON-RPC rules only:
 		// a typo must not switch the schema off.
-		return fmt.Errorf("--mcp-version %q: %w in %s%s", m.version, mcpschema.ErrNoSchema, dir, suggest.Have(m.version, vs, 50))
+		return fmt.Errorf("--mcp-version %q: %w in %s%s", m.version, mcp.ErrNoSchema, dir, suggest.Have(m.version, vs, 50))
 	}
 	return nil
 }
@@ -116,9 +116,9 @@ func (m *mcpFlags) schemaFor(e *env, cmd, name string) (s *schema.Schema, le *en
 		defer f.Close()
 		in = f
 	}
-	h := mcpschema.Handshake{}
+	h := mcp.Handshake{}
 	if r, err := rpclog.NewReader(bufio.NewReaderSize(in, 64<<10), display, rpclog.ReaderOptions{}); err == nil {
-		if h, err = mcpschema.Negotiated(r); err != nil {
+		if h, err = mcp.Negotiated(r); err != nil {
 			return nil, le, done, fmt.Errorf("%s: %w", display, err)
 		}
 	} // a log rpclog cannot open is reported as validate reports it
@@ -139,7 +139,7 @@ func (m *mcpFlags) schemaFor(e *env, cmd, name string) (s *schema.Schema, le *en
 		errorf(e, cmd, "%s: no initialize handshake: checked against MCP %s, the newest known (choose another with --mcp-version)", display, v)
 	}
 	s, err = m.set.Schema(v)
-	if errors.Is(err, mcpschema.ErrNoSchema) {
+	if errors.Is(err, mcp.ErrNoSchema) {
 		errorf(e, cmd, "%s: warning: no schema for MCP %q in %s: only the JSON-RPC 2.0 rules are checked", display, v, m.set.Dir)
 		return nil, le, done, nil
 	}

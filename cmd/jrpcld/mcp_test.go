@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
-	"github.com/jrpcld/jrpcld/mcpschema"
+	"github.com/jrpcld/jrpcld/mcp"
 )
 
 // handshakeVersion returns the protocolVersion of the first response to an
@@ -98,7 +98,7 @@ func TestValidateMCPMatchesSchema(t *testing.T) {
 		v := handshakeVersion(t, f)
 		want := v
 		if v == "" {
-			want = mcpschema.Newest()
+			want = mcp.Newest()
 		}
 		schemaFile := filepath.Join(schemas, want, "schema.json")
 		if _, err := os.Stat(schemaFile); err != nil {

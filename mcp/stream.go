@@ -1,4 +1,4 @@
-package mcpimport
+package mcp
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package mcpimport
+package mcp
 
 import (
 	"bytes"
@@ -65,11 +65,11 @@ func decode(t *testing.T, s string) any {
 	return v
 }
 
-// convert runs Read and Write on a recording and reads the log back (with
+// convert runs ReadRecording and WriteLog on a recording and reads the log back (with
 // opts, when given).
-func convert(t *testing.T, f Format, rec string, opts ...rpclog.ReaderOptions) ([]logEntry, string) {
+func convert(t *testing.T, f Recorder, rec string, opts ...rpclog.ReaderOptions) ([]logEntry, string) {
 	t.Helper()
-	es, warns, err := Read(strings.NewReader(rec), f)
+	es, warns, err := ReadRecording(strings.NewReader(rec), f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func convert(t *testing.T, f Format, rec string, opts ...rpclog.ReaderOptions) (
 		ws = append(ws, w.Pointer+": "+w.Message)
 	}
 	var b bytes.Buffer
-	if err := Write(&b, es); err != nil {
+	if err := WriteLog(&b, es); err != nil {
 		t.Fatal(err)
 	}
 	return readLog(t, b.Bytes(), opts...), strings.Join(ws, "; ")
@@ -216,7 +216,7 @@ func TestVCR(t *testing.T) {
 // asked for, is an error that says where and what was wanted.
 func TestReadErrors(t *testing.T) {
 	for _, c := range []struct {
-		f         Format
+		f         Recorder
 		rec, want string
 	}{
 		{Inspector, "[\n{\"a\":1},\n{oops}]", "line 3, column 2: not JSON: invalid character 'o'"},
@@ -233,20 +233,20 @@ func TestReadErrors(t *testing.T) {
 		{MCPRecorder, `{"interactions":5}`, "want an array of interactions (at /interactions)"},
 		{VCR, `{"session":[]}`, "want an object with the recorded session (at /session)"},
 		{VCR, `{"session":{"interactions":{}}}`, "(at /session/interactions)"},
-		{Format("har"), `{}`, `unknown format "har"`},
+		{Recorder("har"), `{}`, `unknown format "har"`},
 		{VCR, `{"session":{}}`, "holds no MCP message"},
 		{Inspector, `[]`, "holds no MCP message"},
 		{MCPRecorder, `{"interactions":[]}`, "holds no MCP message"},
 		{Inspector, "[{\"message\":{\"\xff\":\"\"}}]", "line 1, column 15: not JSON: byte 0xff is not UTF-8"},
 		{VCR, "{\"session\":\n {\"a\":\"\xc3\"}}", "line 2, column 8: not JSON: byte 0xc3 is not UTF-8"},
 	} {
-		_, _, err := Read(strings.NewReader(c.rec), c.f)
+		_, _, err := ReadRecording(strings.NewReader(c.rec), c.f)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %s: %v, want %q", c.f, c.rec, err, c.want)
 		}
-		var fe *FormatError
+		var fe *RecordingError
 		if strings.Contains(c.want, "(at ") && !errors.As(err, &fe) {
-			t.Errorf("%s %s: %T is no FormatError", c.f, c.rec, err)
+			t.Errorf("%s %s: %T is no RecordingError", c.f, c.rec, err)
 		}
 	}
 }
@@ -259,7 +259,7 @@ func TestReadErrors(t *testing.T) {
 func TestPublishedRecordings(t *testing.T) {
 	dir := shared.Dir(t, "reference", "mcp-logs")
 	for _, c := range []struct {
-		f         Format
+		f         Recorder
 		rec, conv string
 	}{
 		{Inspector, "inspector/history-everything-server-2026-06-08.json", "inspector/history-everything-server-2026-06-08.dir.jsonl"},
@@ -316,22 +316,22 @@ func TestPublishedRecordings(t *testing.T) {
 	}
 }
 
-// FuzzRead: any input gives entries, warnings or an error, never a panic;
+// FuzzReadRecording: any input gives entries, warnings or an error, never a panic;
 // the entries make a log rpclog reads whole (with the --max-depth a
-// warning names, when one does), the log Convert writes.
-func FuzzRead(f *testing.F) {
+// warning names, when one does), the log ConvertRecording writes.
+func FuzzReadRecording(f *testing.F) {
 	f.Add(`[{"timestamp":"2026-01-01T00:00:00Z","message":{"jsonrpc":"2.0","id":1,"method":"m"},"duration":1e400}]`)
 	f.Add(`{"interactions":[{"request":"{\"a\":","response":[1]}]}`)
 	f.Add(`{"session":{"initialize_request":"x","interactions":[{"timestamp":"2026-02-08T16:00:01","latency_ms":-1,"request":{}}]}}`)
 	f.Add(`[{"requestBody":"{}","responseHeaders":{"content-type":"text/event-stream"},"responseBody":"data: x\r\rdata"}]`)
 	f.Fuzz(func(t *testing.T, rec string) {
-		for _, fm := range Formats {
-			es, warns, err := Read(strings.NewReader(rec), fm)
+		for _, fm := range Recorders {
+			es, warns, err := ReadRecording(strings.NewReader(rec), fm)
 			if err != nil {
 				continue
 			}
 			var b bytes.Buffer
-			if err := Write(&b, es); err != nil {
+			if err := WriteLog(&b, es); err != nil {
 				t.Fatal(err)
 			}
 			var opts rpclog.ReaderOptions // the readers' defaults, unless a warning names a flag
@@ -341,7 +341,7 @@ func FuzzRead(f *testing.F) {
 				}
 			}
 			var c bytes.Buffer
-			if err := Convert(&c, strings.NewReader(rec), fm, func(diag.Diagnostic) {}); err != nil || !bytes.Equal(c.Bytes(), b.Bytes()) {
+			if err := ConvertRecording(&c, strings.NewReader(rec), fm, func(diag.Diagnostic) {}); err != nil || !bytes.Equal(c.Bytes(), b.Bytes()) {
 				t.Fatalf("Convert: %v\n%s\nwant\n%s", err, c.Bytes(), b.Bytes())
 			}
 			if got := readLog(t, b.Bytes(), opts); len(got) != len(es) {
@@ -365,7 +365,7 @@ func TestRecordedOrder(t *testing.T) {
 	note := `{"jsonrpc":"2.0","method":"notifications/progress"}`
 	for _, c := range []struct {
 		name  string
-		f     Format
+		f     Recorder
 		rec   string
 		wants []want
 	}{
@@ -450,7 +450,7 @@ func TestHostileRecordings(t *testing.T) {
 	sse := "event: message\ndata: " + note + "\n\nevent: message\ndata: " + pong + "\n\n"
 	for _, c := range []struct {
 		name  string
-		f     Format
+		f     Recorder
 		rec   string
 		wants []want
 		warns []string // each a substring of the warnings, in order
@@ -520,9 +520,9 @@ func TestHostileRecordings(t *testing.T) {
 			check(t, got, c.wants)
 			if strings.Contains(warns, "--max-depth") {
 				// The flag named is needed, and enough.
-				es, _, _ := Read(strings.NewReader(c.rec), c.f)
+				es, _, _ := ReadRecording(strings.NewReader(c.rec), c.f)
 				var b bytes.Buffer
-				Write(&b, es)
+				WriteLog(&b, es)
 				r, _ := rpclog.NewReader(bytes.NewReader(b.Bytes()), "log", rpclog.ReaderOptions{MaxDepth: 5001})
 				if rec, err := r.Next(); err != nil || rec.Err == nil {
 					t.Errorf("read with --max-depth 5001: %v, %v; want a record too deep", err, rec.Err)
@@ -613,14 +613,14 @@ func (h *heapWatch) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestConvertStreams: Convert reads a recording as a stream: converting 8
+// TestConvertStreams: ConvertRecording reads a recording as a stream: converting 8
 // MB of entries, answered in order, the heap stays under 12 MiB (read
 // whole, the recording took four times its size).
 func TestConvertStreams(t *testing.T) {
 	g := &generated{n: 1000, size: 8000}
 	w := &heapWatch{}
 	runtime.GC()
-	if err := Convert(w, g, Inspector, func(d diag.Diagnostic) { t.Errorf("warning %v", d) }); err != nil {
+	if err := ConvertRecording(w, g, Inspector, func(d diag.Diagnostic) { t.Errorf("warning %v", d) }); err != nil {
 		t.Fatal(err)
 	}
 	if w.most == 0 {

@@ -1,18 +1,4 @@
-// Package mcpimport converts recordings of MCP sessions made by other tools
-// into the log jrpcld reads: envelope lines {"dir","ts","msg"}. It reads
-// MCP Inspector's exports (its request history, and its network log of
-// Streamable HTTP traffic), mcp-recorder's cassettes and agent-vcr's .vcr
-// files, as those tools publish them.
-//
-// Messages keep their JSON text (member order, number spelling); each gets
-// the direction the recording gives it and the time it records, where it
-// records one. A time the recording gives only as a delay after a request
-// (a response's latency) is added to the request's, to the nanosecond: a
-// recording of a fast local server answers within microseconds, and an
-// answer's time cut to the millisecond would come before its request's.
-// The order is the recording's: its entries as it lists them, and what
-// each holds after its request, merged by time with the entries after it.
-package mcpimport
+package mcp
 
 import (
 	"bufio"
@@ -37,22 +23,22 @@ import (
 	"github.com/jrpcld/jrpcld/mcp/record"
 )
 
-// Format is a recording format Read knows.
-type Format string
+// Recorder is a recording format ReadRecording knows.
+type Recorder string
 
 // The formats.
 const (
-	Inspector   Format = "inspector"    // MCP Inspector: history export, or network log export
-	MCPRecorder Format = "mcp-recorder" // mcp-recorder: a cassette (.json)
-	VCR         Format = "vcr"          // agent-vcr: a .vcr recording
+	Inspector   Recorder = "inspector"    // MCP Inspector: history export, or network log export
+	MCPRecorder Recorder = "mcp-recorder" // mcp-recorder: a cassette (.json)
+	VCR         Recorder = "vcr"          // agent-vcr: a .vcr recording
 )
 
-// Formats lists the formats, as named on the command line.
-var Formats = []Format{Inspector, MCPRecorder, VCR}
+// Recorders lists the formats, as named on the command line.
+var Recorders = []Recorder{Inspector, MCPRecorder, VCR}
 
-// ParseFormat returns the format named s.
-func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
+// ParseRecorder returns the format named s.
+func ParseRecorder(s string) (Recorder, error) {
+	for _, f := range Recorders {
 		if string(f) == s {
 			return f, nil
 		}
@@ -69,23 +55,23 @@ type Entry struct {
 	Msg []byte
 }
 
-// FormatError is the error of Read for a recording that is not in the
+// RecordingError is the error of ReadRecording for a recording that is not in the
 // format asked for: Pointer is a JSON pointer to what is wrong.
-type FormatError struct {
-	Format  Format
-	Pointer string
-	Msg     string
+type RecordingError struct {
+	Recorder Recorder
+	Pointer  string
+	Msg      string
 }
 
-func (e *FormatError) Error() string {
+func (e *RecordingError) Error() string {
 	at := e.Pointer
 	if at == "" {
 		at = "/"
 	}
-	return fmt.Sprintf("not %s: %s (at %s)", describe(e.Format), e.Msg, at)
+	return fmt.Sprintf("not %s: %s (at %s)", describe(e.Recorder), e.Msg, at)
 }
 
-func describe(f Format) string {
+func describe(f Recorder) string {
 	switch f {
 	case Inspector:
 		return "an MCP Inspector export (a JSON array of its history or network log entries)"
@@ -95,13 +81,13 @@ func describe(f Format) string {
 	return "an agent-vcr recording (a JSON object with \"session\")"
 }
 
-// Read reads a recording in format f from r and returns its messages in
+// ReadRecording reads a recording in format f from r and returns its messages in
 // the order they were sent, as far as the recording tells it. Parts of the
 // recording that hold no message are skipped; the warnings name those it
 // cannot read (with a JSON pointer). The error is an I/O error, a
-// *FormatError, the JSON syntax error of a recording that is not JSON, or
+// *RecordingError, the JSON syntax error of a recording that is not JSON, or
 // ErrNoMessages.
-func Read(r io.Reader, f Format) ([]Entry, []diag.Diagnostic, error) {
+func ReadRecording(r io.Reader, f Recorder) ([]Entry, []diag.Diagnostic, error) {
 	var es []Entry
 	var warns []diag.Diagnostic
 	err := read(r, f, func(e Entry) error {
@@ -114,12 +100,12 @@ func Read(r io.Reader, f Format) ([]Entry, []diag.Diagnostic, error) {
 	return es, warns, nil
 }
 
-// Convert reads a recording as Read does and writes its messages to w as
+// ConvertRecording reads a recording as ReadRecording does and writes its messages to w as
 // envelope lines, as it reads them: memory holds one entry of the
 // recording and the answers that wait for the requests sent before them,
 // not the recording. warn is called with each warning. On an error, what
 // was written is to be thrown away.
-func Convert(w io.Writer, r io.Reader, f Format, warn func(diag.Diagnostic)) error {
+func ConvertRecording(w io.Writer, r io.Reader, f Recorder, warn func(diag.Diagnostic)) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var b bytes.Buffer
 	err := read(r, f, func(e Entry) error {
@@ -137,7 +123,7 @@ func Convert(w io.Writer, r io.Reader, f Format, warn func(diag.Diagnostic)) err
 // read reads a recording, calling emit with each message in order and
 // warn with each warning; at most waiting bytes of messages wait for
 // their time (see orderer).
-func read(r io.Reader, f Format, emit func(Entry) error, warn func(diag.Diagnostic), waiting int) error {
+func read(r io.Reader, f Recorder, emit func(Entry) error, warn func(diag.Diagnostic), waiting int) error {
 	rd := &reader{format: f, warnf: warn, ord: orderer{emit: emit, limit: waiting}}
 	s := newScanner(r)
 	var err error
@@ -149,7 +135,7 @@ func read(r io.Reader, f Format, emit func(Entry) error, warn func(diag.Diagnost
 	case VCR:
 		err = rd.vcr(s)
 	default:
-		_, err = ParseFormat(string(f))
+		_, err = ParseRecorder(string(f))
 		return err
 	}
 	if err == nil {
@@ -165,13 +151,13 @@ func read(r io.Reader, f Format, emit func(Entry) error, warn func(diag.Diagnost
 	return err
 }
 
-// ErrNoMessages is the error of Read for a recording of the right format
+// ErrNoMessages is the error of ReadRecording for a recording of the right format
 // that holds no message: an empty log would be written, which no reader
 // of logs takes for one.
 var ErrNoMessages = errors.New("the recording holds no MCP message: nothing to import")
 
-// Write writes entries to w as envelope lines.
-func Write(w io.Writer, entries []Entry) error {
+// WriteLog writes entries to w as envelope lines.
+func WriteLog(w io.Writer, entries []Entry) error {
 	var b bytes.Buffer
 	for _, e := range entries {
 		record.WriteEnvelope(&b, e.Dir, e.TS, e.Msg)
@@ -190,7 +176,7 @@ func Write(w io.Writer, entries []Entry) error {
 // is an exchange (a request, what was sent while it was open, and its
 // answer), handed to the orderer once read.
 type reader struct {
-	format Format
+	format Recorder
 	warnf  func(diag.Diagnostic)
 	cur    exchange // the exchange being read
 	ord    orderer
@@ -209,7 +195,7 @@ func (rd *reader) warn(ptr, format string, args ...any) {
 }
 
 func (rd *reader) fail(ptr, format string, args ...any) error {
-	return &FormatError{Format: rd.format, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+	return &RecordingError{Recorder: rd.format, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
 }
 
 // begin starts the exchange of the recording's entry at ptr: the messages

@@ -1,11 +1,4 @@
-// Package mcpschema finds the official MCP schema a log is to be checked
-// against: the version its initialize handshake negotiated (Negotiated), and
-// that version's schema.json in a folder laid out VERSION/schema.json (Set),
-// such as the cache "jrpcld fetch mcp-schemas" fills (CacheDir). It knows
-// the released versions, where the specification publishes their schemas
-// and the sha256 of each one's content (Released, ContentSHA256), and uses
-// no network.
-package mcpschema
+package mcp
 
 import (
 	"bytes"

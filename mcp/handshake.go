@@ -1,4 +1,4 @@
-package mcpschema
+package mcp
 
 import (
 	"io"
