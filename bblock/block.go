@@ -1,8 +1,6 @@
 package bblock
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/internal/ojson"
-	"go.yaml.in/yaml/v3"
 )
 
 // Block is one building block: its metadata and the files of its folder.
@@ -181,73 +178,9 @@ func (b *Block) decodeFile(name string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := DecodeDoc(name, data)
+	v, err := ojson.DecodePlain(name, data)
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", b.ID, err)
-	}
-	return v, nil
-}
-
-// DecodeDoc decodes a schema or context document: JSON when name ends in
-// .json or .jsonld, YAML otherwise. JSON numbers are kept as json.Number.
-func DecodeDoc(name string, data []byte) (any, error) {
-	var v any
-	switch path.Ext(name) {
-	case ".json", ".jsonld":
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("%s: not JSON: %w", name, err)
-		}
-		if dec.More() {
-			return nil, fmt.Errorf("%s: not JSON: data after the document", name)
-		}
-	default:
-		if err := yaml.Unmarshal(data, &v); err != nil {
-			return nil, fmt.Errorf("%s: not YAML: %w", name, err)
-		}
-		var err error
-		if v, err = plainYAML(v); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	return v, nil
-}
-
-// plainYAML turns what yaml.v3 decodes into JSON-shaped values: maps with
-// non-string keys are refused.
-func plainYAML(v any) (any, error) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			p, err := plainYAML(e)
-			if err != nil {
-				return nil, err
-			}
-			x[k] = p
-		}
-	case map[any]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			ks, ok := k.(string)
-			if !ok {
-				return nil, fmt.Errorf("map key %v is not a string", k)
-			}
-			p, err := plainYAML(e)
-			if err != nil {
-				return nil, err
-			}
-			m[ks] = p
-		}
-		return m, nil
-	case []any:
-		for i, e := range x {
-			p, err := plainYAML(e)
-			if err != nil {
-				return nil, err
-			}
-			x[i] = p
-		}
 	}
 	return v, nil
 }

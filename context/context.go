@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // Context is a processed JSON-LD context: its term definitions with every
@@ -72,16 +72,6 @@ type Term struct {
 // "mcp.mcp/context.jsonld"; "" when unknown).
 type Warning = diag.Diagnostic
 
-// appendOnce appends w to ws unless ws holds it already.
-func appendOnce(ws []Warning, w Warning) []Warning {
-	for _, e := range ws {
-		if e == w {
-			return ws
-		}
-	}
-	return append(ws, w)
-}
-
 // warning returns a Warning about file.
 func warning(file, message string) Warning {
 	return Warning{File: file, Severity: diag.Warning, Message: message}
@@ -143,35 +133,6 @@ func Parse(name string, doc any, opts *Options) (*Context, []Warning, error) {
 	return c, p.warnings, nil
 }
 
-// Load reads and processes block b's own context.jsonld. An error wraps
-// ErrNoContext when the block has none.
-func Load(b *bblock.Block, opts *Options) (*Context, []Warning, error) {
-	if b.Files.Context == "" {
-		return nil, nil, fmt.Errorf("block %s: %w", b.ID, ErrNoContext)
-	}
-	name, value, err := blockContext(b)
-	if err != nil {
-		return nil, nil, err
-	}
-	return Parse(name, map[string]any{"@context": value}, opts)
-}
-
-// blockContext reads block b's context.jsonld and returns its name for
-// messages and its "@context" value.
-func blockContext(b *bblock.Block) (string, any, error) {
-	name := b.ID + "/" + b.Files.Context
-	data, err := b.ReadFile(b.Files.Context)
-	if err != nil {
-		return name, nil, err
-	}
-	doc, err := bblock.DecodeDoc(b.Files.Context, data)
-	if err != nil {
-		return name, nil, fmt.Errorf("block %s: %w", b.ID, err)
-	}
-	value, err := contextValue(name, doc)
-	return name, value, err
-}
-
 // contextValue returns the "@context" member of a context document.
 func contextValue(name string, doc any) (any, error) {
 	m, ok := doc.(map[string]any)
@@ -197,7 +158,7 @@ func (p *proc) readMapped(ref, in string) ([]source, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: context %s mapped to %s: %w", in, ref, file, err)
 			}
-			doc, err := bblock.DecodeDoc(file, data)
+			doc, err := ojson.DecodePlain(file, data)
 			if err != nil {
 				return nil, fmt.Errorf("%s: context %s mapped to %s: %w", in, ref, file, err)
 			}
@@ -232,10 +193,10 @@ func (c *Context) IRIs() []string {
 	var walk func(c *Context)
 	walk = func(c *Context) {
 		for _, t := range c.Terms {
-			if !t.Prefix && t.ID != "" && !isKeyword(t.ID) && !isBlank(t.ID) {
+			if !t.Prefix && t.ID != "" && !IsKeyword(t.ID) && !isBlank(t.ID) {
 				set[t.ID] = true
 			}
-			if t.Type != "" && !isKeyword(t.Type) {
+			if t.Type != "" && !IsKeyword(t.Type) {
 				set[t.Type] = true
 			}
 			if t.Scoped != nil {

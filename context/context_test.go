@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 const (
@@ -166,7 +166,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, err := bblock.DecodeDoc("test.jsonld", []byte(tt.doc))
+			doc, err := ojson.DecodePlain("test.jsonld", []byte(tt.doc))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -254,7 +254,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, err := bblock.DecodeDoc("test.jsonld", []byte(tt.doc))
+			doc, err := ojson.DecodePlain("test.jsonld", []byte(tt.doc))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -351,7 +351,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := bblock.DecodeDoc("fuzz.jsonld", data)
+		doc, err := ojson.DecodePlain("fuzz.jsonld", data)
 		if err != nil {
 			return
 		}
@@ -361,7 +361,7 @@ func FuzzParse(f *testing.F) {
 		}
 		iris := c.IRIs()
 		for i, iri := range iris {
-			if isKeyword(iri) || (i > 0 && iris[i-1] >= iri) {
+			if IsKeyword(iri) || (i > 0 && iris[i-1] >= iri) {
 				t.Fatalf("IRIs() = %v", iris)
 			}
 		}

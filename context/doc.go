@@ -1,17 +1,17 @@
-// Package context loads and merges JSON-LD contexts, annotates a JSON schema
-// from a context and builds a context back from an annotated schema, as the
-// OGC building-block tool chain does.
+// Package context is jrpcld's JSON-LD 1.1 context processor: it turns the
+// value of a context's "@context" into term definitions, once, so that
+// messages are mapped to RDF and back without processing the context again
+// for each one. It knows no building block and no register: package
+// register/toolchain builds a block's context and hands it here.
 //
-// Contexts are processed by the package's own JSON-LD 1.1 context processor
-// (Parse, Load, Stack): terms, prefixes and compact IRIs, @vocab, @base,
-// @import, type coercion, containers, protected terms and property-scoped
-// contexts. Nothing is fetched: a string context reference resolves only
-// through Options, else the error is an *UnmappedError naming it.
+// Parse processes a context document: terms, prefixes and compact IRIs,
+// @vocab, @base, @import, type coercion, containers, protected terms and
+// property-scoped contexts. Nothing is fetched: a string context reference
+// resolves only through Options, else the error is an *UnmappedError naming
+// it. Process makes the Processed context messages are mapped with, its
+// nested scopes kept as they are first met (Scope). WriteJSON writes a
+// document with sorted keys, so the same input always gives the same bytes.
 //
-// A block's effective context is its Stack: the contexts of the blocks it
-// depends on, then its own. Annotate writes that context into a copy of the
-// block's schema as x-jsonld-* annotations; Build turns the annotated schema,
-// and those of the blocks it refers to, into the block's JSON-LD context.
-// WriteJSON and WriteYAML write the results with sorted keys, so the same
-// input always gives the same bytes.
+// Other packages import it as ldctx, leaving "context" to the standard
+// library and "jsonld" to rdf/jsonld.
 package context

@@ -266,7 +266,7 @@ func (p *proc) createTerm(result *Context, l *local, term string) error {
 		// JSON-LD 1.1 allows @type with @container @set; it defines nothing.
 		l.defined[term] = true
 		return nil
-	case isKeyword(term):
+	case IsKeyword(term):
 		return fmt.Errorf("%s: keyword %s cannot be redefined", l.name, term)
 	case keywordLike(term):
 		p.warn(l.name, "term %q has the form of a keyword and is ignored", term)
@@ -354,7 +354,7 @@ func (p *proc) createTerm(result *Context, l *local, term string) error {
 		case nil:
 			// mapped to null: ID stays ""
 		case string:
-			if !isKeyword(s) && keywordLike(s) {
+			if !IsKeyword(s) && keywordLike(s) {
 				p.warn(l.name, "term %q: @id %q has the form of a keyword; the term is ignored", term, s)
 				l.defined[term] = true
 				return nil
@@ -363,7 +363,7 @@ func (p *proc) createTerm(result *Context, l *local, term string) error {
 			if err != nil {
 				return err
 			}
-			if !isKeyword(e) && !isAbsIRI(e) && !isBlank(e) {
+			if !IsKeyword(e) && !isAbsIRI(e) && !isBlank(e) {
 				return fmt.Errorf("%s: term %q: @id %q is not an IRI, a blank node identifier nor a keyword", l.name, term, s)
 			}
 			if e == "@context" {
@@ -440,7 +440,7 @@ func (p *proc) createTerm(result *Context, l *local, term string) error {
 	for _, k := range []string{"@index", "@nest"} {
 		if v, ok := def[k]; ok {
 			s, isStr := v.(string)
-			if !isStr || (k == "@nest" && isKeyword(s) && s != "@nest") {
+			if !isStr || (k == "@nest" && IsKeyword(s) && s != "@nest") {
 				return fmt.Errorf("%s: term %q: %s: invalid value %s", l.name, term, k, describe(v))
 			}
 			t.setExtra(k, s)
@@ -462,7 +462,7 @@ func (p *proc) createTerm(result *Context, l *local, term string) error {
 		if strings.ContainsAny(term, ":/") {
 			return fmt.Errorf("%s: term %q: a compact IRI or IRI cannot be a prefix", l.name, term)
 		}
-		if b && isKeyword(t.ID) {
+		if b && IsKeyword(t.ID) {
 			return fmt.Errorf("%s: term %q: a keyword alias cannot be a prefix", l.name, term)
 		}
 		t.Prefix = b
@@ -501,7 +501,7 @@ func sameTerm(a, b *Term) bool {
 // docRel resolves a relative reference against @base; vocab uses terms and
 // @vocab. A value of the form of a keyword expands to "" (null).
 func (p *proc) expandIRI(active *Context, l *local, value string, docRel, vocab bool) (string, error) {
-	if isKeyword(value) {
+	if IsKeyword(value) {
 		return value, nil
 	}
 	if keywordLike(value) {
@@ -617,7 +617,7 @@ var keywords = map[string]bool{
 	"@value": true, "@version": true, "@vocab": true,
 }
 
-func isKeyword(s string) bool { return keywords[s] }
+func IsKeyword(s string) bool { return keywords[s] }
 
 var keywordForm = regexp.MustCompile(`^@[a-zA-Z]+$`)
 

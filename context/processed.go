@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -51,56 +49,6 @@ func (p *Processed) Scopes() int {
 	p.reg.mu.Lock()
 	defer p.reg.mu.Unlock()
 	return len(p.reg.byKey)
-}
-
-// ForBlock returns the context that maps the messages of block b (see
-// Toolchain.Processed). reg and opts (which maps remote context references
-// to local files) may be nil.
-func ForBlock(b *bblock.Block, reg *bblock.Register, opts *Options) (*Processed, []Warning, error) {
-	return ToolchainFor(b, reg, opts).Processed(b)
-}
-
-// Processed returns the context that maps the messages of block b: the
-// context built from its annotated schema, as the building-block tool chain
-// builds it (the schema of a block without a context.jsonld of its own may
-// bring in other blocks' terms), or, for a block without a schema, its own
-// context.jsonld.
-func (t *Toolchain) Processed(b *bblock.Block) (*Processed, []Warning, error) {
-	var value any
-	var warns []Warning
-	switch {
-	case b.Files.Schema != "":
-		doc, w, err := t.context(b)
-		warns = w
-		if err != nil {
-			return nil, warns, err
-		}
-		if doc == nil {
-			return nil, warns, fmt.Errorf("block %s: the context built from its schema is empty: %w", b.ID, ErrNoContext)
-		}
-		value = ojson.Plain(doc)
-	case b.Files.Context != "":
-		loc, err := sourceLoc(b, b.Files.Context)
-		if err != nil {
-			return nil, nil, err
-		}
-		doc, err := t.tc.readContextDoc(loc, &warns)
-		if err != nil {
-			return nil, warns, fmt.Errorf("block %s: %w", b.ID, err)
-		}
-		o, ok := doc.(*ojson.Object)
-		if !ok || o.Value("@context") == nil {
-			return nil, warns, fmt.Errorf("block %s: %s has no \"@context\"", b.ID, b.Files.Context)
-		}
-		value = ojson.Plain(o.Value("@context"))
-	default:
-		return nil, nil, fmt.Errorf("block %s has neither a schema nor a context.jsonld: %w", b.ID, ErrNoContext)
-	}
-	p, err := Process(value)
-	if err != nil {
-		return nil, warns, fmt.Errorf("block %s: %w", b.ID, err)
-	}
-	return p, warns, nil
 }
 
 // prefixName matches the prefix names an output declares.

@@ -7,19 +7,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
+	"github.com/piprate/json-gold/ld"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/jcs"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
-	"github.com/piprate/json-gold/ld"
 )
 
 // benchConvert converts the cycled corpus in format f with the context
 // ctx: one op is one message.
-func benchConvert(b *testing.B, f rdf.Format, ctx *context.Processed) {
+func benchConvert(b *testing.B, f rdf.Format, ctx *ldctx.Processed) {
 	log, n := shared.CorpusLog(b)
 	c := NewConverter(ctx)
 	b.SetBytes(int64(len(log) / n))
@@ -47,27 +49,33 @@ func reportCPU(b *testing.B, cpu0 time.Duration, measured bool) {
 }
 
 // BenchmarkConvertNTriples: log -> N-Triples with the embedded block.
-func BenchmarkConvertNTriples(b *testing.B) { benchConvert(b, rdf.NTriples, fixture.DefaultContext(b)) }
+func BenchmarkConvertNTriples(b *testing.B) {
+	benchConvert(b, rdf.NTriples, toolchaintest.DefaultContext(b))
+}
 
 // BenchmarkConvertTurtle: log -> rdf.Turtle with the embedded block.
-func BenchmarkConvertTurtle(b *testing.B) { benchConvert(b, rdf.Turtle, fixture.DefaultContext(b)) }
+func BenchmarkConvertTurtle(b *testing.B) {
+	benchConvert(b, rdf.Turtle, toolchaintest.DefaultContext(b))
+}
 
 // BenchmarkConvertTurtleMCP: log -> rdf.Turtle with the MCP block of the
 // reference register, whose context maps params and results into nodes.
-func BenchmarkConvertTurtleMCP(b *testing.B) { benchConvert(b, rdf.Turtle, fixture.MCPContext(b)) }
+func BenchmarkConvertTurtleMCP(b *testing.B) {
+	benchConvert(b, rdf.Turtle, toolchaintest.MCPContext(b))
+}
 
 // BenchmarkJSONGoldToRDF is the reference: json-gold's plain ToRDF of each
 // corpus message with the embedded block's context attached, as a JSON-LD
 // user would call it (the context processed for every document).
-func BenchmarkJSONGoldToRDF(b *testing.B) { benchJSONGold(b, fixture.DefaultContext(b)) }
+func BenchmarkJSONGoldToRDF(b *testing.B) { benchJSONGold(b, toolchaintest.DefaultContext(b)) }
 
 // BenchmarkJSONGoldToRDFMCP is BenchmarkJSONGoldToRDF with the MCP block's
 // context.
-func BenchmarkJSONGoldToRDFMCP(b *testing.B) { benchJSONGold(b, fixture.MCPContext(b)) }
+func BenchmarkJSONGoldToRDFMCP(b *testing.B) { benchJSONGold(b, toolchaintest.MCPContext(b)) }
 
 // benchJSONGold runs json-gold's plain ToRDF on each corpus message with
 // ctx attached.
-func benchJSONGold(b *testing.B, ctx *context.Processed) {
+func benchJSONGold(b *testing.B, ctx *ldctx.Processed) {
 	log, n := shared.CorpusLog(b)
 	value := gold.FloatNumbers(ctx.Value())
 	r, _ := rpclog.NewReader(bytes.NewReader(log), "corpus", rpclog.ReaderOptions{})
@@ -106,7 +114,7 @@ func benchJSONGold(b *testing.B, ctx *context.Processed) {
 // many goroutines as -cpu gives.
 func BenchmarkCompiledToRDF(b *testing.B) {
 	log, n := shared.CorpusLog(b)
-	m, err := NewMapping(fixture.DefaultContext(b), "http://example.com/corpus/")
+	m, err := NewMapping(toolchaintest.DefaultContext(b), "http://example.com/corpus/")
 	if err != nil {
 		b.Fatal(err)
 	}

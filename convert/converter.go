@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -21,7 +21,7 @@ var ErrStrict = errors.New("stopped at a message that cannot be converted (stric
 
 // Converter turns message logs into RDF with one block's context.
 type Converter struct {
-	ctx *context.Processed
+	ctx *ldctx.Processed
 
 	// Engine maps the messages: EngineCompiled (the default) or
 	// EngineJSONGold.
@@ -43,7 +43,7 @@ type Converter struct {
 }
 
 // NewConverter returns a Converter that maps messages with ctx.
-func NewConverter(ctx *context.Processed) *Converter {
+func NewConverter(ctx *ldctx.Processed) *Converter {
 	return &Converter{ctx: ctx}
 }
 

@@ -12,22 +12,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
+	"github.com/piprate/json-gold/ld"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
-	"github.com/piprate/json-gold/ld"
 )
 
 // processed processes v, the value of a "@context".
-func processed(t testing.TB, v any) *context.Processed {
+func processed(t testing.TB, v any) *ldctx.Processed {
 	t.Helper()
-	ctx, err := context.Process(v)
+	ctx, err := ldctx.Process(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func convertString(t testing.TB, log string, f rdf.Format, iri string) (string, 
 
 func convertLogs(t testing.TB, f rdf.Format, logs map[string]string) (string, []diag.Diagnostic, error) {
 	t.Helper()
-	c := NewConverter(fixture.DefaultContext(t))
+	c := NewConverter(toolchaintest.DefaultContext(t))
 	var issues []diag.Diagnostic
 	c.Report = func(i diag.Diagnostic) { issues = append(issues, i) }
 	var buf bytes.Buffer
@@ -86,7 +88,7 @@ func sortedKeys(m map[string]string) []string {
 // TestCorpusTurtle: the rdf.Turtle of every corpus log reads back, with rapper, to
 // the same graph as its N-Triples read by knakk.
 func TestCorpusTurtle(t *testing.T) {
-	for _, file := range fixture.CorpusFiles(t) {
+	for _, file := range shared.CorpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -128,7 +130,7 @@ func countType(ts []rdf.Triple, class string) int {
 // strings, null; see LIBRARIES.md), the mapping's literal must be the same
 // JSON value as the message member, in canonical form.
 func TestMappingMatchesJSONGold(t *testing.T) {
-	ctx := fixture.DefaultContext(t)
+	ctx := toolchaintest.DefaultContext(t)
 	// Besides the corpus, whose params and results are all objects, the
 	// values json-gold cannot canonicalise.
 	extra := `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":1}
@@ -155,7 +157,7 @@ func TestMappingMatchesJSONGold(t *testing.T) {
 // progressToken and total of notifications/progress, params.logger and
 // params.data of notifications/message.
 func TestMCPCorpusMatchesOracleContext(t *testing.T) {
-	ctx := fixture.MCPContext(t)
+	ctx := toolchaintest.MCPContext(t)
 	data, err := os.ReadFile(shared.Dir(t, "reference", "ogc-published", "mcp-bblocks-current", "annotated", "mcp", "context.jsonld"))
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +210,7 @@ func TestMCPCorpusMatchesOracleContext(t *testing.T) {
 // lines), with ctx, and compares the triples with json-gold's for the
 // context value goldCtx. It returns the number of messages and of json-gold
 // error literals checked by value instead.
-func compareWithGold(t *testing.T, ctx *context.Processed, goldCtx any, extra string) (n, patched int) {
+func compareWithGold(t *testing.T, ctx *ldctx.Processed, goldCtx any, extra string) (n, patched int) {
 	t.Helper()
 	const base = "http://example.com/log/"
 	m, err := NewMapping(ctx, base)
@@ -223,7 +225,7 @@ func compareWithGold(t *testing.T, ctx *context.Processed, goldCtx any, extra st
 			return e["data"]
 		},
 	}
-	inputs := fixture.CorpusFiles(t)
+	inputs := shared.CorpusFiles(t)
 	if extra != "" {
 		inputs = append(inputs, "extra")
 	}
@@ -395,7 +397,7 @@ func contains(list []string, s string) bool {
 // TestCorpusPairing checks every jlog:answers link of the corpus against an
 // independent reading of the envelopes: same id, opposite direction, earlier.
 func TestCorpusPairing(t *testing.T) {
-	for _, file := range fixture.CorpusFiles(t) {
+	for _, file := range shared.CorpusFiles(t) {
 		if !strings.HasSuffix(file, ".dir.jsonl") {
 			continue
 		}
@@ -642,7 +644,7 @@ _:p4 <` + rdf.JLogPointer + `> "" .
 // the batch of the bad line and in those before.
 func TestStrict(t *testing.T) {
 	for _, before := range []int{1, 100, 256, 257, 700} {
-		c := NewConverter(fixture.DefaultContext(t))
+		c := NewConverter(toolchaintest.DefaultContext(t))
 		c.Strict = true
 		var log strings.Builder
 		for i := 0; i < before; i++ {
@@ -744,7 +746,7 @@ func TestDuplicateMembers(t *testing.T) {
 		`f:4: warning: member "c" appears twice in one object: the last one is used (at /0/params/0/c)`,
 	}
 	for _, engine := range []Engine{EngineCompiled, EngineJSONGold} {
-		c := NewConverter(fixture.DefaultContext(t))
+		c := NewConverter(toolchaintest.DefaultContext(t))
 		c.Engine = engine
 		var got []string
 		c.Report = func(d diag.Diagnostic) { got = append(got, d.String()) }
@@ -767,7 +769,7 @@ func TestDuplicateMembers(t *testing.T) {
 // panic) is kept, with a notice, its content in jlog:patch, and comes back
 // whole from the graph.
 func TestProcessorFailureKeepsMessage(t *testing.T) {
-	ctx := fixture.MCPContext(t)
+	ctx := toolchaintest.MCPContext(t)
 	const msg = `{"jsonrpc":"2.0","id":"0","method":"m","params":{"":[{"":0},0]}}`
 	for _, engine := range []Engine{EngineCompiled, EngineJSONGold} {
 		c := NewConverter(ctx)

@@ -1,5 +1,5 @@
 // Package convert maps JSON-RPC messages and logs to RDF with a building
-// block's JSON-LD context (see context.ForBlock).
+// block's JSON-LD context (see toolchain.ForBlock).
 //
 // A Mapping turns one message into triples: a plan compiled once from the
 // context goes straight from the decoded message to triples, and json-gold,

@@ -7,19 +7,19 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 	"github.com/jrpcld/jrpcld/schema"
 )
 
 // One message to triples with the embedded JSON-RPC 2.0 block's context.
 func ExampleMapping_Triples() {
-	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	ctx, _, err := toolchain.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -50,7 +50,7 @@ func ExampleMapping_Triples() {
 // A log to Turtle: each message a node of the log's graph, the response
 // linked to the request it answers.
 func ExampleConverter_Convert() {
-	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	ctx, _, err := toolchain.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -118,7 +118,7 @@ func Example_roundTrip() {
 	fmt.Printf("%d of %d messages valid\n", sum.Valid, sum.Messages)
 
 	// Convert.
-	ctx, _, err := context.ForBlock(block, nil, nil)
+	ctx, _, err := toolchain.ForBlock(block, nil, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -12,8 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/testkit/nodetest"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc"
@@ -85,7 +86,7 @@ func jsonldJS(t *testing.T, ctx any) (send func(id, base string, msg any) (strin
 // mcpLogs returns the MCP logs of ../shared: the corpus and the logs of
 // reference/mcp-logs, bare or with envelopes.
 func mcpLogs(t *testing.T) []string {
-	files := fixture.CorpusFiles(t)
+	files := shared.CorpusFiles(t)
 	root := shared.Dir(t, "reference", "mcp-logs")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
@@ -111,10 +112,10 @@ func TestInvalidMessagesMatchJSONLDJS(t *testing.T) {
 	files := mcpLogs(t)
 	for _, tc := range []struct {
 		name string
-		ctx  *context.Processed
+		ctx  *ldctx.Processed
 	}{
-		{"jsonrpc", fixture.DefaultContext(t)},
-		{"mcp", fixture.MCPContext(t)},
+		{"jsonrpc", toolchaintest.DefaultContext(t)},
+		{"mcp", toolchaintest.MCPContext(t)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			send, stop := jsonldJS(t, tc.ctx.Value())

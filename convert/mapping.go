@@ -11,7 +11,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/jrpcld/jrpcld/context"
+	"github.com/piprate/json-gold/ld"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
@@ -20,7 +22,6 @@ import (
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
-	"github.com/piprate/json-gold/ld"
 )
 
 // Mapping turns JSON-RPC messages into RDF triples with a block's JSON-LD
@@ -30,7 +31,7 @@ import (
 type Mapping struct {
 	active *ld.Context
 	opts   *ld.JsonLdOptions
-	scope  *context.Scope // the same context, for what json-gold must not see and for the way back
+	scope  *ldctx.Scope // the same context, for what json-gold must not see and for the way back
 	plan   *plan
 
 	// Engine maps the messages: EngineCompiled (the default) or
@@ -43,7 +44,7 @@ type Mapping struct {
 
 // NewMapping returns the Mapping of ctx for documents whose base IRI is
 // base (the context's own @base wins).
-func NewMapping(ctx *context.Processed, base string) (*Mapping, error) {
+func NewMapping(ctx *ldctx.Processed, base string) (*Mapping, error) {
 	opts := gold.Options(base)
 	active, err := ld.NewContext(nil, opts).Parse(gold.FloatNumbers(ctx.Value()))
 	if err != nil {
@@ -315,7 +316,7 @@ type leftOut struct {
 // pointer ptr, whose terms are those of s: obj without the members json-gold
 // must not see, which it reports in left. Values of @json terms are data
 // and go through whole, when they have a canonical form.
-func (m *Mapping) prepare(obj map[string]any, s *context.Scope, ptr string, left *[]leftOut) map[string]any {
+func (m *Mapping) prepare(obj map[string]any, s *ldctx.Scope, ptr string, left *[]leftOut) map[string]any {
 	doc := make(map[string]any, len(obj)+1)
 	for _, k := range slices.Sorted(maps.Keys(obj)) { // notices in a stable order
 		v := obj[k]
@@ -339,7 +340,7 @@ func (m *Mapping) prepare(obj map[string]any, s *context.Scope, ptr string, left
 	return doc
 }
 
-func (m *Mapping) prepareValue(v any, s *context.Scope, ptr string, left *[]leftOut) (any, bool) {
+func (m *Mapping) prepareValue(v any, s *ldctx.Scope, ptr string, left *[]leftOut) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		return m.prepare(x, s, ptr, left), true

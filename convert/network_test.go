@@ -7,11 +7,14 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/context"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
-	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
 	"github.com/piprate/json-gold/ld"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	ldctx "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 // recordingLoader records every document json-gold asks for.
@@ -32,7 +35,7 @@ var hostileRefs = []string{"file:///etc/passwd", "/etc/passwd", "../secret.jsonl
 // TestMessagesNeverLoad: a message that names a context, or any other "@"
 // key, never makes the processor load anything: no load is even attempted.
 func TestMessagesNeverLoad(t *testing.T) {
-	m, err := NewMapping(fixture.DefaultContext(t), "http://example.com/log/")
+	m, err := NewMapping(toolchaintest.DefaultContext(t), "http://example.com/log/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,15 +80,15 @@ func TestBlockContextsNeverLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = context.ForBlock(b, nil, nil)
+		_, _, err = toolchain.ForBlock(b, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), ref) || !strings.Contains(err.Error(), "--context-map") {
 			t.Errorf("%s: %v", ref, err)
 		}
 	}
 	// A context value with a reference is refused before json-gold sees it
 	// (whose loader would refuse it too: see internal/gold).
-	_, err := context.Process([]any{"http://169.254.169.254/latest"})
-	var ue *context.UnmappedError
+	_, err := ldctx.Process([]any{"http://169.254.169.254/latest"})
+	var ue *ldctx.UnmappedError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "http://169.254.169.254/latest") {
 		t.Errorf("a remote context: %v", err)
 	}

@@ -20,7 +20,9 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/jrpcld/jrpcld/context"
+	"github.com/piprate/json-gold/ld"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jcs"
@@ -29,7 +31,6 @@ import (
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
-	"github.com/piprate/json-gold/ld"
 )
 
 // Engine is the way a Mapping turns a message into triples.
@@ -103,7 +104,7 @@ type cterm struct {
 type cscope struct {
 	plan  *plan
 	gold  *ld.Context
-	pkg   *context.Scope
+	pkg   *ldctx.Scope
 	terms map[string]*cterm
 	// vocab: keys that are not terms would expand against @vocab.
 	vocab bool
@@ -124,20 +125,20 @@ type plan struct {
 }
 
 type scopeKey struct {
-	pkg         *context.Scope
+	pkg         *ldctx.Scope
 	base, vocab string
 }
 
 // compile builds the plan for the json-gold active context active and the
 // scope sc of the same context.
-func compile(active *ld.Context, sc *context.Scope) *plan {
+func compile(active *ld.Context, sc *ldctx.Scope) *plan {
 	p := &plan{scopes: map[scopeKey]*cscope{}}
 	p.root = p.newScope(active, sc)
 	return p
 }
 
 // newScope compiles every term of a scope.
-func (p *plan) newScope(active *ld.Context, pkg *context.Scope) *cscope {
+func (p *plan) newScope(active *ld.Context, pkg *ldctx.Scope) *cscope {
 	s := &cscope{plan: p, gold: active, pkg: pkg, terms: make(map[string]*cterm, len(active.TermDefinitions))}
 	s.vocab = active.Values.Vocab != nil
 	plainStrings := !active.Values.HasLanguage && active.Values.Direction == ""
@@ -157,7 +158,7 @@ func (p *plan) newScope(active *ld.Context, pkg *context.Scope) *cscope {
 
 // compileTerm compiles member name n; anything json-gold and the scope do
 // not agree on, or that the plan does not cover, is unsupported.
-func compileTerm(active *ld.Context, pkg *context.Scope, n string, plainStrings bool) *cterm {
+func compileTerm(active *ld.Context, pkg *ldctx.Scope, n string, plainStrings bool) *cterm {
 	td, inGold := active.TermDefinitions[n]
 	pt := pkg.Terms()[n]
 	unsupported := &cterm{kind: ckUnsupported}
@@ -206,7 +207,7 @@ func compileTerm(active *ld.Context, pkg *context.Scope, n string, plainStrings 
 		t.dt = td.Type
 	}
 	// Of the terms of one property, the way back takes the first whose type
-	// fits the object (context.Scope.Name): for an @json term, whose
+	// fits the object (ldctx.Scope.Name): for an @json term, whose
 	// objects are all rdf:JSON literals, the same one every time.
 	named := len(pkg.TermsFor(td.ID)) == 1 || t.kind == ckJSON && pkg.Name(td.ID, jsonLiteral) == n
 	t.exact = named && td.ID != rdf.RDFType && !strings.HasPrefix(td.ID, rdf.JLogNS)
@@ -609,7 +610,7 @@ func validNumber(n json.Number) bool {
 
 // checkNumbers reports, as the preparation does, the numbers beyond a
 // double in a member that maps to nothing.
-func (w *cwalk) checkNumbers(v any, s *context.Scope) {
+func (w *cwalk) checkNumbers(v any, s *ldctx.Scope) {
 	if u, ok := v.(jsonparse.Undecoded); ok {
 		v = jsonparse.Decode(u)
 	}

@@ -12,17 +12,19 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 // engineContext exercises what the compiled plan covers and what it hands
@@ -90,8 +92,8 @@ func decodeValue(t testing.TB, s string) any {
 // and of the MCP block when ../shared is there.
 func engineMappings(t testing.TB, base string) map[string]*Mapping {
 	t.Helper()
-	ctxs := map[string]*context.Processed{"default": fixture.DefaultContext(t), "test": processed(t, decodeValue(t, engineContext))}
-	if mcp := fixture.MCPContextIfPresent(t); mcp != nil {
+	ctxs := map[string]*ldctx.Processed{"default": toolchaintest.DefaultContext(t), "test": processed(t, decodeValue(t, engineContext))}
+	if mcp := toolchaintest.MCPContextIfPresent(t); mcp != nil {
 		ctxs["mcp"] = mcp
 	}
 	out := map[string]*Mapping{}
@@ -175,7 +177,7 @@ func TestEnginesCorpus(t *testing.T) {
 	for _, base := range []string{"http://example.com/logs/x/", "file:///tmp/logs/x.jsonl/"} {
 		for name, m := range engineMappings(t, base) {
 			n, covered := 0, 0
-			for _, file := range fixture.CorpusFiles(t) {
+			for _, file := range shared.CorpusFiles(t) {
 				data, err := os.ReadFile(file)
 				if err != nil {
 					t.Fatal(err)
@@ -401,14 +403,14 @@ func TestEnginesLogs(t *testing.T) {
 {"dir":"c2s","ts":"t","msg":{"jsonrpc":"2.0","id":3,"method":"m","params":{"b":[1,{"d":1,"c":2}],"a":"\u00e9\n"}}}
 {"dir":"s2c","msg":[{"jsonrpc":"2.0","id":3,"result":{"b":1,"a":1e400}},{"jsonrpc":"2.0","method":"n","params":{"a":1,"a":2}}]}
 `}
-	for _, file := range fixture.CorpusFiles(t) {
+	for _, file := range shared.CorpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		logs[filepath.Base(file)] = string(data)
 	}
-	ctxs := map[string]*context.Processed{"default": fixture.DefaultContext(t), "mcp": fixture.MCPContext(t), "test": processed(t, decodeValue(t, engineContext))}
+	ctxs := map[string]*ldctx.Processed{"default": toolchaintest.DefaultContext(t), "mcp": toolchaintest.MCPContext(t), "test": processed(t, decodeValue(t, engineContext))}
 	for cname, ctx := range ctxs {
 		for lname, log := range logs {
 			for _, f := range []rdf.Format{rdf.NTriples, rdf.NQuads} {
@@ -465,7 +467,7 @@ func TestEnginesExamples(t *testing.T) {
 		if b.Examples == nil || b.Files.Context == "" {
 			continue
 		}
-		ctx, _, err := context.ForBlock(b, reg, nil)
+		ctx, _, err := toolchain.ForBlock(b, reg, nil)
 		if err != nil {
 			continue
 		}
@@ -649,7 +651,7 @@ func TestCanonicalText(t *testing.T) {
 	// and written again sorted, indented and with other escapes.
 	n, nText := 0, 0
 	p := &jsonparse.Parser{MaxDepth: 1000, Lazy: []string{"params", "result", "error"}}
-	for _, file := range fixture.CorpusFiles(t) {
+	for _, file := range shared.CorpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -711,7 +713,7 @@ func TestScopesBounded(t *testing.T) {
 // in the document.
 func TestParseLines(t *testing.T) {
 	var sb strings.Builder
-	for _, file := range fixture.CorpusFiles(t) {
+	for _, file := range shared.CorpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -754,7 +756,7 @@ func TestParseLines(t *testing.T) {
 
 // convertRead converts log with ctx in format f, reading every record into
 // maps when untyped, and returns the text and the issues.
-func convertRead(t *testing.T, ctx *context.Processed, name, log string, f rdf.Format, untyped bool) (string, []diag.Diagnostic) {
+func convertRead(t *testing.T, ctx *ldctx.Processed, name, log string, f rdf.Format, untyped bool) (string, []diag.Diagnostic) {
 	t.Helper()
 	c := NewConverter(ctx)
 	c.untyped = untyped
@@ -773,7 +775,7 @@ func convertRead(t *testing.T, ctx *context.Processed, name, log string, f rdf.F
 
 // splitPlanned returns the lines of log whose messages the plan of ctx
 // maps, and the others (json-gold maps them), as two logs.
-func splitPlanned(t *testing.T, ctx *context.Processed, log string) (planned, rest string) {
+func splitPlanned(t *testing.T, ctx *ldctx.Processed, log string) (planned, rest string) {
 	m, err := NewMapping(ctx, "http://example.com/logs/")
 	if err != nil {
 		t.Fatal(err)
@@ -820,8 +822,8 @@ func TestTypedRead(t *testing.T) {
 	typedCtx := decodeValue(t, `{"jrpc": "https://example.com/jrpc#",
 		"params": {"@id": "jrpc:params", "@type": "@json"}, "result": {"@id": "jrpc:result", "@type": "@json"},
 		"method": "jrpc:method", "id": {"@id": "jrpc:id", "@type": "@id"}, "jsonrpc": "jrpc:version"}`)
-	ctxs := map[string]*context.Processed{"default": fixture.DefaultContext(t), "typed": processed(t, typedCtx),
-		"mcp": fixture.MCPContext(t), "test": processed(t, decodeValue(t, engineContext))}
+	ctxs := map[string]*ldctx.Processed{"default": toolchaintest.DefaultContext(t), "typed": processed(t, typedCtx),
+		"mcp": toolchaintest.MCPContext(t), "test": processed(t, decodeValue(t, engineContext))}
 	typedLines := 0
 	for cname, ctx := range ctxs {
 		for lname, whole := range logs {

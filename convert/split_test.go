@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
 	"github.com/jrpcld/jrpcld/convert/jlog"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -64,7 +65,7 @@ func TestPairEntriesByID(t *testing.T) {
 	for i := range 4 {
 		text := splitTestLog(r, 50+100*i)
 		var want bytes.Buffer
-		c := NewConverter(fixture.DefaultContext(t))
+		c := NewConverter(toolchaintest.DefaultContext(t))
 		rd, err := rpclog.NewReader(strings.NewReader(text), "in", rpclog.ReaderOptions{})
 		if err != nil {
 			t.Fatal(err)

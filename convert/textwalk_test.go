@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 )
 
@@ -62,7 +63,7 @@ func walkLogs(t *testing.T) map[string]string {
 		"text":  strings.Join(textCases, "\n") + "\n",
 		"cases": strings.Join(engineCases, "\n") + "\n",
 	}
-	files := fixture.CorpusFiles(t)
+	files := shared.CorpusFiles(t)
 	for _, dir := range []string{"../cmd/jrpcld/testdata", "../jsonrpc/stats/testdata"} {
 		more, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		if err != nil || len(more) == 0 {

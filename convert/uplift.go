@@ -9,12 +9,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/piprate/json-gold/ld"
+
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
-	"github.com/piprate/json-gold/ld"
 )
 
 // Uplift is the semantic uplift of one JSON example snippet, as the
@@ -47,13 +48,13 @@ const publishedBase = "the URL the snippet is published at"
 const PlaceholderBase = "https://relative.jrpcld.invalid/1/2/3/4/5/6/7/8/snippet"
 
 // UpliftSnippet uplifts the JSON snippet code of example ex of a block whose
-// context is ctx (see context.ForBlock). prefixes are the examples file's
+// context is ctx (see toolchain.ForBlock). prefixes are the examples file's
 // global prefixes. The base IRI is the snippet's base-uri, or else the
 // example's, or else published, the URL the snippet is published at; a @base
 // in the context wins over all. Without any, relative IRIs are resolved
 // against PlaceholderBase (see Uplift.Relative): never dropped. blank
 // prefixes the labels of blank nodes.
-func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]string, ex bblock.Example, sn bblock.Snippet, published, blank string) (*Uplift, error) {
+func UpliftSnippet(code []byte, ctx *ldctx.Processed, prefixes map[string]string, ex bblock.Example, sn bblock.Snippet, published, blank string) (*Uplift, error) {
 	d := json.NewDecoder(bytes.NewReader(code))
 	d.UseNumber()
 	var v any
@@ -154,7 +155,7 @@ func UpliftSnippet(code []byte, ctx *context.Processed, prefixes map[string]stri
 		up.Prefixes = append(up.Prefixes, p)
 	}
 	for k, iri := range pm {
-		if s, ok := iri.(string); ok && !seen[k] && context.IsPrefixName(k) {
+		if s, ok := iri.(string); ok && !seen[k] && ldctx.IsPrefixName(k) {
 			up.Prefixes = append(up.Prefixes, rdf.Prefix{Name: k, IRI: s})
 		}
 	}

@@ -6,17 +6,17 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 // upliftAll uplifts every JSON snippet of b and returns the results by
 // "title/snippet".
 func upliftAll(t *testing.T, b *bblock.Block, reg *bblock.Register) map[string]*Uplift {
 	t.Helper()
-	ctx, _, err := context.ForBlock(b, reg, nil)
+	ctx, _, err := toolchain.ForBlock(b, reg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

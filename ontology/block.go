@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/rdf"
 )
@@ -62,32 +62,23 @@ func LoadBlock(b *bblock.Block, reg *bblock.Register) (*Ontology, error) {
 	return Merge(parts...), nil
 }
 
-// CheckBlock returns, sorted, every IRI that block b's context (built from
-// its annotated schema by t, as it is used to make RDF, or its own context
-// when it has no schema) can produce and that the ontologies of b and its
-// dependencies do not declare. ok is false when there is nothing to check
-// against: the block has no context or no ontology. t may be nil.
-func CheckBlock(b *bblock.Block, reg *bblock.Register, t *jsonld.Toolchain) (undeclared []string, ok bool, err error) {
+// CheckBlock returns, sorted, every IRI that block b's context can produce
+// and that the ontologies of b and its dependencies do not declare. terms
+// gives the context: built from its annotated schema, as it is used to make
+// RDF, or its own when it has no schema (see toolchain.Toolchain.Terms); it
+// is called only when there is an ontology to check against, and may give
+// nil. ok is false when there is nothing to check against: the block has no
+// context or no ontology.
+func CheckBlock(b *bblock.Block, reg *bblock.Register, terms func(*bblock.Block) (*ldctx.Context, error)) (undeclared []string, ok bool, err error) {
 	if b.Files.Schema == "" && b.Files.Context == "" {
 		return nil, false, nil
-	}
-	if t == nil {
-		t = jsonld.ToolchainFor(b, reg, nil)
 	}
 	o, err := LoadBlock(b, reg)
 	if err != nil || o == nil {
 		return nil, false, err
 	}
-	var ctx *jsonld.Context
-	if b.Files.Schema != "" {
-		doc, _, err := t.Context(b)
-		if err != nil || doc == nil {
-			return nil, false, err
-		}
-		if ctx, _, err = jsonld.Parse(b.ID+" built context", doc.Value(), nil); err != nil {
-			return nil, false, err
-		}
-	} else if ctx, _, err = jsonld.Load(b, nil); err != nil {
+	ctx, err := terms(b)
+	if err != nil || ctx == nil {
 		return nil, false, err
 	}
 	return o.Undeclared(ctx.IRIs()), true, nil

@@ -6,13 +6,14 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 // TestCheckBlock: the published json-rpc block's context produces jrpc:version,
 // which its ontology does not declare (BBLOCKS.md names this defect); the
 // embedded block declares every IRI its context produces.
 func TestCheckBlock(t *testing.T) {
-	undeclared, ok, err := CheckBlock(bblock.Default(), nil, nil)
+	undeclared, ok, err := CheckBlock(bblock.Default(), nil, toolchain.For(bblock.Default(), nil, nil).Terms)
 	if err != nil || !ok || len(undeclared) != 0 {
 		t.Errorf("default block: %v %v %v", undeclared, ok, err)
 	}
@@ -20,13 +21,13 @@ func TestCheckBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	undeclared, ok, err = CheckBlock(reg.Block("mcp.json-rpc"), reg, nil)
+	undeclared, ok, err = CheckBlock(reg.Block("mcp.json-rpc"), reg, toolchain.For(reg.Block("mcp.json-rpc"), reg, nil).Terms)
 	if err != nil || !ok || strings.Join(undeclared, " ") != "http://json-rpc.org/ontology#version" {
 		t.Errorf("mcp.json-rpc: %v %v %v", undeclared, ok, err)
 	}
 	// mcp's ontology, merged with json-rpc's, leaves many of its context's
 	// IRIs undeclared (mcp:hasVersion among them); the check must name them.
-	undeclared, ok, err = CheckBlock(reg.Block("mcp.mcp"), reg, nil)
+	undeclared, ok, err = CheckBlock(reg.Block("mcp.mcp"), reg, toolchain.For(reg.Block("mcp.mcp"), reg, nil).Terms)
 	if err != nil || !ok || len(undeclared) == 0 {
 		t.Fatalf("mcp.mcp: %v %v %v", undeclared, ok, err)
 	}

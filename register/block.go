@@ -10,9 +10,10 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/limits"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/ontology"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register/docs"
@@ -31,11 +32,11 @@ type blockOut struct {
 
 	schemaYAML  []byte // the annotated schema as written, nil when none
 	schemaJSON  []byte
-	context     []byte            // the built context.jsonld, nil when none
-	ctx         *jsonld.Processed // its context
-	ontology    []byte            // ontology.ttl as written, nil when none
-	openAPI     []byte            // the resolved openapi.yaml as written, nil when none
-	description string            // description.md
+	context     []byte           // the built context.jsonld, nil when none
+	ctx         *ldctx.Processed // its context
+	ontology    []byte           // ontology.ttl as written, nil when none
+	openAPI     []byte           // the resolved openapi.yaml as written, nil when none
+	description string           // description.md
 	examples    []*exampleOut
 	testItems   []*item
 	report      *report.Block
@@ -148,7 +149,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 			o.ctxErr = true
 			global(report.JSONLD, "JSON-LD context: %v", err)
 		}
-		if undeclared, ok, err := ontology.CheckBlock(b, bd.reg, bd.tc); err == nil && ok && len(undeclared) > 0 {
+		if undeclared, ok, err := ontology.CheckBlock(b, bd.reg, bd.tc.Terms); err == nil && ok && len(undeclared) > 0 {
 			o.warnf("%s", undeclaredWarning(undeclared))
 		}
 	} else if b.Files.Context != "" {
@@ -272,7 +273,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 
 // processed returns block o's processed context, nil when it has none: the
 // one its checks used, made again once the block is built.
-func (bd *builder) processed(o *blockOut) *jsonld.Processed {
+func (bd *builder) processed(o *blockOut) *ldctx.Processed {
 	if o.ctx == nil && o.context != nil {
 		o.ctx, _, _ = bd.tc.Processed(o.b)
 	}
@@ -429,7 +430,7 @@ func parseTestsConfig(b *bblock.Block) ([]testsEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := bblock.DecodeDoc(b.Files.TestsConfig, data)
+	doc, err := ojson.DecodePlain(b.Files.TestsConfig, data)
 	if err != nil {
 		return nil, err
 	}

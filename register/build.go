@@ -16,12 +16,13 @@ import (
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/jrpcld/jrpcld/schema"
 )
@@ -44,7 +45,7 @@ type Options struct {
 	Date string
 	// Contexts maps the context references a block's context makes (by URL
 	// or path) to local files; nothing else resolves them. May be nil.
-	Contexts *jsonld.Options
+	Contexts *ldctx.Options
 	// BuildPath, when not empty, lays the build out as the tool chain
 	// publishes a repository: the output folder is at BuildPath
 	// (slash-separated, "build" in the OGC GitHub Action) below the root
@@ -203,7 +204,7 @@ func buildTo(reg *bblock.Register, opts Options, write func(name string, data []
 		return nil, fmt.Errorf("%w: %w %q in the register%s", ErrUsage, bblock.ErrUnknownBlock, opts.Filter, suggest.Have(opts.Filter, reg.IDs(), 50))
 	}
 	bd := &builder{reg: reg, opts: opts, write: write, built: map[string]*blockOut{},
-		tc: jsonld.NewToolchain(reg, opts.Contexts), sourceDocs: map[string]*jsonld.Document{},
+		tc: toolchain.New(reg, opts.Contexts), sourceDocs: map[string]*toolchain.Document{},
 		schemas: (&schema.Compiler{}).NewSet(reg)}
 	res := &Result{Name: reg.Config.Name}
 	seen := map[string]bool{}
@@ -345,12 +346,12 @@ type builder struct {
 	registerJSON []byte
 	blocks       []*blockOut          // built blocks in order
 	built        map[string]*blockOut // built blocks by id
-	tc           *jsonld.Toolchain    // annotated schemas and contexts, as the tool chain makes them
+	tc           *toolchain.Toolchain // annotated schemas and contexts, as the tool chain makes them
 	// schemas compiles the blocks' schemas, each document once for all.
 	schemas *schema.Set
 	// sourceDocs holds the copies of sources-tree files written so far,
 	// by output path (nil for a file that is not JSON or YAML).
-	sourceDocs map[string]*jsonld.Document
+	sourceDocs map[string]*toolchain.Document
 	shacl      shaclCache         // the SHACL files read so far (shacl.go)
 	shapes     *docs.ShapesChains // the blocks whose shapes each block inherits
 	// profileChecks are the transform outputs to check against the

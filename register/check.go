@@ -12,9 +12,10 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/register/site"
@@ -189,13 +190,13 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 	var v any
 	var err error
 	if kind == langYAML {
-		v, err = bblock.DecodeDoc(it.File, code)
+		v, err = ojson.DecodePlain(it.File, code)
 		if err != nil {
 			rep.Error(report.JSONSchema, fmt.Sprintf("Error parsing YAML example: %v", err), report.M("exception", "MarkedYAMLError"))
 			return
 		}
 		var buf bytes.Buffer
-		if err = jsonld.WriteJSON(&buf, v); err == nil {
+		if err = ldctx.WriteJSON(&buf, v); err == nil {
 			it.JSON = withNewline(buf.Bytes())
 			code = it.JSON
 			bd.put(path.Join(o.tests, it.Base+".json"), it.JSON)
@@ -270,7 +271,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 	ctx := o.ctx
 	switch {
 	case kind == langJSONLD:
-		ctx, _ = jsonld.Process(map[string]any{}) // a JSON-LD snippet carries its own context
+		ctx, _ = ldctx.Process(map[string]any{}) // a JSON-LD snippet carries its own context
 	case ctx == nil && o.ctxErr:
 		rep.GlobalError(report.JSONLD, "Error loading JSON-LD context: the block's context could not be built")
 		return
@@ -278,7 +279,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 		return
 	case ctx == nil:
 		// The examples' prefixes alone, as the tool chain uplifts them.
-		ctx, _ = jsonld.Process(map[string]any{})
+		ctx, _ = ldctx.Process(map[string]any{})
 	}
 	if kind != langJSONLD {
 		rep.Info(report.Files, "JSON-LD context is present - uplifting", report.Op(report.OpJSONLDUplift))
@@ -332,7 +333,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 			}
 		}
 		var buf bytes.Buffer
-		if err := jsonld.WriteJSON(&buf, out); err != nil {
+		if err := ldctx.WriteJSON(&buf, out); err != nil {
 			rep.Error(report.JSONLD, fmt.Sprintf("Error writing the JSON-LD: %v", err))
 			return
 		}

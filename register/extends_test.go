@@ -10,6 +10,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // TestExtendsRegister (issue 21, item 2) builds
@@ -62,7 +63,7 @@ func TestExtendsRegister(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := bblock.DecodeDoc(b.Files.Schema, data)
+		v, err := ojson.DecodePlain(b.Files.Schema, data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +73,7 @@ func TestExtendsRegister(t *testing.T) {
 		for _, id := range []string{"t.tagged", "t.detailed"} {
 			dir := "annotated/" + strings.TrimPrefix(id, "t.")
 			file := dir + "/schema." + form
-			v, err := bblock.DecodeDoc(file, readFile(t, filepath.Join(out, file)))
+			v, err := ojson.DecodePlain(file, readFile(t, filepath.Join(out, file)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
@@ -129,7 +130,7 @@ func TestExtensionPointsRegister(t *testing.T) {
 		},
 	}
 	for _, id := range []string{"mountain-trip", "walk"} {
-		got, err := bblock.DecodeDoc("schema.yaml", readFile(t, filepath.Join(out, "annotated", id, "schema.yaml")))
+		got, err := ojson.DecodePlain("schema.yaml", readFile(t, filepath.Join(out, "annotated", id, "schema.yaml")))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,7 @@ import (
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/register/catalog"
 	"github.com/jrpcld/jrpcld/register/internal/ogcdiff"
@@ -78,7 +78,7 @@ func ogcRegisters(t *testing.T) []ogcRegister {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r.opts.Contexts = &jsonld.Options{Files: map[string]string{"shared-terms.jsonld": abs}}
+			r.opts.Contexts = &ldctx.Options{Files: map[string]string{"shared-terms.jsonld": abs}}
 		}
 		out = append(out, r)
 	}

@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/register/catalog"
 	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/schemaprops"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 // layout says where the build is published and how its files link.
@@ -92,7 +92,7 @@ func (bd *builder) writeProperties(o *blockOut) {
 // the repository root, so that a build depends on its input only.
 func (bd *builder) traceLoc(s schemaprops.Source) string {
 	loc := s.Loc
-	if rest, ok := strings.CutPrefix(loc, jsonld.AnnotatedRefPrefix); ok {
+	if rest, ok := strings.CutPrefix(loc, toolchain.AnnotatedRefPrefix); ok {
 		p := path.Join("annotated", rest)
 		if !s.Entry {
 			return bd.link("", p)
@@ -103,7 +103,7 @@ func (bd *builder) traceLoc(s schemaprops.Source) string {
 		}
 		return p
 	}
-	if rest, ok := strings.CutPrefix(loc, jsonld.SourcesRefPrefix); ok {
+	if rest, ok := strings.CutPrefix(loc, toolchain.SourcesRefPrefix); ok {
 		return bd.layout().SourceLink("", path.Join(bblock.SourcesDir, rest))
 	}
 	return loc

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/register/docs"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 // writeSchemas writes the block's annotated schema (as the tool chain
@@ -76,7 +76,7 @@ func (bd *builder) writeSchemas(o *blockOut) error {
 
 // mapRef returns what the $ref ref of block o's annotated schema doc
 // becomes in the output file out of the given form ("yaml" or "json").
-func (bd *builder) mapRef(o *blockOut, doc *jsonld.Document, ref, ext, out string) (string, error) {
+func (bd *builder) mapRef(o *blockOut, doc *toolchain.Document, ref, ext, out string) (string, error) {
 	target, frag, _ := strings.Cut(ref, "#")
 	switch {
 	case target == "":
@@ -88,8 +88,8 @@ func (bd *builder) mapRef(o *blockOut, doc *jsonld.Document, ref, ext, out strin
 			f = "#"
 		}
 		return f, nil
-	case strings.HasPrefix(target, jsonld.AnnotatedRefPrefix):
-		outPath := strings.TrimSuffix(strings.TrimPrefix(target, jsonld.AnnotatedRefPrefix), "/schema.yaml")
+	case strings.HasPrefix(target, toolchain.AnnotatedRefPrefix):
+		outPath := strings.TrimSuffix(strings.TrimPrefix(target, toolchain.AnnotatedRefPrefix), "/schema.yaml")
 		tb := bd.blockByOutputPath(outPath)
 		if tb == nil {
 			return "", fmt.Errorf("$ref %q: no block is published at annotated/%s", ref, outPath)
@@ -106,7 +106,7 @@ func (bd *builder) mapRef(o *blockOut, doc *jsonld.Document, ref, ext, out strin
 			return "", fmt.Errorf("$ref %q: %w", ref, err)
 		}
 		return bd.link(out, path.Join("annotated", tb.OutputPath(), "schema."+ext)) + f, nil
-	case strings.HasPrefix(target, jsonld.SourcesRefPrefix):
+	case strings.HasPrefix(target, toolchain.SourcesRefPrefix):
 		p, err := bd.copySource(o, strings.TrimPrefix(target, "/"), ext)
 		if err != nil {
 			return "", fmt.Errorf("$ref %q: %w", ref, err)
@@ -123,7 +123,7 @@ func (bd *builder) mapRef(o *blockOut, doc *jsonld.Document, ref, ext, out strin
 // fragment returns the fragment frag of a reference into the document doc,
 // with its "#", in the form the built files use: a JSON pointer with its
 // leading slash. An anchor that the document lacks stays as it is.
-func fragment(doc *jsonld.Document, frag string) (string, error) {
+func fragment(doc *toolchain.Document, frag string) (string, error) {
 	switch {
 	case frag == "":
 		return "", nil
@@ -174,7 +174,7 @@ func (bd *builder) copySource(o *blockOut, p, form string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	doc, err := jsonld.DecodeDocument(data)
+	doc, err := toolchain.DecodeDocument(data)
 	if err != nil {
 		bd.put(out, data) // not a JSON or YAML document: as it is
 		bd.sourceDocs[out] = nil

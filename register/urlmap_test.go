@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
 // registerEntry returns the entry of block id in the register.json of the
@@ -82,7 +84,7 @@ func TestURLMappings(t *testing.T) {
 	// as in the tool chain, t.quantity is a dependency, the reference leads
 	// to its annotated schema, and its terms come into t.place's context.
 	for form, ref := range map[string]string{"yaml": "../quantity/schema.yaml", "json": "../quantity/schema.json"} {
-		v, err := bblock.DecodeDoc("schema."+form, readFile(t, filepath.Join(out, "annotated", "place", "schema."+form)))
+		v, err := ojson.DecodePlain("schema."+form, readFile(t, filepath.Join(out, "annotated", "place", "schema."+form)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,9 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/fetch/regcache"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 
 	"github.com/spf13/pflag"
 )
@@ -42,11 +43,11 @@ func (m contextMap) Set(s string) error {
 }
 
 // options returns the mapping as context options, or nil when empty.
-func (m contextMap) options() *jsonld.Options {
+func (m contextMap) options() *ldctx.Options {
 	if len(m) == 0 {
 		return nil
 	}
-	return &jsonld.Options{Files: m}
+	return &ldctx.Options{Files: m}
 }
 
 // importMaps is the repeatable --import URL=DIR flag: a local copy of a
@@ -138,13 +139,13 @@ func (b *blockFlags) open(e *env, cmd string) (*bblock.Block, *bblock.Register, 
 }
 
 // openContext loads the chosen block and the JSON-LD context its messages
-// are mapped with (see context.ForBlock), printing warnings.
-func (b *blockFlags) openContext(e *env, cmd string) (*bblock.Block, *bblock.Register, *jsonld.Processed, error) {
+// are mapped with (see toolchain.ForBlock), printing warnings.
+func (b *blockFlags) openContext(e *env, cmd string) (*bblock.Block, *bblock.Register, *ldctx.Processed, error) {
 	blk, reg, err := b.open(e, cmd)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ctx, warns, err := jsonld.ForBlock(blk, reg, b.ctxMap.options())
+	ctx, warns, err := toolchain.ForBlock(blk, reg, b.ctxMap.options())
 	warn(e, cmd, warns)
 	if err != nil {
 		return nil, nil, nil, err
@@ -153,7 +154,7 @@ func (b *blockFlags) openContext(e *env, cmd string) (*bblock.Block, *bblock.Reg
 }
 
 // warn prints context warnings.
-func warn(e *env, cmd string, warns []jsonld.Warning) {
+func warn(e *env, cmd string, warns []ldctx.Warning) {
 	for _, w := range warns {
 		errorf(e, cmd, "%s", w)
 	}

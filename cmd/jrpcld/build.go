@@ -5,12 +5,13 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/register"
 	"github.com/jrpcld/jrpcld/register/transform"
-	"github.com/spf13/pflag"
 )
 
 func buildCommand() command {
@@ -252,11 +253,11 @@ func transformSandbox(mib int) (*transform.Sandbox, error) {
 }
 
 // contextOptions returns the options of the contexts a build makes.
-func contextOptions(m contextMap, keepMeaning bool) *jsonld.Options {
+func contextOptions(m contextMap, keepMeaning bool) *ldctx.Options {
 	o := m.options()
 	if keepMeaning {
 		if o == nil {
-			o = &jsonld.Options{}
+			o = &ldctx.Options{}
 		}
 		o.KeepMeaning = true
 	}

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"fmt"
 
+	"github.com/spf13/pflag"
+
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/ontology"
-	"github.com/spf13/pflag"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 func contextCommand() command {
@@ -80,10 +82,10 @@ func runContext(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			return exitUsage
 		}
 		b, reg, err := bf.open(e, c.name)
-		var doc *jsonld.Document
+		var doc *toolchain.Document
 		if err == nil {
-			var warns []jsonld.Warning
-			doc, warns, err = jsonld.Build(b, reg, bf.ctxMap.options())
+			var warns []ldctx.Warning
+			doc, warns, err = toolchain.Build(b, reg, bf.ctxMap.options())
 			warn(e, c.name, warns)
 			if err == nil && doc == nil {
 				err = fmt.Errorf("block %s: the context built from its annotated schema is empty (the OGC tool chain writes no context.jsonld for it)", b.ID)
@@ -109,10 +111,10 @@ func runAnnotate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 			return exitUsage
 		}
 		b, reg, err := bf.open(e, c.name)
-		var doc *jsonld.Document
+		var doc *toolchain.Document
 		if err == nil {
-			var warns []jsonld.Warning
-			doc, warns, err = jsonld.Annotate(b, reg, bf.ctxMap.options())
+			var warns []ldctx.Warning
+			doc, warns, err = toolchain.Annotate(b, reg, bf.ctxMap.options())
 			warn(e, c.name, warns)
 		}
 		if err != nil {
@@ -123,7 +125,7 @@ func runAnnotate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 	}
 }
 
-func writeDoc(e *env, cmd string, doc *jsonld.Document, format string) int {
+func writeDoc(e *env, cmd string, doc *toolchain.Document, format string) int {
 	w := bufio.NewWriter(e.stdout)
 	var err error
 	if format == "yaml" {
@@ -154,7 +156,7 @@ func runOntology(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 			return exitUsage
 		}
 		if *check {
-			undeclared, ok, err := ontology.CheckBlock(b, reg, jsonld.ToolchainFor(b, reg, bf.ctxMap.options()))
+			undeclared, ok, err := ontology.CheckBlock(b, reg, toolchain.For(b, reg, bf.ctxMap.options()).Terms)
 			if err != nil {
 				errorf(e, "ontology", "%v", err)
 				return exitUsage
@@ -192,8 +194,8 @@ func runOntology(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 
 // reportOntology prints, as warnings, the IRIs of block b's context that its
 // ontology does not declare.
-func reportOntology(e *env, cmd string, b *bblock.Block, reg *bblock.Register, opts *jsonld.Options) {
-	undeclared, ok, err := ontology.CheckBlock(b, reg, jsonld.ToolchainFor(b, reg, opts))
+func reportOntology(e *env, cmd string, b *bblock.Block, reg *bblock.Register, opts *ldctx.Options) {
+	undeclared, ok, err := ontology.CheckBlock(b, reg, toolchain.For(b, reg, opts).Terms)
 	if err != nil {
 		errorf(e, cmd, "warning: %s: ontology check: %v", b.ID, err)
 		return

@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/spf13/pflag"
 )
 
 func examplesCommand() command {
@@ -120,7 +121,7 @@ func refuseBlockFiles(e *env, cmd string, b *bblock.Block, outDir string) bool {
 	return false
 }
 
-func upliftOne(e *env, b *bblock.Block, ctx *jsonld.Processed, ex bblock.Example, sn bblock.Snippet, name, outDir string) error {
+func upliftOne(e *env, b *bblock.Block, ctx *ldctx.Processed, ex bblock.Example, sn bblock.Snippet, name, outDir string) error {
 	code, err := b.SnippetCode(sn)
 	if err != nil {
 		return err
@@ -156,7 +157,7 @@ func upliftOne(e *env, b *bblock.Block, ctx *jsonld.Processed, ex bblock.Example
 		return nil
 	}
 	var js bytes.Buffer
-	if err := jsonld.WriteJSON(&js, up.JSONLD); err != nil {
+	if err := ldctx.WriteJSON(&js, up.JSONLD); err != nil {
 		return err
 	}
 	for ext, data := range map[string][]byte{".jsonld": js.Bytes(), ".ttl": ttl.Bytes()} {

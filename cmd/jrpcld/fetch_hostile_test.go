@@ -15,9 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
+
 	"github.com/jrpcld/jrpcld/fetch"
 	"github.com/jrpcld/jrpcld/fetch/regcache"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 )
 
 // hostileURL is the register the hostile sites below serve.

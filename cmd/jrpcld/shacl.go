@@ -12,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/context"
+	"github.com/spf13/pflag"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
@@ -24,7 +26,6 @@ import (
 	"github.com/jrpcld/jrpcld/rdf/rdfxml"
 	"github.com/jrpcld/jrpcld/rdf/shacl"
 	"github.com/jrpcld/jrpcld/schema"
-	"github.com/spf13/pflag"
 )
 
 func shaclCommand() command {
@@ -97,12 +98,12 @@ func runSHACL(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			files = []string{"-"}
 		}
 		b := shacl.NewBuilder(0)
-		var ctx *context.Processed // made for the first log
+		var ctx *ldctx.Processed // made for the first log
 		for i, name := range files {
 			if len(files) > 1 {
 				b.SetBlankPrefix("f" + strconv.Itoa(i) + ".")
 			}
-			err := addData(e, c.name, b, name, func() (*context.Processed, error) {
+			err := addData(e, c.name, b, name, func() (*ldctx.Processed, error) {
 				if ctx == nil {
 					var err error
 					if _, _, ctx, err = bf.openContext(e, c.name); err != nil {
@@ -271,7 +272,7 @@ func parseRDF(b *shacl.Builder, name, display string, data []byte, shapes bool) 
 
 // addData reads a DATA input into b: RDF (N-Triples and N-Quads
 // streamed), or a log turned into its graph with the context ctx gives.
-func addData(e *env, cmd string, b *shacl.Builder, name string, ctx func() (*context.Processed, error), iri string) error {
+func addData(e *env, cmd string, b *shacl.Builder, name string, ctx func() (*ldctx.Processed, error), iri string) error {
 	in, display, _, err := openInput(e, name)
 	if err != nil {
 		return err
@@ -322,7 +323,7 @@ func withFile(display string, err error) error {
 // addLog turns a log into its graph, as jrpcld rdf does, into b, the
 // N-Triples the conversion writes read as they come; what cannot be read
 // is reported on standard error.
-func addLog(e *env, cmd string, b *shacl.Builder, ctx *context.Processed, in io.Reader, display, iri string, opts rpclog.ReaderOptions) error {
+func addLog(e *env, cmd string, b *shacl.Builder, ctx *ldctx.Processed, in io.Reader, display, iri string, opts rpclog.ReaderOptions) error {
 	r, err := rpclog.NewReader(in, display, opts)
 	if err != nil {
 		return err
@@ -348,7 +349,7 @@ func addLog(e *env, cmd string, b *shacl.Builder, ctx *context.Processed, in io.
 // the results as validate's findings: each at the line of the message its
 // focus node is (or belongs to), errors for sh:Violation and warnings for
 // the other severities, the kind the message has.
-func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *context.Processed, name string, opts rpclog.ReaderOptions) ([]schema.Finding, error) {
+func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions) ([]schema.Finding, error) {
 	data, display, err := readAll(e, name)
 	if err != nil {
 		return nil, err
@@ -428,7 +429,7 @@ func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *context.Proces
 
 // openShapes compiles the shapes of validate --shapes, and the context
 // the logs are turned into graphs with; none without shapes.
-func openShapes(e *env, cmd string, files []string, bf *blockFlags, inputs []string) (*shacl.Shapes, *context.Processed, error) {
+func openShapes(e *env, cmd string, files []string, bf *blockFlags, inputs []string) (*shacl.Shapes, *ldctx.Processed, error) {
 	if len(files) == 0 {
 		return nil, nil, nil
 	}
@@ -452,7 +453,7 @@ type shaclSummary struct {
 }
 
 // add validates one log against the shapes and emits the results.
-func (s *shaclSummary) add(e *env, cmd string, shapes *shacl.Shapes, ctx *context.Processed, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) error {
+func (s *shaclSummary) add(e *env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) error {
 	fs, err := shaclFindings(e, cmd, shapes, ctx, name, opts)
 	if err != nil {
 		return err

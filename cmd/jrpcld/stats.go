@@ -6,14 +6,15 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/spf13/pflag"
+
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/jsonrpc/stats"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 	"github.com/jrpcld/jrpcld/schema"
-	"github.com/spf13/pflag"
 )
 
 func statsCommand() command {
@@ -129,7 +130,7 @@ func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			if rv != nil {
 				return rv, nil
 			}
-			ctx, warns, err := jsonld.ForBlock(b, reg, nil)
+			ctx, warns, err := toolchain.ForBlock(b, reg, nil)
 			warn(e, c.name, warns)
 			if err == nil {
 				rv = wire.NewDecoder(ctx)

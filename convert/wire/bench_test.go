@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
 	"github.com/jrpcld/jrpcld/convert/wire"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -19,7 +21,7 @@ import (
 // envelopes, and n.
 func benchLog(b *testing.B, n int) string {
 	var lines []string
-	for _, file := range fixture.CorpusFiles(b) {
+	for _, file := range shared.CorpusFiles(b) {
 		if !strings.HasSuffix(file, ".dir.jsonl") {
 			continue
 		}
@@ -43,7 +45,7 @@ func benchLog(b *testing.B, n int) string {
 func BenchmarkReverse(b *testing.B) {
 	const msgs = 5000
 	log := benchLog(b, msgs)
-	ctx := fixture.DefaultContext(b)
+	ctx := toolchaintest.DefaultContext(b)
 	rv := wire.NewDecoder(ctx)
 	for _, f := range []rdf.Format{rdf.NTriples, rdf.Turtle, rdf.NQuads} {
 		out, issues := convertString(b, log, f, "http://example.com/logs/bench.jsonl")
@@ -111,7 +113,7 @@ func BenchmarkReverse(b *testing.B) {
 // value must stay flat as n grows, where a linear search made it grow with
 // n (issue 23, item 16).
 func BenchmarkManyValues(b *testing.B) {
-	rv := wire.NewDecoder(fixture.DefaultContext(b))
+	rv := wire.NewDecoder(toolchaintest.DefaultContext(b))
 	for _, n := range []int{1000, 4000, 16000} {
 		node := rdf.NewIRI("http://example.com/log#m1")
 		quads := []rdf.Quad{

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ordered"
@@ -33,11 +33,11 @@ const maxNodeDepth = 512
 // comes from jlog:id and whatever the context could not carry from
 // jlog:patch. A Decoder is safe for concurrent use.
 type Decoder struct {
-	root *context.Scope
+	root *ldctx.Scope
 }
 
 // NewDecoder returns a Decoder for messages mapped with ctx.
-func NewDecoder(ctx *context.Processed) *Decoder {
+func NewDecoder(ctx *ldctx.Processed) *Decoder {
 	return &Decoder{root: ctx.Root()}
 }
 
@@ -596,7 +596,7 @@ func classifiable(obj map[string]any) map[string]any {
 // slices; scope is its context's root. The mapping keeps the patch as the
 // node's jlog:patch, so that whatever the context cannot carry comes back
 // exactly.
-func Patch(scope *context.Scope, msg map[string]any, node string, triples ...[]rdf.Triple) (string, error) {
+func Patch(scope *ldctx.Scope, msg map[string]any, node string, triples ...[]rdf.Triple) (string, error) {
 	n := 0
 	for _, ts := range triples {
 		n += len(ts)
@@ -622,7 +622,7 @@ func Patch(scope *context.Scope, msg map[string]any, node string, triples ...[]r
 // readMessage reads back the message at node of g: the properties its terms
 // map, the id from jlog:id, then jlog:patch applied. It returns what it
 // could not read as problems.
-func readMessage(s *context.Scope, g *graph, node rdf.Term) (map[string]any, []string) {
+func readMessage(s *ldctx.Scope, g *graph, node rdf.Term) (map[string]any, []string) {
 	var probs []string
 	obj := object(s, g, node, 0, &probs)
 	if ids := g.objects(node, rdf.JLogID); len(ids) == 1 {
@@ -661,7 +661,7 @@ func readMessage(s *context.Scope, g *graph, node rdf.Term) (map[string]any, []s
 // same statement twice is one statement, told by a set of the statements
 // seen once a member repeats (linear in the statements, however many
 // values one property has).
-func object(s *context.Scope, g *graph, node rdf.Term, depth int, probs *[]string) map[string]any {
+func object(s *ldctx.Scope, g *graph, node rdf.Term, depth int, probs *[]string) map[string]any {
 	obj := map[string]any{}
 	edges := g.out[node]
 	var seen map[edge]struct{} // the node's statements read so far, once a member repeats
@@ -700,7 +700,7 @@ func object(s *context.Scope, g *graph, node rdf.Term, depth int, probs *[]strin
 }
 
 // value reads back one object of a property whose member has scope s.
-func value(s *context.Scope, g *graph, o rdf.Term, depth int, probs *[]string) any {
+func value(s *ldctx.Scope, g *graph, o rdf.Term, depth int, probs *[]string) any {
 	switch o.Kind {
 	case rdf.IRI:
 		return o.Value

@@ -15,11 +15,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/ontology"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -144,7 +146,7 @@ func sameDecimal(a, b string) bool {
 }
 
 // wireRoundTrip converts log with ctx to format f and reads it back.
-func wireRoundTrip(t testing.TB, ctx *context.Processed, log string, f rdf.Format) ([]wire.Log, []diag.Diagnostic, []diag.Diagnostic) {
+func wireRoundTrip(t testing.TB, ctx *ldctx.Processed, log string, f rdf.Format) ([]wire.Log, []diag.Diagnostic, []diag.Diagnostic) {
 	t.Helper()
 	c := convert.NewConverter(ctx)
 	var issues []diag.Diagnostic
@@ -202,8 +204,8 @@ func checkSame(t testing.TB, what string, sent, back []wireRecord) {
 // the MCP block, whose context maps params and results into nodes, sets
 // and literals of many kinds.
 func TestCorpusRoundTrip(t *testing.T) {
-	blocks := map[string]*context.Processed{"json-rpc": fixture.DefaultContext(t), "mcp": fixture.MCPContext(t)}
-	for _, file := range fixture.CorpusFiles(t) {
+	blocks := map[string]*ldctx.Processed{"json-rpc": toolchaintest.DefaultContext(t), "mcp": toolchaintest.MCPContext(t)}
+	for _, file := range shared.CorpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -333,7 +335,7 @@ func expectedNotice(msg string) bool {
 // TestRoundTripCases: each hand-written case comes back exactly, from
 // every format, with no notice but those expectedNotice lists.
 func TestRoundTripCases(t *testing.T) {
-	ctx := fixture.DefaultContext(t)
+	ctx := toolchaintest.DefaultContext(t)
 	for _, tc := range roundTripCases {
 		t.Run(tc.name, func(t *testing.T) {
 			sent := readWire(t, []byte(tc.log))
@@ -360,7 +362,7 @@ func TestRoundTripCases(t *testing.T) {
 // literal, or beside a jlog:json, is a problem of its node, and the other
 // messages come back.
 func TestBytesBack(t *testing.T) {
-	ctx := fixture.DefaultContext(t)
+	ctx := toolchaintest.DefaultContext(t)
 	rv := wire.NewDecoder(ctx)
 	log := `{"dir":"s2c","ts":"2026-01-02T03:04:05.006Z","bytes":"Y2Fm6SBhdSBsYWl0DQ=="}` + "\n" + // "caf\xe9 au lait\r"
 		`{"dir":"c2s","msg":{"jsonrpc":"2.0","method":"m"}}` + "\n" +
@@ -428,7 +430,7 @@ func TestSequence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rv := wire.NewDecoder(fixture.DefaultContext(t))
+		rv := wire.NewDecoder(toolchaintest.DefaultContext(t))
 		logs, probs := rv.Logs(ds)
 		if len(probs) > 0 || len(logs) != 2 || logs[0].IRI != "http://example.com/one" || logs[1].IRI != "http://example.com/two" {
 			t.Fatalf("%v: %d logs %v, problems %v", f, len(logs), []string{logs[0].IRI, logs[len(logs)-1].IRI}, probs)
@@ -513,7 +515,7 @@ func TestNotALog(t *testing.T) {
 		{"several versions", ok(1, 1) + "l:m2 jlog:inLog <http://e/l> ; jlog:position 2 ; jrpc:version \"2.0\", \"1.0\" ; jrpc:hasMethod \"x\" .\n",
 			[]string{"http://e/l#m2", `"jsonrpc" has 2 values`}, []string{"ok1"}},
 	}
-	rv := wire.NewDecoder(fixture.DefaultContext(t))
+	rv := wire.NewDecoder(toolchaintest.DefaultContext(t))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ds, err := wire.ReadRDF([]byte(head+tt.doc), rdf.Turtle)
@@ -571,7 +573,7 @@ func TestDeepBlankNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rv := wire.NewDecoder(fixture.DefaultContext(t))
+	rv := wire.NewDecoder(toolchaintest.DefaultContext(t))
 	_, probs := rv.Logs(ds)
 	if len(probs) == 0 || !strings.Contains(fmt.Sprint(probs), "nested more than") {
 		t.Errorf("problems %v", probs)
@@ -680,7 +682,7 @@ func TestFuzzSeeds(t *testing.T) {
 // N-Triples and N-Quads equal to what encoding/json reads from it, with
 // Logs and with the stream.
 func FuzzRoundTrip(f *testing.F) {
-	ctx := fixture.DefaultContext(f)
+	ctx := toolchaintest.DefaultContext(f)
 	rv := wire.NewDecoder(ctx)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.ContainsAny(line, "\n\r") || !utf8.Valid(line) {

@@ -4,14 +4,14 @@ import (
 	"fmt"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 // A graph jrpcld wrote, read back into the messages of its log.
 func ExampleDecoder_Logs() {
-	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	ctx, _, err := toolchain.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		panic(err)
 	}

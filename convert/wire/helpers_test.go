@@ -7,17 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
 // convertWithIssues converts logs (IRI -> text), in IRI order, with ctx
 // into format f: the way there whose output the tests read back.
-func convertWithIssues(t testing.TB, ctx *context.Processed, f rdf.Format, logs map[string]string) ([]byte, []diag.Diagnostic, error) {
+func convertWithIssues(t testing.TB, ctx *ldctx.Processed, f rdf.Format, logs map[string]string) ([]byte, []diag.Diagnostic, error) {
 	t.Helper()
 	var ls []convert.Log
 	for _, iri := range slices.Sorted(maps.Keys(logs)) {
@@ -36,7 +37,7 @@ func convertWithIssues(t testing.TB, ctx *context.Processed, f rdf.Format, logs 
 }
 
 // convertWith converts logs with ctx, failing t on an error.
-func convertWith(t testing.TB, ctx *context.Processed, f rdf.Format, logs map[string]string) []byte {
+func convertWith(t testing.TB, ctx *ldctx.Processed, f rdf.Format, logs map[string]string) []byte {
 	t.Helper()
 	out, _, err := convertWithIssues(t, ctx, f, logs)
 	if err != nil {
@@ -48,7 +49,7 @@ func convertWith(t testing.TB, ctx *context.Processed, f rdf.Format, logs map[st
 // convertLogs converts logs with the embedded block's context.
 func convertLogs(t testing.TB, f rdf.Format, logs map[string]string) (string, []diag.Diagnostic, error) {
 	t.Helper()
-	out, issues, err := convertWithIssues(t, fixture.DefaultContext(t), f, logs)
+	out, issues, err := convertWithIssues(t, toolchaintest.DefaultContext(t), f, logs)
 	return string(out), issues, err
 }
 

@@ -9,11 +9,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
@@ -104,7 +105,7 @@ func depth(v any) int {
 // writes it back as `jrpcld json` does; it fails t unless the message comes
 // back exactly as sent, and unless it was kept without an error. It
 // returns the statements of the graph, whatever their named graph.
-func hostileRoundTrip(t *testing.T, what string, ctx *context.Processed, engine convert.Engine, format rdf.Format, line []byte, sent []wireRecord) []rdf.Triple {
+func hostileRoundTrip(t *testing.T, what string, ctx *ldctx.Processed, engine convert.Engine, format rdf.Format, line []byte, sent []wireRecord) []rdf.Triple {
 	t.Helper()
 	c := convert.NewConverter(ctx)
 	c.Engine = engine
@@ -177,14 +178,14 @@ func FuzzHostile(f *testing.F) {
 
 var (
 	hostileOnce   sync.Once
-	hostileBlocks []*context.Processed
+	hostileBlocks []*ldctx.Processed
 )
 
 // hostileCheck is the body of FuzzHostile.
 func hostileCheck(t *testing.T, shape, variant uint8, id, key, value, method string) {
 	hostileOnce.Do(func() {
-		hostileBlocks = append(hostileBlocks, fixture.DefaultContext(t))
-		if mcp := fixture.MCPContextIfPresent(t); mcp != nil {
+		hostileBlocks = append(hostileBlocks, toolchaintest.DefaultContext(t))
+		if mcp := toolchaintest.MCPContextIfPresent(t); mcp != nil {
 			hostileBlocks = append(hostileBlocks, mcp)
 		}
 	})

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
 	"github.com/jrpcld/jrpcld/convert/wire"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -20,7 +21,7 @@ func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
 // messages come back the same; the stream is used where it can be, and a
 // syntax error is a problem, not an error.
 func TestWriteJSONL(t *testing.T) {
-	ctx := fixture.DefaultContext(t)
+	ctx := toolchaintest.DefaultContext(t)
 	d := wire.NewDecoder(ctx)
 	logs := map[string]string{"http://example.com/a": sequenceLog(), "http://example.com/b": sequenceLog()}
 	nq := convertWith(t, ctx, rdf.NQuads, logs)

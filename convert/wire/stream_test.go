@@ -10,10 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -103,8 +105,8 @@ var streamFormats = []rdf.Format{rdf.Turtle, rdf.NTriples, rdf.NQuads}
 // into nested blank nodes), is read as a stream, whatever the size of the
 // chunks, into the messages Logs reads.
 func TestStreamCorpus(t *testing.T) {
-	blocks := map[string]*context.Processed{"json-rpc": fixture.DefaultContext(t), "mcp": fixture.MCPContext(t)}
-	for _, file := range fixture.CorpusFiles(t) {
+	blocks := map[string]*ldctx.Processed{"json-rpc": toolchaintest.DefaultContext(t), "mcp": toolchaintest.MCPContext(t)}
+	for _, file := range shared.CorpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +141,7 @@ func sequenceLog() string {
 // TestStreamCases: every round-trip case alone, and all of them in two logs
 // in one output, are read as a stream.
 func TestStreamCases(t *testing.T) {
-	ctx := fixture.DefaultContext(t)
+	ctx := toolchaintest.DefaultContext(t)
 	rv := wire.NewDecoder(ctx)
 	for _, f := range streamFormats {
 		for _, tc := range roundTripCases {
@@ -162,7 +164,7 @@ func TestStreamCases(t *testing.T) {
 // that Logs would find problems in, is refused as such (and never read
 // differently from Logs), whatever the size of the chunks.
 func TestStreamUngrouped(t *testing.T) {
-	ctx := fixture.DefaultContext(t)
+	ctx := toolchaintest.DefaultContext(t)
 	rv := wire.NewDecoder(ctx)
 	const log = `{"dir":"c2s","msg":[{"jsonrpc":"2.0","id":3,"method":"c"},{"jsonrpc":"2.0","method":"d"}]}
 {"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"a"}}
@@ -245,7 +247,7 @@ func TestStreamUngrouped(t *testing.T) {
 // hand (prefixed names, comments, other IRIs and labels, statements of a
 // message in any order, a message as a blank node) is read as a stream too.
 func TestStreamFromOthers(t *testing.T) {
-	rv := wire.NewDecoder(fixture.DefaultContext(t))
+	rv := wire.NewDecoder(toolchaintest.DefaultContext(t))
 	doc := `@prefix jlog: <https://jrpcld.github.io/ns/log#> .
 @prefix jrpc: <http://json-rpc.org/ontology#> .
 # a log
@@ -269,14 +271,14 @@ _:e jrpc:hasErrorCode 7 ; jrpc:hasErrorMessage "m" .
 // TestStreamReadError: an error of the reader ends the stream with that
 // error, not as input to read whole.
 func TestStreamReadError(t *testing.T) {
-	rv := wire.NewDecoder(fixture.DefaultContext(t))
+	rv := wire.NewDecoder(toolchaintest.DefaultContext(t))
 	boom := errors.New("boom")
 	r := io.MultiReader(strings.NewReader("<http://e/a> <http://e/b> <http://e/c> .\n"), errReader{boom})
 	err := rv.Stream(r, rdf.NTriples, func(string, *wire.Message) error { return nil })
 	if !errors.Is(err, boom) || errors.Is(err, wire.ErrUngrouped) {
 		t.Errorf("error %v, want boom", err)
 	}
-	out := convertWith(t, fixture.DefaultContext(t), rdf.NTriples, map[string]string{"http://e/l": sequenceLog()})
+	out := convertWith(t, toolchaintest.DefaultContext(t), rdf.NTriples, map[string]string{"http://e/l": sequenceLog()})
 	stop := errors.New("stop")
 	n := 0
 	err = rv.Stream(bytes.NewReader(out), rdf.NTriples, func(string, *wire.Message) error {
@@ -299,7 +301,7 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 // either says the input is not grouped or reads exactly what Logs reads,
 // without a problem.
 func FuzzStream(f *testing.F) {
-	ctx := fixture.DefaultContext(f)
+	ctx := toolchaintest.DefaultContext(f)
 	rv := wire.NewDecoder(ctx)
 	for i, tc := range roundTripCases {
 		format := streamFormats[i%len(streamFormats)]
@@ -317,7 +319,7 @@ func FuzzStream(f *testing.F) {
 // reading it whole names (issue 23, item 19: the "read whole" notice named
 // the line in the chunk).
 func TestStreamErrorLine(t *testing.T) {
-	ctx := fixture.DefaultContext(t)
+	ctx := toolchaintest.DefaultContext(t)
 	rv := wire.NewDecoder(ctx)
 	log := sequenceLog()
 	for _, f := range streamFormats {

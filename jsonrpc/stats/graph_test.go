@@ -13,13 +13,14 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 func TestGraphFormat(t *testing.T) {
@@ -56,7 +57,7 @@ func TestGraphFormat(t *testing.T) {
 
 // readGraph returns the Stats of each log of a graph, read back with the
 // context ctx, and why it was read whole ("" when it was streamed).
-func readGraph(t *testing.T, data []byte, file string, f rdf.Format, ctx *context.Processed) ([]*LogStats, string, error) {
+func readGraph(t *testing.T, data []byte, file string, f rdf.Format, ctx *ldctx.Processed) ([]*LogStats, string, error) {
 	t.Helper()
 	rv := wire.NewDecoder(ctx)
 	whole := ""
@@ -93,7 +94,7 @@ func TestGraphRoundTrip(t *testing.T) {
 	corpus := shared.Dir(t, "corpus", "mcp-sessions")
 	more, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
 	logs = append(logs, more...)
-	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	ctx, _, err := toolchain.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,11 +129,11 @@ func TestGraphMCPBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mcp, _, err := context.ForBlock(reg.Block("mcp.mcp"), reg, nil)
+	mcp, _, err := toolchain.ForBlock(reg.Block("mcp.mcp"), reg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	def, _, err := toolchain.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestGraphMCPBlock(t *testing.T) {
 // TestGraphSeveralLogs: a graph of several logs gives one LogStats each, in
 // the order they appear.
 func TestGraphSeveralLogs(t *testing.T) {
-	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	ctx, _, err := toolchain.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func TestGraphErrors(t *testing.T) {
 			`_:n <` + jlog + `inLog> <http://l> .` + "\n" + `_:n <` + jrpc + `version> "2.0" .`, rdf.NTriples,
 			[]string{"b.nt: _:n: not a JSON-RPC 2.0 message"}, 1},
 	}
-	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	ctx, _, err := toolchain.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestGraphErrors(t *testing.T) {
 // writes logs (here in reverse order) is read whole, says why, and gives
 // the same figures as the stream.
 func TestGraphUngrouped(t *testing.T) {
-	ctx, _, err := context.ForBlock(bblock.Default(), nil, nil)
+	ctx, _, err := toolchain.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
@@ -26,6 +26,7 @@ import (
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/gsp"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 // requireTool skips t for a missing tool, or fails it when JRPCLD_SHARED is
@@ -141,7 +142,7 @@ func newSPARQLFixture(t *testing.T) *sparqlFixture {
 	writeBare(t, filepath.Join("testdata", "pairing.jsonl"), bare)
 	logs = append(logs, filepath.Join("testdata", "pairing.jsonl"), bare, filepath.Join("testdata", "latency-calendar.jsonl"))
 
-	ctx, _, err := jsonld.ForBlock(bblock.Default(), nil, nil)
+	ctx, _, err := toolchain.ForBlock(bblock.Default(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +409,7 @@ func writeBare(t *testing.T, from, to string) {
 
 // writeGraph converts a log to RDF with jrpcld's converter and the block
 // context ctx, as "jrpcld rdf" does, writes it to the file to and returns it.
-func writeGraph(t *testing.T, ctx *jsonld.Processed, file, iri, to string, f rdf.Format) []byte {
+func writeGraph(t *testing.T, ctx *ldctx.Processed, file, iri, to string, f rdf.Format) []byte {
 	t.Helper()
 	r := openLog(t, file)
 	var out bytes.Buffer

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
+	"github.com/jrpcld/jrpcld/register/toolchain/toolchaintest"
+
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
@@ -46,7 +47,7 @@ func TestWriteReadsBack(t *testing.T) {
 	}
 	// The embedded JSON-RPC 2.0 block's context: params and result are
 	// @json, id is @id.
-	ctx := fixture.DefaultContext(t).Value()
+	ctx := toolchaintest.DefaultContext(t).Value()
 	prefixes := []rdf.Prefix{{Name: "jrpc", IRI: jrpc}, {Name: "rdf", IRI: "http://www.w3.org/1999/02/22-rdf-syntax-ns#"}}
 	for _, tt := range tests {
 		for _, expanded := range []bool{false, true} {

@@ -23,7 +23,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
@@ -31,6 +31,7 @@ import (
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/jsonrpc/stats"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 func init() {
@@ -179,13 +180,13 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 
 // openContext loads the block and the JSON-LD context its messages are
 // mapped with, as jrpcld's --bblock and --id do.
-func openContext(dir, id string) (*jsonld.Processed, error) {
+func openContext(dir, id string) (*ldctx.Processed, error) {
 	return openBlockContext(dir, id, nil, nil)
 }
 
 // openBlockContext is openContext with jrpcld's --context-map (URL to
 // file) and --import (URL=DIR) too.
-func openBlockContext(dir, id string, ctxMap map[string]string, imports []string) (*jsonld.Processed, error) {
+func openBlockContext(dir, id string, ctxMap map[string]string, imports []string) (*ldctx.Processed, error) {
 	var bopts *bblock.Options
 	if len(imports) > 0 {
 		var ims []bblock.ImportMap
@@ -202,15 +203,15 @@ func openBlockContext(dir, id string, ctxMap map[string]string, imports []string
 		}
 		bopts = &bblock.Options{Imports: loaded}
 	}
-	var copts *jsonld.Options
+	var copts *ldctx.Options
 	if len(ctxMap) > 0 {
-		copts = &jsonld.Options{Files: ctxMap}
+		copts = &ldctx.Options{Files: ctxMap}
 	}
 	blk, reg, err := bblock.Open(dir, id, bopts)
 	if err != nil {
 		return nil, fmt.Errorf("building block: %w", err)
 	}
-	ctx, _, err := jsonld.ForBlock(blk, reg, copts)
+	ctx, _, err := toolchain.ForBlock(blk, reg, copts)
 	if err != nil {
 		return nil, fmt.Errorf("building block %s: %w", blk.ID, err)
 	}
@@ -380,7 +381,7 @@ type convertConfig struct {
 	ContextMap                 map[string]string
 	Imports                    []string
 
-	ctx               *jsonld.Processed
+	ctx               *ldctx.Processed
 	engine            convert.Engine
 	skipped, warnings beam.Counter
 }

@@ -208,3 +208,15 @@ func readReference(dir string) (*Reference, error) {
 	}
 	return ref, nil
 }
+
+// CorpusFiles returns the recorded MCP sessions: three bare logs and the
+// same three with directions and times (.dir.jsonl). Without ../shared it
+// skips tb, or fails it when JRPCLD_SHARED is set.
+func CorpusFiles(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(Dir(tb, "corpus", "mcp-sessions"), "*.jsonl"))
+	if err != nil || len(files) != 6 {
+		tb.Fatalf("corpus: %v %v", files, err)
+	}
+	return files
+}

@@ -140,7 +140,7 @@ func (s *Store) read(u string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return bblock.DecodeDoc(p, data)
+		return ojson.DecodePlain(p, data)
 	case strings.HasPrefix(u, bblock.BlockRefPrefix):
 		rest := strings.TrimPrefix(u, bblock.BlockRefPrefix)
 		id, file, _ := strings.Cut(rest, "/")
@@ -158,7 +158,7 @@ func (s *Store) read(u string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		doc, err := bblock.DecodeDoc(file, data)
+		doc, err := ojson.DecodePlain(file, data)
 		if err != nil || b.Meta == nil || b.Meta.Extends == nil || file != b.Files.Schema {
 			return doc, err
 		}
@@ -183,12 +183,12 @@ func (s *Store) read(u string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return bblock.DecodeDoc(p, data)
+		return ojson.DecodePlain(p, data)
 	}
 	if s.reg != nil && s.reg.Imports != nil {
 		data, err := s.reg.Imports.ReadURL(u)
 		if err == nil {
-			return bblock.DecodeDoc(u, data)
+			return ojson.DecodePlain(u, data)
 		}
 		if !errors.Is(err, bblock.ErrNotImported) {
 			return nil, err

@@ -1,18 +1,19 @@
-package context_test
+package toolchain_test
 
 import (
 	"fmt"
 	"os"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	jsonld "github.com/jrpcld/jrpcld/context"
+	ldctx "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
 // Build the JSON-LD context of the embedded JSON-RPC 2.0 block, as the OGC
 // tool chain builds it from the block's annotated schema, and print one of
 // its terms.
 func ExampleBuild() {
-	doc, warnings, err := jsonld.Build(bblock.Default(), nil, nil)
+	doc, warnings, err := toolchain.Build(bblock.Default(), nil, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -21,7 +22,7 @@ func ExampleBuild() {
 		fmt.Println("warning:", w)
 	}
 	ctx := doc.Value().(map[string]any)["@context"].(map[string]any)
-	if err := jsonld.WriteJSON(os.Stdout, map[string]any{"error": ctx["error"]}); err != nil {
+	if err := ldctx.WriteJSON(os.Stdout, map[string]any{"error": ctx["error"]}); err != nil {
 		fmt.Println(err)
 	}
 	// Output:

@@ -1,4 +1,4 @@
-package context
+package toolchain
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 
 	"github.com/jrpcld/jrpcld/bblock"
 )
@@ -47,7 +49,7 @@ func refChain(t *testing.T, n int) *bblock.Block {
 // each part as long as the chain, copied at each step), a chain of 100,000
 // more than five and 5 GB.
 func TestRefChain(t *testing.T) {
-	doc, _, err := Build(refChain(t, 100), nil, &Options{})
+	doc, _, err := Build(refChain(t, 100), nil, &ldctx.Options{})
 	if err != nil {
 		t.Fatalf("a chain of 100: %v", err)
 	}
@@ -59,8 +61,8 @@ func TestRefChain(t *testing.T) {
 		name string
 		run  func(*bblock.Block) error
 	}{
-		{"Annotate", func(b *bblock.Block) error { _, _, err := Annotate(b, nil, &Options{}); return err }},
-		{"Build", func(b *bblock.Block) error { _, _, err := Build(b, nil, &Options{}); return err }},
+		{"Annotate", func(b *bblock.Block) error { _, _, err := Annotate(b, nil, &ldctx.Options{}); return err }},
+		{"Build", func(b *bblock.Block) error { _, _, err := Build(b, nil, &ldctx.Options{}); return err }},
 	} {
 		err := f.run(long)
 		if err == nil || !strings.Contains(err.Error(), "schema.json: subschemas nested more than 512 deep") {
@@ -78,10 +80,10 @@ func TestRefChain(t *testing.T) {
 func TestRefChainAcrossDocuments(t *testing.T) {
 	reg := chainRegister(t, 300, chainExtends)
 	first := reg.Block("c.b0")
-	if _, _, err := NewToolchain(reg, nil).Context(first); err != nil {
+	if _, _, err := New(reg, nil).Context(first); err != nil {
 		t.Fatalf("the first block of a chain of 300, built first: %v", err)
 	}
-	tc := NewToolchain(reg, nil)
+	tc := New(reg, nil)
 	tc.tc.refNesting = 100
 	_, _, err := tc.Context(first)
 	if err == nil || !strings.Contains(err.Error(), "nested more than 100 deep through $ref from document to document") ||

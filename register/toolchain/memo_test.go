@@ -1,4 +1,4 @@
-package context
+package toolchain
 
 import (
 	"fmt"
@@ -33,8 +33,8 @@ func checkSameAsWalked(t *testing.T, name string, reg *bblock.Register, budget i
 func checkSameAsWalkedWith(t *testing.T, name string, reg *bblock.Register, setup func(*toolchain), orders ...[]*bblock.Block) (replays, rewalks int64) {
 	t.Helper()
 	for i, order := range orders {
-		walked := NewToolchain(reg, nil)
-		memo := NewToolchain(reg, nil)
+		walked := New(reg, nil)
+		memo := New(reg, nil)
 		if setup != nil {
 			setup(walked.tc)
 			setup(memo.tc)
@@ -72,7 +72,7 @@ func orders(reg *bblock.Register, rnd *rand.Rand) [][]*bblock.Block {
 // every means (seeded, so the same each run).
 func TestMemoSameAsWalked(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(37, 7))
-	regs := filepath.Join("..", "testdata", "ogc-registers")
+	regs := filepath.Join("..", "..", "testdata", "ogc-registers")
 	entries, err := os.ReadDir(regs)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package context
+package toolchain
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
@@ -30,7 +32,7 @@ import (
 // are compacted with the prefixes (see compact for where jrpcld differs).
 //
 // The walk tells props what it meets (see package schemaprops).
-func (tc *toolchain) buildContext(b *bblock.Block, props *schemaprops.Collector) (*ojson.Object, []Warning, error) {
+func (tc *toolchain) buildContext(b *bblock.Block, props *schemaprops.Collector) (*ojson.Object, []ldctx.Warning, error) {
 	doc, warns, err := tc.annotate(b)
 	if err != nil {
 		return nil, warns, err
@@ -114,7 +116,7 @@ func (tc *toolchain) buildContext(b *bblock.Block, props *schemaprops.Collector)
 // of buildContext, and returns the builder and the level it gave. With
 // replay, the walks of referenced schemas that earlier builds recorded are
 // replayed where they can be; errReplayed says to walk again without.
-func (tc *toolchain) walkContext(b *bblock.Block, doc *ojson.Object, props *schemaprops.Collector, warns []Warning, replay bool) (*ctxBuilder, *ojson.Object, error) {
+func (tc *toolchain) walkContext(b *bblock.Block, doc *ojson.Object, props *schemaprops.Collector, warns []ldctx.Warning, replay bool) (*ctxBuilder, *ojson.Object, error) {
 	root := rootSchema(annotatedLoc(b), ojson.Clone(doc))
 	bd := &ctxBuilder{
 		tc:            tc,
@@ -158,7 +160,7 @@ func fromAnnotations(v any) any {
 type ctxBuilder struct {
 	tc *toolchain
 	// warns are the build's warnings; report adds one.
-	warns  []Warning
+	warns  []ldctx.Warning
 	report func(string)
 	memoState
 	root     *refSchema
@@ -406,7 +408,7 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, path []string
 	}
 	required, _ := s.Value("required").([]any)
 	for _, prop := range props.Keys() {
-		if isKeyword(prop) {
+		if ldctx.IsKeyword(prop) {
 			continue
 		}
 		at := under(path, prop)
@@ -586,7 +588,7 @@ func (c *compactor) branch(branch *ojson.Object, stack []*ojson.Object, isVocab 
 	child := append(stack[:len(stack):len(stack)], branch)
 	changed := false
 	for _, term := range branch.Keys() {
-		if isKeyword(term) {
+		if ldctx.IsKeyword(term) {
 			continue
 		}
 		tv := branch.Value(term)
@@ -701,7 +703,7 @@ func (c *compactor) all(ctx *ojson.Object) error {
 // theirs that enclose it (stack, the outermost first, theirs last).
 func scopedDrops(mine, theirs *ojson.Object, path []string, stack []*ojson.Object, f func(term string, def any, path []string, stack []*ojson.Object)) {
 	for _, term := range mine.Keys() {
-		if isKeyword(term) {
+		if ldctx.IsKeyword(term) {
 			continue
 		}
 		tv, has := theirs.Get(term)
@@ -781,7 +783,7 @@ func (c *compactor) warn(msg string) {
 // name, the compact IRI would mean something else: the tool chain writes
 // it anyway, jrpcld keeps the full IRI and says so.
 func (c *compactor) compact(uri string, stack []*ojson.Object) string {
-	if isKeyword(uri) {
+	if ldctx.IsKeyword(uri) {
 		return uri
 	}
 	for _, p := range c.prefixes.Keys() {
@@ -818,7 +820,7 @@ func (c *compactor) compact(uri string, stack []*ojson.Object) string {
 func (c *compactor) uris(branch *ojson.Object, stack []*ojson.Object) {
 	child := append(stack[:len(stack):len(stack)], branch)
 	for _, term := range branch.Keys() {
-		if isKeyword(term) {
+		if ldctx.IsKeyword(term) {
 			continue
 		}
 		switch tv := branch.Value(term).(type) {

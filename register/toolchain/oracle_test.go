@@ -1,4 +1,4 @@
-package context
+package toolchain
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/context/ctxtest"
@@ -44,7 +46,7 @@ type deviation struct {
 }
 
 func oracleCases(t *testing.T) map[string]oracleCase {
-	regs := filepath.Join("..", "testdata", "ogc-registers")
+	regs := filepath.Join("..", "..", "testdata", "ogc-registers")
 	cases := map[string]oracleCase{}
 	entries, err := os.ReadDir(regs)
 	if err != nil {
@@ -128,7 +130,7 @@ func testOracle(t *testing.T, keep bool) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tc := NewToolchain(reg, &Options{Files: oc.contextMap, KeepMeaning: keep})
+			tc := New(reg, &ldctx.Options{Files: oc.contextMap, KeepMeaning: keep})
 			for _, rb := range ref.Blocks {
 				b := reg.Block(rb.ID)
 				if b == nil {

@@ -1,7 +1,9 @@
-package context
+package toolchain
 
 import (
 	"fmt"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 
 	"github.com/jrpcld/jrpcld/internal/ojson"
 )
@@ -40,7 +42,7 @@ func mergeContexts(a, b any) (any, error) {
 	for _, term := range ao.Keys() {
 		va := ao.Value(term)
 		vb := bo.Value(term)
-		if isKeyword(term) {
+		if ldctx.IsKeyword(term) {
 			if ojson.Truthy(vb) {
 				ao.Set(term, vb)
 			}

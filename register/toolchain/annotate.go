@@ -1,9 +1,11 @@
-package context
+package toolchain
 
 import (
 	"errors"
 	"fmt"
 	"strings"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
@@ -32,7 +34,7 @@ var ErrNoSchema = errors.New("block has no schema")
 // root uses go to x-jsonld-extra-terms, or x-jsonld-prefixes when they end
 // in '#', '/' or ':'; the context's @base and @vocab become x-jsonld-base and
 // x-jsonld-vocab at the root. The contexts of other blocks play no part.
-func (tc *toolchain) annotate(b *bblock.Block) (*ojson.Object, []Warning, error) {
+func (tc *toolchain) annotate(b *bblock.Block) (*ojson.Object, []ldctx.Warning, error) {
 	tc.mu.Lock()
 	r, ok := tc.annotated[b.ID]
 	if !ok {
@@ -49,11 +51,11 @@ func (tc *toolchain) annotate(b *bblock.Block) (*ojson.Object, []Warning, error)
 	return r.doc, r.warns, r.err
 }
 
-func (tc *toolchain) doAnnotate(b *bblock.Block) (*ojson.Object, []Warning, error) {
+func (tc *toolchain) doAnnotate(b *bblock.Block) (*ojson.Object, []ldctx.Warning, error) {
 	if b.Files.Schema == "" {
 		return nil, nil, fmt.Errorf("block %s: %w", b.ID, ErrNoSchema)
 	}
-	var warns []Warning
+	var warns []ldctx.Warning
 	loc, err := sourceLoc(b, b.Files.Schema)
 	if err != nil {
 		return nil, nil, err
@@ -181,7 +183,7 @@ func (a *annotator) propContext(prop string, stack []*ojson.Object) (*ojson.Obje
 	keywordsOf := func(def *ojson.Object) *ojson.Object {
 		out := ojson.NewObject()
 		for _, k := range def.Keys() {
-			if isKeyword(k) {
+			if ldctx.IsKeyword(k) {
 				out.Set(k, def.Value(k))
 			}
 		}
@@ -234,7 +236,7 @@ func (a *annotator) properties(obj *ojson.Object, stack []*ojson.Object, from *r
 	}
 	used := map[string]bool{}
 	for _, prop := range props.Keys() {
-		if isKeyword(prop) {
+		if ldctx.IsKeyword(prop) {
 			continue
 		}
 		var value *ojson.Object
@@ -259,7 +261,7 @@ func (a *annotator) properties(obj *ojson.Object, stack []*ojson.Object, from *r
 			used[prop] = true
 			ann := ojson.NewObject()
 			for _, k := range pctx.Keys() {
-				if isKeyword(k) && k != "@context" {
+				if ldctx.IsKeyword(k) && k != "@context" {
 					ann.Set(annPrefix+k[1:], pctx.Value(k))
 				}
 			}
@@ -407,7 +409,7 @@ func (a *annotator) subschema(v any, stack []*ojson.Object, from *refSchema, lev
 	if top := stack[len(stack)-1]; len(stack) == level && top.Len() > 0 {
 		extra := ojson.NewObject()
 		for _, k := range top.Keys() {
-			if isKeyword(k) || a.prefixes.Has(k) || used[k] {
+			if ldctx.IsKeyword(k) || a.prefixes.Has(k) || used[k] {
 				continue
 			}
 			v := top.Value(k)
@@ -417,7 +419,7 @@ func (a *annotator) subschema(v any, stack []*ojson.Object, from *refSchema, lev
 				} else {
 					ann := ojson.NewObject()
 					for _, dk := range def.Keys() {
-						if isKeyword(dk) {
+						if ldctx.IsKeyword(dk) {
 							ann.Set(annPrefix+dk[1:], def.Value(dk))
 						}
 					}

@@ -1,4 +1,4 @@
-package context
+package toolchain
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
@@ -134,7 +136,7 @@ var ErrImport = errors.New("needs an imported register")
 type toolchain struct {
 	reg     *bblock.Register // nil for a lone block
 	lone    *bblock.Block    // the block when reg is nil
-	opts    *Options
+	opts    *ldctx.Options
 	imports *bblock.Imports
 
 	indexOnce sync.Once
@@ -160,12 +162,12 @@ type toolchain struct {
 // annotateResult is the outcome of annotating one block's schema.
 type annotateResult struct {
 	doc   *ojson.Object // the annotated schema; refs rewritten to locations
-	warns []Warning
+	warns []ldctx.Warning
 	err   error
 	done  chan struct{}
 }
 
-func newToolchain(reg *bblock.Register, lone *bblock.Block, opts *Options, imports *bblock.Imports) *toolchain {
+func newToolchain(reg *bblock.Register, lone *bblock.Block, opts *ldctx.Options, imports *bblock.Imports) *toolchain {
 	return &toolchain{reg: reg, lone: lone, opts: opts, imports: imports,
 		raw: map[string]any{}, annotated: map[string]*annotateResult{}, memo: walkMemo{budget: memoBudget}}
 }
@@ -265,7 +267,7 @@ func (tc *toolchain) readRaw(loc string) (any, error) {
 // resolved in place). Like the tool chain, it reads a document that is not
 // JSON as YAML, which accepts the trailing commas real contexts have, and
 // warns about it: JSON-LD processors refuse such a file.
-func (tc *toolchain) readContextDoc(loc string, warns *[]Warning) (any, error) {
+func (tc *toolchain) readContextDoc(loc string, warns *[]ldctx.Warning) (any, error) {
 	data, err := tc.readFile(loc)
 	if err != nil {
 		return nil, err
@@ -471,22 +473,22 @@ type Toolchain struct {
 type buildResult struct {
 	ctx   *ojson.Object
 	props *schemaprops.Collector
-	warns []Warning
+	warns []ldctx.Warning
 	err   error
 	done  chan struct{}
 }
 
-// NewToolchain returns the tool chain for register reg; opts maps context
+// New returns the tool chain for register reg; opts maps context
 // references to local files and may be nil.
-func NewToolchain(reg *bblock.Register, opts *Options) *Toolchain {
+func New(reg *bblock.Register, opts *ldctx.Options) *Toolchain {
 	return &Toolchain{tc: newToolchain(reg, nil, opts, reg.Imports), built: map[string]*buildResult{}}
 }
 
-// ToolchainFor returns the tool chain of block b: that of reg, or, when reg
+// For returns the tool chain of block b: that of reg, or, when reg
 // is nil, that of a register holding b alone.
-func ToolchainFor(b *bblock.Block, reg *bblock.Register, opts *Options) *Toolchain {
+func For(b *bblock.Block, reg *bblock.Register, opts *ldctx.Options) *Toolchain {
 	if reg != nil {
-		return NewToolchain(reg, opts)
+		return New(reg, opts)
 	}
 	return &Toolchain{tc: newToolchain(nil, b, opts, nil), built: map[string]*buildResult{}}
 }
@@ -583,7 +585,7 @@ func escapePointer(s string) string {
 // for the schema of the block with output path OUT (see
 // bblock.Block.OutputPath), "/_sources/PATH" for another file of the
 // sources tree, or the URL of an imported block's schema.
-func (t *Toolchain) Annotate(b *bblock.Block) (*Document, []Warning, error) {
+func (t *Toolchain) Annotate(b *bblock.Block) (*Document, []ldctx.Warning, error) {
 	doc, warns, err := t.tc.annotate(b)
 	if err != nil {
 		return nil, warns, err
@@ -595,7 +597,7 @@ func (t *Toolchain) Annotate(b *bblock.Block) (*Document, []Warning, error) {
 // built from its annotated schema and those its references lead to (see
 // buildContext); nil when the context is empty, for which the tool chain
 // writes no file.
-func (t *Toolchain) Context(b *bblock.Block) (*Document, []Warning, error) {
+func (t *Toolchain) Context(b *bblock.Block) (*Document, []ldctx.Warning, error) {
 	ctx, warns, err := t.context(b)
 	if err != nil || ctx == nil {
 		return nil, warns, err
@@ -605,7 +607,7 @@ func (t *Toolchain) Context(b *bblock.Block) (*Document, []Warning, error) {
 	return &Document{v: doc}, warns, nil
 }
 
-func (t *Toolchain) context(b *bblock.Block) (*ojson.Object, []Warning, error) {
+func (t *Toolchain) context(b *bblock.Block) (*ojson.Object, []ldctx.Warning, error) {
 	r := t.build(b)
 	return r.ctx, r.warns, r.err
 }
@@ -658,12 +660,12 @@ func (t *Toolchain) Release(b *bblock.Block) {
 
 // Annotate returns block b's annotated schema (see Toolchain.Annotate);
 // reg may be nil for a block on its own.
-func Annotate(b *bblock.Block, reg *bblock.Register, opts *Options) (*Document, []Warning, error) {
-	return ToolchainFor(b, reg, opts).Annotate(b)
+func Annotate(b *bblock.Block, reg *bblock.Register, opts *ldctx.Options) (*Document, []ldctx.Warning, error) {
+	return For(b, reg, opts).Annotate(b)
 }
 
 // Build returns block b's JSON-LD context document (see
 // Toolchain.Context); reg may be nil for a block on its own.
-func Build(b *bblock.Block, reg *bblock.Register, opts *Options) (*Document, []Warning, error) {
-	return ToolchainFor(b, reg, opts).Context(b)
+func Build(b *bblock.Block, reg *bblock.Register, opts *ldctx.Options) (*Document, []ldctx.Warning, error) {
+	return For(b, reg, opts).Context(b)
 }

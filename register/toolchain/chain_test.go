@@ -1,4 +1,4 @@
-package context
+package toolchain
 
 import (
 	"bytes"
@@ -130,7 +130,7 @@ func TestChainWalksLinear(t *testing.T) {
 				if reverse {
 					slices.Reverse(blocks)
 				}
-				tc := NewToolchain(reg, nil)
+				tc := New(reg, nil)
 				for _, b := range blocks {
 					if _, _, err := tc.Context(b); err != nil {
 						t.Fatal(err)

@@ -1,9 +1,11 @@
-package context
+package toolchain
 
 import (
 	"fmt"
 	"os"
 	"strings"
+
+	ldctx "github.com/jrpcld/jrpcld/context"
 
 	"github.com/jrpcld/jrpcld/internal/ojson"
 )
@@ -33,7 +35,7 @@ type resolvedCtx struct {
 // says so.
 type contextResolver struct {
 	tc    *toolchain
-	warns *[]Warning
+	warns *[]ldctx.Warning
 }
 
 // resolve resolves ctx (an object, a list, or the location of a context
@@ -87,7 +89,7 @@ func (r *contextResolver) load(ref, base string) (any, string, error) {
 		file = r.tc.opts.Files[ref]
 	}
 	if file == "" {
-		return nil, "", &UnmappedError{Ref: ref, In: displayLoc(base)}
+		return nil, "", &ldctx.UnmappedError{Ref: ref, In: displayLoc(base)}
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -230,7 +232,7 @@ func (r *contextResolver) prop(v any, stack []*ojson.Object, base string, prefix
 // expandCURIE expands "prefix:local" when a context of the stack, innermost
 // first, defines prefix, and records the prefix as used.
 func expandCURIE(s string, stack []*ojson.Object, prefixes *ojson.Object) (string, error) {
-	if len(stack) == 0 || s == "" || isKeyword(s) {
+	if len(stack) == 0 || s == "" || ldctx.IsKeyword(s) {
 		return s, nil
 	}
 	prefix, local, ok := strings.Cut(s, ":")
