@@ -28,7 +28,6 @@ import (
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld/gold"
 )
@@ -1025,7 +1024,7 @@ func stringBack(s, dt string) bool {
 	case dt == rdf.XSDBoolean:
 		return s != "true" && s != "false"
 	case jlog.NumericDatatype(dt):
-		return !jsonrpc.IsNumber(s)
+		return !jsonparse.IsNumber(s)
 	}
 	return true
 }

@@ -2,9 +2,10 @@ package jsonrpc
 
 import (
 	"encoding/json"
-	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 )
 
 // IDKey returns a string that identifies a JSON-RPC id by type and value:
@@ -44,14 +45,14 @@ func numberKey(s string) string {
 	if k, ok := integerKey(s); ok {
 		return k
 	}
-	if n, ok := NormalNumber(s); ok {
+	if n, ok := jsonparse.NormalNumber(s); ok {
 		return "n" + n
 	}
 	return "n" + s
 }
 
 // integerKey is numberKey for an integer as JSON writes one (most ids),
-// in one allocation: "n" and NormalNumber's form, the digits without
+// in one allocation: "n" and jsonparse.NormalNumber's form, the digits without
 // trailing zeros, "e" and the number of digits.
 func integerKey(s string) (string, bool) {
 	abs := strings.TrimPrefix(s, "-")
@@ -75,98 +76,6 @@ func integerKey(s string) (string, bool) {
 	b = append(b, 'e')
 	b = strconv.AppendInt(b, int64(len(abs)), 10)
 	return string(b), true
-}
-
-// SameNumber reports whether two JSON numbers, as written, have the same
-// exact value: 1, 1.0 and 1e0 do; 0.1 and 0.10000000000000001 do not,
-// although a double cannot tell them apart.
-func SameNumber(a, b string) bool {
-	if a == b {
-		return true
-	}
-	na, ok1 := NormalNumber(a)
-	nb, ok2 := NormalNumber(b)
-	return ok1 && ok2 && na == nb
-}
-
-// NormalNumber returns a JSON number in a normal form, "0" or
-// "[-]DIGITSeEXP" with no leading or trailing zeros in DIGITS, such that two
-// numbers have the same value exactly when their normal forms are equal.
-// It works on the text, so an exponent of any size costs nothing; ok is
-// false when s is not a number as JSON writes one.
-func NormalNumber(s string) (normal string, ok bool) {
-	if !IsNumber(s) {
-		return "", false
-	}
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	mant, exp, hasExp := strings.Cut(s, "e")
-	if !hasExp {
-		mant, exp, hasExp = strings.Cut(s, "E")
-	}
-	intPart, frac, _ := strings.Cut(mant, ".")
-	all := intPart + frac
-	digits := strings.TrimLeft(all, "0")
-	if digits == "" {
-		return "0", true
-	}
-	// The value is 0.DIGITS × 10^point, point counted from the first
-	// significant digit.
-	lead := len(all) - len(digits) // zeros before the first digit
-	shift := int64(len(intPart) - lead)
-	digits = strings.TrimRight(digits, "0")
-	sign := ""
-	if neg {
-		sign = "-"
-	}
-	var point string
-	e, err := int64(0), error(nil)
-	if hasExp {
-		e, err = strconv.ParseInt(strings.TrimPrefix(exp, "+"), 10, 64)
-	}
-	if err == nil && -1<<62 < e && e < 1<<62 {
-		point = strconv.FormatInt(e+shift, 10)
-	} else {
-		b, _ := new(big.Int).SetString(strings.TrimPrefix(exp, "+"), 10) // IsNumber checked the digits
-		point = b.Add(b, big.NewInt(shift)).String()
-	}
-	return sign + digits + "e" + point, true
-}
-
-// IsNumber reports whether s is a number as JSON writes one:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func IsNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = skipDigits(s, i)
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		j := skipDigits(s, i+1)
-		if j == i+1 {
-			return false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := skipDigits(s, i)
-		if j == i {
-			return false
-		}
-		i = j
-	}
-	return i == len(s)
 }
 
 func skipDigits(s string, i int) int {
@@ -205,7 +114,7 @@ const maxIntegerID = 19
 // NumberID returns the ID of a number id written s. Every number whose
 // value is an integer of at most 19 digits is kept as its decimal digits
 // (taken from s itself when s is written so), any other as its normal
-// form (NormalNumber), or as s when s is no JSON number.
+// form (jsonparse.NormalNumber), or as s when s is no JSON number.
 func NumberID(s string) ID {
 	abs := strings.TrimPrefix(s, "-")
 	if n := len(abs); n > 0 && n <= maxIntegerID && (abs[0] != '0' || n == 1) && skipDigits(abs, 0) == n {
@@ -214,7 +123,7 @@ func NumberID(s string) ID {
 		}
 		return ID{kind: 'i', text: s}
 	}
-	normal, ok := NormalNumber(s)
+	normal, ok := jsonparse.NormalNumber(s)
 	if !ok {
 		return ID{kind: 'n', text: s}
 	}

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
 )
@@ -216,7 +218,7 @@ func ID(o rdf.Term) (any, bool) {
 	case rdf.RDFJSON:
 		return nil, o.Value == "null"
 	}
-	if NumericDatatype(o.Datatype) && jsonrpc.IsNumber(o.Value) {
+	if NumericDatatype(o.Datatype) && jsonparse.IsNumber(o.Value) {
 		return json.Number(o.Value), true
 	}
 	return nil, false

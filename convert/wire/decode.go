@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
@@ -731,7 +733,7 @@ func literalValue(o rdf.Term, probs *[]string) any {
 			return false
 		}
 	case jlog.NumericDatatype(o.Datatype):
-		if jsonrpc.IsNumber(o.Value) {
+		if jsonparse.IsNumber(o.Value) {
 			return json.Number(o.Value)
 		}
 	}

@@ -11,8 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
+
 	"github.com/jrpcld/jrpcld/internal/jcs"
-	"github.com/jrpcld/jrpcld/jsonrpc"
 )
 
 // Wire JSON values are what encoding/json decodes into any with UseNumber
@@ -194,7 +195,7 @@ func equalJSON(a, b any) bool {
 		return ok && x == y
 	case json.Number:
 		y, ok := b.(json.Number)
-		return ok && jsonrpc.SameNumber(string(x), string(y))
+		return ok && jsonparse.SameNumber(string(x), string(y))
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok || len(x) != len(y) {

@@ -15,7 +15,7 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/internal/jsonparse"
 )
 
 // Object is a JSON object whose members keep their order: a member set for
@@ -216,7 +216,7 @@ func Truthy(v any) bool {
 	case string:
 		return x != ""
 	case json.Number:
-		n, ok := jsonrpc.NormalNumber(string(x))
+		n, ok := jsonparse.NormalNumber(string(x))
 		return !ok || n != "0"
 	case *Object:
 		return x.Len() > 0
@@ -264,7 +264,7 @@ func Equal(a, b any) bool {
 		return true
 	case json.Number:
 		y, ok := b.(json.Number)
-		return ok && jsonrpc.SameNumber(string(x), string(y))
+		return ok && jsonparse.SameNumber(string(x), string(y))
 	}
 	return a == b
 }

@@ -791,7 +791,7 @@ func TestDecodeYAMLOctal(t *testing.T) {
 }
 
 // TestNumbersByValue: Equal and Truthy read numbers by exact value, as
-// jsonrpc.SameNumber does, exponents of any size included.
+// jsonparse.SameNumber does, exponents of any size included.
 func TestNumbersByValue(t *testing.T) {
 	for _, tt := range []struct {
 		a, b  string
