@@ -86,7 +86,7 @@ func TestBlockContextsNeverLoad(t *testing.T) {
 		}
 	}
 	// A context value with a reference is refused before json-gold sees it
-	// (whose loader would refuse it too: see internal/gold).
+	// (whose loader would refuse it too: see rdf/jsonld/gold).
 	_, err := ldctx.Process([]any{"http://169.254.169.254/latest"})
 	var ue *ldctx.UnmappedError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "http://169.254.169.254/latest") {

@@ -348,7 +348,7 @@ var knownDiffs = []knownDiff{
 // TestOGCDifferential builds every register the OGC tool chain built whole
 // (../shared/reference/ogc-full and ogc-full-current) with jrpcld, at the
 // tool chain's paths, and compares every file both write (see
-// internal/ogcdiff for what "equal" means for each kind of file). Every
+// register/internal/ogcdiff for what "equal" means for each kind of file). Every
 // difference must be in knownDiffs, and every entry of knownDiffs must
 // still match one.
 func TestOGCDifferential(t *testing.T) {

@@ -267,7 +267,7 @@ type sparqlEngine struct {
 //     and with the union default graph;
 //   - Oxigraph's engine (the npm package, in node) over Turtle, N-Triples,
 //     N-Quads, and N-Quads with the union default graph;
-//   - the same engine behind the test shim of internal/oxitest, the logs
+//   - the same engine behind the test shim of internal/testkit/oxitest, the logs
 //     pushed with package gsp (PUT, one named graph each) and the queries
 //     sent over the SPARQL protocol;
 //   - with the build tag virtuoso (.ci/run sets it), Virtuoso, started for
@@ -344,7 +344,7 @@ func runOxigraph(t *testing.T, ctx context.Context, f *sparqlFixture) {
 }
 
 // runOxigraphGSP pushes the logs to Oxigraph's engine behind the test shim
-// of internal/oxitest (not Oxigraph's own server), then runs the queries
+// of internal/testkit/oxitest (not Oxigraph's own server), then runs the queries
 // through its SPARQL endpoint.
 func runOxigraphGSP(t *testing.T, ctx context.Context, f *sparqlFixture) {
 	front := oxitest.StartFront(t, oxitest.FrontOptions{})

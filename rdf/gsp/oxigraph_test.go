@@ -46,7 +46,7 @@ func same(a, b map[string][]string) bool {
 }
 
 // TestOxigraph uploads to the Oxigraph engine behind the test shim of
-// internal/oxitest (an HTTP front written for these tests, not Oxigraph's
+// internal/testkit/oxitest (an HTTP front written for these tests, not Oxigraph's
 // own server) and checks what the store then holds: PUT replaces a named
 // graph or the default graph, POST adds to it, POST of N-Quads adds to the
 // dataset; a body that does not parse is refused (400, the engine's
