@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -230,4 +231,27 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 	}
 	_, err := b.ReadFrom(r)
 	return b.Bytes(), err
+}
+
+// EachRecord is EachMessage with each message given as the record a log
+// reader would have read for it (see Message.Record): it makes a Decoder a
+// stats.GraphDecoder.
+func (d *Decoder) EachRecord(r io.Reader, f rdf.Format, size int64, whole func(reason string) error, emit func(log string, rec *rpclog.Record) error) ([]diag.Diagnostic, error) {
+	return d.EachMessage(r, f, size, whole, func(log string, m *Message) error {
+		return emit(log, m.Record())
+	})
+}
+
+// Record returns the record a log reader would have read for the message:
+// its line is the message's jlog:position, with its direction and
+// timestamp.
+func (m *Message) Record() *rpclog.Record {
+	var rec *rpclog.Record
+	if m.Bytes != nil {
+		rec = rpclog.BytesRecord(m.Bytes, int(m.Position))
+	} else {
+		rec = rpclog.MessageRecord(m.JSON, int(m.Position))
+	}
+	rec.Dir, rec.TS = m.Dir, m.TS
+	return rec
 }
