@@ -169,13 +169,13 @@ func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkIn
 		// finds errors: a Turtle test resource that must fail and that
 		// SHACL fails has no check that ran and did not fail, and the tool
 		// chain leaves it out of the report. jrpcld reports it (docs/ogc.md).
-		it.rep.Add(report.Entry{Section: report.General, Payload: []report.Member{report.Op(OpNote)},
+		it.rep.Add(report.Entry{Section: report.General, Payload: ojson.Members{report.Op(OpNote)},
 			Message: "jrpcld reports this test resource; the OGC tool chain leaves a Turtle test resource that must fail, and that its SHACL rules fail, out of its report."})
 		o.warnf("%s: the OGC tool chain leaves this Turtle test resource out of its report (it must fail, and its SHACL rules fail it); jrpcld reports it", it.label())
 	}
 	if it.RequireFail() && !it.rep.HasErrors() && it.unchecked {
 		// The SHACL rules jrpcld cannot run may be what makes it fail.
-		it.rep.Add(report.Entry{Section: report.SHACL, IsError: true, Payload: []report.Member{report.Op(OpNotRun)},
+		it.rep.Add(report.Entry{Section: report.SHACL, IsError: true, Payload: ojson.Members{report.Op(OpNotRun)},
 			Message: "Not checked: this resource must fail validation and passes every check jrpcld makes; the block's SHACL-SPARQL rules, which jrpcld does not run, may be what makes it fail, so jrpcld counts it as failing as it must."})
 		o.warnf("%s must fail validation and passes every check jrpcld makes: only the block's SHACL-SPARQL rules, which jrpcld does not run, can decide", it.label())
 	}
@@ -205,7 +205,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 		v, err = decodeJSON(code)
 		if err != nil {
 			var se *jsonSyntaxError
-			payload := []report.Member{report.M("exception", "JSONDecodeError")}
+			payload := ojson.Members{report.M("exception", "JSONDecodeError")}
 			msg := fmt.Sprintf("Error parsing JSON example: %v", err)
 			if errors.As(err, &se) {
 				payload = append(payload, report.M("line", se.line), report.M("col", se.col))
@@ -366,7 +366,7 @@ func (bd *builder) writeTurtle(o *blockOut, it *item, up *convert.Uplift) {
 		if empty {
 			msg = "**Empty** output Turtle " + name + " created"
 		}
-		it.rep.Add(report.Entry{Section: report.Files, Message: msg, IsError: empty, Payload: []report.Member{
+		it.rep.Add(report.Entry{Section: report.Files, Message: msg, IsError: empty, Payload: ojson.Members{
 			report.Op(report.OpTTLCreate), report.M("empty", empty), report.M("filename", name), report.M("size", size)}})
 	}
 	if len(up.Triples) == 0 {

@@ -21,6 +21,7 @@ import (
 	"unicode"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/shacl"
 	"github.com/jrpcld/jrpcld/register/docs"
@@ -210,7 +211,7 @@ func (bd *builder) checkSHACL(o *blockOut, it *item, more []string) (failed bool
 			// SHACL-SPARQL: what jrpcld cannot check is said, never passed
 			// over in silence.
 			it.unchecked = true
-			it.rep.Add(report.Entry{Section: report.SHACL, Payload: []report.Member{report.Op(OpNotRun), report.M("shaclFile", f.name)},
+			it.rep.Add(report.Entry{Section: report.SHACL, Payload: ojson.Members{report.Op(OpNotRun), report.M("shaclFile", f.name)},
 				Message: fmt.Sprintf("Not checked: %s uses what jrpcld does not run: %v", f.name, f.err)})
 			o.warnf("%s: %s is not checked: %v", it.label(), f.name, f.err)
 			continue
@@ -249,7 +250,7 @@ func (bd *builder) checkSHACL(o *blockOut, it *item, more []string) (failed bool
 		failed = failed || !rep.Conforms
 		it.rep.Add(report.Entry{Section: report.SHACL, IsError: !rep.Conforms,
 			Message: "Validation result for " + f.name + ":\n" + indent(pyshaclText(rep), "  "),
-			Payload: []report.Member{report.Op(report.OpSHACLReport), report.M("shaclFile", f.name), report.M("graph", turtle.String())}})
+			Payload: ojson.Members{report.Op(report.OpSHACLReport), report.M("shaclFile", f.name), report.M("graph", turtle.String())}})
 		bd.focusEntry(it, f, focus, graph, prefixes)
 	}
 	return failed
@@ -267,14 +268,14 @@ func (bd *builder) focusEntry(it *item, f *shaclFile, focus []shacl.ShapeFocus, 
 	shapesNames := newNamer(f.triples, f.prefixes)
 	dataNames := newNamer(graph, prefixes)
 	var msg strings.Builder
-	payload := report.Object{}
+	payload := ojson.Members{}
 	for _, sh := range nodeShapes(f.triples) {
 		key := shapesNames.name(sh)
 		nodes := []string{}
 		for _, n := range byShape[sh] {
 			nodes = append(nodes, dataNames.name(n))
 		}
-		payload = append(payload, report.M(key, report.Object{report.M("nodes", nodes)}))
+		payload = append(payload, report.M(key, ojson.Members{report.M("nodes", nodes)}))
 		msg.WriteString(" - Shape " + key + ": ")
 		if len(nodes) == 0 {
 			msg.WriteString("*none*")
@@ -284,7 +285,7 @@ func (bd *builder) focusEntry(it *item, f *shaclFile, focus []shacl.ShapeFocus, 
 		msg.WriteString("\n")
 	}
 	it.rep.Add(report.Entry{Section: report.SHACL, Message: "Focus nodes for " + f.name + ":\n" + msg.String(),
-		Payload: []report.Member{report.M("shaclFile", f.name), report.M("focusNodes", payload)}})
+		Payload: ojson.Members{report.M("shaclFile", f.name), report.M("focusNodes", payload)}})
 }
 
 // nodeShapes returns the node shapes of a shapes graph as pySHACL finds

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // fullJSON returns block b's full JSON documentation
@@ -13,44 +14,44 @@ import (
 // description, its examples with each snippet as written and what the
 // build made of it, the examples' prefixes, and the annotated schema as
 // YAML text.
-func (r *Register) fullJSON(b *Block, from string) object {
+func (r *Register) fullJSON(b *Block, from string) ojson.Members {
 	full := r.entry(b, from, true)
 	if b.Description != "" {
-		full = full.set("description", b.Description)
+		full = full.Set("description", b.Description)
 	}
 	if exs := b.Source.Examples; exs != nil {
-		examples := []object{}
+		examples := []ojson.Members{}
 		for i, ex := range exs.Examples {
-			e := object{{"title", ex.Title}}
+			e := ojson.Members{ojson.M("title", ex.Title)}
 			if ex.Content != "" {
-				e = append(e, member{"content", ex.Content})
+				e = append(e, ojson.M("content", ex.Content))
 			}
 			if ex.BaseURI != "" {
-				e = append(e, member{"base-uri", ex.BaseURI})
+				e = append(e, ojson.M("base-uri", ex.BaseURI))
 			}
 			if i < len(b.Snippets) {
 				if snippets := r.snippets(b, b.Snippets[i], from); len(snippets) > 0 {
-					e = append(e, member{"snippets", snippets})
+					e = append(e, ojson.M("snippets", snippets))
 				}
 			}
 			if p := exs.PrefixesOf(ex); len(p) > 0 {
-				e = append(e, member{"prefixes", p})
+				e = append(e, ojson.M("prefixes", p))
 			}
 			examples = append(examples, e)
 		}
-		full = full.set("examples", examples)
+		full = full.Set("examples", examples)
 		if len(exs.Prefixes) > 0 {
-			full = full.set("examplePrefixes", exs.Prefixes)
+			full = full.Set("examplePrefixes", exs.Prefixes)
 		}
 	}
 	var annotated any
 	if b.Schema != nil {
 		annotated = string(b.Schema)
 	}
-	full = full.set("annotatedSchema", annotated)
+	full = full.Set("annotatedSchema", annotated)
 	if r.GitRepository != "" {
-		full = full.set("gitRepository", r.GitRepository)
-		full = full.set("gitPath", path.Join(bblock.SourcesDir, b.Source.Path))
+		full = full.Set("gitRepository", r.GitRepository)
+		full = full.Set("gitPath", path.Join(bblock.SourcesDir, b.Source.Path))
 	}
 	return full
 }
@@ -59,54 +60,54 @@ func (r *Register) fullJSON(b *Block, from string) object {
 // documentation lists them: each with its language, schema-ref, the URL of
 // its source file (ref), its URL in the build, the results of the
 // transforms that ran on it, its size and its code.
-func (r *Register) snippets(b *Block, list []Snippet, from string) []object {
-	var out []object
+func (r *Register) snippets(b *Block, list []Snippet, from string) []ojson.Members {
+	var out []ojson.Members
 	for _, s := range list {
-		sn := object{{"language", s.Language}}
+		sn := ojson.Members{ojson.M("language", s.Language)}
 		if d := s.Declared; d != nil {
 			if d.SchemaRef != "" {
-				sn = append(sn, member{"schema-ref", d.SchemaRef})
+				sn = append(sn, ojson.M("schema-ref", d.SchemaRef))
 			}
 			if d.Ref != "" {
 				ref := path.Join(bblock.SourcesDir, b.Source.Path, path.Dir(b.Source.Files.Examples), d.Ref)
-				sn = append(sn, member{"ref", r.Layout.SourceLink(from, ref)})
+				sn = append(sn, ojson.M("ref", r.Layout.SourceLink(from, ref)))
 			}
 		}
 		if s.Code == nil {
 			out = append(out, sn)
 			continue
 		}
-		sn = append(sn, member{"url", r.Layout.Link(from, path.Join(b.Tests, s.File))})
+		sn = append(sn, ojson.M("url", r.Layout.Link(from, path.Join(b.Tests, s.File))))
 		if len(s.Transforms) > 0 {
-			tr := make(object, 0, len(s.Transforms))
+			tr := make(ojson.Members, 0, len(s.Transforms))
 			for _, t := range s.Transforms {
-				e := object{{"success", t.Success}}
+				e := ojson.Members{ojson.M("success", t.Success)}
 				if t.Stderr != "" {
-					e = append(e, member{"stderr", t.Stderr})
+					e = append(e, ojson.M("stderr", t.Stderr))
 				}
 				if t.File != "" {
-					e = append(e, member{"sizeBytes", t.Size}, member{"url", r.Layout.Link(from, t.File)})
+					e = append(e, ojson.M("sizeBytes", t.Size), ojson.M("url", r.Layout.Link(from, t.File)))
 				}
 				if len(t.Profiles) > 0 {
-					pv := make(object, 0, len(t.Profiles))
+					pv := make(ojson.Members, 0, len(t.Profiles))
 					for _, p := range t.Profiles {
-						v := object{{"result", p.Passed}, {"report", r.Layout.Link(from, p.Report)}}
+						v := ojson.Members{ojson.M("result", p.Passed), ojson.M("report", r.Layout.Link(from, p.Report))}
 						if len(p.Uplifted) > 0 {
-							up := make(object, 0, len(p.Uplifted))
+							up := make(ojson.Members, 0, len(p.Uplifted))
 							for _, f := range p.Uplifted {
-								up = append(up, member{strings.TrimPrefix(path.Ext(f), "."), r.Layout.Link(from, f)})
+								up = append(up, ojson.M(strings.TrimPrefix(path.Ext(f), "."), r.Layout.Link(from, f)))
 							}
-							v = append(v, member{"upliftedFiles", up})
+							v = append(v, ojson.M("upliftedFiles", up))
 						}
-						pv = pv.set(p.ID, v)
+						pv = pv.Set(p.ID, v)
 					}
-					e = append(e, member{"profilesValidation", pv})
+					e = append(e, ojson.M("profilesValidation", pv))
 				}
-				tr = tr.set(t.ID, e)
+				tr = tr.Set(t.ID, e)
 			}
-			sn = append(sn, member{"transformResults", tr})
+			sn = append(sn, ojson.M("transformResults", tr))
 		}
-		sn = append(sn, member{"sizeBytes", len(s.Code)}, member{"code", string(s.Code)})
+		sn = append(sn, ojson.M("sizeBytes", len(s.Code)), ojson.M("code", string(s.Code)))
 		out = append(out, sn)
 	}
 	return out

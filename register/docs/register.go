@@ -117,7 +117,7 @@ func (r *Register) Write(put func(name string, data []byte)) error {
 	put("register-summary.md", r.summary())
 	for _, b := range r.Blocks {
 		from := JSONFullPath(b.Source)
-		data, err := marshalIndent(r.fullJSON(b, from))
+		data, err := ojson.MarshalIndent(r.fullJSON(b, from))
 		if err != nil {
 			return fmt.Errorf("%s: %w", from, err)
 		}
@@ -136,38 +136,38 @@ const CacheDir = "annotated/_cache"
 // registers.
 func (r *Register) writeRegister(put func(string, []byte)) error {
 	cfg := r.Sources.Config
-	reg := object{{"name", cfg.Name}}
+	reg := ojson.Members{ojson.M("name", cfg.Name)}
 	if cfg.Abstract != "" {
-		reg = append(reg, member{"abstract", cfg.Abstract})
+		reg = append(reg, ojson.M("abstract", cfg.Abstract))
 	}
 	if cfg.Description != "" {
-		reg = append(reg, member{"description", cfg.Description})
+		reg = append(reg, ojson.M("description", cfg.Description))
 	}
 	if cfg.Sparql.Query != "" {
-		reg = append(reg, member{"sparqlEndpoint", cfg.Sparql.Query})
+		reg = append(reg, ojson.M("sparqlEndpoint", cfg.Sparql.Query))
 	}
 	if r.Date != "" {
-		reg = append(reg, member{"modified", r.Date + "T00:00:00"})
+		reg = append(reg, ojson.M("modified", r.Date+"T00:00:00"))
 	}
-	reg = append(reg, member{"tooling", tooling()})
+	reg = append(reg, ojson.M("tooling", tooling()))
 	if r.GitRepository != "" {
-		reg = append(reg, member{"gitRepository", r.GitRepository})
+		reg = append(reg, ojson.M("gitRepository", r.GitRepository))
 	}
 	if r.GitHubBaseURL != "" {
-		reg = append(reg, member{"gitHubRepository", r.GitHubBaseURL})
+		reg = append(reg, ojson.M("gitHubRepository", r.GitHubBaseURL))
 	}
 	base := r.Layout.BaseURL
 	if base == "" {
 		base = "./"
 	}
-	reg = append(reg, member{"baseURL", base})
+	reg = append(reg, ojson.M("baseURL", base))
 	if v := r.viewerURL(); v != "" {
-		reg = append(reg, member{"viewerURL", v})
+		reg = append(reg, ojson.M("viewerURL", v))
 	}
 	link := func(to string) string { return r.Layout.Link("register.json", to) }
 	reg = append(reg,
-		member{"validationReport", link("tests/report.html")},
-		member{"validationReportJson", link("tests/report.json")})
+		ojson.M("validationReport", link("tests/report.html")),
+		ojson.M("validationReportJson", link("tests/report.json")))
 	var imports []string
 	for _, i := range cfg.Imports {
 		u := r.Sources.Imports.RegisterURL(i)
@@ -178,20 +178,20 @@ func (r *Register) writeRegister(put func(string, []byte)) error {
 		}
 	}
 	if len(imports) > 0 {
-		reg = append(reg, member{"imports", imports})
+		reg = append(reg, ojson.M("imports", imports))
 	}
-	blocks := []object{}
+	blocks := []ojson.Members{}
 	for _, b := range r.Blocks {
 		blocks = append(blocks, r.entry(b, "register.json", false))
 	}
-	reg = append(reg, member{"bblocks", blocks},
-		member{"remoteCacheDir", strings.TrimSuffix(link(CacheDir+"/"), "/")},
-		member{"links", []object{
-			{{"rel", "self"}, {"href", link("register.json")}, {"type", "application/json"}, {"title", "This Building Blocks Register in JSON format"}},
-			{{"rel", "self"}, {"href", link("bblocks.ttl")}, {"type", "text/turtle"}, {"title", "This Building Blocks Register in RDF Turtle format"}},
-			{{"rel", "self"}, {"href", link("bblocks.jsonld")}, {"type", "application/ld+json"}, {"title", "This Building Blocks Register in JSON-LD format"}},
-		}})
-	data, err := marshalIndent(reg)
+	reg = append(reg, ojson.M("bblocks", blocks),
+		ojson.M("remoteCacheDir", strings.TrimSuffix(link(CacheDir+"/"), "/")),
+		ojson.M("links", []ojson.Members{
+			{ojson.M("rel", "self"), ojson.M("href", link("register.json")), ojson.M("type", "application/json"), ojson.M("title", "This Building Blocks Register in JSON format")},
+			{ojson.M("rel", "self"), ojson.M("href", link("bblocks.ttl")), ojson.M("type", "text/turtle"), ojson.M("title", "This Building Blocks Register in RDF Turtle format")},
+			{ojson.M("rel", "self"), ojson.M("href", link("bblocks.jsonld")), ojson.M("type", "application/ld+json"), ojson.M("title", "This Building Blocks Register in JSON-LD format")},
+		}))
+	data, err := ojson.MarshalIndent(reg)
 	if err != nil {
 		return fmt.Errorf("register.json: %w", err)
 	}
@@ -218,9 +218,9 @@ func (r *Register) viewerURL() string {
 // it depends on, as bblocks:// URIs in register.json), then the links to
 // the built and source files, the validation result and, in register.json,
 // the documentation.
-func (r *Register) entry(bo *Block, from string, doc bool) object {
+func (r *Register) entry(bo *Block, from string, doc bool) ojson.Members {
 	b := bo.Source
-	e := object{{"itemIdentifier", b.ID}}
+	e := ojson.Members{ojson.M("itemIdentifier", b.ID)}
 	built := map[string]bool{"itemIdentifier": true, "schema": true, "sourceSchema": true, "ldContext": true,
 		"sourceLdContext": true, "sourceFiles": true, "testOutputs": true,
 		"validationPassed": true, "documentation": true, "shaclShapes": true, "dependsOn": true,
@@ -240,7 +240,7 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 		case "dateOfLastChange":
 			changed = true
 			if d := r.lastChange(b); d != "" {
-				e = append(e, member{f.Key, d})
+				e = append(e, ojson.M(f.Key, d))
 			}
 			continue
 		case "ontology":
@@ -253,11 +253,11 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 			// register.json names the blocks by bblocks:// URIs, as the
 			// tool chain's published builds show.
 			if ep := b.Meta.ExtensionPoints; ep != nil && !doc {
-				ext := object{}
+				ext := ojson.Members{}
 				for i := 0; i+1 < len(ep.Extensions); i += 2 {
-					ext = append(ext, member{bblock.BlockRefPrefix + ep.Extensions[i], bblock.BlockRefPrefix + ep.Extensions[i+1]})
+					ext = append(ext, ojson.M(bblock.BlockRefPrefix+ep.Extensions[i], bblock.BlockRefPrefix+ep.Extensions[i+1]))
 				}
-				e = append(e, member{f.Key, object{{"baseBuildingBlock", bblock.BlockRefPrefix + ep.Base}, {"extensions", ext}}})
+				e = append(e, ojson.M(f.Key, ojson.Members{ojson.M("baseBuildingBlock", bblock.BlockRefPrefix+ep.Base), ojson.M("extensions", ext)}))
 				continue
 			}
 		case "resources":
@@ -272,7 +272,7 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 							}
 						}
 					}
-					e = append(e, member{f.Key, fromOJSON(list)})
+					e = append(e, ojson.M(f.Key, fromOJSON(list)))
 					continue
 				}
 			}
@@ -281,7 +281,7 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 			// in bblock.json (croissant names a URL): the tool chain keeps
 			// that member as written.
 			if b.Files.Context == "" {
-				e = append(e, member{f.Key, f.Value})
+				e = append(e, ojson.M(f.Key, f.Value))
 				continue
 			}
 		case "profileOf", "isProfileOf":
@@ -296,18 +296,18 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 					}
 					ids[i] = id
 				}
-				e = append(e, member{"isProfileOf", ids})
+				e = append(e, ojson.M("isProfileOf", ids))
 				continue
 			}
 		}
 		if !built[f.Key] {
-			e = append(e, member{f.Key, f.Value})
+			e = append(e, ojson.M(f.Key, f.Value))
 		}
 	}
 	if d := r.lastChange(b); !changed && d != "" {
-		e = append(e, member{"dateOfLastChange", d})
+		e = append(e, ojson.M("dateOfLastChange", d))
 	}
-	e = append(e, member{"shaclShapes", r.shaclShapes(b, from)})
+	e = append(e, ojson.M("shaclShapes", r.shaclShapes(b, from)))
 	if len(b.Deps) > 0 || hasDeps {
 		deps := make([]string, 0, len(b.Deps))
 		for _, d := range b.Deps {
@@ -316,53 +316,53 @@ func (r *Register) entry(bo *Block, from string, doc bool) object {
 			}
 			deps = append(deps, d)
 		}
-		e = append(e, member{"dependsOn", deps})
+		e = append(e, ojson.M("dependsOn", deps))
 	}
 	link := func(file string) string { return r.Layout.Link(from, path.Join(bo.Annotated, file)) }
 	if bo.Schema != nil {
-		e = append(e, member{"schema", object{
-			{"application/yaml", link("schema.yaml")},
-			{"application/json", link("schema.json")},
-		}})
+		e = append(e, ojson.M("schema", ojson.Members{
+			ojson.M("application/yaml", link("schema.yaml")),
+			ojson.M("application/json", link("schema.json")),
+		}))
 	}
 	if b.Files.Schema != "" && !b.Files.SchemaBuilt {
 		// A schema jrpcld built (extension points) has no source file.
-		e = append(e, member{"sourceSchema", src(b.Files.Schema)})
+		e = append(e, ojson.M("sourceSchema", src(b.Files.Schema)))
 	}
 	if bo.Context != nil {
-		e = append(e, member{"ldContext", link("context.jsonld")})
+		e = append(e, ojson.M("ldContext", link("context.jsonld")))
 	}
 	if b.Files.Context != "" {
-		e = append(e, member{"sourceLdContext", src(b.Files.Context)})
+		e = append(e, ojson.M("sourceLdContext", src(b.Files.Context)))
 	}
 	if bo.OpenAPI {
-		e = append(e, member{"sourceOpenAPIDocument", src(b.Files.OpenAPI)},
-			member{"openAPIDocument", link("openapi.yaml")})
+		e = append(e, ojson.M("sourceOpenAPIDocument", src(b.Files.OpenAPI)),
+			ojson.M("openAPIDocument", link("openapi.yaml")))
 	}
 	if bo.Properties {
-		e = append(e, member{"resolvedSchemaProperties", link("resolvedProperties.json")})
+		e = append(e, ojson.M("resolvedSchemaProperties", link("resolvedProperties.json")))
 	}
 	if bo.Ontology {
-		e = append(e, member{"ontology", link("ontology.ttl")})
+		e = append(e, ojson.M("ontology", link("ontology.ttl")))
 	}
 	if bo.Transforms != nil {
-		e = e.set("transforms", fromOJSON(bo.Transforms)) // in place of a "transforms" of bblock.json
+		e = e.Set("transforms", fromOJSON(bo.Transforms)) // in place of a "transforms" of bblock.json
 	}
 	if bo.SemanticUplift != nil {
-		e = e.set("semanticUplift", fromOJSON(bo.SemanticUplift))
+		e = e.Set("semanticUplift", fromOJSON(bo.SemanticUplift))
 	}
-	e = append(e, member{"sourceFiles", src("") + "/"}, member{"validationPassed", bo.Passed})
+	e = append(e, ojson.M("sourceFiles", src("")+"/"), ojson.M("validationPassed", bo.Passed))
 	if r.GitHubBaseURL != "" && bo.Tested {
-		e = append(e, member{"testOutputs", r.GitHubBaseURL + EscapePath(r.Layout.RepoPath(bo.Tests)) + "/"})
+		e = append(e, ojson.M("testOutputs", r.GitHubBaseURL+EscapePath(r.Layout.RepoPath(bo.Tests))+"/"))
 	}
 	if doc {
 		return e
 	}
-	e = append(e, member{"documentation", object{
-		{"markdown", object{{"mediatype", "text/markdown"}, {"url", r.Layout.Link(from, MarkdownPath(b))}}},
-		{"json-full", object{{"mediatype", "application/json"}, {"url", r.Layout.Link(from, JSONFullPath(b))}}},
-		{"bblocks-viewer", object{{"mediatype", "text/html"}, {"url", r.viewerURL() + "bblock/" + b.ID}}},
-	}})
+	e = append(e, ojson.M("documentation", ojson.Members{
+		ojson.M("markdown", ojson.Members{ojson.M("mediatype", "text/markdown"), ojson.M("url", r.Layout.Link(from, MarkdownPath(b)))}),
+		ojson.M("json-full", ojson.Members{ojson.M("mediatype", "application/json"), ojson.M("url", r.Layout.Link(from, JSONFullPath(b)))}),
+		ojson.M("bblocks-viewer", ojson.Members{ojson.M("mediatype", "text/html"), ojson.M("url", r.viewerURL()+"bblock/"+b.ID)}),
+	}))
 	return e
 }
 
@@ -399,8 +399,8 @@ func isDate(s string) bool {
 // shaclShapes returns the SHACL shapes files that apply to block b's
 // resources, by the block that declares them (ShapesChain), as links from
 // the output file from.
-func (r *Register) shaclShapes(b *bblock.Block, from string) object {
-	out := object{}
+func (r *Register) shaclShapes(b *bblock.Block, from string) ojson.Members {
+	out := ojson.Members{}
 	if r.Shapes == nil {
 		r.Shapes = NewShapesChains(r.Sources)
 	}
@@ -409,14 +409,14 @@ func (r *Register) shaclShapes(b *bblock.Block, from string) object {
 			// A block of an imported register: the shapes its register
 			// lists for it, its own and those it inherits.
 			for _, k := range slices.Sorted(maps.Keys(ib.ShaclShapes)) {
-				if !out.has(k) {
-					out = append(out, member{k, ib.ShaclShapes[k]})
+				if !out.Has(k) {
+					out = append(out, ojson.M(k, ib.ShaclShapes[k]))
 				}
 			}
 			return
 		}
 		files := ShapesFiles(b)
-		if len(files) == 0 || out.has(id) {
+		if len(files) == 0 || out.Has(id) {
 			return
 		}
 		links := make([]string, len(files))
@@ -427,7 +427,7 @@ func (r *Register) shaclShapes(b *bblock.Block, from string) object {
 				links[i] = r.Layout.SourceLink(from, path.Join(bblock.SourcesDir, b.Path, f))
 			}
 		}
-		out = append(out, member{id, links})
+		out = append(out, ojson.M(id, links))
 	})
 	return out
 }
@@ -611,18 +611,18 @@ func (r *Register) summary() []byte {
 
 // tooling is register.json's tooling member: jrpcld's own version, where
 // the tool chain names its own.
-func tooling() object {
+func tooling() ojson.Members {
 	version := "(devel)"
-	j := object{}
+	j := ojson.Members{}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if info.Main.Version != "" {
 			version = info.Main.Version
 		}
 		for _, s := range info.Settings {
 			if s.Key == "vcs.revision" {
-				j = append(j, member{"commitId", s.Value})
+				j = append(j, ojson.M("commitId", s.Value))
 			}
 		}
 	}
-	return object{{"jrpcld", append(object{{"version", version}}, j...)}}
+	return ojson.Members{ojson.M("jrpcld", append(ojson.Members{ojson.M("version", version)}, j...))}
 }

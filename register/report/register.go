@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // Register is the register-wide validation report: the reports of its
@@ -39,13 +41,13 @@ func (r *Register) Counts() (total, passed, failed int) {
 // block's report by its id.
 func (r *Register) JSON() ([]byte, error) {
 	total, passed, failed := r.Counts()
-	blocks := make(Object, 0, len(r.Blocks))
+	blocks := make(ojson.Members, 0, len(r.Blocks))
 	for _, b := range r.Blocks {
-		blocks = append(blocks, Member{b.ID, b})
+		blocks = append(blocks, ojson.M(b.ID, b))
 	}
-	return indent(Object{
-		{"summary", Object{{"total", total}, {"passed", passed}, {"failed", failed}, {"result", failed == 0}}},
-		{"bblocks", blocks},
+	return indent(ojson.Members{
+		ojson.M("summary", ojson.Members{ojson.M("total", total), ojson.M("passed", passed), ojson.M("failed", failed), ojson.M("result", failed == 0)}),
+		ojson.M("bblocks", blocks),
 	})
 }
 

@@ -26,10 +26,11 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // Section is a part of an item's report, as the tool chain names and orders
@@ -88,21 +89,11 @@ const (
 	OpRequireFail       = "require-fail"        // the verdict on a resource that must fail
 )
 
-// Member is one member of an entry's payload.
-type Member struct {
-	Key   string
-	Value any
-}
-
 // M returns the payload member key: v.
-func M(key string, v any) Member { return Member{key, v} }
-
-// Object is a JSON object of members in order, for a payload value
-// (a SHACL file's focus nodes by shape).
-type Object []Member
+func M(key string, v any) ojson.Member { return ojson.M(key, v) }
 
 // Op returns the payload member "op": op, which goes first.
-func Op(op string) Member { return Member{"op", op} }
+func Op(op string) ojson.Member { return ojson.M("op", op) }
 
 // Entry is one line of an item's report.
 type Entry struct {
@@ -116,18 +107,11 @@ type Entry struct {
 	Global bool
 	// Payload holds the members written before "isError" and "message",
 	// in order.
-	Payload []Member
+	Payload ojson.Members
 }
 
 // Value returns the payload member key, and whether there is one.
-func (e Entry) Value(key string) (any, bool) {
-	for _, m := range e.Payload {
-		if m.Key == key {
-			return m.Value, true
-		}
-	}
-	return nil, false
-}
+func (e Entry) Value(key string) (any, bool) { return e.Payload.Get(key) }
 
 // Op returns the entry's "op", or "".
 func (e Entry) Op() string {
@@ -138,9 +122,9 @@ func (e Entry) Op() string {
 
 // MarshalJSON writes the payload, then isError and message.
 func (e Entry) MarshalJSON() ([]byte, error) {
-	o := make(Object, 0, len(e.Payload)+2)
+	o := make(ojson.Members, 0, len(e.Payload)+2)
 	o = append(o, e.Payload...)
-	o = append(o, Member{"isError", e.IsError}, Member{"message", e.Message})
+	o = append(o, ojson.M("isError", e.IsError), ojson.M("message", e.Message))
 	return o.MarshalJSON()
 }
 
@@ -215,17 +199,17 @@ func (it *Item) Add(e Entry) {
 }
 
 // Info adds an entry that is not an error.
-func (it *Item) Info(s Section, msg string, payload ...Member) {
+func (it *Item) Info(s Section, msg string, payload ...ojson.Member) {
 	it.Add(Entry{Section: s, Message: msg, Payload: payload})
 }
 
 // Error adds an error entry.
-func (it *Item) Error(s Section, msg string, payload ...Member) {
+func (it *Item) Error(s Section, msg string, payload ...ojson.Member) {
 	it.Add(Entry{Section: s, Message: msg, IsError: true, Payload: payload})
 }
 
 // GlobalError adds an error about the block, as Entry.Global says.
-func (it *Item) GlobalError(s Section, msg string, payload ...Member) {
+func (it *Item) GlobalError(s Section, msg string, payload ...ojson.Member) {
 	it.Add(Entry{Section: s, Message: msg, IsError: true, Global: true, Payload: payload})
 }
 
@@ -258,7 +242,7 @@ func (it *Item) Finish() {
 	if failed {
 		msg = "Test was expected to fail but it did not."
 	}
-	it.Add(Entry{Section: General, Message: msg, IsError: failed, Payload: []Member{Op(OpRequireFail)}})
+	it.Add(Entry{Section: General, Message: msg, IsError: failed, Payload: ojson.Members{Op(OpRequireFail)}})
 }
 
 // Entries returns the entries of section s, in the order they were added.
@@ -364,31 +348,31 @@ func (r *Block) Title() string {
 }
 
 // object returns the report as _report.json holds it.
-func (r *Block) object() Object {
+func (r *Block) object() ojson.Members {
 	items := make([]any, 0, len(r.Items))
-	global := Object{}
+	global := ojson.Members{}
 	for _, it := range r.Items {
-		src := Object{{"type", it.Source.Type.String()}, {"requireFail", it.Source.RequireFail}}
+		src := ojson.Members{ojson.M("type", it.Source.Type.String()), ojson.M("requireFail", it.Source.RequireFail)}
 		if it.Source.Filename != "" {
-			src = append(src, Member{"filename", it.Source.Filename})
+			src = append(src, ojson.M("filename", it.Source.Filename))
 			if r.BaseURL != "" {
-				src = append(src, Member{"url", joinURL(r.BaseURL, it.Source.Filename)})
+				src = append(src, ojson.M("url", joinURL(r.BaseURL, it.Source.Filename)))
 			}
 		}
 		if it.Source.ExampleIndex != 0 {
-			src = append(src, Member{"exampleIndex", it.Source.ExampleIndex})
+			src = append(src, ojson.M("exampleIndex", it.Source.ExampleIndex))
 			if it.Source.SnippetIndex != 0 {
-				src = append(src, Member{"snippetIndex", it.Source.SnippetIndex})
+				src = append(src, ojson.M("snippetIndex", it.Source.SnippetIndex))
 			}
 		}
 		if it.Source.Language != "" {
-			src = append(src, Member{"language", it.Source.Language})
+			src = append(src, ojson.M("language", it.Source.Language))
 		}
 		if it.Source.SourceURL != "" {
-			src = append(src, Member{"sourceUrl", it.Source.SourceURL})
+			src = append(src, ojson.M("sourceUrl", it.Source.SourceURL))
 		}
 		if it.Source.TransformID != "" {
-			src = append(src, Member{"transformId", it.Source.TransformID})
+			src = append(src, ojson.M("transformId", it.Source.TransformID))
 		}
 		sections := []any{}
 		for s := range numSections {
@@ -400,27 +384,27 @@ func (r *Block) object() Object {
 			for _, e := range es {
 				if !e.Global {
 					shown = append(shown, e)
-				} else if e.IsError && !global.has(s.Name()) {
-					global = append(global, Member{s.Name(), e})
+				} else if e.IsError && !global.Has(s.Name()) {
+					global = append(global, ojson.M(s.Name(), e))
 				}
 			}
 			if shown == nil {
 				shown = []any{}
 			}
-			sections = append(sections, Object{{"name", s.Name()}, {"title", s.Title()}, {"entries", shown}})
+			sections = append(sections, ojson.Members{ojson.M("name", s.Name()), ojson.M("title", s.Title()), ojson.M("entries", shown)})
 		}
-		items = append(items, Object{{"source", src}, {"result", !it.Failed()}, {"sections", sections}})
+		items = append(items, ojson.Members{ojson.M("source", src), ojson.M("result", !it.Failed()), ojson.M("sections", sections)})
 	}
 	total, passed, failed := r.Counts()
-	return Object{
-		{"title", r.Title()},
-		{"bblockName", r.Name},
-		{"bblockId", r.ID},
-		{"generated", r.Generated},
-		{"result", r.Result()},
-		{"items", items},
-		{"globalErrors", global},
-		{"counts", Object{{"total", total}, {"passed", passed}, {"failed", failed}}},
+	return ojson.Members{
+		ojson.M("title", r.Title()),
+		ojson.M("bblockName", r.Name),
+		ojson.M("bblockId", r.ID),
+		ojson.M("generated", r.Generated),
+		ojson.M("result", r.Result()),
+		ojson.M("items", items),
+		ojson.M("globalErrors", global),
+		ojson.M("counts", ojson.Members{ojson.M("total", total), ojson.M("passed", passed), ojson.M("failed", failed)}),
 	}
 }
 
@@ -457,51 +441,10 @@ func escapePath(p string) string {
 	return strings.Join(parts, "/")
 }
 
-func (o Object) has(key string) bool {
-	for _, m := range o {
-		if m.Key == key {
-			return true
-		}
-	}
-	return false
-}
-
-// MarshalJSON writes the members in order, without escaping HTML
-// characters.
-func (o Object) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		k, err := json.Marshal(m.Key)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(k)
-		buf.WriteByte(':')
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(m.Value); err != nil {
-			return nil, fmt.Errorf("member %q: %w", m.Key, err)
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
 // indent encodes v as JSON indented by two spaces, without escaping HTML
 // characters and without a final newline, as the tool chain writes its
 // reports.
 func indent(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	data, err := ojson.MarshalIndent(v)
+	return bytes.TrimSuffix(data, []byte("\n")), err
 }

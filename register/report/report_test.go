@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
@@ -214,14 +215,14 @@ func refItems(t *testing.T, rep map[string]any) []*Item {
 // orderedMembers returns the members of a JSON object in the order of
 // the text (encoding/json sorts a map's keys, so raw comes from a map: the
 // order checked is the tool chain's only where the text is the file's).
-func orderedMembers(t *testing.T, raw []byte) []Member {
+func orderedMembers(t *testing.T, raw []byte) ojson.Members {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		t.Fatalf("not an object: %s", raw)
 	}
-	var out []Member
+	var out ojson.Members
 	for dec.More() {
 		k, _ := dec.Token()
 		var v any
@@ -232,7 +233,7 @@ func orderedMembers(t *testing.T, raw []byte) []Member {
 			i, _ := n.Int64()
 			v = int(i)
 		}
-		out = append(out, Member{k.(string), v})
+		out = append(out, ojson.M(k.(string), v))
 	}
 	return out
 }
