@@ -29,7 +29,6 @@ var (
 // data meet often.
 type gen struct {
 	r *rand.Rand
-	n int // blank shapes made
 }
 
 func (g *gen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }

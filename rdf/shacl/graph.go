@@ -363,11 +363,3 @@ func (g *Graph) id(t rdf.Term) id {
 	n, _ := g.dict.get(t)
 	return n
 }
-
-// object returns the one object of s and p, or 0 when there is none.
-func (g *Graph) object(s, p id) id {
-	if es := g.objects(s, p); len(es) > 0 {
-		return es[0].b
-	}
-	return 0
-}

@@ -291,16 +291,3 @@ func (s *nodeSet) add(n id) bool {
 	}
 	return true
 }
-
-func (s *nodeSet) has(n id) bool {
-	if s.in != nil {
-		_, ok := s.in[n]
-		return ok
-	}
-	for _, m := range s.list {
-		if m == n {
-			return true
-		}
-	}
-	return false
-}

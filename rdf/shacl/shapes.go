@@ -285,18 +285,13 @@ func (c *compiler) isInstance(n rdf.Term, class string) bool {
 	return false
 }
 
-// The parameters whose subjects are shapes (SHACL 2.1), and those whose
-// values are.
-var (
-	shapeParams = []string{
-		shTargetNode, shTargetClass, shTargetSubjectsOf, shTargetObjectsOf, shClass, shDatatype, shNodeKind,
-		shMinCount, shMaxCount, shMinExclusive, shMinInclusive, shMaxExclusive, shMaxInclusive, shMinLength,
-		shMaxLength, shPattern, shLanguageIn, shUniqueLang, shEquals, shDisjoint, shLessThan, shLessThanOrEquals,
-		shNot, shAnd, shOr, shXone, shNode, shProperty, shQualifiedValueShape, shClosed, shHasValue, shIn, shPath, shRule,
-	}
-	shapeValued     = []string{shNot, shNode, shProperty, shQualifiedValueShape}
-	shapeListValued = []string{shAnd, shOr, shXone}
-)
+// shapeParams are the parameters whose subjects are shapes (SHACL 2.1).
+var shapeParams = []string{
+	shTargetNode, shTargetClass, shTargetSubjectsOf, shTargetObjectsOf, shClass, shDatatype, shNodeKind,
+	shMinCount, shMaxCount, shMinExclusive, shMinInclusive, shMaxExclusive, shMaxInclusive, shMinLength,
+	shMaxLength, shPattern, shLanguageIn, shUniqueLang, shEquals, shDisjoint, shLessThan, shLessThanOrEquals,
+	shNot, shAnd, shOr, shXone, shNode, shProperty, shQualifiedValueShape, shClosed, shHasValue, shIn, shPath, shRule,
+}
 
 // shapeNodes returns the nodes that are shapes by their own triples, in
 // the order the shapes graph first names them as subjects.

@@ -26,7 +26,6 @@ type w3cTest struct {
 	conforms      bool
 	results       []string // the expected results, as resultKey writes them
 	triples       []rdf.Triple
-	parsed        map[string][]rdf.Triple
 	expectedError bool
 }
 

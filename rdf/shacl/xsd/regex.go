@@ -98,6 +98,7 @@ func (t *translator) translate() (string, error) {
 				t.pos += 3
 				continue
 			}
+			//lint:ignore ST1005 the message ends with the one (? group XPath has, not with punctuation
 			return "", errors.New("(? is not XPath regular expression syntax, except (?:")
 		default:
 			b.WriteRune(c)
