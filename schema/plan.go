@@ -457,7 +457,7 @@ func (p *planner) fill(n *node, s *jsonschema.Schema) error {
 			return errUnplanned
 		}
 	}
-	if n.asserts() == false {
+	if !n.asserts() {
 		n.always, n.valid = true, true
 	}
 	n.names = newPropNames(n.props, n.required)

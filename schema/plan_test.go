@@ -115,14 +115,14 @@ func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node,
 		// what the plan says.
 		if got != unsure {
 			for _, stand := range []json.Number{"7", "0.5"} {
-				err, _, crashed := runValidate(sch, replaceBig(v, stand))
+				_, crashed, err := runValidate(sch, replaceBig(v, stand))
 				if !crashed && (err == nil) != (got == valid) {
 					t.Errorf("%s: %s: plan says %v, jsonschema valid %v with %s for each number too big", what, text, got, err == nil, stand)
 				}
 			}
 		}
 	} else {
-		err, perr, crashed := runValidate(sch, v)
+		perr, crashed, err := runValidate(sch, v)
 		want := err == nil
 		switch {
 		case perr != nil:

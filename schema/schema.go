@@ -296,7 +296,7 @@ func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []di
 		// jsonschema would compute with them.
 		unchecked = bigNumberProblems(nums, prefix, s.store.Display)
 	} else {
-		err, perr, crashed := runValidate(sch, v)
+		perr, crashed, err := runValidate(sch, v)
 		switch {
 		case perr != nil:
 			ptr, found := stringAt(v, perr.Subject, prefix)
@@ -373,14 +373,14 @@ func codeAt(ptr string) int {
 // panics (a nil *big.Rat) on a number math/big refuses to read, which
 // neededNumbers keeps from it, and this keeps a mistake in that from
 // stopping the checking of a whole log.
-func runValidate(sch *jsonschema.Schema, v any) (err error, perr *PatternError, crashed bool) {
+func runValidate(sch *jsonschema.Schema, v any) (perr *PatternError, crashed bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err, crashed = nil, true
 			perr, _ = r.(*PatternError)
 		}
 	}()
-	return sch.Validate(v), nil, false
+	return nil, false, sch.Validate(v)
 }
 
 // describe says what is wrong in one relevant cause, in words a user can act
