@@ -115,23 +115,6 @@ type Record struct {
 // one an envelope held (Bytes).
 func (r *Record) Kept() bool { return r.Err == nil || r.Bytes }
 
-// ReadError describes a part of a log that could not be read as a message.
-type ReadError struct {
-	File   string
-	Line   int
-	Column int // 1-based byte column, 0 when unknown
-	Code   int // -32700 for text that is not JSON; -32600 for JSON that is not an acceptable message or envelope
-	Msg    string
-}
-
-// Error returns the error as "FILE:LINE[:COL]: message".
-func (e *ReadError) Error() string {
-	if e.Column > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-}
-
 // ReaderOptions bounds what a Reader accepts. The zero value means the defaults.
 type ReaderOptions struct {
 	MaxLineBytes int // longest line (and, for a pretty-printed input, longest document) accepted; default 64 MiB
@@ -355,12 +338,6 @@ type inflateLimiter struct {
 	out        int64 // bytes decompressed so far
 	max, ratio int64
 }
-
-// limitError is a gzip input over a limit of inflateLimiter; msg says
-// which and the flag that raises it.
-type limitError struct{ msg string }
-
-func (e *limitError) Error() string { return e.msg }
 
 func (l *inflateLimiter) Read(p []byte) (int, error) {
 	if rest := l.max - l.out + 1; int64(len(p)) > rest {

@@ -546,17 +546,29 @@ func TestReader(t *testing.T) {
 	}
 }
 
-func TestReadErrorString(t *testing.T) {
+// TestReadError: a ReadError prints as its diagnostic does, and errors.As
+// finds both the ReadError and the diag.Diagnostic it holds through a
+// wrapping error.
+func TestReadError(t *testing.T) {
 	tests := []struct {
-		err  ReadError
+		err  *ReadError
 		want string
 	}{
-		{ReadError{File: "a.jsonl", Line: 3, Column: 7, Code: lrPE, Msg: "bad"}, "a.jsonl:3:7: bad"},
-		{ReadError{File: "-", Line: 12, Code: lrIE, Msg: "worse"}, "-:12: worse"},
+		{&ReadError{diag.Diagnostic{File: "a.jsonl", Line: 3, Column: 7, Code: lrPE, Message: "bad"}}, "a.jsonl:3:7: bad"},
+		{&ReadError{diag.Diagnostic{File: "-", Line: 12, Code: lrIE, Message: "worse"}}, "-:12: worse"},
 	}
 	for _, tt := range tests {
 		if got := tt.err.Error(); got != tt.want {
 			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+		wrapped := fmt.Errorf("reading: %w", tt.err)
+		var re *ReadError
+		if !errors.As(wrapped, &re) || re != tt.err {
+			t.Errorf("errors.As(%v, *ReadError) did not find it", wrapped)
+		}
+		var d *diag.Diagnostic
+		if !errors.As(wrapped, &d) || d.Line != tt.err.Line || d.Code != tt.err.Code || d.Message != tt.err.Message {
+			t.Errorf("errors.As(%v, *diag.Diagnostic) = %+v, want the ReadError's diagnostic", wrapped, d)
 		}
 	}
 }
