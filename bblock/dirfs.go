@@ -10,16 +10,6 @@ import (
 	"strings"
 )
 
-// ErrLeavesTree is wrapped by the errors for a file reached through a
-// symbolic link that leads outside the folder jrpcld was given (a register's
-// _sources, a block folder, the copy of an import).
-var ErrLeavesTree = errors.New("a symbolic link leads outside the folder")
-
-// ErrNotRegular is wrapped by the errors for a name in a block's folder that
-// is neither a file nor a folder (a named pipe, a device, a socket): reading
-// one could wait for ever or never end, so it is refused before it is opened.
-var ErrNotRegular = errors.New("not a regular file or folder")
-
 // rootFS is the file system of the folder sub of dir (sub "" for dir
 // itself) in which nothing outside that folder can be reached: each file is
 // opened through an os.Root, which refuses ".." and symbolic links that

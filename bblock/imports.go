@@ -302,10 +302,6 @@ func (im *Imports) BlockOfDocument(u string) (string, bool) {
 	return "", false
 }
 
-// ErrNotImported is wrapped by ReadURL's error for a URL that no mapped
-// import covers.
-var ErrNotImported = errors.New("not in a mapped import")
-
 // ReadURL reads the local file that URL u stands for: the file a URL
 // mapping (--map, url-mappings) maps it to, or else the file of a mapped
 // import. A URL nothing maps is an error wrapping ErrNotImported.

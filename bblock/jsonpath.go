@@ -6,13 +6,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/ohler55/ojg/jp"
-)
 
-// ErrNoMatch is wrapped by the error of a snippet whose json-path selects
-// nothing: the tool chain skips such a snippet.
-var ErrNoMatch = errors.New("selects nothing")
+	"github.com/jrpcld/jrpcld/internal/ojson"
+)
 
 // SelectJSONPath returns, as JSON indented by two spaces, the first value
 // that the JSONPath expression expr selects in the JSON (or YAML) document

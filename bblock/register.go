@@ -10,8 +10,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/diag"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/jrpcld/jrpcld/diag"
 )
 
 // ConfigFile is the name of a register source tree's configuration file.
@@ -336,10 +337,6 @@ func checkPrefix(prefix string) error {
 	}
 	return nil
 }
-
-// ErrUnknownBlock is wrapped by errors that name a block id the register
-// does not have.
-var ErrUnknownBlock = errors.New("unknown building block")
 
 // orderBlocks sorts blocks so that each comes after its dependencies, keeping
 // the given order where there is a choice. A dependency on an id the
