@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -14,10 +13,6 @@ import (
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
 )
-
-// ErrStrict is wrapped by the error that stops a strict conversion at the
-// first message it cannot convert.
-var ErrStrict = errors.New("stopped at a message that cannot be converted (strict mode)")
 
 // Converter turns message logs into RDF with one block's context.
 type Converter struct {

@@ -32,13 +32,6 @@ import (
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
-// ErrUngrouped is wrapped by the error Stream returns when its input is
-// not what it can read as a stream: not grouped message by message in log
-// order as jrpcld writes logs, not parseable, or with something Logs would
-// report as a problem. The input must then be read whole, with ReadRDF and
-// Logs, which report the problems exactly.
-var ErrUngrouped = errors.New("RDF not grouped message by message as jrpcld writes logs")
-
 func ungrouped(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrUngrouped}, args...)...)
 }
