@@ -52,22 +52,6 @@ type Fetcher struct {
 	Limits Limits
 }
 
-// LimitError is the error of a download that passed one of the Fetcher's
-// limits: its timeout or one of its Limits. Flag names the flag of "jrpcld
-// fetch" that raises it.
-type LimitError struct {
-	URL  string // the file that passed it
-	What string // what passed it, as "more than 5000 files"
-	Flag string // such as "--max-files"
-}
-
-func (e *LimitError) Error() string {
-	return fmt.Sprintf("%s: %s (raise the limit with %s)", e.URL, e.What, e.Flag)
-}
-
-// errTooBig is download's error for a body longer than its max.
-var errTooBig = errors.New("too big")
-
 // Get downloads u whole (MaxBytes at most). A redirect is followed only on
 // the same host; a status other than 200 is an error.
 func (f *Fetcher) Get(ctx context.Context, u string) ([]byte, error) {
@@ -146,17 +130,6 @@ func get(ctx context.Context, c *http.Client, target string, w io.Writer, max in
 		err = errTooBig
 	}
 	return n, err
-}
-
-// HashError is the error of a download whose content's sha256
-// (mcp.ContentSHA256) is not the one pinned.
-type HashError struct {
-	URL       string
-	Want, Got string
-}
-
-func (e *HashError) Error() string {
-	return fmt.Sprintf("%s: sha256 %s, but jrpcld pins %s: refused (the file is not the one jrpcld knows)", e.URL, e.Got, e.Want)
 }
 
 // MCPSchemas downloads the schema of each released MCP version

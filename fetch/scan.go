@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 
@@ -25,9 +24,6 @@ const maxLink = 4 << 10
 
 // maxNesting is the deepest nesting a scan reads, as encoding/json.
 const maxNesting = 10000
-
-// errNotJSON is a scan's error for a text that is not JSON.
-var errNotJSON = errors.New("not JSON")
 
 // frame is one level of the path to a value: an array, or an object and
 // the name of its current member ("" for a name longer than maxKey).

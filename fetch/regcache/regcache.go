@@ -11,7 +11,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -70,10 +69,6 @@ func Key(u string) string {
 	}
 	return name + "-" + hex.EncodeToString(sum[:6])
 }
-
-// ErrNotFetched is wrapped by Dir's error for a register that is not in
-// the cache, or whose copy there is not complete.
-var ErrNotFetched = errors.New("not in the cache")
 
 // Dir returns the folder of the cached copy of the register at u, or an
 // error wrapping ErrNotFetched that says how to fetch it. Only a copy a
