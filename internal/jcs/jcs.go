@@ -9,7 +9,6 @@ package jcs
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -20,10 +19,6 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
 )
-
-// ErrNumber is wrapped by errors for a number that has no canonical form
-// (beyond the range of a double).
-var ErrNumber = errors.New("number out of the range of a double")
 
 // Change records a number whose canonical form has another value than the
 // number as written: the double nearest to it is not it.

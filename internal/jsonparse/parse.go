@@ -183,17 +183,6 @@ type Surrogate struct {
 	Start, End int
 }
 
-// SyntaxError is a parse failure at byte Offset of the text. EOF tells that
-// the text ended inside a value (not inside a string): more text could
-// complete it.
-type SyntaxError struct {
-	Offset int
-	Msg    string
-	EOF    bool
-}
-
-func (e *SyntaxError) Error() string { return e.Msg }
-
 func errAt(off int, format string, args ...any) *SyntaxError {
 	return &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
 }

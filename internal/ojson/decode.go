@@ -12,8 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/internal/limits"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/jrpcld/jrpcld/internal/limits"
 )
 
 // maxDepth bounds the nesting of decoded documents: the decoders recurse,
@@ -138,8 +139,6 @@ func aliasBudget(n *yaml.Node) int {
 	walk(n)
 	return min(10*count+10000, 4_000_000)
 }
-
-var errAliasing = errors.New("the document's aliases expand it too much")
 
 // value decodes n, inside depth sequences and mappings.
 func (d *yamlDecoder) value(n *yaml.Node, depth int) (any, error) {

@@ -1,0 +1,7 @@
+package ojson
+
+import "errors"
+
+// errAliasing is the error of a YAML document whose aliases stand for more
+// nodes than its alias budget (see aliasBudget): a billion laughs.
+var errAliasing = errors.New("the document's aliases expand it too much")
