@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"container/heap"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -53,22 +52,6 @@ type Entry struct {
 	Dir jsonrpc.Direction
 	TS  string
 	Msg []byte
-}
-
-// RecordingError is the error of ReadRecording for a recording that is not in the
-// format asked for: Pointer is a JSON pointer to what is wrong.
-type RecordingError struct {
-	Recorder Recorder
-	Pointer  string
-	Msg      string
-}
-
-func (e *RecordingError) Error() string {
-	at := e.Pointer
-	if at == "" {
-		at = "/"
-	}
-	return fmt.Sprintf("not %s: %s (at %s)", describe(e.Recorder), e.Msg, at)
 }
 
 func describe(f Recorder) string {
@@ -150,11 +133,6 @@ func read(r io.Reader, f Recorder, emit func(Entry) error, warn func(diag.Diagno
 	}
 	return err
 }
-
-// ErrNoMessages is the error of ReadRecording for a recording of the right format
-// that holds no message: an empty log would be written, which no reader
-// of logs takes for one.
-var ErrNoMessages = errors.New("the recording holds no MCP message: nothing to import")
 
 // WriteLog writes entries to w as envelope lines.
 func WriteLog(w io.Writer, entries []Entry) error {

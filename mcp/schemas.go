@@ -89,10 +89,6 @@ func CacheDir() (string, error) {
 	return filepath.Join(dir, "jrpcld", "mcp-schema"), nil
 }
 
-// ErrNoSchema is wrapped by Set.Schema's error for a version that has no
-// schema in the folder.
-var ErrNoSchema = errors.New("no schema for this MCP version")
-
 // Set is the schemas of a folder laid out VERSION/schema.json, each
 // compiled once, when first asked for. A Set is safe for concurrent use.
 type Set struct {

@@ -30,16 +30,6 @@ type Stdio struct {
 	Signals <-chan os.Signal
 }
 
-// StartError is the error of Run when the server could not be started;
-// NotFound tells that the command does not exist.
-type StartError struct {
-	Err      error
-	NotFound bool
-}
-
-func (e *StartError) Error() string { return e.Err.Error() }
-func (e *StartError) Unwrap() error { return e.Err }
-
 // Run starts the server and passes lines until it exits: each line of In
 // to the server and each line of the server to Out, unchanged (a last line
 // without a line break too), recording each in Log before it is passed on.
@@ -118,15 +108,6 @@ func (s *Stdio) Run() (int, error) {
 	defer mu.Unlock()
 	return code, firstErr
 }
-
-// passError is an error of passLines: of the log, or of the writer.
-type passError struct {
-	err error
-	log bool
-}
-
-func (e *passError) Error() string { return e.err.Error() }
-func (e *passError) Unwrap() error { return e.err }
 
 // passLines copies the lines of r to w, recording each in log as sent in
 // direction dir before it is written. A line longer than the log's Max
