@@ -111,29 +111,6 @@ type constraint struct {
 	others []*shape // the sibling qualified value shapes, when disjoint
 }
 
-// Error is a shapes graph that cannot be compiled: the shape (its IRI, or
-// a blank node shape's first triples in Turtle's [ ... ] form) and what is
-// wrong.
-type Error struct {
-	Shape string
-	Err   error
-}
-
-func (e *Error) Error() string {
-	if e.Shape == "" {
-		return "shapes: " + e.Err.Error()
-	}
-	return "shape " + e.Shape + ": " + e.Err.Error()
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// ErrUnsupported is wrapped by the errors of shapes that use what the
-// package does not implement: SHACL-SPARQL (sh:sparql, SPARQL rules,
-// SPARQL-based targets and constraint components) and SHACL-JS. A shapes
-// graph that uses them is refused, never validated in part.
-var ErrUnsupported = errors.New("not supported")
-
 // compiler reads a shapes graph.
 type compiler struct {
 	g       *Graph

@@ -20,22 +20,6 @@ import (
 // exhausted the stack (a fatal error) where the chain could not loop.
 const maxNesting = limits.Depth
 
-// NestingError is a validation that failed (as SHACL calls a validation it
-// cannot complete) because checking a focus node nested the checks of
-// nodes against shapes more than the limit deep.
-type NestingError struct {
-	Focus, Shape rdf.Term // the focus node and shape whose check went too deep
-	At, AtShape  rdf.Term // the node and shape checked past the limit
-	Limit        int
-	shapes       *Graph // for descriptions of blank node shapes
-}
-
-func (e *NestingError) Error() string {
-	return fmt.Sprintf("validation failed: checking %s against shape %s nests checks of nodes against shapes more than %d deep "+
-		"(%s against shape %s is one too many): shapes that refer to shapes through a long chain of data?",
-		termText(e.Focus), describe(e.shapes, e.Shape), e.Limit, termText(e.At), describe(e.shapes, e.AtShape))
-}
-
 // binding is what the shapes' constants are in one data graph: each
 // constant's id, the terms the data does not hold numbered after its own,
 // and the subclasses of each class the shapes name.

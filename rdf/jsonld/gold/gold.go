@@ -14,14 +14,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/piprate/json-gold/ld"
+
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/rdf"
-	"github.com/piprate/json-gold/ld"
 )
-
-// ErrRemoteContext is wrapped by errors for a context that names another
-// context by URL: jrpcld never fetches one.
-var ErrRemoteContext = errors.New("remote context")
 
 // refusingLoader is the document loader every JSON-LD call gets: it loads
 // nothing, so no context is fetched from the network or read from a file
