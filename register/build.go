@@ -2,7 +2,6 @@ package register
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -124,9 +123,6 @@ type BlockResult struct {
 // Count counts the checked resources that gave the expected result and
 // those that did not.
 type Count struct{ Passed, Failed int }
-
-// ErrUsage is wrapped by the errors of Build for options it cannot use.
-var ErrUsage = errors.New("bad build options")
 
 var dateOptRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 

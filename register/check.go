@@ -441,16 +441,6 @@ func firstSchemaError(probs []diag.Diagnostic) *diag.Diagnostic {
 	return nil
 }
 
-// jsonSyntaxError is a JSON document that does not parse, where.
-type jsonSyntaxError struct {
-	msg       string
-	line, col int
-}
-
-func (e *jsonSyntaxError) Error() string {
-	return fmt.Sprintf("%s (line %d column %d)", e.msg, e.line, e.col)
-}
-
 // decodeJSON decodes one JSON document, numbers kept as written; a syntax
 // error says its line and column.
 func decodeJSON(data []byte) (any, error) {

@@ -22,10 +22,6 @@ const (
 	annContext    = "x-jsonld-context"
 )
 
-// ErrNoSchema is wrapped by the errors of Annotate and Build for a block
-// without a schema.
-var ErrNoSchema = errors.New("block has no schema")
-
 // annotate annotates block b's schema as the tool chain does: its
 // references rewritten (see rewriteRefs), then each property whose name is
 // a term of the block's own context (its context.jsonld, or the file

@@ -1,7 +1,6 @@
 package toolchain
 
 import (
-	"errors"
 	"slices"
 	"sync"
 
@@ -28,9 +27,6 @@ import (
 // levels a replayed walk cached below its own are not made: should the
 // build ask for one, it starts again without replays (errReplayed), so
 // that a build's output is always what walking everything would give.
-
-// errReplayed stops a build that asked for a level a replay did not make.
-var errReplayed = errors.New("a replayed walk's level was needed")
 
 // walkKey names a walk of a referenced schema: the schema part (the tool
 // chain's cache key), the reference's text, what the walk is given, and

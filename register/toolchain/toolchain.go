@@ -127,10 +127,6 @@ func fragText(f *string) string {
 	return *f
 }
 
-// ErrImport is wrapped by the errors for a reference into an imported
-// register that no --import maps to a local copy.
-var ErrImport = errors.New("needs an imported register")
-
 // toolchain holds what the tool chain's algorithms read for one register,
 // and the annotated schemas made so far. It is safe for concurrent use.
 type toolchain struct {
@@ -333,15 +329,6 @@ func (tc *toolchain) readFile(loc string) ([]byte, error) {
 // displayLoc shortens a location for messages.
 func displayLoc(loc string) string {
 	return strings.TrimPrefix(loc, "/")
-}
-
-// RemoteError reports a document jrpcld would have to fetch.
-type RemoteError struct {
-	URL string
-}
-
-func (e *RemoteError) Error() string {
-	return fmt.Sprintf("%s is remote: jrpcld does not fetch; map it to a local file with --map URL=FILE (or url-mappings in bblocks-config.yaml), the register it belongs to with --import URL=DIR, or a context with --context-map URL=FILE", e.URL)
 }
 
 // rewriteRefs rewrites, in place, the references of block b's source

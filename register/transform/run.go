@@ -2,8 +2,6 @@ package transform
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 )
 
@@ -27,33 +25,6 @@ type Input struct {
 	// reference fails; none is fetched.
 	Contexts map[string]any
 }
-
-// NotRunError is the error of a transform or uplift step that jrpcld does
-// not run.
-type NotRunError struct {
-	ID     string // the transform's id; "" for an uplift step
-	Type   string
-	Runner string // what runs it in the tool chain, as Runner says it
-	// Why is set when the type is one jrpcld runs but cannot here.
-	Why string
-}
-
-func (e *NotRunError) Error() string {
-	what, kind := fmt.Sprintf("transform %q (%s)", e.ID, e.Type), "transforms"
-	if e.ID == "" {
-		what, kind = fmt.Sprintf("%s step", e.Type), "steps"
-	}
-	if e.Why != "" {
-		return fmt.Sprintf("%s not run: %s", what, e.Why)
-	}
-	return fmt.Sprintf("%s not run: jrpcld does not run %s %s; %s", what, e.Type, kind, e.Runner)
-}
-
-// ErrNotRun is wrapped by every *NotRunError, for errors.Is.
-var ErrNotRun = errors.New("transform not run")
-
-// Is reports whether target is ErrNotRun.
-func (e *NotRunError) Is(target error) bool { return target == ErrNotRun }
 
 // Runs reports whether jrpcld runs transforms of the type.
 func Runs(typ string) bool {

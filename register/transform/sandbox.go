@@ -74,27 +74,6 @@ func NewSandbox(limit int64, hint string, command ...string) *Sandbox {
 	return &Sandbox{command: command, limit: max(limit, MinMemoryLimit), hint: hint, cpu: runLimit, timeout: wallLimit}
 }
 
-// MemoryError is the error of a step a Sandbox stopped past its memory
-// limit.
-type MemoryError struct {
-	Limit int64  // the limit, in bytes
-	Hint  string // how to raise it, or ""
-	// Output is set when the step ran within the limit but its output was
-	// larger than a quarter of it, which is all the sandbox takes back.
-	Output bool
-}
-
-func (e *MemoryError) Error() string {
-	msg := "stopped: past the memory limit of " + mebibytes(e.Limit)
-	if e.Output {
-		msg = fmt.Sprintf("stopped: its output is larger than %s, a quarter of the memory limit of %s", mebibytes(outputLimit(e.Limit)), mebibytes(e.Limit))
-	}
-	if e.Hint != "" {
-		msg += " (" + e.Hint + ")"
-	}
-	return msg
-}
-
 func mebibytes(n int64) string {
 	if n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MiB", n>>20)

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
-	"go.yaml.in/yaml/v3"
 )
 
 // UpliftFile is the name of the file that declares the extra steps of a
@@ -330,23 +331,6 @@ func (s *Step) notRun() *NotRunError {
 	}
 	return nil
 }
-
-// StepError is the error of a step that failed or was not run: the tool
-// chain stops the uplift there.
-type StepError struct {
-	Step *Step
-	Err  error
-}
-
-func (e *StepError) Error() string {
-	from := ""
-	if e.Step.From != "" {
-		from = " (inherited from " + e.Step.From + ")"
-	}
-	return fmt.Sprintf("%s-uplift %s step from %s%s: %v", e.Step.Stage(), e.Step.Type, e.Step.Source(), from, e.Err)
-}
-
-func (e *StepError) Unwrap() error { return e.Err }
 
 // Pre runs the jq steps, in order, on an example's decoded JSON (numbers
 // as json.Number, objects as map[string]any) and returns the JSON to
