@@ -14,7 +14,6 @@ package format
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -98,8 +97,6 @@ func Lookup(name string) (f Func, ok bool) {
 		return nil
 	}, true
 }
-
-var errInvalid = errors.New("not as ajv-formats reads it")
 
 func boolCheck(f func(string) bool) func(string) error {
 	return func(s string) error {

@@ -163,8 +163,6 @@ func (d decimal) int64() (int64, bool) {
 	return n, true
 }
 
-var errNotInteger = errors.New("not an integer")
-
 // checkInt32: an integer from -2^31 to 2^31-1.
 func checkInt32(s string) error {
 	d, ok := parseDecimal(s)

@@ -23,10 +23,6 @@ import (
 	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
-// ErrNotLocal is wrapped by errors for references jrpcld will not follow
-// because they point to the network or outside the schema's own files.
-var ErrNotLocal = errors.New("not a local reference")
-
 // Store loads and rewrites schema documents by URL. Block documents have
 // URLs bblocks://ID/FILE; other files of a register's sources tree
 // bblocks:///_sources/PATH; the schemas of imported registers their own URLs,
