@@ -3,11 +3,12 @@ package schema
 import (
 	"strconv"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Checker checks the messages of a log in order: the JSON-RPC 2.0 rules, and

@@ -5,10 +5,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/jsonrpc"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // dispatch picks, for MCP-style schemas, the definition a message is checked

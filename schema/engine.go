@@ -4,8 +4,9 @@ package schema
 // schemas jsonschema compiles before anything validates with them.
 
 import (
-	"github.com/jrpcld/jrpcld/schema/format"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/jrpcld/jrpcld/schema/format"
 )
 
 // newEngine returns a jsonschema compiler with jrpcld's settings:

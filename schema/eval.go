@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
+	"github.com/jrpcld/jrpcld/schema/internal/bignum"
 )
 
 // verdict is what a plan says of a value.
@@ -622,7 +623,7 @@ func (e *evaluator) number(n *node, b []byte) verdict {
 	if n.min == nil && n.max == nil && n.exMin == nil && n.exMax == nil && n.multipleOf == nil {
 		return valid
 	}
-	if tooBig(b) {
+	if bignum.TooBig(b) {
 		return unsure
 	}
 	r, ok := new(big.Rat).SetString(string(b))
@@ -649,9 +650,9 @@ func (e *evaluator) number(n *node, b []byte) verdict {
 
 // isInteger tells whether the number text b has an integer value. One
 // too big to compute with is unsure even when written in digits alone:
-// type "integer" needs its value (see tooBig), as it does without a plan.
+// type "integer" needs its value (see bignum.TooBig), as it does without a plan.
 func (e *evaluator) isInteger(b []byte) verdict {
-	if tooBig(b) {
+	if bignum.TooBig(b) {
 		return unsure
 	}
 	plain := true
@@ -698,7 +699,7 @@ func (e *evaluator) equal(b []byte, t uint8, c *constant) verdict {
 		}
 		return invalid
 	case tNumber:
-		if tooBig(b) {
+		if bignum.TooBig(b) {
 			return unsure
 		}
 		r, ok := new(big.Rat).SetString(string(b))
@@ -754,14 +755,14 @@ func kindOf(b []byte) uint8 {
 }
 
 // ratOf returns the exact value of a number as jsonschema decodes one; ok
-// is false for a number too big to compute with (see tooBig).
+// is false for a number too big to compute with (see bignum.TooBig).
 func ratOf(v any) (*big.Rat, bool) {
 	switch v.(type) {
 	case string, bool, nil, map[string]any, []any:
 		return nil, false
 	}
 	s := fmt.Sprint(v)
-	if tooBig(s) {
+	if bignum.TooBig(s) {
 		return nil, false
 	}
 	return new(big.Rat).SetString(s)

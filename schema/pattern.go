@@ -22,9 +22,11 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/schema/format"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/jrpcld/jrpcld/schema/internal/bignum"
 )
 
 // MatchTimeout is how long one match of a pattern against one string may
@@ -105,7 +107,7 @@ func (e *PatternError) Error() string {
 	if errors.Is(e.Err, regexp2.ErrBacktrackingStackLimit) {
 		what = "needs more backtracking than allowed"
 	}
-	return fmt.Sprintf("the pattern %s %s on %s", strconv.Quote(abbreviate(e.Pattern)), what, strconv.Quote(abbreviate(e.Subject)))
+	return fmt.Sprintf("the pattern %s %s on %s", strconv.Quote(bignum.Abbreviate(e.Pattern)), what, strconv.Quote(bignum.Abbreviate(e.Subject)))
 }
 
 func (e *PatternError) Unwrap() error { return e.Err }

@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/jrpcld/jrpcld/schema/internal/bignum"
 )
 
 // JSON types as a plan tests them.
@@ -453,7 +455,7 @@ func (p *planner) fill(n *node, s *jsonschema.Schema) error {
 	// numbers
 	n.min, n.max, n.exMin, n.exMax, n.multipleOf = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf
 	for _, r := range []*big.Rat{n.min, n.max, n.exMin, n.exMax, n.multipleOf} {
-		if ratTooBig(r) {
+		if bignum.RatTooBig(r) {
 			return errUnplanned
 		}
 	}

@@ -13,9 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/jrpcld/jrpcld/schema/internal/bignum"
 )
 
 // planCases are schemas that use every keyword plans implement, in
@@ -108,7 +110,7 @@ func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node,
 	}
 	var e evaluator
 	got := e.run(n, bytes.TrimSpace(text))
-	if nums := neededNumbers(sch, v); len(nums) > 0 {
+	if nums := bignum.Needed(sch, v, matchPattern); len(nums) > 0 {
 		// jsonschema must not see numbers too big to compute with where
 		// it may need them. A plan that is sure did not need their
 		// values: with other numbers in their place, jsonschema says
@@ -154,7 +156,7 @@ func samePlanVerdict(t *testing.T, what string, sch *jsonschema.Schema, n *node,
 func replaceBig(v any, n json.Number) any {
 	switch x := v.(type) {
 	case json.Number:
-		if tooBig(string(x)) {
+		if bignum.TooBig(string(x)) {
 			return n
 		}
 	case []any:

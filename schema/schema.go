@@ -10,16 +10,18 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/schema/internal/bignum"
 	"github.com/jrpcld/jrpcld/schema/internal/schemadoc"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // Schema is a compiled building-block schema, with its definitions ready
@@ -110,7 +112,7 @@ func (c *Compiler) compile(st *schemadoc.Store, u, name string) (*Schema, error)
 // settings.
 func (c *Compiler) engine(st *schemadoc.Store) *jsonschema.Compiler {
 	jc := newEngine(c.Formats)
-	jc.UseLoader(boundedLoader{st})
+	jc.UseLoader(bignum.Loader{URLLoader: st})
 	return jc
 }
 
@@ -292,7 +294,7 @@ func (s *Schema) plan(sch *jsonschema.Schema) *node {
 // pointers are prefixed with prefix.
 func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []diag.Diagnostic {
 	var unchecked []diag.Diagnostic
-	if nums := neededNumbers(sch, v); len(nums) > 0 {
+	if nums := bignum.Needed(sch, v, matchPattern); len(nums) > 0 {
 		// jsonschema would compute with them.
 		unchecked = bigNumberProblems(nums, prefix, s.store.Display)
 	} else {
@@ -315,7 +317,7 @@ func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []di
 		}
 	}
 	// jsonschema could not say. The plan, which is exact where
-	// neededNumbers errs on the side of need and reads no further than it
+	// bignum.Needed errs on the side of need and reads no further than it
 	// must, may know v valid without what jsonschema could not do.
 	if n := s.plan(sch); n != nil {
 		if text, err := json.Marshal(v); err == nil {
@@ -367,11 +369,25 @@ func codeAt(ptr string) int {
 	return jsonrpc.CodeInvalidRequest
 }
 
+// bigNumberProblems turns the numbers jsonschema must not see into
+// problems, under prefix.
+func bigNumberProblems(nums []bignum.Number, prefix string, display func(string) string) []diag.Diagnostic {
+	out := make([]diag.Diagnostic, len(nums))
+	for i, n := range nums {
+		kw, loc, _ := strings.Cut(n.Need, " at ")
+		ptr := prefix + n.Ptr
+		out[i] = diag.Diagnostic{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: display(loc),
+			Message: printer.Sprintf("could not be checked: %s needs the value of the number %s, which has more than %d digits or an exponent beyond ±%d, too big to compute with; write it as a string or in fewer digits",
+				kw, bignum.Abbreviate(n.Text), bignum.MaxDigits, bignum.MaxExponent)}
+	}
+	return out
+}
+
 // runValidate runs jsonschema on v. perr is the match of a pattern that
 // could not be completed (see pattern.MatchString), which stops the
 // validation; crashed is true when jsonschema panicked otherwise: v6.0.3
 // panics (a nil *big.Rat) on a number math/big refuses to read, which
-// neededNumbers keeps from it, and this keeps a mistake in that from
+// bignum.Needed keeps from it, and this keeps a mistake in that from
 // stopping the checking of a whole log.
 func runValidate(sch *jsonschema.Schema, v any) (perr *PatternError, crashed bool, err error) {
 	defer func() {

@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // verdicts returns whether each line of log is valid against the schema

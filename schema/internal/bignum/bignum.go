@@ -1,14 +1,15 @@
-package schema
-
-// Numbers too big to compute with. JSON Schema compares numbers by their
-// exact value (jsonschema and the plans read them with math/big), and the
-// cost of that grows with the number's digits and exponent: 1E999999 takes
-// math/big a third of a second and 3 MB. So jrpcld computes only with
-// numbers of at most maxDigits digits and an exponent within ±maxExponent.
-// A bigger one is checked wherever no keyword needs its value (its type
-// "number" needs none); where one does (minimum, maximum, multipleOf,
-// const, enum, uniqueItems, "integer"), it is a problem "could not be
-// checked" at its pointer, and jsonschema does not see the value.
+// Package bignum keeps numbers too big to compute with from the JSON Schema
+// engine. JSON Schema compares numbers by their exact value (jsonschema and
+// the plans read them with math/big), and the cost of that grows with the
+// number's digits and exponent: 1E999999 takes math/big a third of a second
+// and 3 MB. So jrpcld computes only with numbers of at most MaxDigits digits
+// and an exponent within ±MaxExponent. A bigger one is checked wherever no
+// keyword needs its value (its type "number" needs none); where one does
+// (minimum, maximum, multipleOf, const, enum, uniqueItems, "integer"), it is
+// a problem "could not be checked" at its pointer (see Needed), and
+// jsonschema does not see the value; a schema document that holds one where
+// jsonschema would compute with it is refused (see Loader).
+package bignum
 
 import (
 	"encoding/json"
@@ -17,24 +18,25 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
-	"strings"
 
-	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 )
 
 // The bounds of the numbers jrpcld computes with: digits before the
 // exponent, and the exponent as written.
 const (
-	maxDigits   = 1000
-	maxExponent = 1000
+	MaxDigits   = 1000
+	MaxExponent = 1000
 )
 
-// tooBig reports whether the JSON number text s has more than maxDigits
-// digits before its exponent or an exponent beyond ±maxExponent. It reads
+// TooBig reports whether the JSON number text s has more than MaxDigits
+// digits before its exponent or an exponent beyond ±MaxExponent. It reads
 // the text only, whatever its length.
-func tooBig[T string | []byte](s T) bool {
+func TooBig[T string | []byte](s T) bool {
 	digits, i := 0, 0
 	for ; i < len(s); i++ {
 		c := s[i]
@@ -45,7 +47,7 @@ func tooBig[T string | []byte](s T) bool {
 			digits++
 		}
 	}
-	if digits > maxDigits {
+	if digits > MaxDigits {
 		return true
 	}
 	if i == len(s) {
@@ -61,32 +63,34 @@ func tooBig[T string | []byte](s T) bool {
 	exp := 0
 	for ; i < len(s); i++ {
 		exp = 10*exp + int(s[i]-'0')
-		if exp > maxExponent {
+		if exp > MaxExponent {
 			return true
 		}
 	}
 	return false
 }
 
-// ratTooBig reports whether a number jsonschema compiled from a schema
+// RatTooBig reports whether a number jsonschema compiled from a schema
 // (minimum, multipleOf, ...) is beyond what the plans compute with.
-func ratTooBig(r *big.Rat) bool {
-	return r != nil && r.Num().BitLen()+r.Denom().BitLen() > 4*(maxDigits+maxExponent)
+func RatTooBig(r *big.Rat) bool {
+	return r != nil && r.Num().BitLen()+r.Denom().BitLen() > 4*(MaxDigits+MaxExponent)
 }
 
-// bigNumber is a number of a value too big to compute with, whose value a
+// Number is a number of a value too big to compute with, whose value a
 // keyword of the schema may need.
-type bigNumber struct {
-	ptr  string // its JSON pointer in the value
-	text string
-	need string // what may need it: a keyword and its schema's location
+type Number struct {
+	Ptr  string // its JSON pointer in the value
+	Text string
+	Need string // what may need it: a keyword, " at ", and its schema's location
 }
 
-// neededNumbers returns the numbers of v too big to compute with (see
-// tooBig) whose value a keyword of sch may need, in the order of v (members
-// by name). It errs on the side of need: the schemas of then and else, and
-// of every branch of anyOf and oneOf, count whatever the value is.
-func neededNumbers(sch *jsonschema.Schema, v any) []bigNumber {
+// Needed returns the numbers of v too big to compute with (see TooBig)
+// whose value a keyword of sch may need, in the order of v (members by
+// name). It errs on the side of need: the schemas of then and else, and of
+// every branch of anyOf and oneOf, count whatever the value is. match
+// matches a member name against a patternProperties pattern that sch
+// compiled; a pattern whose match cannot be completed counts as matched.
+func Needed(sch *jsonschema.Schema, v any, match func(re jsonschema.Regexp, s string) (bool, error)) []Number {
 	if !holdsBig(v) {
 		// Most values: not worth their paths, in order.
 		return nil
@@ -96,15 +100,15 @@ func neededNumbers(sch *jsonschema.Schema, v any) []bigNumber {
 	if len(found) == 0 {
 		return nil
 	}
-	w := needWalk{closures: map[string][]*jsonschema.Schema{}}
-	var out []bigNumber
+	w := needWalk{closures: map[string][]*jsonschema.Schema{}, match: match}
+	var out []Number
 	for _, path := range found {
 		if need := w.need(sch, v, path); need != "" {
 			ptr := ""
 			for _, tok := range path {
 				ptr += "/" + jsonptr.Escape(tok)
 			}
-			out = append(out, bigNumber{ptr: ptr, text: string(valueAt(v, path).(json.Number)), need: need})
+			out = append(out, Number{Ptr: ptr, Text: string(valueAt(v, path).(json.Number)), Need: need})
 		}
 	}
 	return out
@@ -115,7 +119,7 @@ func neededNumbers(sch *jsonschema.Schema, v any) []bigNumber {
 func collectBig(v any, path []string, found *[][]string) {
 	switch x := v.(type) {
 	case json.Number:
-		if tooBig(string(x)) {
+		if TooBig(string(x)) {
 			*found = append(*found, slices.Clone(path))
 		}
 	case []any:
@@ -133,7 +137,7 @@ func collectBig(v any, path []string, found *[][]string) {
 func holdsBig(v any) bool {
 	return anyLeaf(v, func(l any) bool {
 		n, ok := l.(json.Number)
-		return ok && tooBig(string(n))
+		return ok && TooBig(string(n))
 	})
 }
 
@@ -176,6 +180,7 @@ func valueAt(v any, path []string) any {
 // to each value on the way (by the value's path).
 type needWalk struct {
 	closures map[string][]*jsonschema.Schema
+	match    func(re jsonschema.Regexp, s string) (bool, error)
 }
 
 // need returns what may need the value of the number at path in v, which
@@ -196,7 +201,7 @@ func (w *needWalk) need(sch *jsonschema.Schema, v any, path []string) string {
 		tok := path[depth]
 		var next []*jsonschema.Schema
 		for _, s := range schemas {
-			next = append(next, childSchemas(s, v, tok)...)
+			next = append(next, w.childSchemas(s, v, tok)...)
 		}
 		key += "/" + jsonptr.Escape(tok)
 		v = valueAt(v, path[depth:depth+1])
@@ -303,7 +308,7 @@ func (w *needWalk) closure(key string, list []*jsonschema.Schema, v any) []*json
 
 // childSchemas returns the schemas s applies to the member or element tok
 // of v.
-func childSchemas(s *jsonschema.Schema, v any, tok string) []*jsonschema.Schema {
+func (w *needWalk) childSchemas(s *jsonschema.Schema, v any, tok string) []*jsonschema.Schema {
 	var out []*jsonschema.Schema
 	switch v.(type) {
 	case map[string]any:
@@ -313,7 +318,7 @@ func childSchemas(s *jsonschema.Schema, v any, tok string) []*jsonschema.Schema 
 		}
 		for re, p := range s.PatternProperties {
 			// A pattern that cannot be matched in time counts as matched.
-			if m, err := matchPattern(re, tok); m || err != nil {
+			if m, err := w.match(re, tok); m || err != nil {
 				named = true
 				out = append(out, p)
 			}
@@ -349,22 +354,9 @@ func childSchemas(s *jsonschema.Schema, v any, tok string) []*jsonschema.Schema 
 	return slices.DeleteFunc(out, func(s *jsonschema.Schema) bool { return s == nil })
 }
 
-// bigNumberProblems turns the numbers jsonschema must not see into
-// problems, under prefix.
-func bigNumberProblems(nums []bigNumber, prefix string, display func(string) string) []diag.Diagnostic {
-	out := make([]diag.Diagnostic, len(nums))
-	for i, n := range nums {
-		kw, loc, _ := strings.Cut(n.need, " at ")
-		ptr := prefix + n.ptr
-		out[i] = diag.Diagnostic{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: display(loc),
-			Message: printer.Sprintf("could not be checked: %s needs the value of the number %s, which has more than %d digits or an exponent beyond ±%d, too big to compute with; write it as a string or in fewer digits",
-				kw, abbreviate(n.text), maxDigits, maxExponent)}
-	}
-	return out
-}
-
-// abbreviate shortens a number's text for a message.
-func abbreviate(s string) string {
+// Abbreviate shortens a number's text, or a pattern or string, for a
+// message.
+func Abbreviate(s string) string {
 	if len(s) <= 40 {
 		return s
 	}
@@ -379,21 +371,26 @@ var valueKeywords = map[string]bool{
 	"minProperties": true, "maxProperties": true, "minContains": true, "maxContains": true,
 }
 
-// boundedLoader loads schema documents as its URLLoader does, and refuses
-// one that holds a number too big to compute with (see tooBig) as the
-// value of a keyword jsonschema computes with, or inside a const or enum.
-type boundedLoader struct {
+// Loader loads schema documents as its URLLoader does, and refuses one
+// that holds a number too big to compute with (see TooBig) as the value of
+// a keyword jsonschema computes with, or inside a const or enum.
+type Loader struct {
 	jsonschema.URLLoader
 }
 
-func (l boundedLoader) Load(u string) (any, error) {
+// printer writes the bounds in messages as schema's printer does (1,000).
+var printer = message.NewPrinter(language.English)
+
+// Load loads the document at u and refuses it when it holds a number too
+// big where jsonschema would compute with it.
+func (l Loader) Load(u string) (any, error) {
 	doc, err := l.URLLoader.Load(u)
 	if err != nil {
 		return nil, err
 	}
 	if ptr, num, found := bigInSchema(doc, "", false); found {
 		return nil, errors.New(printer.Sprintf("%s: the number %s has more than %d digits or an exponent beyond ±%d, too big for jrpcld to compute with; write a smaller one",
-			ptr, abbreviate(num), maxDigits, maxExponent))
+			ptr, Abbreviate(num), MaxDigits, MaxExponent))
 	}
 	return doc, nil
 }
@@ -405,7 +402,7 @@ func (l boundedLoader) Load(u string) (any, error) {
 func bigInSchema(v any, ptr string, value bool) (string, string, bool) {
 	switch x := v.(type) {
 	case json.Number:
-		if value && tooBig(string(x)) {
+		if value && TooBig(string(x)) {
 			return ptr, string(x), true
 		}
 	case []any:
