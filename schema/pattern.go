@@ -13,8 +13,6 @@ package schema
 // problem "could not be checked" naming the pattern and the value.
 
 import (
-	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -26,7 +24,6 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/schema/format"
-	"github.com/jrpcld/jrpcld/schema/internal/bignum"
 )
 
 // MatchTimeout is how long one match of a pattern against one string may
@@ -73,8 +70,6 @@ func (p *pattern) match(s string) (bool, error) {
 	return ok, nil
 }
 
-var errGaveUp = errors.New("match timeout")
-
 // MatchString is the method jsonschema calls, which has no error to
 // return: a match that cannot be completed panics with its *PatternError,
 // which validateWith recovers and reports.
@@ -94,23 +89,6 @@ func matchPattern(re jsonschema.Regexp, s string) (bool, error) {
 	}
 	return re.MatchString(s), nil
 }
-
-// PatternError is a match of a pattern that could not be completed in
-// time (MatchTimeout) or within the backtracking stack regexp2 allows.
-type PatternError struct {
-	Pattern, Subject string
-	Err              error
-}
-
-func (e *PatternError) Error() string {
-	what := "did not complete within " + MatchTimeout.String()
-	if errors.Is(e.Err, regexp2.ErrBacktrackingStackLimit) {
-		what = "needs more backtracking than allowed"
-	}
-	return fmt.Sprintf("the pattern %s %s on %s", strconv.Quote(bignum.Abbreviate(e.Pattern)), what, strconv.Quote(bignum.Abbreviate(e.Subject)))
-}
-
-func (e *PatternError) Unwrap() error { return e.Err }
 
 // stringAt returns the JSON pointer (after prefix) of the first string of
 // v, a value or a member name, in the order of v (members by name), equal

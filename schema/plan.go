@@ -11,7 +11,6 @@ package schema
 // schema with a keyword it does not implement gets no plan at all.
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"sort"
@@ -32,10 +31,6 @@ const (
 	tArray
 	tObject
 )
-
-// errUnplanned is returned for a schema that uses a keyword plans do not
-// implement: its messages go to jsonschema.
-var errUnplanned = errors.New("keyword not planned")
 
 // node is the plan of one schema.
 type node struct {

@@ -193,13 +193,6 @@ func (s *Schema) compileURL(u string) (*jsonschema.Schema, error) {
 	return sch, nil
 }
 
-// ErrNotLocal is wrapped by errors for references jrpcld will not follow
-// because they point to the network or outside the schema's own files.
-var ErrNotLocal = schemadoc.ErrNotLocal
-
-// ErrNoDefinition is wrapped by errors for a definition the schema lacks.
-var ErrNoDefinition = errors.New("no such definition")
-
 // Resolve turns a reference to a part of the schema into an absolute
 // location. A reference may be an anchor ("#Request" or "Request"), a JSON
 // pointer with or without its leading slash ("#/$defs/Request",
