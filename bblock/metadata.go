@@ -131,6 +131,56 @@ var knownKeys = map[string]string{
 	"$schema": "string",
 }
 
+// nearKey returns the member of the bblock.json schema that key is most
+// likely a slip for (the same name in another case, or one or two edits
+// away, one for short names), or "" when none is that close.
+func nearKey(key string) string {
+	best, bestDist := "", 0
+	for k := range knownKeys {
+		if strings.EqualFold(k, key) {
+			return k
+		}
+		limit := 2
+		if len(k) < 6 {
+			limit = 1
+		}
+		if d := editDistance(strings.ToLower(k), strings.ToLower(key), limit); d <= limit && (best == "" || d < bestDist || d == bestDist && k < best) {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+// editDistance returns the Levenshtein distance between a and b in bytes,
+// or limit+1 as soon as it is known to exceed limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			low = min(low, cur[j])
+		}
+		if low > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // ParseMetadata decodes and checks the bytes of a bblock.json. It returns
 // the metadata with the problems found (errors and warnings), each naming
 // file and the JSON pointer of the member concerned. A document that is not a
@@ -153,7 +203,12 @@ func ParseMetadata(file string, data []byte) (*Metadata, []Problem, error) {
 		seen[f.Key] = true
 		want, known := knownKeys[f.Key]
 		if !known {
-			add(true, f.Key, "unknown member %q (not defined by the bblock.json schema; kept as is)", f.Key)
+			// The tool chain's schema closes no member list: it publishes
+			// "maturity", "scope", "title" and any other member as written.
+			// Only a name one slip away from a defined member is worth a word.
+			if near := nearKey(f.Key); near != "" {
+				add(true, f.Key, "member %q is not defined by the bblock.json schema: did you mean %q? (kept and published as is)", f.Key, near)
+			}
 			continue
 		}
 		if got := jsonKind(f.Value); !kindMatches(want, got) {
