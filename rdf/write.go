@@ -619,6 +619,9 @@ type TurtleWriter struct {
 	// planAll makes every group go through the plan, for tests that
 	// compare appendSimple's layout with the plan's.
 	planAll bool
+	// used, while KeepUsed runs, marks the prefixes (by index in
+	// prefixes) that a written IRI took.
+	used []bool
 	// relOrigin and relDir: IRIs of this origin are written relative to
 	// the folder relDir (see SetRelative).
 	relOrigin, relDir string
@@ -1262,7 +1265,7 @@ func (t *TurtleWriter) appendIRI(dst []byte, iri string) ([]byte, error) {
 		dst = append(dst, rel...)
 		return append(dst, '>'), nil
 	}
-	for _, p := range t.prefixes {
+	for i, p := range t.prefixes {
 		if !strings.HasPrefix(iri, p.IRI) {
 			continue
 		}
@@ -1270,11 +1273,44 @@ func (t *TurtleWriter) appendIRI(dst []byte, iri string) ([]byte, error) {
 		dst = append(dst, p.Name...)
 		dst = append(dst, ':')
 		if d, ok := appendLocal(dst, iri[len(p.IRI):]); ok {
+			if t.used != nil {
+				t.used[i] = true
+			}
 			return d, nil
 		}
 		dst = dst[:n]
 	}
 	return appendIRIRef(dst, iri)
+}
+
+// KeepUsed narrows the prefix block to the prefixes that writing groups
+// uses, for a document whose triples are all known before it is written:
+// call it before the first group, with the groups that will be written.
+// IRIs are written as they would have been with every prefix; a group that
+// cannot be written leaves its prefixes out, and fails when written.
+func (t *TurtleWriter) KeepUsed(groups ...[]Triple) {
+	if t.err != nil || t.started {
+		return
+	}
+	t.used = make([]bool, len(t.prefixes))
+	var scratch []byte
+	for _, g := range groups {
+		scratch, _ = t.appendGroup(scratch[:0], g)
+	}
+	keep := map[string]bool{}
+	var prefixes []Prefix
+	for i, p := range t.prefixes {
+		if t.used[i] {
+			keep[p.Name] = true
+			prefixes = append(prefixes, p)
+		}
+	}
+	t.used, t.prefixes = nil, prefixes
+	t.decl = slices.DeleteFunc(t.decl, func(p Prefix) bool { return !keep[p.Name] })
+	// The written forms cached are those of the prefixes kept: a prefix
+	// left out was never taken. They are dropped all the same, so that
+	// nothing cached outlives the list it was made with.
+	t.names, t.recent = nil, [64]writtenName{}
 }
 
 // writtenName is an IRI and how a TurtleWriter writes it.

@@ -1140,3 +1140,67 @@ func TestNameCacheOwnCopy(t *testing.T) {
 	}
 	sameGraph(t, "Turtle", got, want, out.Bytes())
 }
+
+// TestTurtleKeepUsed: KeepUsed declares only the prefixes the statements
+// take, and the statements are written as with every prefix declared.
+func TestTurtleKeepUsed(t *testing.T) {
+	all := []rdf.Prefix{{"jlog", "https://jrpcld.github.io/ns/log#"}, {"e", exNS}, {"ex", exNS + "a/"},
+		{"xsd", rdf.XSDNS}, {"rdf", rdfNS}, {"rdfs", rdf.RDFSNS}, {"bad", exNS + "b/"}}
+	tests := []struct {
+		name  string
+		group []rdf.Triple
+		want  string // the names declared, in the order given
+	}{
+		{"longest prefix taken, rdf:type as a", []rdf.Triple{
+			{S: rdf.NewIRI(exNS + "a/s"), P: rdf.RDFType, O: rdf.NewIRI(exNS + "a/C")},
+			triple(bnode("b"), "p", plain("x"))}, "e ex"},
+		{"datatypes", []rdf.Triple{
+			triple(exIRI("s"), "p", typedLit("2026-01-01", rdf.XSDNS+"date")),
+			triple(exIRI("s"), "q", typedLit("{}", rdfJSON)),
+			triple(exIRI("s"), "r", typedLit("12", rdf.XSDNS+"integer"))}, "e xsd rdf"},
+		{"a local name the longest prefix cannot write", []rdf.Triple{
+			{S: rdf.NewIRI(exNS + "b/\u0300x"), P: exNS + "c/p", O: plain("x")}}, "e"},
+		{"no prefix at all", []rdf.Triple{
+			{S: rdf.NewIRI("urn:x:1"), P: "urn:x:p", O: rdf.NewLangLiteral("x", "en")}}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			write := func(keep bool) string {
+				var buf bytes.Buffer
+				w := rdf.NewTurtleWriter(&buf, all)
+				if keep {
+					w.KeepUsed(tc.group)
+				}
+				if err := w.WriteGroup(tc.group); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+				return buf.String()
+			}
+			full, kept := write(false), write(true)
+			var names []string
+			body := kept
+			for strings.HasPrefix(body, "@prefix ") {
+				line, rest, _ := strings.Cut(body, "\n")
+				name, _, _ := strings.Cut(strings.TrimPrefix(line, "@prefix "), ":")
+				names = append(names, name)
+				body = rest
+			}
+			if got := strings.Join(names, " "); got != tc.want {
+				t.Errorf("declared %q, want %q\n%s", got, tc.want, kept)
+			}
+			_, fullBody, _ := strings.Cut(full, "\n\n")
+			if strings.TrimPrefix(body, "\n") != fullBody {
+				t.Errorf("statements differ from those written with every prefix:\n%s\nwant\n%s", body, fullBody)
+			}
+			for _, n := range names {
+				if !strings.Contains(body, " "+n+":") && !strings.HasPrefix(body, n+":") && !strings.Contains(body, "^^"+n+":") {
+					t.Errorf("prefix %s declared but not used:\n%s", n, kept)
+				}
+			}
+			roundTrip(t, "", tc.group)
+		})
+	}
+}
