@@ -159,7 +159,7 @@ func TestPagesInChromium(t *testing.T) {
 		"MCP", "mcp.mcp", "Depends on mcp.json-rpc",
 		"1. initialize", "checked against #definitions/InitializeRequest : passed",
 		// The Turtle of the first example, as rendered.
-		`Turtle — example_1_1.ttl @prefix jlog:`, `jrpc:hasMethod "initialize" ;`, `mcp:hasClientInfo [ mcp:hasName "example-client" ;`,
+		`Turtle — example_1_1.ttl @prefix jrpc:`, `jrpc:hasMethod "initialize" ;`, `mcp:hasClientInfo [ mcp:hasName "example-client" ;`,
 		"Validation report", "passed 20 of 20 example snippets as expected",
 	} {
 		if !strings.Contains(mcpText, want) {

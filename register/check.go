@@ -380,7 +380,11 @@ func (bd *builder) writeTurtle(o *blockOut, it *item, up *convert.Uplift) {
 	if up.Relative {
 		w.SetRelative(convert.PlaceholderBase)
 	}
-	err := w.WriteGroup(sortTriples(up.Triples))
+	// Only the prefixes the graph takes are declared, as rdflib writes
+	// the tool chain's: not jrpcld's own jlog: on a graph without it.
+	triples := sortTriples(up.Triples)
+	w.KeepUsed(triples)
+	err := w.WriteGroup(triples)
 	if err == nil {
 		err = w.Close()
 	}
