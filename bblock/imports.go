@@ -253,6 +253,18 @@ func (im *Imports) Block(id string) (*ImportedBlock, bool) {
 	return nil, false
 }
 
+// Maps returns the import mappings the copies were loaded from, in the
+// order given: what a command needs to be given to see the same imports.
+func (im *Imports) Maps() []ImportMap {
+	var maps []ImportMap
+	if im != nil {
+		for _, r := range im.regs {
+			maps = append(maps, ImportMap{URL: r.name, Dir: r.dir})
+		}
+	}
+	return maps
+}
+
 // IDs returns the ids of the imported blocks.
 func (im *Imports) IDs() []string {
 	var ids []string

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,6 +28,9 @@ import (
 type blockOut struct {
 	b   *bblock.Block
 	res BlockResult
+	// pageText words a warning for the pages where it differs from the
+	// one the command line prints (a command naming a local path).
+	pageText map[string]string
 
 	annotated string // annotated/<path>
 	tests     string // tests/<path>
@@ -84,6 +89,21 @@ func (o *blockOut) warnf(format string, args ...any) {
 		}
 	}
 	o.res.Warnings = append(o.res.Warnings, msg)
+}
+
+// pageWarnings returns the block's warnings as its page shows them.
+func (o *blockOut) pageWarnings() []string {
+	if len(o.pageText) == 0 {
+		return o.res.Warnings
+	}
+	ws := make([]string, len(o.res.Warnings))
+	for i, w := range o.res.Warnings {
+		ws[i] = w
+		if p, ok := o.pageText[w]; ok {
+			ws[i] = p
+		}
+	}
+	return ws
 }
 
 // buildBlock builds the outputs of block b.
@@ -150,7 +170,9 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 			global(report.JSONLD, "JSON-LD context: %v", err)
 		}
 		if undeclared, ok, err := ontology.CheckBlock(b, bd.reg, bd.tc.Terms); err == nil && ok && len(undeclared) > 0 {
-			o.warnf("%s", undeclaredWarning(undeclared))
+			msg := undeclaredWarning(undeclared, bd.ontologyCommand(b, false))
+			o.warnf("%s", msg)
+			o.pageText = map[string]string{msg: undeclaredWarning(undeclared, bd.ontologyCommand(b, true))}
 		}
 	} else if b.Files.Context != "" {
 		o.warnf("%s: the block has no schema, so no context is built from it and its JSON examples are not uplifted (as in the OGC tool chain)", b.Files.Context)
@@ -312,8 +334,9 @@ func problemText(p bblock.Problem) string {
 }
 
 // undeclaredWarning words the warning about IRIs of a block's context that
-// its ontologies do not declare, naming a few of them.
-func undeclaredWarning(iris []string) string {
+// its ontologies do not declare, naming a few of them; past those, it names
+// the command that lists them all.
+func undeclaredWarning(iris []string, command string) string {
 	const shown = 6
 	if len(iris) == 1 {
 		return "the context produces an IRI that no ontology of the block or its dependencies declares: " + iris[0]
@@ -322,7 +345,44 @@ func undeclaredWarning(iris []string) string {
 	if len(iris) <= shown {
 		return msg + strings.Join(iris, ", ")
 	}
-	return msg + strings.Join(iris[:shown], ", ") + fmt.Sprintf(" and %d more (\"jrpcld ontology --check\" lists them)", len(iris)-shown)
+	return msg + strings.Join(iris[:shown], ", ") + fmt.Sprintf(" and %d more (%s lists them)", len(iris)-shown, command)
+}
+
+// ontologyCommand returns the jrpcld command line that checks block b's
+// context against its ontologies as this build does: the source tree and
+// the block named (unless the register is the embedded block alone), with
+// the imports and context files the build was given. For the published
+// pages (page), an absolute path is written as the name of what it is
+// (SOURCES, DIR, FILE): the pages hold nothing of the machine that built.
+func (bd *builder) ontologyCommand(b *bblock.Block, page bool) string {
+	local := func(p, name string) string {
+		if page && filepath.IsAbs(p) {
+			return name
+		}
+		return p
+	}
+	args := []string{"jrpcld", "ontology", "--check"}
+	if bd.reg.Dir != "" {
+		args = append(args, "--bblock", shellQuote(local(bd.reg.Dir, "SOURCES")), "--id", shellQuote(b.ID))
+	}
+	for _, m := range bd.reg.Imports.Maps() {
+		args = append(args, "--import", shellQuote(m.URL+"="+local(m.Dir, "DIR")))
+	}
+	if c := bd.opts.Contexts; c != nil {
+		for _, ref := range slices.Sorted(maps.Keys(c.Files)) {
+			args = append(args, "--context-map", shellQuote(ref+"="+local(c.Files[ref], "FILE")))
+		}
+	}
+	return "\"" + strings.Join(args, " ") + "\""
+}
+
+// shellQuote returns s as a POSIX shell reads it back: as is when it holds
+// only characters no shell treats specially, else in single quotes.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=@+%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // items returns the checked test resources and snippets in report order.

@@ -95,7 +95,7 @@ func (bd *builder) writePages(res *Result) error {
 		p := site.Block{Register: idx.Name, Name: m.Name, ID: o.b.ID, Abstract: m.Abstract, Status: m.Status,
 			Version: m.Version, ItemClass: m.ItemClass, Added: m.DateTimeAddition, Changed: m.DateOfLastChange,
 			Passed: o.res.Passed, Summary: summary(o.res),
-			Date: bd.date, Deps: deps(o, from), Tags: m.Tags, Errors: o.res.Errors, Warnings: o.res.Warnings,
+			Date: bd.date, Deps: deps(o, from), Tags: m.Tags, Errors: o.res.Errors, Warnings: o.pageWarnings(),
 			Description: o.description, Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology,
 			OntologyNote: o.ontologyNote}
 		if p.Abstract == "" {
