@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jrpcld/jrpcld/internal/jsonparse"
-
 	"github.com/jrpcld/jrpcld/internal/jcs"
 )
 
@@ -167,61 +165,16 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 	return dst, errors.New("a value that is not JSON")
 }
 
-// equalJSON reports whether two wire values are the same JSON value, numbers
-// compared by their exact decimal value. A setValue equals nothing.
-func equalJSON(a, b any) bool {
-	if r, ok := a.(rawJSON); ok {
-		v, err := decodeJSON(string(r))
-		if err != nil {
-			return false
-		}
-		a = v
-	}
-	if r, ok := b.(rawJSON); ok {
-		v, err := decodeJSON(string(r))
-		if err != nil {
-			return false
-		}
-		b = v
-	}
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && jsonparse.SameNumber(string(x), string(y))
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, e := range x {
-			f, ok := y[k]
-			if !ok || !equalJSON(e, f) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalJSON(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+// JSONValue decodes r for ojson.Equal; text that does not decode equals
+// nothing.
+func (r rawJSON) JSONValue() (any, bool) {
+	v, err := decodeJSON(string(r))
+	return v, err == nil
 }
+
+// JSONValue says a setValue stands for no one value: ojson.Equal finds it
+// equal to nothing.
+func (setValue) JSONValue() (any, bool) { return nil, false }
 
 // brief returns v as compact JSON, cut short after 64 bytes, for a message.
 func brief(v any) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/jcs"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // A patchOp is one operation of an RFC 6902 JSON Patch: "add", "replace" or
@@ -78,7 +79,7 @@ func (d *differ) diff(orig, back any, depth int) {
 			return
 		}
 	}
-	if equalJSON(orig, back) {
+	if ojson.Equal(orig, back) {
 		return
 	}
 	d.ops = append(d.ops, patchOp{Op: "replace", Path: d.pointer(), Value: orig})

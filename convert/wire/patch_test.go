@@ -1,8 +1,11 @@
 package wire
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/internal/ojson"
 )
 
 // TestDiffJSON checks diffJSON by what its patch does: applied to the
@@ -47,9 +50,36 @@ func TestDiffJSON(t *testing.T) {
 			}
 			fresh, _ := decodeJSON(tt.back)
 			got, err := applyPatch(fresh, ops)
-			if err != nil || !equalJSON(got, orig) {
+			if err != nil || !ojson.Equal(got, orig) {
 				t.Errorf("%s from %s: the patch %v gives %v (%v)", tt.orig, tt.back, ops, got, err)
 			}
+		}
+	}
+}
+
+// TestWireValuesEqual: the way back's own kinds of value compare through
+// ojson.Equal as the patch needs them to: rdf:JSON text by the value it
+// decodes to (at any depth), text that does not decode and a property of
+// several values equal to nothing, not even themselves.
+func TestWireValuesEqual(t *testing.T) {
+	n := func(s string) json.Number { return json.Number(s) }
+	tests := []struct {
+		name string
+		a, b any
+		want bool
+	}{
+		{"raw and decoded", rawJSON(`{"x":[1.0,"s"]}`), map[string]any{"x": []any{n("1"), "s"}}, true},
+		{"decoded and raw", map[string]any{"x": n("10")}, rawJSON(`{"x":1e1}`), true},
+		{"raw inside", map[string]any{"k": rawJSON(`[true]`)}, map[string]any{"k": []any{true}}, true},
+		{"raw differs", rawJSON(`{"x":1}`), map[string]any{"x": n("2")}, false},
+		{"raw not JSON", rawJSON(`{`), rawJSON(`{`), false},
+		{"set", setValue{"a", "b"}, setValue{"a", "b"}, false},
+		{"set inside", map[string]any{"k": setValue{n("1")}}, map[string]any{"k": setValue{n("1")}}, false},
+		{"set and list", setValue{"a"}, []any{"a"}, false},
+	}
+	for _, tt := range tests {
+		if got := ojson.Equal(tt.a, tt.b); got != tt.want {
+			t.Errorf("%s: ojson.Equal = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

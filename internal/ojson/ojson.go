@@ -228,18 +228,48 @@ func Truthy(v any) bool {
 	return true
 }
 
-// Equal reports whether a and b are equal JSON values: objects with the
-// same members whatever their order, lists element by element, numbers by
-// value.
+// A Valuer stands for a JSON value it makes only when asked, such as JSON
+// text not yet decoded. Equal compares the value JSONValue returns; ok
+// false means it stands for no one value, and then it equals nothing.
+type Valuer interface {
+	JSONValue() (v any, ok bool)
+}
+
+// Equal reports whether a and b are equal JSON values: objects (*Object or
+// map[string]any) with the same members whatever their order, lists
+// element by element, numbers by value, a Valuer by the value it gives.
 func Equal(a, b any) bool {
-	if m, ok := a.(map[string]any); ok {
-		a = FromPlain(m)
+	if v, ok := a.(Valuer); ok {
+		if a, ok = v.JSONValue(); !ok {
+			return false
+		}
 	}
-	if m, ok := b.(map[string]any); ok {
-		b = FromPlain(m)
+	if v, ok := b.(Valuer); ok {
+		if b, ok = v.JSONValue(); !ok {
+			return false
+		}
 	}
 	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			o, isObject := b.(*Object)
+			return isObject && Equal(FromPlain(x), o)
+		}
+		if len(x) != len(y) {
+			return false
+		}
+		for k, e := range x {
+			f, ok := y[k]
+			if !ok || !Equal(e, f) {
+				return false
+			}
+		}
+		return true
 	case *Object:
+		if m, ok := b.(map[string]any); ok {
+			b = FromPlain(m)
+		}
 		y, ok := b.(*Object)
 		if !ok || x.Len() != y.Len() {
 			return false

@@ -638,6 +638,20 @@ func TestEqual(t *testing.T) {
 		{"lists of other lengths", []any{nil}, []any{nil, nil}, false},
 		{"nested", obj("l", []any{obj("y", true, "x", false)}), obj("l", []any{obj("x", false, "y", true)}), true},
 		{"nested differs", obj("l", []any{obj("x", true)}), obj("l", []any{obj("x", false)}), false},
+		{"maps", map[string]any{"a": json.Number("1"), "b": []any{"x"}}, map[string]any{"b": []any{"x"}, "a": json.Number("1.0")}, true},
+		{"maps with another value", map[string]any{"a": json.Number("1")}, map[string]any{"a": json.Number("2")}, false},
+		{"maps with another key", map[string]any{"a": nil}, map[string]any{"b": nil}, false},
+		{"maps of other sizes", map[string]any{"a": nil}, map[string]any{"a": nil, "b": nil}, false},
+		{"map and object", map[string]any{"a": "x", "b": nil}, obj("b", nil, "a", "x"), true},
+		{"object and map", obj("b", nil, "a", "x"), map[string]any{"a": "x", "b": nil}, true},
+		{"map and object differ", map[string]any{"a": "x"}, obj("a", "y"), false},
+		{"map and list", map[string]any{}, []any{}, false},
+		{"valuer", text(`{"a":[1.0]}`), map[string]any{"a": []any{json.Number("1")}}, true},
+		{"valuer on the right", obj("a", json.Number("2")), text(`{"a":2e0}`), true},
+		{"valuer nested", []any{text(`"s"`)}, []any{"s"}, true},
+		{"valuer differs", text(`[1]`), []any{json.Number("2")}, false},
+		{"valuer of no value", noValue{}, noValue{}, false},
+		{"valuer of no value and nil", noValue{}, nil, false},
 	}
 	for _, tt := range tests {
 		if got := Equal(tt.a, tt.b); got != tt.want {
@@ -645,6 +659,19 @@ func TestEqual(t *testing.T) {
 		}
 	}
 }
+
+// text is JSON text that stands for the value it decodes to.
+type text string
+
+func (t text) JSONValue() (any, bool) {
+	v, err := DecodeJSON([]byte(t))
+	return Plain(v), err == nil
+}
+
+// noValue stands for no one value.
+type noValue struct{}
+
+func (noValue) JSONValue() (any, bool) { return nil, false }
 
 // TestPlainAndFromPlain proves Plain turns objects into maps deeply and FromPlain turns maps back into sorted objects.
 func TestPlainAndFromPlain(t *testing.T) {
