@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/internal/jsonparse"
-
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/shacl/xsd"
 )
 
 // DefaultLogIRI returns the IRI a log is given when the user gives none: the
@@ -307,7 +307,7 @@ func IsDateTime(s string) bool {
 		fracZero = strings.Trim(s[i+1:i+1+n], "0") == ""
 		i += 1 + n
 	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || minute > 59 || second > 59 ||
+	if month < 1 || month > 12 || day < 1 || day > xsd.DaysIn(year, month) || minute > 59 || second > 59 ||
 		hour > 24 || hour == 24 && (minute != 0 || second != 0 || !fracZero) {
 		return false
 	}
@@ -325,21 +325,6 @@ func IsDateTime(s string) bool {
 		return mm <= 59 && (hh < 14 || hh == 14 && mm == 0)
 	}
 	return false
-}
-
-// daysIn returns the number of days of month in year (proleptic
-// Gregorian, year 0 a leap year as in XSD 1.1).
-func daysIn(year int64, month int) int {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
 
 // isInteger matches -?[0-9]+.

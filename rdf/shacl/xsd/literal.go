@@ -280,7 +280,9 @@ type moment struct {
 	tz   bool
 }
 
-func daysIn(year int64, month int) int {
+// DaysIn returns the number of days of month (1 to 12) in year, in the
+// proleptic Gregorian calendar with year 0 a leap year, as XSD 1.1 counts.
+func DaysIn(year int64, month int) int {
 	switch month {
 	case 2:
 		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
@@ -299,7 +301,7 @@ func daysFrom(year int64, month, day int) int64 {
 	y := year - 1
 	days := y*365 + floorDiv(y, 4) - floorDiv(y, 100) + floorDiv(y, 400)
 	for m := 1; m < month; m++ {
-		days += int64(daysIn(year, m))
+		days += int64(DaysIn(year, m))
 	}
 	return days + int64(day-1)
 }
@@ -381,7 +383,7 @@ func parseDateTime(s string, date, clock bool) (moment, bool) {
 			return m, false
 		}
 		day, rest, ok = twoDigits(rest[4:])
-		if !ok || day < 1 || day > daysIn(year, month) {
+		if !ok || day < 1 || day > DaysIn(year, month) {
 			return m, false
 		}
 		if clock {
@@ -464,7 +466,7 @@ func gregorian(s, parts string) bool {
 				return false
 			}
 			month = n
-		} else if n < 1 || n > daysIn(year, month) {
+		} else if n < 1 || n > DaysIn(year, month) {
 			return false
 		}
 	}

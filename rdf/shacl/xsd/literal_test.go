@@ -2,6 +2,7 @@ package xsd
 
 import (
 	"testing"
+	"time"
 
 	"github.com/jrpcld/jrpcld/rdf"
 )
@@ -122,6 +123,20 @@ func TestCompareValues(t *testing.T) {
 		got, ok := Compare(tc.a, tc.b)
 		if ok != tc.ok || ok && got != tc.want {
 			t.Errorf("compare(%+v, %+v) = %d, %v; want %d, %v", tc.a, tc.b, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestDaysIn compares DaysIn with the time package's proleptic Gregorian
+// calendar (which counts years as XSD 1.1 does, year 0 a leap year) over
+// years before and after year 0, leap centuries and not.
+func TestDaysIn(t *testing.T) {
+	for year := int64(-800); year <= 2400; year++ {
+		for month := 1; month <= 12; month++ {
+			want := time.Date(int(year), time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+			if got := DaysIn(year, month); got != want {
+				t.Fatalf("DaysIn(%d, %d) = %d, want %d", year, month, got, want)
+			}
 		}
 	}
 }
