@@ -93,7 +93,10 @@ func TestChanges(t *testing.T) {
 			s.Delete(quad("a", "p", "b", ""))
 			s.Add(quad("a", "p", "b", ""))
 		}, []rdf.Quad{quad("a", "p", "b", "")}},
-		{"delete of unknown terms", func(s *Store) { s.Add(quad("a", "p", "b", "")); s.Delete(quad("x", "p", "b", ""), quad("a", "p", "b", "g")) },
+		{"delete of unknown terms", func(s *Store) {
+			s.Add(quad("a", "p", "b", ""))
+			s.Delete(quad("x", "p", "b", ""), quad("a", "p", "b", "g"))
+		},
 			[]rdf.Quad{quad("a", "p", "b", "")}},
 		{"graphs are apart", func(s *Store) {
 			s.Add(quad("a", "p", "b", ""), quad("a", "p", "b", "g1"), quad("a", "p", "c", "g2"))
@@ -103,7 +106,11 @@ func TestChanges(t *testing.T) {
 			[]rdf.Quad{quad("a", "p", "b", "g")}},
 		{"drop named", func(s *Store) { s.Add(quad("a", "p", "b", ""), quad("a", "p", "b", "g")); s.DropGraph(iri("g")) },
 			[]rdf.Quad{quad("a", "p", "b", "")}},
-		{"pending add then clear", func(s *Store) { s.Add(quad("a", "p", "b", "g")); s.ClearGraph(iri("g")); s.Add(quad("c", "p", "d", "g")) },
+		{"pending add then clear", func(s *Store) {
+			s.Add(quad("a", "p", "b", "g"))
+			s.ClearGraph(iri("g"))
+			s.Add(quad("c", "p", "d", "g"))
+		},
 			[]rdf.Quad{quad("c", "p", "d", "g")}},
 	}
 	for _, tc := range tests {
