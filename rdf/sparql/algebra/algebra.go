@@ -14,8 +14,8 @@ import "github.com/jrpcld/jrpcld/rdf"
 
 // Node is a term or a variable in a triple pattern, a GRAPH clause or a
 // DESCRIBE: Var is the variable's name when it is a variable, else Term is
-// the term. A blank node in a pattern is a variable the syntax names
-// with a prefix no query can write.
+// the term. A blank node in a pattern is a hidden variable (see Hidden);
+// in a template or in data it is a blank node Term.
 type Node struct {
 	Var  string
 	Term rdf.Term
@@ -202,7 +202,10 @@ type PathOneOrMore struct{ P Path }
 type PathZeroOrOne struct{ P Path }
 
 // PathNegated is !(iri|^iri...): any predicate not in Forward, walked
-// forward, or not in Inverse, walked backward.
+// forward, or not in Inverse, walked backward. The forward walk is made
+// when Forward is not empty or Inverse is empty (!() walks forward over
+// every predicate); the backward walk only when Inverse is not empty, so
+// !^:p walks backward only.
 type PathNegated struct{ Forward, Inverse []string }
 
 func (PathIRI) path()        {}
@@ -266,8 +269,10 @@ type Query struct {
 	Op Op
 	// Template is CONSTRUCT's template (CONSTRUCT WHERE: the pattern).
 	Template []TriplePattern
-	// DescribeNodes are DESCRIBE's resources and variables; empty with
-	// DESCRIBE *, which describes every variable of the pattern.
+	// DescribeNodes are DESCRIBE's resources and variables; with
+	// DESCRIBE *, DescribeAll is set and DescribeNodes lists the pattern's
+	// in-scope variables. A DESCRIBE's Op ends in a Project of the
+	// variables described (under any DISTINCT or Slice).
 	DescribeNodes []Node
 	DescribeAll   bool
 	// From and FromNamed are the dataset clauses; both empty when the query
