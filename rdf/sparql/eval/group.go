@@ -190,4 +190,3 @@ func orderTerms(a, b rdf.Term) int {
 	}
 	return expr.Order(a, b)
 }
-

@@ -65,7 +65,9 @@ func (e *evaluator) eval(op algebra.Op, g active, seed row) seq {
 			yield(r) // a SILENT SERVICE that fails gives the one empty solution
 		}
 	}
-	return func(func(row) bool) { e.fail(&RefusedError{What: fmt.Sprintf("the operator %T", op), Why: "the evaluator does not know it"}) }
+	return func(func(row) bool) {
+		e.fail(&RefusedError{What: fmt.Sprintf("the operator %T", op), Why: "the evaluator does not know it"})
+	}
 }
 
 // seedable reports whether op's solutions from a seed are exactly its
