@@ -71,6 +71,9 @@ func comparable(a, b rdf.Term) valueClass {
 // any other pair are a type error.
 func Compare(op string, a, b rdf.Term) (rdf.Term, error) {
 	a, b = norm(a), norm(b)
+	if unbound(a) || unbound(b) {
+		return rdf.Term{}, typeErr(op, "an operand is unbound")
+	}
 	switch op {
 	case "=", "!=":
 		eq, err := equal(op, a, b)
@@ -259,7 +262,7 @@ func negate(n number) number {
 // and the rest, in that order; within a group they sort by value as "<"
 // does (numbers compared exactly, NaN first; date-times without a time
 // zone as if in UTC where "<" leaves them unordered), and ties by lexical
-// form, datatype and language tag. Order returns 0 only for the same term.
+// form, language tag and datatype. Order returns 0 only for the same term.
 func Order(a, b rdf.Term) int {
 	a, b = norm(a), norm(b)
 	ra, rb := kindRank(a), kindRank(b)
@@ -279,10 +282,10 @@ func Order(a, b rdf.Term) int {
 	if c := strings.Compare(a.Value, b.Value); c != 0 {
 		return c
 	}
-	if c := strings.Compare(a.Datatype, b.Datatype); c != 0 {
+	if c := strings.Compare(strings.ToLower(a.Lang), strings.ToLower(b.Lang)); c != 0 {
 		return c
 	}
-	return strings.Compare(strings.ToLower(a.Lang), strings.ToLower(b.Lang))
+	return strings.Compare(a.Datatype, b.Datatype)
 }
 
 func kindRank(t rdf.Term) int {
