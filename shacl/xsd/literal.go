@@ -684,3 +684,27 @@ func (v Value) Float() (float64, bool) {
 	f, _ := v.r.Float64()
 	return f, true
 }
+
+// Rat returns the exact value of an xsd:decimal, xsd:integer or derived
+// integer literal's Value, and false for any other (doubles and floats
+// included: use Float).
+func (v Value) Rat() (*big.Rat, bool) {
+	if v.class != classNumber || v.float {
+		return nil, false
+	}
+	return new(big.Rat).Set(v.r), true
+}
+
+// Instant returns the point in time of an xsd:dateTime, xsd:date or
+// xsd:time Value: seconds from 0001-01-01T00:00:00 (UTC when zoned, local
+// time otherwise), the digits of the fraction of a second without
+// trailing zeros, and whether the lexical form had a time zone; ok is
+// false for any other Value. Ordering values by (sec, frac) agrees with
+// Compare wherever Compare gives an order.
+func (v Value) Instant() (sec int64, frac string, zoned, ok bool) {
+	switch v.class {
+	case classDateTime, classDate, classTime:
+		return v.m.sec, v.m.frac, v.m.tz, true
+	}
+	return 0, "", false, false
+}
