@@ -17,6 +17,18 @@ func (e *evaluator) evalPath(o algebra.PathPattern, g active, seed row) seq {
 		copy(r, seed)
 		s, sSlot := e.pathEnd(o.S, r)
 		t, tSlot := e.pathEnd(o.O, r)
+		// An end bound by the seed rather than written in the query must
+		// be a node of the graph, as it is when the pattern is matched on
+		// its own and joined: a zero-length path would otherwise connect a
+		// term the graph lacks to itself.
+		for _, end := range []struct {
+			n  algebra.Node
+			id store.ID
+		}{{o.S, s}, {o.O, t}} {
+			if end.n.IsVar() && end.id != 0 && !e.isNode(g, end.id) {
+				return
+			}
+		}
 		e.pathPairs(o.Path, g, s, t, func(x, y store.ID) bool {
 			if sSlot >= 0 && sSlot == tSlot && x != y {
 				return true
@@ -118,6 +130,11 @@ func (e *evaluator) zeroLength(g active, s, o store.ID, fn func(x, y store.ID) b
 		return ok
 	})
 	return ok
+}
+
+// isNode reports whether id is a subject or an object of g.
+func (e *evaluator) isNode(g active, id store.ID) bool {
+	return id < e.base && (count(g, id, 0, 0) > 0 || count(g, 0, 0, id) > 0)
 }
 
 // nodes calls fn with every subject and object of g, each once.

@@ -9,8 +9,9 @@ import (
 )
 
 // Normalize returns the form of t the store keeps: an Escaped lexical form
-// unescaped, a literal's empty datatype as xsd:string and a tagged
-// literal's as rdf:langString. Terms equal in RDF normalize to one value.
+// unescaped, a literal's empty datatype as xsd:string, a tagged literal's
+// as rdf:langString and its language tag in lower case (tags are
+// case-insensitive). Terms equal in RDF normalize to one value.
 func Normalize(t rdf.Term) rdf.Term {
 	if t.Kind != rdf.Literal {
 		return t
@@ -21,6 +22,7 @@ func Normalize(t rdf.Term) rdf.Term {
 	switch {
 	case t.Lang != "":
 		t.Datatype = rdf.RDFLangString
+		t.Lang = strings.ToLower(t.Lang)
 	case t.Datatype == "":
 		t.Datatype = rdf.XSDString
 	}

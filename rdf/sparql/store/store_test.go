@@ -204,7 +204,7 @@ func TestNormalize(t *testing.T) {
 		{rdf.Term{Kind: rdf.Literal, Value: `a\"b\\c\n\u00e9\U0001F600`, Escaped: true}, rdf.NewLiteral("a\"b\\c\né\U0001F600", rdf.XSDString)},
 		{rdf.Term{Kind: rdf.Literal, Value: `bad \q \u12`, Escaped: true}, rdf.NewLiteral(`bad \q \u12`, rdf.XSDString)},
 		{rdf.Term{Kind: rdf.Literal, Value: "x"}, rdf.NewLiteral("x", rdf.XSDString)},
-		{rdf.Term{Kind: rdf.Literal, Value: "x", Lang: "en"}, rdf.NewLangLiteral("x", "en")},
+		{rdf.Term{Kind: rdf.Literal, Value: "x", Lang: "en-GB"}, rdf.NewLangLiteral("x", "en-gb")},
 		{iri("a"), iri("a")},
 	}
 	for _, tc := range tests {
