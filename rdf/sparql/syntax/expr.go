@@ -74,6 +74,8 @@ func (p *parser) constraint(what string) algebra.Expr {
 
 // expression reads an Expression.
 func (p *parser) expression() algebra.Expr {
+	p.enter(p.peek())
+	defer p.leave()
 	e := p.andExpr()
 	for p.accept("||") {
 		e = algebra.Call{Name: "||", Args: []algebra.Expr{e, p.andExpr()}}

@@ -75,7 +75,25 @@ type parser struct {
 	// templates to the operation it is used in; op numbers operations.
 	dataLabels map[string]int
 	op         int
+	// depth counts the nested groups, expressions, paths and blank node
+	// property lists being read, up to maxDepth.
+	depth int
 }
+
+// maxDepth bounds the nesting of a query, so that a text made of
+// thousands of '(' or '{' is refused before it exhausts the stack.
+const maxDepth = 500
+
+// enter counts one more level of nesting at t, failing past maxDepth; the
+// caller defers p.leave().
+func (p *parser) enter(t token) {
+	p.depth++
+	if p.depth > maxDepth {
+		p.failAt(t, "the query nests more than %d levels deep", maxDepth)
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
 
 // failure carries a SyntaxError up through the parser's calls to run.
 type failure struct{ err *SyntaxError }
@@ -247,7 +265,7 @@ func (p *parser) query() *algebra.Query {
 	default:
 		p.failAt(t, "expected SELECT, CONSTRUCT, ASK or DESCRIBE, found %s", t.describe())
 	}
-	q.Op = p.queryBody(q)
+	q.Op = p.queryBody(q, false)
 	if t := p.peek(); t.kind != tEOF {
 		p.failAt(t, "expected the end of the query, found %s", t.describe())
 	}
@@ -273,7 +291,7 @@ type aggScope struct{ aggs []algebra.Aggregate }
 
 // queryBody reads a query from its form's keyword on (for a subquery too,
 // q.Form Select) and returns its algebra.
-func (p *parser) queryBody(q *algebra.Query) algebra.Op {
+func (p *parser) queryBody(q *algebra.Query, sub bool) algebra.Op {
 	agg := &aggScope{}
 	outer := p.agg
 	defer func() { p.agg = outer }()
@@ -316,6 +334,9 @@ func (p *parser) queryBody(q *algebra.Query) algebra.Op {
 		p.i++
 	}
 	if where == nil {
+		if t := p.peek(); sub && t.isWord("FROM") {
+			p.failAt(t, "a subquery cannot have FROM or FROM NAMED")
+		}
 		p.datasetClauses(q)
 		if q.Form == algebra.Describe && !p.peek().isWord("WHERE") && !p.peek().is("{") {
 			where = unit()
@@ -331,11 +352,7 @@ func (p *parser) queryBody(q *algebra.Query) algebra.Op {
 // subSelect reads a subquery, from SELECT to its VALUES.
 func (p *parser) subSelect() algebra.Op {
 	q := &algebra.Query{Form: algebra.Select}
-	op := p.queryBody(q)
-	if len(q.From) > 0 || len(q.FromNamed) > 0 {
-		p.failAt(p.peek(), "a subquery cannot have FROM or FROM NAMED")
-	}
-	return op
+	return p.queryBody(q, true)
 }
 
 // selectClause reads SELECT's modifiers and variables.

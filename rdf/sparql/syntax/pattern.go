@@ -40,7 +40,8 @@ func orUnit(g algebra.Op) algebra.Op {
 // says, returning the filters apart so that OPTIONAL can make them the
 // condition of its LeftJoin.
 func (p *parser) group(what string) (algebra.Op, []algebra.Expr) {
-	p.expect("{", what)
+	p.enter(p.expect("{", what))
+	defer p.leave()
 	outerAgg := p.agg
 	p.agg = nil
 	defer func() { p.agg = outerAgg }()
@@ -182,11 +183,19 @@ type tctx struct {
 	// becoming hidden variables (patterns).
 	terms bool
 	// update: blank node labels are scoped to one operation of an update
-	// request.
+	// request (INSERT DATA: the blank nodes an INSERT DATA adds are new
+	// ones, which a later operation cannot name).
 	update bool
 	// what names the place for messages, e.g. "in DELETE DATA".
 	what string
 	out  []ptriple
+}
+
+// insert puts t at index i of the triples read.
+func (c *tctx) insert(i int, t ptriple) {
+	c.out = append(c.out, ptriple{})
+	copy(c.out[i+1:], c.out[i:])
+	c.out[i] = t
 }
 
 // ptriple is a triple read: P is the predicate unless Path, a property
@@ -228,8 +237,11 @@ func (p *parser) propertyList(c *tctx, s algebra.Node) {
 	for {
 		pred, path := p.verb(c)
 		for {
+			// The triple comes before those of a list or [] object, as
+			// the text has them.
+			mark := len(c.out)
 			o := p.graphNode(c)
-			c.out = append(c.out, ptriple{S: s, P: pred, O: o, Path: path})
+			c.insert(mark, ptriple{S: s, P: pred, O: o, Path: path})
 			if !p.accept(",") {
 				break
 			}
@@ -276,6 +288,8 @@ func (p *parser) verb(c *tctx) (algebra.Node, algebra.Path) {
 
 // path reads a property path: PathAlternative.
 func (p *parser) path() algebra.Path {
+	p.enter(p.peek())
+	defer p.leave()
 	left := p.pathSequence()
 	for p.accept("|") {
 		left = algebra.PathAlt{Left: left, Right: p.pathSequence()}
@@ -383,27 +397,29 @@ func (p *parser) triplesNode(c *tctx) algebra.Node {
 	if !c.blanks {
 		p.failAt(t, "blank nodes are not allowed %s", c.what)
 	}
+	p.enter(t)
+	defer p.leave()
 	if t.is("[") {
 		b := p.anon(c)
 		p.propertyList(c, b)
 		p.expect("]", "to close the blank node's property list")
 		return b
 	}
-	var items []algebra.Node
-	for !p.accept(")") {
-		items = append(items, p.graphNode(c))
-	}
-	head := algebra.Node{Term: rdf.NewIRI(rdf.RDFNil)}
 	first, rest := algebra.Node{Term: rdf.NewIRI(rdf.RDFFirst)}, algebra.Node{Term: rdf.NewIRI(rdf.RDFRest)}
-	nodes := make([]algebra.Node, len(items))
-	for i := range items {
-		nodes[i] = p.anon(c)
+	head := p.anon(c)
+	node := head
+	for {
+		mark := len(c.out)
+		o := p.graphNode(c)
+		c.insert(mark, ptriple{S: node, P: first, O: o})
+		if p.accept(")") {
+			c.out = append(c.out, ptriple{S: node, P: rest, O: algebra.Node{Term: rdf.NewIRI(rdf.RDFNil)}})
+			return head
+		}
+		next := p.anon(c)
+		c.out = append(c.out, ptriple{S: node, P: rest, O: next})
+		node = next
 	}
-	for i := len(items) - 1; i >= 0; i-- {
-		c.out = append(c.out, ptriple{S: nodes[i], P: first, O: items[i]}, ptriple{S: nodes[i], P: rest, O: head})
-		head = nodes[i]
-	}
-	return head
 }
 
 // anon returns a new blank node: a hidden variable in a pattern, a blank

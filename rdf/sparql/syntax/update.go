@@ -70,11 +70,11 @@ func (p *parser) update1() algebra.UpdateOp {
 		return algebra.InsertData{Quads: p.dataQuads(c)}
 	case t.isWord("DELETE") && p.peekAt(1).isWord("DATA"):
 		p.i += 2
-		c := &tctx{terms: true, update: true, what: "in DELETE DATA"}
+		c := &tctx{terms: true, what: "in DELETE DATA"}
 		return algebra.DeleteData{Quads: p.dataQuads(c)}
 	case t.isWord("DELETE") && p.peekAt(1).isWord("WHERE"):
 		p.i += 2
-		c := &tctx{vars: true, terms: true, update: true, what: "in DELETE WHERE"}
+		c := &tctx{vars: true, terms: true, what: "in DELETE WHERE"}
 		qs := p.quads(c)
 		return algebra.Modify{Delete: qs, Where: quadsOp(qs)}
 	case t.isWord("WITH") || t.isWord("DELETE") || t.isWord("INSERT"):
@@ -93,10 +93,10 @@ func (p *parser) modify() algebra.Modify {
 	hasDelete := false
 	if p.acceptWord("DELETE") {
 		hasDelete = true
-		m.Delete = p.quads(&tctx{vars: true, terms: true, update: true, what: "in a DELETE template"})
+		m.Delete = p.quads(&tctx{vars: true, terms: true, what: "in a DELETE template"})
 	}
 	if p.acceptWord("INSERT") {
-		m.Insert = p.quads(&tctx{vars: true, blanks: true, terms: true, update: true, what: "in an INSERT template"})
+		m.Insert = p.quads(&tctx{vars: true, blanks: true, terms: true, what: "in an INSERT template"})
 	} else if !hasDelete {
 		t := p.peek()
 		p.failAt(t, "expected DELETE or INSERT after WITH, found %s", t.describe())

@@ -214,3 +214,30 @@ func TestW3CSyntax(t *testing.T) {
 	}
 	t.Logf("syntax tests by type: %v; passed: %v", counts, passed)
 }
+
+// TestW3CEvalParse parses the query or update request of every evaluation
+// test of the suites (all must parse: evaluation tests are positive), so
+// that the evaluator's harness finds none refused by the syntax.
+func TestW3CEvalParse(t *testing.T) {
+	root := shared.Dir(t, "reference", "w3c-rdf-tests", "sparql")
+	var tests []w3cTest
+	tests = append(tests, collect(t, root, filepath.Join(root, "sparql10", "manifest.ttl"))...)
+	tests = append(tests, collect(t, root, filepath.Join(root, "sparql11", "manifest-all.ttl"))...)
+	counts := map[string]int{}
+	for _, tt := range tests {
+		if _, ok := syntaxKinds[tt.kind]; ok || tt.file == "" || !strings.HasSuffix(tt.file, ".rq") && !strings.HasSuffix(tt.file, ".ru") {
+			continue
+		}
+		counts[tt.kind]++
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := os.ReadFile(tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := parse(string(data), fileURL(tt.file), strings.HasSuffix(tt.file, ".ru")); err != nil {
+				t.Fatalf("refused: %v\n%s", err, data)
+			}
+		})
+	}
+	t.Logf("evaluation tests parsed, by type: %v", counts)
+}
