@@ -75,8 +75,12 @@ func (e *evaluator) eval(op algebra.Op, g active, seed row) seq {
 // variables the seed may bind before matching.
 func seedable(op algebra.Op) bool {
 	switch o := op.(type) {
-	case algebra.BGP, algebra.PathPattern, algebra.Table:
+	case algebra.BGP, algebra.PathPattern:
 		return true
+	case algebra.Table:
+		// Probing a large VALUES block once per solution costs more than
+		// hashing it once.
+		return len(o.Rows) <= 8
 	case algebra.Join:
 		return seedable(o.Left) && seedable(o.Right)
 	case algebra.Union:
