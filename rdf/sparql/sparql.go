@@ -49,6 +49,17 @@ func (d *Dataset) Delete(quads ...rdf.Quad) error { return d.st.Delete(quads...)
 // default graph first.
 func (d *Dataset) Quads() iter.Seq[rdf.Quad] { return d.st.Snapshot().Quads }
 
+// Graphs returns the names of the named graphs, an empty one included
+// (CREATE GRAPH makes one), in no particular order.
+func (d *Dataset) Graphs() []rdf.Term {
+	snap := d.st.Snapshot()
+	var out []rdf.Term
+	for _, g := range snap.NamedGraphs() {
+		out = append(out, snap.Term(g))
+	}
+	return out
+}
+
 // Len returns the number of quads.
 func (d *Dataset) Len() int {
 	snap := d.st.Snapshot()

@@ -46,6 +46,15 @@ func (e *evaluator) evalGroup(o algebra.Group, g active, seed row) seq {
 			keySlots[i] = e.slot(k.Var)
 		}
 	}
+	keyVars := make([]int, len(o.By))
+	for i, k := range o.By {
+		keyVars[i] = -1
+		if v, ok := k.Expr.(algebra.VarExpr); ok {
+			if s, ok := e.slots[v.Name]; ok {
+				keyVars[i] = s
+			}
+		}
+	}
 	aggSlots := make([]int, len(o.Aggs))
 	for i, a := range o.Aggs {
 		aggSlots[i] = e.slot(a.Var)
@@ -64,7 +73,9 @@ func (e *evaluator) evalGroup(o algebra.Group, g active, seed row) seq {
 			e.solution++
 			for i, k := range o.By {
 				key[i] = 0
-				if t, err := e.evalExpr(k.Expr, r, g); err == nil {
+				if s := keyVars[i]; s >= 0 {
+					key[i] = r[s] // a plain variable: its ID as it is
+				} else if t, err := e.evalExpr(k.Expr, r, g); err == nil {
 					key[i] = e.id(t)
 				}
 			}
