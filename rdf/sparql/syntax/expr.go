@@ -317,6 +317,9 @@ func (p *parser) aggregate(t token, name string) algebra.Expr {
 		p.i++
 	}
 	a.Var = p.freshName(".agg")
+	if len(scope.aggs) == 0 {
+		scope.first = t
+	}
 	scope.aggs = append(scope.aggs, a)
 	return algebra.VarExpr{Name: a.Var}
 }
