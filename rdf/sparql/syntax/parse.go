@@ -323,10 +323,7 @@ func (p *parser) queryBody(q *algebra.Query, sub bool) algebra.Op {
 		} else {
 			p.datasetClauses(q)
 			p.expectWord("WHERE", "or a template in {} after CONSTRUCT")
-			start := p.i
-			q.Template = p.constructTemplate()
-			p.i = start
-			where = p.constructWherePattern()
+			where, q.Template = p.constructWherePattern()
 		}
 	case algebra.Describe:
 		p.i++

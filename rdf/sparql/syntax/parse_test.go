@@ -175,7 +175,7 @@ func TestQueryFields(t *testing.T) {
 	if got, want := algebra.Format(q.Op), `(bgp (triple ?s <http://p> ?._x))`; got != want {
 		t.Errorf("CONSTRUCT WHERE's pattern is %s, want %s", got, want)
 	}
-	wantT := []algebra.TriplePattern{{S: v("s"), P: iri("http://p"), O: algebra.Node{Term: rdf.NewBlank("x")}}}
+	wantT := []algebra.TriplePattern{{S: v("s"), P: iri("http://p"), O: v("._x")}}
 	if !reflect.DeepEqual(q.Template, wantT) {
 		t.Errorf("CONSTRUCT WHERE's template is %v, want %v", q.Template, wantT)
 	}

@@ -538,16 +538,22 @@ func (p *parser) constructTemplate() []algebra.TriplePattern {
 }
 
 // constructWherePattern reads CONSTRUCT WHERE's pattern, which is only
-// triples.
-func (p *parser) constructWherePattern() algebra.Op {
+// triples, and returns it and the template, the same triples: a blank
+// node in them is a hidden variable in both, so that the query gives the
+// triples matched.
+func (p *parser) constructWherePattern() (algebra.Op, []algebra.TriplePattern) {
 	p.expect("{", "after CONSTRUCT WHERE")
 	p.newBGP()
 	c := &tctx{vars: true, blanks: true}
 	p.triplesTemplate(c, "}")
 	if len(c.out) == 0 {
-		return unit()
+		return unit(), nil
 	}
-	return p.triplesOp(c.out)
+	tps := make([]algebra.TriplePattern, len(c.out))
+	for i, t := range c.out {
+		tps[i] = algebra.TriplePattern{S: t.S, P: t.P, O: t.O}
+	}
+	return algebra.BGP{Patterns: tps}, tps
 }
 
 // triplesTemplate reads triples separated by '.' up to and including the
