@@ -56,7 +56,10 @@ func ParseUpdate(src, base string) (*algebra.Update, error) {
 
 // parser reads the tokens of one query or update request.
 type parser struct {
-	src      *source
+	src *source
+	lx  *lexer
+	// toks are the tokens read and not let go of; i is the next one's
+	// index.
 	toks     []token
 	i        int
 	base     string
@@ -104,11 +107,7 @@ func newParser(src, base string) (*parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	toks, err := lexAll(s)
-	if err != nil {
-		return nil, err
-	}
-	return &parser{src: s, toks: toks, base: base, prefixes: map[string]string{},
+	return &parser{src: s, lx: &lexer{src: s, s: s.text}, base: base, prefixes: map[string]string{},
 		labels: map[string]int{}, dataLabels: map[string]int{}}, nil
 }
 
@@ -132,17 +131,31 @@ func (p *parser) failAt(t token, format string, args ...any) {
 	panic(failure{p.src.errAt(t.pos, format, args...)})
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
+func (p *parser) peek() token { return p.peekAt(0) }
 
+// peekAt returns the token n places ahead, reading it if need be: the
+// text is split into tokens as the parser goes, and the tokens read are
+// let go of, all but the last.
 func (p *parser) peekAt(n int) token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
+	if p.i > 1024 {
+		k := copy(p.toks, p.toks[p.i-1:])
+		p.toks, p.i = p.toks[:k], 1
 	}
-	return p.toks[len(p.toks)-1]
+	for p.i+n >= len(p.toks) {
+		if k := len(p.toks); k > 0 && p.toks[k-1].kind == tEOF {
+			return p.toks[k-1]
+		}
+		t, err := p.lx.next()
+		if err != nil {
+			panic(failure{err.(*SyntaxError)})
+		}
+		p.toks = append(p.toks, t)
+	}
+	return p.toks[p.i+n]
 }
 
 func (p *parser) next() token {
-	t := p.toks[p.i]
+	t := p.peek()
 	if t.kind != tEOF {
 		p.i++
 	}
