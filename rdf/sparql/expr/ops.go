@@ -104,8 +104,23 @@ func Compare(op string, a, b rdf.Term) (rdf.Term, error) {
 	return rdf.Term{}, typeErr(op, "not a comparison operator")
 }
 
+// twoNumbers returns the values of a and b when both are well-formed
+// numeric literals.
+func twoNumbers(a, b rdf.Term) (number, number, bool) {
+	x, ok := numberOf(a)
+	if !ok {
+		return number{}, number{}, false
+	}
+	y, ok := numberOf(b)
+	return x, y, ok
+}
+
 // equal is "=" (op names the operator in errors).
 func equal(op string, a, b rdf.Term) (bool, error) {
+	if x, y, ok := twoNumbers(a, b); ok {
+		n, ok := compareNumbers(x, y)
+		return ok && n == 0, nil
+	}
 	if c := comparable(a, b); c != classNone {
 		n, ok, err := compareValues(op, c, a, b)
 		return ok && n == 0, err
@@ -125,6 +140,10 @@ func equal(op string, a, b rdf.Term) (bool, error) {
 // ordered compares a and b for the ordering operators; ok is false when
 // either is NaN.
 func ordered(op string, a, b rdf.Term) (int, bool, error) {
+	if x, y, ok := twoNumbers(a, b); ok {
+		n, ok := compareNumbers(x, y)
+		return n, ok, nil
+	}
 	c := comparable(a, b)
 	if c == classNone {
 		return 0, false, typeErr(op, "cannot order "+describe(a)+" and "+describe(b))
@@ -158,6 +177,9 @@ func compareNumbers(x, y number) (int, bool) {
 			return 0, false
 		}
 		return cmp.Compare(x.f, y.f), true
+	}
+	if x.r.IsInt() && y.r.IsInt() {
+		return x.r.Num().Cmp(y.r.Num()), true // Rat.Cmp would multiply
 	}
 	return x.r.Cmp(y.r), true
 }
