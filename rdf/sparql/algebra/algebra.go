@@ -267,7 +267,10 @@ type Query struct {
 	// names the variables in order (SELECT * lists the pattern's in-scope
 	// variables in the order they first appear).
 	Op Op
-	// Template is CONSTRUCT's template (CONSTRUCT WHERE: the pattern).
+	// Template is CONSTRUCT's template: blank nodes in it are blank node
+	// Terms, fresh for each solution. CONSTRUCT WHERE's template is its
+	// pattern's triples, node for node (a blank node there is the pattern's
+	// hidden variable, so the triples matched come out).
 	Template []TriplePattern
 	// DescribeNodes are DESCRIBE's resources and variables; with
 	// DESCRIBE *, DescribeAll is set and DescribeNodes lists the pattern's

@@ -135,7 +135,9 @@ func TestCompare(t *testing.T) {
 		{`"2002-04-02T12:00:00"^^xsd:dateTime`, "<", `"2002-04-02T12:00:00Z"^^xsd:dateTime`, errWant},
 		{`"2002-04-01T00:00:00"^^xsd:dateTime`, "<", `"2002-04-02T12:00:00Z"^^xsd:dateTime`, `true`},
 		{`"2004-12-25"^^xsd:date`, "<", `"2004-12-26"^^xsd:date`, `true`},
-		{`"2004-12-25"^^xsd:date`, "=", `"2004-12-25T00:00:00"^^xsd:dateTime`, errWant},
+		{`"2004-12-25"^^xsd:date`, "=", `"2004-12-25T00:00:00"^^xsd:dateTime`, `false`},
+		{`"2006-08-23T09:00:00+01:00"^^xsd:dateTime`, "!=", `"2006-08-23"^^xsd:date`, `true`}, // open-world/date-2
+		{`"2006-08-23Z"^^xsd:date`, "!=", `"2006-08-23"^^xsd:date`, errWant},                  // open-world/date-2
 		// RDF term equality: the same term is equal, IRIs and blank nodes
 		// differ from everything else, language tags differ but for case.
 		{`ex:a`, "=", `ex:a`, `true`},
@@ -154,8 +156,12 @@ func TestCompare(t *testing.T) {
 		{`"xyz"^^xsd:integer`, "!=", `"xyz"^^ex:unknown`, errWant},
 		{`"xyz"^^ex:unknown`, "=", `"xyz"^^ex:unknown`, `true`},
 		{`"xyz"^^ex:unknown`, "=", `"abc"^^ex:unknown`, errWant},
-		{`"1"`, "=", `1`, errWant},
-		{`true`, "=", `1`, errWant},
+		{`"xyz"`, "!=", `"xyz"^^ex:unknown`, errWant},
+		{`"2006-08-23"^^xsd:date`, "=", `"2006-08-23"^^ex:unknown`, errWant},
+		{`"2006-08-32"^^xsd:date`, "=", `"2006-08-23"^^xsd:date`, errWant},
+		// Well-formed values of different known types differ.
+		{`"1"`, "=", `1`, `false`},
+		{`true`, "!=", `1`, `true`},
 		// The ordering operators need comparable values.
 		{`ex:a`, "<", `ex:b`, errWant},
 		{`1`, "<", `"2"`, errWant},

@@ -316,7 +316,30 @@ func (p *parser) aggregate(t token, name string) algebra.Expr {
 		}
 		p.i++
 	}
+	// The same aggregate written twice (in SELECT and HAVING, say) is
+	// computed once.
+	for _, b := range scope.aggs {
+		if b.Name == a.Name && b.Distinct == a.Distinct && b.Separator == a.Separator && sameExprs(b.Args, a.Args) {
+			return algebra.VarExpr{Name: b.Var}
+		}
+	}
 	a.Var = p.freshName(".agg")
+	if len(scope.aggs) == 0 {
+		scope.first = t
+	}
 	scope.aggs = append(scope.aggs, a)
 	return algebra.VarExpr{Name: a.Var}
+}
+
+// sameExprs reports whether a and b are the same expressions, as written.
+func sameExprs(a, b []algebra.Expr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if algebra.FormatExpr(a[i]) != algebra.FormatExpr(b[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -156,22 +156,6 @@ type lexer struct {
 	pos int
 }
 
-// lexAll returns the tokens of src, ending with tEOF.
-func lexAll(src *source) ([]token, error) {
-	lx := &lexer{src: src, s: src.text}
-	var toks []token
-	for {
-		t, err := lx.next()
-		if err != nil {
-			return nil, err
-		}
-		toks = append(toks, t)
-		if t.kind == tEOF {
-			return toks, nil
-		}
-	}
-}
-
 func (lx *lexer) fail(pos int, format string, args ...any) error {
 	return lx.src.errAt(pos, format, args...)
 }

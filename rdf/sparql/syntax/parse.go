@@ -20,6 +20,7 @@
 package syntax
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,7 +56,10 @@ func ParseUpdate(src, base string) (*algebra.Update, error) {
 
 // parser reads the tokens of one query or update request.
 type parser struct {
-	src      *source
+	src *source
+	lx  *lexer
+	// toks are the tokens read and not let go of; i is the next one's
+	// index.
 	toks     []token
 	i        int
 	base     string
@@ -103,11 +107,7 @@ func newParser(src, base string) (*parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	toks, err := lexAll(s)
-	if err != nil {
-		return nil, err
-	}
-	return &parser{src: s, toks: toks, base: base, prefixes: map[string]string{},
+	return &parser{src: s, lx: &lexer{src: s, s: s.text}, base: base, prefixes: map[string]string{},
 		labels: map[string]int{}, dataLabels: map[string]int{}}, nil
 }
 
@@ -131,17 +131,31 @@ func (p *parser) failAt(t token, format string, args ...any) {
 	panic(failure{p.src.errAt(t.pos, format, args...)})
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
+func (p *parser) peek() token { return p.peekAt(0) }
 
+// peekAt returns the token n places ahead, reading it if need be: the
+// text is split into tokens as the parser goes, and the tokens read are
+// let go of, all but the last.
 func (p *parser) peekAt(n int) token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
+	if p.i > 1024 {
+		k := copy(p.toks, p.toks[p.i-1:])
+		p.toks, p.i = p.toks[:k], 1
 	}
-	return p.toks[len(p.toks)-1]
+	for p.i+n >= len(p.toks) {
+		if k := len(p.toks); k > 0 && p.toks[k-1].kind == tEOF {
+			return p.toks[k-1]
+		}
+		t, err := p.lx.next()
+		if err != nil {
+			panic(failure{err.(*SyntaxError)})
+		}
+		p.toks = append(p.toks, t)
+	}
+	return p.toks[p.i+n]
 }
 
 func (p *parser) next() token {
-	t := p.toks[p.i]
+	t := p.peek()
 	if t.kind != tEOF {
 		p.i++
 	}
@@ -286,8 +300,22 @@ type selItem struct {
 	tok token
 }
 
-// aggScope collects the aggregates of one query level.
-type aggScope struct{ aggs []algebra.Aggregate }
+// aggScope collects the aggregates of one query level; first is where
+// the first one is.
+type aggScope struct {
+	aggs  []algebra.Aggregate
+	first token
+}
+
+// addNew appends to list those of vs it does not hold.
+func addNew(list []string, vs ...string) []string {
+	for _, v := range vs {
+		if !slices.Contains(list, v) {
+			list = append(list, v)
+		}
+	}
+	return list
+}
 
 // queryBody reads a query from its form's keyword on (for a subquery too,
 // q.Form Select) and returns its algebra.
@@ -308,10 +336,7 @@ func (p *parser) queryBody(q *algebra.Query, sub bool) algebra.Op {
 		} else {
 			p.datasetClauses(q)
 			p.expectWord("WHERE", "or a template in {} after CONSTRUCT")
-			start := p.i
-			q.Template = p.constructTemplate()
-			p.i = start
-			where = p.constructWherePattern()
+			where, q.Template = p.constructWherePattern()
 		}
 	case algebra.Describe:
 		p.i++
@@ -414,16 +439,16 @@ func (p *parser) datasetClauses(q *algebra.Query) {
 // say.
 func (p *parser) modifiers(q *algebra.Query, sel *selectClause, where algebra.Op, agg *aggScope) algebra.Op {
 	var keys []algebra.GroupKey
+	var asToks []token
 	groupTok := p.peek()
 	grouped := false
 	if p.acceptWord("GROUP") {
 		p.expectWord("BY", "after GROUP")
 		grouped = true
 		p.agg = nil
-		keys = p.groupConditions()
+		keys, asToks = p.groupConditions()
 	}
 	var having []algebra.Expr
-	havingTok := p.peek()
 	if p.acceptWord("HAVING") {
 		p.agg = agg
 		having = append(having, p.constraint("after HAVING"))
@@ -454,26 +479,32 @@ func (p *parser) modifiers(q *algebra.Query, sel *selectClause, where algebra.Op
 	}
 
 	op := where
-	grouping := grouped || len(agg.aggs) > 0 || having != nil
+	// Section 18.2.4.1: GROUP BY, or an aggregate anywhere, groups; HAVING
+	// alone only filters.
+	grouping := grouped || len(agg.aggs) > 0
 	inScope := algebra.InScope(where)
 	if values != nil {
-		inScope = append(inScope, values.Vars...)
+		inScope = addNew(inScope, values.Vars...)
 	}
 	var groupVars []string
 	if grouping {
 		if sel.star {
 			t := groupTok
 			if !grouped {
-				t = havingTok
+				t = agg.first
 			}
-			p.failAt(t, "SELECT * cannot be used with GROUP BY, HAVING or aggregates: list the grouped variables")
+			p.failAt(t, "SELECT * cannot be used with GROUP BY or aggregates: list the grouped variables")
 		}
 		op = algebra.Group{Sub: op, By: keys, Aggs: agg.aggs}
-		for _, k := range keys {
-			if k.Var != "" {
-				groupVars = append(groupVars, k.Var)
-				inScope = append(inScope, k.Var)
+		for i, k := range keys {
+			if k.Var == "" {
+				continue
 			}
+			if asToks[i].kind == tVar && slices.Contains(inScope, k.Var) {
+				p.failAt(asToks[i], "GROUP BY cannot bind ?%s: the variable is already in scope in the pattern", k.Var)
+			}
+			groupVars = addNew(groupVars, k.Var)
+			inScope = addNew(inScope, k.Var)
 		}
 	}
 	if having != nil {
@@ -561,8 +592,10 @@ func (p *parser) checkSelect(sel *selectClause, grouping bool, inScope, groupVar
 			visible[it.v] = true
 			taken[it.v] = true
 		}
+		if !projected[it.v] {
+			vars = append(vars, it.v)
+		}
 		projected[it.v] = true
-		vars = append(vars, it.v)
 	}
 	return vars
 }
@@ -601,10 +634,13 @@ func (p *parser) count(what string) int64 {
 	return n
 }
 
-// groupConditions reads GROUP BY's conditions.
-func (p *parser) groupConditions() []algebra.GroupKey {
+// groupConditions reads GROUP BY's conditions, and for each the token
+// of the variable it binds with AS (the zero token for none).
+func (p *parser) groupConditions() ([]algebra.GroupKey, []token) {
 	var keys []algebra.GroupKey
+	var asToks []token
 	for {
+		asToks = append(asToks, token{})
 		t := p.peek()
 		switch {
 		case t.kind == tVar:
@@ -619,6 +655,7 @@ func (p *parser) groupConditions() []algebra.GroupKey {
 					p.failAt(v, "expected a variable after AS, found %s", v.describe())
 				}
 				k.Var = v.val
+				asToks[len(asToks)-1] = v
 			} else if ve, ok := k.Expr.(algebra.VarExpr); ok {
 				k.Var = ve.Name
 			}
@@ -630,7 +667,7 @@ func (p *parser) groupConditions() []algebra.GroupKey {
 			if len(keys) == 0 {
 				p.failAt(t, "expected a variable or an expression after GROUP BY, found %s", t.describe())
 			}
-			return keys
+			return keys, asToks[:len(keys)]
 		}
 	}
 }

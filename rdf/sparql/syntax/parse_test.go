@@ -88,8 +88,17 @@ var translations = []struct {
 	{"OFFSET before LIMIT, REDUCED", `SELECT REDUCED * { ?a ?p ?o } OFFSET 3`,
 		`(slice 3 -1 (reduced (project (?a ?p ?o) (bgp (triple ?a ?p ?o)))))`},
 	{"LIMIT 0", `ASK { } LIMIT 0`, `(slice 0 0 (table unit))`},
+	{"HAVING without GROUP BY or aggregates only filters", `SELECT * { ?s ?p ?o } HAVING (?o > 1)`,
+		`(project (?s ?p ?o) (filter ((> ?o 1)) (bgp (triple ?s ?p ?o))))`},
+	{"a variable listed twice is projected once", `SELECT ?s ?s { ?s ?p ?o }`,
+		`(project (?s) (bgp (triple ?s ?p ?o)))`},
+	{"SELECT * lists VALUES's variables once", `SELECT * { ?s ?p ?o } VALUES (?z ?o) { }`,
+		`(project (?s ?p ?o ?z) (join (bgp (triple ?s ?p ?o)) (table (vars ?z ?o))))`},
 	{"grouping and aggregates", `SELECT ?s (COUNT(DISTINCT ?o) AS ?n) (SUM(?o) / COUNT(*) AS ?m) { ?s ?p ?o } GROUP BY ?s HAVING (COUNT(*) > 1) ORDER BY DESC(MAX(?o))`,
-		`(project (?s ?n ?m) (order ((desc ?.agg5)) (extend ((?m (/ ?.agg2 ?.agg3))) (extend ((?n ?.agg1)) (filter ((> ?.agg4 1)) (group (?s) ((?.agg1 (count distinct ?o)) (?.agg2 (sum ?o)) (?.agg3 (count *)) (?.agg4 (count *)) (?.agg5 (max ?o))) (bgp (triple ?s ?p ?o))))))))`},
+		// COUNT(*) twice is computed once.
+		`(project (?s ?n ?m) (order ((desc ?.agg4)) (extend ((?m (/ ?.agg2 ?.agg3))) (extend ((?n ?.agg1)) (filter ((> ?.agg3 1)) (group (?s) ((?.agg1 (count distinct ?o)) (?.agg2 (sum ?o)) (?.agg3 (count *)) (?.agg4 (max ?o))) (bgp (triple ?s ?p ?o))))))))`},
+	{"the same aggregate with other arguments is another", `SELECT (COUNT(?o) AS ?a) (COUNT(DISTINCT ?o) AS ?b) (COUNT(?s) AS ?c) { ?s ?p ?o }`,
+		`(project (?a ?b ?c) (extend ((?c ?.agg3)) (extend ((?b ?.agg2)) (extend ((?a ?.agg1)) (group () ((?.agg1 (count ?o)) (?.agg2 (count distinct ?o)) (?.agg3 (count ?s))) (bgp (triple ?s ?p ?o)))))))`},
 	{"aggregates without GROUP BY make one group", `SELECT (GROUP_CONCAT(?o ; SEPARATOR = ", ") AS ?all) (SAMPLE(?o) AS ?one) { ?s ?p ?o }`,
 		`(project (?all ?one) (extend ((?one ?.agg2)) (extend ((?all ?.agg1)) (group () ((?.agg1 (group_concat ?o (separator ", "))) (?.agg2 (sample ?o))) (bgp (triple ?s ?p ?o))))))`},
 	{"GROUP BY expressions, with and without AS", `SELECT ?k (AVG(?o) AS ?a) { ?s ?p ?o } GROUP BY (STR(?s) AS ?k) (?p) LCASE(?o)`,
@@ -169,7 +178,7 @@ func TestQueryFields(t *testing.T) {
 	if got, want := algebra.Format(q.Op), `(bgp (triple ?s <http://p> ?._x))`; got != want {
 		t.Errorf("CONSTRUCT WHERE's pattern is %s, want %s", got, want)
 	}
-	wantT := []algebra.TriplePattern{{S: v("s"), P: iri("http://p"), O: algebra.Node{Term: rdf.NewBlank("x")}}}
+	wantT := []algebra.TriplePattern{{S: v("s"), P: iri("http://p"), O: v("._x")}}
 	if !reflect.DeepEqual(q.Template, wantT) {
 		t.Errorf("CONSTRUCT WHERE's template is %v, want %v", q.Template, wantT)
 	}
@@ -205,7 +214,9 @@ var errorsWant = []struct {
 	{"SELECT AS twice", "SELECT (1 AS ?x) (2 AS ?x) {}", false, 1, 24, "already in scope"},
 	{"SELECT AS of a projected variable", "SELECT ?x (2 AS ?x) {}", false, 1, 17, "already in scope"},
 	{"SELECT * with GROUP BY", "SELECT * { ?s ?p ?o } GROUP BY ?s", false, 1, 23, "SELECT * cannot be used"},
-	{"SELECT * with an aggregate in HAVING", "SELECT * { ?s ?p ?o } HAVING (COUNT(*) > 1)", false, 1, 23, "SELECT * cannot be used"},
+	{"SELECT * with an aggregate in HAVING", "SELECT * { ?s ?p ?o } HAVING (COUNT(*) > 1)", false, 1, 31, "SELECT * cannot be used"},
+	{"SELECT * with an aggregate in ORDER BY", "SELECT * { ?s ?p ?o } ORDER BY (MAX(?o))", false, 1, 33, "SELECT * cannot be used"},
+	{"GROUP BY AS of a variable in scope", "SELECT ?o { ?s ?p ?o } GROUP BY (STR(?s) AS ?o)", false, 1, 45, "already in scope"},
 	{"ungrouped variable", "SELECT ?s ?o { ?s ?p ?o } GROUP BY ?s", false, 1, 11, "?o is neither grouped nor aggregated"},
 	{"ungrouped variable in an expression", "SELECT (?o + COUNT(*) AS ?x) { ?s ?p ?o } GROUP BY ?s", false, 1, 26, "uses ?o"},
 	{"ungrouped variable with an aggregate and no GROUP BY", "SELECT ?s (COUNT(*) AS ?c) { ?s ?p ?o }", false, 1, 8, "?s is neither grouped"},

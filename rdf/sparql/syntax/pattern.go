@@ -54,9 +54,19 @@ func (p *parser) group(what string) (algebra.Op, []algebra.Expr) {
 	var g algebra.Op
 	var filters []algebra.Expr
 	var block []ptriple
+	// inScope holds the variables in scope in g, for BIND to check; each
+	// part added to g adds its own.
+	inScope := map[string]bool{}
+	grow := func(op algebra.Op) {
+		for _, v := range algebra.InScope(op) {
+			inScope[v] = true
+		}
+	}
 	flush := func() {
 		if len(block) > 0 {
-			g = join(g, p.triplesOp(block))
+			op := p.triplesOp(block)
+			grow(op)
+			g = join(g, op)
 			block = nil
 		}
 	}
@@ -90,6 +100,7 @@ func (p *parser) group(what string) (algebra.Op, []algebra.Expr) {
 		switch {
 		case t.isWord("OPTIONAL"):
 			op, fs := p.group("after OPTIONAL")
+			grow(op)
 			lj := algebra.LeftJoin{Left: orUnit(g), Right: op}
 			if len(fs) > 0 {
 				lj.Expr = conjunction(fs)
@@ -106,27 +117,33 @@ func (p *parser) group(what string) (algebra.Op, []algebra.Expr) {
 				p.failAt(v, "expected a variable after AS, found %s", v.describe())
 			}
 			p.expect(")", "to close BIND")
-			for _, w := range algebra.InScope(orUnit(g)) {
-				if w == v.val {
-					p.failAt(v, "BIND cannot set ?%s: the variable is already in scope in the group before it", v.val)
-				}
+			if inScope[v.val] {
+				p.failAt(v, "BIND cannot set ?%s: the variable is already in scope in the group before it", v.val)
 			}
+			inScope[v.val] = true
 			g = algebra.Extend{Sub: orUnit(g), Var: v.val, Expr: e}
 		case t.isWord("GRAPH"):
 			name := p.varOrIRI("after GRAPH")
-			g = join(g, algebra.Graph{Name: name, Sub: p.groupPattern("after GRAPH")})
+			op := algebra.Graph{Name: name, Sub: p.groupPattern("after GRAPH")}
+			grow(op)
+			g = join(g, op)
 		case t.isWord("SERVICE"):
 			silent := p.acceptWord("SILENT")
 			name := p.varOrIRI("after SERVICE")
-			g = join(g, algebra.Service{Endpoint: name, Silent: silent, Sub: p.groupPattern("after SERVICE")})
+			op := algebra.Service{Endpoint: name, Silent: silent, Sub: p.groupPattern("after SERVICE")}
+			grow(op)
+			g = join(g, op)
 		case t.isWord("VALUES"):
-			g = join(g, *p.dataBlock())
+			op := *p.dataBlock()
+			grow(op)
+			g = join(g, op)
 		case t.is("{"):
 			p.i--
 			op := p.groupPattern("")
 			for p.acceptWord("UNION") {
 				op = algebra.Union{Left: op, Right: p.groupPattern("after UNION")}
 			}
+			grow(op)
 			g = join(g, op)
 		}
 		p.newBGP()
@@ -538,16 +555,22 @@ func (p *parser) constructTemplate() []algebra.TriplePattern {
 }
 
 // constructWherePattern reads CONSTRUCT WHERE's pattern, which is only
-// triples.
-func (p *parser) constructWherePattern() algebra.Op {
+// triples, and returns it and the template, the same triples: a blank
+// node in them is a hidden variable in both, so that the query gives the
+// triples matched.
+func (p *parser) constructWherePattern() (algebra.Op, []algebra.TriplePattern) {
 	p.expect("{", "after CONSTRUCT WHERE")
 	p.newBGP()
 	c := &tctx{vars: true, blanks: true}
 	p.triplesTemplate(c, "}")
 	if len(c.out) == 0 {
-		return unit()
+		return unit(), nil
 	}
-	return p.triplesOp(c.out)
+	tps := make([]algebra.TriplePattern, len(c.out))
+	for i, t := range c.out {
+		tps[i] = algebra.TriplePattern{S: t.S, P: t.P, O: t.O}
+	}
+	return algebra.BGP{Patterns: tps}, tps
 }
 
 // triplesTemplate reads triples separated by '.' up to and including the

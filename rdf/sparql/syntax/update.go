@@ -139,14 +139,22 @@ func (p *parser) graphOrDefault(what string) algebra.GraphTarget {
 	return algebra.GraphTarget{IRI: p.iri(what + " (or DEFAULT)")}
 }
 
-// quads reads a QuadPattern or QuadData: triples, and GRAPH blocks of
-// triples, in {}.
+// quads reads a QuadPattern: triples, and GRAPH blocks of triples, in {}.
 func (p *parser) quads(c *tctx) []algebra.QuadPattern {
-	p.expect("{", c.what)
 	var qs []algebra.QuadPattern
+	p.quadsTo(c, func(t ptriple, g algebra.Node) {
+		qs = append(qs, algebra.QuadPattern{TriplePattern: algebra.TriplePattern{S: t.S, P: t.P, O: t.O}, Graph: g})
+	})
+	return qs
+}
+
+// quadsTo reads triples, and GRAPH blocks of triples, in {}, and gives
+// each to emit with its graph (the zero Node for the default graph).
+func (p *parser) quadsTo(c *tctx, emit func(t ptriple, g algebra.Node)) {
+	p.expect("{", c.what)
 	take := func(g algebra.Node) {
 		for _, t := range c.out {
-			qs = append(qs, algebra.QuadPattern{TriplePattern: algebra.TriplePattern{S: t.S, P: t.P, O: t.O}, Graph: g})
+			emit(t, g)
 		}
 		c.out = c.out[:0]
 	}
@@ -172,17 +180,15 @@ func (p *parser) quads(c *tctx) []algebra.QuadPattern {
 			p.failAt(t, "expected '.', '}' or GRAPH after a triple, found %s", t.describe())
 		}
 	}
-	return qs
 }
 
 // dataQuads reads QuadData: quads without variables.
 func (p *parser) dataQuads(c *tctx) []rdf.Quad {
-	qs := p.quads(c)
-	out := make([]rdf.Quad, len(qs))
-	for i, q := range qs {
-		out[i] = rdf.Quad{Triple: rdf.T(q.S.Term, q.P.Term.Value, q.O.Term), G: q.Graph.Term}
-	}
-	return out
+	var qs []rdf.Quad
+	p.quadsTo(c, func(t ptriple, g algebra.Node) {
+		qs = append(qs, rdf.Quad{Triple: rdf.T(t.S.Term, t.P.Term.Value, t.O.Term), G: g.Term})
+	})
+	return qs
 }
 
 // quadsOp returns the pattern DELETE WHERE's quads match: the triples in
