@@ -18,9 +18,16 @@ type tpat [3]pos
 // planKey identifies a plan: the pattern list (by its first element's
 // address) and which of its variable positions are bound on entry.
 type planKey struct {
-	first *algebra.TriplePattern
+	bgp   bgpKey
 	graph *store.Graph
 	bound uint64
+}
+
+// bgpKey identifies a BGP's pattern list: its first element's address and
+// its length.
+type bgpKey struct {
+	first *algebra.TriplePattern
+	n     int
 }
 
 // resolve turns a pattern's nodes into positions; ok is false when a
@@ -39,6 +46,26 @@ func (e *evaluator) resolve(tp algebra.TriplePattern) (p tpat, ok bool) {
 	return p, ok
 }
 
+// resolveAll returns the resolved patterns of b, nil when one has a
+// constant the store lacks; once per BGP.
+func (e *evaluator) resolveAll(b algebra.BGP) []tpat {
+	key := bgpKey{&b.Patterns[0], len(b.Patterns)}
+	if pats, ok := e.resolved[key]; ok {
+		return pats
+	}
+	pats := make([]tpat, len(b.Patterns))
+	for i, tp := range b.Patterns {
+		p, ok := e.resolve(tp)
+		if !ok {
+			pats = nil
+			break
+		}
+		pats[i] = p
+	}
+	e.resolved[key] = pats
+	return pats
+}
+
 // evalBGP matches the patterns of b in g, from the bindings of seed.
 func (e *evaluator) evalBGP(b algebra.BGP, g active, seed row) seq {
 	return func(yield func(row) bool) {
@@ -48,13 +75,9 @@ func (e *evaluator) evalBGP(b algebra.BGP, g active, seed row) seq {
 			yield(r)
 			return
 		}
-		pats := make([]tpat, len(b.Patterns))
-		for i, tp := range b.Patterns {
-			p, ok := e.resolve(tp)
-			if !ok {
-				return
-			}
-			pats[i] = p
+		pats := e.resolveAll(b)
+		if pats == nil {
+			return
 		}
 		order := e.plan(b, pats, g, r)
 		if len(order) == 0 {
@@ -165,7 +188,7 @@ func (e *evaluator) plan(b algebra.BGP, pats []tpat, g active, r row) []int {
 	var key planKey
 	cache := len(pats)*3 <= 64
 	if cache {
-		key.first = &b.Patterns[0]
+		key.bgp = bgpKey{&b.Patterns[0], len(b.Patterns)}
 		if len(g) > 0 {
 			key.graph = g[0]
 		}

@@ -93,8 +93,10 @@ type evaluator struct {
 	ticks int
 	err   error
 
-	ds    dataset
-	plans map[planKey][]int
+	ds       dataset
+	plans    map[planKey][]int
+	lookups  map[rdf.Term]lookup
+	resolved map[bgpKey][]tpat // a BGP's patterns; nil when one cannot match
 }
 
 func newEvaluator(ctx context.Context, snap *store.Snapshot, opts Options) *evaluator {
@@ -107,6 +109,9 @@ func newEvaluator(ctx context.Context, snap *store.Snapshot, opts Options) *eval
 		extID: map[rdf.Term]store.ID{},
 		max:   opts.MaxSolutions,
 		plans: map[planKey][]int{},
+
+		lookups:  map[rdf.Term]lookup{},
+		resolved: map[bgpKey][]tpat{},
 	}
 	if e.max == 0 {
 		e.max = DefaultMaxSolutions
@@ -169,7 +174,19 @@ func (e *evaluator) id(t rdf.Term) store.ID {
 // storeID returns t's ID in the store, and false when the store does not
 // hold it (so no triple matches it).
 func (e *evaluator) storeID(t rdf.Term) (store.ID, bool) {
-	return e.snap.Lookup(t)
+	if l, ok := e.lookups[t]; ok {
+		return l.id, l.ok
+	}
+	id, ok := e.snap.Lookup(t)
+	e.lookups[t] = lookup{id, ok}
+	return id, ok
+}
+
+// lookup is a term's ID in the store, remembered: the query's constants
+// are looked up once, not once per solution.
+type lookup struct {
+	id store.ID
+	ok bool
 }
 
 // freshBlank returns a blank node no term of the store or of the query
