@@ -48,6 +48,9 @@ func WellFormed(l rdf.Term) bool {
 	}
 	s := l.Value
 	if r, ok := intRanges[dt]; ok {
+		if _, ok, small := smallInteger(s, dt); small {
+			return ok
+		}
 		n, ok := parseInteger(s)
 		if !ok {
 			return false
@@ -199,6 +202,38 @@ func isName(s string, colon bool) bool {
 	return true
 }
 
+// intBounds are intRanges' bounds as int64s, for smallInteger; a bound
+// beyond int64 (xsd:unsignedLong's) is none for the numbers it reads.
+var intBounds = func() map[string][2]int64 {
+	m := make(map[string][2]int64, len(intRanges))
+	for dt, r := range intRanges {
+		b := [2]int64{math.MinInt64, math.MaxInt64}
+		for i, s := range r {
+			if n, err := strconv.ParseInt(s, 10, 64); s != "" && err == nil {
+				b[i] = n
+			}
+		}
+		m[dt] = b
+	}
+	return m
+}()
+
+// smallInteger reads s, the lexical form of a literal of dt (xsd:integer
+// or a type derived from it), without big numbers when it has at most 18
+// characters (small false otherwise): its value, and whether it is well
+// formed and in dt's range.
+func smallInteger(s, dt string) (n int64, ok, small bool) {
+	if len(s) > 18 {
+		return 0, false, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64) // the same syntax: [+-]?[0-9]+
+	if err != nil {
+		return 0, false, true
+	}
+	b := intBounds[dt]
+	return n, n >= b[0] && n <= b[1], true
+}
+
 // Integer returns the value of a literal of xsd:integer or of a type
 // derived from it (xsd:int, xsd:nonNegativeInteger...), and whether it is
 // one, well formed.
@@ -218,14 +253,24 @@ func parseInteger(s string) (*big.Int, bool) {
 	return new(big.Int).SetString(s, 10)
 }
 
-// parseDecimal reads an xsd:decimal (or xsd:integer) lexical form.
-func parseDecimal(s string) (*big.Rat, bool) {
+// decimalLexical splits an xsd:decimal (or xsd:integer) lexical form
+// into its integer and fraction digits, and reports whether it is one.
+func decimalLexical(s string) (ip, fp string, ok bool) {
 	t := s
 	if t != "" && (t[0] == '+' || t[0] == '-') {
 		t = t[1:]
 	}
 	ip, fp, dot := strings.Cut(t, ".")
 	if ip == "" && fp == "" || ip != "" && !isDigits(ip) || fp != "" && !isDigits(fp) || !dot && fp != "" {
+		return "", "", false
+	}
+	return ip, fp, true
+}
+
+// parseDecimal reads an xsd:decimal (or xsd:integer) lexical form.
+func parseDecimal(s string) (*big.Rat, bool) {
+	ip, fp, ok := decimalLexical(s)
+	if !ok {
 		return nil, false
 	}
 	if ip == "" {
@@ -259,7 +304,7 @@ func parseFloat(s string) (float64, bool) {
 			return 0, false
 		}
 	}
-	if _, ok := parseDecimal(mant); !ok {
+	if _, _, ok := decimalLexical(mant); !ok {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
@@ -564,11 +609,22 @@ func ValueOf(t rdf.Term) Value {
 		return Value{}
 	}
 	dt := t.Datatype
+	if _, ok := intRanges[dt]; ok {
+		if n, ok, small := smallInteger(t.Value, dt); small {
+			if !ok {
+				return Value{}
+			}
+			return Value{class: classNumber, r: new(big.Rat).SetInt64(n)}
+		}
+	}
 	if _, ok := intRanges[dt]; ok || dt == xsdNS+"decimal" {
-		if !WellFormed(t) {
+		if dt != xsdNS+"decimal" && !WellFormed(t) {
 			return Value{}
 		}
-		r, _ := parseDecimal(t.Value)
+		r, ok := parseDecimal(t.Value)
+		if !ok {
+			return Value{}
+		}
 		return Value{class: classNumber, r: r}
 	}
 	switch dt {
@@ -685,4 +741,28 @@ func (v Value) Float() (float64, bool) {
 	}
 	f, _ := v.r.Float64()
 	return f, true
+}
+
+// Rat returns the exact value of an xsd:decimal, xsd:integer or derived
+// integer literal's Value, and false for any other (doubles and floats
+// included: use Float).
+func (v Value) Rat() (*big.Rat, bool) {
+	if v.class != classNumber || v.float {
+		return nil, false
+	}
+	return new(big.Rat).Set(v.r), true
+}
+
+// Instant returns the point in time of an xsd:dateTime, xsd:date or
+// xsd:time Value: seconds from 0001-01-01T00:00:00 (UTC when zoned, local
+// time otherwise), the digits of the fraction of a second without
+// trailing zeros, and whether the lexical form had a time zone; ok is
+// false for any other Value. Ordering values by (sec, frac) agrees with
+// Compare wherever Compare gives an order.
+func (v Value) Instant() (sec int64, frac string, zoned, ok bool) {
+	switch v.class {
+	case classDateTime, classDate, classTime:
+		return v.m.sec, v.m.frac, v.m.tz, true
+	}
+	return 0, "", false, false
 }

@@ -140,3 +140,47 @@ func TestDaysIn(t *testing.T) {
 		}
 	}
 }
+
+// TestValueRatInstant: the exact value of decimals and integers, and the
+// instant of date-times, as XML Schema defines them.
+func TestValueRatInstant(t *testing.T) {
+	for _, c := range []struct {
+		lex, dt string
+		num     string // the exact value as a fraction, or "" for none
+	}{
+		{"0012", "integer", "12/1"},
+		{"-0.50", "decimal", "-1/2"},
+		{"+3.14", "decimal", "157/50"},
+		{"7", "byte", "7/1"},
+		{"1.5", "double", ""},
+		{"abc", "integer", ""},
+		{"1", "string", ""},
+	} {
+		r, ok := ValueOf(rdf.NewLiteral(c.lex, xsdNS+c.dt)).Rat()
+		if ok != (c.num != "") || ok && r.String() != c.num {
+			t.Errorf("Rat of %q^^xsd:%s = %v, %v; want %q", c.lex, c.dt, r, ok, c.num)
+		}
+	}
+	// 2000-01-01 is day 730119 from 0001-01-01 (1999 years, 484 of them leap years).
+	const y2k = 730119 * 86400
+	for _, c := range []struct {
+		lex, dt string
+		sec     int64
+		frac    string
+		zoned   bool
+	}{
+		{"2000-01-01T00:00:00Z", "dateTime", y2k, "", true},
+		{"2000-01-01T01:00:00.500+01:00", "dateTime", y2k, "5", true},
+		{"2000-01-01T00:00:00", "dateTime", y2k, "", false},
+		{"2000-01-02", "date", y2k + 86400, "", false},
+		{"00:00:01Z", "time", 1, "", true},
+	} {
+		sec, frac, zoned, ok := ValueOf(rdf.NewLiteral(c.lex, xsdNS+c.dt)).Instant()
+		if !ok || sec != c.sec || frac != c.frac || zoned != c.zoned {
+			t.Errorf("Instant of %q = %d, %q, %v, %v; want %d, %q, %v", c.lex, sec, frac, zoned, ok, c.sec, c.frac, c.zoned)
+		}
+	}
+	if _, _, _, ok := ValueOf(rdf.NewLiteral("1", rdf.XSDInteger)).Instant(); ok {
+		t.Error("an integer has an instant")
+	}
+}

@@ -35,7 +35,7 @@ func Regexp(pattern, flags string) (*regexp.Regexp, error) {
 		case 'q':
 			literal = true
 		default:
-			return nil, fmt.Errorf("unknown flag %q in sh:flags %q (XPath's flags are s, m, i, x and q)", f, flags)
+			return nil, fmt.Errorf("unknown flag %q in flags %q (XPath's flags are s, m, i, x and q)", f, flags)
 		}
 	}
 	prefix := ""

@@ -1,0 +1,218 @@
+package eval
+
+import (
+	"context"
+
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/sparql/algebra"
+	"github.com/jrpcld/jrpcld/rdf/sparql/store"
+)
+
+// Result is a query's answer: Vars and the solutions (Each) of a SELECT,
+// Bool of an ASK, Triples of a CONSTRUCT or DESCRIBE.
+type Result struct {
+	Form    algebra.Form
+	Vars    []string
+	Bool    bool
+	Triples []rdf.Triple
+
+	e     *evaluator
+	op    algebra.Op
+	slots []int
+	used  bool
+}
+
+// Query evaluates q on snap. A SELECT's solutions are computed as Each
+// reads them; the other forms are computed before Query returns.
+func Query(ctx context.Context, snap *store.Snapshot, q *algebra.Query, opts Options) (*Result, error) {
+	e := newEvaluator(ctx, snap, opts)
+	e.env.Base = q.Base
+	e.collectVars(q.Op)
+	for _, tp := range q.Template {
+		for _, n := range []algebra.Node{tp.S, tp.P, tp.O} {
+			if n.IsVar() {
+				e.slot(n.Var)
+			}
+		}
+	}
+	for _, n := range q.DescribeNodes {
+		if n.IsVar() {
+			e.slot(n.Var)
+		}
+	}
+	e.buildDataset(q.From, q.FromNamed, "")
+	res := &Result{Form: q.Form, e: e, op: q.Op}
+	switch q.Form {
+	case algebra.Select:
+		res.Vars = projection(q.Op)
+		res.slots = make([]int, len(res.Vars))
+		for i, v := range res.Vars {
+			res.slots[i] = e.slot(v)
+		}
+		return res, nil
+	case algebra.Ask:
+		e.eval(q.Op, e.ds.dflt, nil)(func(row) bool { res.Bool = true; return false })
+	case algebra.Construct:
+		res.Triples = e.construct(q)
+	case algebra.Describe:
+		res.Triples = e.describe(q)
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	return res, nil
+}
+
+// Each calls fn with each solution of a SELECT, a term per variable of
+// Vars (the zero Term when unbound), until fn returns false; the slice is
+// reused between calls. It returns the error that stopped the evaluation.
+// The solutions can be read once.
+func (r *Result) Each(fn func([]rdf.Term) bool) error {
+	if r.Form != algebra.Select {
+		return nil
+	}
+	if r.used {
+		return &RefusedError{What: "reading the solutions twice", Why: "they are computed as they are read"}
+	}
+	r.used = true
+	e := r.e
+	out := make([]rdf.Term, len(r.slots))
+	e.eval(r.op, e.ds.dflt, nil)(func(w row) bool {
+		for i, s := range r.slots {
+			out[i] = e.term(w[s])
+		}
+		return fn(out)
+	})
+	return e.err
+}
+
+// projection returns the variables a SELECT's operator projects: its
+// outermost Project's.
+func projection(op algebra.Op) []string {
+	for {
+		switch o := op.(type) {
+		case algebra.Project:
+			return o.Vars
+		case algebra.Slice:
+			op = o.Sub
+		case algebra.Distinct:
+			op = o.Sub
+		case algebra.Reduced:
+			op = o.Sub
+		case algebra.OrderBy:
+			op = o.Sub
+		default:
+			return algebra.InScope(op)
+		}
+	}
+}
+
+// instantiate returns the term n stands for in solution r: a variable's
+// value, a blank node of the template renamed fresh for r (through
+// blanks), or the term; the zero Term when a variable is unbound.
+func (e *evaluator) instantiate(n algebra.Node, r row, blanks map[string]rdf.Term) rdf.Term {
+	switch {
+	case n.IsVar():
+		if s, ok := e.slots[n.Var]; ok && r[s] != 0 {
+			return e.term(r[s])
+		}
+		return rdf.Term{}
+	case n.Term.Kind == rdf.Blank:
+		b, ok := blanks[n.Term.Value]
+		if !ok {
+			b = e.freshBlank()
+			blanks[n.Term.Value] = b
+		}
+		return b
+	}
+	return n.Term
+}
+
+// triple returns the triple (s, p, o) and whether RDF allows it: a subject
+// that is an IRI or a blank node, an IRI predicate, an object.
+func triple(s, p, o rdf.Term) (rdf.Triple, bool) {
+	ok := (s.Kind == rdf.IRI || s.Kind == rdf.Blank) && s.Value != "" &&
+		p.Kind == rdf.IRI && p.Value != "" && o != (rdf.Term{})
+	return rdf.Triple{S: s, P: p.Value, O: o}, ok
+}
+
+// construct instantiates q's template with each solution, leaving out the
+// triples with an unbound variable or a term where RDF allows none, each
+// triple once.
+func (e *evaluator) construct(q *algebra.Query) []rdf.Triple {
+	seen := map[rdf.Triple]bool{}
+	defer func() { e.release(len(seen)) }()
+	var out []rdf.Triple
+	e.eval(q.Op, e.ds.dflt, nil)(func(r row) bool {
+		blanks := map[string]rdf.Term{}
+		for _, tp := range q.Template {
+			t, ok := triple(e.instantiate(tp.S, r, blanks), e.instantiate(tp.P, r, blanks), e.instantiate(tp.O, r, blanks))
+			if !ok || seen[t] {
+				continue
+			}
+			if !e.hold(1) {
+				return false
+			}
+			seen[t] = true
+			out = append(out, t)
+		}
+		return e.tick()
+	})
+	return out
+}
+
+// describe returns the concise bounded description, in the default graph,
+// of each resource DESCRIBE names or its pattern binds: the triples whose
+// subject it is and, recursively, those of each blank node object.
+func (e *evaluator) describe(q *algebra.Query) []rdf.Triple {
+	var ids []store.ID
+	seen := map[store.ID]bool{}
+	add := func(id store.ID) {
+		if id != 0 && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	var varSlots []int
+	for _, n := range q.DescribeNodes {
+		if n.IsVar() {
+			varSlots = append(varSlots, e.slot(n.Var))
+		} else {
+			add(e.id(n.Term))
+		}
+	}
+	if q.DescribeAll || len(varSlots) > 0 {
+		if q.DescribeAll {
+			for _, v := range projection(q.Op) {
+				varSlots = append(varSlots, e.slot(v))
+			}
+		}
+		e.eval(q.Op, e.ds.dflt, nil)(func(r row) bool {
+			for _, s := range varSlots {
+				add(r[s])
+			}
+			return e.tick()
+		})
+	}
+	var out []rdf.Triple
+	done := map[store.ID]bool{}
+	for len(ids) > 0 {
+		s := ids[0]
+		ids = ids[1:]
+		if done[s] {
+			continue
+		}
+		done[s] = true
+		e.scan(e.ds.dflt, s, 0, 0, func(ts, tp, to store.ID) bool {
+			out = append(out, rdf.Triple{S: e.term(ts), P: e.term(tp).Value, O: e.term(to)})
+			if e.term(to).Kind == rdf.Blank && !done[to] {
+				ids = append(ids, to)
+			}
+			return true
+		})
+		if e.err != nil {
+			return nil
+		}
+	}
+	return out
+}

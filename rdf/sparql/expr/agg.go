@@ -1,0 +1,202 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/rdf"
+)
+
+// Aggregator folds the values of one group's solutions into an
+// aggregate's value (section 18.5.1). Add takes one solution's evaluated
+// arguments: none for COUNT(*), one for the others, the zero rdf.Term
+// standing for an unbound variable or an error. Result may be called once
+// all solutions are added; an error leaves the aggregate unbound.
+type Aggregator interface {
+	Add(args []rdf.Term)
+	Result() (rdf.Term, error)
+}
+
+// NewAggregator returns an Aggregator for the aggregate name (upper case:
+// COUNT, SUM, MIN, MAX, AVG, SAMPLE, GROUP_CONCAT); distinct makes it see
+// each distinct value once (same terms, see SameTerm), sep is
+// GROUP_CONCAT's separator. Unbound values and errors are left out by all
+// of them (COUNT counts the others); a value that is not a number makes
+// SUM and AVG an error, one that is not a literal GROUP_CONCAT. MIN and
+// MAX use ORDER BY's order (see Order). Over no values COUNT, SUM and AVG
+// give 0, GROUP_CONCAT "", and MIN, MAX and SAMPLE an error. COUNT(DISTINCT
+// *) is the evaluator's to do: it calls Add(nil) once per distinct
+// solution.
+func NewAggregator(name string, distinct bool, sep string) (Aggregator, error) {
+	var a Aggregator
+	switch name {
+	case "COUNT":
+		a = &countAgg{}
+	case "SUM":
+		a = &sumAgg{sum: intNumber(0)}
+	case "AVG":
+		a = &sumAgg{sum: intNumber(0), avg: true}
+	case "MIN":
+		a = &extremeAgg{want: -1}
+	case "MAX":
+		a = &extremeAgg{want: 1}
+	case "SAMPLE":
+		a = &sampleAgg{}
+	case "GROUP_CONCAT":
+		a = &concatAgg{sep: sep}
+	default:
+		return nil, fmt.Errorf("expr: unknown aggregate %q (known: COUNT, SUM, MIN, MAX, AVG, SAMPLE, GROUP_CONCAT)", name)
+	}
+	if distinct {
+		a = &distinctAgg{Aggregator: a, seen: make(map[rdf.Term]bool)}
+	}
+	return a, nil
+}
+
+// value returns the one argument of an aggregate, and false when it is
+// unbound or there is none.
+func value(args []rdf.Term) (rdf.Term, bool) {
+	if len(args) == 0 || unbound(args[0]) {
+		return rdf.Term{}, false
+	}
+	return norm(args[0]), true
+}
+
+// distinctAgg passes on each value the first time it comes.
+type distinctAgg struct {
+	Aggregator
+	seen map[rdf.Term]bool
+}
+
+func (d *distinctAgg) Add(args []rdf.Term) {
+	if v, ok := value(args); ok {
+		key := v
+		key.Lang = strings.ToLower(key.Lang)
+		if d.seen[key] {
+			return
+		}
+		d.seen[key] = true
+	}
+	d.Aggregator.Add(args)
+}
+
+type countAgg struct{ n int64 }
+
+func (c *countAgg) Add(args []rdf.Term) {
+	if _, ok := value(args); ok || len(args) == 0 {
+		c.n++
+	}
+}
+
+func (c *countAgg) Result() (rdf.Term, error) { return intNumber(c.n).term(), nil }
+
+// sumAgg is SUM and, with avg, AVG.
+type sumAgg struct {
+	sum number
+	n   int64
+	avg bool
+	err error
+}
+
+func (s *sumAgg) Add(args []rdf.Term) {
+	v, ok := value(args)
+	if !ok || s.err != nil {
+		return
+	}
+	op := "SUM"
+	if s.avg {
+		op = "AVG"
+	}
+	x, ok := numberOf(v)
+	if !ok {
+		s.err = typeErr(op, "not a number: "+describe(v))
+		return
+	}
+	s.sum, _ = arith("+", s.sum, x) // addition cannot fail
+	s.n++
+}
+
+func (s *sumAgg) Result() (rdf.Term, error) {
+	switch {
+	case s.err != nil:
+		return rdf.Term{}, s.err
+	case !s.avg || s.n == 0:
+		return s.sum.term(), nil
+	}
+	mean, err := arith("/", s.sum, intNumber(s.n))
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	return mean.term(), nil
+}
+
+// extremeAgg is MIN (want -1) and MAX (want 1).
+type extremeAgg struct {
+	best rdf.Term
+	some bool
+	want int
+}
+
+func (e *extremeAgg) Add(args []rdf.Term) {
+	v, ok := value(args)
+	if ok && (!e.some || Order(v, e.best) == e.want) {
+		e.best, e.some = v, true
+	}
+}
+
+func (e *extremeAgg) Result() (rdf.Term, error) {
+	if !e.some {
+		return rdf.Term{}, typeErr("MIN/MAX", "no values")
+	}
+	return e.best, nil
+}
+
+type sampleAgg struct {
+	v    rdf.Term
+	some bool
+}
+
+func (s *sampleAgg) Add(args []rdf.Term) {
+	if v, ok := value(args); ok && !s.some {
+		s.v, s.some = v, true
+	}
+}
+
+func (s *sampleAgg) Result() (rdf.Term, error) {
+	if !s.some {
+		return rdf.Term{}, typeErr("SAMPLE", "no values")
+	}
+	return s.v, nil
+}
+
+// concatAgg is GROUP_CONCAT: the lexical forms joined by sep, a simple
+// literal whatever the values' language tags.
+type concatAgg struct {
+	sep  string
+	b    strings.Builder
+	some bool
+	err  error
+}
+
+func (c *concatAgg) Add(args []rdf.Term) {
+	v, ok := value(args)
+	if !ok || c.err != nil {
+		return
+	}
+	if v.Kind != rdf.Literal {
+		c.err = typeErr("GROUP_CONCAT", "not a literal: "+describe(v))
+		return
+	}
+	if c.some {
+		c.b.WriteString(c.sep)
+	}
+	c.b.WriteString(v.Value)
+	c.some = true
+}
+
+func (c *concatAgg) Result() (rdf.Term, error) {
+	if c.err != nil {
+		return rdf.Term{}, c.err
+	}
+	return simple(c.b.String()), nil
+}

@@ -1,0 +1,83 @@
+package expr
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jrpcld/jrpcld/rdf"
+)
+
+func TestAggregates(t *testing.T) {
+	// Values are added one per solution; "" is an unbound value (or an
+	// error) and "*" a COUNT(*) row.
+	for _, c := range []struct {
+		name     string
+		distinct bool
+		sep      string
+		values   []string
+		want     string
+	}{
+		{"COUNT", false, "", []string{`1`, `"a"`, ``, `ex:a`}, `3`},
+		{"COUNT", false, "", []string{"*", "*", "*"}, `3`},
+		{"COUNT", false, "", nil, `0`},
+		{"COUNT", true, "", []string{`1`, `1`, `1.0`, `"a"@en`, `"a"@EN`, ``}, `3`},
+		{"SUM", false, "", []string{`1`, `2`, `3`}, `6`},
+		{"SUM", false, "", []string{`1`, `2.5`}, `3.5`},
+		{"SUM", false, "", []string{`1`, `2e0`}, `"3.0E0"^^xsd:double`},
+		{"SUM", false, "", []string{`1`, ``, `2`}, `3`}, // unbound values are left out
+		{"SUM", false, "", nil, `0`},
+		{"SUM", true, "", []string{`1`, `1`, `2`}, `3`},
+		{"SUM", false, "", []string{`1`, `"2"`}, errWant},
+		{"SUM", false, "", []string{`1`, `_:b`, `3`}, errWant},
+		// agg-avg-01: 1.0, 2.2, 3.5, 2.2, 2.2 average 2.22.
+		{"AVG", false, "", []string{`1.0`, `2.2`, `3.5`, `2.2`, `2.2`}, `2.22`},
+		{"AVG", false, "", []string{`1`, `2`}, `1.5`}, // integers average to a decimal
+		{"AVG", false, "", []string{`1`, `2`, `3`}, `2.0`},
+		{"AVG", false, "", []string{`5e-1`, `2.5`}, `"1.5E0"^^xsd:double`},
+		{"AVG", false, "", nil, `0`}, // agg-avg-03
+		{"AVG", true, "", []string{`1`, `1`, `4`}, `2.5`},
+		{"AVG", false, "", []string{`1`, `_:b2`, `3`, `4`}, errWant}, // agg-err-01
+		{"MIN", false, "", []string{`3`, `1.5`, `"a"`, `ex:a`}, `ex:a`},
+		{"MIN", false, "", []string{`3`, `1.5`, `2e0`}, `1.5`},
+		{"MIN", false, "", []string{`1`, `_:b2`, `3`, `4`}, `_:b2`}, // blank nodes sort first
+		{"MIN", false, "", []string{``, `"01"^^xsd:integer`}, `"01"^^xsd:integer`},
+		{"MIN", false, "", nil, errWant},
+		{"MAX", false, "", []string{`3`, `1.5`, `"a"`, `ex:a`}, `"a"`},
+		{"MAX", false, "", []string{`3`, `10`, `2e0`}, `10`},
+		{"MAX", false, "", []string{``}, errWant},
+		{"SAMPLE", false, "", []string{``, `"x"`, `"y"`}, `"x"`},
+		{"SAMPLE", false, "", nil, errWant},
+		{"GROUP_CONCAT", false, " ", []string{`"1"`, `"22"`}, `"1 22"`},
+		{"GROUP_CONCAT", false, ":", []string{`"1"`, ``, `"22"`}, `"1:22"`},
+		{"GROUP_CONCAT", false, " ", []string{`"1"@en`, `"2"@en`}, `"1 2"`}, // agg-groupconcat-4
+		{"GROUP_CONCAT", false, " ", []string{`"1"@en`}, `"1"`},             // agg-groupconcat-6
+		{"GROUP_CONCAT", false, ", ", []string{`1`, `2.50`}, `"1, 2.50"`},
+		{"GROUP_CONCAT", true, " ", []string{`"a"`, `"b"`, `"a"`}, `"a b"`},
+		{"GROUP_CONCAT", false, " ", nil, `""`},
+		{"GROUP_CONCAT", false, " ", []string{`"a"`, `ex:b`}, errWant},
+	} {
+		a, err := NewAggregator(c.name, c.distinct, c.sep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range c.values {
+			if v == "*" {
+				a.Add(nil)
+			} else {
+				a.Add([]rdf.Term{tm(t, v)})
+			}
+		}
+		got, err := a.Result()
+		what := c.name
+		if c.distinct {
+			what += " DISTINCT"
+		}
+		check(t, what+"("+strings.Join(c.values, ", ")+")", got, err, c.want)
+	}
+}
+
+func TestNewAggregatorUnknown(t *testing.T) {
+	if _, err := NewAggregator("MEDIAN", false, ""); err == nil || !strings.Contains(err.Error(), "MEDIAN") {
+		t.Errorf("NewAggregator(MEDIAN): %v", err)
+	}
+}

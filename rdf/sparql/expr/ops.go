@@ -1,0 +1,408 @@
+package expr
+
+import (
+	"cmp"
+	"math"
+	"math/big"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/shacl/xsd"
+)
+
+// valueClass groups the literals whose values the operators compare with
+// each other (the rows of the operator mapping, section 17.3).
+type valueClass uint8
+
+const (
+	classNone valueClass = iota
+	classNumber
+	classString
+	classBoolean
+	classDateTime
+	classDate
+	classTime
+)
+
+// classOf returns the class of a literal of datatype dt; a literal of the
+// class may still be ill-formed.
+func classOf(dt string) valueClass {
+	if _, ok := kindOf(dt); ok {
+		return classNumber
+	}
+	switch dt {
+	case rdf.XSDString:
+		return classString
+	case rdf.XSDBoolean:
+		return classBoolean
+	case rdf.XSDDateTime, xsdDateTimeStamp:
+		return classDateTime
+	case xsdDate:
+		return classDate
+	case xsdTime:
+		return classTime
+	}
+	return classNone
+}
+
+// comparable returns the class a and b share when the operators compare
+// them by value: both well-formed literals of one class.
+func comparable(a, b rdf.Term) valueClass {
+	if a.Kind != rdf.Literal || b.Kind != rdf.Literal {
+		return classNone
+	}
+	c := classOf(a.Datatype)
+	if c == classNone || c != classOf(b.Datatype) || !xsd.WellFormed(a) || !xsd.WellFormed(b) {
+		return classNone
+	}
+	return c
+}
+
+// Compare applies the comparison operator op ("=", "!=", "<", ">", "<=",
+// ">=") to a and b and returns an xsd:boolean (section 17.3). Numbers,
+// strings, booleans, xsd:dateTime, xsd:date and xsd:time values compare
+// by value within their class (date-times with and without a time zone
+// less than 14 hours apart are a type error, as XML Schema leaves them
+// unordered; NaN equals nothing). For "=" and "!=" any other pair is
+// compared as RDF terms: equal when they are the same term; unequal when
+// either is not a literal or has a language tag, or when both are
+// well-formed values of different classes among those above (an
+// xsd:date is no xsd:dateTime, as the W3C test open-world/date-2 has it);
+// otherwise (an ill-formed literal, a datatype the package does not know)
+// a type error, since their values may or may not be equal. The ordering
+// operators on any other pair are a type error.
+func Compare(op string, a, b rdf.Term) (rdf.Term, error) {
+	a, b = norm(a), norm(b)
+	if unbound(a) || unbound(b) {
+		return rdf.Term{}, typeErr(op, "an operand is unbound")
+	}
+	switch op {
+	case "=", "!=":
+		eq, err := equal(op, a, b)
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		return Bool(eq == (op == "=")), nil
+	case "<", ">", "<=", ">=":
+		c, ok, err := ordered(op, a, b)
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		if !ok { // NaN
+			return falseTerm, nil
+		}
+		switch op {
+		case "<":
+			return Bool(c < 0), nil
+		case ">":
+			return Bool(c > 0), nil
+		case "<=":
+			return Bool(c <= 0), nil
+		}
+		return Bool(c >= 0), nil
+	}
+	return rdf.Term{}, typeErr(op, "not a comparison operator")
+}
+
+// twoNumbers returns the values of a and b when both are well-formed
+// numeric literals.
+func twoNumbers(a, b rdf.Term) (number, number, bool) {
+	x, ok := numberOf(a)
+	if !ok {
+		return number{}, number{}, false
+	}
+	y, ok := numberOf(b)
+	return x, y, ok
+}
+
+// equal is "=" (op names the operator in errors).
+func equal(op string, a, b rdf.Term) (bool, error) {
+	if x, y, ok := twoNumbers(a, b); ok {
+		n, ok := compareNumbers(x, y)
+		return ok && n == 0, nil
+	}
+	if c := comparable(a, b); c != classNone {
+		n, ok, err := compareValues(op, c, a, b)
+		return ok && n == 0, err
+	}
+	if SameTerm(a, b) {
+		return true, nil
+	}
+	if a.Kind != rdf.Literal || b.Kind != rdf.Literal || a.Lang != "" || b.Lang != "" {
+		return false, nil
+	}
+	if classOf(a.Datatype) != classNone && classOf(b.Datatype) != classNone && xsd.WellFormed(a) && xsd.WellFormed(b) {
+		return false, nil // values of different known types
+	}
+	return false, typeErr(op, "cannot compare "+describe(a)+" with "+describe(b)+" (an ill-formed literal, or one of an unknown type)")
+}
+
+// ordered compares a and b for the ordering operators; ok is false when
+// either is NaN.
+func ordered(op string, a, b rdf.Term) (int, bool, error) {
+	if x, y, ok := twoNumbers(a, b); ok {
+		n, ok := compareNumbers(x, y)
+		return n, ok, nil
+	}
+	c := comparable(a, b)
+	if c == classNone {
+		return 0, false, typeErr(op, "cannot order "+describe(a)+" and "+describe(b))
+	}
+	return compareValues(op, c, a, b)
+}
+
+// compareValues compares two well-formed literals of class c; ok is false
+// when either is NaN.
+func compareValues(op string, c valueClass, a, b rdf.Term) (int, bool, error) {
+	if c == classNumber {
+		x, _ := numberOf(a)
+		y, _ := numberOf(b)
+		n, ok := compareNumbers(x, y)
+		return n, ok, nil
+	}
+	n, ok := xsd.Compare(xsd.ValueOf(a), xsd.ValueOf(b))
+	if !ok {
+		return 0, false, typeErr(op, "the order of "+a.String()+" and "+b.String()+" is indeterminate (one has a time zone, the other none)")
+	}
+	return n, true, nil
+}
+
+// compareNumbers compares x and y after promoting both to the greater of
+// their types; ok is false when either is NaN.
+func compareNumbers(x, y number) (int, bool) {
+	k := max(x.kind, y.kind)
+	x, y = x.to(k), y.to(k)
+	if k >= kFloat {
+		if math.IsNaN(x.f) || math.IsNaN(y.f) {
+			return 0, false
+		}
+		return cmp.Compare(x.f, y.f), true
+	}
+	if x.r.IsInt() && y.r.IsInt() {
+		return x.r.Num().Cmp(y.r.Num()), true // Rat.Cmp would multiply
+	}
+	return x.r.Cmp(y.r), true
+}
+
+// Arith applies the arithmetic operator op ("+", "-", "*", "/") to two
+// numbers (section 17.3: XPath's op:numeric-add and the others). Both are
+// promoted to the greater of their types (integer < decimal < float <
+// double, types derived from xsd:integer counting as xsd:integer), except
+// that dividing two integers gives an xsd:decimal. Dividing an integer or
+// decimal by zero is a type error; doubles and floats follow IEEE 754.
+// Anything but two well-formed numbers is a type error.
+func Arith(op string, a, b rdf.Term) (rdf.Term, error) {
+	a, b = norm(a), norm(b)
+	x, okx := numberOf(a)
+	y, oky := numberOf(b)
+	switch {
+	case op != "+" && op != "-" && op != "*" && op != "/":
+		return rdf.Term{}, typeErr(op, "not an arithmetic operator")
+	case !okx:
+		return rdf.Term{}, typeErr(op, "not a number: "+describe(a))
+	case !oky:
+		return rdf.Term{}, typeErr(op, "not a number: "+describe(b))
+	}
+	n, err := arith(op, x, y)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	return n.term(), nil
+}
+
+func arith(op string, x, y number) (number, error) {
+	k := max(x.kind, y.kind)
+	if op == "/" && k == kInteger {
+		k = kDecimal
+	}
+	x, y = x.to(k), y.to(k)
+	if k >= kFloat {
+		var f float64
+		switch op {
+		case "+":
+			f = x.f + y.f
+		case "-":
+			f = x.f - y.f
+		case "*":
+			f = x.f * y.f
+		default:
+			f = x.f / y.f
+		}
+		if k == kFloat {
+			f = float64(float32(f))
+		}
+		return number{kind: k, f: f}, nil
+	}
+	r := new(big.Rat)
+	switch op {
+	case "+":
+		r.Add(x.r, y.r)
+	case "-":
+		r.Sub(x.r, y.r)
+	case "*":
+		r.Mul(x.r, y.r)
+	default:
+		if y.r.Sign() == 0 {
+			return number{}, typeErr(op, "division by zero")
+		}
+		r.Quo(x.r, y.r)
+	}
+	return number{kind: k, r: r}, nil
+}
+
+// Unary applies "UMINUS" or "UPLUS" to a number, keeping its type
+// (a type derived from xsd:integer gives xsd:integer), or "!" to any term
+// with an effective boolean value.
+func Unary(op string, a rdf.Term) (rdf.Term, error) {
+	a = norm(a)
+	switch op {
+	case "!":
+		v, err := EBV(a)
+		if err != nil {
+			return rdf.Term{}, typeErr("!", "no effective boolean value for "+describe(a))
+		}
+		return Bool(!v), nil
+	case "UMINUS", "UPLUS":
+		n, ok := numberOf(a)
+		if !ok {
+			return rdf.Term{}, typeErr(op, "not a number: "+describe(a))
+		}
+		if op == "UMINUS" {
+			n = negate(n)
+		}
+		return n.term(), nil
+	}
+	return rdf.Term{}, typeErr(op, "not a unary operator")
+}
+
+func negate(n number) number {
+	if n.kind >= kFloat {
+		return number{kind: n.kind, f: -n.f}
+	}
+	return number{kind: n.kind, r: new(big.Rat).Neg(n.r)}
+}
+
+// Order returns -1, 0 or 1 as a sorts before, with or after b under ORDER
+// BY (section 15.1), a total order: the zero Term (unbound) first, then
+// blank nodes, IRIs and literals. Literals group into numbers, strings
+// (plain and language-tagged), booleans, xsd:dateTime, xsd:date, xsd:time
+// and the rest, in that order; within a group they sort by value as "<"
+// does (numbers compared exactly, NaN first; date-times without a time
+// zone as if in UTC where "<" leaves them unordered), and ties by lexical
+// form, language tag and datatype. Order returns 0 only for the same term.
+func Order(a, b rdf.Term) int {
+	a, b = norm(a), norm(b)
+	ra, rb := kindRank(a), kindRank(b)
+	if ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	if a.Kind != rdf.Literal {
+		return strings.Compare(a.Value, b.Value)
+	}
+	ga, gb := literalGroup(a), literalGroup(b)
+	if ga != gb {
+		return cmp.Compare(ga, gb)
+	}
+	if c := groupCompare(ga, a, b); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Value, b.Value); c != 0 {
+		return c
+	}
+	if c := strings.Compare(strings.ToLower(a.Lang), strings.ToLower(b.Lang)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Datatype, b.Datatype)
+}
+
+func kindRank(t rdf.Term) int {
+	switch {
+	case unbound(t):
+		return 0
+	case t.Kind == rdf.Blank:
+		return 1
+	case t.Kind == rdf.IRI:
+		return 2
+	}
+	return 3
+}
+
+// literalGroup returns the group Order sorts literal t in: its class when
+// it is well-formed (language-tagged strings going with strings), else
+// after all classes.
+func literalGroup(t rdf.Term) valueClass {
+	if t.Datatype == rdf.RDFLangString {
+		return classString
+	}
+	c := classOf(t.Datatype)
+	if c == classNone || !xsd.WellFormed(t) {
+		return classTime + 1
+	}
+	return c
+}
+
+// groupCompare compares two literals of group g by value; 0 leaves the
+// order to the tie-breaks.
+func groupCompare(g valueClass, a, b rdf.Term) int {
+	switch g {
+	case classNumber:
+		x, _ := numberOf(a)
+		y, _ := numberOf(b)
+		return exactCompare(x, y)
+	case classString:
+		return strings.Compare(a.Value, b.Value)
+	case classBoolean, classDateTime, classDate, classTime:
+		va, vb := xsd.ValueOf(a), xsd.ValueOf(b)
+		if c, ok := xsd.Compare(va, vb); ok {
+			return c
+		}
+		sa, fa, _, _ := va.Instant()
+		sb, fb, _, _ := vb.Instant()
+		if c := cmp.Compare(sa, sb); c != 0 {
+			return c
+		}
+		return compareFraction(fa, fb)
+	}
+	return 0
+}
+
+// compareFraction compares the digits of two fractions of a second.
+func compareFraction(a, b string) int {
+	n := max(len(a), len(b))
+	return strings.Compare(a+strings.Repeat("0", n-len(a)), b+strings.Repeat("0", n-len(b)))
+}
+
+// exactCompare compares two numbers by their exact values, NaN below
+// everything, so that the order is total (promotion, which rounds, is
+// not transitive across float, double and decimal).
+func exactCompare(x, y number) int {
+	if x.kind >= kFloat && y.kind >= kFloat || x.kind < kFloat && y.kind < kFloat {
+		if c, ok := compareNumbers(x, y); ok {
+			return c
+		}
+	}
+	xn, yn := x.kind >= kFloat && math.IsNaN(x.f), y.kind >= kFloat && math.IsNaN(y.f)
+	switch {
+	case xn || yn:
+		return cmp.Compare(btoi(!xn), btoi(!yn))
+	case x.kind >= kFloat && math.IsInf(x.f, 0):
+		return int(math.Copysign(1, x.f))
+	case y.kind >= kFloat && math.IsInf(y.f, 0):
+		return -int(math.Copysign(1, y.f))
+	}
+	return exactRat(x).Cmp(exactRat(y))
+}
+
+func exactRat(n number) *big.Rat {
+	if n.kind >= kFloat {
+		return new(big.Rat).SetFloat64(n.f)
+	}
+	return n.r
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
