@@ -94,10 +94,16 @@ type Options struct {
 	// Load reads the graph an update's LOAD names; nil refuses LOAD. Give
 	// one that reads only the local files the user named.
 	Load func(iri string) ([]rdf.Triple, error)
+	// Bindings pre-binds variables of a query by name (without '?'), as
+	// SHACL-SPARQL pre-binds $this: each value is substituted wherever its
+	// variable occurs, as EXISTS substitutes (a subquery sees only the
+	// variables it projects), and every solution binds it.
+	Bindings map[string]rdf.Term
 }
 
 func (o Options) eval() eval.Options {
-	return eval.Options{MaxSolutions: o.MaxSolutions, DefaultGraphUnion: o.DefaultGraphUnion, Now: o.Now, Load: o.Load}
+	return eval.Options{MaxSolutions: o.MaxSolutions, DefaultGraphUnion: o.DefaultGraphUnion, Now: o.Now, Load: o.Load,
+		Bindings: o.Bindings}
 }
 
 // Form is a query's form: Select, Construct, Ask or Describe.

@@ -67,6 +67,12 @@ func selectRows(t *testing.T, d *sparql.Dataset, query string, opts sparql.Optio
 	return out, res.Err()
 }
 
+// bound returns Options pre-binding one variable to an IRI of http://ex/
+// (":name").
+func bound(name, iri string) sparql.Options {
+	return sparql.Options{Bindings: map[string]rdf.Term{name: rdf.NewIRI("http://ex/" + strings.TrimPrefix(iri, ":"))}}
+}
+
 const pathData = `
 <:a> <:p> <:b> .
 <:b> <:p> <:c> .
@@ -126,6 +132,22 @@ func TestSelect(t *testing.T) {
 		{"VALUES with UNDEF joins", "SELECT ?y ?k { :a :q ?y VALUES (?y ?k) { (UNDEF 1) (:x 2) } }", sparql.Options{},
 			[]string{"y=<:x> k=\"1\"^^<http://www.w3.org/2001/XMLSchema#integer>", "y=<:x> k=\"2\"^^<http://www.w3.org/2001/XMLSchema#integer>",
 				"y=<:y> k=\"1\"^^<http://www.w3.org/2001/XMLSchema#integer>"}},
+		// Pre-binding substitutes the value wherever the variable occurs,
+		// so that filters of inner groups see it (a join with the binding
+		// would leave them unbound).
+		{"pre-bound in a filter of a union branch", "SELECT ?this { { FILTER(false) } UNION { FILTER(?this = :a) } }", bound("this", ":a"),
+			[]string{"this=<:a>"}},
+		{"pre-bound elsewhere: no solution", "SELECT ?this { FILTER(?this = :a) }", bound("this", ":b"), nil},
+		{"pre-bound in BIND", "SELECT ?that { BIND(?this AS ?that) }", bound("this", ":a"), []string{"that=<:a>"}},
+		{"pre-bound in a pattern", "SELECT ?this ?y { ?this :q ?y }", bound("this", ":a"),
+			[]string{"this=<:a> y=<:x>", "this=<:a> y=<:y>"}},
+		{"pre-bound and not matched", "SELECT ?y { ?this :q ?y }", bound("this", ":b"), nil},
+		{"pre-bound in a subquery that projects it", "SELECT ?this { { SELECT ?this { FILTER(?this = :a) } } }", bound("this", ":a"),
+			[]string{"this=<:a>"}},
+		{"not pre-bound in a subquery that hides it", "SELECT ?this { { SELECT ?x { FILTER(bound(?this)) } } }", bound("this", ":a"),
+			nil},
+		{"pre-bound variable the query does not name", "SELECT * { :a :v ?v }", bound("other", ":a"),
+			[]string{"v=\"01\"^^<http://www.w3.org/2001/XMLSchema#integer>"}},
 	}
 	d := load(t, pathData)
 	for _, tc := range tests {
@@ -351,4 +373,38 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 	wg.Wait()
+}
+
+// TestBindingsAskConstruct: pre-bound variables reach ASK and CONSTRUCT
+// as they reach SELECT (TestSelect).
+func TestBindingsAskConstruct(t *testing.T) {
+	d := load(t, pathData)
+	for _, tc := range []struct {
+		query, this string
+		ask         bool
+		want        []rdf.Triple
+	}{
+		{"ASK { FILTER(?this = :a) }", ":a", true, nil},
+		{"ASK { FILTER(?this = :a) }", ":b", false, nil},
+		{"ASK { ?this :p :c }", ":b", true, nil},
+		{"CONSTRUCT { ?this :next ?o } WHERE { ?this :p ?o }", ":c", false,
+			[]rdf.Triple{rdf.T(rdf.NewIRI("http://ex/c"), "http://ex/next", rdf.NewIRI("http://ex/a"))}},
+	} {
+		q, err := sparql.ParseQuery(prefixes+tc.query, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := d.Query(context.Background(), q, bound("this", tc.this))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Form == sparql.Ask && res.Bool != tc.ask {
+			t.Errorf("%s with ?this %s: %v, want %v", tc.query, tc.this, res.Bool, tc.ask)
+		}
+		if q.Form == sparql.Construct {
+			if ok, diff := isomorphic(res.Graph, tc.want); !ok {
+				t.Errorf("%s with ?this %s: %s", tc.query, tc.this, diff)
+			}
+		}
+	}
 }

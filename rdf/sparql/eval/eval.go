@@ -55,6 +55,12 @@ type Options struct {
 	// Load reads the graph LOAD names, for updates; nil refuses LOAD (the
 	// engine never reads a file or the network on its own).
 	Load func(iri string) ([]rdf.Triple, error)
+	// Bindings pre-binds variables of a query (by name, without '?'), as
+	// SHACL-SPARQL pre-binds $this: the query is evaluated as EXISTS
+	// evaluates its pattern, each variable's value substituted wherever
+	// the variable occurs (a subquery sees only those it projects), and
+	// every solution binds it. A zero Term leaves its variable free.
+	Bindings map[string]rdf.Term
 }
 
 // row is a solution: the ID bound to each variable slot, 0 when unbound.
@@ -94,6 +100,7 @@ type evaluator struct {
 	err   error
 
 	ds       dataset
+	seed     row // Options.Bindings, or nil
 	plans    map[planKey][]int
 	lookups  map[rdf.Term]lookup
 	resolved map[bgpKey][]tpat // a BGP's patterns; nil when one cannot match

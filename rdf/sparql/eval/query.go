@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"slices"
 
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/sparql/algebra"
@@ -41,17 +42,25 @@ func Query(ctx context.Context, snap *store.Snapshot, q *algebra.Query, opts Opt
 		}
 	}
 	e.buildDataset(q.From, q.FromNamed, "")
+	vars := projection(q.Op)
+	if e.seedBindings() {
+		// The query's own projection keeps the pre-bound variables in
+		// scope: only a subquery's hides them.
+		bq := *q
+		bq.Op = keepBound(q.Op, opts.Bindings)
+		q = &bq
+	}
 	res := &Result{Form: q.Form, e: e, op: q.Op}
 	switch q.Form {
 	case algebra.Select:
-		res.Vars = projection(q.Op)
+		res.Vars = vars
 		res.slots = make([]int, len(res.Vars))
 		for i, v := range res.Vars {
 			res.slots[i] = e.slot(v)
 		}
 		return res, nil
 	case algebra.Ask:
-		e.eval(q.Op, e.ds.dflt, nil)(func(row) bool { res.Bool = true; return false })
+		e.eval(q.Op, e.ds.dflt, e.seed)(func(row) bool { res.Bool = true; return false })
 	case algebra.Construct:
 		res.Triples = e.construct(q)
 	case algebra.Describe:
@@ -77,13 +86,59 @@ func (r *Result) Each(fn func([]rdf.Term) bool) error {
 	r.used = true
 	e := r.e
 	out := make([]rdf.Term, len(r.slots))
-	e.eval(r.op, e.ds.dflt, nil)(func(w row) bool {
+	e.eval(r.op, e.ds.dflt, e.seed)(func(w row) bool {
 		for i, s := range r.slots {
 			out[i] = e.term(w[s])
 		}
 		return fn(out)
 	})
 	return e.err
+}
+
+// seedBindings makes the row of Options.Bindings, the seed a query is
+// evaluated from, and reports whether there is one. Every slot is made
+// before it.
+func (e *evaluator) seedBindings() bool {
+	if len(e.opts.Bindings) == 0 {
+		return false
+	}
+	for name := range e.opts.Bindings {
+		e.slot(name)
+	}
+	e.seed = e.newRow()
+	for name, t := range e.opts.Bindings {
+		if t != (rdf.Term{}) {
+			e.seed[e.slot(name)] = e.id(t)
+		}
+	}
+	return true
+}
+
+// keepBound returns op with the pre-bound variables added to its
+// outermost projection (under the solution modifiers), which would
+// otherwise keep them out of the pattern as a subquery's does.
+func keepBound(op algebra.Op, bound map[string]rdf.Term) algebra.Op {
+	switch o := op.(type) {
+	case algebra.Slice:
+		o.Sub = keepBound(o.Sub, bound)
+		return o
+	case algebra.Distinct:
+		return algebra.Distinct{Sub: keepBound(o.Sub, bound)}
+	case algebra.Reduced:
+		return algebra.Reduced{Sub: keepBound(o.Sub, bound)}
+	case algebra.OrderBy:
+		o.Sub = keepBound(o.Sub, bound)
+		return o
+	case algebra.Project:
+		vars := slices.Clone(o.Vars)
+		for name := range bound {
+			if !slices.Contains(vars, name) {
+				vars = append(vars, name)
+			}
+		}
+		return algebra.Project{Sub: o.Sub, Vars: vars}
+	}
+	return op
 }
 
 // projection returns the variables a SELECT's operator projects: its
@@ -143,7 +198,7 @@ func (e *evaluator) construct(q *algebra.Query) []rdf.Triple {
 	seen := map[rdf.Triple]bool{}
 	defer func() { e.release(len(seen)) }()
 	var out []rdf.Triple
-	e.eval(q.Op, e.ds.dflt, nil)(func(r row) bool {
+	e.eval(q.Op, e.ds.dflt, e.seed)(func(r row) bool {
 		blanks := map[string]rdf.Term{}
 		for _, tp := range q.Template {
 			t, ok := triple(e.instantiate(tp.S, r, blanks), e.instantiate(tp.P, r, blanks), e.instantiate(tp.O, r, blanks))
@@ -187,7 +242,7 @@ func (e *evaluator) describe(q *algebra.Query) []rdf.Triple {
 				varSlots = append(varSlots, e.slot(v))
 			}
 		}
-		e.eval(q.Op, e.ds.dflt, nil)(func(r row) bool {
+		e.eval(q.Op, e.ds.dflt, e.seed)(func(r row) bool {
 			for _, s := range varSlots {
 				add(r[s])
 			}
