@@ -178,14 +178,9 @@ func RDF(s beam.Scope, opts RDFOptions) error {
 	return nil
 }
 
-// openContext loads the block and the JSON-LD context its messages are
-// mapped with, as jrpcld's --bblock and --id do.
-func openContext(dir, id string) (*ldctx.Processed, error) {
-	return openBlockContext(dir, id, nil, nil)
-}
-
-// openBlockContext is openContext with jrpcld's --context-map (URL to
-// file) and --import (URL=DIR) too.
+// openBlockContext loads the block and the JSON-LD context its messages
+// are mapped with, as jrpcld's --bblock and --id do, with jrpcld's
+// --context-map (URL to file) and --import (URL=DIR) too.
 func openBlockContext(dir, id string, ctxMap map[string]string, imports []string) (*ldctx.Processed, error) {
 	var bopts *bblock.Options
 	if len(imports) > 0 {
