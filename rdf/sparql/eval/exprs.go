@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"errors"
-
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/sparql/algebra"
 	"github.com/jrpcld/jrpcld/rdf/sparql/expr"
@@ -214,7 +212,3 @@ func (e *evaluator) bnodeOf(a algebra.Expr, r row, g active) (rdf.Term, error) {
 	}
 	return b, nil
 }
-
-// isTypeErr reports whether err is an expression's error rather than the
-// evaluation's.
-func isTypeErr(err error) bool { return errors.Is(err, expr.ErrType) }

@@ -52,10 +52,9 @@ var (
 
 // w3cTest is one entry of a manifest.
 type w3cTest struct {
-	name  string // the action's path relative to the suites' folder
-	kind  string // local name of its mf: type
-	file  string // the action's file (syntax tests) or query/request file
-	query string // for evaluation tests: the query or update file
+	name string // the action's path relative to the suites' folder
+	kind string // local name of its mf: type
+	file string // the action's file (syntax tests) or query/request file
 }
 
 // manifest holds a parsed manifest's statements by subject and predicate.
