@@ -46,7 +46,7 @@ func NewConverter(ctx *ldctx.Processed) *Converter {
 type Log struct {
 	Reader *rpclog.Reader
 	File   string // for messages
-	IRI    string // the log's IRI; see DefaultLogIRI
+	IRI    string // the log's IRI; see rpclog.DefaultIRI
 }
 
 // Convert writes the RDF of logs to w in format f, log after log. Messages

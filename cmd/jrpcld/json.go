@@ -9,7 +9,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/internal/suggest"
-	"github.com/jrpcld/jrpcld/jsonrpc/stats"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/spf13/pflag"
 )
@@ -110,15 +110,15 @@ func inputFormat(name, display string, head []byte, fixed *rdf.Format) (rdf.Form
 		return f, nil
 	}
 	hint := "use --from turtle|ntriples|nquads|jsonld"
-	switch sniffJSON(head) {
-	case jsonLD, jsonUnknown:
+	switch rpclog.Sniff(head) {
+	case rpclog.JSONLD, rpclog.JSONUnknown:
 		return rdf.JSONLD, nil
-	case jsonLog:
+	case rpclog.JSONLog:
 		return 0, fmt.Errorf("%s is a JSON-RPC log, not RDF: \"jrpcld json\" turns RDF back into messages; to turn a log into RDF, use \"jrpcld turtle\" or \"jrpcld rdf\"", display)
-	case jsonGzip:
+	case rpclog.Gzip:
 		return 0, fmt.Errorf("%s is gzip-compressed: decompress it first (gzip -dc %s | jrpcld json --from FORMAT)", display, name)
 	}
-	if f, ok := stats.GraphFormat(display, head); ok {
+	if f, ok := rpclog.GraphFormat(display, head); ok {
 		return f, nil
 	}
 	if len(bytes.TrimSpace(head)) == 0 {

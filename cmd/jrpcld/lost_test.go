@@ -81,7 +81,7 @@ func jsonLinesEqual(t *testing.T, got, want string) bool {
 }
 
 // TestCommentFirstLine: every command follows one rule to tell a graph
-// from a log (stats.GraphFormat): a log whose first line starts with "#"
+// from a log (rpclog.GraphFormat): a log whose first line starts with "#"
 // is a log with a bad first line for validate, turtle and stats alike,
 // whatever its name; XML is refused as XML, not read as N-Quads (issue
 // 23, item 10).

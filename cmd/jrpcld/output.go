@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +12,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/internal/atomicfile"
-	"github.com/jrpcld/jrpcld/jsonrpc/stats"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -305,44 +304,14 @@ func outputFormat(format string, explicit, fixed bool, path string) (rdf.Format,
 	return f, gz, nil
 }
 
-// jsonKind is what the first bytes of an input say about it.
-type jsonKind int
-
-const (
-	notJSON     jsonKind = iota
-	jsonUnknown          // JSON, with neither JSON-LD keywords nor "jsonrpc"
-	jsonLD               // a JSON document with JSON-LD keywords
-	jsonLog              // JSON-RPC messages
-	jsonGzip             // gzip-compressed: the content cannot be told
-)
-
-// sniffJSON tells from head, the first bytes of an input, whether it is
-// JSON-LD or a JSON-RPC log: whichever of a JSON-LD keyword and "jsonrpc"
-// comes first (see stats.IsJSONLD).
-func sniffJSON(head []byte) jsonKind {
-	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
-		return jsonGzip
-	}
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
-	switch {
-	case len(head) == 0 || head[0] != '{' && head[0] != '[':
-		return notJSON
-	case stats.IsJSONLD(head):
-		return jsonLD
-	case bytes.Contains(head, []byte(`"jsonrpc"`)):
-		return jsonLog
-	}
-	return jsonUnknown
-}
-
 // notALog returns an error when the input name (display in messages), whose
 // first bytes are head, holds RDF rather than a JSON-RPC log, such as a
 // graph jrpcld wrote given back to turtle: one line that points to
 // "jrpcld json", instead of an error for each line of it. The rule is
-// stats.GraphFormat's, which stats and jrpcld-beam follow too. It returns
+// rpclog.GraphFormat's, which stats and jrpcld-beam follow too. It returns
 // nil for anything else, which the log reader then reads.
 func notALog(name, display string, head []byte) error {
-	f, ok := stats.GraphFormat(name, head)
+	f, ok := rpclog.GraphFormat(name, head)
 	switch {
 	case !ok:
 		return nil

@@ -347,7 +347,7 @@ func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newCo
 		}
 	}
 	for _, name := range files {
-		iri := logIRI(base, name, len(files))
+		iri := rpclog.IRI(base, name, len(files))
 		write := func(w io.Writer) error {
 			in, display, _, err := openInput(e, name)
 			if err != nil {

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jrpcld/jrpcld/convert/jlog"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
@@ -116,7 +116,7 @@ func TestPushLogs(t *testing.T) {
 	srv := httptest.NewServer(store)
 	defer srv.Close()
 	code, out, errOut := jrpcld(t, "", "rdf", "--push", srv.URL+"/gsp", file)
-	wantOut := fmt.Sprintf("%s: pushed as <%s> (graph replaced): %d statements, not verified\n", file, jlog.DefaultLogIRI(file), len(want))
+	wantOut := fmt.Sprintf("%s: pushed as <%s> (graph replaced): %d statements, not verified\n", file, rpclog.DefaultIRI(file), len(want))
 	if code != exitOK || out != wantOut || !strings.Contains(errOut, "not verified: no SPARQL query endpoint is known for "+srv.URL+"/gsp; give it with --push-query URL") {
 		t.Fatalf("rdf --push: exit %d, stdout %q, stderr %q; want stdout %q", code, out, errOut, wantOut)
 	}
@@ -125,7 +125,7 @@ func TestPushLogs(t *testing.T) {
 		t.Fatalf("%d requests, want 2 (one refused with 503, then its retry)", len(seen))
 	}
 	u := seen[1]
-	if u.method != http.MethodPut || u.graph != jlog.DefaultLogIRI(file) || !strings.HasPrefix(u.contentType, "application/n-triples") {
+	if u.method != http.MethodPut || u.graph != rpclog.DefaultIRI(file) || !strings.HasPrefix(u.contentType, "application/n-triples") {
 		t.Errorf("request: %s graph=%q %s", u.method, u.graph, u.contentType)
 	}
 	got, _, err := rdf.Parse(u.body, rdf.NTriples, "")
@@ -139,7 +139,7 @@ func TestPushLogs(t *testing.T) {
 	refusing := httptest.NewServer(&graphStore{statuses: []int{http.StatusBadRequest}})
 	defer refusing.Close()
 	code, out, errOut = jrpcld(t, "", "rdf", "--verify=false", "--push", refusing.URL, file)
-	if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "graph <"+jlog.DefaultLogIRI(file)+"> not stored") ||
+	if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "graph <"+rpclog.DefaultIRI(file)+"> not stored") ||
 		!strings.Contains(errOut, "400") || !strings.Contains(errOut, "the store says no") {
 		t.Errorf("refused: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -214,7 +214,7 @@ func TestPushOntologies(t *testing.T) {
 // what was sent.
 func TestPushVerify(t *testing.T) {
 	file := sessionLog
-	iri := jlog.DefaultLogIRI(file)
+	iri := rpclog.DefaultIRI(file)
 	store := &graphStore{}
 	srv := httptest.NewServer(store)
 	defer srv.Close()
@@ -365,7 +365,7 @@ func TestPushTimeout(t *testing.T) {
 		args  []string
 		graph string
 	}{
-		{[]string{"rdf", "--push", url, "--push-timeout", "300ms", sessionLog}, jlog.DefaultLogIRI(sessionLog)},
+		{[]string{"rdf", "--push", url, "--push-timeout", "300ms", sessionLog}, rpclog.DefaultIRI(sessionLog)},
 		{[]string{"build", "-o", t.TempDir(), "--push", url, "--push-timeout", "300ms"}, "urn:ogc:bblocks/jrpcld.json-rpc/ontology"},
 	} {
 		start := time.Now()

@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
-	"strings"
 
 	"github.com/jrpcld/jrpcld/convert"
-	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -216,7 +213,7 @@ func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args
 				errorf(e, c.name, "%v", err) // the error names the input
 				return exitUsage
 			}
-			logs = append(logs, convert.Log{Reader: r, File: display, IRI: logIRI(*base, name, len(files))})
+			logs = append(logs, convert.Log{Reader: r, File: display, IRI: rpclog.IRI(*base, name, len(files))})
 			sizes = append(sizes, size)
 		}
 		// One progress bar per input: a new one starts when the bytes read
@@ -307,33 +304,8 @@ func openInput(e *env, name string) (io.Reader, string, int64, error) {
 // distinctLogIRIs returns an error when two of the files would be given
 // the same log IRI with --base base: their statements would make one log.
 func distinctLogIRIs(base string, files []string) error {
-	seen := map[string]string{}
-	for _, f := range files {
-		iri := logIRI(base, f, len(files))
-		if other, ok := seen[iri]; ok {
-			return fmt.Errorf("--base %s gives %s and %s the same IRI, <%s>, which would merge two logs into one: convert them one at a time, each with its own --base", base, other, f, iri)
-		}
-		seen[iri] = f
+	if a, b, iri, ok := rpclog.SharedIRI(base, files); ok {
+		return fmt.Errorf("--base %s gives %s and %s the same IRI, <%s>, which would merge two logs into one: convert them one at a time, each with its own --base", base, a, b, iri)
 	}
 	return nil
-}
-
-// logIRI returns the IRI of the log read from file: --base itself for a
-// single input, --base with the file's name added for several, and the
-// file's URL without --base.
-func logIRI(base, file string, inputs int) string {
-	if base == "" {
-		return jlog.DefaultLogIRI(file)
-	}
-	if inputs == 1 {
-		return base
-	}
-	name := filepath.Base(file)
-	if file == "-" {
-		name = "stdin"
-	}
-	if !strings.HasSuffix(base, "/") && !strings.HasSuffix(base, "#") {
-		base += "/"
-	}
-	return base + name
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
-	"github.com/jrpcld/jrpcld/jsonrpc/stats"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
 	"github.com/jrpcld/jrpcld/rdf/rdfxml"
@@ -111,7 +110,7 @@ func runSHACL(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 					}
 				}
 				return ctx, nil
-			}, logIRI(*base, name, len(files)))
+			}, rpclog.IRI(*base, name, len(files)))
 			if err != nil {
 				errorf(e, c.name, "%v", err)
 				return exitUsage
@@ -228,10 +227,10 @@ func rdfFormat(name string, head []byte, shapes bool) (rdf.Format, bool) {
 	if f, _, ok := rdf.FormatOf(name); ok {
 		return f, true
 	}
-	if sniffJSON(head) == jsonLD {
+	if rpclog.Sniff(head) == rpclog.JSONLD {
 		return rdf.JSONLD, true
 	}
-	if f, ok := stats.GraphFormat(name, head); ok || shapes {
+	if f, ok := rpclog.GraphFormat(name, head); ok || shapes {
 		return f, true
 	}
 	return 0, false
@@ -245,7 +244,7 @@ func parseRDF(b *shacl.Builder, name, display string, data []byte, shapes bool) 
 	}
 	base := ""
 	if name != "-" {
-		base = jlog.DefaultLogIRI(name)
+		base = rpclog.DefaultIRI(name)
 	}
 	var err error
 	switch f {
@@ -354,7 +353,7 @@ func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processe
 	if err != nil {
 		return nil, err
 	}
-	iri := logIRI("", name, 1)
+	iri := rpclog.IRI("", name, 1)
 	b := shacl.NewBuilder(0)
 	if err := addLog(e, cmd, b, ctx, bytes.NewReader(data), display, iri, opts); err != nil {
 		return nil, err

@@ -215,7 +215,7 @@ func statsFile(e *env, name string, quiet bool, newCollector func() *stats.Colle
 	in = countingReader{in, &read}
 	br := bufio.NewReaderSize(in, 64<<10)
 	head, _ := br.Peek(512)
-	f, ok := stats.GraphFormat(display, head)
+	f, ok := rpclog.GraphFormat(display, head)
 	if ok && f == rdf.RDFXML {
 		return nil, fmt.Errorf("%s is XML (RDF/XML?), which jrpcld stats does not read: convert RDF/XML to N-Triples first (rapper -o ntriples)", display)
 	}

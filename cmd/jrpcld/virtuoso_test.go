@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/internal/testkit/virtuosotest"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -84,7 +84,7 @@ func TestPushVirtuoso(t *testing.T) {
 			}
 		}
 	}
-	if blank[jlog.DefaultLogIRI(filepath.Join(corpus, "everything-stdio.jsonl"))] == 0 {
+	if blank[rpclog.DefaultIRI(filepath.Join(corpus, "everything-stdio.jsonl"))] == 0 {
 		t.Fatal("no statement with a blank node in everything-stdio.jsonl: the check of post would check less than it says")
 	}
 	graphs := make([]string, 0, len(want))

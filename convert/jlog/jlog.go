@@ -1,7 +1,7 @@
 // Package jlog is the layout of a log as a graph: the contract between the
 // mapping of logs to RDF (package convert) and the way back (package wire).
-// It says which IRI a log gets when the user gives none, how its message
-// nodes are named (LOG#c2s-5, LOG#m5 without directions, LOG#c2s-5.0 for a
+// It says how the message nodes of a log (whose IRI package rpclog gives)
+// are named (LOG#c2s-5, LOG#m5 without directions, LOG#c2s-5.0 for a
 // batch member), how the blank nodes of a message are labelled so that the
 // graphs of several logs never share one, and how a message's id and time
 // are written as literals. The IRIs of the log terms are in package rdf
@@ -12,8 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -23,19 +21,6 @@ import (
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/shacl/xsd"
 )
-
-// DefaultLogIRI returns the IRI a log is given when the user gives none: the
-// file: URL of its absolute path, or file:///dev/stdin for standard input.
-func DefaultLogIRI(file string) string {
-	if file == "" || file == "-" {
-		return "file:///dev/stdin"
-	}
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		abs = file
-	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
-}
 
 // MessageIRI returns the IRI of the message at position pos (from 1) of the
 // log with IRI log, sent in direction dir.

@@ -193,15 +193,6 @@ func TestBlankLabels(t *testing.T) {
 	}
 }
 
-func TestDefaultLogIRI(t *testing.T) {
-	if DefaultLogIRI("-") != "file:///dev/stdin" || DefaultLogIRI("") != "file:///dev/stdin" {
-		t.Error("standard input")
-	}
-	if got := DefaultLogIRI("/tmp/a b.jsonl"); got != "file:///tmp/a%20b.jsonl" {
-		t.Errorf("DefaultLogIRI = %q", got)
-	}
-}
-
 // FuzzIsDateTime checks IsDateTime against validDateTime on any text.
 func FuzzIsDateTime(f *testing.F) {
 	for _, s := range []string{"2026-11-21T23:20:01.905Z", "-12026-11-21T23:20:01+01:00", "2026-11-21T23:20:01-01:0", "0000-00-00T00:00:00", "x"} {

@@ -23,38 +23,6 @@ import (
 	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
-func TestGraphFormat(t *testing.T) {
-	const no = -1
-	tests := []struct {
-		name, head string
-		want       rdf.Format // no: a log
-	}{
-		{"g.ttl", "", rdf.Turtle}, {"g.nt", "{", rdf.NTriples}, {"G.NQ", "", rdf.NQuads}, {"g.jsonld", "{", rdf.JSONLD},
-		{"log.jsonl", "@prefix", no}, {"log.json.gz", "<", no}, {"log.ndjson", "<", no}, {"log.json", "_:b", no},
-		{"stdin", "  @prefix x: <y> .", rdf.Turtle}, {"stdin", "PREFIX x: <y>", rdf.Turtle}, {"stdin", "base\t<y>", rdf.Turtle},
-		{"stdin", "\xef\xbb\xbf@base <y> .", rdf.Turtle},
-		{"stdin", "<http://a> <b> <c> .", rdf.NQuads}, {"stdin", "_:b <p> <o> .", rdf.NQuads},
-		{"stdin", "# comment", rdf.Turtle}, {"stdin", "# a\n\n  # b\n<http://a>", rdf.NQuads}, {"stdin", "# a\n@prefix", rdf.Turtle},
-		{"stdin", `{"jsonrpc":"2.0"}`, no}, {"stdin", "[1]", no}, {"stdin", "\x1f\x8b", no}, {"stdin", "", no}, {"stdin", " \n", no},
-		{"stdin", "prefixed nonsense", no}, {"stdin", "_x", no},
-		// One rule for every command (issue 23, item 10): comment lines
-		// before a JSON line are the bad first line of a log; XML is
-		// not N-Quads; JSON-LD is told by its keywords.
-		{"stdin", "# a comment\n" + `{"jsonrpc":"2.0","method":"a"}`, no}, {"log.jsonl", "# a comment", no},
-		{"stdin", "#!\n[", no}, {"stdin", "# a\nhello", no},
-		{"stdin", `<?xml version="1.0"?>`, rdf.RDFXML}, {"stdin", "<!DOCTYPE rdf:RDF>", rdf.RDFXML}, {"stdin", "<rdf:RDF", rdf.RDFXML},
-		{"log.jsonl", "<?xml", no}, {"g.rdf", "<?xml", rdf.RDFXML},
-		{"stdin", `{"@context":{}, "@graph":[]}`, rdf.JSONLD}, {"log.json", `[{"@id":"x","jsonrpc":"2.0"}]`, rdf.JSONLD},
-		{"log.jsonl", `{"jsonrpc":"2.0","params":{"@id":"x"}}`, no},
-	}
-	for _, tt := range tests {
-		f, ok := GraphFormat(tt.name, []byte(tt.head))
-		if ok != (tt.want != no) || ok && f != tt.want {
-			t.Errorf("GraphFormat(%q, %q) = %v, %v; want %v", tt.name, tt.head, f, ok, tt.want)
-		}
-	}
-}
-
 // readGraph returns the Stats of each log of a graph, read back with the
 // context ctx, and why it was read whole ("" when it was streamed).
 func readGraph(t *testing.T, data []byte, file string, f rdf.Format, ctx *ldctx.Processed) ([]*LogStats, string, error) {

@@ -19,7 +19,6 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
-	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/testkit/oxitest"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
@@ -150,7 +149,7 @@ func newSPARQLFixture(t *testing.T) *sparqlFixture {
 	report := NewReport()
 	iris := make([]string, len(logs))
 	for i, file := range logs {
-		iris[i] = jlog.DefaultLogIRI(file)
+		iris[i] = rpclog.DefaultIRI(file)
 		for _, form := range []struct {
 			files *[]string
 			f     rdf.Format

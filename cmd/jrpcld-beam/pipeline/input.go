@@ -10,6 +10,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 )
 
 // readInput adds to s the transforms that read every file the glob matches,
@@ -72,16 +74,11 @@ func refuseOutputInput(output string, inputs []string) error {
 }
 
 // distinctBaseNames returns an error when two inputs have the same name,
-// which --base turns into one log IRI: their statements would make one
-// log, as jrpcld rdf refuses too.
+// which --base turns into one log IRI (rpclog.IRI): their statements would
+// make one log, as jrpcld rdf refuses too.
 func distinctBaseNames(base string, inputs []string) error {
-	seen := map[string]string{}
-	for _, in := range inputs {
-		name := pathpkg.Base(in)
-		if other, ok := seen[name]; ok {
-			return fmt.Errorf("--base %s gives %s and %s the same IRI, which would merge two logs into one: run them one at a time, each with its own --base", base, other, in)
-		}
-		seen[name] = in
+	if a, b, _, ok := rpclog.SharedIRI(base, inputs); ok {
+		return fmt.Errorf("--base %s gives %s and %s the same IRI, which would merge two logs into one: run them one at a time, each with its own --base", base, a, b)
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	pathpkg "path"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,11 +24,9 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
-	"github.com/jrpcld/jrpcld/convert/jlog"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
-	"github.com/jrpcld/jrpcld/jsonrpc/stats"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register/toolchain"
 )
@@ -107,7 +104,7 @@ func LogIRI(path string) string {
 	if i := strings.Index(path, "://"); i > 0 && rdf.CheckIRI(path) == nil {
 		return path
 	}
-	return jlog.DefaultLogIRI(path)
+	return rpclog.DefaultIRI(path)
 }
 
 // RDF adds to s the conversion of the logs opts.Input names into N-Quads
@@ -297,15 +294,12 @@ type planFn struct {
 func (f *planFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, whole, parts func(split)) error {
 	path, size := file.Metadata.Path, file.Metadata.Size
 	iri := LogIRI(path)
-	switch {
-	case f.Base != "" && f.One:
-		iri = f.Base
-	case f.Base != "":
-		iri = f.Base
-		if !strings.HasSuffix(iri, "/") && !strings.HasSuffix(iri, "#") {
-			iri += "/"
+	if f.Base != "" {
+		inputs := 2 // any number past one: Base is a prefix
+		if f.One {
+			inputs = 1
 		}
-		iri += pathpkg.Base(path)
+		iri = rpclog.IRI(f.Base, path, inputs)
 	}
 	s := split{Path: path, IRI: iri, N: 1, End: size}
 	in, err := openAt(ctx, path, 0)
@@ -315,7 +309,7 @@ func (f *planFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, w
 	defer in.Close()
 	br := bufio.NewReaderSize(in, 64<<10)
 	head, _ := br.Peek(512)
-	if _, ok := stats.GraphFormat(path, head); ok {
+	if _, ok := rpclog.GraphFormat(path, head); ok {
 		return fmt.Errorf("%s: a graph, not a message log: jrpcld-beam reads logs only (jrpcld stats and jrpcld json read graphs)", path)
 	}
 	if size <= f.SplitBytes {

@@ -149,7 +149,7 @@ func openLog(ctx context.Context, file fileio.ReadableFile) (r *rpclog.Reader, i
 	}
 	br := bufio.NewReaderSize(rc, 64<<10)
 	head, _ := br.Peek(512)
-	if _, ok := stats.GraphFormat(path, head); ok {
+	if _, ok := rpclog.GraphFormat(path, head); ok {
 		rc.Close()
 		return nil, nil, fmt.Errorf("%s: a graph, not a message log: jrpcld-beam reads logs only (jrpcld stats and jrpcld json read graphs)", path)
 	}
