@@ -7,12 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/internal/testkit/fakestore"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
@@ -32,42 +31,6 @@ func beamCLI(t *testing.T, bin string, args ...string) (int, string, string) {
 		t.Fatal(err)
 	}
 	return 0, stdout.String(), stderr.String()
-}
-
-// fullBacklog returns the address of a socket that listens with a full
-// queue of connections, on Linux: a new connection is never made (the
-// system drops its SYN), as with a host that does not answer.
-func fullBacklog(t *testing.T) string {
-	t.Helper()
-	if runtime.GOOS != "linux" {
-		t.Skip("a listening socket whose queue drops connections: Linux only")
-	}
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Close(fd) })
-	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Listen(fd, 0); err != nil {
-		t.Fatal(err)
-	}
-	sa, err := syscall.Getsockname(fd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := (&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: sa.(*syscall.SockaddrInet4).Port}).String()
-	for i := 0; i < 4; i++ {
-		if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
-			t.Cleanup(func() { c.Close() })
-		}
-	}
-	if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
-		c.Close()
-		t.Skip("the system accepts connections past a full queue")
-	}
-	return addr
 }
 
 // TestCLI: --version; each subcommand's --help lists its own flags, then
@@ -117,7 +80,7 @@ func TestCLI(t *testing.T) {
 		defer ln.Close()
 		return ln.Addr().String()
 	}()
-	silent := fullBacklog(t)
+	silent := fakestore.Unreachable(t)
 	for _, tc := range []struct {
 		name string
 		args []string

@@ -1,99 +1,41 @@
 package main
 
 import (
-	"encoding/base64"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/internal/testkit/fakestore"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
-// upload is one request a stand-in Graph Store received.
-type upload struct {
-	method, graph, contentType, auth string
-	body                             []byte
+// newStore returns a stand-in Graph Store that keeps what it is sent,
+// counted as N-Triples, and answers with answers in turn (204 with none);
+// refusals say "the store says no".
+func newStore(answers ...int) *fakestore.Store {
+	s := &fakestore.Store{Keep: countNTriples}
+	for _, code := range answers {
+		body := ""
+		if code >= 400 {
+			body = "the store says no"
+		}
+		s.Answers = append(s.Answers, fakestore.Status(code, body))
+	}
+	return s
 }
 
-// graphStore is a stand-in Graph Store: at /gsp it records each upload and
-// answers with the next of statuses (204 once they are used up), keeping
-// the graph (unless drop is set, as a store that answers 201 to a body it
-// did not read); at /count it answers a count query with the number of
-// statements it keeps for the graph the query names. With user set, it
-// asks for Basic credentials first.
-type graphStore struct {
-	mu       sync.Mutex
-	uploads  []upload
-	statuses []int
-	drop     bool
-	user     string // "name:password"
-	graphs   map[string]int
-	queries  int
-}
-
-var countQuery = regexp.MustCompile(`^SELECT \(COUNT\(\*\) AS \?n\) WHERE \{ GRAPH <([^>]*)> \{ \?s \?p \?o \} \}$`)
-
-func (g *graphStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.user != "" && r.Header.Get("Authorization") != "Basic "+base64.StdEncoding.EncodeToString([]byte(g.user)) {
-		w.Header().Set("WWW-Authenticate", `Basic realm="stand-in"`)
-		w.WriteHeader(http.StatusUnauthorized)
-		return
-	}
-	if r.URL.Path == "/count" {
-		g.queries++
-		m := countQuery.FindStringSubmatch(r.URL.Query().Get("query"))
-		if m == nil {
-			http.Error(w, "not a count", http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "application/sparql-results+json")
-		fmt.Fprintf(w, `{"head":{"vars":["n"]},"results":{"bindings":[{"n":{"type":"literal","value":"%d"}}]}}`, g.graphs[m[1]])
-		return
-	}
-	graph := r.URL.Query().Get("graph")
-	g.uploads = append(g.uploads, upload{r.Method, graph, r.Header.Get("Content-Type"), r.Header.Get("Authorization"), body})
-	status := http.StatusNoContent
-	if len(g.statuses) > 0 {
-		status, g.statuses = g.statuses[0], g.statuses[1:]
-	}
-	if status < 300 && !g.drop {
-		quads, _, err := rdf.Parse(body, rdf.NTriples, "")
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		if g.graphs == nil {
-			g.graphs = map[string]int{}
-		}
-		if r.Method == http.MethodPut {
-			g.graphs[graph] = 0
-		}
-		g.graphs[graph] += len(quads)
-	}
-	w.WriteHeader(status)
-	if status >= 400 {
-		io.WriteString(w, "the store says no")
-	}
-}
-
-func (g *graphStore) seen() []upload {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return append([]upload(nil), g.uploads...)
+// countNTriples counts the statements of an N-Triples document.
+func countNTriples(body []byte) (int, error) {
+	quads, _, err := rdf.Parse(body, rdf.NTriples, "")
+	return len(quads), err
 }
 
 var sessionLog = filepath.Join("..", "..", "examples", "session.jsonl")
@@ -112,7 +54,7 @@ func TestPushLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	store := &graphStore{statuses: []int{http.StatusServiceUnavailable}}
+	store := newStore(http.StatusServiceUnavailable, http.StatusNoContent)
 	srv := httptest.NewServer(store)
 	defer srv.Close()
 	code, out, errOut := jrpcld(t, "", "rdf", "--push", srv.URL+"/gsp", file)
@@ -120,15 +62,15 @@ func TestPushLogs(t *testing.T) {
 	if code != exitOK || out != wantOut || !strings.Contains(errOut, "not verified: no SPARQL query endpoint is known for "+srv.URL+"/gsp; give it with --push-query URL") {
 		t.Fatalf("rdf --push: exit %d, stdout %q, stderr %q; want stdout %q", code, out, errOut, wantOut)
 	}
-	seen := store.seen()
+	seen := store.Seen()
 	if len(seen) != 2 {
 		t.Fatalf("%d requests, want 2 (one refused with 503, then its retry)", len(seen))
 	}
 	u := seen[1]
-	if u.method != http.MethodPut || u.graph != rpclog.DefaultIRI(file) || !strings.HasPrefix(u.contentType, "application/n-triples") {
-		t.Errorf("request: %s graph=%q %s", u.method, u.graph, u.contentType)
+	if u.Method != http.MethodPut || u.Graph != rpclog.DefaultIRI(file) || !strings.HasPrefix(u.ContentType, "application/n-triples") {
+		t.Errorf("request: %s graph=%q %s", u.Method, u.Graph, u.ContentType)
 	}
-	got, _, err := rdf.Parse(u.body, rdf.NTriples, "")
+	got, _, err := rdf.Parse([]byte(u.Body), rdf.NTriples, "")
 	if err != nil {
 		t.Fatalf("the uploaded graph: %v", err)
 	}
@@ -136,7 +78,7 @@ func TestPushLogs(t *testing.T) {
 		t.Errorf("the uploaded graph is not the one rdf writes:\n%s", diff)
 	}
 
-	refusing := httptest.NewServer(&graphStore{statuses: []int{http.StatusBadRequest}})
+	refusing := httptest.NewServer(newStore(http.StatusBadRequest))
 	defer refusing.Close()
 	code, out, errOut = jrpcld(t, "", "rdf", "--verify=false", "--push", refusing.URL, file)
 	if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "graph <"+rpclog.DefaultIRI(file)+"> not stored") ||
@@ -172,7 +114,7 @@ func TestPushLogs(t *testing.T) {
 // (as N-Triples, to count its statements) to the graph the OGC tool chain
 // names urn:ogc:bblocks/ID/ontology.
 func TestPushOntologies(t *testing.T) {
-	store := &graphStore{}
+	store := newStore()
 	srv := httptest.NewServer(store)
 	defer srv.Close()
 	dir := t.TempDir()
@@ -180,15 +122,15 @@ func TestPushOntologies(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "1 ontology graph pushed to "+srv.URL+"/gsp\n") || !strings.Contains(errOut, "without the entailments") {
 		t.Fatalf("build --push: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	seen := store.seen()
+	seen := store.Seen()
 	if len(seen) != 1 {
 		t.Fatalf("%d uploads, want 1", len(seen))
 	}
 	u := seen[0]
-	if u.method != http.MethodPut || u.graph != "urn:ogc:bblocks/jrpcld.json-rpc/ontology" || u.contentType != "application/n-triples" {
-		t.Errorf("request: %s graph=%q %s", u.method, u.graph, u.contentType)
+	if u.Method != http.MethodPut || u.Graph != "urn:ogc:bblocks/jrpcld.json-rpc/ontology" || u.ContentType != "application/n-triples" {
+		t.Errorf("request: %s graph=%q %s", u.Method, u.Graph, u.ContentType)
 	}
-	got, _, err := rdf.Parse(u.body, rdf.NTriples, "")
+	got, _, err := rdf.Parse([]byte(u.Body), rdf.NTriples, "")
 	if err != nil {
 		t.Fatalf("the uploaded ontology does not parse: %v", err)
 	}
@@ -215,7 +157,7 @@ func TestPushOntologies(t *testing.T) {
 func TestPushVerify(t *testing.T) {
 	file := sessionLog
 	iri := rpclog.DefaultIRI(file)
-	store := &graphStore{}
+	store := newStore()
 	srv := httptest.NewServer(store)
 	defer srv.Close()
 	for i, method := range []string{"put", "put", "post"} {
@@ -228,11 +170,11 @@ func TestPushVerify(t *testing.T) {
 			t.Errorf("push %d (%s): exit %d, stdout %q, stderr %q; want %q", i+1, method, code, out, errOut, wantOut)
 		}
 	}
-	if store.queries != 3 {
-		t.Errorf("%d count queries, want 3", store.queries)
+	if store.Queries() != 3 {
+		t.Errorf("%d count queries, want 3", store.Queries())
 	}
 
-	lying := &graphStore{drop: true, statuses: []int{http.StatusCreated}}
+	lying := &fakestore.Store{Keep: func([]byte) (int, error) { return 0, nil }, Answers: []http.HandlerFunc{fakestore.Status(http.StatusCreated, "")}}
 	srv2 := httptest.NewServer(lying)
 	defer srv2.Close()
 	code, out, errOut := jrpcld(t, "", "rdf", "--push", srv2.URL+"/gsp", "--push-query", srv2.URL+"/count", file)
@@ -279,11 +221,11 @@ const secret = "s3cr3t-pw"
 // whether the upload succeeds, is refused, or the URL is wrong (issue 23,
 // item 3: build --push printed the URL with its password).
 func TestPushNoCredentialPrinted(t *testing.T) {
-	ok := httptest.NewServer(&graphStore{})
+	ok := httptest.NewServer(newStore())
 	defer ok.Close()
-	refusing := httptest.NewServer(&graphStore{statuses: []int{http.StatusBadRequest}})
+	refusing := httptest.NewServer(newStore(http.StatusBadRequest))
 	defer refusing.Close()
-	asking := httptest.NewServer(&graphStore{user: "alice:other"})
+	asking := httptest.NewServer(&fakestore.Store{User: "alice:other", Keep: countNTriples})
 	defer asking.Close()
 	creds := func(u string) string { return strings.Replace(u, "http://", "http://alice:"+secret+"@", 1) }
 	dir := t.TempDir()
@@ -310,7 +252,7 @@ func TestPushNoCredentialPrinted(t *testing.T) {
 // pushed (issue 23, item 4: a 302 was followed as a GET and reported
 // "pushed").
 func TestPushRedirect(t *testing.T) {
-	other := &graphStore{statuses: []int{200, 200, 200, 200}}
+	other := newStore(http.StatusOK)
 	otherSrv := httptest.NewServer(other)
 	defer otherSrv.Close()
 	for _, code := range []int{301, 302, 303, 307, 308} {
@@ -331,7 +273,7 @@ func TestPushRedirect(t *testing.T) {
 		}
 		redirecting.Close()
 	}
-	if n := len(other.seen()); n != 0 {
+	if n := len(other.Seen()); n != 0 {
 		t.Errorf("%d requests reached the other host", n)
 	}
 }
@@ -340,27 +282,7 @@ func TestPushRedirect(t *testing.T) {
 // ends the run after --push-timeout, with an error naming the graph not
 // stored (issue 23, item 5: --push waited forever).
 func TestPushTimeout(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				go io.Copy(io.Discard, c)
-				<-done
-			}()
-		}
-	}()
-	url := "http://" + ln.Addr().String() + "/store"
+	url := "http://" + fakestore.Silent(t) + "/store"
 	for _, c := range []struct {
 		args  []string
 		graph string
@@ -383,7 +305,8 @@ func TestPushTimeout(t *testing.T) {
 // TestPushCredentials: the ways to give the store a user and password,
 // and the mistakes that are usage errors; the password is never printed.
 func TestPushCredentials(t *testing.T) {
-	store := &graphStore{user: "alice:" + secret}
+	store := newStore()
+	store.User = "alice:" + secret
 	srv := httptest.NewServer(store)
 	defer srv.Close()
 	dir := t.TempDir()

@@ -10,62 +10,13 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/internal/testkit/fakestore"
 	"github.com/jrpcld/jrpcld/rdf"
 )
-
-// request is what a test server saw of one request.
-type request struct {
-	method, rawQuery, contentType, auth string
-	query                               url.Values
-	chunked                             bool
-	contentLength                       int64
-	body                                string
-}
-
-// recorder is a test server that records each request and answers with
-// the handler of its turn (the last one for every later request).
-type recorder struct {
-	mu       sync.Mutex
-	requests []request
-	answers  []func(w http.ResponseWriter, r *http.Request)
-}
-
-func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	rec.mu.Lock()
-	n := len(rec.requests)
-	rec.requests = append(rec.requests, request{
-		method: r.Method, rawQuery: r.URL.RawQuery, query: r.URL.Query(),
-		contentType: r.Header.Get("Content-Type"), auth: r.Header.Get("Authorization"),
-		chunked:       len(r.TransferEncoding) > 0 && r.TransferEncoding[0] == "chunked",
-		contentLength: r.ContentLength,
-		body:          string(body),
-	})
-	answer := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }
-	if len(rec.answers) > 0 {
-		answer = rec.answers[min(n, len(rec.answers)-1)]
-	}
-	rec.mu.Unlock()
-	answer(w, r)
-}
-
-func (rec *recorder) seen() []request {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return append([]request(nil), rec.requests...)
-}
-
-func status(code int, body string) func(http.ResponseWriter, *http.Request) {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(code)
-		io.WriteString(w, body)
-	}
-}
 
 // writeText returns a writer of text, and counts its calls.
 func writeText(text string, calls *atomic.Int32) func(io.Writer) error {
@@ -108,7 +59,7 @@ func TestRequestShape(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := &recorder{}
+			rec := &fakestore.Store{}
 			srv := httptest.NewServer(rec)
 			defer srv.Close()
 			cl := &Client{Header: http.Header{"Authorization": {"Bearer t"}}}
@@ -120,7 +71,7 @@ func TestRequestShape(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seen := rec.seen()
+			seen := rec.Seen()
 			if len(seen) != 1 {
 				t.Fatalf("%d requests, want 1", len(seen))
 			}
@@ -129,12 +80,12 @@ func TestRequestShape(t *testing.T) {
 			if c.post {
 				wantMethod = http.MethodPost
 			}
-			if r.method != wantMethod || r.rawQuery != c.wantQuery || r.contentType != c.wantType || r.body != triples || r.chunked || r.contentLength != int64(len(triples)) || r.auth != "Bearer t" {
+			if r.Method != wantMethod || r.RawQuery != c.wantQuery || r.ContentType != c.wantType || r.Body != triples || r.Chunked || r.ContentLength != int64(len(triples)) || r.Auth != "Bearer t" {
 				t.Errorf("got %s ?%s %s chunked=%v length=%d auth=%q %q\nwant %s ?%s %s chunked=false length=%d auth=\"Bearer t\" %q",
-					r.method, r.rawQuery, r.contentType, r.chunked, r.contentLength, r.auth, r.body, wantMethod, c.wantQuery, c.wantType, len(triples), triples)
+					r.Method, r.RawQuery, r.ContentType, r.Chunked, r.ContentLength, r.Auth, r.Body, wantMethod, c.wantQuery, c.wantType, len(triples), triples)
 			}
-			if c.graph != "" && r.query.Get("graph") != c.graph {
-				t.Errorf("graph parameter %q, want %q", r.query.Get("graph"), c.graph)
+			if c.graph != "" && r.Query.Get("graph") != c.graph {
+				t.Errorf("graph parameter %q, want %q", r.Query.Get("graph"), c.graph)
 			}
 			want := Upload{Statements: c.wantCount, Bytes: int64(len(triples)), MediaType: c.wantType, StatusCode: http.StatusNoContent, Attempts: 1}
 			if *up != want {
@@ -146,7 +97,7 @@ func TestRequestShape(t *testing.T) {
 
 // TestRefusedBeforeSending: uploads that cannot be right make no request.
 func TestRefusedBeforeSending(t *testing.T) {
-	rec := &recorder{}
+	rec := &fakestore.Store{}
 	srv := httptest.NewServer(rec)
 	defer srv.Close()
 	cases := []struct {
@@ -182,7 +133,7 @@ func TestRefusedBeforeSending(t *testing.T) {
 			}
 		})
 	}
-	if n := len(rec.seen()); n != 0 {
+	if n := len(rec.Seen()); n != 0 {
 		t.Errorf("%d requests made", n)
 	}
 }
@@ -196,35 +147,35 @@ func TestRetries(t *testing.T) {
 	}
 	cases := []struct {
 		name     string
-		answers  []func(http.ResponseWriter, *http.Request)
+		answers  []http.HandlerFunc
 		attempts int
 		wantN    int
 		wantCode int // 0: success
 	}{
-		{"503 503 204", []func(http.ResponseWriter, *http.Request){status(503, ""), status(503, ""), status(204, "")}, 0, 3, 0},
-		{"429 then 201", []func(http.ResponseWriter, *http.Request){retryAfter0, status(201, "")}, 0, 2, 0},
-		{"500 always", []func(http.ResponseWriter, *http.Request){status(500, "store is down")}, 0, DefaultAttempts, 500},
-		{"500 always, 2 attempts", []func(http.ResponseWriter, *http.Request){status(500, "")}, 2, 2, 500},
-		{"502 once, no retries", []func(http.ResponseWriter, *http.Request){status(502, ""), status(204, "")}, 1, 1, 502},
-		{"400 not retried", []func(http.ResponseWriter, *http.Request){status(400, "bad turtle"), status(204, "")}, 0, 1, 400},
-		{"404 not retried", []func(http.ResponseWriter, *http.Request){status(404, ""), status(204, "")}, 0, 1, 404},
+		{"503 503 204", []http.HandlerFunc{fakestore.Status(503, ""), fakestore.Status(503, ""), fakestore.Status(204, "")}, 0, 3, 0},
+		{"429 then 201", []http.HandlerFunc{retryAfter0, fakestore.Status(201, "")}, 0, 2, 0},
+		{"500 always", []http.HandlerFunc{fakestore.Status(500, "store is down")}, 0, DefaultAttempts, 500},
+		{"500 always, 2 attempts", []http.HandlerFunc{fakestore.Status(500, "")}, 2, 2, 500},
+		{"502 once, no retries", []http.HandlerFunc{fakestore.Status(502, ""), fakestore.Status(204, "")}, 1, 1, 502},
+		{"400 not retried", []http.HandlerFunc{fakestore.Status(400, "bad turtle"), fakestore.Status(204, "")}, 0, 1, 400},
+		{"404 not retried", []http.HandlerFunc{fakestore.Status(404, ""), fakestore.Status(204, "")}, 0, 1, 404},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := &recorder{answers: c.answers}
+			rec := &fakestore.Store{Answers: c.answers}
 			srv := httptest.NewServer(rec)
 			defer srv.Close()
 			cl := fast()
 			cl.Attempts = c.attempts
 			var calls atomic.Int32
 			_, err := cl.Put(context.Background(), srv.URL, "http://example.com/g", rdf.NTriples, writeText(triples, &calls))
-			seen := rec.seen()
+			seen := rec.Seen()
 			if len(seen) != c.wantN || calls.Load() != 1 {
 				t.Errorf("%d requests, graph written %d times; want %d requests, 1 write", len(seen), calls.Load(), c.wantN)
 			}
 			for i, r := range seen {
-				if r.body != triples {
-					t.Errorf("request %d: body %q", i+1, r.body)
+				if r.Body != triples {
+					t.Errorf("request %d: body %q", i+1, r.Body)
 				}
 			}
 			if c.wantCode == 0 {
@@ -256,7 +207,7 @@ func TestStatusErrorMessage(t *testing.T) {
 		{"x" + long, "x" + strings.Repeat("é", 255) + "..."}, // the cut falls inside a character
 	}
 	for _, c := range cases {
-		srv := httptest.NewServer(&recorder{answers: []func(http.ResponseWriter, *http.Request){status(400, c.body)}})
+		srv := httptest.NewServer(&fakestore.Store{Answers: []http.HandlerFunc{fakestore.Status(400, c.body)}})
 		_, err := Put(context.Background(), "http://u:secret@"+strings.TrimPrefix(srv.URL, "http://")+"/store", "", rdf.Turtle, writeText("", nil))
 		srv.Close()
 		var se *StatusError
@@ -282,14 +233,14 @@ func TestConnectionErrors(t *testing.T) {
 			conn.Close()
 		}
 	}
-	rec := &recorder{answers: []func(http.ResponseWriter, *http.Request){hangUp, hangUp, status(204, "")}}
+	rec := &fakestore.Store{Answers: []http.HandlerFunc{hangUp, hangUp, fakestore.Status(204, "")}}
 	srv := httptest.NewServer(rec)
 	defer srv.Close()
 	var calls atomic.Int32
 	if _, err := fast().Put(context.Background(), srv.URL, "", rdf.NTriples, writeText(triples, &calls)); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(rec.seen()); n != 3 || calls.Load() != 1 {
+	if n := len(rec.Seen()); n != 3 || calls.Load() != 1 {
 		t.Errorf("%d requests, %d writes; want 3 and 1", n, calls.Load())
 	}
 
@@ -312,7 +263,7 @@ func TestConnectionErrors(t *testing.T) {
 // TestContext: a cancelled context ends the waits between attempts and
 // the request in flight.
 func TestContext(t *testing.T) {
-	srv := httptest.NewServer(&recorder{answers: []func(http.ResponseWriter, *http.Request){status(503, "")}})
+	srv := httptest.NewServer(&fakestore.Store{Answers: []http.HandlerFunc{fakestore.Status(503, "")}})
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -329,7 +280,7 @@ func TestContext(t *testing.T) {
 	// A graph still being written when the context ends.
 	block := make(chan struct{})
 	defer close(block)
-	srv2 := httptest.NewServer(&recorder{})
+	srv2 := httptest.NewServer(&fakestore.Store{})
 	defer srv2.Close()
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel2()
@@ -349,7 +300,7 @@ func TestContext(t *testing.T) {
 // TestWriteError: a write that fails stops the upload before any request:
 // the error is the writer's.
 func TestWriteError(t *testing.T) {
-	rec := &recorder{}
+	rec := &fakestore.Store{}
 	srv := httptest.NewServer(rec)
 	defer srv.Close()
 	boom := errors.New("boom")
@@ -362,8 +313,8 @@ func TestWriteError(t *testing.T) {
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "writing the graph") {
 		t.Errorf("error %v, want the writer's", err)
 	}
-	if calls.Load() != 1 || len(rec.seen()) != 0 {
-		t.Errorf("the graph was written %d times, %d requests made; want 1 and 0", calls.Load(), len(rec.seen()))
+	if calls.Load() != 1 || len(rec.Seen()) != 0 {
+		t.Errorf("the graph was written %d times, %d requests made; want 1 and 0", calls.Load(), len(rec.Seen()))
 	}
 }
 
@@ -371,7 +322,7 @@ func TestWriteError(t *testing.T) {
 // TempDir while it is written, is sent whole with its length, and the file
 // is gone when the upload ends.
 func TestSpool(t *testing.T) {
-	rec := &recorder{}
+	rec := &fakestore.Store{}
 	srv := httptest.NewServer(rec)
 	defer srv.Close()
 	dir := t.TempDir()
@@ -394,8 +345,8 @@ func TestSpool(t *testing.T) {
 	if !spooled {
 		t.Error("the graph stayed in memory past MemoryLimit")
 	}
-	seen := rec.seen()
-	if len(seen) != 1 || seen[0].body != body || seen[0].contentLength != int64(len(body)) || seen[0].chunked {
+	seen := rec.Seen()
+	if len(seen) != 1 || seen[0].Body != body || seen[0].ContentLength != int64(len(body)) || seen[0].Chunked {
 		t.Fatalf("%d requests; want one with the %d bytes and their length", len(seen), len(body))
 	}
 	if up.Statements != 100 || up.Bytes != int64(len(body)) {

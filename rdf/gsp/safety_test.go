@@ -11,13 +11,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"runtime"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/internal/testkit/fakestore"
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
@@ -27,7 +26,7 @@ import (
 // that says nothing is known to be stored, and a redirect to another
 // origin sends it nothing (issue 23, item 4).
 func TestRedirects(t *testing.T) {
-	other := &recorder{answers: []func(http.ResponseWriter, *http.Request){status(200, "a page")}}
+	other := &fakestore.Store{Answers: []http.HandlerFunc{fakestore.Status(200, "a page")}}
 	otherSrv := httptest.NewServer(other)
 	defer otherSrv.Close()
 	redirect := func(code int, to string) func(http.ResponseWriter, *http.Request) {
@@ -54,26 +53,24 @@ func TestRedirects(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			other.mu.Lock()
-			other.requests = nil
-			other.mu.Unlock()
-			rec := &recorder{}
+			before := len(other.Seen())
+			rec := &fakestore.Store{}
 			srv := httptest.NewServer(rec)
 			defer srv.Close()
 			to := c.to
 			if to == "" {
 				to = "/moved/store?graph=http%3A%2F%2Fexample.com%2Fg"
 			}
-			rec.answers = []func(http.ResponseWriter, *http.Request){redirect(c.code, to), status(201, "")}
+			rec.Answers = []http.HandlerFunc{redirect(c.code, to), fakestore.Status(201, "")}
 			cl := fast()
 			cl.User, cl.Password = "alice", "s3cret"
 			up, err := cl.Put(context.Background(), srv.URL+"/store", "http://example.com/g", rdf.NTriples, writeText(triples, nil))
-			seen := rec.seen()
+			seen := rec.Seen()
 			if c.stored {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(seen) != 2 || seen[1].method != http.MethodPut || seen[1].body != triples || seen[1].rawQuery != "graph=http%3A%2F%2Fexample.com%2Fg" || up.StatusCode != 201 {
+				if len(seen) != 2 || seen[1].Method != http.MethodPut || seen[1].Body != triples || seen[1].RawQuery != "graph=http%3A%2F%2Fexample.com%2Fg" || up.StatusCode != 201 {
 					t.Errorf("requests %+v; want the PUT again at the new place", seen)
 				}
 				return
@@ -93,7 +90,7 @@ func TestRedirects(t *testing.T) {
 			if len(seen) != 1 {
 				t.Errorf("%d requests to the store, want 1", len(seen))
 			}
-			if n := len(other.seen()); n != 0 {
+			if n := len(other.Seen()) - before; n != 0 {
 				t.Errorf("%d requests went to the other host", n)
 			}
 		})
@@ -104,7 +101,7 @@ func TestRedirects(t *testing.T) {
 // Accepted) does not say the graph was stored: an error, not retried.
 func TestNotStoredAnswers(t *testing.T) {
 	for _, code := range []int{202, 203, 205, 206} {
-		rec := &recorder{answers: []func(http.ResponseWriter, *http.Request){status(code, "")}}
+		rec := &fakestore.Store{Answers: []http.HandlerFunc{fakestore.Status(code, "")}}
 		srv := httptest.NewServer(rec)
 		up, err := fast().Put(context.Background(), srv.URL, "http://example.com/g", rdf.NTriples, writeText(triples, nil))
 		srv.Close()
@@ -112,72 +109,10 @@ func TestNotStoredAnswers(t *testing.T) {
 		if !errors.As(err, &se) || se.StatusCode != code || up != nil || !strings.Contains(err.Error(), "did not say the graph was stored") {
 			t.Errorf("%d: error %v, upload %v; want a StatusError", code, err, up)
 		}
-		if n := len(rec.seen()); n != 1 {
+		if n := len(rec.Seen()); n != 1 {
 			t.Errorf("%d: %d requests, want 1", code, n)
 		}
 	}
-}
-
-// silent is a server that accepts connections, reads what comes and never
-// answers. It returns its address.
-func silent(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { close(done); ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				go io.Copy(io.Discard, c)
-				<-done
-			}()
-		}
-	}()
-	return ln.Addr().String()
-}
-
-// fullBacklog returns the address of a socket that listens with a full
-// queue of connections, on Linux: a new connection is never made (the
-// system drops its SYN), as with a host that does not answer.
-func fullBacklog(t *testing.T) string {
-	t.Helper()
-	if runtime.GOOS != "linux" {
-		t.Skip("a listening socket whose queue drops connections: Linux only")
-	}
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Close(fd) })
-	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Listen(fd, 0); err != nil {
-		t.Fatal(err)
-	}
-	sa, err := syscall.Getsockname(fd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := (&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: sa.(*syscall.SockaddrInet4).Port}).String()
-	for i := 0; i < 4; i++ { // fill the queue
-		if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
-			t.Cleanup(func() { c.Close() })
-		}
-	}
-	if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
-		c.Close()
-		t.Skip("the system accepts connections past a full queue")
-	}
-	return addr
 }
 
 // TestTimeouts: a store that takes the connection and never answers ends
@@ -185,7 +120,7 @@ func fullBacklog(t *testing.T) string {
 // made ends after ConnectTimeout, retried (issue 23, item 5). Count is
 // bounded the same way.
 func TestTimeouts(t *testing.T) {
-	addr := silent(t)
+	addr := fakestore.Silent(t)
 	cl := fast()
 	cl.Timeout = 300 * time.Millisecond
 	start := time.Now()
@@ -205,7 +140,7 @@ func TestTimeouts(t *testing.T) {
 		t.Errorf("Count: error %v, want a TimeoutError", err)
 	}
 
-	full := fullBacklog(t)
+	full := fakestore.Unreachable(t)
 	cl = fast()
 	cl.ConnectTimeout, cl.Attempts = 200*time.Millisecond, 2
 	start = time.Now()
@@ -322,23 +257,23 @@ func TestCount(t *testing.T) {
 		want   int64
 		errHas string
 	}{
-		{"virtuoso's", status(200, `{ "head": { "link": [], "vars": ["n"] }, "results": { "distinct": false, "ordered": true, "bindings": [ { "n": { "type": "typed-literal", "datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "722" }} ] } }`), 722, ""},
-		{"no solution", status(200, `{"head":{"vars":["n"]},"results":{"bindings":[]}}`), 0, "0 solutions"},
-		{"not a number", status(200, `{"results":{"bindings":[{"n":{"value":"x"}}]}}`), 0, "not a number"},
-		{"not JSON", status(200, `<html>`), 0, "not SPARQL JSON results"},
-		{"refused", status(400, "bad query"), 0, "400 Bad Request: bad query"},
+		{"virtuoso's", fakestore.Status(200, `{ "head": { "link": [], "vars": ["n"] }, "results": { "distinct": false, "ordered": true, "bindings": [ { "n": { "type": "typed-literal", "datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "722" }} ] } }`), 722, ""},
+		{"no solution", fakestore.Status(200, `{"head":{"vars":["n"]},"results":{"bindings":[]}}`), 0, "0 solutions"},
+		{"not a number", fakestore.Status(200, `{"results":{"bindings":[{"n":{"value":"x"}}]}}`), 0, "not a number"},
+		{"not JSON", fakestore.Status(200, `<html>`), 0, "not SPARQL JSON results"},
+		{"refused", fakestore.Status(400, "bad query"), 0, "400 Bad Request: bad query"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := &recorder{answers: []func(http.ResponseWriter, *http.Request){c.answer}}
+			rec := &fakestore.Store{Answers: []http.HandlerFunc{c.answer}}
 			srv := httptest.NewServer(rec)
 			defer srv.Close()
 			n, err := fast().Count(context.Background(), srv.URL+"/sparql", "http://example.com/g")
 			if c.errHas == "" && (err != nil || n != c.want) || c.errHas != "" && (err == nil || !strings.Contains(err.Error(), c.errHas)) {
 				t.Errorf("got %d, %v; want %d, error %q", n, err, c.want, c.errHas)
 			}
-			seen := rec.seen()
-			if len(seen) != 1 || seen[0].method != http.MethodGet || seen[0].query.Get("query") != "SELECT (COUNT(*) AS ?n) WHERE { GRAPH <http://example.com/g> { ?s ?p ?o } }" {
+			seen := rec.Seen()
+			if len(seen) != 1 || seen[0].Method != http.MethodGet || seen[0].Query.Get("query") != "SELECT (COUNT(*) AS ?n) WHERE { GRAPH <http://example.com/g> { ?s ?p ?o } }" {
 				t.Errorf("requests %+v", seen)
 			}
 		})
