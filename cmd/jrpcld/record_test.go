@@ -206,26 +206,14 @@ func startRecorder(t *testing.T, upstream, log string) (string, func() (int, str
 }
 
 // post sends a message to an MCP endpoint and returns the response's
-// session id and body.
+// session id and body; an answer other than 2xx ends the test.
 func post(t *testing.T, url, sid, msg string) (string, string) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", url, strings.NewReader(msg))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
+	code, session, body := mcptoy.Send(t, mcptoy.Exchange{Method: "POST", URL: url, Body: msg, Session: sid, Version: "2025-06-18"})
+	if code >= 300 {
+		t.Fatalf("POST %s: %d %s %s", msg, code, http.StatusText(code), body)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode >= 300 {
-		t.Fatalf("POST %s: %s %s", msg, resp.Status, body)
-	}
-	return resp.Header.Get("Mcp-Session-Id"), string(body)
+	return session, body
 }
 
 // TestRecordHTTP: jrpcld record --listen records a Streamable HTTP session

@@ -28,29 +28,7 @@ type exchange struct {
 // the response's session id and body.
 func do(t *testing.T, base string, x exchange, sid string) (int, string, string) {
 	t.Helper()
-	var body io.Reader
-	if x.body != "" {
-		body = strings.NewReader(x.body)
-	}
-	req, err := http.NewRequest(x.method, base+x.path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Content-Type", "application/json")
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(data)
+	return mcptoy.Send(t, mcptoy.Exchange{Method: x.method, URL: base + x.path, Body: x.body, Session: sid})
 }
 
 // TestProxy: a session through the proxy gets from the server exactly what

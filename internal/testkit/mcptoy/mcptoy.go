@@ -8,7 +8,8 @@
 // without a line break, of params.size bytes of data if given, then
 // exits), "toy/banner" (a line that is not JSON), "toy/latin1" (a line of
 // text, then the result, in Latin-1: not UTF-8). SIGTERM makes it say so
-// in a notification and exit with status 3.
+// in a notification and exit with status 3. Send is the client side of
+// Streamable HTTP the tests talk to it (or to a proxy before it) with.
 package mcptoy
 
 import (
