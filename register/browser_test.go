@@ -45,7 +45,7 @@ func chromium(t *testing.T, url string, args ...string) []byte {
 }
 
 var (
-	rowRE   = regexp.MustCompile(`(?s)<tr>(.*?)</tr>`)
+	rowRE   = regexp.MustCompile(`(?s)<tr(?:\s[^>]*)?>(.*?)</tr>`)
 	tagRE   = regexp.MustCompile(`(?s)<[^>]*>`)
 	spaceRE = regexp.MustCompile(`\s+`)
 )
@@ -100,7 +100,8 @@ func TestPagesInChromium(t *testing.T) {
 	defer srv.Close()
 
 	// The index is at /ogc/: FileServer redirects /ogc/index.html there.
-	pages := []string{"/ogc/", "/ogc/bblock/mcp.mcp.html", "/fixture/bblock/fx.point.html"}
+	// "#q=json-rpc" fills the index's filter box, which hides the MCP row.
+	pages := []string{"/ogc/", "/ogc/bblock/mcp.mcp.html", "/fixture/bblock/fx.point.html", "/ogc/#q=JSON-rpc"}
 	doms := make([]string, len(pages))
 	artifacts, err := filepath.Abs(filepath.Join("testdata", "artifacts"))
 	if err != nil {
@@ -118,7 +119,7 @@ func TestPagesInChromium(t *testing.T) {
 		}()
 		go func() {
 			defer wg.Done()
-			shot := filepath.Join(artifacts, strings.Trim(strings.ReplaceAll(strings.TrimPrefix(p, "/"), "/", "_"), "_")+".png")
+			shot := filepath.Join(artifacts, strings.Trim(strings.NewReplacer("/", "_", "#", "_", "=", "_").Replace(strings.TrimPrefix(p, "/")), "_")+".png")
 			chromium(t, srv.URL+p, "--screenshot="+shot, "--window-size=1280,2000")
 			if st, err := os.Stat(shot); err != nil || st.Size() == 0 {
 				t.Errorf("no screenshot of %s: %v", p, err)
@@ -131,7 +132,7 @@ func TestPagesInChromium(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	index, mcp, point := doms[0], doms[1], doms[2]
+	index, mcp, point, filtered := doms[0], doms[1], doms[2], doms[3]
 
 	// The index: both blocks, their identifiers and results, the
 	// dependency as a link to the page of the block depended on.
@@ -154,6 +155,30 @@ func TestPagesInChromium(t *testing.T) {
 	if !regexp.MustCompile(`<a href="bblock/mcp\.json-rpc\.html">mcp\.json-rpc</a>`).MatchString(index) {
 		t.Errorf("index: the dependency is not a link to its page")
 	}
+	// The filter box, shown by its script, filled from the address.
+	if !strings.Contains(index, `<input type="search" id="filter" placeholder=`) {
+		t.Errorf("index: the filter box is not shown")
+	}
+	for _, c := range []struct {
+		id     string
+		hidden bool
+	}{{"mcp.json-rpc", false}, {"mcp.mcp", true}} {
+		tr := regexp.MustCompile(`<tr data-search="[^"]* ` + regexp.QuoteMeta(c.id) + `"[^>]*>`).FindString(filtered)
+		if tr == "" || strings.Contains(tr, `hidden=""`) != c.hidden {
+			t.Errorf("filtered index: the row of %s is %q, want it hidden %v", c.id, tr, c.hidden)
+		}
+	}
+	if !strings.Contains(filtered, `>1 of 2 shown</output>`) {
+		t.Errorf("filtered index: the count of rows shown is not 1 of 2")
+	}
+	// The dependency graphs: on the index, each block a link to its page;
+	// on a block's page, the block itself is no link.
+	if !strings.Contains(index, `<svg class="graph"`) || !strings.Contains(index, `<a href="bblock/mcp.json-rpc.html"><g class="node">`) {
+		t.Errorf("index: no dependency graph linking mcp.json-rpc's page")
+	}
+	if !strings.Contains(mcp, `<a href="mcp.json-rpc.html"><g class="node">`) || !strings.Contains(mcp, `<g class="node current">`) {
+		t.Errorf("mcp.mcp: the dependency graph does not link mcp.json-rpc's page, or does not mark mcp.mcp")
+	}
 	mcpText := text(mcp)
 	for _, want := range []string{
 		"MCP", "mcp.mcp", "Depends on mcp.json-rpc",
@@ -174,19 +199,25 @@ func TestPagesInChromium(t *testing.T) {
 		}
 	}
 
-	// Nothing but the pages themselves was asked for: no script, style
-	// sheet, font or image.
-	for _, dom := range doms {
-		for _, bad := range []string{"<script", "<link", "<img", "@import", "url("} {
+	// Nothing but the pages themselves was asked for: no script file,
+	// style sheet, font or image; the index's one script is inline.
+	for i, dom := range doms {
+		for _, bad := range []string{"<script src", "<link", "<img", "@import"} {
 			if strings.Contains(dom, bad) {
-				t.Errorf("a page holds %q", bad)
+				t.Errorf("%s holds %q", pages[i], bad)
 			}
+		}
+		if regexp.MustCompile(`url\([^#]`).MatchString(dom) {
+			t.Errorf("%s refers to a url() other than a fragment of itself", pages[i])
+		}
+		if n := strings.Count(dom, "<script"); n > 1 || n == 1 && !strings.HasPrefix(pages[i], "/ogc/") {
+			t.Errorf("%s holds %d scripts", pages[i], n)
 		}
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	for _, p := range requested {
-		if !slices.Contains(pages, p) && p != "/favicon.ico" {
+		if !slices.ContainsFunc(pages, func(page string) bool { return strings.Split(page, "#")[0] == p }) && p != "/favicon.ico" {
 			t.Errorf("the browser asked for %s", p)
 		}
 	}

@@ -2,10 +2,13 @@ package register
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/register/site"
@@ -81,8 +84,10 @@ func (bd *builder) writePages(res *Result) error {
 			idx.Failed++
 		}
 		idx.Rows = append(idx.Rows, site.IndexRow{Name: o.b.Meta.Name, ID: o.b.ID, Status: o.b.Meta.Status, Version: o.b.Meta.Version,
-			Page: o.page(), Summary: summary(o.res), Passed: o.res.Passed, Deps: deps(o, "index.html")})
+			Page: o.page(), Summary: summary(o.res), Passed: o.res.Passed, Deps: deps(o, "index.html"),
+			Group: metaString(o.b.Meta, "group"), Highlighted: o.b.Meta.Highlighted, Tags: o.b.Meta.Tags})
 	}
+	idx.Graph = bd.graph("index.html", "")
 	var buf bytes.Buffer
 	if err := site.WriteIndex(&buf, &idx); err != nil {
 		return fmt.Errorf("index.html: %w", err)
@@ -97,7 +102,7 @@ func (bd *builder) writePages(res *Result) error {
 			Passed: o.res.Passed, Summary: summary(o.res),
 			Date: bd.date, Deps: deps(o, from), Tags: m.Tags, Errors: o.res.Errors, Warnings: o.pageWarnings(),
 			Description: o.description, Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology,
-			OntologyNote: o.ontologyNote}
+			OntologyNote: o.ontologyNote, Graph: bd.graph(from, o.b.ID)}
 		if p.Abstract == "" {
 			p.Abstract = m.Description
 		}
@@ -168,4 +173,82 @@ func (bd *builder) writePages(res *Result) error {
 		bd.put(from, append([]byte(nil), buf.Bytes()...))
 	}
 	return nil
+}
+
+// metaString returns the string member key of a block's bblock.json, or ""
+// when it is absent or not a string.
+func metaString(m *bblock.Metadata, key string) string {
+	for _, f := range m.Fields {
+		if f.Key == key {
+			var s string
+			if json.Unmarshal(f.Value, &s) == nil {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// graph returns the nodes of a dependency graph on the page from: every
+// block built, for the index (id ""); for block id's page, the block, what
+// it depends on (near and far, imported blocks included) and the built
+// blocks that depend on it. Nodes come in build order, links relative to
+// from.
+func (bd *builder) graph(from, id string) []site.GraphNode {
+	deps := map[string][]string{}
+	for _, o := range bd.blocks {
+		deps[o.b.ID] = o.b.Deps
+	}
+	keep := map[string]bool{}
+	if id == "" {
+		for _, o := range bd.blocks {
+			keep[o.b.ID] = true
+		}
+	} else {
+		var walk func(string)
+		walk = func(d string) {
+			if keep[d] {
+				return
+			}
+			keep[d] = true
+			for _, e := range deps[d] {
+				walk(e)
+			}
+		}
+		walk(id)
+		for _, o := range bd.blocks {
+			if slices.Contains(o.b.Deps, id) {
+				keep[o.b.ID] = true
+			}
+		}
+	}
+	var nodes []site.GraphNode
+	added := map[string]bool{}
+	add := func(n site.GraphNode) {
+		if keep[n.ID] && !added[n.ID] {
+			added[n.ID] = true
+			nodes = append(nodes, n)
+		}
+	}
+	for _, o := range bd.blocks {
+		add(site.GraphNode{ID: o.b.ID, Name: o.b.Meta.Name, Page: docs.RelLink(from, o.page()), Deps: o.b.Deps, Current: o.b.ID == id})
+	}
+	// The blocks depended on that the register did not build: imports,
+	// and blocks of the register left out by a filter.
+	for _, o := range bd.blocks {
+		for _, d := range o.b.Deps {
+			if bd.built[d] != nil || !keep[o.b.ID] {
+				continue
+			}
+			keep[d] = true
+			n := site.GraphNode{ID: d, Deps: deps[d]}
+			if ib, ok := bd.reg.Imports.Block(d); ok {
+				n.Name = ib.Name
+			} else if b := bd.reg.Block(d); b != nil {
+				n.Name = b.Meta.Name
+			}
+			add(n)
+		}
+	}
+	return nodes
 }

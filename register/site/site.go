@@ -1,20 +1,29 @@
 // Package site renders jrpcld's own static pages of a built register:
 // index.html and a page per building block, plain HTML with one inline
-// style sheet, no script and nothing loaded from elsewhere. The register
-// package fills the pages' data; this package only writes them.
+// style sheet and nothing loaded from elsewhere, so that the pages work
+// from a folder, offline. The dependency graphs are SVG drawn here; the
+// index's filter box is the one script, a few lines inline, and the page
+// reads the same without it. The register package fills the pages' data;
+// this package orders the blocks as the OGC viewer lists them and writes
+// the pages.
 package site
 
 import (
 	"bytes"
 	"html/template"
 	"io"
+	"slices"
+	"strings"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 
 	"github.com/jrpcld/jrpcld/register/docs"
 	"github.com/jrpcld/jrpcld/register/report"
 )
 
-// The site is plain HTML with one inline style sheet: no script, no font,
-// nothing loaded from anywhere else.
+// The site is plain HTML with one inline style sheet and one inline
+// script: no font, nothing loaded from anywhere else.
 const style = `
 :root { color-scheme: light; }
 * { box-sizing: border-box; }
@@ -46,8 +55,8 @@ ul.problems { padding-left: 1.2rem; }
 ul.problems li { margin: 0.2rem 0; }
 .example { border: 1px solid #d0d7de; border-radius: 8px; padding: 0.2rem 1rem 0.6rem; margin: 1rem 0; }
 .snippet-head { margin: 0.8rem 0 0.3rem; }
-.snippets { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 0.8rem; }
-.snippets figure { margin: 0; min-width: 0; }
+.snippets { display: flex; flex-wrap: wrap; gap: 0.8rem; }
+.snippets figure { margin: 0; min-width: 0; flex: 1 1 22rem; }
 .snippets figcaption { font-weight: 600; font-size: 0.9rem; color: #444; }
 .snippets pre { max-height: 28em; white-space: pre-wrap; overflow-wrap: anywhere; }
 details > summary { cursor: pointer; color: #0b5cad; margin: 0.3rem 0; }
@@ -55,7 +64,54 @@ details > summary { cursor: pointer; color: #0b5cad; margin: 0.3rem 0; }
 .entries li.error { color: #a40e26; }
 .md table { width: auto; min-width: 20em; }
 footer { color: #57606a; font-size: 0.85rem; margin-top: 3rem; }
+.snippets figure.wide { flex-basis: 100%; }
+.snippets figure.wide pre { white-space: pre; overflow-wrap: normal; }
+.filter { display: flex; gap: 0.8rem; align-items: baseline; margin: 0.6rem 0; }
+.filter input { font: inherit; padding: 0.3rem 0.5rem; width: min(28rem, 100%); border: 1px solid #8c959f; border-radius: 6px; }
+.filter output { color: #57606a; }
+tr.group th { background: #24425e; color: #fff; text-transform: uppercase; letter-spacing: 0.03em; font-size: 0.85rem; }
+tr.highlighted td:first-child { border-left: 4px solid #d4a72c; }
+.graph-box { overflow: auto; max-height: 44em; border: 1px solid #d0d7de; border-radius: 6px; padding: 0.4rem; margin: 0.5rem 0 1rem; }
+svg.graph text { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; fill: #1f2328; }
+svg.graph .node rect { fill: #f6f8fa; stroke: #8c959f; }
+svg.graph a .node rect { fill: #eef5ff; stroke: #0b5cad; }
+svg.graph a:hover .node rect, svg.graph a:focus .node rect { fill: #d6e7ff; }
+svg.graph .node.current rect { fill: #24425e; stroke: #24425e; }
+svg.graph .node.current text { fill: #fff; font-weight: 600; }
+svg.graph .node.outside rect { fill: #fff; stroke-dasharray: 4 3; }
 `
+
+// filterScript hides the rows of the index that do not hold what the
+// filter box holds (in a block's name, identifier or tags, in any case),
+// and the heading of a group left empty; "#q=TEXT" in the address fills
+// the box. Without script the box does nothing and every row shows.
+const filterScript = `(function () {
+  var box = document.getElementById("filter");
+  if (!box) { return; }
+  var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-search]"));
+  var heads = Array.prototype.slice.call(document.querySelectorAll("tr.group"));
+  var shown = document.getElementById("shown");
+  function apply() {
+    var f = box.value.trim().toLowerCase(), n = 0;
+    rows.forEach(function (r) {
+      var ok = f === "" || r.getAttribute("data-search").indexOf(f) >= 0;
+      r.hidden = !ok;
+      if (ok) { n++; }
+    });
+    heads.forEach(function (h) {
+      var any = false;
+      for (var r = h.nextElementSibling; r && !r.classList.contains("group"); r = r.nextElementSibling) {
+        if (!r.hidden) { any = true; break; }
+      }
+      h.hidden = !any;
+    });
+    shown.textContent = f === "" ? "" : n + " of " + rows.length + " shown";
+  }
+  box.addEventListener("input", apply);
+  if (location.hash.indexOf("#q=") === 0) { box.value = decodeURIComponent(location.hash.slice(3)); }
+  box.hidden = false;
+  apply();
+})();`
 
 var funcs = template.FuncMap{
 	"md": func(s string, shift int) template.HTML {
@@ -63,6 +119,20 @@ var funcs = template.FuncMap{
 	},
 	"lines": func(b []byte) int { return bytes.Count(b, []byte("\n")) },
 	"text":  func(b []byte) string { return string(b) },
+	"graph": graphSVG,
+	"connected": func(nodes []GraphNode) struct {
+		Nodes []GraphNode
+		Left  int
+	} {
+		c, left := Connected(nodes)
+		return struct {
+			Nodes []GraphNode
+			Left  int
+		}{c, left}
+	},
+	"script": func() template.JS {
+		return template.JS(filterScript) // a constant of this package
+	},
 }
 
 var templates = template.Must(template.New("page").Funcs(funcs).Parse(`
@@ -95,11 +165,13 @@ var templates = template.Must(template.New("page").Funcs(funcs).Parse(`
 Files: <a href="register.json">register.json</a>.</p>
 {{if .Errors}}<h2>Register errors</h2><ul class="problems">{{range .Errors}}<li><span class="fail">error</span> {{.}}</li>{{end}}</ul>{{end}}
 {{if .Warnings}}<h2>Register warnings</h2><ul class="problems">{{range .Warnings}}<li><span class="warn">warning</span> {{.}}</li>{{end}}</ul>{{end}}
-<h2>Building blocks</h2>
+<h2 id="blocks">Building blocks</h2>
+<div class="filter"><input type="search" id="filter" hidden placeholder="Filter by name, identifier or tag" aria-label="Filter the building blocks by name, identifier or tag"><output id="shown" for="filter"></output></div>
 <table>
 <thead><tr><th>Name</th><th>Identifier</th><th>Status</th><th>Version</th><th>Depends on</th><th>Validation</th></tr></thead>
 <tbody>
-{{range .Rows}}<tr>
+{{$grouped := gt (len .Groups) 1}}{{range .Groups}}{{if $grouped}}<tr class="group"><th colspan="6">{{.Label}}</th></tr>
+{{end}}{{range .Rows}}<tr data-search="{{.Search}}"{{if .Highlighted}} class="highlighted"{{end}}>
 <td><a href="{{.Page}}">{{.Name}}</a></td>
 <td class="id">{{.ID}}</td>
 <td>{{.Status}}</td>
@@ -107,16 +179,21 @@ Files: <a href="register.json">register.json</a>.</p>
 <td>{{range $i, $d := .Deps}}{{if $i}}, {{end}}{{if $d.Page}}<a href="{{$d.Page}}">{{$d.ID}}</a>{{else}}<span class="id">{{$d.ID}}</span>{{end}}{{else}}—{{end}}</td>
 <td>{{template "verdict" .Passed}} {{.Summary}}</td>
 </tr>
-{{end}}</tbody>
+{{end}}{{end}}</tbody>
 </table>
+{{$g := connected .Graph}}{{with graph $g.Nodes "Dependency graph of the register's building blocks"}}<h2 id="graph">Dependency graph</h2>
+<p>Each block points at the blocks it depends on; a dashed box is a block the register did not build (an import).{{if $g.Left}}
+{{$g.Left}} block{{if ne $g.Left 1}}s{{end}} that neither depend{{if eq $g.Left 1}}s{{end}} on another nor {{if eq $g.Left 1}}is{{else}}are{{end}} depended on {{if eq $g.Left 1}}is{{else}}are{{end}} left out.{{end}}</p>
+<div class="graph-box">{{.}}</div>{{end}}
 <footer>Built by jrpcld, offline.</footer>
 </main>
+<script>{{script}}</script>
 </body>
 </html>
 {{end -}}
 
 {{- define "snippet" -}}
-<figure><figcaption>{{.Caption}} — <a href="{{.Link}}">{{.File}}</a></figcaption><pre><code>{{.Code}}</code></pre></figure>
+<figure{{if eq .Caption "Turtle"}} class="wide"{{end}}><figcaption>{{.Caption}} — <a href="{{.Link}}">{{.File}}</a></figcaption><pre><code>{{.Code}}</code></pre></figure>
 {{- end -}}
 
 {{- define "entries" -}}
@@ -143,6 +220,9 @@ Files: <a href="register.json">register.json</a>.</p>
 {{if .Sources}}<dt>Sources</dt><dd>{{range $i, $s := .Sources}}{{if $i}}<br>{{end}}{{if $s.Link}}<a href="{{$s.Link}}">{{$s.Name}}</a>{{else}}{{$s.Name}}{{end}}{{end}}</dd>{{end}}
 <dt>Files</dt><dd>{{range $i, $f := .Files}}{{if $i}} · {{end}}<a href="{{$f.Link}}">{{$f.Name}}</a>{{end}}</dd>
 </dl>
+{{with graph .Graph (print "Dependencies of " .ID)}}<h2 id="dependencies">Dependencies</h2>
+<p>What {{$.Name}} depends on, and the blocks that depend on it; each block points at the blocks it depends on.</p>
+<div class="graph-box">{{.}}</div>{{end}}
 {{if .Errors}}<h2 id="errors">Errors</h2><ul class="problems">{{range .Errors}}<li><span class="fail">error</span> {{.}}</li>{{end}}</ul>{{end}}
 {{if .Warnings}}<h2 id="warnings">Warnings</h2><ul class="problems">{{range .Warnings}}<li><span class="warn">warning</span> {{.}}</li>{{end}}</ul>{{end}}
 {{if .Description}}<h2 id="description">Description</h2>
@@ -206,6 +286,9 @@ type Index struct {
 	Passed, Failed                    int
 	Errors, Warnings                  []string
 	Rows                              []IndexRow
+	// Graph is the register's dependency graph: its blocks, with links
+	// from index.html.
+	Graph []GraphNode
 }
 
 // IndexRow is a block's row of the index.
@@ -213,6 +296,81 @@ type IndexRow struct {
 	Name, ID, Status, Version, Page, Summary string
 	Passed                                   bool
 	Deps                                     []Dep
+	// Group is bblock.json's group, Highlighted its highlighted; Tags its
+	// tags, which the filter box finds.
+	Group       string
+	Highlighted bool
+	Tags        []string
+}
+
+// Search is what the filter box looks in: the row's name, identifier and
+// tags, in lower case.
+func (r IndexRow) Search() string {
+	return strings.ToLower(strings.Join(append([]string{r.Name, r.ID}, r.Tags...), " "))
+}
+
+// RowGroup is the rows of one group of blocks, as the index lists them.
+type RowGroup struct {
+	Label string
+	Rows  []IndexRow
+}
+
+// OtherGroup labels the blocks that name no group, as the OGC viewer does.
+const OtherGroup = "Other"
+
+// Groups returns the rows as the OGC viewer (bblocks-viewer) lists the
+// blocks in its navigation: by name as a browser's localeCompare orders
+// them (the Unicode collation, "10 - RDF" after "01 - Schema (completed)"),
+// then the identifier; in groups by bblock.json's group, named groups in
+// the same order and the blocks that name none last, under "Other"; in
+// each group the highlighted blocks first.
+func (p *Index) Groups() []RowGroup {
+	col := collate.New(language.Und)
+	rows := slices.Clone(p.Rows)
+	slices.SortStableFunc(rows, func(a, b IndexRow) int {
+		if c := col.CompareString(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(strings.ToLower(a.ID), strings.ToLower(b.ID))
+	})
+	var groups []RowGroup
+	at := map[string]int{}
+	for _, r := range rows {
+		label := r.Group
+		if label == "" {
+			label = OtherGroup
+		}
+		i, ok := at[label]
+		if !ok {
+			i = len(groups)
+			at[label] = i
+			groups = append(groups, RowGroup{Label: label})
+		}
+		groups[i].Rows = append(groups[i].Rows, r)
+	}
+	slices.SortStableFunc(groups, func(a, b RowGroup) int {
+		switch {
+		case a.Label == b.Label:
+			return 0
+		case a.Label == OtherGroup:
+			return 1
+		case b.Label == OtherGroup:
+			return -1
+		}
+		return col.CompareString(a.Label, b.Label)
+	})
+	for i := range groups {
+		slices.SortStableFunc(groups[i].Rows, func(a, b IndexRow) int {
+			switch {
+			case a.Highlighted == b.Highlighted:
+				return 0
+			case a.Highlighted:
+				return -1
+			}
+			return 1
+		})
+	}
+	return groups
 }
 
 // Dep is a block another depends on, with the link to its page when the
@@ -239,6 +397,10 @@ type Block struct {
 	SchemaYAMLLink, SchemaJSONLink, ContextLink, OntologyLink, OntologyNote  string
 	GlobalErrors                                                             []report.Entry
 	Report                                                                   []ReportRow
+	// Graph is the block's neighbourhood: the block (Current), what it
+	// depends on, near and far, and the blocks that depend on it, with
+	// links from the block's page.
+	Graph []GraphNode
 }
 
 // Example is one example of a block's page, with its snippets.
