@@ -115,120 +115,142 @@ A failing block does not stop the others. The run ends with a line per block.
 Exit status: 0 when every block passed, 1 when one failed, 2 on a usage or
 I/O error.`
 
-func runBuild(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
-	out := fs.StringP("output", "o", "build-local", "write the register into `DIR`")
-	baseURL := fs.String("base-url", "", "the `URL` DIR will be published at (with --build-path, the URL of the repository root); links become absolute below it")
-	buildPath := fs.String("build-path", "", "lay DIR out as the OGC tool chain publishes a repository: DIR is at `PATH` (\"build\" in the OGC GitHub Action) below the repository root, which holds SOURCES' _sources/ and is published at --base-url")
-	relBase := fs.String("relative-base", "", "resolve relative IRIs of examples without a base-uri against the folder `URL`, as the OGC tool chain resolves them against its working folder (file:///github/workspace/ in its GitHub Action), so that the build compares file for file with a published one")
-	gitRepo := fs.String("git-repository", "", "the `URL` of the register's git repository, for register.json (gitRepository)")
-	githubBase := fs.String("github-base-url", "", "the `URL` the repository's files are browsed at (https://github.com/OWNER/REPO/blob/BRANCH/), for register.json (gitHubRepository) and each block's testOutputs")
-	commitDate := fs.String("commit-date", "", "the `YYYY-MM-DD` date of the sources' last commit: a block's dateOfLastChange is that date when it is later, as the OGC tool chain takes it from git")
-	keepMeaning := fs.Bool("keep-meaning", false, "build contexts that keep each term's meaning where the OGC tool chain's compaction changes it (a scoped term it drops although a nearer scope defines it otherwise, a compact IRI whose prefix a scope redefines); by default contexts are compacted as the tool chain does, with a warning for each such term")
-	viewerURL := fs.String("viewer-url", "", "the `URL` of the register's viewer (the OGC bblocks-viewer); default: --base-url")
-	filter := fs.String("filter", "", "build only the block with this `ID` (the blocks it depends on are read, not built)")
-	date := fs.String("date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
-	txMem := fs.Int("transform-memory", transform.DefaultMemoryLimit>>20, "bound the memory of each transform and semantic-uplift step, run in a child process, to `MiB` (64 at least): past it the step is stopped and fails, and the build goes on; 0 runs them inside jrpcld, unbounded")
-	serve := fs.Bool("serve", false, "serve DIR on localhost after the build, until interrupted")
-	addr := fs.String("addr", defaultAddr, "with --serve, listen on `HOST:PORT`")
-	ctxMap := contextMap{}
-	fs.Var(ctxMap, "context-map", "map a context the blocks' contexts name to a local file: `URL=FILE` (repeatable)")
-	var imports importMaps
-	fs.Var(&imports, "import", importUsage)
-	var urlMaps urlMapFlag
-	fs.Var(&urlMaps, "map", "read a schema or context named by `URL=FILE` from the local file (a URL ending in '/' and a folder: every file below it); never fetched (repeatable)")
-	push := addPushFlags(fs, "after the build, upload each block's ontology to the SPARQL 1.1 Graph Store endpoint `URL`, as the graph urn:ogc:bblocks/ID/ontology (what bblocks-config.yaml's sparql.push asks of the OGC tool chain)")
-	prof := addProfileFlags(fs)
-	return func(e *env, pos []string) int {
-		if !prof.start(e, c.name) {
-			return exitUsage
+// buildOptions are the flags of build.
+type buildOptions struct {
+	cmd                              string
+	fs                               *pflag.FlagSet
+	out, baseURL, buildPath, relBase string
+	gitRepo, githubBase, commitDate  string
+	viewerURL, filter, date, addr    string
+	keepMeaning, serve               bool
+	txMem                            int
+	ctxMap                           contextMap
+	imports                          importMaps
+	urlMaps                          urlMapFlag
+	push                             *pushFlags
+	prof                             *profiler
+}
+
+func runBuild(c *command, fs *pflag.FlagSet) runner {
+	o := &buildOptions{cmd: c.name, fs: fs, ctxMap: contextMap{}}
+	fs.StringVarP(&o.out, "output", "o", "build-local", "write the register into `DIR`")
+	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` DIR will be published at (with --build-path, the URL of the repository root); links become absolute below it")
+	fs.StringVar(&o.buildPath, "build-path", "", "lay DIR out as the OGC tool chain publishes a repository: DIR is at `PATH` (\"build\" in the OGC GitHub Action) below the repository root, which holds SOURCES' _sources/ and is published at --base-url")
+	fs.StringVar(&o.relBase, "relative-base", "", "resolve relative IRIs of examples without a base-uri against the folder `URL`, as the OGC tool chain resolves them against its working folder (file:///github/workspace/ in its GitHub Action), so that the build compares file for file with a published one")
+	fs.StringVar(&o.gitRepo, "git-repository", "", "the `URL` of the register's git repository, for register.json (gitRepository)")
+	fs.StringVar(&o.githubBase, "github-base-url", "", "the `URL` the repository's files are browsed at (https://github.com/OWNER/REPO/blob/BRANCH/), for register.json (gitHubRepository) and each block's testOutputs")
+	fs.StringVar(&o.commitDate, "commit-date", "", "the `YYYY-MM-DD` date of the sources' last commit: a block's dateOfLastChange is that date when it is later, as the OGC tool chain takes it from git")
+	fs.BoolVar(&o.keepMeaning, "keep-meaning", false, "build contexts that keep each term's meaning where the OGC tool chain's compaction changes it (a scoped term it drops although a nearer scope defines it otherwise, a compact IRI whose prefix a scope redefines); by default contexts are compacted as the tool chain does, with a warning for each such term")
+	fs.StringVar(&o.viewerURL, "viewer-url", "", "the `URL` of the register's viewer (the OGC bblocks-viewer); default: --base-url")
+	fs.StringVar(&o.filter, "filter", "", "build only the block with this `ID` (the blocks it depends on are read, not built)")
+	fs.StringVar(&o.date, "date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
+	fs.IntVar(&o.txMem, "transform-memory", transform.DefaultMemoryLimit>>20, "bound the memory of each transform and semantic-uplift step, run in a child process, to `MiB` (64 at least): past it the step is stopped and fails, and the build goes on; 0 runs them inside jrpcld, unbounded")
+	fs.BoolVar(&o.serve, "serve", false, "serve DIR on localhost after the build, until interrupted")
+	fs.StringVar(&o.addr, "addr", defaultAddr, "with --serve, listen on `HOST:PORT`")
+	fs.Var(o.ctxMap, "context-map", "map a context the blocks' contexts name to a local file: `URL=FILE` (repeatable)")
+	fs.Var(&o.imports, "import", importUsage)
+	fs.Var(&o.urlMaps, "map", "read a schema or context named by `URL=FILE` from the local file (a URL ending in '/' and a folder: every file below it); never fetched (repeatable)")
+	o.push = addPushFlags(fs, "after the build, upload each block's ontology to the SPARQL 1.1 Graph Store endpoint `URL`, as the graph urn:ogc:bblocks/ID/ontology (what bblocks-config.yaml's sparql.push asks of the OGC tool chain)")
+	o.prof = addProfileFlags(fs)
+	return o.run
+}
+
+func (o *buildOptions) run(e *env, pos []string) error {
+	if err := o.prof.start(e, o.cmd); err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return failf("one SOURCES folder at most, got %d arguments", len(pos))
+	}
+	ps, err := o.push.pusher(e, o.cmd, o.fs)
+	if err != nil {
+		return fail(err)
+	}
+	sandbox, err := transformSandbox(o.txMem)
+	if err != nil {
+		return fail(err)
+	}
+	defer sandbox.Close()
+	if _, same := sameFile(e, o.out, pos); same {
+		// The register's _sources/ would be written over the sources.
+		return failf("-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere)", o.out)
+	}
+	reg, err := o.register(pos)
+	if err != nil {
+		return failf("%s", termsafe.Escape(err.Error()))
+	}
+	res, err := register.Build(reg, o.out, register.Options{BaseURL: o.baseURL, BuildPath: o.buildPath, RelativeBase: o.relBase,
+		GitRepository: o.gitRepo, GitHubBaseURL: o.githubBase, ViewerURL: o.viewerURL, CommitDate: o.commitDate, Filter: o.filter, Date: o.date, Contexts: contextOptions(o.ctxMap, o.keepMeaning), Sandbox: sandbox})
+	if err != nil {
+		return failf("%s", termsafe.Escape(err.Error()))
+	}
+	writeBuildReport(e, o.out, res)
+	if ps != nil {
+		if err := pushOntologies(ps, o.out, res); err != nil {
+			return err
 		}
-		defer prof.stop()
-		if len(pos) > 1 {
-			errorf(e, "build", "one SOURCES folder at most, got %d arguments", len(pos))
-			return exitUsage
+	}
+	if o.serve {
+		if err := serveDir(e, o.out, o.addr, nil, nil); err != nil {
+			errorf(e, "serve", "%v", err) // as jrpcld serve says it
+			return exitError(exitUsage)
 		}
-		ps, err := push.pusher(e, c.name, fs)
-		if err != nil {
-			errorf(e, "build", "%v", err)
-			return exitUsage
+	}
+	if res.Failed() {
+		return exitError(exitInvalid)
+	}
+	return nil
+}
+
+// register loads the register of the SOURCES folder in pos, or the
+// default one, with the imports and URL maps of the flags.
+func (o *buildOptions) register(pos []string) (*bblock.Register, error) {
+	opts, err := o.imports.options()
+	if err != nil {
+		return nil, err
+	}
+	if len(o.urlMaps) > 0 {
+		if opts == nil {
+			opts = &bblock.Options{}
 		}
-		sandbox, err := transformSandbox(*txMem)
-		if err != nil {
-			errorf(e, "build", "%v", err)
-			return exitUsage
+		if opts.Imports, err = opts.Imports.MapURLs(o.urlMaps); err != nil {
+			return nil, err
 		}
-		defer sandbox.Close()
-		if _, same := sameFile(e, *out, pos); same {
-			// The register's _sources/ would be written over the sources.
-			errorf(e, "build", "-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere)", *out)
-			return exitUsage
+	}
+	if len(pos) == 0 {
+		return register.DefaultRegister()
+	}
+	return bblock.LoadRegisterDir(pos[0], opts)
+}
+
+// writeBuildReport prints the warnings and errors of a build on standard
+// error and its verdict, a line per block, on standard output. Ids, file
+// names and messages come from the sources: each is shown on one line,
+// escaped, so that none can forge a line of the output.
+func writeBuildReport(e *env, out string, res *register.Result) {
+	for _, w := range res.Warnings {
+		errorf(e, "build", "warning: %s", termsafe.Escape(w))
+	}
+	for _, msg := range res.Errors {
+		errorf(e, "build", "error: %s", termsafe.Escape(msg))
+	}
+	for _, b := range res.Blocks {
+		id := termsafe.Escape(b.ID)
+		for _, w := range b.Warnings {
+			errorf(e, "build", "%s: warning: %s", id, termsafe.Escape(w))
 		}
-		var reg *bblock.Register
-		opts, err := imports.options()
-		if err == nil && len(urlMaps) > 0 {
-			if opts == nil {
-				opts = &bblock.Options{}
-			}
-			opts.Imports, err = opts.Imports.MapURLs(urlMaps)
+		for _, msg := range b.Errors {
+			errorf(e, "build", "%s: error: %s", id, termsafe.Escape(msg))
 		}
-		if err == nil {
-			if len(pos) == 0 {
-				reg, err = register.DefaultRegister()
-			} else {
-				reg, err = bblock.LoadRegisterDir(pos[0], opts)
-			}
+	}
+	fmt.Fprintf(e.stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), plural(len(res.Blocks)), termsafe.Escape(out))
+	for _, b := range res.Blocks {
+		verdict := "passed"
+		if !b.Passed {
+			verdict = "FAILED"
 		}
-		if err != nil {
-			errorf(e, "build", "%s", termsafe.Escape(err.Error()))
-			return exitUsage
-		}
-		res, err := register.Build(reg, *out, register.Options{BaseURL: *baseURL, BuildPath: *buildPath, RelativeBase: *relBase,
-			GitRepository: *gitRepo, GitHubBaseURL: *githubBase, ViewerURL: *viewerURL, CommitDate: *commitDate, Filter: *filter, Date: *date, Contexts: contextOptions(ctxMap, *keepMeaning), Sandbox: sandbox})
-		if err != nil {
-			errorf(e, "build", "%s", termsafe.Escape(err.Error()))
-			return exitUsage
-		}
-		// Ids, file names and messages come from the sources: each is shown
-		// on one line, escaped, so that none can forge a line of the output.
-		for _, w := range res.Warnings {
-			errorf(e, "build", "warning: %s", termsafe.Escape(w))
-		}
-		for _, msg := range res.Errors {
-			errorf(e, "build", "error: %s", termsafe.Escape(msg))
-		}
-		for _, b := range res.Blocks {
-			id := termsafe.Escape(b.ID)
-			for _, w := range b.Warnings {
-				errorf(e, "build", "%s: warning: %s", id, termsafe.Escape(w))
-			}
-			for _, msg := range b.Errors {
-				errorf(e, "build", "%s: error: %s", id, termsafe.Escape(msg))
-			}
-		}
-		fmt.Fprintf(e.stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), plural(len(res.Blocks)), termsafe.Escape(*out))
-		for _, b := range res.Blocks {
-			verdict := "passed"
-			if !b.Passed {
-				verdict = "FAILED"
-			}
-			fmt.Fprintf(e.stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, termsafe.Escape(b.ID),
-				b.Examples.Passed, b.Examples.Passed+b.Examples.Failed, b.Tests.Passed, b.Tests.Passed+b.Tests.Failed)
-		}
-		status := exitOK
-		if res.Failed() {
-			status = exitInvalid
-		}
-		if ps != nil {
-			if code := pushOntologies(ps, *out, res); code != exitOK {
-				return code
-			}
-		}
-		if *serve {
-			if code := serveDir(e, *out, *addr, nil, nil); code != exitOK {
-				return code
-			}
-		}
-		return status
+		fmt.Fprintf(e.stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, termsafe.Escape(b.ID),
+			b.Examples.Passed, b.Examples.Passed+b.Examples.Failed, b.Tests.Passed, b.Tests.Passed+b.Tests.Failed)
 	}
 }
 

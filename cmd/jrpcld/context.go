@@ -66,20 +66,19 @@ building block's ontology, merged with those of the blocks it depends on.
 With --check, prints instead every IRI the block's context can produce that
 the ontology does not declare, one per line, and exits 1 when there is any.`
 
-// noArgs reports an unexpected positional argument.
-func noArgs(e *env, cmd string, rest []string) bool {
+// noArgs is the failure of an unexpected positional argument, or nil.
+func noArgs(rest []string) error {
 	if len(rest) > 0 {
-		errorf(e, cmd, "unexpected argument %q", rest[0])
-		return false
+		return failf("unexpected argument %q", rest[0])
 	}
-	return true
+	return nil
 }
 
-func runContext(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runContext(c *command, fs *pflag.FlagSet) runner {
 	bf := addBlockFlags(fs)
-	return func(e *env, rest []string) int {
-		if !noArgs(e, c.name, rest) {
-			return exitUsage
+	return func(e *env, rest []string) error {
+		if err := noArgs(rest); err != nil {
+			return err
 		}
 		b, reg, err := bf.open(e, c.name)
 		var doc *toolchain.Document
@@ -92,23 +91,21 @@ func runContext(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			}
 		}
 		if err != nil {
-			errorf(e, "context", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
-		return writeDoc(e, c.name, doc, "json")
+		return writeDoc(e, doc, "json")
 	}
 }
 
-func runAnnotate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runAnnotate(c *command, fs *pflag.FlagSet) runner {
 	bf := addBlockFlags(fs)
 	format := fs.StringP("format", "f", "yaml", "output `format`: yaml or json")
-	return func(e *env, rest []string) int {
-		if !noArgs(e, c.name, rest) {
-			return exitUsage
+	return func(e *env, rest []string) error {
+		if err := noArgs(rest); err != nil {
+			return err
 		}
 		if *format != "yaml" && *format != "json" {
-			errorf(e, "annotate", "--format must be yaml or json, not %q", *format)
-			return exitUsage
+			return failf("--format must be yaml or json, not %q", *format)
 		}
 		b, reg, err := bf.open(e, c.name)
 		var doc *toolchain.Document
@@ -118,14 +115,14 @@ func runAnnotate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 			warn(e, c.name, warns)
 		}
 		if err != nil {
-			errorf(e, "annotate", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
-		return writeDoc(e, c.name, doc, *format)
+		return writeDoc(e, doc, *format)
 	}
 }
 
-func writeDoc(e *env, cmd string, doc *toolchain.Document, format string) int {
+// writeDoc writes doc on standard output in format, yaml or json.
+func writeDoc(e *env, doc *toolchain.Document, format string) error {
 	w := bufio.NewWriter(e.stdout)
 	var err error
 	if format == "yaml" {
@@ -137,58 +134,51 @@ func writeDoc(e *env, cmd string, doc *toolchain.Document, format string) int {
 		err = w.Flush()
 	}
 	if err != nil {
-		errorf(e, cmd, "%v", err)
-		return exitUsage
+		return fail(err)
 	}
-	return exitOK
+	return nil
 }
 
-func runOntology(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runOntology(c *command, fs *pflag.FlagSet) runner {
 	bf := addBlockFlags(fs)
 	check := fs.Bool("check", false, "print the context's IRIs the ontology does not declare")
-	return func(e *env, rest []string) int {
-		if !noArgs(e, c.name, rest) {
-			return exitUsage
+	return func(e *env, rest []string) error {
+		if err := noArgs(rest); err != nil {
+			return err
 		}
 		b, reg, err := bf.open(e, c.name)
 		if err != nil {
-			errorf(e, "ontology", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		if *check {
 			undeclared, ok, err := ontology.CheckBlock(b, reg, toolchain.For(b, reg, bf.ctxMap.options()).Terms)
 			if err != nil {
-				errorf(e, "ontology", "%v", err)
-				return exitUsage
+				return fail(err)
 			}
 			if !ok {
-				errorf(e, "ontology", "block %s has no context or no ontology to check", b.ID)
-				return exitUsage
+				return failf("block %s has no context or no ontology to check", b.ID)
 			}
 			for _, iri := range undeclared {
 				fmt.Fprintln(e.stdout, termsafe.Escape(iri))
 			}
 			if len(undeclared) > 0 {
-				errorf(e, "ontology", "%d IRIs of %s's context are not declared by its ontology", len(undeclared), b.ID)
-				return exitInvalid
+				return &failure{exitInvalid, fmt.Sprintf("%d IRIs of %s's context are not declared by its ontology", len(undeclared), b.ID)}
 			}
-			return exitOK
+			return nil
 		}
 		o, err := ontology.LoadBlock(b, reg)
 		if err == nil && o == nil {
 			err = fmt.Errorf("block %s has no ontology", b.ID)
 		}
 		if err != nil {
-			errorf(e, "ontology", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		w := bufio.NewWriter(e.stdout)
 		if err := o.WriteSummary(w); err != nil {
-			errorf(e, "ontology", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		w.Flush()
-		return exitOK
+		return nil
 	}
 }
 

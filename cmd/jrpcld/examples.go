@@ -37,29 +37,26 @@ With -o DIR, each snippet is written as DIR/example_I_J.jsonld and .ttl (I the
 example, J the snippet, from 1); without it, the Turtle of each snippet is
 printed after a comment naming it. Exit status 1 when a snippet fails.`
 
-func runExamples(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runExamples(c *command, fs *pflag.FlagSet) runner {
 	bf := addBlockFlags(fs)
 	outDir := fs.StringP("output", "o", "", "write example_I_J.jsonld and .ttl files into `DIR`")
-	return func(e *env, rest []string) int {
+	return func(e *env, rest []string) error {
 		if len(rest) > 0 {
-			errorf(e, "examples", "unexpected argument %q", rest[0])
-			return exitUsage
+			return failf("unexpected argument %q", rest[0])
 		}
 		b, _, ctx, err := bf.openContext(e, c.name)
 		if err == nil && b.Examples == nil {
 			err = fmt.Errorf("block %s has no examples file", b.ID)
 		}
 		if err != nil {
-			errorf(e, "examples", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		if *outDir != "" {
-			if refuseBlockFiles(e, c.name, b, *outDir) {
-				return exitUsage
+			if err := refuseBlockFiles(e, b, *outDir); err != nil {
+				return err
 			}
 			if err := os.MkdirAll(*outDir, 0o755); err != nil {
-				errorf(e, "examples", "%v", err)
-				return exitUsage
+				return fail(err)
 			}
 		}
 		failed := 0
@@ -76,17 +73,17 @@ func runExamples(c *command, fs *pflag.FlagSet) func(e *env, args []string) int 
 			}
 		}
 		if failed > 0 {
-			return exitInvalid
+			return exitError(exitInvalid)
 		}
-		return exitOK
+		return nil
 	}
 }
 
-// refuseBlockFiles reports whether a file examples would write into outDir
-// is one of the files of block b it reads, and then says so.
-func refuseBlockFiles(e *env, cmd string, b *bblock.Block, outDir string) bool {
+// refuseBlockFiles returns a failure when a file examples would write into
+// outDir is one of the files of block b it reads.
+func refuseBlockFiles(e *env, b *bblock.Block, outDir string) error {
 	if b.Dir == "" {
-		return false // the embedded block has no files on disk
+		return nil // the embedded block has no files on disk
 	}
 	names := []string{b.Files.Metadata, b.Files.Description, b.Files.Schema, b.Files.Context,
 		b.Files.Examples, b.Files.Shapes, b.Files.TestsConfig}
@@ -112,13 +109,13 @@ func refuseBlockFiles(e *env, cmd string, b *bblock.Block, outDir string) bool {
 			}
 			for _, ext := range []string{".jsonld", ".ttl"} {
 				out := filepath.Join(outDir, fmt.Sprintf("example_%d_%d%s", i+1, j+1, ext))
-				if refuseInput(e, cmd, "the output", out, inputs) {
-					return true
+				if err := refuseInput(e, "the output", out, inputs); err != nil {
+					return err
 				}
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 func upliftOne(e *env, b *bblock.Block, ctx *ldctx.Processed, ex bblock.Example, sn bblock.Snippet, name, outDir string) error {

@@ -72,7 +72,7 @@ type fetchOptions struct {
 	limits  fetch.Limits
 }
 
-func runFetch(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runFetch(c *command, fs *pflag.FlagSet) runner {
 	o := &fetchOptions{}
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "say nothing of each file fetched")
 	fs.DurationVar(&o.timeout, "timeout", fetch.DefaultTimeout, "longest one file may take to download, from the request to its last byte (`DURATION`, such as 30s)")
@@ -80,14 +80,12 @@ func runFetch(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	fs.Int64Var(&o.limits.Bytes, "max-bytes", fetch.DefaultMaxBytes, "most bytes of a register's files together (`BYTES`), 512 MiB by default")
 	fs.IntVar(&o.limits.RefDepth, "max-ref-depth", fetch.DefaultMaxRefDepth, "most references ($ref, @context, @import) from the register to a file (`N`): its blocks' schemas are 1 away")
 	fs.Int64Var(&o.limits.YAMLBytes, "max-yaml-bytes", fetch.DefaultMaxYAMLBytes, "largest YAML file read for its references (`BYTES`), 1 MiB by default: YAML is read whole")
-	return func(e *env, args []string) int {
+	return func(e *env, args []string) error {
 		if len(args) == 0 {
-			errorf(e, c.name, "give mcp-schemas or the URL of a register.json")
-			return exitUsage
+			return failf("give mcp-schemas or the URL of a register.json")
 		}
 		if err := o.check(args); err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		return o.run(e, c.name, args)
 	}
@@ -116,7 +114,7 @@ func (o *fetchOptions) check(args []string) error {
 
 // run fetches each argument in turn. INT, TERM or HUP stops it: the fetch
 // under way installs nothing.
-func (o *fetchOptions) run(e *env, cmd string, args []string) int {
+func (o *fetchOptions) run(e *env, cmd string, args []string) error {
 	ctx, stop := signalContext()
 	defer stop()
 	f := &fetch.Fetcher{Mirror: os.Getenv(fetch.MirrorEnv), Timeout: o.timeout, Limits: o.limits}
@@ -135,18 +133,18 @@ func (o *fetchOptions) run(e *env, cmd string, args []string) int {
 			if done > 0 {
 				state = "the cache holds only what is reported above as fetched"
 			}
-			errorf(e, cmd, "stopped by %s; %s", signalName(sig), state)
-			return 128 + int(sig)
+			return &failure{128 + int(sig), fmt.Sprintf("stopped by %s; %s", signalName(sig), state)}
+		}
+		if errors.Is(err, errNoCache) {
+			return fail(err)
 		}
 		if err != nil {
+			// The next arguments are fetched all the same.
 			errorf(e, cmd, "%v", err)
-			if errors.Is(err, errNoCache) {
-				return exitUsage
-			}
 			code = exitInvalid
 		}
 	}
-	return code
+	return status(code)
 }
 
 // errNoCache wraps the error of a fetch that finds no cache folder.

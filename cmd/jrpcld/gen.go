@@ -24,28 +24,25 @@ direction and time) by cycling through the messages of the TEMPLATE logs
 responses still match, and later timestamps: a log of any size with the sizes,
 kinds and pairing of real traffic, for benchmarks and scale tests.`
 
-func runGen(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runGen(c *command, fs *pflag.FlagSet) runner {
 	n := fs.IntP("messages", "n", 1000000, "number of `messages` to write")
 	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	quiet := addQuietFlag(fs)
-	return func(e *env, files []string) int {
+	return func(e *env, files []string) error {
 		if len(files) == 0 {
-			errorf(e, "gen", "give at least one TEMPLATE log (\"-\" for standard input)")
-			return exitUsage
+			return failf("give at least one TEMPLATE log (\"-\" for standard input)")
 		}
 		if *n < 0 {
-			errorf(e, "gen", "-n must not be negative")
-			return exitUsage
+			return failf("-n must not be negative")
 		}
-		if refuseInput(e, c.name, "-o", *outPath, files) {
-			return exitUsage
+		if err := refuseInput(e, "-o", *outPath, files); err != nil {
+			return err
 		}
 		var readers []*rpclog.Reader
 		for _, name := range files {
 			in, display, _, err := openInput(e, name)
 			if err != nil {
-				errorf(e, "gen", "%v", err)
-				return exitUsage
+				return fail(err)
 			}
 			if c, ok := in.(io.Closer); ok {
 				defer c.Close()
@@ -53,25 +50,21 @@ func runGen(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 			br := bufio.NewReaderSize(in, 64<<10)
 			head, _ := br.Peek(512)
 			if err := notALog(name, display, head); err != nil {
-				errorf(e, "gen", "%v", err)
-				return exitUsage
+				return fail(err)
 			}
 			r, err := rpclog.NewReader(br, display, rpclog.ReaderOptions{})
 			if err != nil {
-				errorf(e, "gen", "%v", err)
-				return exitUsage
+				return fail(err)
 			}
 			readers = append(readers, r)
 		}
 		g, err := rpclog.NewGenerator(readers...)
 		if err != nil {
-			errorf(e, "gen", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		out, err := openOutput(e, c.name, *outPath)
 		if err != nil {
-			errorf(e, "gen", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		var written atomic.Int64
 		bar := watchBytes(e, *quiet, 0, &written)
@@ -79,13 +72,11 @@ func runGen(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 		bar.done()
 		if err != nil {
 			out.finish(false)
-			errorf(e, "gen", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		if err := out.finish(true); err != nil {
-			errorf(e, "gen", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
-		return exitOK
+		return nil
 	}
 }

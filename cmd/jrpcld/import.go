@@ -50,30 +50,26 @@ deeper or longer than the other commands read without a raised limit), is a
 warning naming it (FILE: /pointer). Exit status: 0, or 2 when FILE cannot be read, is not
 in the format given or holds no message.`
 
-func runImport(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runImport(c *command, fs *pflag.FlagSet) runner {
 	from := fs.String("from", "", "the recording's format: `inspector`, mcp-recorder or vcr")
 	outPath := fs.StringP("output", "o", "", "write the log to `LOG` (atomically) instead of standard output")
-	return func(e *env, files []string) int {
+	return func(e *env, files []string) error {
 		if *from == "" {
-			errorf(e, c.name, "give the recording's format: --from inspector, mcp-recorder or vcr")
-			return exitUsage
+			return failf("give the recording's format: --from inspector, mcp-recorder or vcr")
 		}
 		f, err := mcp.ParseRecorder(*from)
 		if err != nil {
-			errorf(e, c.name, "--from: %v", err)
-			return exitUsage
+			return failf("--from: %v", err)
 		}
 		if len(files) != 1 {
-			errorf(e, c.name, "give one FILE (\"-\" for standard input), got %d", len(files))
-			return exitUsage
+			return failf("give one FILE (\"-\" for standard input), got %d", len(files))
 		}
-		if refuseInput(e, c.name, "-o", *outPath, files) {
-			return exitUsage
+		if err := refuseInput(e, "-o", *outPath, files); err != nil {
+			return err
 		}
 		in, display, _, err := openInput(e, files[0])
 		if err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		if cl, ok := in.(io.Closer); ok {
 			defer cl.Close()
@@ -86,7 +82,7 @@ func runImport(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 // outPath, or standard output, whole or not at all: the log is written to
 // a temporary file as it is converted, in memory that does not grow with
 // the recording.
-func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcp.Recorder) int {
+func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcp.Recorder) error {
 	out, err := openOutput(e, cmd, outPath)
 	var spool *os.File
 	if err == nil && out.file == nil {
@@ -99,8 +95,7 @@ func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcp.R
 		}
 	}
 	if err != nil {
-		errorf(e, cmd, "%v", err)
-		return exitUsage
+		return fail(err)
 	}
 	var w io.Writer = out
 	if spool != nil {
@@ -123,11 +118,10 @@ func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcp.R
 		errorf(e, cmd, "%s: %v", display, err)
 	}
 	if err := out.finish(err == nil); err != nil {
-		errorf(e, cmd, "%v", err)
-		return exitUsage
+		return fail(err)
 	}
 	if err != nil {
-		return exitUsage
+		return exitError(exitUsage) // printed above
 	}
-	return exitOK
+	return nil
 }

@@ -56,7 +56,7 @@ is not a JSON-RPC log as jrpcld writes one (a message node without a method,
 result or error, two messages at one position, ...) is reported node by node;
 the other messages still come back, and the exit status is 1.`
 
-func runJSON(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runJSON(c *command, fs *pflag.FlagSet) runner {
 	bf := addBlockFlags(fs)
 	from := fs.String("from", "", "input `format`: turtle, ntriples, nquads or jsonld (default: from the file extension)")
 	envelope := fs.Bool("envelope", false, `write {"dir","ts","msg"} lines`)
@@ -64,32 +64,29 @@ func runJSON(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete)")
 	quiet := addQuietFlag(fs)
 	prof := addProfileFlags(fs)
-	return func(e *env, files []string) int {
-		if !prof.start(e, c.name) {
-			return exitUsage
+	return func(e *env, files []string) error {
+		if err := prof.start(e, c.name); err != nil {
+			return err
 		}
-		defer prof.stop()
 		var fixed *rdf.Format
 		if *from != "" {
 			f, err := rdf.ParseFormat(*from)
 			if err != nil || f == rdf.JSONLDExpanded || f == rdf.RDFXML {
-				errorf(e, c.name, "--from must be turtle, ntriples, nquads or jsonld, not %q", *from)
-				return exitUsage
+				return failf("--from must be turtle, ntriples, nquads or jsonld, not %q", *from)
 			}
 			fixed = &f
 		}
 		if len(files) == 0 {
 			files = []string{"-"}
 		}
-		if refuseInput(e, c.name, "-o", *outPath, files) {
-			return exitUsage
+		if err := refuseInput(e, "-o", *outPath, files); err != nil {
+			return err
 		}
 		_, _, ctx, err := bf.openContext(e, c.name)
 		if err == nil {
 			return writeJSON(e, c, wire.NewDecoder(ctx), files, fixed, *graph, *envelope, *quiet, *outPath)
 		}
-		errorf(e, c.name, "%v", err)
-		return exitUsage
+		return fail(err)
 	}
 }
 
@@ -128,18 +125,16 @@ func inputFormat(name, display string, head []byte, fixed *rdf.Format) (rdf.Form
 }
 
 // writeJSON reads each input and writes its logs' messages.
-func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, fixed *rdf.Format, graph string, envelope, quiet bool, outPath string) int {
+func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, fixed *rdf.Format, graph string, envelope, quiet bool, outPath string) error {
 	out, err := openOutput(e, c.name, outPath)
 	if err != nil {
-		errorf(e, c.name, "%v", err)
-		return exitUsage
+		return fail(err)
 	}
 	j := &jsonRun{e: e, rv: rv, graph: graph, envelope: envelope, quiet: quiet, out: out, status: exitOK}
 	for _, name := range files {
 		if err := j.input(name, fixed); err != nil {
 			out.finish(false)
-			errorf(e, c.name, "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 	}
 	if graph != "" && !j.found {
@@ -148,14 +143,12 @@ func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, fixed *rdf.
 		for _, o := range j.others {
 			has = append(has, "<"+o+">")
 		}
-		errorf(e, c.name, "no log <%s> in the input%s", graph, suggest.Have("<"+graph+">", has, 20))
-		return exitUsage
+		return failf("no log <%s> in the input%s", graph, suggest.Have("<"+graph+">", has, 20))
 	}
 	if err := out.finish(true); err != nil {
-		errorf(e, c.name, "%v", err)
-		return exitUsage
+		return fail(err)
 	}
-	return j.status
+	return status(j.status)
 }
 
 // jsonRun is the state of one json command.

@@ -31,7 +31,13 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	ends           []func() // see atEnd
 }
+
+// atEnd has f run when the command has ended, after the message of its
+// failure, if any, is printed: a last line such as the count of problems
+// not printed comes after it.
+func (e *env) atEnd(f func()) { e.ends = append(e.ends, f) }
 
 // errorf prints a message of command cmd on standard error, as
 // "jrpcld CMD: MESSAGE". Messages quote what the input holds (names, values,
@@ -58,11 +64,16 @@ type command struct {
 	args    string // the synopsis after the name
 	summary string // one line for the command list
 	help    string // what the command does, for its help and man page
-	// setup defines the command's flags on fs and returns the function
-	// that runs the command, once the flags are parsed, with the
-	// positional arguments. It returns the exit status.
-	setup func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int
+	// setup binds the command's flags on fs to the fields of its options
+	// and returns the runner that runs the command with them.
+	setup func(c *command, fs *pflag.FlagSet) runner
 }
+
+// runner runs a command, once its flags are parsed, with the positional
+// arguments. It returns nil, or how the command failed: a *failure, whose
+// message is printed, or an exitError, when the command has printed what
+// it had to say.
+type runner func(e *env, args []string) error
 
 func commands() []command {
 	return []command{
@@ -109,6 +120,33 @@ func serveTransforms() int {
 type exitError int
 
 func (x exitError) Error() string { return fmt.Sprintf("exit status %d", int(x)) }
+
+// failure is a command's failure with a message: printed on standard error
+// as "jrpcld CMD: MESSAGE", and the process exits with status code.
+type failure struct {
+	code int
+	msg  string
+}
+
+func (f *failure) Error() string { return f.msg }
+
+// fail is the failure with exit status 2 (a usage or I/O error) and the
+// text of err.
+func fail(err error) error { return &failure{exitUsage, err.Error()} }
+
+// failf is the failure with exit status 2 and a formatted message.
+func failf(format string, args ...any) error {
+	return &failure{exitUsage, fmt.Sprintf(format, args...)}
+}
+
+// status is the error of a command that ends with exit status code, having
+// printed what it had to say: nil for exitOK.
+func status(code int) error {
+	if code == exitOK {
+		return nil
+	}
+	return exitError(code)
+}
 
 // usageError is a mistake on the command line, printed as one line
 // followed by where to find the command's usage.
@@ -226,15 +264,21 @@ func cobraCommand(e *env, c command) *cobra.Command {
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		// With -q, repeated warnings are folded into one line; with
 		// --quiet=all, dropped.
-		run := e
+		run := &env{stdin: e.stdin, stdout: e.stdout, stderr: e.stderr}
 		if w := foldWarnings(e.stderr, cmd.Flags()); w != nil {
-			run = &env{stdin: e.stdin, stdout: e.stdout, stderr: w}
+			run.stderr = w
 			defer w.Flush()
 		}
-		if code := runner(run, args); code != exitOK {
-			return exitError(code)
+		err := runner(run, args)
+		var f *failure
+		if errors.As(err, &f) {
+			errorf(run, c.name, "%s", f.msg)
+			err = status(f.code)
 		}
-		return nil
+		for i := len(run.ends) - 1; i >= 0; i-- {
+			run.ends[i]()
+		}
+		return err
 	}
 	return cmd
 }

@@ -24,28 +24,24 @@ or install them where man looks (e.g. /usr/local/share/man/man1).`
 
 // runMan needs the whole command tree, which it reaches through the
 // command it runs under: see cobraCommand.
-func runMan(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runMan(c *command, fs *pflag.FlagSet) runner {
 	dir := fs.StringP("output", "o", "", "write the pages into `DIR` (created if need be)")
-	return func(e *env, args []string) int {
+	return func(e *env, args []string) error {
 		if len(args) > 0 {
-			errorf(e, c.name, "unexpected argument %q", args[0])
-			return exitUsage
+			return failf("unexpected argument %q", args[0])
 		}
 		if *dir == "" {
-			errorf(e, c.name, "give the folder to write the pages into: -o DIR")
-			return exitUsage
+			return failf("give the folder to write the pages into: -o DIR")
 		}
 		if err := os.MkdirAll(*dir, 0o755); err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		root := newRoot(e)
 		header := &doc.GenManHeader{Title: "JRPCLD", Section: "1", Source: "jrpcld", Manual: "jrpcld manual"}
 		if err := doc.GenManTree(root, header, *dir); err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		fmt.Fprintf(e.stderr, "jrpcld man: pages written into %s\n", *dir)
-		return exitOK
+		return nil
 	}
 }

@@ -176,22 +176,20 @@ func sameFile(e *env, out string, inputs []string) (string, bool) {
 	return "", false
 }
 
-// refuseInput reports, for command cmd, whether the file flag names (-o
-// FILE, --html FILE) is one of the inputs, and then says so: replacing it
-// would destroy what is being read. Callers check before reading anything.
-func refuseInput(e *env, cmd, flag, out string, inputs []string) bool {
+// refuseInput returns a failure when the file flag names (-o FILE, --html
+// FILE) is one of the inputs: replacing it would destroy what is being
+// read. Callers check before reading anything.
+func refuseInput(e *env, flag, out string, inputs []string) error {
 	in, same := sameFile(e, out, inputs)
 	switch {
 	case !same:
-		return false
+		return nil
 	case in == "-":
-		errorf(e, cmd, "%s %s is also the input (standard input): refusing to replace it (write elsewhere)", flag, out)
+		return failf("%s %s is also the input (standard input): refusing to replace it (write elsewhere)", flag, out)
 	case filepath.Clean(in) == filepath.Clean(out):
-		errorf(e, cmd, "%s %s is also an input: refusing to replace it (write elsewhere)", flag, out)
-	default:
-		errorf(e, cmd, "%s %s is also an input (%s): refusing to replace it (write elsewhere)", flag, out, in)
+		return failf("%s %s is also an input: refusing to replace it (write elsewhere)", flag, out)
 	}
-	return true
+	return failf("%s %s is also an input (%s): refusing to replace it (write elsewhere)", flag, out, in)
 }
 
 // progress draws a progress bar on standard error for long inputs, when it

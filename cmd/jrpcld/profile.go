@@ -35,18 +35,17 @@ func addProfileFlags(fs *pflag.FlagSet) *profiler {
 	return p
 }
 
-// start creates the files the flags name and starts the CPU profile. On
-// failure it prints one line, as "jrpcld CMD: ...", and reports false: the
-// command then exits with exitUsage. Call stop when it reports true (stop
-// is harmless when nothing was started).
-func (p *profiler) start(e *env, cmd string) bool {
+// start creates the files the flags name and starts the CPU profile, and
+// has stop run when the command has ended (see env.atEnd), on its error
+// paths too. A file that cannot be created is a failure with exit status
+// 2, and nothing is started.
+func (p *profiler) start(e *env, cmd string) error {
 	p.e, p.cmd = e, cmd
 	var err error
 	if p.memPath != "" {
 		// Created now, so that a bad path fails before any work is done.
 		if p.mem, err = os.Create(p.memPath); err != nil {
-			errorf(e, cmd, "--memprofile: %v", err)
-			return false
+			return failf("--memprofile: %v", err)
 		}
 	}
 	if p.cpuPath != "" {
@@ -57,12 +56,12 @@ func (p *profiler) start(e *env, cmd string) bool {
 			}
 		}
 		if err != nil {
-			errorf(e, cmd, "--cpuprofile: %v", err)
 			p.closeMem()
-			return false
+			return failf("--cpuprofile: %v", err)
 		}
 	}
-	return true
+	e.atEnd(p.stop)
+	return nil
 }
 
 // closeMem removes the memory profile's file when the command does not

@@ -338,12 +338,11 @@ func explain(err error) string {
 // pushLogs converts each file and uploads its graph, as N-Triples, to the
 // Graph Store endpoint as the named graph of the log's IRI. newConverter
 // gives a converter that reports its problems.
-func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newConverter func(quiet bool) *convert.Converter) int {
-	e, cmd := ps.e, ps.cmd
+func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newConverter func(quiet bool) *convert.Converter) error {
+	e := ps.e
 	for _, name := range files {
 		if name == "-" && base == "" {
-			errorf(e, cmd, "--push names each graph after its log, and standard input has no name: give the graph's IRI with --base")
-			return exitUsage
+			return failf("--push names each graph after its log, and standard input has no name: give the graph's IRI with --base")
 		}
 	}
 	for _, name := range files {
@@ -369,12 +368,11 @@ func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newCo
 		}
 		line, err := ps.put(termsafe.Escape(name), iri, rdf.NTriples, write)
 		if err != nil {
-			errorf(e, cmd, "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		fmt.Fprintln(e.stdout, line)
 	}
-	return exitOK
+	return nil
 }
 
 // ontologyGraph is the named graph the OGC tool chain uploads a block's
@@ -388,7 +386,7 @@ func ontologyGraph(id string) string { return "urn:ogc:bblocks/" + id + "/ontolo
 // N-Triples, so that the statements sent can be counted. The tool chain
 // first adds the entailments of SKOS profiles it fetches; jrpcld uploads
 // the ontology as written, offline.
-func pushOntologies(ps *pusher, out string, res *register.Result) int {
+func pushOntologies(ps *pusher, out string, res *register.Result) error {
 	e := ps.e
 	errorf(e, "build", "warning: --push uploads the ontologies as written, without the entailments of the SKOS profiles the OGC tool chain fetches and adds first (docs/ogc.md)")
 	pushed := 0
@@ -399,13 +397,11 @@ func pushOntologies(ps *pusher, out string, res *register.Result) int {
 		file := filepath.Join(out, filepath.FromSlash(b.Ontology))
 		data, err := os.ReadFile(file)
 		if err != nil {
-			errorf(e, "build", "--push: %v", err)
-			return exitUsage
+			return failf("--push: %v", err)
 		}
 		triples, err := distinctTriples(data)
 		if err != nil {
-			errorf(e, "build", "--push: %s: %v", file, err)
-			return exitUsage
+			return failf("--push: %s: %v", file, err)
 		}
 		write := func(w io.Writer) error {
 			nt := rdf.NewNTriplesWriter(w)
@@ -416,14 +412,13 @@ func pushOntologies(ps *pusher, out string, res *register.Result) int {
 		}
 		line, err := ps.put(termsafe.Escape(b.ID), ontologyGraph(b.ID), rdf.NTriples, write)
 		if err != nil {
-			errorf(e, "build", "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		fmt.Fprintln(e.stdout, line)
 		pushed++
 	}
 	fmt.Fprintf(e.stdout, "%d ontology graph%s pushed to %s\n", pushed, plural(pushed), gsp.Redact(ps.endpoint))
-	return exitOK
+	return nil
 }
 
 // distinctTriples reads a Turtle ontology into its distinct triples, its

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/debug"
 
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
@@ -20,7 +21,7 @@ func rdfCommand() command {
 	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE | --push URL] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into RDF"}
 	c.help = fmt.Sprintf(rdfHelp, rdfOutputHelp) + "\n" + pushHelp + "\n\n" + profileHelp
-	c.setup = func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int { return runRDF(c, fs, "") }
+	c.setup = func(c *command, fs *pflag.FlagSet) runner { return newRDFOptions(c, fs, "").run }
 	return c
 }
 
@@ -28,7 +29,7 @@ func turtleCommand() command {
 	c := command{name: "turtle", args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
 		summary: "turn messages and logs into Turtle (rdf --format turtle)"}
 	c.help = fmt.Sprintf(rdfHelp, turtleOutputHelp) + "\n" + pushHelp + "\n\n" + profileHelp
-	c.setup = func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int { return runRDF(c, fs, "turtle") }
+	c.setup = func(c *command, fs *pflag.FlagSet) runner { return newRDFOptions(c, fs, "turtle").run }
 	return c
 }
 
@@ -86,180 +87,241 @@ json-gold (the reference JSON-LD processor) gives; a message that uses a context
 feature the plan does not cover goes to json-gold. --engine json-gold sends every
 message there. Lines are decoded, mapped and written on every core, in order.`
 
-func runRDF(c *command, fs *pflag.FlagSet, fixedFormat string) func(e *env, args []string) int {
-	format := fixedFormat
+// rdfOptions are the flags of rdf and turtle.
+type rdfOptions struct {
+	cmd         string
+	fs          *pflag.FlagSet // to tell the flags given
+	format      string
+	fixedFormat string // turtle's; "" for rdf
+	block       *blockFlags
+	base        string
+	outPath     string
+	strict      bool
+	quiet       *bool
+	engineName  string
+	push        *pushFlags
+	limits      *limitFlags
+	prof        *profiler
+}
+
+// newRDFOptions binds the flags of c on fs; fixedFormat is the one format
+// the command writes (turtle), or "" for --format.
+func newRDFOptions(c *command, fs *pflag.FlagSet, fixedFormat string) *rdfOptions {
+	o := &rdfOptions{cmd: c.name, fs: fs, format: fixedFormat, fixedFormat: fixedFormat}
 	if fixedFormat == "" {
-		fs.StringVarP(&format, "format", "f", "turtle", "output `format`: turtle, ntriples, nquads, jsonld (compacted) or jsonld-expanded")
+		fs.StringVarP(&o.format, "format", "f", "turtle", "output `format`: turtle, ntriples, nquads, jsonld (compacted) or jsonld-expanded")
 	}
-	bf := addBlockFlags(fs)
-	base := fs.String("base", "", "the log's `IRI` (default: the file: URL of the file)")
-	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete); its extension (.ttl, .nt, .nq, .jsonld or .json, then .gz to compress) gives the format")
-	strict := fs.Bool("strict", false, "stop at the first message that cannot be converted")
-	quiet := addQuietFlag(fs)
-	engineName := fs.String("engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
-	push := addPushFlags(fs, pushUsage)
-	limits := addLimitFlags(fs)
-	prof := addProfileFlags(fs)
-	return func(e *env, files []string) int {
-		if !prof.start(e, c.name) {
-			return exitUsage
+	o.block = addBlockFlags(fs)
+	fs.StringVar(&o.base, "base", "", "the log's `IRI` (default: the file: URL of the file)")
+	fs.StringVarP(&o.outPath, "output", "o", "", "write to `FILE` (atomically: replaced only when complete); its extension (.ttl, .nt, .nq, .jsonld or .json, then .gz to compress) gives the format")
+	fs.BoolVar(&o.strict, "strict", false, "stop at the first message that cannot be converted")
+	o.quiet = addQuietFlag(fs)
+	fs.StringVar(&o.engineName, "engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
+	o.push = addPushFlags(fs, pushUsage)
+	o.limits = addLimitFlags(fs)
+	o.prof = addProfileFlags(fs)
+	return o
+}
+
+// rdfRun is what one run of rdf or turtle works with, once its flags are
+// checked.
+type rdfRun struct {
+	*rdfOptions
+	e       *env
+	files   []string
+	format  rdf.Format
+	gz      bool
+	engine  convert.Engine
+	ctx     *ldctx.Processed
+	printer *errorPrinter
+	skipped int // messages reported as errors
+}
+
+func (o *rdfOptions) run(e *env, files []string) error {
+	if err := o.prof.start(e, o.cmd); err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	r, err := o.check(e, files)
+	if err != nil {
+		return err
+	}
+	r.printer = &errorPrinter{w: e.stderr, limit: o.limits.maxErrors}
+	e.atEnd(func() { r.printer.summary(o.cmd) })
+	ps, err := o.push.pusher(e, o.cmd, o.fs)
+	if err != nil {
+		return fail(err)
+	}
+	if ps != nil {
+		if o.outPath != "" {
+			return failf("--push and -o exclude one another: with --push the graphs go to the store")
 		}
-		defer prof.stop()
-		if len(files) == 0 {
-			files = []string{"-"}
+		err = pushLogs(ps, o.base, files, o.limits, r.newConverter)
+	} else {
+		err = r.convert()
+	}
+	if err == nil && r.skipped > 0 {
+		return exitError(exitInvalid)
+	}
+	return err
+}
+
+// check checks the flags, in the order they are reported, and opens the
+// block's context.
+func (o *rdfOptions) check(e *env, files []string) (*rdfRun, error) {
+	if err := refuseInput(e, "-o", o.outPath, files); err != nil {
+		return nil, err
+	}
+	if err := o.limits.check(); err != nil {
+		return nil, fail(err)
+	}
+	r := &rdfRun{rdfOptions: o, e: e, files: files}
+	var err error
+	r.format, r.gz, err = outputFormat(o.format, o.fs.Changed("format"), o.fixedFormat != "", o.outPath)
+	if err != nil {
+		return nil, fail(err)
+	}
+	if r.engine, err = convert.ParseEngine(o.engineName); err != nil {
+		return nil, failf("--engine: %v", err)
+	}
+	if o.base != "" {
+		if rdf.CheckIRI(o.base) != nil {
+			return nil, failf("--base %q is not an absolute IRI", o.base)
 		}
-		if refuseInput(e, c.name, "-o", *outPath, files) {
-			return exitUsage
+		if err := distinctLogIRIs(o.base, files); err != nil {
+			return nil, fail(err)
 		}
-		if err := limits.check(); err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
+	}
+	if _, _, r.ctx, err = o.block.openContext(e, o.cmd); err != nil {
+		return nil, fail(err)
+	}
+	return r, nil
+}
+
+// newConverter gives a converter that reports its problems, or, quiet,
+// none.
+func (r *rdfRun) newConverter(quiet bool) *convert.Converter {
+	conv := convert.NewConverter(r.ctx)
+	conv.Engine, conv.Strict = r.engine, r.strict
+	conv.Report = func(d diag.Diagnostic) {
+		if quiet {
+			return
 		}
-		f, gz, err := outputFormat(format, fs.Changed("format"), fixedFormat != "", *outPath)
+		if d.Severity == diag.Error {
+			r.skipped++
+		}
+		r.printer.print("%s\n", d)
+	}
+	return conv
+}
+
+// convert writes the graphs of the logs to the output, as one stream.
+func (r *rdfRun) convert() error {
+	out, err := openOutput(r.e, r.cmd, r.outPath)
+	if err != nil {
+		return fail(err)
+	}
+	defer tuneGC()()
+	logs, sizes, closers, err := r.openLogs()
+	defer func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}()
+	if err != nil {
+		out.finish(false)
+		return fail(err)
+	}
+	conv := r.newConverter(false)
+	bars := &progressBars{e: r.e, quiet: *r.quiet, sizes: sizes}
+	conv.Progress = bars.update
+	var w io.Writer = out
+	var zw *gzip.Writer
+	if r.gz {
+		zw = gzip.NewWriter(out)
+		w = zw
+	}
+	err = conv.Convert(w, r.format, logs)
+	if err == nil && zw != nil {
+		err = zw.Close()
+	}
+	bars.done()
+	if err != nil {
+		out.finish(false)
+		if errors.Is(err, convert.ErrStrict) {
+			return &failure{exitInvalid, err.Error()}
+		}
+		return fail(err)
+	}
+	if err := out.finish(true); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// openLogs opens each input as a log, refusing a graph, with its size
+// when known and what is to be closed once it is read.
+func (r *rdfRun) openLogs() ([]convert.Log, []int64, []io.Closer, error) {
+	var logs []convert.Log
+	var sizes []int64
+	var closers []io.Closer
+	for _, name := range r.files {
+		in, display, size, err := openInput(r.e, name)
 		if err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
+			return nil, nil, closers, err
 		}
-		engine, err := convert.ParseEngine(*engineName)
+		if cl, ok := in.(io.Closer); ok {
+			closers = append(closers, cl)
+		}
+		br := bufio.NewReaderSize(in, 64<<10)
+		head, _ := br.Peek(512)
+		if err := notALog(name, display, head); err != nil {
+			return nil, nil, closers, err
+		}
+		lr, err := rpclog.NewReader(br, display, r.limits.readerOptions())
 		if err != nil {
-			errorf(e, c.name, "--engine: %v", err)
-			return exitUsage
+			return nil, nil, closers, err // the error names the input
 		}
-		if *base != "" {
-			if rdf.CheckIRI(*base) != nil {
-				errorf(e, c.name, "--base %q is not an absolute IRI", *base)
-				return exitUsage
-			}
-			if err := distinctLogIRIs(*base, files); err != nil {
-				errorf(e, c.name, "%v", err)
-				return exitUsage
-			}
+		logs = append(logs, convert.Log{Reader: lr, File: display, IRI: rpclog.IRI(r.base, name, len(r.files))})
+		sizes = append(sizes, size)
+	}
+	return logs, sizes, closers, nil
+}
+
+// progressBars draws one progress bar per input: a new one starts when the
+// bytes read fall back, at the start of the next input.
+type progressBars struct {
+	e        *env
+	quiet    bool
+	sizes    []int64
+	bar      *progress
+	current  int
+	lastDone int64
+	started  bool
+}
+
+// update records that done bytes of the current input are read.
+func (p *progressBars) update(done int64) {
+	if p.bar == nil || done < p.lastDone {
+		if p.bar != nil {
+			p.bar.done()
 		}
-		_, _, ctx, err := bf.openContext(e, c.name)
-		if err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
+		if p.started {
+			p.current++
 		}
-		skipped := 0
-		printer := &errorPrinter{w: e.stderr, limit: limits.maxErrors}
-		defer printer.summary(c.name)
-		// newConverter gives a converter that reports its problems, or,
-		// quiet, none.
-		newConverter := func(quiet bool) *convert.Converter {
-			conv := convert.NewConverter(ctx)
-			conv.Engine, conv.Strict = engine, *strict
-			conv.Report = func(d diag.Diagnostic) {
-				if quiet {
-					return
-				}
-				if d.Severity == diag.Error {
-					skipped++
-				}
-				printer.print("%s\n", d)
-			}
-			return conv
-		}
-		ps, err := push.pusher(e, c.name, fs)
-		if err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
-		}
-		if ps != nil {
-			if *outPath != "" {
-				errorf(e, c.name, "--push and -o exclude one another: with --push the graphs go to the store")
-				return exitUsage
-			}
-			code := pushLogs(ps, *base, files, limits, newConverter)
-			if code == exitOK && skipped > 0 {
-				return exitInvalid
-			}
-			return code
-		}
-		out, err := openOutput(e, c.name, *outPath)
-		if err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
-		}
-		defer tuneGC()()
-		conv := newConverter(false)
-		var logs []convert.Log
-		var sizes []int64
-		var closers []io.Closer
-		defer func() {
-			for _, c := range closers {
-				c.Close()
-			}
-		}()
-		for _, name := range files {
-			in, display, size, err := openInput(e, name)
-			if err != nil {
-				out.finish(false)
-				errorf(e, c.name, "%v", err)
-				return exitUsage
-			}
-			if cl, ok := in.(io.Closer); ok {
-				closers = append(closers, cl)
-			}
-			br := bufio.NewReaderSize(in, 64<<10)
-			head, _ := br.Peek(512)
-			if err := notALog(name, display, head); err != nil {
-				out.finish(false)
-				errorf(e, c.name, "%v", err)
-				return exitUsage
-			}
-			r, err := rpclog.NewReader(br, display, limits.readerOptions())
-			if err != nil {
-				out.finish(false)
-				errorf(e, c.name, "%v", err) // the error names the input
-				return exitUsage
-			}
-			logs = append(logs, convert.Log{Reader: r, File: display, IRI: rpclog.IRI(*base, name, len(files))})
-			sizes = append(sizes, size)
-		}
-		// One progress bar per input: a new one starts when the bytes read
-		// fall back, at the start of the next input.
-		var bar *progress
-		current, lastDone := -1, int64(-1)
-		conv.Progress = func(done int64) {
-			if bar == nil || done < lastDone {
-				if bar != nil {
-					bar.done()
-				}
-				current++
-				bar = newProgress(e, *quiet, sizes[min(current, len(sizes)-1)])
-			}
-			lastDone = done
-			bar.update(done)
-		}
-		var w io.Writer = out
-		var zw *gzip.Writer
-		if gz {
-			zw = gzip.NewWriter(out)
-			w = zw
-		}
-		err = conv.Convert(w, f, logs)
-		if err == nil && zw != nil {
-			err = zw.Close()
-		}
-		if bar != nil {
-			bar.done()
-		}
-		if err != nil {
-			out.finish(false)
-			errorf(e, c.name, "%v", err)
-			if errors.Is(err, convert.ErrStrict) {
-				return exitInvalid
-			}
-			return exitUsage
-		}
-		if err := out.finish(true); err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
-		}
-		if skipped > 0 {
-			return exitInvalid
-		}
-		return exitOK
+		p.started = true
+		p.bar = newProgress(p.e, p.quiet, p.sizes[min(p.current, len(p.sizes)-1)])
+	}
+	p.lastDone = done
+	p.bar.update(done)
+}
+
+// done clears the last bar.
+func (p *progressBars) done() {
+	if p.bar != nil {
+		p.bar.done()
 	}
 }
 

@@ -80,7 +80,7 @@ type recordOptions struct {
 	maxMessage               int
 }
 
-func runRecord(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runRecord(c *command, fs *pflag.FlagSet) runner {
 	var o recordOptions
 	fs.StringVarP(&o.output, "output", "o", "", "write the log to `LOG` (default jrpcld-record-TIME.jsonl)")
 	fs.StringVar(&o.listen, "listen", "", "record Streamable HTTP: listen on `HOST:PORT` (with --upstream)")
@@ -88,34 +88,32 @@ func runRecord(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
 	fs.IntVar(&o.maxMessage, "max-message", record.DefaultMax, "longest message held to be logged, and longest line of LOG, in `bytes`; a longer one passes unchanged and is logged cut")
 	// CMD's own arguments are not jrpcld's flags.
 	fs.SetInterspersed(false)
-	return func(e *env, args []string) int { return o.run(e, c.name, args) }
+	return func(e *env, args []string) error { return o.run(e, c.name, args) }
 }
 
 // check checks the flags and arguments, and returns the upstream's URL in
-// HTTP mode (nil over stdio), or the exit status of a usage error.
-func (o *recordOptions) check(e *env, cmd string, args []string) (*url.URL, int) {
+// HTTP mode (nil over stdio), or the failure of a usage error.
+func (o *recordOptions) check(args []string) (*url.URL, error) {
 	httpMode := o.listen != "" || o.upstream != ""
 	switch {
 	case httpMode && (o.listen == "" || o.upstream == ""):
-		errorf(e, cmd, "give --listen and --upstream together")
+		return nil, failf("give --listen and --upstream together")
 	case httpMode && len(args) > 0:
-		errorf(e, cmd, "give a server to run (CMD) or --listen and --upstream, not both")
+		return nil, failf("give a server to run (CMD) or --listen and --upstream, not both")
 	case !httpMode && len(args) == 0:
-		errorf(e, cmd, "give the server to run (jrpcld record -o LOG -- CMD ARG...), or --listen HOST:PORT --upstream URL")
+		return nil, failf("give the server to run (jrpcld record -o LOG -- CMD ARG...), or --listen HOST:PORT --upstream URL")
 	case !httpMode && o.output == "-":
-		errorf(e, cmd, "-o -: standard output carries the server's messages; give a file")
+		return nil, failf("-o -: standard output carries the server's messages; give a file")
 	case o.maxMessage < minMaxMessage:
-		errorf(e, cmd, "--max-message must be at least %d bytes, not %d", minMaxMessage, o.maxMessage)
+		return nil, failf("--max-message must be at least %d bytes, not %d", minMaxMessage, o.maxMessage)
 	case !httpMode:
-		return nil, exitOK
-	default:
-		u, err := url.Parse(o.upstream)
-		if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-			return u, exitOK
-		}
-		errorf(e, cmd, "--upstream %q: want an http:// or https:// URL", o.upstream)
+		return nil, nil
 	}
-	return nil, exitUsage
+	u, err := url.Parse(o.upstream)
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return u, nil
+	}
+	return nil, failf("--upstream %q: want an http:// or https:// URL", o.upstream)
 }
 
 // minMaxMessage is the least --max-message: room for a cut message's
@@ -123,10 +121,10 @@ func (o *recordOptions) check(e *env, cmd string, args []string) (*url.URL, int)
 const minMaxMessage = 1024
 
 // run records a session as o says.
-func (o *recordOptions) run(e *env, cmd string, args []string) int {
-	up, code := o.check(e, cmd, args)
-	if code != exitOK {
-		return code
+func (o *recordOptions) run(e *env, cmd string, args []string) error {
+	up, err := o.check(args)
+	if err != nil {
+		return err
 	}
 	// The server's standard error, the warnings of the log and those of
 	// the proxy's requests come at once.
@@ -139,8 +137,7 @@ func (o *recordOptions) run(e *env, cmd string, args []string) int {
 	if name != "-" {
 		f, err := openLog(name)
 		if err != nil {
-			errorf(e, cmd, "%v", err)
-			return exitUsage
+			return fail(err)
 		}
 		defer f.Close()
 		w = f
@@ -152,9 +149,9 @@ func (o *recordOptions) run(e *env, cmd string, args []string) int {
 	log.Max = o.maxMessage
 	log.Warn = func(msg string) { errorf(e, cmd, "%s (--max-message)", msg) }
 	if up != nil {
-		return recordHTTP(e, cmd, o.listen, up, log, name)
+		return status(recordHTTP(e, cmd, o.listen, up, log, name))
 	}
-	return recordStdio(e, cmd, args, log)
+	return status(recordStdio(e, cmd, args, log))
 }
 
 // logFile is the file a log is written to, left as it was until the first

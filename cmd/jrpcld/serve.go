@@ -46,42 +46,42 @@ that makes its name resolve to this machine (DNS rebinding) sends, gets
 with a warning: the register is then served to the network.
 Exit status: 0 when stopped, 2 when DIR or the address cannot be used.`
 
-func runServe(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
+func runServe(c *command, fs *pflag.FlagSet) runner {
 	addr := fs.String("addr", defaultAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
-	return func(e *env, pos []string) int {
+	return func(e *env, pos []string) error {
 		dir := "build-local"
 		switch len(pos) {
 		case 0:
 		case 1:
 			dir = pos[0]
 		default:
-			errorf(e, "serve", "one DIR at most, got %d arguments", len(pos))
-			return exitUsage
+			return failf("one DIR at most, got %d arguments", len(pos))
 		}
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			errorf(e, "serve", "%s is not a folder; build one with \"jrpcld build SOURCES -o %s\"", dir, dir)
-			return exitUsage
+			return failf("%s is not a folder; build one with \"jrpcld build SOURCES -o %s\"", dir, dir)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
 			errorf(e, "serve", "warning: %s has no index.html; is it a built register?", dir)
 		}
-		return serveDir(e, dir, *addr, nil, nil)
+		if err := serveDir(e, dir, *addr, nil, nil); err != nil {
+			return fail(err)
+		}
+		return nil
 	}
 }
 
 // serveDir serves the files of dir on addr until an interrupt arrives or
 // stop is closed. ready, when set, receives the URL once the server listens.
-func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url string)) int {
+// It returns why the register could not be served, or nil once stopped.
+func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url string)) error {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		errorf(e, "serve", "%v", err)
-		return exitUsage
+		return err
 	}
 	defer root.Close()
 	ln, err := net.Listen(network(addr), addr)
 	if err != nil {
-		errorf(e, "serve", "%v", err)
-		return exitUsage
+		return err
 	}
 	bound := ln.Addr().(*net.TCPAddr)
 	port := strconv.Itoa(bound.Port)
@@ -114,13 +114,12 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 	case <-sigs:
 	case <-stop:
 	case err := <-done:
-		errorf(e, "serve", "%v", err)
-		return exitUsage
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	srv.Shutdown(ctx)
-	return exitOK
+	return nil
 }
 
 // network returns the network to listen on addr: tcp4 or tcp6 when its host

@@ -22,7 +22,7 @@ func TestServe(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	urls := make(chan string, 1)
-	done := make(chan int, 1)
+	done := make(chan error, 1)
 	var stdout, stderr strings.Builder
 	go func() {
 		done <- serveDir(&env{stdout: &stdout, stderr: &stderr}, dir, "127.0.0.1:0", stop, func(u string) { urls <- u })
@@ -30,8 +30,8 @@ func TestServe(t *testing.T) {
 	var url string
 	select {
 	case url = <-urls:
-	case code := <-done:
-		t.Fatalf("serve ended with %d: %s", code, stderr.String())
+	case err := <-done:
+		t.Fatalf("serve ended: %v: %s", err, stderr.String())
 	}
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Errorf("URL %q", url)
@@ -46,8 +46,8 @@ func TestServe(t *testing.T) {
 		t.Errorf("GET %s: %d %q", url, resp.StatusCode, body)
 	}
 	close(stop)
-	if code := <-done; code != exitOK {
-		t.Errorf("exit %d: %s", code, stderr.String())
+	if err := <-done; err != nil {
+		t.Errorf("serve ended: %v: %s", err, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "Serving "+dir+" at "+url+" (Ctrl-C stops)") {
 		t.Errorf("stdout %q", stdout.String())
@@ -86,7 +86,14 @@ func startServe(t *testing.T, dir, addr string) *server {
 	done := make(chan int, 1)
 	s := &server{stdout: &strings.Builder{}, stderr: &strings.Builder{}}
 	e := &env{stdout: s.stdout, stderr: s.stderr}
-	go func() { done <- serveDir(e, dir, addr, stop, func(u string) { urls <- u }) }()
+	go func() {
+		code := exitOK
+		if err := serveDir(e, dir, addr, stop, func(u string) { urls <- u }); err != nil {
+			errorf(e, "serve", "%v", err) // as jrpcld serve prints it
+			code = exitUsage
+		}
+		done <- code
+	}()
 	select {
 	case s.url = <-urls:
 	case code := <-done:

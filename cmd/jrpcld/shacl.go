@@ -65,88 +65,112 @@ that cannot be compiled or that target nothing (no shape has a target that
 is not deactivated: no node would be checked), or a validation that failed
 (checks of nodes against shapes nested more than 512 deep).`
 
-func runSHACL(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
-	shapesFiles := fs.StringArray("shapes", nil, "SHACL shapes `FILE` (repeatable; required)")
-	format := fs.StringP("format", "f", "text", "report `format`: text, turtle or json")
-	bf := addBlockFlags(fs)
-	base := fs.String("base", "", "the IRI of a log given as DATA (default: the file: URL of the file)")
-	prof := addProfileFlags(fs)
-	return func(e *env, files []string) int {
-		if !prof.start(e, c.name) {
-			return exitUsage
-		}
-		defer prof.stop()
-		if len(*shapesFiles) == 0 {
-			errorf(e, c.name, "give the shapes with --shapes FILE")
-			return exitUsage
-		}
-		if *format != "text" && *format != "turtle" && *format != "json" {
-			errorf(e, c.name, "--format must be text, turtle or json, not %q", *format)
-			return exitUsage
-		}
-		if *base != "" && rdf.CheckIRI(*base) != nil {
-			errorf(e, c.name, "--base %q is not an absolute IRI", *base)
-			return exitUsage
-		}
-		shapes, err := loadShapes(e, *shapesFiles)
-		if err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
-		}
-		if len(files) == 0 {
-			files = []string{"-"}
-		}
-		b := shacl.NewBuilder(0)
-		var ctx *ldctx.Processed // made for the first log
-		for i, name := range files {
-			if len(files) > 1 {
-				b.SetBlankPrefix("f" + strconv.Itoa(i) + ".")
-			}
-			err := addData(e, c.name, b, name, func() (*ldctx.Processed, error) {
-				if ctx == nil {
-					var err error
-					if _, _, ctx, err = bf.openContext(e, c.name); err != nil {
-						return nil, err
-					}
-				}
-				return ctx, nil
-			}, rpclog.IRI(*base, name, len(files)))
-			if err != nil {
-				errorf(e, c.name, "%v", err)
-				return exitUsage
-			}
-		}
-		report, err := validateGraph(shapes, b.Graph())
-		if err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
-		}
-		out := bufio.NewWriter(e.stdout)
-		switch *format {
-		case "turtle":
-			err = report.WriteTurtle(out)
-		case "json":
-			err = report.WriteJSON(out)
-		default:
-			err = report.WriteText(out)
-		}
-		if err == nil {
-			err = out.Flush()
-		}
-		if err != nil {
-			errorf(e, c.name, "%v", err)
-			return exitUsage
-		}
-		if *format != "text" {
-			for _, w := range report.Warnings {
-				errorf(e, c.name, "warning: %s", w)
-			}
-		}
-		if !report.Conforms {
-			return exitInvalid
-		}
-		return exitOK
+// shaclOptions are the flags of shacl.
+type shaclOptions struct {
+	cmd         string
+	shapesFiles []string
+	format      string
+	block       *blockFlags
+	base        string
+	prof        *profiler
+}
+
+func runSHACL(c *command, fs *pflag.FlagSet) runner {
+	o := &shaclOptions{cmd: c.name}
+	fs.StringArrayVar(&o.shapesFiles, "shapes", nil, "SHACL shapes `FILE` (repeatable; required)")
+	fs.StringVarP(&o.format, "format", "f", "text", "report `format`: text, turtle or json")
+	o.block = addBlockFlags(fs)
+	fs.StringVar(&o.base, "base", "", "the IRI of a log given as DATA (default: the file: URL of the file)")
+	o.prof = addProfileFlags(fs)
+	return o.run
+}
+
+func (o *shaclOptions) run(e *env, files []string) error {
+	if err := o.prof.start(e, o.cmd); err != nil {
+		return err
 	}
+	if len(o.shapesFiles) == 0 {
+		return failf("give the shapes with --shapes FILE")
+	}
+	if o.format != "text" && o.format != "turtle" && o.format != "json" {
+		return failf("--format must be text, turtle or json, not %q", o.format)
+	}
+	if o.base != "" && rdf.CheckIRI(o.base) != nil {
+		return failf("--base %q is not an absolute IRI", o.base)
+	}
+	shapes, err := loadShapes(e, o.shapesFiles)
+	if err != nil {
+		return fail(err)
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	g, err := o.data(e, files)
+	if err != nil {
+		return fail(err)
+	}
+	report, err := validateGraph(shapes, g)
+	if err != nil {
+		return fail(err)
+	}
+	if err := o.write(e, report); err != nil {
+		return fail(err)
+	}
+	if !report.Conforms {
+		return exitError(exitInvalid)
+	}
+	return nil
+}
+
+// data reads the DATA files into one graph, the blank nodes of each apart.
+func (o *shaclOptions) data(e *env, files []string) (*shacl.Graph, error) {
+	b := shacl.NewBuilder(0)
+	var ctx *ldctx.Processed // made for the first log
+	for i, name := range files {
+		if len(files) > 1 {
+			b.SetBlankPrefix("f" + strconv.Itoa(i) + ".")
+		}
+		err := addData(e, o.cmd, b, name, func() (*ldctx.Processed, error) {
+			if ctx == nil {
+				var err error
+				if _, _, ctx, err = o.block.openContext(e, o.cmd); err != nil {
+					return nil, err
+				}
+			}
+			return ctx, nil
+		}, rpclog.IRI(o.base, name, len(files)))
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b.Graph(), nil
+}
+
+// write writes the report in the format of --format; with turtle and
+// json, its warnings go to standard error.
+func (o *shaclOptions) write(e *env, report *shacl.Report) error {
+	out := bufio.NewWriter(e.stdout)
+	var err error
+	switch o.format {
+	case "turtle":
+		err = report.WriteTurtle(out)
+	case "json":
+		err = report.WriteJSON(out)
+	default:
+		err = report.WriteText(out)
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		return err
+	}
+	if o.format != "text" {
+		for _, w := range report.Warnings {
+			errorf(e, o.cmd, "warning: %s", w)
+		}
+	}
+	return nil
 }
 
 // validateGraph validates g, with the triples the shapes' rules infer

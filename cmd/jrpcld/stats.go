@@ -51,151 +51,178 @@ session). Exit status: 0 when every message is valid, 1 when some are not,
 // timelineLimit is how many messages of each log the HTML timeline shows.
 const timelineLimit = 2000
 
-func runStats(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
-	dir := fs.String("bblock", "", "validate with building block `DIR`, or a register source tree (with --id)")
-	id := fs.String("id", "", "the block's `ID` within the register given by --bblock")
-	schemaFile := fs.String("schema", "", "validate with this schema `FILE` (JSON or YAML)")
-	format := fs.StringP("format", "f", "text", "output `format`: text or json")
-	htmlFile := fs.String("html", "", "also write an HTML report to `FILE`")
-	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
-	quiet := addQuietFlag(fs)
-	mf := addMCPFlags(fs)
-	prof := addProfileFlags(fs)
-	return func(e *env, files []string) int {
-		if !prof.start(e, c.name) {
-			return exitUsage
-		}
-		defer prof.stop()
-		fail := func(err error) int {
-			errorf(e, "stats", "%v", err)
-			return exitUsage
-		}
-		if *format != "text" && *format != "json" {
-			return fail(fmt.Errorf("--format must be text or json, not %q", *format))
-		}
-		if *htmlFile == "-" {
-			return fail(fmt.Errorf("--html needs a file name: the report goes to standard output"))
-		}
-		if len(files) == 0 {
-			files = []string{"-"}
-		}
-		if refuseInput(e, c.name, "--html", *htmlFile, files) {
-			return exitUsage
-		}
-		if *schemaFile != "" && (*dir != "" || *id != "") {
-			return fail(fmt.Errorf("give --schema or --bblock, not both"))
-		}
-		if *id != "" && *dir == "" {
-			return fail(fmt.Errorf("--id needs --bblock (without --bblock the only block is the embedded %s)", bblock.DefaultID))
-		}
-		var s *schema.Schema
-		var err error
-		b, reg := bblock.Default(), (*bblock.Register)(nil)
-		compiler := &schema.Compiler{Formats: *formats}
-		if err := mf.open(compiler, "--schema or --bblock", *schemaFile != "" || *dir != ""); err != nil {
-			return fail(err)
-		}
-		switch {
-		case *schemaFile != "":
-			s, err = compiler.CompileFile(*schemaFile)
-		case *dir != "":
-			if b, reg, err = bblock.Open(*dir, *id, nil); err == nil {
-				if b.Files.Schema == "" {
-					err = fmt.Errorf("block %s has no schema to validate with", b.ID)
-				} else {
-					s, err = compiler.Compile(b, reg)
-				}
-			}
-		}
-		if err != nil {
-			return fail(err)
-		}
-		timeline := 0
-		if *htmlFile != "" {
-			timeline = timelineLimit
-		}
-		newCollector := func() *stats.Collector {
-			opts := stats.Options{Timeline: timeline}
-			if s != nil {
-				opts.Checker, _ = schema.NewChecker(s, "") // cannot fail without a definition
-				opts.Schema = s.Name()
-			}
-			return stats.NewCollector(opts)
-		}
+// statsOptions are the flags of stats.
+type statsOptions struct {
+	cmd, dir, id, schemaFile, format, htmlFile string
+	formats                                    bool
+	quiet                                      *bool
+	mcp                                        *mcpFlags
+	prof                                       *profiler
+}
 
-		// The way back from graphs to messages is made for the first graph:
-		// message logs do not need the block's context.
-		var rv *wire.Decoder
-		reverse := func() (*wire.Decoder, error) {
-			if rv != nil {
-				return rv, nil
-			}
-			ctx, warns, err := toolchain.ForBlock(b, reg, nil)
-			warn(e, c.name, warns)
-			if err == nil {
-				rv = wire.NewDecoder(ctx)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("block %s: %w", b.ID, err)
-			}
-			return rv, nil
-		}
+func runStats(c *command, fs *pflag.FlagSet) runner {
+	o := &statsOptions{cmd: c.name}
+	fs.StringVar(&o.dir, "bblock", "", "validate with building block `DIR`, or a register source tree (with --id)")
+	fs.StringVar(&o.id, "id", "", "the block's `ID` within the register given by --bblock")
+	fs.StringVar(&o.schemaFile, "schema", "", "validate with this schema `FILE` (JSON or YAML)")
+	fs.StringVarP(&o.format, "format", "f", "text", "output `format`: text or json")
+	fs.StringVar(&o.htmlFile, "html", "", "also write an HTML report to `FILE`")
+	fs.BoolVar(&o.formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
+	o.quiet = addQuietFlag(fs)
+	o.mcp = addMCPFlags(fs)
+	o.prof = addProfileFlags(fs)
+	return o.run
+}
 
-		report := stats.NewReport()
-		ioFailed, read := false, 0
-		for _, name := range files {
-			fe, done := e, func() {}
-			if mf.on {
-				s, fe, done, err = mf.schemaFor(e, c.name, name)
-				if err != nil {
-					done()
-					errorf(e, "stats", "%v", err)
-					ioFailed = true
-					continue
-				}
-			}
-			logs, err := statsFile(fe, name, *quiet, newCollector, reverse)
-			done()
-			for _, l := range logs {
-				report.Add(l)
-				read++
-			}
-			if err != nil {
-				errs := []error{err}
-				if j, ok := err.(interface{ Unwrap() []error }); ok {
-					errs = j.Unwrap() // one line per problem of a graph
-				}
-				for _, err := range errs {
-					errorf(e, "stats", "%v", err)
-				}
-				ioFailed = true
-			}
-		}
-		if ioFailed && read == 0 {
-			// Nothing was read: no report of nothing.
-			return exitUsage
-		}
-		if *format == "json" {
-			err = report.WriteJSON(e.stdout)
-		} else {
-			err = report.WriteText(e.stdout)
-		}
-		if err != nil {
-			return fail(err)
-		}
-		if *htmlFile != "" {
-			if err := writeHTMLReport(e, c.name, *htmlFile, report); err != nil {
-				return fail(err)
-			}
-		}
-		switch {
-		case ioFailed:
-			return exitUsage
-		case report.Total.InvalidMessages() > 0:
-			return exitInvalid
-		}
-		return exitOK
+func (o *statsOptions) run(e *env, files []string) error {
+	if err := o.prof.start(e, o.cmd); err != nil {
+		return err
 	}
+	if o.format != "text" && o.format != "json" {
+		return failf("--format must be text or json, not %q", o.format)
+	}
+	if o.htmlFile == "-" {
+		return failf("--html needs a file name: the report goes to standard output")
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	if err := refuseInput(e, "--html", o.htmlFile, files); err != nil {
+		return err
+	}
+	if o.schemaFile != "" && (o.dir != "" || o.id != "") {
+		return failf("give --schema or --bblock, not both")
+	}
+	if o.id != "" && o.dir == "" {
+		return failf("--id needs --bblock (without --bblock the only block is the embedded %s)", bblock.DefaultID)
+	}
+	sr, err := o.schema()
+	if err != nil {
+		return fail(err)
+	}
+	report, ioFailed, read := o.read(e, files, sr)
+	if ioFailed && read == 0 {
+		// Nothing was read: no report of nothing.
+		return exitError(exitUsage)
+	}
+	if o.format == "json" {
+		err = report.WriteJSON(e.stdout)
+	} else {
+		err = report.WriteText(e.stdout)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if o.htmlFile != "" {
+		if err := writeHTMLReport(e, o.cmd, o.htmlFile, report); err != nil {
+			return fail(err)
+		}
+	}
+	switch {
+	case ioFailed:
+		return exitError(exitUsage)
+	case report.Total.InvalidMessages() > 0:
+		return exitError(exitInvalid)
+	}
+	return nil
+}
+
+// statsSchema is the schema stats validates with, and the block whose
+// context reads graphs back.
+type statsSchema struct {
+	s   *schema.Schema // nil: the JSON-RPC 2.0 rules alone
+	b   *bblock.Block
+	reg *bblock.Register
+	rv  *wire.Decoder // made for the first graph
+}
+
+// schema compiles the schema of --schema or --bblock, or gets --mcp ready.
+func (o *statsOptions) schema() (*statsSchema, error) {
+	sr := &statsSchema{b: bblock.Default()}
+	compiler := &schema.Compiler{Formats: o.formats}
+	if err := o.mcp.open(compiler, "--schema or --bblock", o.schemaFile != "" || o.dir != ""); err != nil {
+		return nil, err
+	}
+	var err error
+	switch {
+	case o.schemaFile != "":
+		sr.s, err = compiler.CompileFile(o.schemaFile)
+	case o.dir != "":
+		if sr.b, sr.reg, err = bblock.Open(o.dir, o.id, nil); err == nil {
+			if sr.b.Files.Schema == "" {
+				err = fmt.Errorf("block %s has no schema to validate with", sr.b.ID)
+			} else {
+				sr.s, err = compiler.Compile(sr.b, sr.reg)
+			}
+		}
+	}
+	return sr, err
+}
+
+// reverse returns the way back from graphs to messages, made for the
+// first graph: message logs do not need the block's context.
+func (sr *statsSchema) reverse(e *env, cmd string) (*wire.Decoder, error) {
+	if sr.rv != nil {
+		return sr.rv, nil
+	}
+	ctx, warns, err := toolchain.ForBlock(sr.b, sr.reg, nil)
+	warn(e, cmd, warns)
+	if err != nil {
+		return nil, fmt.Errorf("block %s: %w", sr.b.ID, err)
+	}
+	sr.rv = wire.NewDecoder(ctx)
+	return sr.rv, nil
+}
+
+// read reads each input into the report, printing the problems of those
+// that cannot be read; it returns whether any could not, and how many
+// logs were read.
+func (o *statsOptions) read(e *env, files []string, sr *statsSchema) (*stats.Report, bool, int) {
+	timeline := 0
+	if o.htmlFile != "" {
+		timeline = timelineLimit
+	}
+	newCollector := func() *stats.Collector {
+		opts := stats.Options{Timeline: timeline}
+		if sr.s != nil {
+			opts.Checker, _ = schema.NewChecker(sr.s, "") // cannot fail without a definition
+			opts.Schema = sr.s.Name()
+		}
+		return stats.NewCollector(opts)
+	}
+	reverse := func() (*wire.Decoder, error) { return sr.reverse(e, o.cmd) }
+	report := stats.NewReport()
+	ioFailed, read := false, 0
+	for _, name := range files {
+		fe, done := e, func() {}
+		if o.mcp.on {
+			var err error
+			sr.s, fe, done, err = o.mcp.schemaFor(e, o.cmd, name)
+			if err != nil {
+				done()
+				errorf(e, "stats", "%v", err)
+				ioFailed = true
+				continue
+			}
+		}
+		logs, err := statsFile(fe, name, *o.quiet, newCollector, reverse)
+		done()
+		for _, l := range logs {
+			report.Add(l)
+			read++
+		}
+		if err != nil {
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap() // one line per problem of a graph
+			}
+			for _, err := range errs {
+				errorf(e, "stats", "%v", err)
+			}
+			ioFailed = true
+		}
+	}
+	return report, ioFailed, read
 }
 
 // statsFile reads one LOG: a message log, or a graph whose messages

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
@@ -61,162 +60,186 @@ an error for sh:Violation and a warning otherwise. Warnings do not change the ex
 status: 0 when every message is valid, 1 when some are not, 2 on a usage or
 I/O error.`
 
-func runValidate(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
-	bf := addBlockFlags(fs)
-	schemaFile := fs.String("schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
-	definition := fs.String("definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
-	format := fs.StringP("format", "f", "text", "output `format`: text or json")
-	formats := fs.Bool("formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
-	quiet := addQuietFlag(fs)
-	mf := addMCPFlags(fs)
-	shapesFiles := fs.StringArray("shapes", nil, "also validate the graph of each log against SHACL shapes `FILE` (repeatable)")
-	limits := addLimitFlags(fs)
-	prof := addProfileFlags(fs)
-	return func(e *env, files []string) int {
-		if !prof.start(e, c.name) {
-			return exitUsage
-		}
-		defer prof.stop()
-		if err := limits.check(); err != nil {
-			errorf(e, "validate", "%v", err)
-			return exitUsage
-		}
-		shapes, shapesCtx, err := openShapes(e, c.name, *shapesFiles, bf, files)
-		if err != nil {
-			errorf(e, "validate", "%v", err)
-			return exitUsage
-		}
-		if *format != "text" && *format != "json" {
-			errorf(e, "validate", "--format must be text or json, not %q", *format)
-			return exitUsage
-		}
-		if *schemaFile != "" && (bf.dir != "" || bf.id != "") {
-			errorf(e, "validate", "give --schema or --bblock, not both")
-			return exitUsage
-		}
+// validateOptions are the flags of validate.
+type validateOptions struct {
+	cmd                            string
+	block                          *blockFlags
+	schemaFile, definition, format string
+	formats                        bool
+	quiet                          *bool
+	mcp                            *mcpFlags
+	shapesFiles                    []string
+	limits                         *limitFlags
+	prof                           *profiler
+}
 
-		var s *schema.Schema
-		compiler := &schema.Compiler{Formats: *formats}
-		if err := mf.open(compiler, "--schema, --bblock or --definition", *schemaFile != "" || bf.dir != "" || bf.id != "" || *definition != ""); err != nil {
-			errorf(e, "validate", "%v", err)
-			return exitUsage
-		}
-		if mf.on {
-			// Each log's schema is chosen below.
-		} else if *schemaFile != "" {
-			s, err = compiler.CompileFile(*schemaFile)
-		} else {
-			var b *bblock.Block
-			var reg *bblock.Register
-			if b, reg, err = bf.open(e, c.name); err == nil {
-				if bf.dir != "" {
-					reportOntology(e, c.name, b, reg, bf.ctxMap.options())
-				}
-				if b.Files.Schema != "" {
-					s, err = compiler.Compile(b, reg)
-				} else if *definition != "" {
-					err = fmt.Errorf("block %s has no schema, so no definition %q", b.ID, *definition)
-				}
-			}
-		}
-		if err != nil {
-			errorf(e, "validate", "%v", err)
-			return exitUsage
-		}
+func runValidate(c *command, fs *pflag.FlagSet) runner {
+	o := &validateOptions{cmd: c.name}
+	o.block = addBlockFlags(fs)
+	fs.StringVar(&o.schemaFile, "schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
+	fs.StringVar(&o.definition, "definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
+	fs.StringVarP(&o.format, "format", "f", "text", "output `format`: text or json")
+	fs.BoolVar(&o.formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
+	o.quiet = addQuietFlag(fs)
+	o.mcp = addMCPFlags(fs)
+	fs.StringArrayVar(&o.shapesFiles, "shapes", nil, "also validate the graph of each log against SHACL shapes `FILE` (repeatable)")
+	o.limits = addLimitFlags(fs)
+	o.prof = addProfileFlags(fs)
+	return o.run
+}
 
-		defer tuneGC()()
-		out := bufio.NewWriter(e.stdout)
-		defer out.Flush()
-		printer := &errorPrinter{w: out, limit: limits.maxErrors}
-		emit := func(f schema.Finding) {
-			if *format == "json" {
-				line, _ := json.Marshal(f.Object())
-				printer.print("%s\n", line)
-				return
-			}
-			sev := ""
-			if f.Severity == diag.Warning {
-				sev = "warning: "
-			}
-			where := ""
-			switch {
-			case f.Pointer != "" && f.Schema != "":
-				where = fmt.Sprintf(" (at %s; schema %s)", f.Pointer, f.Schema)
-			case f.Pointer != "":
-				where = fmt.Sprintf(" (at %s)", f.Pointer)
-			case f.Schema != "":
-				where = fmt.Sprintf(" (schema %s)", f.Schema)
-			}
-			pos := f.File // a problem of the whole input has no line
-			if f.Line > 0 {
-				pos += ":" + strconv.Itoa(f.Line)
-			}
-			code := "" // a warning about the JSON text has no JSON-RPC code
-			if f.Code != 0 {
-				code = strconv.Itoa(f.Code) + " "
-			}
-			line := fmt.Sprintf("%s: %s%s: %s%s%s", pos, code, f.Kind, sev, f.Message, where)
-			printer.print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
-		}
-
-		if len(files) == 0 {
-			files = []string{"-"}
-		}
-		var total schema.Summary
-		var shaclSum shaclSummary
-		ioFailed := false
-		for _, name := range files {
-			fe, done := e, func() {}
-			if mf.on {
-				s, fe, done, err = mf.schemaFor(e, c.name, name)
-				if err != nil {
-					done()
-					out.Flush()
-					errorf(e, "validate", "%v", err)
-					ioFailed = true
-					continue
-				}
-			}
-			sum, err := validateFile(fe, s, *definition, name, *quiet, limits.readerOptions(), emit)
-			done()
-			total.Add(sum)
-			if err == nil && shapes != nil {
-				err = shaclSum.add(e, c.name, shapes, shapesCtx, name, limits.readerOptions(), emit)
-			}
+func (o *validateOptions) run(e *env, files []string) error {
+	if err := o.prof.start(e, o.cmd); err != nil {
+		return err
+	}
+	if err := o.limits.check(); err != nil {
+		return fail(err)
+	}
+	shapes, shapesCtx, err := openShapes(e, o.cmd, o.shapesFiles, o.block, files)
+	if err != nil {
+		return fail(err)
+	}
+	if o.format != "text" && o.format != "json" {
+		return failf("--format must be text or json, not %q", o.format)
+	}
+	if o.schemaFile != "" && (o.block.dir != "" || o.block.id != "") {
+		return failf("give --schema or --bblock, not both")
+	}
+	s, err := o.schema(e)
+	if err != nil {
+		return fail(err)
+	}
+	defer tuneGC()()
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	printer := &errorPrinter{w: out, limit: o.limits.maxErrors}
+	emit := func(f schema.Finding) { printFinding(printer, o.format, f) }
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var total schema.Summary
+	var shaclSum shaclSummary
+	ioFailed := false
+	for _, name := range files {
+		fe, done := e, func() {}
+		if o.mcp.on {
+			s, fe, done, err = o.mcp.schemaFor(e, o.cmd, name)
 			if err != nil {
+				done()
 				out.Flush()
 				errorf(e, "validate", "%v", err)
 				ioFailed = true
+				continue
 			}
 		}
-		switch {
-		case *format == "text":
-			printer.summary(c.name)
-			if ioFailed {
-				// A usage or I/O error: no summary, which would count
-				// files that were not read.
-				return exitUsage
-			}
-			writeSummary(out, len(files), total)
-			if shapes != nil {
-				shaclSum.write(out)
-			}
-		case ioFailed:
-			return exitUsage
-		default:
-			sum := total.Object(len(files))
-			sum["notPrinted"] = printer.dropped
-			if shapes != nil {
-				sum["shacl"] = shaclSum.object()
-			}
-			line, _ := json.Marshal(map[string]any{"summary": sum})
-			fmt.Fprintf(out, "%s\n", line)
+		sum, err := validateFile(fe, s, o.definition, name, *o.quiet, o.limits.readerOptions(), emit)
+		done()
+		total.Add(sum)
+		if err == nil && shapes != nil {
+			err = shaclSum.add(e, o.cmd, shapes, shapesCtx, name, o.limits.readerOptions(), emit)
 		}
-		if total.InvalidCount() > 0 || shaclSum.violations > 0 {
-			return exitInvalid
+		if err != nil {
+			out.Flush()
+			errorf(e, "validate", "%v", err)
+			ioFailed = true
 		}
-		return exitOK
 	}
+	if ioFailed {
+		if o.format == "text" {
+			printer.summary(o.cmd)
+		}
+		// A usage or I/O error: no summary, which would count files that
+		// were not read.
+		return exitError(exitUsage)
+	}
+	o.writeSummary(out, printer, len(files), total, shapes != nil, &shaclSum)
+	if total.InvalidCount() > 0 || shaclSum.violations > 0 {
+		return exitError(exitInvalid)
+	}
+	return nil
+}
+
+// schema compiles the schema of --schema, or the block's (nil when it has
+// none), or gets --mcp ready: each log's schema is then chosen as it is
+// read.
+func (o *validateOptions) schema(e *env) (*schema.Schema, error) {
+	compiler := &schema.Compiler{Formats: o.formats}
+	bf := o.block
+	if err := o.mcp.open(compiler, "--schema, --bblock or --definition", o.schemaFile != "" || bf.dir != "" || bf.id != "" || o.definition != ""); err != nil {
+		return nil, err
+	}
+	switch {
+	case o.mcp.on:
+		return nil, nil
+	case o.schemaFile != "":
+		return compiler.CompileFile(o.schemaFile)
+	}
+	b, reg, err := bf.open(e, o.cmd)
+	if err != nil {
+		return nil, err
+	}
+	if bf.dir != "" {
+		reportOntology(e, o.cmd, b, reg, bf.ctxMap.options())
+	}
+	if b.Files.Schema != "" {
+		return compiler.Compile(b, reg)
+	} else if o.definition != "" {
+		return nil, fmt.Errorf("block %s has no schema, so no definition %q", b.ID, o.definition)
+	}
+	return nil, nil
+}
+
+// writeSummary writes the summary of the run, after the problems: a text
+// line (and the count of problems not printed, first), or a JSON object.
+func (o *validateOptions) writeSummary(out io.Writer, printer *errorPrinter, files int, total schema.Summary, withShapes bool, shaclSum *shaclSummary) {
+	if o.format == "text" {
+		printer.summary(o.cmd)
+		writeSummary(out, files, total)
+		if withShapes {
+			shaclSum.write(out)
+		}
+		return
+	}
+	sum := total.Object(files)
+	sum["notPrinted"] = printer.dropped
+	if withShapes {
+		sum["shacl"] = shaclSum.object()
+	}
+	line, _ := json.Marshal(map[string]any{"summary": sum})
+	fmt.Fprintf(out, "%s\n", line)
+}
+
+// printFinding prints one problem f through printer, in format text or
+// json.
+func printFinding(printer *errorPrinter, format string, f schema.Finding) {
+	if format == "json" {
+		line, _ := json.Marshal(f.Object())
+		printer.print("%s\n", line)
+		return
+	}
+	sev := ""
+	if f.Severity == diag.Warning {
+		sev = "warning: "
+	}
+	where := ""
+	switch {
+	case f.Pointer != "" && f.Schema != "":
+		where = fmt.Sprintf(" (at %s; schema %s)", f.Pointer, f.Schema)
+	case f.Pointer != "":
+		where = fmt.Sprintf(" (at %s)", f.Pointer)
+	case f.Schema != "":
+		where = fmt.Sprintf(" (schema %s)", f.Schema)
+	}
+	pos := f.File // a problem of the whole input has no line
+	if f.Line > 0 {
+		pos += ":" + strconv.Itoa(f.Line)
+	}
+	code := "" // a warning about the JSON text has no JSON-RPC code
+	if f.Code != 0 {
+		code = strconv.Itoa(f.Code) + " "
+	}
+	line := fmt.Sprintf("%s: %s%s: %s%s%s", pos, code, f.Kind, sev, f.Message, where)
+	printer.print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
 }
 
 func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool, opts rpclog.ReaderOptions, emit func(schema.Finding)) (schema.Summary, error) {

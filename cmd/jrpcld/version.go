@@ -18,14 +18,13 @@ func versionCommand() command {
 Prints the version of jrpcld, the revision of its source it was built from
 (and whether that had uncommitted changes) and the Go version, as
 "jrpcld --version" does.`,
-		setup: func(c *command, fs *pflag.FlagSet) func(e *env, args []string) int {
-			return func(e *env, args []string) int {
+		setup: func(c *command, fs *pflag.FlagSet) runner {
+			return func(e *env, args []string) error {
 				if len(args) > 0 {
-					errorf(e, c.name, "takes no argument, got %q", args[0])
-					return exitUsage
+					return failf("takes no argument, got %q", args[0])
 				}
 				fmt.Fprintf(e.stdout, "jrpcld %s\n", version())
-				return exitOK
+				return nil
 			}
 		}}
 }
