@@ -50,7 +50,17 @@ type Diagnostic struct {
 	Severity Severity
 	Message  string // what is wrong and, where useful, what to do
 	Schema   string // for a schema violation: the location in the schema
+	// Violation is the kind of rule the finding reports broken, for callers
+	// to branch on without reading Message; "" when its maker names none.
+	// Package schema/kind lists the kinds of package schema's findings.
+	// It is not printed.
+	Violation Kind
 }
+
+// Kind names a kind of violation (see Diagnostic.Violation): a short word,
+// such as the JSON Schema keyword a value fails. The package that makes a
+// finding defines the kinds it reports.
+type Kind string
 
 // Error returns the diagnostic as String does, so that a *Diagnostic can
 // travel as an error.

@@ -10,6 +10,7 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/jsonrpc"
+	"github.com/jrpcld/jrpcld/schema/kind"
 )
 
 // dispatch picks, for MCP-style schemas, the definition a message is checked
@@ -177,7 +178,7 @@ func (d *dispatch) check(c *Checker, m jsonrpc.Message, v any, raw []byte, dir j
 			}
 			return first
 		}
-		p := diag.Diagnostic{Pointer: prefix + "/method", Code: jsonrpc.CodeMethodNotFound, Severity: diag.Warning,
+		p := diag.Diagnostic{Pointer: prefix + "/method", Code: jsonrpc.CodeMethodNotFound, Severity: diag.Warning, Violation: kind.MethodUnknown,
 			Message: fmt.Sprintf("method %q is not defined by schema %s; checked as a generic %s", m.Method, s.name, m.Kind)}
 		generic := d.request
 		if m.Kind == jsonrpc.KindNotification {

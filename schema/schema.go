@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	jskind "github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
@@ -22,6 +22,7 @@ import (
 	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/schema/internal/bignum"
 	"github.com/jrpcld/jrpcld/schema/internal/schemadoc"
+	"github.com/jrpcld/jrpcld/schema/kind"
 )
 
 // Schema is a compiled building-block schema, with its definitions ready
@@ -298,10 +299,10 @@ func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []di
 			if !found {
 				ptr = prefix
 			}
-			unchecked = []diag.Diagnostic{{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: s.store.Display(sch.Location),
+			unchecked = []diag.Diagnostic{{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: s.store.Display(sch.Location), Violation: kind.Unchecked,
 				Message: "could not be checked: " + perr.Error() + "; simplify the pattern or shorten the value"}}
 		case crashed:
-			unchecked = []diag.Diagnostic{{Pointer: prefix, Code: codeAt(prefix), Severity: diag.Error, Schema: s.store.Display(sch.Location),
+			unchecked = []diag.Diagnostic{{Pointer: prefix, Code: codeAt(prefix), Severity: diag.Error, Schema: s.store.Display(sch.Location), Violation: kind.Unchecked,
 				Message: "could not be checked: the schema engine failed on this value"}}
 		case err == nil:
 			return nil
@@ -328,7 +329,7 @@ func (s *Schema) validateWith(sch *jsonschema.Schema, v any, prefix string) []di
 func (s *Schema) problems(err error, prefix string) []diag.Diagnostic {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return []diag.Diagnostic{{Pointer: prefix, Code: jsonrpc.CodeInvalidRequest, Severity: diag.Error, Message: err.Error()}}
+		return []diag.Diagnostic{{Pointer: prefix, Code: jsonrpc.CodeInvalidRequest, Severity: diag.Error, Message: err.Error(), Violation: kind.Other}}
 	}
 	var out []diag.Diagnostic
 	for _, leaf := range relevantCauses(ve) {
@@ -350,7 +351,7 @@ func (s *Schema) leafDiagnostic(e *jsonschema.ValidationError, prefix string) di
 			loc += "/" + jsonptr.Escape(k)
 		}
 	}
-	return diag.Diagnostic{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Message: describe(e), Schema: loc}
+	return diag.Diagnostic{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Message: describe(e), Schema: loc, Violation: kind.Of(e.ErrorKind)}
 }
 
 // codeAt is the JSON-RPC error code of a problem at ptr: invalid params
@@ -369,7 +370,7 @@ func bigNumberProblems(nums []bignum.Number, prefix string, display func(string)
 	for i, n := range nums {
 		kw, loc, _ := strings.Cut(n.Need, " at ")
 		ptr := prefix + n.Ptr
-		out[i] = diag.Diagnostic{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: display(loc),
+		out[i] = diag.Diagnostic{Pointer: ptr, Code: codeAt(ptr), Severity: diag.Error, Schema: display(loc), Violation: kind.Unchecked,
 			Message: printer.Sprintf("could not be checked: %s needs the value of the number %s, which has more than %d digits or an exponent beyond ±%d, too big to compute with; write it as a string or in fewer digits",
 				kw, bignum.Abbreviate(n.Text), bignum.MaxDigits, bignum.MaxExponent)}
 	}
@@ -397,8 +398,8 @@ func runValidate(sch *jsonschema.Schema, v any) (perr *PatternError, crashed boo
 // the member it forbids.
 func describe(e *jsonschema.ValidationError) string {
 	switch k := e.ErrorKind.(type) {
-	case *kind.AnyOf, *kind.OneOf:
-		if o, ok := k.(*kind.OneOf); ok && len(o.Subschemas) > 1 {
+	case *jskind.AnyOf, *jskind.OneOf:
+		if o, ok := k.(*jskind.OneOf); ok && len(o.Subschemas) > 1 {
 			return fmt.Sprintf("matches alternatives %d and %d, but exactly one is allowed", o.Subschemas[0], o.Subschemas[1])
 		}
 		var alts []string
@@ -413,12 +414,12 @@ func describe(e *jsonschema.ValidationError) string {
 		if len(alts) > 0 {
 			return "matches none of the alternatives: " + strings.Join(alts, "; or ")
 		}
-	case *kind.FalseSchema:
+	case *jskind.FalseSchema:
 		if n := len(e.InstanceLocation); n > 0 {
 			return fmt.Sprintf("member %q is not allowed here", e.InstanceLocation[n-1])
 		}
 		return "no value is allowed here"
-	case *kind.AdditionalProperties:
+	case *jskind.AdditionalProperties:
 		return fmt.Sprintf("member(s) not allowed here: %s", strings.Join(quoteEach(k.Properties), ", "))
 	}
 	return e.ErrorKind.LocalizedString(printer)
@@ -441,7 +442,7 @@ func relevantCauses(e *jsonschema.ValidationError) []*jsonschema.ValidationError
 		return []*jsonschema.ValidationError{e}
 	}
 	switch e.ErrorKind.(type) {
-	case *kind.AnyOf, *kind.OneOf:
+	case *jskind.AnyOf, *jskind.OneOf:
 		var best []*jsonschema.ValidationError
 		bestDepth := -1
 		for _, c := range e.Causes {
