@@ -8,13 +8,11 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/jrpcld/jrpcld/convert"
-	"github.com/jrpcld/jrpcld/internal/netrc"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -76,19 +74,11 @@ func addPushFlags(fs *pflag.FlagSet, usage string) *pushFlags {
 	return p
 }
 
-// pusher uploads graphs as the flags say.
+// pusher uploads graphs as the flags say, to store.
 type pusher struct {
-	e        *env
-	cmd      string
-	endpoint string
-	post     bool
-	client   *gsp.Client
-	// query is the SPARQL endpoint that counts for --verify, queries the
-	// client that asks it; "" when there is none. guessed: it was not
-	// given but derived from the endpoint.
-	query   string
-	queries *gsp.Client
-	guessed bool
+	e     *env
+	cmd   string
+	store *gsp.Store
 	// note says, before the first upload, why none is verified.
 	note string
 }
@@ -118,8 +108,8 @@ func (p *pushFlags) pusher(e *env, cmd string, fs *pflag.FlagSet) (*pusher, erro
 	if err != nil {
 		return nil, err
 	}
-	ps := &pusher{e: e, cmd: cmd, endpoint: p.url, post: p.method == "post"}
-	ps.client = &gsp.Client{Timeout: p.timeout, ConnectTimeout: p.connectTimeout}
+	st := &gsp.Store{Endpoint: p.url, Post: p.method == "post"}
+	st.Client = &gsp.Client{Timeout: p.timeout, ConnectTimeout: p.connectTimeout}
 	if u.User != nil {
 		// The client reads a user and password in the URL itself; a user
 		// without one gets the password given apart.
@@ -127,39 +117,32 @@ func (p *pushFlags) pusher(e *env, cmd string, fs *pflag.FlagSet) (*pusher, erro
 			user = u.User.Username()
 			password, _ = u.User.Password()
 		} else {
-			ps.endpoint = withoutUser(u)
-			ps.client.User, ps.client.Password = user, password
+			st.Endpoint = withoutUser(u)
+			st.Client.User, st.Client.Password = user, password
 		}
 	} else {
-		ps.client.User, ps.client.Password = user, password
+		st.Client.User, st.Client.Password = user, password
 	}
+	ps := &pusher{e: e, cmd: cmd, store: st}
 	if !p.verify {
 		return ps, nil
 	}
-	ps.query = p.query
-	if ps.query == "" {
-		ps.query, ps.guessed = queryBeside(u), true
-		if ps.query == "" {
+	st.Query = p.query
+	if st.Query == "" {
+		st.Query, st.Guessed = gsp.QueryBeside(u), true
+		if st.Query == "" {
 			ps.note = fmt.Sprintf("note: the uploads are not verified: no SPARQL query endpoint is known for %s; give it with --push-query URL (or --verify=false)", gsp.Redact(p.url))
 			return ps, nil
 		}
 	}
-	q, err := parseStoreURL("--push-query", ps.query)
+	q, err := parseStoreURL("--push-query", st.Query)
 	if err != nil {
 		return nil, err
 	}
 	// The query endpoint gets the store's credentials only on the store's
 	// host; on another, those of its own URL or of ~/.netrc.
-	ps.queries = &gsp.Client{Timeout: p.timeout, ConnectTimeout: p.connectTimeout}
-	switch {
-	case q.User != nil:
-	case sameOrigin(q, u):
-		ps.queries.User, ps.queries.Password = user, password
-	default:
-		if l, ok := netrcLogin(q.Hostname()); ok {
-			ps.queries.User, ps.queries.Password = l.User, l.Password
-		}
-	}
+	st.Queries = &gsp.Client{Timeout: p.timeout, ConnectTimeout: p.connectTimeout}
+	st.Queries.User, st.Queries.Password = gsp.QueryLogin(q, u, user, password)
 	return ps, nil
 }
 
@@ -195,7 +178,7 @@ func (p *pushFlags) credentials(u *url.URL) (user, password string, err error) {
 	case urlUser:
 		return "", "", nil
 	}
-	if l, ok := netrcLogin(u.Hostname()); ok {
+	if l, ok := gsp.NetrcLogin(u.Hostname()); ok {
 		return l.User, l.Password, nil
 	}
 	return "", "", nil
@@ -226,20 +209,6 @@ func (p *pushFlags) password() (string, error) {
 	return "", fmt.Errorf("the user for --push needs a password: give --push-password-file FILE, or set %s", passwordEnv)
 }
 
-// netrcLogin returns the login ~/.netrc (or $NETRC) gives for host. A
-// file that cannot be read gives none.
-func netrcLogin(host string) (netrc.Login, bool) {
-	p, err := netrc.Path()
-	if err != nil {
-		return netrc.Login{}, false
-	}
-	l, ok, err := netrc.Lookup(p, host)
-	if err != nil || l.User == "" {
-		return netrc.Login{}, false
-	}
-	return l, ok
-}
-
 // withoutUser returns u without its user information.
 func withoutUser(u *url.URL) string {
 	c := *u
@@ -247,71 +216,37 @@ func withoutUser(u *url.URL) string {
 	return c.String()
 }
 
-// sameOrigin reports whether a and b have the same scheme, host and port.
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && a.Port() == b.Port()
-}
-
-// queryBeside returns the SPARQL query endpoint of a store whose Graph
-// Store endpoint is u, for the layouts of Virtuoso (/sparql-graph-crud,
-// /sparql-graph-crud-auth: /sparql, /sparql-auth), Oxigraph (/store:
-// /query) and Fuseki (/DATASET/data: /DATASET/sparql); "" for another.
-func queryBeside(u *url.URL) string {
-	q := *u
-	q.RawQuery, q.Fragment = "", ""
-	dir, base := path.Split(strings.TrimSuffix(u.Path, "/"))
-	switch {
-	case base == "sparql-graph-crud":
-		q.Path = dir + "sparql"
-	case base == "sparql-graph-crud-auth":
-		q.Path = dir + "sparql-auth"
-	case base == "store" && dir == "/":
-		q.Path = "/query"
-	case base == "data" && dir != "/":
-		q.Path = dir + "sparql"
-	default:
-		return ""
-	}
-	return q.String()
-}
-
 // put uploads one graph and checks it. what names the graph's source in
 // messages. It returns the line to print, or an error saying the graph
 // was not stored (or not wholly).
 func (ps *pusher) put(what, graph string, format rdf.Format, write func(io.Writer) error) (string, error) {
-	ctx := context.Background()
 	if ps.note != "" {
 		errorf(ps.e, ps.cmd, "%s", ps.note)
 		ps.note = ""
 	}
-	up := ps.client.Put
-	if ps.post {
-		up = ps.client.Post
-	}
-	res, err := up(ctx, ps.endpoint, graph, format, write)
-	if err != nil {
-		return "", fmt.Errorf("%s: graph <%s> not stored: %v", what, graph, explain(err))
-	}
-	line := fmt.Sprintf("%s: pushed as <%s> (graph replaced): %d statements", what, graph, res.Statements)
-	if ps.post {
-		line = fmt.Sprintf("%s: pushed into <%s> (added to the graph): %d statements", what, graph, res.Statements)
-	}
-	if ps.query == "" {
-		return line + ", not verified", nil
-	}
-	n, err := ps.queries.Count(ctx, ps.query, graph)
+	st, err := ps.store.Upload(context.Background(), graph, format, write)
+	var ns *gsp.NotStoredError
+	var nv *gsp.NotVerifiedError
 	switch {
-	case err != nil && ps.guessed:
-		errorf(ps.e, ps.cmd, "warning: %s: graph <%s> not verified: the SPARQL endpoint beside the store: %v; give it with --push-query URL (or --verify=false)", what, graph, explain(err))
-		return line + ", not verified", nil
+	case errors.As(err, &ns):
+		return "", fmt.Errorf("%s: graph <%s> not stored: %v", what, graph, explain(ns.Err))
+	case errors.As(err, &nv):
+		return "", fmt.Errorf("%s: graph <%s> not verified: %v", what, graph, explain(nv.Err))
 	case err != nil:
-		return "", fmt.Errorf("%s: graph <%s> not verified: %v", what, graph, explain(err))
-	case !ps.post && n != res.Statements:
-		return "", fmt.Errorf("%s: graph <%s> not stored whole: the store answered %d, but the graph holds %d statements of the %d sent", what, graph, res.StatusCode, n, res.Statements)
-	case ps.post && n < res.Statements:
-		return "", fmt.Errorf("%s: graph <%s> not stored whole: the store answered %d, but the graph holds %d statements, fewer than the %d sent", what, graph, res.StatusCode, n, res.Statements)
-	case ps.post:
-		return line + fmt.Sprintf(", verified (the graph holds %d)", n), nil
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	line := fmt.Sprintf("%s: pushed as <%s> (graph replaced): %d statements", what, graph, st.Statements)
+	if ps.store.Post {
+		line = fmt.Sprintf("%s: pushed into <%s> (added to the graph): %d statements", what, graph, st.Statements)
+	}
+	switch {
+	case st.Unverified != nil:
+		errorf(ps.e, ps.cmd, "warning: %s: graph <%s> not verified: the SPARQL endpoint beside the store: %v; give it with --push-query URL (or --verify=false)", what, graph, explain(st.Unverified))
+		return line + ", not verified", nil
+	case !st.Verified:
+		return line + ", not verified", nil
+	case ps.store.Post:
+		return line + fmt.Sprintf(", verified (the graph holds %d)", st.Held), nil
 	}
 	return line + ", verified", nil
 }
@@ -417,7 +352,7 @@ func pushOntologies(ps *pusher, out string, res *register.Result) error {
 		fmt.Fprintln(e.stdout, line)
 		pushed++
 	}
-	fmt.Fprintf(e.stdout, "%d ontology graph%s pushed to %s\n", pushed, plural(pushed), gsp.Redact(ps.endpoint))
+	fmt.Fprintf(e.stdout, "%d ontology graph%s pushed to %s\n", pushed, plural(pushed), gsp.Redact(ps.store.Endpoint))
 	return nil
 }
 

@@ -193,27 +193,6 @@ func TestPushVerify(t *testing.T) {
 	}
 }
 
-// TestQueryBeside: the query endpoints known beside Graph Store endpoints.
-func TestQueryBeside(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"http://h:8890/sparql-graph-crud", "http://h:8890/sparql"},
-		{"http://u:p@h:8890/sparql-graph-crud-auth/", "http://u:p@h:8890/sparql-auth"},
-		{"http://h:7878/store", "http://h:7878/query"},
-		{"http://h/x/store", ""},
-		{"http://h:3030/ds/data?x=1", "http://h:3030/ds/sparql"},
-		{"http://h/data", ""},
-		{"http://h/gsp", ""},
-	} {
-		u, err := parseStoreURL("--push", c.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := queryBeside(u); got != c.want {
-			t.Errorf("%s: %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 // secret is the password of the tests below: it must never be printed.
 const secret = "s3cr3t-pw"
 

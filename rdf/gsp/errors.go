@@ -84,3 +84,45 @@ func (e *TimeoutError) Error() string {
 
 // Timeout reports true: a TimeoutError is a timeout.
 func (e *TimeoutError) Timeout() bool { return true }
+
+// NotStoredError is an upload of Store.Upload the store did not take.
+type NotStoredError struct {
+	Graph string // the named graph
+	Err   error  // why: a *StatusError, *RedirectError, *TimeoutError, ...
+}
+
+func (e *NotStoredError) Error() string {
+	return fmt.Sprintf("graph <%s> not stored: %v", e.Graph, e.Err)
+}
+
+func (e *NotStoredError) Unwrap() error { return e.Err }
+
+// NotVerifiedError is an upload of Store.Upload whose statements could not
+// be counted through the query endpoint the user gave.
+type NotVerifiedError struct {
+	Graph string
+	Err   error
+}
+
+func (e *NotVerifiedError) Error() string {
+	return fmt.Sprintf("graph <%s> not verified: %v", e.Graph, e.Err)
+}
+
+func (e *NotVerifiedError) Unwrap() error { return e.Err }
+
+// IncompleteError is an upload of Store.Upload the store answered as done,
+// after which the graph holds fewer statements than were sent, or, for a
+// graph replaced, another number.
+type IncompleteError struct {
+	Graph      string
+	StatusCode int   // the store's answer to the upload
+	Held, Sent int64 // statements the graph holds, and statements sent
+	Post       bool  // the graph was added to, not replaced
+}
+
+func (e *IncompleteError) Error() string {
+	if e.Post {
+		return fmt.Sprintf("graph <%s> not stored whole: the store answered %d, but the graph holds %d statements, fewer than the %d sent", e.Graph, e.StatusCode, e.Held, e.Sent)
+	}
+	return fmt.Sprintf("graph <%s> not stored whole: the store answered %d, but the graph holds %d statements of the %d sent", e.Graph, e.StatusCode, e.Held, e.Sent)
+}
