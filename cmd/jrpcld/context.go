@@ -97,15 +97,21 @@ func runContext(c *command, fs *pflag.FlagSet) runner {
 	}
 }
 
+// annotateOptions are the flags of annotate.
+type annotateOptions struct {
+	format string
+}
+
 func runAnnotate(c *command, fs *pflag.FlagSet) runner {
 	bf := addBlockFlags(fs)
-	format := fs.StringP("format", "f", "yaml", "output `format`: yaml or json")
+	o := &annotateOptions{}
+	fs.StringVarP(&o.format, "format", "f", "yaml", "output `format`: yaml or json")
 	return func(e *env, rest []string) error {
 		if err := noArgs(rest); err != nil {
 			return err
 		}
-		if *format != "yaml" && *format != "json" {
-			return failf("--format must be yaml or json, not %q", *format)
+		if o.format != "yaml" && o.format != "json" {
+			return failf("--format must be yaml or json, not %q", o.format)
 		}
 		b, reg, err := bf.open(e, c.name)
 		var doc *toolchain.Document
@@ -117,7 +123,7 @@ func runAnnotate(c *command, fs *pflag.FlagSet) runner {
 		if err != nil {
 			return fail(err)
 		}
-		return writeDoc(e, doc, *format)
+		return writeDoc(e, doc, o.format)
 	}
 }
 
@@ -139,9 +145,15 @@ func writeDoc(e *env, doc *toolchain.Document, format string) error {
 	return nil
 }
 
+// ontologyOptions are the flags of ontology.
+type ontologyOptions struct {
+	check bool
+}
+
 func runOntology(c *command, fs *pflag.FlagSet) runner {
 	bf := addBlockFlags(fs)
-	check := fs.Bool("check", false, "print the context's IRIs the ontology does not declare")
+	opts := &ontologyOptions{}
+	fs.BoolVar(&opts.check, "check", false, "print the context's IRIs the ontology does not declare")
 	return func(e *env, rest []string) error {
 		if err := noArgs(rest); err != nil {
 			return err
@@ -150,7 +162,7 @@ func runOntology(c *command, fs *pflag.FlagSet) runner {
 		if err != nil {
 			return fail(err)
 		}
-		if *check {
+		if opts.check {
 			undeclared, ok, err := ontology.CheckBlock(b, reg, toolchain.For(b, reg, bf.ctxMap.options()).Terms)
 			if err != nil {
 				return fail(err)

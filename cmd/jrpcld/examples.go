@@ -37,25 +37,32 @@ With -o DIR, each snippet is written as DIR/example_I_J.jsonld and .ttl (I the
 example, J the snippet, from 1); without it, the Turtle of each snippet is
 printed after a comment naming it. Exit status 1 when a snippet fails.`
 
+// examplesOptions are the flags of examples.
+type examplesOptions struct {
+	bf     *blockFlags
+	outDir string
+}
+
 func runExamples(c *command, fs *pflag.FlagSet) runner {
-	bf := addBlockFlags(fs)
-	outDir := fs.StringP("output", "o", "", "write example_I_J.jsonld and .ttl files into `DIR`")
+	o := &examplesOptions{}
+	o.bf = addBlockFlags(fs)
+	fs.StringVarP(&o.outDir, "output", "o", "", "write example_I_J.jsonld and .ttl files into `DIR`")
 	return func(e *env, rest []string) error {
 		if len(rest) > 0 {
 			return failf("unexpected argument %q", rest[0])
 		}
-		b, _, ctx, err := bf.openContext(e, c.name)
+		b, _, ctx, err := o.bf.openContext(e, c.name)
 		if err == nil && b.Examples == nil {
 			err = fmt.Errorf("block %s has no examples file", b.ID)
 		}
 		if err != nil {
 			return fail(err)
 		}
-		if *outDir != "" {
-			if err := refuseBlockFiles(e, b, *outDir); err != nil {
+		if o.outDir != "" {
+			if err := refuseBlockFiles(e, b, o.outDir); err != nil {
 				return err
 			}
-			if err := os.MkdirAll(*outDir, 0o755); err != nil {
+			if err := os.MkdirAll(o.outDir, 0o755); err != nil {
 				return fail(err)
 			}
 		}
@@ -66,7 +73,7 @@ func runExamples(c *command, fs *pflag.FlagSet) runner {
 					continue
 				}
 				name := fmt.Sprintf("example_%d_%d", i+1, j+1)
-				if err := upliftOne(e, b, ctx, ex, sn, name, *outDir); err != nil {
+				if err := upliftOne(e, b, ctx, ex, sn, name, o.outDir); err != nil {
 					fmt.Fprintf(e.stderr, "%s\n", escapeLines(fmt.Sprintf("%s: %s (%q): %v", b.ID, name, ex.Title, err)))
 					failed++
 				}

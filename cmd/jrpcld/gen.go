@@ -24,18 +24,26 @@ direction and time) by cycling through the messages of the TEMPLATE logs
 responses still match, and later timestamps: a log of any size with the sizes,
 kinds and pairing of real traffic, for benchmarks and scale tests.`
 
+// genOptions are the flags of gen.
+type genOptions struct {
+	n       int
+	outPath string
+	quiet   *bool
+}
+
 func runGen(c *command, fs *pflag.FlagSet) runner {
-	n := fs.IntP("messages", "n", 1000000, "number of `messages` to write")
-	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically) instead of standard output")
-	quiet := addQuietFlag(fs)
+	o := &genOptions{}
+	fs.IntVarP(&o.n, "messages", "n", 1000000, "number of `messages` to write")
+	fs.StringVarP(&o.outPath, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
+	o.quiet = addQuietFlag(fs)
 	return func(e *env, files []string) error {
 		if len(files) == 0 {
 			return failf("give at least one TEMPLATE log (\"-\" for standard input)")
 		}
-		if *n < 0 {
+		if o.n < 0 {
 			return failf("-n must not be negative")
 		}
-		if err := refuseInput(e, "-o", *outPath, files); err != nil {
+		if err := refuseInput(e, "-o", o.outPath, files); err != nil {
 			return err
 		}
 		var readers []*rpclog.Reader
@@ -62,13 +70,13 @@ func runGen(c *command, fs *pflag.FlagSet) runner {
 		if err != nil {
 			return fail(err)
 		}
-		out, err := openOutput(e, c.name, *outPath)
+		out, err := openOutput(e, c.name, o.outPath)
 		if err != nil {
 			return fail(err)
 		}
 		var written atomic.Int64
-		bar := watchBytes(e, *quiet, 0, &written)
-		err = g.Generate(countingWriter{out, &written}, *n)
+		bar := watchBytes(e, *o.quiet, 0, &written)
+		err = g.Generate(countingWriter{out, &written}, o.n)
 		bar.done()
 		if err != nil {
 			out.finish(false)

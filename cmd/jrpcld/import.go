@@ -50,21 +50,28 @@ deeper or longer than the other commands read without a raised limit), is a
 warning naming it (FILE: /pointer). Exit status: 0, or 2 when FILE cannot be read, is not
 in the format given or holds no message.`
 
+// importOptions are the flags of import.
+type importOptions struct {
+	from    string
+	outPath string
+}
+
 func runImport(c *command, fs *pflag.FlagSet) runner {
-	from := fs.String("from", "", "the recording's format: `inspector`, mcp-recorder or vcr")
-	outPath := fs.StringP("output", "o", "", "write the log to `LOG` (atomically) instead of standard output")
+	o := &importOptions{}
+	fs.StringVar(&o.from, "from", "", "the recording's format: `inspector`, mcp-recorder or vcr")
+	fs.StringVarP(&o.outPath, "output", "o", "", "write the log to `LOG` (atomically) instead of standard output")
 	return func(e *env, files []string) error {
-		if *from == "" {
+		if o.from == "" {
 			return failf("give the recording's format: --from inspector, mcp-recorder or vcr")
 		}
-		f, err := mcp.ParseRecorder(*from)
+		f, err := mcp.ParseRecorder(o.from)
 		if err != nil {
 			return failf("--from: %v", err)
 		}
 		if len(files) != 1 {
 			return failf("give one FILE (\"-\" for standard input), got %d", len(files))
 		}
-		if err := refuseInput(e, "-o", *outPath, files); err != nil {
+		if err := refuseInput(e, "-o", o.outPath, files); err != nil {
 			return err
 		}
 		in, display, _, err := openInput(e, files[0])
@@ -74,7 +81,7 @@ func runImport(c *command, fs *pflag.FlagSet) runner {
 		if cl, ok := in.(io.Closer); ok {
 			defer cl.Close()
 		}
-		return importTo(e, c.name, *outPath, in, display, f)
+		return importTo(e, c.name, o.outPath, in, display, f)
 	}
 }
 

@@ -56,35 +56,47 @@ is not a JSON-RPC log as jrpcld writes one (a message node without a method,
 result or error, two messages at one position, ...) is reported node by node;
 the other messages still come back, and the exit status is 1.`
 
+// jsonOptions are the flags of json.
+type jsonOptions struct {
+	bf       *blockFlags
+	from     string
+	envelope bool
+	graph    string
+	outPath  string
+	quiet    *bool
+	prof     *profiler
+}
+
 func runJSON(c *command, fs *pflag.FlagSet) runner {
-	bf := addBlockFlags(fs)
-	from := fs.String("from", "", "input `format`: turtle, ntriples, nquads or jsonld (default: from the file extension)")
-	envelope := fs.Bool("envelope", false, `write {"dir","ts","msg"} lines`)
-	graph := fs.String("graph", "", "write only the log with this `IRI`")
-	outPath := fs.StringP("output", "o", "", "write to `FILE` (atomically: replaced only when complete)")
-	quiet := addQuietFlag(fs)
-	prof := addProfileFlags(fs)
+	o := &jsonOptions{}
+	o.bf = addBlockFlags(fs)
+	fs.StringVar(&o.from, "from", "", "input `format`: turtle, ntriples, nquads or jsonld (default: from the file extension)")
+	fs.BoolVar(&o.envelope, "envelope", false, `write {"dir","ts","msg"} lines`)
+	fs.StringVar(&o.graph, "graph", "", "write only the log with this `IRI`")
+	fs.StringVarP(&o.outPath, "output", "o", "", "write to `FILE` (atomically: replaced only when complete)")
+	o.quiet = addQuietFlag(fs)
+	o.prof = addProfileFlags(fs)
 	return func(e *env, files []string) error {
-		if err := prof.start(e, c.name); err != nil {
+		if err := o.prof.start(e, c.name); err != nil {
 			return err
 		}
 		var fixed *rdf.Format
-		if *from != "" {
-			f, err := rdf.ParseFormat(*from)
+		if o.from != "" {
+			f, err := rdf.ParseFormat(o.from)
 			if err != nil || f == rdf.JSONLDExpanded || f == rdf.RDFXML {
-				return failf("--from must be turtle, ntriples, nquads or jsonld, not %q", *from)
+				return failf("--from must be turtle, ntriples, nquads or jsonld, not %q", o.from)
 			}
 			fixed = &f
 		}
 		if len(files) == 0 {
 			files = []string{"-"}
 		}
-		if err := refuseInput(e, "-o", *outPath, files); err != nil {
+		if err := refuseInput(e, "-o", o.outPath, files); err != nil {
 			return err
 		}
-		_, _, ctx, err := bf.openContext(e, c.name)
+		_, _, ctx, err := o.bf.openContext(e, c.name)
 		if err == nil {
-			return writeJSON(e, c, wire.NewDecoder(ctx), files, fixed, *graph, *envelope, *quiet, *outPath)
+			return writeJSON(e, c, wire.NewDecoder(ctx), files, fixed, o.graph, o.envelope, *o.quiet, o.outPath)
 		}
 		return fail(err)
 	}

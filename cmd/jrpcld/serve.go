@@ -46,8 +46,14 @@ that makes its name resolve to this machine (DNS rebinding) sends, gets
 with a warning: the register is then served to the network.
 Exit status: 0 when stopped, 2 when DIR or the address cannot be used.`
 
+// serveOptions are the flags of serve.
+type serveOptions struct {
+	addr string
+}
+
 func runServe(c *command, fs *pflag.FlagSet) runner {
-	addr := fs.String("addr", defaultAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
+	o := &serveOptions{}
+	fs.StringVar(&o.addr, "addr", defaultAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
 	return func(e *env, pos []string) error {
 		dir := "build-local"
 		switch len(pos) {
@@ -63,7 +69,7 @@ func runServe(c *command, fs *pflag.FlagSet) runner {
 		if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
 			errorf(e, "serve", "warning: %s has no index.html; is it a built register?", dir)
 		}
-		if err := serveDir(e, dir, *addr, nil, nil); err != nil {
+		if err := serveDir(e, dir, o.addr, nil, nil); err != nil {
 			return fail(err)
 		}
 		return nil
