@@ -1,7 +1,6 @@
 package register
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,25 +8,16 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
-	"github.com/jrpcld/jrpcld/internal/limits"
-	"go.yaml.in/yaml/v3"
+	"github.com/jrpcld/jrpcld/register/internal/openapi"
 )
 
-// maxOpenAPIDepth bounds the nesting of an OpenAPI document, which is
-// walked by recursion and written back by the YAML encoder's.
-const maxOpenAPIDepth = limits.Depth
-
 // writeOpenAPI writes the block's OpenAPI document as the tool chain
-// resolves it, to annotated/PATH/openapi.yaml: every reference to another
-// block (bblocks://ID, a path to that block's schema or OpenAPI document,
-// or the URL of one) leads to that block's annotated schema, or to its
-// resolved OpenAPI document when it has no schema; a reference to another
-// file of the sources tree leads to the copy of it the build writes; an
-// x-bblocks-ref replaces the $ref beside it. The document is otherwise as
-// written: its keys keep their order and their types (a response code
-// written 200 stays a number, as the tool chain's YAML keeps it); it is
-// written as YAML in block style, without comments, as the tool chain
-// writes it, also when the source is JSON.
+// resolves it, to annotated/PATH/openapi.yaml (package openapi): every
+// reference to another block (bblocks://ID, a path to that block's schema
+// or OpenAPI document, or the URL of one) leads to that block's annotated
+// schema, or to its resolved OpenAPI document when it has no schema; a
+// reference to another file of the sources tree leads to the copy of it
+// the build writes; an x-bblocks-ref replaces the $ref beside it.
 // It returns the problems found, each naming the file and its line; the
 // document is written only when there are none.
 func (bd *builder) writeOpenAPI(o *blockOut) []error {
@@ -36,125 +26,20 @@ func (bd *builder) writeOpenAPI(o *blockOut) []error {
 	if err != nil {
 		return []error{err}
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return []error{fmt.Errorf("%s: not YAML (nor JSON): %w", b.Files.OpenAPI, err)}
-	}
-	if doc.Kind == 0 || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return []error{fmt.Errorf("%s: not an OpenAPI document (an object)", b.Files.OpenAPI)}
-	}
 	from, err := b.TreePath(b.Files.OpenAPI)
 	if err != nil {
 		return []error{err}
 	}
 	out := path.Join(o.annotated, "openapi.yaml")
-	var errs []error
-	tooDeep := false
-	// walk visits n, inside depth mappings and sequences.
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		if tooDeep {
-			return
-		}
-		if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && depth >= maxOpenAPIDepth {
-			errs = append(errs, fmt.Errorf("%s line %d: nested more than %d deep", b.Files.OpenAPI, n.Line, maxOpenAPIDepth))
-			tooDeep = true
-			return
-		}
-		n.HeadComment, n.LineComment, n.FootComment = "", "", ""
-		switch n.Kind {
-		case yaml.MappingNode, yaml.SequenceNode:
-			n.Style &^= yaml.FlowStyle
-		case yaml.ScalarNode:
-			// The encoder chooses how to write each value (and quotes a
-			// string that would read as something else), as the tool
-			// chain's does; it would write a folded scalar with
-			// more-indented lines wrongly (a blank line too many).
-			n.Style = 0
-		}
-		if n.Kind == yaml.MappingNode {
-			if err := bd.resolveOpenAPIRef(o, n, from, out); err != nil {
-				errs = append(errs, fmt.Errorf("%s line %d: %w", b.Files.OpenAPI, n.Line, err))
-			}
-		}
-		if n.Kind == yaml.AliasNode {
-			return // walked where its anchor is
-		}
-		if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
-			depth++
-		}
-		for _, c := range n.Content {
-			walk(c, depth)
-		}
-	}
-	walk(&doc, 0)
-	if tooDeep {
-		return errs
-	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
-		errs = append(errs, fmt.Errorf("writing %s: %w", out, err))
-	} else if err := enc.Close(); err != nil {
-		errs = append(errs, fmt.Errorf("writing %s: %w", out, err))
-	}
+	doc, v, errs := openapi.Resolve(b.Files.OpenAPI, out, data, func(ref string) (string, error) { return bd.openAPIRef(o, ref, from, out) })
 	if len(errs) > 0 {
 		return errs
 	}
-	o.openAPI = buf.Bytes()
+	o.openAPI = doc
 	bd.put(out, o.openAPI)
-	if v := openAPIVersion(doc.Content[0]); strings.HasPrefix(v, "3.1") {
+	if strings.HasPrefix(v, "3.1") {
 		o.warnf("%s: the OpenAPI 3.0 version of this OpenAPI %s document (openapi-oas30.yaml, which the OGC tool chain tries to make) is not written: jrpcld does not downcompile OpenAPI documents", b.Files.OpenAPI, v)
 	}
-	return nil
-}
-
-// openAPIVersion returns the "openapi" member of an OpenAPI document's
-// root mapping, or "".
-func openAPIVersion(root *yaml.Node) string {
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if k := root.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "openapi" && root.Content[i+1].Kind == yaml.ScalarNode {
-			return root.Content[i+1].Value
-		}
-	}
-	return ""
-}
-
-// resolveOpenAPIRef rewrites the $ref of the mapping n, a node of the
-// OpenAPI document at the tree path from written to the output file out,
-// as the tool chain resolves it (see writeOpenAPI).
-func (bd *builder) resolveOpenAPIRef(o *blockOut, n *yaml.Node, from, out string) error {
-	refAt, altAt := -1, -1
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
-			continue
-		}
-		switch k.Value {
-		case "$ref":
-			refAt = i + 1
-		case "x-bblocks-ref":
-			altAt = i + 1
-		}
-	}
-	if refAt < 0 {
-		return nil
-	}
-	ref := n.Content[refAt].Value
-	if altAt >= 0 {
-		ref = n.Content[altAt].Value
-		n.Content = append(n.Content[:altAt-1], n.Content[altAt+1:]...)
-		if altAt < refAt {
-			refAt -= 2
-		}
-	}
-	resolved, err := bd.openAPIRef(o, ref, from, out)
-	if err != nil {
-		return err
-	}
-	v := n.Content[refAt]
-	v.Value, v.Tag, v.Style = resolved, "!!str", 0
 	return nil
 }
 
