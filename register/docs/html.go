@@ -45,20 +45,60 @@ var commonMark = goldmark.New(
 // Markdown whose blockquotes and lists may nest more than 512 deep (see
 // Nesting) is shown as written, escaped, under a note naming the line.
 func HTML(src string, shift int) string {
+	return HTMLLinks(src, shift, nil)
+}
+
+// LinkFunc decides where a link of Markdown leads. It is given the
+// destination as written (backslash escapes and character references
+// resolved) and returns the URL to link to, or false to show the link's
+// text (an image's label) without a link.
+type LinkFunc func(dest string) (href string, ok bool)
+
+// Node attributes that carry a LinkFunc's decision to the renderers.
+var (
+	attrHref = []byte("jrpcld-href")
+	attrText = []byte("jrpcld-text")
+)
+
+// HTMLLinks renders src as HTML does, with each link, image and autolink
+// going where resolve says: a register's pages resolve the links of its
+// descriptions against the published files. The URLs resolve returns pass
+// the same checks as written ones (a scheme other than http, https, mailto
+// or ftp is shown as text). A nil resolve keeps every destination.
+func HTMLLinks(src string, shift int, resolve LinkFunc) string {
 	source := []byte(cleanUTF8(src))
 	if line := Nesting(src); line > 0 {
 		return fmt.Sprintf("<p><strong>Shown as written: line %d nests blockquotes and lists more than %d deep.</strong></p>\n<pre>%s</pre>\n",
 			line, limits.Depth, util.EscapeHTML(source))
 	}
 	doc := commonMark.Parser().Parse(mdtext.NewReader(source))
-	if shift != 0 {
-		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if h, ok := n.(*ast.Heading); ok && entering {
-				h.Level = max(1, min(6, h.Level+shift))
-			}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
 			return ast.WalkContinue, nil
-		})
-	}
+		}
+		var dest []byte
+		switch n := n.(type) {
+		case *ast.Heading:
+			n.Level = max(1, min(6, n.Level+shift))
+			return ast.WalkContinue, nil
+		case *ast.Link:
+			dest = unescapeDest(n.Destination)
+		case *ast.Image:
+			dest = unescapeDest(n.Destination)
+		case *ast.AutoLink:
+			dest = autoLinkURL(n, source) // taken as written, as CommonMark does
+		default:
+			return ast.WalkContinue, nil
+		}
+		if resolve != nil {
+			if href, ok := resolve(string(dest)); ok {
+				n.SetAttribute(attrHref, []byte(href))
+			} else {
+				n.SetAttribute(attrText, true)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
 	var b bytes.Buffer
 	if err := commonMark.Renderer().Render(&b, source, doc); err != nil {
 		// The renderers here write to memory and return no error; should
@@ -177,24 +217,52 @@ func (offlineRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(ast.KindHTMLBlock, renderHTMLBlock)
 }
 
-// linkTarget resolves the backslash escapes and character references of a
-// link destination, as CommonMark does, and returns the href to write, or
-// "" when the scheme is not safe.
-func linkTarget(dest []byte) []byte {
+// unescapeDest resolves the backslash escapes and character references of
+// a link destination, as CommonMark does.
+func unescapeDest(dest []byte) []byte {
 	dest = util.UnescapePunctuations(dest)
 	dest = util.ResolveNumericReferences(dest)
-	dest = util.ResolveEntityNames(dest)
-	if SafeURL(string(dest)) == "" {
+	return util.ResolveEntityNames(dest)
+}
+
+// autoLinkURL returns the URL an autolink leads to: its text, with mailto:
+// before an e-mail address.
+func autoLinkURL(n *ast.AutoLink, source []byte) []byte {
+	u := n.URL(source)
+	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(u), []byte("mailto:")) {
+		u = append([]byte("mailto:"), u...)
+	}
+	return u
+}
+
+// safeHref returns the href to write for the URL u, escaped, or nil when
+// its scheme is not safe.
+func safeHref(u []byte) []byte {
+	if SafeURL(string(u)) == "" {
 		return nil
 	}
-	return util.EscapeHTML(util.URLEscape(bytes.TrimSpace(dest), false))
+	return util.EscapeHTML(util.URLEscape(bytes.TrimSpace(u), false))
+}
+
+// linkTarget returns the href to write for a link, image or autolink node
+// whose destination is dest (escapes resolved): where a LinkFunc sent it,
+// else dest; nil for text alone (a LinkFunc said so, or the scheme is not
+// safe).
+func linkTarget(n ast.Node, dest []byte) []byte {
+	if _, ok := n.Attribute(attrText); ok {
+		return nil
+	}
+	if v, ok := n.Attribute(attrHref); ok {
+		return safeHref(v.([]byte))
+	}
+	return safeHref(dest)
 }
 
 // insideLink reports whether n sits in a link that is written as one, where
 // another link would make invalid HTML.
 func insideLink(n ast.Node) bool {
 	for p := n.Parent(); p != nil; p = p.Parent() {
-		if l, ok := p.(*ast.Link); ok && linkTarget(l.Destination) != nil {
+		if l, ok := p.(*ast.Link); ok && linkTarget(l, unescapeDest(l.Destination)) != nil {
 			return true
 		}
 	}
@@ -203,7 +271,7 @@ func insideLink(n ast.Node) bool {
 
 func renderLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.Link)
-	href := linkTarget(n.Destination)
+	href := linkTarget(n, unescapeDest(n.Destination))
 	if href == nil || insideLink(n) {
 		return ast.WalkContinue, nil // the text alone
 	}
@@ -229,16 +297,13 @@ func renderAutoLink(w util.BufWriter, source []byte, node ast.Node, entering boo
 	}
 	n := node.(*ast.AutoLink)
 	label := util.EscapeHTML(n.Label(source))
-	u := n.URL(source)
-	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(u), []byte("mailto:")) {
-		u = append([]byte("mailto:"), u...)
-	}
-	if insideLink(n) || SafeURL(string(u)) == "" {
+	href := linkTarget(n, autoLinkURL(n, source))
+	if insideLink(n) || href == nil {
 		_, _ = w.Write(label)
 		return ast.WalkContinue, nil
 	}
 	_, _ = w.WriteString(`<a href="`)
-	_, _ = w.Write(util.EscapeHTML(util.URLEscape(u, false)))
+	_, _ = w.Write(href)
 	_, _ = w.WriteString(`">`)
 	_, _ = w.Write(label)
 	_, _ = w.WriteString("</a>")
@@ -253,7 +318,7 @@ func renderImage(w util.BufWriter, source []byte, node ast.Node, entering bool) 
 		return ast.WalkContinue, nil
 	}
 	n := node.(*ast.Image)
-	href := linkTarget(n.Destination)
+	href := linkTarget(n, unescapeDest(n.Destination))
 	link := href != nil && !insideLink(n)
 	if link {
 		_, _ = w.WriteString(`<a href="`)

@@ -474,3 +474,52 @@ func TestRenderMarkdownDepth(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderMarkdownLinks: a LinkFunc decides where each link, image and
+// autolink leads, is given the destination with its escapes resolved, and
+// cannot bring an unsafe scheme onto the page.
+func TestRenderMarkdownLinks(t *testing.T) {
+	var asked []string
+	resolve := func(dest string) (string, bool) {
+		asked = append(asked, dest)
+		switch dest {
+		case "examples.yaml":
+			return "../_sources/x/examples.yaml", true
+		case "bblocks://x.other":
+			return "x.other.html", true
+		case "fig 1.png":
+			return "../_sources/x/fig 1.png", true
+		case "evil":
+			return "javascript:alert(1)", true
+		case "https://example.org/a&b", "mailto:me@example.org":
+			return dest, true
+		}
+		return "", false
+	}
+	tests := []struct {
+		name, in, want string
+	}{
+		{"relative file", "[examples](examples.yaml)", `<p><a href="../_sources/x/examples.yaml">examples</a></p>` + "\n"},
+		{"bblocks URI", "[other](bblocks://x.other)", `<p><a href="x.other.html">other</a></p>` + "\n"},
+		{"nowhere: the text alone", "see [validation](validation) *now*", "<p>see validation <em>now</em></p>\n"},
+		{"escapes resolved before asking", `[e](examples\.yaml)`, `<p><a href="../_sources/x/examples.yaml">e</a></p>` + "\n"},
+		{"image", "![a figure](<fig 1.png>)", `<p><a href="../_sources/x/fig%201.png">image: a figure</a></p>` + "\n"},
+		{"unsafe answer shown as text", "[click](evil)", "<p>click</p>\n"},
+		{"autolinks", "<https://example.org/a&b> and me@example.org", `<p><a href="https://example.org/a&amp;b">https://example.org/a&amp;b</a> and <a href="mailto:me@example.org">me@example.org</a></p>` + "\n"},
+		{"an image in a link that leads nowhere keeps its link", "[![fig](<fig 1.png>)](nowhere)", `<p><a href="../_sources/x/fig%201.png">image: fig</a></p>` + "\n"},
+		{"an image in a link: the link only", "[![fig](<fig 1.png>)](examples.yaml)", `<p><a href="../_sources/x/examples.yaml">image: fig</a></p>` + "\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := HTMLLinks(tc.in, 0, resolve); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+	if !strings.Contains(strings.Join(asked, "\n"), "examples.yaml") {
+		t.Errorf("the LinkFunc was asked %q", asked)
+	}
+	if got := HTMLLinks("[a](b.md)", 0, nil); got != `<p><a href="b.md">a</a></p>`+"\n" {
+		t.Errorf("without a LinkFunc: %q", got)
+	}
+}
