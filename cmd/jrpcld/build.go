@@ -15,7 +15,7 @@ import (
 )
 
 func buildCommand() command {
-	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--build-path PATH] [--relative-base URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--map URL=FILE] [--push URL] [--serve [--addr HOST:PORT]]",
+	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--build-path PATH] [--relative-base URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--map URL=FILE] [--push URL] [--serve [--addr HOST:PORT]] [-q]",
 		summary: "build a building-block register and its HTML pages, offline"}
 	c.help = buildHelp + "\n" + pushHelp + "\n\n" + profileHelp
 	c.setup = runBuild
@@ -60,8 +60,12 @@ are the register as linked data (a SKOS concept scheme and DCAT catalog of its
 blocks, as the tool chain uplifts register.json; without --base-url relative
 links resolve against https://www.opengis.net/def/bblocks/ as in the tool
 chain). DIR/index.html and DIR/bblock/ID.html
-are a plain HTML site (no script, nothing loaded from the network): serve it
-with --serve, or later with "jrpcld serve DIR".
+are a plain HTML site (nothing loaded from the network; the blocks listed as
+the OGC viewer lists them, a filter box, dependency graphs): serve it with
+--serve, or later with "jrpcld serve DIR".
+
+Warnings and errors go to standard error, a line each; -q folds warnings
+alike into one line with their count, --quiet=all leaves warnings out.
 
 PATH is the block identifier without its first component, as the OGC tool
 chain lays out its build (ogc.geo.feature -> geo/feature). Files of the sources
@@ -152,6 +156,7 @@ func runBuild(c *command, fs *pflag.FlagSet) runner {
 	fs.Var(&o.urlMaps, "map", "read a schema or context named by `URL=FILE` from the local file (a URL ending in '/' and a folder: every file below it); never fetched (repeatable)")
 	o.push = addPushFlags(fs, "after the build, upload each block's ontology to the SPARQL 1.1 Graph Store endpoint `URL`, as the graph urn:ogc:bblocks/ID/ontology (what bblocks-config.yaml's sparql.push asks of the OGC tool chain)")
 	o.prof = addProfileFlags(fs)
+	addQuietFlag(fs) // warnings folded by the command's runner (main.go)
 	return o.run
 }
 

@@ -33,6 +33,8 @@ func TestBuildCommand(t *testing.T) {
 				"  passed fx.labelled-point: examples 2/2, tests 2/2\n" +
 				"  FAILED fx.remote: examples 0/0, tests 0/0\n",
 			"fx.point: error: test tests/wrongly-valid-fail.json: Test was expected to fail but it did not."},
+		{"quiet", []string{"build", fixture, "-o", filepath.Join(tmp, "quiet"), "-q"}, exitInvalid, "  FAILED fx.point: examples 1/2, tests 2/4\n",
+			`jrpcld build: warning: bblocks-config.yaml: import "https://example.org/elsewhere/register.json" is not resolved`},
 		{"filter passes", []string{"build", fixture, "-o", filepath.Join(tmp, "filtered"), "--filter", "fx.labelled-point"}, exitOK,
 			"  passed fx.labelled-point: examples 2/2, tests 2/2\n", ""},
 	}
@@ -47,8 +49,13 @@ func TestBuildCommand(t *testing.T) {
 			}
 		})
 	}
+	// --quiet=all: the errors and the verdicts, no warning.
+	code, out, errOut := jrpcld(t, "", "build", fixture, "-o", filepath.Join(tmp, "silent"), "--quiet=all")
+	if code != exitInvalid || strings.Contains(errOut, "warning") || !strings.Contains(errOut, "fx.point: error: ") || !strings.Contains(out, "FAILED fx.point") {
+		t.Errorf("--quiet=all: exit %d\nstdout %q\nstderr %q", code, out, errOut)
+	}
 	// The import is warned about once in the whole run.
-	_, _, errOut := jrpcld(t, "", "build", fixture, "-o", filepath.Join(tmp, "again"))
+	_, _, errOut = jrpcld(t, "", "build", fixture, "-o", filepath.Join(tmp, "again"))
 	if n := strings.Count(errOut, `import "https://example.org/elsewhere/register.json" is not resolved`); n != 1 {
 		t.Errorf("the import warning appears %d times:\n%s", n, errOut)
 	}

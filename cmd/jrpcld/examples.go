@@ -149,6 +149,7 @@ func upliftOne(e *env, b *bblock.Block, ctx *ldctx.Processed, ex bblock.Example,
 	if up.Relative {
 		w.SetRelative(convert.PlaceholderBase)
 	}
+	w.KeepUsed(up.Triples) // the prefixes the graph takes, as build writes it
 	if err := w.WriteGroup(up.Triples); err != nil {
 		return err
 	}

@@ -103,4 +103,16 @@ func TestExamplesCommand(t *testing.T) {
 			t.Errorf("%s: empty graph", f)
 		}
 	}
+	// Each declares only the prefixes its statements use.
+	for _, f := range ttls {
+		data, _ := os.ReadFile(f)
+		head, body, _ := strings.Cut(string(data), "\n\n")
+		for _, line := range strings.Split(head, "\n") {
+			if name, ok := strings.CutPrefix(line, "@prefix "); ok {
+				if name, _, _ = strings.Cut(name, ":"); !strings.Contains(body, name+":") {
+					t.Errorf("%s declares %s:, which it does not use", f, name)
+				}
+			}
+		}
+	}
 }
