@@ -57,7 +57,7 @@ func parseDateTime(name string, a rdf.Term) (dateTime, error) {
 	if d.hour == 24 {
 		d.hour = 0
 		d.day++
-		if d.day > daysIn(d.year, d.month) {
+		if d.day > xsd.DaysIn(d.year, d.month) {
 			d.day = 1
 			d.month++
 			if d.month > 12 {
@@ -67,19 +67,6 @@ func parseDateTime(name string, a rdf.Term) (dateTime, error) {
 		}
 	}
 	return d, nil
-}
-
-func daysIn(year int64, month int) int {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
 
 // dateField is YEAR, MONTH, DAY, HOURS, MINUTES (xsd:integer) and SECONDS
