@@ -54,7 +54,7 @@ type item struct {
 	graph    []rdf.Triple
 	prefixes map[string]string
 	// unchecked is set when a SHACL file of the block could not be checked
-	// (SHACL-SPARQL).
+	// (SHACL-JS, or another feature jrpcld does not run).
 	unchecked bool
 	// Dropped reports that no step of the tool chain applies to the
 	// resource (a README.md in tests/, a snippet in a language nothing
@@ -176,8 +176,8 @@ func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkIn
 	if it.RequireFail() && !it.rep.HasErrors() && it.unchecked {
 		// The SHACL rules jrpcld cannot run may be what makes it fail.
 		it.rep.Add(report.Entry{Section: report.SHACL, IsError: true, Payload: ojson.Members{report.Op(OpNotRun)},
-			Message: "Not checked: this resource must fail validation and passes every check jrpcld makes; the block's SHACL-SPARQL rules, which jrpcld does not run, may be what makes it fail, so jrpcld counts it as failing as it must."})
-		o.warnf("%s must fail validation and passes every check jrpcld makes: only the block's SHACL-SPARQL rules, which jrpcld does not run, can decide", it.label())
+			Message: "Not checked: this resource must fail validation and passes every check jrpcld makes; the block's shapes jrpcld does not run (SHACL-JS) may be what makes it fail, so jrpcld counts it as failing as it must."})
+		o.warnf("%s must fail validation and passes every check jrpcld makes: only the block's shapes jrpcld does not run (SHACL-JS) can decide", it.label())
 	}
 	it.rep.Finish()
 	bd.put(path.Join(o.tests, it.rep.TextName(it.Base)), it.rep.Text(o.b.ID, o.b.Meta.Name, bd.generated()))

@@ -207,7 +207,7 @@ func (bd *builder) checkSHACL(o *blockOut, it *item, more []string) (failed bool
 	data := shacl.NewGraph(graph)
 	for _, f := range files {
 		if f.err != nil {
-			// SHACL-SPARQL: what jrpcld cannot check is said, never passed
+			// SHACL-JS: what jrpcld cannot check is said, never passed
 			// over in silence.
 			it.unchecked = true
 			it.rep.Add(report.Entry{Section: report.SHACL, Payload: ojson.Members{report.Op(OpNotRun), report.M("shaclFile", f.name)},

@@ -159,14 +159,15 @@ func TestSHACLChecks(t *testing.T) {
 		t.Errorf("t.remote: the report's global errors do not say how to map the shapes: %s", s)
 	}
 
-	// SHACL-SPARQL: not run, said in the report and in a warning; the test
-	// resource that must fail counts as failing, with a warning.
+	// SHACL-SPARQL runs: the test resource that must fail does, with the
+	// report pySHACL gives (one sh:SPARQLConstraintComponent result).
 	sparql := blockResult(t, res, "t.sparql")
-	if !sparql.Passed || !strings.Contains(strings.Join(sparql.Warnings, "\n"), "SHACL-SPARQL constraints (sh:sparql): not supported") {
+	if !sparql.Passed || sparql.Tests.Passed != 1 {
 		t.Errorf("t.sparql: %+v", sparql)
 	}
-	if s := toJSON(t, rep("sparql")["self-fail.json"]); !strings.Contains(s, `"op":"jrpcld-not-run"`) {
-		t.Errorf("t.sparql: self-fail.json has no jrpcld-not-run entry: %s", s)
+	e := shaclReport(rep("sparql")["self-fail.json"], "_sources/sparql/rules.shacl")
+	if e == nil || e["isError"] != true || !strings.Contains(toJSON(t, e), "SPARQLConstraintComponent") {
+		t.Errorf("t.sparql: self-fail.json has no failing SHACL-SPARQL report: %v", e)
 	}
 }
 

@@ -85,7 +85,8 @@ Each resource's graph is validated against the SHACL shapes of its block and
 of the blocks it depends on (shaclShapes, with shaclClosures and a snippet's
 shacl-closure added to the data), as the tool chain runs pySHACL. Shapes named
 by URL are read from a mapped import and never fetched: an unmapped one fails
-the block. Shapes with SHACL-SPARQL are not checked, with a warning.
+the block. SHACL-SPARQL runs; shapes with SHACL-JS are not checked, with a
+warning.
 
 A schema or context named by URL (bblock.json's "schema" or "ldContext", a
 $ref) is never fetched either. --map URL=FILE reads it from a local file,

@@ -40,10 +40,13 @@ Validates the graph of the DATA files (standard input when there is none, or
 for "-") against the SHACL shapes of the --shapes files and prints the
 validation report. SHACL Core is complete (every target, constraint
 component and property path, sh:deactivated, severities, sh:message), and the
-triple rules of SHACL-AF (sh:rule with sh:TripleRule) run first, their
-triples added to the data, as the OGC tool chain runs them. SHACL-SPARQL
-(sh:sparql, SPARQL rules and targets) is not supported: shapes that use it
-are refused with an error naming the shape, never passed unchecked.
+rules of SHACL-AF (sh:rule with sh:TripleRule or sh:SPARQLRule) run first,
+their triples added to the data, as the OGC tool chain runs them.
+SHACL-SPARQL runs: sh:sparql constraints, constraint components with SPARQL
+validators, SPARQL rules and SPARQL targets (sh:target with sh:select), on
+jrpcld's own SPARQL engine. What jrpcld does not run (SHACL-JS, other custom
+targets and components) is refused with an error naming the shape, never
+passed unchecked.
 docs/shacl.md has the details, and examples/shapes/ shapes for MCP traffic.
 
 Shapes and DATA may be Turtle (.ttl, .shacl or anything else), N-Triples

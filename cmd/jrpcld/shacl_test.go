@@ -148,7 +148,7 @@ func TestSHACLUsage(t *testing.T) {
 	dir := t.TempDir()
 	sparql := filepath.Join(dir, "sparql.ttl")
 	os.WriteFile(sparql, []byte(`@prefix sh: <http://www.w3.org/ns/shacl#> .
-<#S> sh:targetNode <#a> ; sh:sparql [ sh:select "SELECT $this WHERE {}" ] .`), 0o644)
+<#S> sh:targetNode <#a> ; sh:js [ sh:jsFunctionName "f" ] .`), 0o644)
 	broken := filepath.Join(dir, "broken.ttl")
 	os.WriteFile(broken, []byte("@prefix sh: <http://www.w3.org/ns/shacl#> .\n<#S> sh:minCount .\n"), 0o644)
 	good := filepath.Join(dir, "data.ttl")
@@ -159,7 +159,7 @@ func TestSHACLUsage(t *testing.T) {
 	}{
 		{[]string{good}, "give the shapes with --shapes FILE"},
 		{[]string{"--shapes", jsonrpcShapes, "--format", "xml", good}, `--format must be text, turtle or json, not "xml"`},
-		{[]string{"--shapes", sparql, good}, "sparql.ttl: shape <file://" + sparql + "#S>: SHACL-SPARQL constraints (sh:sparql): not supported"},
+		{[]string{"--shapes", sparql, good}, "sparql.ttl: shape <file://" + sparql + "#S>: SHACL-JS (sh:js): not supported"},
 		{[]string{"--shapes", broken, good}, "broken.ttl:2:"},
 		{[]string{"--shapes", filepath.Join(dir, "none.ttl"), good}, "no such file"},
 		{[]string{"--shapes", jsonrpcShapes, dir}, "is a folder"},

@@ -1,6 +1,6 @@
 // Package shacl validates RDF graphs against SHACL shapes (the W3C Shapes
-// Constraint Language, https://www.w3.org/TR/shacl/) and runs SHACL-AF
-// triple rules (https://www.w3.org/TR/shacl-af/).
+// Constraint Language, https://www.w3.org/TR/shacl/, SHACL-SPARQL included)
+// and runs SHACL-AF rules (https://www.w3.org/TR/shacl-af/).
 //
 // Compile reads a shapes graph once; Shapes.Validate checks any number of
 // data graphs (Graph, made by NewGraph from jrpcld's rdf.Triple values) and
@@ -11,13 +11,16 @@
 // SHACL Core is complete: every target (node, class with rdfs:subClassOf,
 // implicit class targets, subjects-of, objects-of), every constraint
 // component and every property path, sh:deactivated, severities and
-// sh:message. Of SHACL-AF, triple rules with conditions and sh:order run,
-// with the node expressions sh:this, constants, paths, unions,
-// intersections and filter shapes. SHACL-SPARQL (sh:sparql, SPARQL rules,
-// SPARQL targets and constraint components), SHACL-JS and SHACL-AF
-// functions are not supported: Compile refuses a shapes graph that uses
-// them (ErrUnsupported), naming the shape, so that nothing passes because
-// it was not checked.
+// sh:message. SHACL-SPARQL runs on jrpcld's SPARQL engine (package
+// rdf/sparql): sh:sparql constraints and constraint components with SPARQL
+// validators, with $this and the other variables pre-bound as the
+// specification says. Of SHACL-AF, triple rules and SPARQL rules with
+// conditions and sh:order run, SPARQL targets, and the node expressions
+// sh:this, constants, paths, unions, intersections and filter shapes.
+// SHACL-JS, other custom targets, constraint components without a SPARQL
+// validator and SHACL-AF functions are not supported: Compile refuses a
+// shapes graph that uses them (ErrUnsupported), naming the shape, so that
+// nothing passes because it was not checked.
 //
 // sh:pattern follows SPARQL's REGEX, whose syntax is XPath's: patterns
 // are translated to Go's RE2, character class subtraction and XPath's

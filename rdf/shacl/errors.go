@@ -27,9 +27,9 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // ErrUnsupported is wrapped by the errors of shapes that use what the
-// package does not implement: SHACL-SPARQL (sh:sparql, SPARQL rules,
-// SPARQL-based targets and constraint components) and SHACL-JS. A shapes
-// graph that uses them is refused, never validated in part.
+// package does not implement: SHACL-JS, targets of a target type,
+// constraint components without a SPARQL validator, SHACL-AF functions. A
+// shapes graph that uses them is refused, never validated in part.
 var ErrUnsupported = errors.New("not supported")
 
 // NestingError is a validation that failed (as SHACL calls a validation it

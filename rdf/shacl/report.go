@@ -41,6 +41,10 @@ type Result struct {
 	// Param is the value of the constraint's main parameter (the class of
 	// sh:class, the count of sh:minCount...), for messages.
 	Param rdf.Term
+	// SourceConstraint is sh:sourceConstraint: the SPARQL-based constraint
+	// (the value of sh:sparql) the result comes from; the zero Term for
+	// the others.
+	SourceConstraint rdf.Term
 }
 
 // HasValue reports whether the result has a sh:value.
@@ -117,8 +121,13 @@ func (r Result) Message() string {
 		return "the value " + p + " is missing"
 	case "In":
 		return "the value is not one of the allowed values"
+	case "SPARQL":
+		if r.Param.Kind == rdf.IRI {
+			return "the SPARQL-based constraint " + p + " found the value"
+		}
+		return "a SPARQL-based constraint of the shape found the value"
 	}
-	return "constraint " + r.Component + " failed"
+	return "the constraint component " + termText(rdf.NewIRI(r.Component)) + " failed"
 }
 
 // labels gives the blank nodes of the data and shapes graphs that a
@@ -228,6 +237,9 @@ func (r *Report) Triples() []rdf.Triple {
 			rdf.T(x, shResultSeverity, rdf.NewIRI(res.Severity)),
 			rdf.T(x, shSourceComponent, rdf.NewIRI(res.Component)),
 			rdf.T(x, shSourceShape, keep(res.Shape)))
+		if res.SourceConstraint != (rdf.Term{}) {
+			ts = append(ts, rdf.T(x, shSourceConstraint, keep(res.SourceConstraint)))
+		}
 		if len(res.Messages) > 0 {
 			for _, m := range res.Messages {
 				ts = append(ts, rdf.T(x, shResultMessage, m))

@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/sparql"
+	"github.com/jrpcld/jrpcld/rdf/sparql/algebra"
 )
 
 // rule is a SHACL-AF triple rule (sh:TripleRule).
@@ -14,6 +16,7 @@ type rule struct {
 	deactivated bool
 	s, p, o     *expr
 	conditions  []*shape
+	construct   *algebra.Query // a SPARQL rule's CONSTRUCT; nil for a triple rule
 }
 
 // exprKind tells what a node expression is.
@@ -49,7 +52,7 @@ func (c *compiler) rules(sh *shape) error {
 		sh.order = f
 	}
 	for _, rn := range c.values(sh.node, shRule) {
-		r, err := c.rule(rn)
+		r, err := c.rule(sh, rn)
 		if err != nil {
 			return fmt.Errorf("sh:rule %s: %w", c.describe(rn), err)
 		}
@@ -59,16 +62,28 @@ func (c *compiler) rules(sh *shape) error {
 	return nil
 }
 
-func (c *compiler) rule(n rdf.Term) (*rule, error) {
+func (c *compiler) rule(sh *shape, n rdf.Term) (*rule, error) {
+	r := &rule{node: n}
 	switch {
 	case c.isInstance(n, shSPARQLRule) || c.has(n, shConstruct):
-		return nil, fmt.Errorf("SPARQL rules (sh:SPARQLRule): %w", ErrUnsupported)
+		text := c.values(n, shConstruct)
+		if len(text) != 1 || text[0].Kind != rdf.Literal {
+			return nil, fmt.Errorf("a SPARQL rule needs one sh:construct, a literal")
+		}
+		q, err := c.sparqlQuery(sh, n, text[0].Value, []string{"this", "shapesGraph", "currentShape"})
+		if err != nil {
+			return nil, err
+		}
+		if q.Form != sparql.Construct {
+			return nil, fmt.Errorf("sh:construct must be a CONSTRUCT query")
+		}
+		r.construct = q
+		return r, c.ruleOptions(r, n)
 	case c.isInstance(n, shJSRule):
 		return nil, fmt.Errorf("JavaScript rules (sh:JSRule): %w", ErrUnsupported)
 	case !c.isInstance(n, shTripleRule) && !c.has(n, shSubject):
-		return nil, fmt.Errorf("a rule must be a sh:TripleRule (the only kind jrpcld runs)")
+		return nil, fmt.Errorf("a rule must be a sh:TripleRule or a sh:SPARQLRule")
 	}
-	r := &rule{node: n}
 	one := func(pred string) (rdf.Term, error) {
 		vs := c.values(n, pred)
 		if len(vs) != 1 {
@@ -88,10 +103,15 @@ func (c *compiler) rule(n rdf.Term) (*rule, error) {
 			return nil, fmt.Errorf("%s: %w", short(x.pred), err)
 		}
 	}
+	return r, c.ruleOptions(r, n)
+}
+
+// ruleOptions reads a rule's sh:order, sh:deactivated and sh:condition.
+func (c *compiler) ruleOptions(r *rule, n rdf.Term) error {
 	if vs := c.values(n, shOrder); len(vs) > 0 {
 		f, ok := numeric(vs[0])
 		if !ok || len(vs) > 1 {
-			return nil, fmt.Errorf("sh:order must be one number")
+			return fmt.Errorf("sh:order must be one number")
 		}
 		r.order = f
 	}
@@ -103,18 +123,18 @@ func (c *compiler) rule(n rdf.Term) (*rule, error) {
 		if c.has(cn, rdf.RDFFirst) {
 			var err error
 			if items, err = c.list(cn); err != nil {
-				return nil, fmt.Errorf("sh:condition: %w", err)
+				return fmt.Errorf("sh:condition: %w", err)
 			}
 		}
 		for _, it := range items {
 			s, err := c.shapeRef(it, shCondition)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			r.conditions = append(r.conditions, s)
 		}
 	}
-	return r, nil
+	return nil
 }
 
 // expr reads a node expression: one nested more than 32 deep, or of more
@@ -231,7 +251,7 @@ func (v *validator) nodes(e *expr, focus id) []id {
 // deactivated.
 func (s *Shapes) HasRules() bool { return len(s.ruled) > 0 }
 
-// Infer runs the shapes' SHACL-AF triple rules on the data graph and
+// Infer runs the shapes' SHACL-AF rules (triple rules and SPARQL rules) on the data graph and
 // returns the triples they infer that the graph does not hold, in the
 // order they were inferred. Shapes run in the order of their sh:order,
 // and each shape's rules in theirs; each rule runs once over the focus
@@ -251,7 +271,11 @@ func (s *Shapes) Infer(data *Graph) ([]rdf.Triple, error) {
 			v := newValidator(bind(s, g))
 			var add []rdf.Triple
 			seen := map[rdf.Triple]bool{}
-			for _, f := range v.focusNodes(sh) {
+			focus := v.focusNodes(sh)
+			if v.queryErr != nil {
+				return nil, v.queryErr
+			}
+			for _, f := range focus {
 				v.focus, v.shape, v.depth = f, sh, 0
 				pass := true
 				for _, cond := range r.conditions {
@@ -264,6 +288,19 @@ func (s *Shapes) Infer(data *Graph) ([]rdf.Triple, error) {
 					return nil, v.err
 				}
 				if !pass {
+					continue
+				}
+				if r.construct != nil {
+					ts, err := v.constructRule(sh, r, f)
+					if err != nil {
+						return nil, err
+					}
+					for _, t := range ts {
+						if !seen[t] && !g.Has(t) {
+							seen[t] = true
+							add = append(add, t)
+						}
+					}
 					continue
 				}
 				ss, ps, os := v.nodes(r.s, f), v.nodes(r.p, f), v.nodes(r.o, f)

@@ -233,11 +233,12 @@ func TestRecursive(t *testing.T) {
 
 func TestUnsupported(t *testing.T) {
 	tests := []struct{ name, shapes, shape string }{
-		{"sh:sparql", `ex:S sh:targetNode ex:a ; sh:sparql [ sh:select "SELECT $this WHERE {}" ] .`, "ex:S"},
-		{"SPARQL rule", `ex:S sh:targetNode ex:a ; sh:rule [ a sh:SPARQLRule ; sh:construct "CONSTRUCT {} WHERE {}" ] .`, "ex:S"},
-		{"custom target", `ex:S sh:target [ a sh:SPARQLTarget ; sh:select "SELECT ?this WHERE {}" ] ; sh:minCount 1 .`, "ex:S"},
-		{"SPARQL component", `ex:C a sh:ConstraintComponent ; sh:parameter [ sh:path ex:myParam ] ; sh:validator [ sh:ask "ASK {}" ] .
+		{"JavaScript rule", `ex:S sh:targetNode ex:a ; sh:rule [ a sh:JSRule ; sh:jsFunctionName "f" ] .`, "ex:S"},
+		{"target of a target type", `ex:S sh:target [ a ex:MyTargetType ; ex:p 1 ] ; sh:path ex:p ; sh:minCount 1 .`, "ex:S"},
+		{"JavaScript component", `ex:C a sh:ConstraintComponent ; sh:parameter [ sh:path ex:myParam ] ; sh:validator [ a sh:JSValidator ; sh:jsFunctionName "f" ] .
 			ex:S sh:targetNode ex:a ; ex:myParam 3 .`, "ex:S"},
+		{"node validator at a property shape", `ex:C a sh:ConstraintComponent ; sh:parameter [ sh:path ex:myParam ] ; sh:nodeValidator [ sh:select "SELECT $this {}" ] .
+			ex:S sh:targetNode ex:a ; sh:path ex:p ; ex:myParam 3 .`, "ex:S"},
 		{"function", `ex:S sh:targetNode ex:a ; sh:rule [ a sh:TripleRule ; sh:subject sh:this ; sh:predicate ex:p ; sh:object [ ex:concat ( "a" "b" ) ] ] .`, "ex:S"},
 	}
 	for _, tc := range tests {

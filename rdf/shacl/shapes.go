@@ -12,6 +12,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/shacl/xsd"
+	"github.com/jrpcld/jrpcld/rdf/sparql/algebra"
 )
 
 // Shapes is a compiled shapes graph: its shapes, their targets,
@@ -41,10 +42,11 @@ type shape struct {
 
 	targetNodes, targetClasses, targetSubjectsOf, targetObjectsOf []ref
 
-	constraints []*constraint
-	rules       []*rule
-	parents     []*shape // the shapes whose sh:property this shape is
-	order       float64  // sh:order, for the order rules run in
+	constraints   []*constraint
+	rules         []*rule
+	sparqlTargets []*algebra.Query
+	parents       []*shape // the shapes whose sh:property this shape is
+	order         float64  // sh:order, for the order rules run in
 }
 
 // component is a constraint component of SHACL Core.
@@ -80,6 +82,7 @@ const (
 	cClosed
 	cHasValue
 	cIn
+	cSPARQL // sh:sparql, and the SPARQL-based components the shapes graph declares
 )
 
 var componentNames = [...]string{
@@ -90,6 +93,7 @@ var componentNames = [...]string{
 	cLessThan: "LessThan", cLessThanOrEquals: "LessThanOrEquals", cNot: "Not", cAnd: "And", cOr: "Or",
 	cXone: "Xone", cNode: "Node", cProperty: "Property", cQualifiedMinCount: "QualifiedMinCount",
 	cQualifiedMaxCount: "QualifiedMaxCount", cClosed: "Closed", cHasValue: "HasValue", cIn: "In",
+	cSPARQL: "SPARQL",
 }
 
 // IRI returns the component's IRI, e.g. sh:MinCountConstraintComponent.
@@ -109,6 +113,7 @@ type constraint struct {
 	langs  []string // sh:languageIn
 	shapes []*shape // not, and, or, xone, node, property, qualifiedValueShape
 	others []*shape // the sibling qualified value shapes, when disjoint
+	sq     *sparqlCheck
 }
 
 // compiler reads a shapes graph.
@@ -121,6 +126,7 @@ type compiler struct {
 	// pathParts and exprParts count the parts of the path and of the node
 	// expression being read.
 	pathParts, exprParts int
+	comps                []*declaredComponent
 }
 
 // maxParts bounds the parts of one path and of one node expression.
@@ -139,6 +145,10 @@ func Compile(shapes []rdf.Triple) (*Shapes, error) {
 func CompileGraph(g *Graph) (*Shapes, error) {
 	c := &compiler{g: g, s: &Shapes{graph: g}, byNode: map[rdf.Term]*shape{}, consts: map[rdf.Term]ref{}}
 	if err := c.refuseExtensions(); err != nil {
+		return nil, err
+	}
+	var err error
+	if c.comps, err = c.declaredComponents(); err != nil {
 		return nil, err
 	}
 	for _, n := range c.shapeNodes() {
@@ -179,7 +189,7 @@ func (s *Shapes) Len() int { return len(s.shapes) }
 func (s *Shapes) Targeted() int { return len(s.targeted) }
 
 func (sh *shape) hasTargets() bool {
-	return len(sh.targetNodes)+len(sh.targetClasses)+len(sh.targetSubjectsOf)+len(sh.targetObjectsOf) > 0
+	return len(sh.targetNodes)+len(sh.targetClasses)+len(sh.targetSubjectsOf)+len(sh.targetObjectsOf)+len(sh.sparqlTargets) > 0
 }
 
 // ref returns the constant for term t.
@@ -268,6 +278,7 @@ var shapeParams = []string{
 	shMinCount, shMaxCount, shMinExclusive, shMinInclusive, shMaxExclusive, shMaxInclusive, shMinLength,
 	shMaxLength, shPattern, shLanguageIn, shUniqueLang, shEquals, shDisjoint, shLessThan, shLessThanOrEquals,
 	shNot, shAnd, shOr, shXone, shNode, shProperty, shQualifiedValueShape, shClosed, shHasValue, shIn, shPath, shRule,
+	shSPARQL, shTarget,
 }
 
 // shapeNodes returns the nodes that are shapes by their own triples, in
@@ -277,6 +288,13 @@ func (c *compiler) shapeNodes() []rdf.Term {
 	for _, p := range shapeParams {
 		for _, s := range c.subjectsOf(p) {
 			set[s] = true
+		}
+	}
+	for _, dc := range c.comps {
+		for _, p := range dc.params {
+			for _, s := range c.subjectsOf(p.path) {
+				set[s] = true
+			}
 		}
 	}
 	for _, class := range []string{shNodeShape, shPropertyShape} {
@@ -312,30 +330,10 @@ func (c *compiler) shape(n rdf.Term) *shape {
 // SHACL-JS in the shapes graph.
 func (c *compiler) refuseExtensions() error {
 	for _, p := range []struct{ pred, what string }{
-		{shSPARQL, "SHACL-SPARQL constraints (sh:sparql)"},
 		{shJS, "SHACL-JS (sh:js)"},
-		{shTarget, "custom targets (sh:target, SHACL-AF)"},
 	} {
 		if ns := c.subjectsOf(p.pred); len(ns) > 0 {
 			return &Error{Shape: c.describe(ns[0]), Err: fmt.Errorf("%s: %w", p.what, ErrUnsupported)}
-		}
-	}
-	// A constraint component declared in the shapes graph has SPARQL or
-	// JavaScript validators: a shape that uses one of its parameters
-	// cannot be checked.
-	for _, comp := range c.subjectsOf(rdf.RDFType) {
-		if !c.isInstance(comp, shConstraintComponent) {
-			continue
-		}
-		for _, param := range c.values(comp, shParameter) {
-			for _, path := range c.values(param, shPath) {
-				if path.Kind != rdf.IRI || strings.HasPrefix(path.Value, NS) {
-					continue
-				}
-				if users := c.subjectsOf(path.Value); len(users) > 0 {
-					return &Error{Shape: c.describe(users[0]), Err: fmt.Errorf("it uses %s, a parameter of the constraint component %s, which is SHACL-SPARQL or SHACL-JS: %w", c.describe(path), c.describe(comp), ErrUnsupported)}
-				}
-			}
 		}
 	}
 	return nil
@@ -441,6 +439,15 @@ func (c *compiler) compile(sh *shape) error {
 		sh.targetObjectsOf = append(sh.targetObjectsOf, c.ref(t))
 	}
 	if err := c.constraints(sh); err != nil {
+		return err
+	}
+	if err := c.sparqlTargets(sh); err != nil {
+		return err
+	}
+	if err := c.sparqlConstraints(sh); err != nil {
+		return err
+	}
+	if err := c.components(sh); err != nil {
 		return err
 	}
 	return c.rules(sh)

@@ -29,10 +29,11 @@ type binding struct {
 	ids                 []id       // by ref
 	extra               []rdf.Term // the terms numbered len(g.terms) and up
 	rdfType, subClassOf id
+	queries             *sparqlData // for SPARQL-based constraints
 }
 
 func bind(s *Shapes, g *Graph) *binding {
-	b := &binding{s: s, g: g, ids: make([]id, len(s.consts))}
+	b := &binding{s: s, g: g, ids: make([]id, len(s.consts)), queries: &sparqlData{}}
 	for i, t := range s.consts {
 		b.ids[i] = b.idOf(t)
 	}
@@ -81,6 +82,9 @@ type validator struct {
 	focus id
 	shape *shape
 	err   *NestingError
+	// queryErr is set when the query of a SPARQL-based constraint fails.
+	queryErr *QueryError
+	runs     int // SPARQL rules run, for the labels of their blank nodes
 }
 
 func newValidator(b *binding) *validator {
@@ -94,6 +98,7 @@ type result struct {
 	shape        *shape
 	k            *constraint
 	pred         id // the path of a closed shape's result
+	sparql       *sparqlResult
 }
 
 // Validate checks the data graph against the shapes and returns the
@@ -110,6 +115,7 @@ func (s *Shapes) Validate(data *Graph) (*Report, error) {
 		out   []result
 		rec   bool
 		err   *NestingError
+		qerr  *QueryError
 	}
 	var jobs []*job
 	v := newValidator(b)
@@ -119,6 +125,9 @@ func (s *Shapes) Validate(data *Graph) (*Report, error) {
 		for i := 0; i < len(nodes); i += chunk {
 			jobs = append(jobs, &job{sh: sh, nodes: nodes[i:min(i+chunk, len(nodes))]})
 		}
+	}
+	if v.queryErr != nil {
+		return nil, v.queryErr
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(jobs))
 	next := make(chan *job)
@@ -137,6 +146,11 @@ func (s *Shapes) Validate(data *Graph) (*Report, error) {
 					if j.err = v.validateFocus(j.sh, n, &j.out); j.err != nil {
 						failed.Store(true)
 					}
+					if v.queryErr != nil {
+						j.qerr = v.queryErr
+						failed.Store(true)
+						break
+					}
 				}
 				j.rec = v.recursive
 			}
@@ -152,6 +166,9 @@ func (s *Shapes) Validate(data *Graph) (*Report, error) {
 	for _, j := range jobs {
 		if j.err != nil {
 			return nil, j.err
+		}
+		if j.qerr != nil {
+			return nil, j.qerr
 		}
 		for _, res := range j.out {
 			r.Results = append(r.Results, v.export(res))
@@ -192,6 +209,9 @@ func (s *Shapes) ValidateNode(data *Graph, node, shapeNode rdf.Term) (*Report, e
 	if !sh.deactivated {
 		if err := v.validateFocus(sh, v.idOf(node), &out); err != nil {
 			return nil, err
+		}
+		if v.queryErr != nil {
+			return nil, v.queryErr
 		}
 	}
 	r := &Report{Conforms: len(out) == 0, shapes: s.graph, data: data}
@@ -289,6 +309,7 @@ func (v *validator) focusNodes(sh *shape) []id {
 			set.add(e.b)
 		}
 	}
+	v.sparqlFocus(sh, &set)
 	return set.list
 }
 
@@ -577,6 +598,8 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 	case cIn:
 		in := v.set(k)
 		return each(func(n id) bool { return !in[n] })
+	case cSPARQL:
+		return v.checkSPARQL(sh, k, focus, values, out)
 	}
 	return ok
 }
@@ -640,6 +663,15 @@ func (b *binding) export(r result) Result {
 	}
 	if r.k.comp == cClosed {
 		res.Path = &Path{kind: pathPredicate, iri: b.term(r.pred).Value}
+	}
+	if q := r.sparql; q != nil {
+		res.Focus, res.Value, res.Path = q.focus, q.value, q.path
+		res.Component, res.SourceConstraint = r.k.sq.component, r.k.sq.source
+		if len(sh.messages) == 0 || r.k.sq.source != (rdf.Term{}) {
+			if len(q.messages) > 0 {
+				res.Messages = q.messages
+			}
+		}
 	}
 	return res
 }

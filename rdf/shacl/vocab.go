@@ -79,6 +79,7 @@ const (
 	shResultPath       = NS + "resultPath"
 	shValue            = NS + "value"
 	shSourceShape      = NS + "sourceShape"
+	shSourceConstraint = NS + "sourceConstraint"
 	shSourceComponent  = NS + "sourceConstraintComponent"
 	shResultSeverity   = NS + "resultSeverity"
 	shResultMessage    = NS + "resultMessage"
