@@ -19,10 +19,12 @@ import (
 )
 
 // Version is a released version of MCP and the sha256 of its schema.json
-// at Commit, taken of its content (ContentSHA256).
+// at Commit: of its content (ContentSHA256), which downloads are checked
+// against, and of the published file's bytes, for reference.
 type Version struct {
-	Name   string // the protocolVersion, YYYY-MM-DD
-	SHA256 string // hex, of the canonical form
+	Name       string // the protocolVersion, YYYY-MM-DD
+	SHA256     string // hex, of the canonical form
+	FileSHA256 string // hex, of the bytes published at Commit
 }
 
 // ContentSHA256 returns the sha256 (hex) of the RFC 8785 canonical form of
@@ -51,8 +53,9 @@ func ContentSHA256(data []byte) (string, error) {
 
 // Commit is the commit of the specification's repository
 // (github.com/modelcontextprotocol/modelcontextprotocol) the schemas are
-// taken from, as ../shared/reference/mcp-schema names it.
-const Commit = "b0f60ba"
+// taken from, as ../shared/reference/mcp-schema/PINS.txt names it: the full
+// id, which, unlike an abbreviation, no later commit can come to share.
+const Commit = "b0f60ba5409db7a6582440a7b473cc0398890f15"
 
 // SchemaURL is where the schema of a version is published at Commit; %s is
 // the version.
@@ -60,14 +63,15 @@ const SchemaURL = "https://raw.githubusercontent.com/modelcontextprotocol/modelc
 
 // Released are the versions whose schema "jrpcld fetch mcp-schemas"
 // downloads, oldest first, with the sha256 of the content of the files of
-// ../shared/reference/mcp-schema (said to be those of Commit; not checked
-// against GitHub, which the machines that built jrpcld could not reach).
+// ../shared/reference/mcp-schema, which PINS.txt there says equal, by
+// value, the files published at Commit (checked against GitHub on
+// 2026-12-07), and the sha256 of the published files' bytes it lists.
 var Released = []Version{
-	{"2024-11-05", "866041c5c4d3bbf0a03fef38ef5c6db46aad13467cb384c3eb1bdf9a2f197d9f"},
-	{"2025-03-26", "35e76331022d571aa8953d1d57c2bb1440f5bdbe98096ea705a7232d6c65eed7"},
-	{"2025-06-18", "ebfe1f0186fe0528776c385357ce44cd37df8e00cde8cfa912315a0497f4ceb6"},
-	{"2025-11-25", "26d2b94116c7e84b74664ae8b6a5144e8f80c308630c84e73d117cbd16373ce6"},
-	{"2026-07-28", "96e9f3815e58709015a2faec87131467d72020316652c0e7ad10e185bd2eaf81"},
+	{"2024-11-05", "866041c5c4d3bbf0a03fef38ef5c6db46aad13467cb384c3eb1bdf9a2f197d9f", "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce"},
+	{"2025-03-26", "35e76331022d571aa8953d1d57c2bb1440f5bdbe98096ea705a7232d6c65eed7", "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131"},
+	{"2025-06-18", "ebfe1f0186fe0528776c385357ce44cd37df8e00cde8cfa912315a0497f4ceb6", "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01"},
+	{"2025-11-25", "26d2b94116c7e84b74664ae8b6a5144e8f80c308630c84e73d117cbd16373ce6", "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7"},
+	{"2026-07-28", "96e9f3815e58709015a2faec87131467d72020316652c0e7ad10e185bd2eaf81", "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203"},
 }
 
 // Newest is the newest released version.

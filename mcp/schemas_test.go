@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -183,5 +184,34 @@ func TestContentSHA256(t *testing.T) {
 		if _, err := ContentSHA256([]byte(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// TestPinsFile: the commit and the two sha256 of each version are those
+// ../shared/reference/mcp-schema/PINS.txt lists, read from its text: the
+// sentence naming the commit, and one row per version (version, the
+// published file's sha256, the canonical form's).
+func TestPinsFile(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(shared.Dir(t, "reference", "mcp-schema"), "PINS.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit := regexp.MustCompile(`at commit\s+([0-9a-f]{40})\b`).FindSubmatch(data)
+	if commit == nil {
+		t.Fatal("PINS.txt names no 40-hex commit")
+	}
+	if string(commit[1]) != Commit {
+		t.Errorf("PINS.txt: commit %s, the code pins %s", commit[1], Commit)
+	}
+	if !strings.Contains(SchemaURL, "/"+string(commit[1])+"/") {
+		t.Errorf("SchemaURL %s does not use the full commit", SchemaURL)
+	}
+	row := regexp.MustCompile(`(?m)^(\d{4}-\d{2}-\d{2})\s+([0-9a-f]{64})\s+([0-9a-f]{64})\s*$`)
+	var listed []Version
+	for _, m := range row.FindAllSubmatch(data, -1) {
+		listed = append(listed, Version{Name: string(m[1]), FileSHA256: string(m[2]), SHA256: string(m[3])})
+	}
+	if !reflect.DeepEqual(listed, Released) {
+		t.Errorf("PINS.txt lists\n%v\nthe code pins\n%v", listed, Released)
 	}
 }

@@ -29,7 +29,7 @@ func serveMirror(t *testing.T) *httptest.Server {
 	reg := shared.Dir(t, "reference", "ogc-published", "mcp-bblocks-2025-09")
 	mux.Handle("/ogcincubator.github.io/modelcontextprotocol/build/", http.StripPrefix("/ogcincubator.github.io/modelcontextprotocol/build/", http.FileServer(http.Dir(reg))))
 	schemas := shared.Dir(t, "reference", "mcp-schema")
-	mux.Handle("/raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/b0f60ba/schema/", http.StripPrefix("/raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/b0f60ba/schema/", http.FileServer(http.Dir(schemas))))
+	mux.Handle("/raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/b0f60ba5409db7a6582440a7b473cc0398890f15/schema/", http.StripPrefix("/raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/b0f60ba5409db7a6582440a7b473cc0398890f15/schema/", http.FileServer(http.Dir(schemas))))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	t.Setenv(fetch.MirrorEnv, srv.URL)
@@ -59,7 +59,7 @@ func contextOf(t *testing.T, args ...string) any {
 func TestFetch(t *testing.T) {
 	srv := serveMirror(t)
 	code, out, errOut := jrpcld(t, "", "fetch", "-q", "mcp-schemas", mcpRegisterURL)
-	if code != exitOK || !strings.Contains(out, "MCP schemas [2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28] (commit b0f60ba, sha256 checked)") ||
+	if code != exitOK || !strings.Contains(out, "MCP schemas [2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28] (commit b0f60ba5409db7a6582440a7b473cc0398890f15, sha256 checked)") ||
 		!strings.Contains(out, "register "+mcpRegisterURL+": 2 blocks, 8 files") {
 		t.Fatalf("fetch: exit %d\n%s%s", code, out, errOut)
 	}
