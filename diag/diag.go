@@ -55,6 +55,11 @@ type Diagnostic struct {
 	// Package schema/kind lists the kinds of package schema's findings.
 	// It is not printed.
 	Violation Kind
+	// Rule is the stable id of the protocol rule the finding is about
+	// (such as an MCP rule of package mcp/rules), "" for none.
+	Rule string
+	// Help is the address of the text that states Rule, "" for none.
+	Help string
 }
 
 // Kind names a kind of violation (see Diagnostic.Violation): a short word,

@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -20,6 +22,53 @@ type Checker struct {
 	def     *jsonschema.Schema // the --definition, or nil
 	tracker *jsonrpc.Tracker[Pending]
 	eval    evaluator
+
+	observer Observer
+	others   []*Schema            // the schemas the observer may choose
+	subs     map[*Schema]*Checker // checkers of those schemas, made when first needed
+}
+
+// An Observer sees each message a Checker checks, in log order, before the
+// message is checked: it may say what else is wrong with it (protocol rules
+// that span messages) and which schema and result definition to check it
+// against (the version a session negotiated, the result of a request whose
+// result type depends on its parameters). Calls never overlap, but may be
+// made from several goroutines in turn.
+type Observer interface {
+	Observe(m *Observed) Choice
+}
+
+// Observed is a message as an Observer sees it.
+type Observed struct {
+	Index   int               // its position in the log, from 0
+	Line    int               // where it starts, 0 when unknown
+	Dir     jsonrpc.Direction // NoDirection when the log does not say
+	Message jsonrpc.Message   // its classification by the JSON-RPC rules
+	// Value is the message as decoded: nil when it was read typed, and it
+	// may hold undecoded members (see rpclog.BatchOptions.Lazy); Raw, its
+	// JSON text, nil when unknown, is then to be read instead.
+	Value any
+	Raw   []byte
+}
+
+// Choice is what an Observer says of a message.
+type Choice struct {
+	// Schema is the schema to check the message against; nil for the
+	// Checker's. It must be one of those given to Observe.
+	Schema *Schema
+	// Results, for a success response, names the definitions of the
+	// schema its "result" may match, any one of them, instead of the
+	// result of the request it answers; "" in it stands for that one.
+	Results []string
+	// Diagnostics are added to the message's.
+	Diagnostics []diag.Diagnostic
+}
+
+// Observe makes o see every message c checks from now on; schemas are those
+// o may choose besides c's own. Messages are then checked against them
+// whole or by method, never with a definition given to NewChecker.
+func (c *Checker) Observe(o Observer, schemas ...*Schema) {
+	c.observer, c.others = o, schemas
 }
 
 // NewChecker returns a Checker for s, which may be nil to check the JSON-RPC
@@ -44,6 +93,11 @@ func NewChecker(s *Schema, definition string) (*Checker, error) {
 // decoded.
 func (c *Checker) lazyMembers() []string {
 	lazy := []string{"params", "result"}
+	for _, o := range c.others {
+		if (&Checker{schema: o}).lazyMembers() == nil {
+			return nil
+		}
+	}
 	s := c.schema
 	switch {
 	case s == nil:
@@ -95,12 +149,12 @@ func (c *Checker) Check(v any, dir jsonrpc.Direction, index int) (jsonrpc.Messag
 // which is several times faster than validating the value; jsonschema
 // then runs only on the messages a plan does not find valid, to say why.
 func (c *Checker) CheckRecord(rec *rpclog.Record, index int) (jsonrpc.Message, []diag.Diagnostic) {
-	t := c.track(rpclog.Classify(rec), rec.Value, rec.Dir, index)
+	t := c.track(rpclog.Classify(rec), rec.Value, rec, rec.Dir, index)
 	return t.m, c.finishRecord(&t, rec)
 }
 
 func (c *Checker) check(v any, raw []byte, dir jsonrpc.Direction, index int) (jsonrpc.Message, []diag.Diagnostic) {
-	t := c.track(jsonrpc.Classify(v), v, dir, index)
+	t := c.track(jsonrpc.Classify(v), v, nil, dir, index)
 	return t.m, c.finish(&t, v, raw, dir)
 }
 
@@ -142,14 +196,34 @@ type tracked struct {
 	ds      []diag.Diagnostic // the rules' diagnostics
 	answers string            // the method the message answers, or ""
 	members []string          // for a batch, the method each member answers
+	schema  *Schema           // the schema an Observer chose, or nil
+	results []string          // the result definitions an Observer chose
 }
 
 // track pairs v, the index-th message of the log, sent in direction dir
-// and classified as m, (or its members) with the open requests. It must
-// see the messages in log order; finish then needs nothing else from the
-// log.
-func (c *Checker) track(m jsonrpc.Message, v any, dir jsonrpc.Direction, index int) tracked {
-	t := tracked{m: m, ds: m.AllDiagnostics()}
+// and classified as m, (or its members) with the open requests, and shows
+// it to the Observer; rec is its record, nil when unknown. It must see the
+// messages in log order; finish then needs nothing else from the log.
+func (c *Checker) track(m jsonrpc.Message, v any, rec *rpclog.Record, dir jsonrpc.Direction, index int) tracked {
+	var choice Choice
+	if c.observer != nil {
+		o := Observed{Index: index, Dir: dir, Message: m, Value: v}
+		if rec != nil {
+			o.Line, o.Raw = rec.Line, rec.Raw
+		}
+		choice = c.observer.Observe(&o)
+	}
+	s := c.schema
+	if choice.Schema != nil {
+		s = choice.Schema
+	}
+	if s != nil && s.dispatch != nil && s.dispatch.errorIDOptional {
+		m = allowMissingID(m)
+	}
+	t := tracked{m: m, ds: m.AllDiagnostics(), schema: choice.Schema, results: choice.Results}
+	if len(choice.Diagnostics) > 0 {
+		t.ds = append(slices.Clip(t.ds), choice.Diagnostics...)
+	}
 	if m.Kind == jsonrpc.KindBatch {
 		arr, _ := v.([]any)
 		t.members = make([]string, min(len(m.Members), len(arr)))
@@ -181,9 +255,12 @@ func (c *Checker) pair(m jsonrpc.Message, dir jsonrpc.Direction, index int) stri
 // state of the log: each goroutine may finish messages with a Checker of
 // its own (see worker), in any order.
 func (c *Checker) finish(t *tracked, v any, raw []byte, dir jsonrpc.Direction) []diag.Diagnostic {
+	if t.schema != nil && t.schema != c.schema {
+		return c.sub(t.schema).finish(&tracked{m: t.m, ds: t.ds, answers: t.answers, members: t.members, results: t.results}, v, raw, dir)
+	}
 	ds := t.ds
 	if t.m.Kind != jsonrpc.KindBatch {
-		return c.checkOne(ds, t.m, v, raw, dir, t.answers, "")
+		return c.checkOne(ds, t.m, v, raw, dir, t.answers, t.results, "")
 	}
 	arr, _ := v.([]any)
 	var texts [][]byte
@@ -197,7 +274,7 @@ func (c *Checker) finish(t *tracked, v any, raw []byte, dir jsonrpc.Direction) [
 		if texts != nil {
 			text = texts[i]
 		}
-		ds = c.checkOne(ds, t.m.Members[i], arr[i], text, dir, answers, "/"+strconv.Itoa(i))
+		ds = c.checkOne(ds, t.m.Members[i], arr[i], text, dir, answers, nil, "/"+strconv.Itoa(i))
 	}
 	return ds
 }
@@ -209,10 +286,63 @@ func (c *Checker) worker() *Checker {
 	return &Checker{schema: c.schema, def: c.def}
 }
 
+// sub returns c's checker of schema s, one an Observer chose: a worker of
+// s, whose scratch space is c's alone.
+func (c *Checker) sub(s *Schema) *Checker {
+	w := c.subs[s]
+	if w == nil {
+		if c.subs == nil {
+			c.subs = map[*Schema]*Checker{}
+		}
+		w = &Checker{schema: s}
+		c.subs[s] = w
+	}
+	return w
+}
+
+// allowMissingID returns m, or its batch members, with an error response
+// that lacks "id" taken as valid when that is all the JSON-RPC rules have
+// against it: the schemas of MCP since 2025-11-25 allow it, for an error
+// about a request whose id could not be read.
+func allowMissingID(m jsonrpc.Message) jsonrpc.Message {
+	if m.Kind == jsonrpc.KindBatch {
+		var members []jsonrpc.Message
+		for i, mm := range m.Members {
+			if r := allowMissingID(mm); r.Kind != mm.Kind {
+				if members == nil {
+					members = slices.Clone(m.Members)
+				}
+				members[i] = r
+			}
+		}
+		if members != nil {
+			m.Members = members
+		}
+		return m
+	}
+	if m.Kind != jsonrpc.KindInvalid || m.Shape != jsonrpc.KindErrorResponse || m.HasID {
+		return m
+	}
+	var kept []diag.Diagnostic
+	for _, d := range m.Diagnostics {
+		if d.Severity == diag.Error && (d.Pointer == "/id" || strings.HasSuffix(d.Pointer, "/id") && strings.Count(d.Pointer, "/") == 2) {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	if diag.HasErrors(kept) {
+		return m
+	}
+	m.Kind, m.Diagnostics = jsonrpc.KindErrorResponse, kept
+	return m
+}
+
 // checkOne checks one message (or batch member) v, classified as m and
 // answering a request for method answers (or ""), whose JSON text is raw
 // (nil when unknown), against the schema, and appends its diagnostics to ds.
-func (c *Checker) checkOne(ds []diag.Diagnostic, m jsonrpc.Message, v any, raw []byte, dir jsonrpc.Direction, answers, prefix string) []diag.Diagnostic {
+// results, when not empty, are the definitions a success response's result
+// may match (see Choice).
+func (c *Checker) checkOne(ds []diag.Diagnostic, m jsonrpc.Message, v any, raw []byte, dir jsonrpc.Direction, answers string, results []string, prefix string) []diag.Diagnostic {
 	if c.schema == nil || !m.Valid() {
 		// A message the rules reject would only fail the schema again.
 		return ds
@@ -221,7 +351,7 @@ func (c *Checker) checkOne(ds []diag.Diagnostic, m jsonrpc.Message, v any, raw [
 	case c.def != nil:
 		return append(ds, c.validate(c.def, v, raw, prefix)...)
 	case c.schema.dispatch != nil:
-		return append(ds, c.schema.dispatch.check(c, m, v, raw, dir, answers, prefix)...)
+		return append(ds, c.schema.dispatch.checkResults(c, m, v, raw, dir, answers, results, prefix)...)
 	case c.schema.rulesSuffice:
 		// The embedded schema says no more than the rules just applied.
 		return ds

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,6 +29,12 @@ type dispatch struct {
 	// serverResult answers requests of the client, clientResult those of
 	// the server; either may be nil.
 	serverResult, clientResult *def
+	// results are the definitions named ...Result, by name, which an
+	// Observer may choose for a response (see Choice.Results).
+	results map[string]*def
+	// errorIDOptional tells that the error response definition does not
+	// require "id" (MCP since 2025-11-25).
+	errorIDOptional bool
 }
 
 type methodDef struct {
@@ -56,7 +63,7 @@ func newDispatch(s *Schema, doc any) (*dispatch, error) {
 			break
 		}
 	}
-	d := &dispatch{methods: map[string][]*methodDef{}}
+	d := &dispatch{methods: map[string][]*methodDef{}, results: map[string]*def{}}
 	get := func(names ...string) (*def, error) {
 		for _, n := range names {
 			if _, ok := defs[n]; !ok {
@@ -76,6 +83,13 @@ func newDispatch(s *Schema, doc any) (*dispatch, error) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
+		if strings.HasSuffix(n, "Result") {
+			df, err := get(n)
+			if err != nil {
+				return nil, err
+			}
+			d.results[n] = df
+		}
 		m, _ := defs[n].(map[string]any)
 		props, _ := m["properties"].(map[string]any)
 		meth, _ := props["method"].(map[string]any)
@@ -122,6 +136,7 @@ func newDispatch(s *Schema, doc any) (*dispatch, error) {
 			return nil, err
 		}
 	}
+	d.errorIDOptional = d.errorResponse != nil && !slices.Contains(d.errorResponse.sch.Required, "id")
 	return d, nil
 }
 
@@ -223,6 +238,31 @@ func (d *dispatch) check(c *Checker, m jsonrpc.Message, v any, raw []byte, dir j
 		return d.validate(c, d.errorResponse, v, raw, prefix)
 	}
 	return nil
+}
+
+// checkResults is check, but for a success response when results names
+// the definitions its result may match (see Choice.Results): it is valid
+// when it matches one of them; else its diagnostics are the first's.
+func (d *dispatch) checkResults(c *Checker, m jsonrpc.Message, v any, raw []byte, dir jsonrpc.Direction, answers string, results []string, prefix string) []diag.Diagnostic {
+	if m.Kind != jsonrpc.KindResponse || len(results) == 0 {
+		return d.check(c, m, v, raw, dir, answers, prefix)
+	}
+	var first []diag.Diagnostic
+	for i, name := range results {
+		var probs []diag.Diagnostic
+		if df := d.results[name]; df != nil {
+			probs = d.validateResult(c, df, v, raw, prefix)
+		} else {
+			probs = d.check(c, m, v, raw, dir, answers, prefix)
+		}
+		if len(probs) == 0 {
+			return nil
+		}
+		if i == 0 {
+			first = probs
+		}
+	}
+	return first
 }
 
 // validate checks v against df, or against the whole schema when df is nil.

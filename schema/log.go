@@ -106,7 +106,7 @@ func ValidateLog(r *rpclog.Reader, c *Checker, file string, emit func(Finding)) 
 				turns.Pair(cb.b, func() {
 					for i := range recs {
 						if br := &recs[i]; br.Err == nil {
-							cb.msgs[i] = c.track(br.Message, br.Value, br.Dir, index)
+							cb.msgs[i] = c.track(br.Message, br.Value, br.Record, br.Dir, index)
 						}
 						index++
 					}
@@ -215,8 +215,8 @@ func memberKind(m jsonrpc.Message, ptr string) jsonrpc.Kind {
 
 // Object returns the finding as one line of `jrpcld validate --format json`
 // gives it, ready for encoding/json: file, line, index, code, kind,
-// severity, message and pointer, and schemaLocation when the finding names
-// a schema.
+// severity, message and pointer; schemaLocation when the finding names a
+// schema, rule and help when it names a protocol rule.
 func (f Finding) Object() map[string]any {
 	m := map[string]any{
 		"file": f.File, "line": f.Line, "index": f.Index, "code": f.Code, "kind": f.Kind.String(),
@@ -224,6 +224,12 @@ func (f Finding) Object() map[string]any {
 	}
 	if f.Schema != "" {
 		m["schemaLocation"] = f.Schema
+	}
+	if f.Rule != "" {
+		m["rule"] = f.Rule
+	}
+	if f.Help != "" {
+		m["help"] = f.Help
 	}
 	return m
 }
