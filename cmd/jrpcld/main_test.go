@@ -44,7 +44,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"validate", "--formt", "json"}, exitUsage, "", "unknown flag: --formt; did you mean --format?"},
 		{[]string{"validate", "-format", "json"}, exitUsage, "", "-format: a long flag takes two dashes: --format"},
 		{[]string{"validate", "--format"}, exitUsage, "", "flag needs an argument: --format"},
-		{[]string{"validate", "--format", "xml"}, exitUsage, "", "--format must be text or json"},
+		{[]string{"validate", "--format", "xml"}, exitUsage, "", "--format must be text, json or sarif"},
 		{[]string{"validate", "--schema", "a.json", "--bblock", "b"}, exitUsage, "", "not both"},
 		{[]string{"validate", "no-such-file.jsonl"}, exitUsage, "", "no-such-file.jsonl"},
 		{[]string{"validate", "--bblock", "no-such-dir"}, exitUsage, "", "no-such-dir"},

@@ -2,37 +2,58 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strconv"
 
+	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/suggest"
+	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/mcp"
+	"github.com/jrpcld/jrpcld/mcp/rules"
 	"github.com/jrpcld/jrpcld/schema"
 	"github.com/spf13/pflag"
 )
 
 // mcpHelp is what --mcp does, for the help of validate and stats.
-const mcpHelp = `With --mcp, each LOG is checked against the official MCP schema of the
-version its initialize handshake negotiated: the protocolVersion of the
-server's answer, else of the client's request (said in a notice), else
---mcp-version (default: the newest with a schema, said in a notice; a
-version with no schema there is a usage error that lists those it has); the
-handshake is looked for among a log's first 10,000 messages. The schemas come from
---mcp-schemas DIR (laid out VERSION/schema.json) or from the user's cache,
-which "jrpcld fetch mcp-schemas" fills. A version with no schema there is
-one warning for the log, whose messages are then checked against the
-JSON-RPC 2.0 rules only.`
+const mcpHelp = `With --mcp, each message of a LOG is checked against the official MCP
+schema of its version: in a session opened by an initialize request, the
+protocolVersion of the server's answer, else of the request (a log may
+hold several sessions, one after the other); in a stateless version
+(2026-07-28), the io.modelcontextprotocol/protocolVersion of the requests'
+_meta; else --mcp-version; else the version inferred from the log (the
+newest of the versions whose schemas accept the most of its first 1,000
+such messages). Which version each run of messages took, and why, is a
+line of the report (validate) or of standard error (stats). A version
+with no schema there is one warning for the log, whose messages of that
+version are then checked against the JSON-RPC 2.0 rules only; a
+--mcp-version with no schema is a usage error that lists those there are.
+The schemas come from --mcp-schemas DIR (laid out VERSION/schema.json) or
+from the user's cache, which "jrpcld fetch mcp-schemas" fills.
 
-// mcpFlags are the flags of validate and stats that check each log against
-// the MCP schema of the version it negotiated.
+--mcp also checks MCP's rules across messages (docs/mcp-rules.md): the
+lifecycle (initialize first and answered before other requests,
+notifications/initialized), version negotiation, capabilities used
+without being declared, batches where the version removed them, answers
+to no request, request ids used twice, cancellation and progress that
+name unknown requests or tokens, tools called that no tools/list offered.
+Each finding names its rule and the section of the version's
+specification that states it; a MUST broken is an error (the message is
+invalid), a SHOULD a warning; a rule applies only to the versions that
+state it. --mcp-rules=false checks the schemas alone.`
+
+// mcpFlags are the flags of validate and stats that check each message of
+// a log against the MCP schema of its version, and the MCP rules.
 type mcpFlags struct {
 	on      bool
 	dir     string
 	version string
+	rules   bool
 	set     *mcp.Set
 }
 
@@ -40,7 +61,8 @@ func addMCPFlags(fs *pflag.FlagSet) *mcpFlags {
 	m := &mcpFlags{}
 	fs.BoolVar(&m.on, "mcp", false, "check each log against the MCP schema of the version its handshake negotiated")
 	fs.StringVar(&m.dir, "mcp-schemas", "", "with --mcp: the MCP schemas, `DIR`/VERSION/schema.json (default: the cache \"jrpcld fetch mcp-schemas\" fills)")
-	fs.StringVar(&m.version, "mcp-version", "", "with --mcp: the `VERSION` of a log without a handshake (default: the newest known)")
+	fs.StringVar(&m.version, "mcp-version", "", "with --mcp: the `VERSION` of a log without a handshake or _meta version (default: inferred from its messages)")
+	fs.BoolVar(&m.rules, "mcp-rules", true, "with --mcp: also check the MCP rules that span messages (docs/mcp-rules.md)")
 	return m
 }
 
@@ -83,14 +105,56 @@ func (m *mcpFlags) open(compiler *schema.Compiler, other string, given bool) err
 	return nil
 }
 
-// schemaFor returns the schema of the MCP version the log name negotiated
-// (nil, with a warning, when there is none for it), and the env to read
-// the log with: standard input is kept in a temporary file, read twice;
+// inferLimit is how many messages of a log without a handshake or _meta
+// version are checked against each schema to infer its version.
+const inferLimit = 1000
+
+// mcpLog is what --mcp knows of one log before it is checked: the version
+// of each of its messages, their schemas, and the rules' checker.
+type mcpLog struct {
+	versions  *rules.Versions
+	byVersion map[string]*schema.Schema // the schemas of the log's versions
+	rules     *rules.Checker            // nil with --mcp-rules=false
+}
+
+// observe makes c check each message against the schema of its version,
+// and the rules with it.
+func (l *mcpLog) observe(c *schema.Checker) {
+	if l == nil {
+		return
+	}
+	var o schema.Observer = versionsOnly{l}
+	if l.rules != nil {
+		o = l.rules
+	}
+	var schemas []*schema.Schema
+	for _, s := range l.byVersion {
+		schemas = append(schemas, s)
+	}
+	c.Observe(o, schemas...)
+}
+
+// versionsOnly chooses each message's schema, and checks no rule.
+type versionsOnly struct{ l *mcpLog }
+
+func (v versionsOnly) Observe(o *schema.Observed) schema.Choice {
+	sp := v.l.versions.At(o.Index)
+	if sp == nil {
+		return schema.Choice{}
+	}
+	return schema.Choice{Schema: v.l.byVersion[sp.Version]}
+}
+
+// prepare reads the log name for the version of each of its messages (see
+// rules.Scan; a log without a handshake or _meta version takes
+// --mcp-version, or the version inferred from its messages), finds their
+// schemas (a version without one is one warning), and returns the env to
+// read the log with again: standard input is kept in a temporary file;
 // done removes it.
-func (m *mcpFlags) schemaFor(e *env, cmd, name string) (s *schema.Schema, le *env, done func(), err error) {
+func (m *mcpFlags) prepare(e *env, cmd, name string) (l *mcpLog, le *env, done func(), err error) {
 	le, done = e, func() {}
-	var in io.Reader
 	display := name
+	var in io.ReadSeeker
 	if name == "-" {
 		display = "stdin"
 		tmp, err := os.CreateTemp("", "jrpcld-stdin-*")
@@ -100,9 +164,6 @@ func (m *mcpFlags) schemaFor(e *env, cmd, name string) (s *schema.Schema, le *en
 		done = func() { tmp.Close(); os.Remove(tmp.Name()) }
 		if _, err := io.Copy(tmp, stdinReader(e)); err != nil {
 			return nil, e, done, fmt.Errorf("stdin: %w", err)
-		}
-		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-			return nil, e, done, err
 		}
 		in = tmp
 		copied := *e
@@ -116,35 +177,195 @@ func (m *mcpFlags) schemaFor(e *env, cmd, name string) (s *schema.Schema, le *en
 		defer f.Close()
 		in = f
 	}
-	h := mcp.Handshake{}
-	if r, err := rpclog.NewReader(bufio.NewReaderSize(in, 64<<10), display, rpclog.ReaderOptions{}); err == nil {
-		if h, err = mcp.Negotiated(r); err != nil {
+	read := func() (*rpclog.Reader, error) {
+		if _, err := in.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return rpclog.NewReader(bufio.NewReaderSize(in, 64<<10), display, rpclog.ReaderOptions{})
+	}
+	l = &mcpLog{versions: &rules.Versions{}}
+	if r, err := read(); err == nil { // a log rpclog cannot open is reported as validate reports it
+		if l.versions, err = rules.Scan(r); err != nil {
 			return nil, le, done, fmt.Errorf("%s: %w", display, err)
 		}
-	} // a log rpclog cannot open is reported as validate reports it
-	if name == "-" {
-		if _, err := le.stdin.(io.Seeker).Seek(0, io.SeekStart); err != nil {
-			return nil, le, done, err
+	}
+	if err := m.settle(l.versions, read); err != nil {
+		return nil, le, done, fmt.Errorf("%s: %w", display, err)
+	}
+	if l.byVersion, err = m.schemasOf(e, cmd, display, l.versions); err != nil {
+		return nil, le, done, err
+	}
+	if m.rules {
+		l.rules = rules.NewChecker(rules.Options{Versions: l.versions, Schemas: l.byVersion})
+	}
+	if _, err := in.Seek(0, io.SeekStart); err != nil {
+		return nil, le, done, err
+	}
+	return l, le, done, nil
+}
+
+// settle gives the messages of unknown version --mcp-version, or the
+// version their schemas infer, reading the log again with read.
+func (m *mcpFlags) settle(v *rules.Versions, read func() (*rpclog.Reader, error)) error {
+	switch {
+	case v.Unsettled() == 0:
+		return nil
+	case m.version != "":
+		v.Settle(m.version, rules.Given, "given with --mcp-version: no initialize handshake and no _meta version")
+		return nil
+	}
+	r, err := read()
+	if err != nil {
+		return err
+	}
+	return v.Infer(r, m.set, inferLimit)
+}
+
+// schemasOf returns the schemas of the versions of v, by version; a
+// version without one is a warning.
+func (m *mcpFlags) schemasOf(e *env, cmd, display string, v *rules.Versions) (map[string]*schema.Schema, error) {
+	out := map[string]*schema.Schema{}
+	seen := map[string]bool{}
+	for _, sp := range v.Spans {
+		if seen[sp.Version] || sp.Messages == 0 {
+			continue
+		}
+		seen[sp.Version] = true
+		s, err := m.set.Schema(sp.Version)
+		if errors.Is(err, mcp.ErrNoSchema) {
+			errorf(e, cmd, "%s: warning: no schema for MCP %q in %s: only the JSON-RPC 2.0 rules are checked", display, sp.Version, m.set.Dir)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("MCP %s: %w", sp.Version, err)
+		}
+		out[sp.Version] = s
+	}
+	return out, nil
+}
+
+// base returns the schema a log's messages are checked against when no
+// version is chosen for them: that of the log's first version; for a
+// graph, whose messages have no place in the log's text,
+// --mcp-version's or the newest's.
+func (m *mcpFlags) base(l *mcpLog) (*schema.Schema, error) {
+	for _, sp := range l.versions.Spans {
+		if sp.Messages > 0 && sp.Source != rules.Unknown {
+			return l.byVersion[sp.Version], nil
 		}
 	}
-	v := h.Version
-	switch {
-	case h.Answered:
-	case v != "":
-		errorf(e, cmd, "%s: MCP %s, as the client's initialize request (line %d) asks: the log has no answer to it", display, v, h.Line)
-	case m.version != "":
-		v = m.version
-	default:
+	v := m.version
+	if v == "" {
 		v = m.set.Newest()
-		errorf(e, cmd, "%s: no initialize handshake: checked against MCP %s, the newest known (choose another with --mcp-version)", display, v)
 	}
-	s, err = m.set.Schema(v)
+	s, err := m.set.Schema(v)
 	if errors.Is(err, mcp.ErrNoSchema) {
-		errorf(e, cmd, "%s: warning: no schema for MCP %q in %s: only the JSON-RPC 2.0 rules are checked", display, v, m.set.Dir)
-		return nil, le, done, nil
+		return nil, nil
 	}
-	if err != nil {
-		return nil, le, done, fmt.Errorf("MCP %s: %w", v, err)
+	return s, err
+}
+
+// displayName is how a FILE argument is named in reports.
+func displayName(name string) string {
+	if name == "-" {
+		return "stdin"
 	}
-	return s, le, done, nil
+	return name
+}
+
+// versionLines returns, for each span of messages of a log, where it
+// starts, its version and why.
+func (l *mcpLog) versionLines(display string) []string {
+	var out []string
+	for _, sp := range l.versions.Spans {
+		if sp.Messages == 0 {
+			continue
+		}
+		pos := display
+		if sp.Line > 0 {
+			pos += ":" + strconv.Itoa(sp.Line)
+		}
+		session := ""
+		if sp.Session > 0 && len(l.versions.Spans) > 1 {
+			session = fmt.Sprintf(", session %d", sp.Session)
+		}
+		out = append(out, fmt.Sprintf("%s: MCP %s for %s%s: %s", pos, sp.Version, strconv.Itoa(sp.Messages)+" message"+plural(sp.Messages), session, sp.Reason()))
+	}
+	return out
+}
+
+// notice says on standard error which version each span of a log takes
+// (for stats, whose report has no place for it).
+func (l *mcpLog) notice(e *env, cmd, display string) {
+	for _, line := range l.versionLines(display) {
+		errorf(e, cmd, "%s", line)
+	}
+}
+
+// reportVersions writes the version of each span of a log checked with
+// --mcp: as lines of the text report, as {"mcpVersion": {...}} JSON lines,
+// or into the SARIF log.
+func reportVersions(w io.Writer, sarif *sarifLog, format, display string, l *mcpLog) {
+	switch format {
+	case "sarif":
+		sarif.addVersions(display, l)
+		return
+	case "json":
+		for _, sp := range l.versions.Spans {
+			if sp.Messages == 0 {
+				continue
+			}
+			line, _ := json.Marshal(map[string]any{"mcpVersion": map[string]any{
+				"file": display, "line": sp.Line, "messages": sp.Messages, "session": sp.Session,
+				"version": sp.Version, "source": sp.Source.String(), "reason": sp.Reason()}})
+			fmt.Fprintf(w, "%s\n", line)
+		}
+		return
+	}
+	for _, line := range l.versionLines(display) {
+		fmt.Fprintln(w, termsafe.Escape(line))
+	}
+}
+
+// ruleTally passes a log's findings on, and adds those the rules make of
+// its sessions as wholes once it has been read, counting the message they
+// are about invalid for an error.
+type ruleTally struct {
+	l       *mcpLog
+	out     func(schema.Finding)
+	errored map[int]bool // the messages End may speak of that have errors
+}
+
+// tally returns the tally of a log checked with l (nil: none).
+func (l *mcpLog) tally(emit func(schema.Finding)) *ruleTally {
+	return &ruleTally{l: l, out: emit, errored: map[int]bool{}}
+}
+
+func (t *ruleTally) emit(f schema.Finding) {
+	if t.l != nil && t.l.rules != nil && f.Severity == diag.Error && t.l.rules.MaySpeakOf(f.Index) {
+		t.errored[f.Index] = true
+	}
+	t.out(f)
+}
+
+// end emits the rules' findings about sessions, counting them in sum.
+func (t *ruleTally) end(display string, sum *schema.Summary) {
+	if t.l == nil || t.l.rules == nil {
+		return
+	}
+	for _, f := range t.l.rules.End() {
+		f.File = display
+		switch {
+		case f.Severity == diag.Warning:
+			sum.Warnings++
+		case !t.errored[f.Index]:
+			t.errored[f.Index] = true
+			sum.Valid--
+			if sum.Invalid == nil {
+				sum.Invalid = map[string]int{}
+			}
+			sum.Invalid[f.Kind.String()]++
+		}
+		t.out(f)
+	}
 }

@@ -15,11 +15,14 @@ import (
 	"github.com/jrpcld/jrpcld/mcp"
 )
 
-// handshakeVersion returns the protocolVersion of the first response to an
-// initialize request of the log at path, or else of the first initialize
-// request, read line by line with encoding/json (bare messages or
-// envelopes); "" for none: an independent reading of what --mcp looks for.
-func handshakeVersion(t *testing.T, path string) string {
+// logVersion reads the log at path line by line with encoding/json (bare
+// messages or envelopes), as --mcp is documented to: the protocolVersion
+// of the first response to an initialize request, or else of the first
+// initialize request, or else of the io.modelcontextprotocol/protocolVersion
+// in the _meta of the first request that has one; "" for none. inits
+// counts the initialize requests: an independent reading of what --mcp
+// looks for.
+func logVersion(t *testing.T, path string) (version string, inits int) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -28,8 +31,8 @@ func handshakeVersion(t *testing.T, path string) string {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 64<<20)
-	inits := map[string]bool{}
-	asked := ""
+	initIDs := map[string]bool{}
+	asked, meta, answered := "", "", ""
 	for sc.Scan() {
 		var line struct {
 			Dir string          `json:"dir"`
@@ -47,6 +50,9 @@ func handshakeVersion(t *testing.T, path string) string {
 			Method string          `json:"method"`
 			Params struct {
 				ProtocolVersion *string `json:"protocolVersion"`
+				Meta            struct {
+					Version *string `json:"io.modelcontextprotocol/protocolVersion"`
+				} `json:"_meta"`
 			} `json:"params"`
 			Result struct {
 				ProtocolVersion *string `json:"protocolVersion"`
@@ -57,15 +63,37 @@ func handshakeVersion(t *testing.T, path string) string {
 		}
 		switch {
 		case m.Method == "initialize" && line.Dir != "s2c":
-			inits[string(m.ID)] = true
+			inits++
+			initIDs[string(m.ID)] = true
 			if asked == "" && m.Params.ProtocolVersion != nil {
 				asked = *m.Params.ProtocolVersion
 			}
-		case inits[string(m.ID)] && m.Result.ProtocolVersion != nil && line.Dir != "c2s":
-			return *m.Result.ProtocolVersion
+		case m.Method != "" && meta == "" && m.Params.Meta.Version != nil:
+			meta = *m.Params.Meta.Version
+		case m.Method == "" && initIDs[string(m.ID)] && m.Result.ProtocolVersion != nil && line.Dir != "c2s" && answered == "":
+			answered = *m.Result.ProtocolVersion
 		}
 	}
-	return asked
+	for _, v := range []string{answered, asked} {
+		if v != "" {
+			return v, inits
+		}
+	}
+	if inits > 0 {
+		return "", inits
+	}
+	return meta, inits
+}
+
+// withoutVersions drops validate's {"mcpVersion": ...} lines.
+func withoutVersions(out string) string {
+	var kept []string
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if !strings.HasPrefix(l, `{"mcpVersion":`) {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "")
 }
 
 // mcpLogFiles returns the MCP logs of ../shared: the corpus and
@@ -84,22 +112,69 @@ func mcpLogFiles(t *testing.T) []string {
 	return files
 }
 
-// TestValidateMCPMatchesSchema: on every MCP log of ../shared, validate
-// --mcp gives exactly the findings and summary validate --schema gives with
-// the schema of the version the log's handshake negotiated (by an
-// independent reading), or of the newest version for a log without one.
+// TestValidateMCPMatchesSchema: on every MCP log of ../shared of one
+// session, validate --mcp (without the rules) gives exactly the findings and
+// summary validate --schema gives with the schema of the version the log's
+// handshake negotiated, or its requests' _meta names (by an independent
+// reading); and for a log with neither, the version it says it inferred is
+// one whose schema finds the fewest messages invalid, the newest of them.
 func TestValidateMCPMatchesSchema(t *testing.T) {
 	schemas := shared.Dir(t, "reference", "mcp-schema")
 	files := mcpLogFiles(t)
 	byVersion := map[string]int{}
 	anything := filepath.Join(t.TempDir(), "anything.json")
 	os.WriteFile(anything, []byte("{}"), 0o644)
-	for _, f := range files {
-		v := handshakeVersion(t, f)
-		want := v
-		if v == "" {
-			want = mcp.Newest()
+	invalid := func(schemaFile, f string) int {
+		_, out, _ := jrpcld(t, "", "validate", "-q", "--format", "json", "--schema", schemaFile, f)
+		var sum struct {
+			Summary struct{ Invalid int } `json:"summary"`
 		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if json.Unmarshal([]byte(lines[len(lines)-1]), &sum) != nil {
+			t.Fatalf("%s: no summary: %s", f, out)
+		}
+		return sum.Summary.Invalid
+	}
+	for _, f := range files {
+		v, inits := logVersion(t, f)
+		code2, out2, errOut := jrpcld(t, "", "validate", "-q", "--format", "json", "--mcp", "--mcp-rules=false", "--mcp-schemas", schemas, f)
+		var reported []struct {
+			V struct{ Version, Source string } `json:"mcpVersion"`
+		}
+		for _, l := range strings.Split(out2, "\n") {
+			if strings.HasPrefix(l, `{"mcpVersion":`) {
+				var r struct {
+					V struct{ Version, Source string } `json:"mcpVersion"`
+				}
+				json.Unmarshal([]byte(l), &r)
+				reported = append(reported, r)
+			}
+		}
+		if inits > 1 || len(reported) != 1 {
+			byVersion["several"]++
+			continue // the versions of several sessions: TestValidateMCPVersions
+		}
+		got := reported[0].V
+		if v == "" {
+			// Inferred: no version's schema finds fewer invalid, and no
+			// newer one as few.
+			if got.Source != "inferred" {
+				t.Errorf("%s: version %+v, want an inferred one", f, got)
+			}
+			best := invalid(filepath.Join(schemas, got.Version, "schema.json"), f)
+			for _, other := range mcp.Released {
+				n := invalid(filepath.Join(schemas, other.Name, "schema.json"), f)
+				if n < best || n == best && other.Name > got.Version {
+					t.Errorf("%s: inferred %s (%d invalid), but %s's schema finds %d", f, got.Version, best, other.Name, n)
+				}
+			}
+			byVersion["inferred"]++
+			continue
+		}
+		if got.Version != v {
+			t.Errorf("%s: --mcp took %+v, the log says %s", f, got, v)
+		}
+		want := v
 		schemaFile := filepath.Join(schemas, want, "schema.json")
 		if _, err := os.Stat(schemaFile); err != nil {
 			// No schema for the version: the JSON-RPC rules alone, as a
@@ -109,12 +184,8 @@ func TestValidateMCPMatchesSchema(t *testing.T) {
 		}
 		byVersion[want]++
 		code1, out1, _ := jrpcld(t, "", "validate", "-q", "--format", "json", "--schema", schemaFile, f)
-		code2, out2, errOut := jrpcld(t, "", "validate", "-q", "--format", "json", "--mcp", "--mcp-schemas", schemas, f)
-		if code1 != code2 || out1 != out2 {
+		if code1 != code2 || out1 != withoutVersions(out2) {
 			t.Errorf("%s (MCP %q): --mcp gives exit %d\n%s\n--schema %s gives exit %d\n%s", f, v, code2, out2, want, code1, out1)
-		}
-		if v == "" && !strings.Contains(errOut, "no initialize handshake: checked against MCP "+want) {
-			t.Errorf("%s: no notice of the version used: %q", f, errOut)
 		}
 		if want == "none" && !strings.Contains(errOut, "warning: no schema for MCP "+strconv.Quote(v)) {
 			t.Errorf("%s: no warning of the missing schema: %q", f, errOut)
@@ -126,8 +197,8 @@ func TestValidateMCPMatchesSchema(t *testing.T) {
 	}
 	sort.Strings(vs)
 	t.Logf("%d logs by the schema they are checked with: %s", len(files), strings.Join(vs, ", "))
-	if len(byVersion) < 4 {
-		t.Errorf("the logs use %d schemas; want several", len(byVersion))
+	if len(byVersion) < 5 || byVersion["inferred"] == 0 || byVersion["2026-07-28"] == 0 {
+		t.Errorf("the logs use %d schemas (%v); want several, inferred and 2026-07-28's among them", len(byVersion), vs)
 	}
 }
 
@@ -150,11 +221,12 @@ func writeSchemas(t *testing.T, versions ...string) string {
 	return dir
 }
 
-// TestValidateMCPVersions: the version comes from the server's answer;
-// without one, from the client's request (a notice); without a handshake,
-// from --mcp-version or the newest in the folder (a notice); a version
-// without a schema is one warning, and the JSON-RPC rules alone apply.
-// Standard input is read as a file is.
+// TestValidateMCPVersions: each message takes the version of its session's
+// handshake (the server's answer, else the client's request), else of its
+// requests' _meta, else --mcp-version's, else the one inferred from the
+// log's messages; the report says which and why; a version without a
+// schema is one warning, and the JSON-RPC rules alone apply to its
+// messages. Standard input is read as a file is.
 func TestValidateMCPVersions(t *testing.T) {
 	dir := writeSchemas(t, "2024-11-05", "2025-06-18")
 	const (
@@ -167,11 +239,15 @@ func TestValidateMCPVersions(t *testing.T) {
 		call   = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`
 		result = `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":[1]}}`
 		badRPC = `{"jsonrpc":"1.0","id":2,"method":"ping"}`
+		meta   = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18"}}}`
 	)
+	v2025 := func(s string) string { return strings.Replace(s, "2024-11-05", "2025-06-18", 1) }
 	logs := map[string]string{
 		"answered.jsonl":     init2024 + "\n" + answer2024 + "\n" + call + "\n" + result + "\n",
-		"asked.jsonl":        strings.Replace(init2024, "2024-11-05", "2025-06-18", 1) + "\n" + call + "\n" + result + "\n",
+		"asked.jsonl":        v2025(init2024) + "\n" + call + "\n" + result + "\n",
 		"none.jsonl":         call + "\n" + result + "\n",
+		"meta.jsonl":         meta + "\n" + result + "\n",
+		"sessions.jsonl":     init2024 + "\n" + answer2024 + "\n" + call + "\n" + result + "\n" + v2025(init2024) + "\n" + v2025(answer2024) + "\n" + call + "\n" + result + "\n",
 		"unknown.jsonl":      strings.Replace(init2024, "2024-11-05", "2099-01-01", 1) + "\n" + call + "\n" + result + "\n" + badRPC + "\n",
 		"version-path.jsonl": strings.Replace(init2024, "2024-11-05", "../2024-11-05", 1) + "\n" + call + "\n" + result + "\n",
 	}
@@ -185,18 +261,21 @@ func TestValidateMCPVersions(t *testing.T) {
 		name   string
 		extra  []string
 		code   int
-		out    []string // in the findings
+		out    []string // in the report
 		notOut string
 		errOut string
 	}{
-		{"answered.jsonl", nil, 0, []string{"4 messages: 4 valid"}, "", ""},
-		{"asked.jsonl", nil, 1, []string{"asked.jsonl:3: -32600 response"}, "", "MCP 2025-06-18, as the client's initialize request (line 1) asks"},
-		{"none.jsonl", nil, 1, []string{"none.jsonl:2: -32600 response"}, "", "no initialize handshake: checked against MCP 2025-06-18, the newest known"},
-		{"none.jsonl", []string{"--mcp-version", "2024-11-05"}, 0, []string{"2 messages: 2 valid"}, "", ""},
+		{"answered.jsonl", nil, 0, []string{"answered.jsonl:1: MCP 2024-11-05 for 4 messages: the server's answer to initialize, line 2\n", "4 messages: 4 valid"}, "", ""},
+		{"asked.jsonl", nil, 1, []string{"asked.jsonl:1: MCP 2025-06-18 for 3 messages: the client's initialize request, line 1: the log has no answer to it\n", "asked.jsonl:3: -32600 response"}, "", ""},
+		{"none.jsonl", nil, 0, []string{"none.jsonl:1: MCP 2024-11-05 for 2 messages: inferred: no initialize handshake and no _meta version; the schema of 2024-11-05 accepts all 2 messages\n", "2 messages: 2 valid"}, "", ""},
+		{"none.jsonl", []string{"--mcp-version", "2025-06-18"}, 1, []string{"none.jsonl:1: MCP 2025-06-18 for 2 messages: given with --mcp-version", "none.jsonl:2: -32600 response"}, "", ""},
+		{"meta.jsonl", nil, 1, []string{"meta.jsonl:1: MCP 2025-06-18 for 2 messages: the io.modelcontextprotocol/protocolVersion of the requests' _meta, from line 1\n", "meta.jsonl:2: -32600 response"}, "", ""},
+		{"sessions.jsonl", nil, 1, []string{"sessions.jsonl:1: MCP 2024-11-05 for 4 messages, session 1: the server's answer to initialize, line 2\n",
+			"sessions.jsonl:5: MCP 2025-06-18 for 4 messages, session 2: the server's answer to initialize, line 6\n", "sessions.jsonl:8: -32600 response", "8 messages: 7 valid, 1 invalid"}, "sessions.jsonl:4:", ""},
 		{"unknown.jsonl", nil, 1, []string{`unknown.jsonl:4: -32600 invalid: "jsonrpc" must be the string "2.0"`, "4 messages: 3 valid, 1 invalid"}, "structuredContent", `warning: no schema for MCP "2099-01-01"`},
 		{"version-path.jsonl", nil, 0, []string{"3 messages: 3 valid"}, "", `warning: no schema for MCP "../2024-11-05"`},
 	} {
-		args := append([]string{"validate", "-q", "--mcp", "--mcp-schemas", dir}, c.extra...)
+		args := append([]string{"validate", "-q", "--mcp", "--mcp-rules=false", "--mcp-schemas", dir}, c.extra...)
 		code, out, errOut := jrpcld(t, "", append(args, paths[c.name])...)
 		for _, w := range c.out {
 			if !strings.Contains(out, w) {
@@ -244,14 +323,20 @@ func TestValidateMCPUsage(t *testing.T) {
 }
 
 // TestStatsMCP: stats --mcp counts the problems validate --mcp finds, with
-// the schema of the version each log negotiated.
+// the schema of the version each log negotiated, and says which on
+// standard error; with the rules, it counts theirs too.
 func TestStatsMCP(t *testing.T) {
 	schemas := shared.Dir(t, "reference", "mcp-schema")
 	log := shared.Dir(t, "reference", "mcp-logs", "agent-vcr", "calculator-errors.dir.jsonl")
-	v := handshakeVersion(t, log)
+	v, _ := logVersion(t, log)
 	code1, out1, _ := jrpcld(t, "", "stats", "-q", "--format", "json", "--schema", filepath.Join(schemas, v, "schema.json"), log)
-	code2, out2, errOut := jrpcld(t, "", "stats", "-q", "--format", "json", "--mcp", "--mcp-schemas", schemas, log)
-	if v != "2024-11-05" || code1 != code2 || out1 != out2 || errOut != "" {
+	code2, out2, errOut := jrpcld(t, "", "stats", "-q", "--format", "json", "--mcp", "--mcp-rules=false", "--mcp-schemas", schemas, log)
+	if v != "2024-11-05" || code1 != code2 || out1 != out2 || !strings.Contains(errOut, "MCP 2024-11-05 for 10 messages: the server's answer to initialize, line 2") {
 		t.Errorf("version %s; --schema: %d %s\n--mcp: %d %s %s", v, code1, out1, code2, out2, errOut)
+	}
+	// The log's client sends tools/list before notifications/initialized.
+	code3, out3, _ := jrpcld(t, "", "stats", "-q", "--format", "json", "--mcp", "--mcp-schemas", schemas, log)
+	if code3 != exitInvalid || !strings.Contains(out3, "mcp-lifecycle-initialized") {
+		t.Errorf("with the rules: exit %d %s", code3, out3)
 	}
 }

@@ -71,7 +71,7 @@ func TestUnknownNames(t *testing.T) {
 			[]string{`unknown building block "fx.pont"`, `did you mean "fx.point"?`, `it has fx.labelled-point, fx.point, fx.remote`}},
 		{"build --filter", []string{"build", fixture, "-o", filepath.Join(tmp, "b"), "--filter", "fx.pont"},
 			[]string{`unknown building block "fx.pont"`, `did you mean "fx.point"?`, `fx.labelled-point, fx.point, fx.remote`}},
-		{"validate --format", []string{"validate", "--format", "xml", msgs}, []string{"text or json"}},
+		{"validate --format", []string{"validate", "--format", "xml", msgs}, []string{"text, json or sarif"}},
 		{"stats --format", []string{"stats", "--format", "yaml", msgs}, []string{"text or json"}},
 		{"rdf --format", []string{"rdf", "--format", "trig", msgs}, []string{"turtle, ntriples, nquads, jsonld or jsonld-expanded"}},
 		{"rdf -o .xml", []string{"rdf", "-o", filepath.Join(tmp, "out.xml"), msgs}, []string{"jrpcld does not write RDF/XML", ".ttl, .nt, .nq"}},

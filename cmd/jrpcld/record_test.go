@@ -165,7 +165,10 @@ func TestRecordServerEverything(t *testing.T) {
 	if len(answered) != 4 || !strings.Contains(out, "Echo: hi") {
 		t.Fatalf("answers to %v; the client got %s", answered, out)
 	}
-	code, vout, verr := jrpcld(t, "", "validate", "--mcp", "--mcp-schemas", schemas, log)
+	// The client sends every line at once, without waiting for the
+	// answer to initialize, which the MCP rules report: the recorded
+	// messages are what is checked here.
+	code, vout, verr := jrpcld(t, "", "validate", "--mcp", "--mcp-rules=false", "--mcp-schemas", schemas, log)
 	if code != exitOK || verr != "" {
 		t.Errorf("validate --mcp: exit %d\n%s%s", code, vout, verr)
 	}
@@ -313,7 +316,9 @@ func TestImport(t *testing.T) {
 	if code, _, errOut := jrpcld(t, "", "import", "--from", "vcr", "-o", log, vcr); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	code, out, errOut := jrpcld(t, "", "validate", "--mcp", "--mcp-schemas", schemas, log)
+	// The cassette has no notifications/initialized, which the MCP rules
+	// report: the imported messages are what is checked here.
+	code, out, errOut := jrpcld(t, "", "validate", "--mcp", "--mcp-rules=false", "--mcp-schemas", schemas, log)
 	if code != exitOK || !strings.Contains(out, "10 messages: 10 valid") || errOut != "" {
 		t.Errorf("validate --mcp: exit %d\n%s%s", code, out, errOut)
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 func statsCommand() command {
-	c := command{name: "stats", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V]] [--formats] [--format text|json] [--html FILE] [-q] [LOG...|-]",
+	c := command{name: "stats", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--formats] [--format text|json] [--html FILE] [-q] [LOG...|-]",
 		summary: "count messages, methods, pairing, errors, tools and latency in logs"}
 	c.help = statsHelp + "\n\n" + mcpHelp + " A graph's version is --mcp-version's, or the newest known.\n\n" + profileHelp
 	c.setup = runStats
@@ -182,11 +182,18 @@ func (o *statsOptions) read(e *env, files []string, sr *statsSchema) (*stats.Rep
 	if o.htmlFile != "" {
 		timeline = timelineLimit
 	}
-	newCollector := func() *stats.Collector {
+	var ml *mcpLog // with --mcp, the log's
+	newCollector := func(graph bool) *stats.Collector {
 		opts := stats.Options{Timeline: timeline}
-		if sr.s != nil {
-			opts.Checker, _ = schema.NewChecker(sr.s, "") // cannot fail without a definition
-			opts.Schema = sr.s.Name()
+		if sr.s != nil || ml != nil && !graph {
+			c, _ := schema.NewChecker(sr.s, "") // cannot fail without a definition
+			if !graph {
+				ml.observe(c) // the version of each message, and the rules
+			}
+			opts.Checker = c
+			if sr.s != nil {
+				opts.Schema = sr.s.Name()
+			}
 		}
 		return stats.NewCollector(opts)
 	}
@@ -197,13 +204,17 @@ func (o *statsOptions) read(e *env, files []string, sr *statsSchema) (*stats.Rep
 		fe, done := e, func() {}
 		if o.mcp.on {
 			var err error
-			sr.s, fe, done, err = o.mcp.schemaFor(e, o.cmd, name)
+			ml, fe, done, err = o.mcp.prepare(e, o.cmd, name)
+			if err == nil {
+				sr.s, err = o.mcp.base(ml)
+			}
 			if err != nil {
 				done()
 				errorf(e, "stats", "%v", err)
 				ioFailed = true
 				continue
 			}
+			ml.notice(e, o.cmd, displayName(name))
 		}
 		logs, err := statsFile(fe, name, *o.quiet, newCollector, reverse)
 		done()
@@ -227,7 +238,7 @@ func (o *statsOptions) read(e *env, files []string, sr *statsSchema) (*stats.Rep
 
 // statsFile reads one LOG: a message log, or a graph whose messages
 // reverse rebuilds. A graph jrpcld did not lay out is read whole, and said so.
-func statsFile(e *env, name string, quiet bool, newCollector func() *stats.Collector, reverse func() (*wire.Decoder, error)) ([]*stats.LogStats, error) {
+func statsFile(e *env, name string, quiet bool, newCollector func(graph bool) *stats.Collector, reverse func() (*wire.Decoder, error)) ([]*stats.LogStats, error) {
 	in, display, size, err := openInput(e, name)
 	if err != nil {
 		return nil, err
@@ -262,7 +273,7 @@ func statsFile(e *env, name string, quiet bool, newCollector func() *stats.Colle
 		}
 		defer tuneGC()()
 		return stats.ReadGraph(graph, display, f, rv, stats.GraphOptions{
-			NewCollector: func(string) *stats.Collector { return newCollector() },
+			NewCollector: func(string) *stats.Collector { return newCollector(true) },
 			Whole: func(reason string) {
 				errorf(e, "stats", "%s: read whole, so memory grows with its size: %s", display, reason)
 			},
@@ -273,7 +284,7 @@ func statsFile(e *env, name string, quiet bool, newCollector func() *stats.Colle
 	if err != nil {
 		return nil, err // the error names the input
 	}
-	c := newCollector()
+	c := newCollector(false)
 	err = stats.ReadLog(r, c)
 	l := &stats.LogStats{File: display, Stats: c.Stats(), Events: c.Timeline()}
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 )
 
 func validateCommand() command {
-	c := command{name: "validate", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V]] [--definition NAME] [--formats] [--shapes SHAPES] [--format text|json] [-q] [FILE...|-]",
+	c := command{name: "validate", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--definition NAME] [--formats] [--shapes SHAPES] [--format text|json|sarif] [-q] [FILE...|-]",
 		summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
 	c.help = validateHelp + "\n\n" + mcpHelp + "\n\n" + profileHelp
 	c.setup = runValidate
@@ -46,8 +46,14 @@ With --bblock, the IRIs the block's context produces and its ontology does
 not declare are reported as warnings on standard error.
 
 Each problem is printed as FILE:LINE: CODE KIND: message (at /pointer), with
-the schema location when a schema found it, then a summary; --format json
-prints one JSON object per problem and a summary object. An input with no
+the schema location when a schema found it, or the MCP rule and the address
+of its section, then a summary; --format json prints one JSON object per
+problem (with "rule" and "help" for an MCP rule), {"mcpVersion": ...} for
+each run of messages of one MCP version, and a summary object; --format
+sarif prints one SARIF 2.1.0 log for code-scanning tools: a result per
+problem, with the id of its rule (an MCP rule's, or json-parse-error,
+jsonrpc-invalid, schema, schema-unknown-method, json-text, shacl) and the
+rule's help address, the summary and MCP versions in the run's properties. An input with no
 message, or not in UTF-8, is one invalid message without a line; a gzip
 stream over --max-decompressed-bytes or --max-compression-ratio ends with
 one. A member named twice in one object is a warning, without a code: the
@@ -78,7 +84,7 @@ func runValidate(c *command, fs *pflag.FlagSet) runner {
 	o.block = addBlockFlags(fs)
 	fs.StringVar(&o.schemaFile, "schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
 	fs.StringVar(&o.definition, "definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
-	fs.StringVarP(&o.format, "format", "f", "text", "output `format`: text or json")
+	fs.StringVarP(&o.format, "format", "f", "text", "output `format`: text, json, or sarif (SARIF 2.1.0, for code-scanning tools)")
 	fs.BoolVar(&o.formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
 	o.quiet = addQuietFlag(fs)
 	o.mcp = addMCPFlags(fs)
@@ -99,8 +105,8 @@ func (o *validateOptions) run(e *env, files []string) error {
 	if err != nil {
 		return fail(err)
 	}
-	if o.format != "text" && o.format != "json" {
-		return failf("--format must be text or json, not %q", o.format)
+	if o.format != "text" && o.format != "json" && o.format != "sarif" {
+		return failf("--format must be text, json or sarif, not %q", o.format)
 	}
 	if o.schemaFile != "" && (o.block.dir != "" || o.block.id != "") {
 		return failf("give --schema or --bblock, not both")
@@ -113,7 +119,8 @@ func (o *validateOptions) run(e *env, files []string) error {
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	printer := &errorPrinter{w: out, limit: o.limits.maxErrors}
-	emit := func(f schema.Finding) { printFinding(printer, o.format, f) }
+	sarif := newSARIFLog(o.limits.maxErrors)
+	emit := func(f schema.Finding) { printFinding(printer, sarif, o.format, f) }
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
@@ -122,8 +129,9 @@ func (o *validateOptions) run(e *env, files []string) error {
 	ioFailed := false
 	for _, name := range files {
 		fe, done := e, func() {}
+		var ml *mcpLog
 		if o.mcp.on {
-			s, fe, done, err = o.mcp.schemaFor(e, o.cmd, name)
+			ml, fe, done, err = o.mcp.prepare(e, o.cmd, name)
 			if err != nil {
 				done()
 				out.Flush()
@@ -131,8 +139,9 @@ func (o *validateOptions) run(e *env, files []string) error {
 				ioFailed = true
 				continue
 			}
+			reportVersions(out, sarif, o.format, displayName(name), ml)
 		}
-		sum, err := validateFile(fe, s, o.definition, name, *o.quiet, o.limits.readerOptions(), emit)
+		sum, err := validateFile(fe, s, o.definition, name, *o.quiet, o.limits.readerOptions(), ml, emit)
 		done()
 		total.Add(sum)
 		if err == nil && shapes != nil {
@@ -148,11 +157,16 @@ func (o *validateOptions) run(e *env, files []string) error {
 		if o.format == "text" {
 			printer.summary(o.cmd)
 		}
+		if o.format == "sarif" {
+			sarif.write(out, total.Object(len(files)), false)
+		}
 		// A usage or I/O error: no summary, which would count files that
 		// were not read.
 		return exitError(exitUsage)
 	}
-	o.writeSummary(out, printer, len(files), total, shapes != nil, &shaclSum)
+	if err := o.writeSummary(out, printer, sarif, len(files), total, shapes != nil, &shaclSum); err != nil {
+		return err
+	}
 	if total.InvalidCount() > 0 || shaclSum.violations > 0 {
 		return exitError(exitInvalid)
 	}
@@ -190,29 +204,38 @@ func (o *validateOptions) schema(e *env) (*schema.Schema, error) {
 }
 
 // writeSummary writes the summary of the run, after the problems: a text
-// line (and the count of problems not printed, first), or a JSON object.
-func (o *validateOptions) writeSummary(out io.Writer, printer *errorPrinter, files int, total schema.Summary, withShapes bool, shaclSum *shaclSummary) {
+// line (and the count of problems not printed, first), a JSON object, or
+// the SARIF log, problems and summary.
+func (o *validateOptions) writeSummary(out io.Writer, printer *errorPrinter, sarif *sarifLog, files int, total schema.Summary, withShapes bool, shaclSum *shaclSummary) error {
 	if o.format == "text" {
 		printer.summary(o.cmd)
 		writeSummary(out, files, total)
 		if withShapes {
 			shaclSum.write(out)
 		}
-		return
+		return nil
 	}
 	sum := total.Object(files)
-	sum["notPrinted"] = printer.dropped
 	if withShapes {
 		sum["shacl"] = shaclSum.object()
 	}
+	if o.format == "sarif" {
+		return sarif.write(out, sum, true)
+	}
+	sum["notPrinted"] = printer.dropped
 	line, _ := json.Marshal(map[string]any{"summary": sum})
 	fmt.Fprintf(out, "%s\n", line)
+	return nil
 }
 
 // printFinding prints one problem f through printer, in format text or
-// json.
-func printFinding(printer *errorPrinter, format string, f schema.Finding) {
-	if format == "json" {
+// json, or adds it to the SARIF log.
+func printFinding(printer *errorPrinter, sarif *sarifLog, format string, f schema.Finding) {
+	switch format {
+	case "sarif":
+		sarif.add(f)
+		return
+	case "json":
 		line, _ := json.Marshal(f.Object())
 		printer.print("%s\n", line)
 		return
@@ -221,14 +244,19 @@ func printFinding(printer *errorPrinter, format string, f schema.Finding) {
 	if f.Severity == diag.Warning {
 		sev = "warning: "
 	}
+	var parts []string
+	if f.Pointer != "" {
+		parts = append(parts, "at "+f.Pointer)
+	}
+	if f.Schema != "" {
+		parts = append(parts, "schema "+f.Schema)
+	}
+	if f.Rule != "" {
+		parts = append(parts, "rule "+f.Rule+", "+f.Help)
+	}
 	where := ""
-	switch {
-	case f.Pointer != "" && f.Schema != "":
-		where = fmt.Sprintf(" (at %s; schema %s)", f.Pointer, f.Schema)
-	case f.Pointer != "":
-		where = fmt.Sprintf(" (at %s)", f.Pointer)
-	case f.Schema != "":
-		where = fmt.Sprintf(" (schema %s)", f.Schema)
+	if len(parts) > 0 {
+		where = " (" + strings.Join(parts, "; ") + ")"
 	}
 	pos := f.File // a problem of the whole input has no line
 	if f.Line > 0 {
@@ -242,7 +270,7 @@ func printFinding(printer *errorPrinter, format string, f schema.Finding) {
 	printer.print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
 }
 
-func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool, opts rpclog.ReaderOptions, emit func(schema.Finding)) (schema.Summary, error) {
+func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool, opts rpclog.ReaderOptions, ml *mcpLog, emit func(schema.Finding)) (schema.Summary, error) {
 	var in io.Reader = e.stdin
 	var size int64
 	display := name
@@ -279,10 +307,13 @@ func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool,
 	if err != nil {
 		return schema.Summary{}, err
 	}
-	sum, err := schema.ValidateLog(r, checker, display, emit)
+	ml.observe(checker)
+	t := ml.tally(emit)
+	sum, err := schema.ValidateLog(r, checker, display, t.emit)
 	if err != nil {
 		err = fmt.Errorf("%s: %w", display, err)
 	}
+	t.end(display, &sum)
 	return sum, err
 }
 

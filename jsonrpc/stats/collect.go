@@ -100,7 +100,7 @@ type ProblemCount struct {
 	Kind     string `json:"kind"`
 	Code     int    `json:"code"`
 	Severity string `json:"severity"`
-	Source   string `json:"source"` // "rules" or "schema"
+	Source   string `json:"source"` // "rules" (JSON-RPC 2.0), "schema", or the id of a protocol rule
 	Count    int    `json:"count"`
 }
 
@@ -380,7 +380,10 @@ func (c *Collector) addAt(rec *rpclog.Record, pos int) {
 	}
 	for _, p := range ds {
 		source := "rules"
-		if p.Schema != "" {
+		switch {
+		case p.Rule != "":
+			source = p.Rule // a protocol rule across messages, such as an MCP rule
+		case p.Schema != "":
 			source = "schema"
 		}
 		if p.Severity == diag.Warning {
