@@ -55,6 +55,9 @@ type mcpFlags struct {
 	version string
 	rules   bool
 	set     *mcp.Set
+	// readerOpts are those the log is then read with (the limits of
+	// validate), so that its messages are counted alike.
+	readerOpts rpclog.ReaderOptions
 }
 
 func addMCPFlags(fs *pflag.FlagSet) *mcpFlags {
@@ -181,7 +184,7 @@ func (m *mcpFlags) prepare(e *env, cmd, name string) (l *mcpLog, le *env, done f
 		if _, err := in.Seek(0, io.SeekStart); err != nil {
 			return nil, err
 		}
-		return rpclog.NewReader(bufio.NewReaderSize(in, 64<<10), display, rpclog.ReaderOptions{})
+		return rpclog.NewReader(bufio.NewReaderSize(in, 64<<10), display, m.readerOpts)
 	}
 	l = &mcpLog{versions: &rules.Versions{}}
 	if r, err := read(); err == nil { // a log rpclog cannot open is reported as validate reports it

@@ -131,6 +131,7 @@ func (o *validateOptions) run(e *env, files []string) error {
 		fe, done := e, func() {}
 		var ml *mcpLog
 		if o.mcp.on {
+			o.mcp.readerOpts = o.limits.readerOptions()
 			ml, fe, done, err = o.mcp.prepare(e, o.cmd, name)
 			if err != nil {
 				done()
