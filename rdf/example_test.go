@@ -3,6 +3,7 @@ package rdf_test
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/jrpcld/jrpcld/rdf"
 )
@@ -69,4 +70,24 @@ func ExampleFormatOf() {
 	// log.nq.gz nquads application/n-quads gzip: true
 	// ontology.owl rdfxml application/rdf+xml gzip: false
 	// log.jsonl is not RDF
+}
+
+// N-Quads read as a stream, a piece at a time: each piece's quads are
+// handed on in document order.
+func ExampleReadLines() {
+	doc := `<http://example.com/a> <http://example.com/p> "1" <http://example.com/g> .
+<http://example.com/b> <http://example.com/p> "2" .
+`
+	err := rdf.ReadLines(strings.NewReader(doc), rdf.NQuads, func(qs []rdf.Quad) error {
+		for _, q := range qs {
+			fmt.Println(q.S.Value, q.O.Value, q.InDefaultGraph())
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// http://example.com/a 1 false
+	// http://example.com/b 2 true
 }

@@ -13,3 +13,7 @@ func PlanAll(t *TurtleWriter) { t.planAll = true }
 // CheckBlank and CheckBlankRunes check a blank node label by table and rune
 // by rune (TestCheckBlank).
 var CheckBlank, CheckBlankRunes = checkBlank, checkBlankRunes
+
+// ReadLinesSized is ReadLines with pieces of about size bytes
+// (TestReadLines).
+var ReadLinesSized = readLines

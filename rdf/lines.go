@@ -1,9 +1,12 @@
 package rdf
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"runtime"
 	"sync"
 
 	"github.com/jrpcld/jrpcld/diag"
@@ -65,4 +68,58 @@ func ParseLines(data []byte, syntax Format, n int) ([]Quad, error) {
 		qs = append(qs, p.quads...)
 	}
 	return qs, nil
+}
+
+// pieceSize is about how much of a document ReadLines parses at once.
+const pieceSize = 8 << 20
+
+// ReadLines reads N-Triples or N-Quads from r a piece of about 8 MiB at a
+// time, cut at a line end and parsed on every core by ParseLines, and hands
+// each piece's quads to each, in document order, so that a document larger
+// than memory can be read as a stream. A syntax error stops it, its line
+// counted from the document's start; so does an error of each, returned as
+// it is.
+func ReadLines(r io.Reader, syntax Format, each func([]Quad) error) error {
+	return readLines(r, syntax, pieceSize, each)
+}
+
+// readLines is ReadLines with pieces of about size bytes.
+func readLines(r io.Reader, syntax Format, size int, each func([]Quad) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	lines := 0
+	for {
+		buf := make([]byte, size)
+		n, err := io.ReadFull(br, buf)
+		buf = buf[:n]
+		last := err != nil
+		switch {
+		case !last:
+			rest, rerr := br.ReadBytes('\n')
+			buf = append(buf, rest...)
+			if last = rerr == io.EOF; rerr != nil && !last {
+				return rerr
+			}
+		case err != io.EOF && err != io.ErrUnexpectedEOF:
+			return err
+		}
+		qs, err := ParseLines(buf, syntax, runtime.GOMAXPROCS(0))
+		if err != nil {
+			var d *diag.Diagnostic
+			if errors.As(err, &d) {
+				shifted := *d
+				shifted.Line += lines
+				return &shifted
+			}
+			return err
+		}
+		if len(qs) > 0 {
+			if err := each(qs); err != nil {
+				return err
+			}
+		}
+		if last {
+			return nil
+		}
+		lines += bytes.Count(buf, []byte{'\n'})
+	}
 }

@@ -30,6 +30,8 @@ func flagChoices(cmd, flag string) []string {
 		switch cmd {
 		case "rdf":
 			return []string{"turtle", "ntriples", "nquads", "jsonld", "jsonld-expanded"}
+		case "query":
+			return []string{"json", "xml", "csv", "tsv", "turtle", "ntriples", "nquads"}
 		case "validate", "stats":
 			return []string{"text", "json"}
 		case "annotate":

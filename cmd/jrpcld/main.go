@@ -84,6 +84,7 @@ func commands() []command {
 		jsonCommand(),
 		examplesCommand(),
 		statsCommand(),
+		queryCommand(),
 		contextCommand(),
 		annotateCommand(),
 		ontologyCommand(),
