@@ -159,7 +159,7 @@ func TestSHACLUsage(t *testing.T) {
 	}{
 		{[]string{good}, "give the shapes with --shapes FILE"},
 		{[]string{"--shapes", jsonrpcShapes, "--format", "xml", good}, `--format must be text, turtle or json, not "xml"`},
-		{[]string{"--shapes", sparql, good}, "sparql.ttl: shape <file://" + sparql + "#S>: SHACL-JS (sh:js): not supported"},
+		{[]string{"--shapes", sparql, good}, "sparql.ttl: shape <file://" + sparql + "#S>: SHACL-JS constraints (sh:js): not supported"},
 		{[]string{"--shapes", broken, good}, "broken.ttl:2:"},
 		{[]string{"--shapes", filepath.Join(dir, "none.ttl"), good}, "no such file"},
 		{[]string{"--shapes", jsonrpcShapes, dir}, "is a folder"},

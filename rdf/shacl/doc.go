@@ -17,10 +17,12 @@
 // specification says. Of SHACL-AF, triple rules and SPARQL rules with
 // conditions and sh:order run, SPARQL targets, and the node expressions
 // sh:this, constants, paths, unions, intersections and filter shapes.
-// SHACL-JS, other custom targets, constraint components without a SPARQL
-// validator and SHACL-AF functions are not supported: Compile refuses a
-// shapes graph that uses them (ErrUnsupported), naming the shape, so that
-// nothing passes because it was not checked.
+// SHACL-JS, SHACL-AF expression constraints and functions, other custom
+// targets, constraint components without a SPARQL validator and DASH's
+// own constraints are not supported: Compile refuses a shapes graph where
+// a shape in use needs them (ErrUnsupported), naming the shape, so that
+// nothing passes because it was not checked. A deactivated shape, and what
+// only it refers to, is never a reason to refuse.
 //
 // sh:pattern follows SPARQL's REGEX, whose syntax is XPath's: patterns
 // are translated to Go's RE2, character class subtraction and XPath's

@@ -28,8 +28,9 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // ErrUnsupported is wrapped by the errors of shapes that use what the
 // package does not implement: SHACL-JS, targets of a target type,
-// constraint components without a SPARQL validator, SHACL-AF functions. A
-// shapes graph that uses them is refused, never validated in part.
+// constraint components without a SPARQL validator, DASH constraints,
+// SHACL-AF expressions and functions. A shapes graph whose shapes in use
+// need them is refused, never validated in part.
 var ErrUnsupported = errors.New("not supported")
 
 // NestingError is a validation that failed (as SHACL calls a validation it

@@ -235,6 +235,11 @@ func TestUnsupported(t *testing.T) {
 	tests := []struct{ name, shapes, shape string }{
 		{"JavaScript rule", `ex:S sh:targetNode ex:a ; sh:rule [ a sh:JSRule ; sh:jsFunctionName "f" ] .`, "ex:S"},
 		{"target of a target type", `ex:S sh:target [ a ex:MyTargetType ; ex:p 1 ] ; sh:path ex:p ; sh:minCount 1 .`, "ex:S"},
+		{"expression constraint", `ex:S sh:targetNode ex:a ; sh:expression [ sh:path ex:p ] .`, "ex:S"},
+		{"DASH constraint", `ex:S sh:targetNode ex:a ; sh:path ex:p ; <http://datashapes.org/dash#hasValueIn> ( 1 2 ) .`, "ex:S"},
+		{"SHACL-JS constraint", `ex:S sh:targetNode ex:a ; sh:js [ sh:jsFunctionName "f" ] .`, "ex:S"},
+		{"in a shape a used shape refers to", `ex:T sh:targetNode ex:a ; sh:or ( ex:S [ sh:class ex:C ] ) .
+			ex:S sh:expression [ sh:path ex:p ] .`, "ex:S"},
 		{"JavaScript component", `ex:C a sh:ConstraintComponent ; sh:parameter [ sh:path ex:myParam ] ; sh:validator [ a sh:JSValidator ; sh:jsFunctionName "f" ] .
 			ex:S sh:targetNode ex:a ; ex:myParam 3 .`, "ex:S"},
 		{"node validator at a property shape", `ex:C a sh:ConstraintComponent ; sh:parameter [ sh:path ex:myParam ] ; sh:nodeValidator [ sh:select "SELECT $this {}" ] .
@@ -249,6 +254,47 @@ func TestUnsupported(t *testing.T) {
 				t.Fatalf("Compile: %v, want ErrUnsupported naming %s", err, tc.shape)
 			}
 		})
+	}
+}
+
+// TestUnusedUnsupported: what jrpcld does not run keeps no shapes graph
+// from compiling when no shape in use needs it: a deactivated shape, what
+// only a deactivated shape refers to, a shape without targets that no
+// shape refers to. Validating a node against such a shape is refused.
+func TestUnusedUnsupported(t *testing.T) {
+	for _, tc := range []struct{ name, shapes string }{
+		{"deactivated", `ex:S sh:targetNode ex:a ; sh:deactivated true ; sh:js [ sh:jsFunctionName "f" ] .`},
+		{"deactivated and ill-formed", `ex:S sh:targetNode ex:a ; sh:deactivated true ; sh:minCount "one" ; sh:sparql [ sh:select "SELECT" ] .`},
+		{"only a deactivated shape refers to it", `ex:T sh:targetNode ex:a ; sh:deactivated true ; sh:property ex:S .
+			ex:S sh:path ex:p ; sh:expression [ sh:path ex:q ] .`},
+		{"no targets, no reference", `ex:S sh:path ex:p ; <http://datashapes.org/dash#singleLine> true .`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustCompile(t, tc.shapes)
+			r := validate(t, s, NewGraph(ttl(t, `ex:a ex:p "x" .`)))
+			if !r.Conforms {
+				t.Errorf("results %v", r.Results)
+			}
+			_, err := s.ValidateNode(NewGraph(nil), rdf.NewIRI(ex+"a"), rdf.NewIRI(ex+"S"))
+			deactivated := strings.Contains(tc.shapes, "ex:S sh:targetNode ex:a ; sh:deactivated")
+			if !deactivated && !errors.Is(err, ErrUnsupported) {
+				t.Errorf("ValidateNode against ex:S: %v, want ErrUnsupported", err)
+			}
+		})
+	}
+}
+
+// TestDeclaredDASH: a DASH component the shapes graph declares with a
+// SPARQL validator (as dash.ttl does) runs instead of being refused.
+func TestDeclaredDASH(t *testing.T) {
+	s := mustCompile(t, `
+		<http://datashapes.org/dash#SingleLineConstraintComponent> a sh:ConstraintComponent ;
+			sh:parameter [ sh:path <http://datashapes.org/dash#singleLine> ] ;
+			sh:validator [ sh:ask """ASK { FILTER (!$singleLine || !isLiteral($value) || !contains(str($value), "\\n")) }""" ] .
+		ex:S sh:targetNode ex:a ; sh:path ex:p ; <http://datashapes.org/dash#singleLine> true .`)
+	r := validate(t, s, NewGraph(ttl(t, `ex:a ex:p "one", "two\nlines" .`)))
+	if len(r.Results) != 1 || r.Results[0].Value.Value != "two\nlines" {
+		t.Errorf("results %v, want one, for the value on two lines", r.Results)
 	}
 }
 

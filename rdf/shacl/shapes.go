@@ -47,6 +47,10 @@ type shape struct {
 	sparqlTargets []*algebra.Query
 	parents       []*shape // the shapes whose sh:property this shape is
 	order         float64  // sh:order, for the order rules run in
+	// unsupported is the error of a shape that uses what jrpcld does not
+	// run; the shapes graph is refused when the shape is in use.
+	unsupported   error
+	targetTriples bool // the shapes graph gives it targets
 }
 
 // component is a constraint component of SHACL Core.
@@ -144,9 +148,6 @@ func Compile(shapes []rdf.Triple) (*Shapes, error) {
 // CompileGraph is Compile on a graph already made.
 func CompileGraph(g *Graph) (*Shapes, error) {
 	c := &compiler{g: g, s: &Shapes{graph: g}, byNode: map[rdf.Term]*shape{}, consts: map[rdf.Term]ref{}}
-	if err := c.refuseExtensions(); err != nil {
-		return nil, err
-	}
 	var err error
 	if c.comps, err = c.declaredComponents(); err != nil {
 		return nil, err
@@ -158,8 +159,15 @@ func CompileGraph(g *Graph) (*Shapes, error) {
 		sh := c.pending[0]
 		c.pending = c.pending[1:]
 		if err := c.compile(sh); err != nil {
-			return nil, &Error{Shape: c.describe(sh.node), Err: err}
+			if !errors.Is(err, ErrUnsupported) {
+				return nil, &Error{Shape: c.describe(sh.node), Err: err}
+			}
+			// Refused only if a shape in use needs it (inUse).
+			sh.unsupported = &Error{Shape: c.describe(sh.node), Err: err}
 		}
+	}
+	if err := c.s.inUse(); err != nil {
+		return nil, err
 	}
 	for _, sh := range c.s.shapes {
 		if !sh.deactivated && sh.hasTargets() {
@@ -326,19 +334,6 @@ func (c *compiler) shape(n rdf.Term) *shape {
 	return sh
 }
 
-// refuseExtensions returns an error for the first use of SHACL-SPARQL or
-// SHACL-JS in the shapes graph.
-func (c *compiler) refuseExtensions() error {
-	for _, p := range []struct{ pred, what string }{
-		{shJS, "SHACL-JS (sh:js)"},
-	} {
-		if ns := c.subjectsOf(p.pred); len(ns) > 0 {
-			return &Error{Shape: c.describe(ns[0]), Err: fmt.Errorf("%s: %w", p.what, ErrUnsupported)}
-		}
-	}
-	return nil
-}
-
 // describe writes a node of the shapes graph for an error message (see
 // describe).
 func (c *compiler) describe(t rdf.Term) string { return describe(c.g, t) }
@@ -391,6 +386,16 @@ func (c *compiler) shapeRef(t rdf.Term, pred string) (*shape, error) {
 // compile reads the targets, constraints and rules of a shape.
 func (c *compiler) compile(sh *shape) error {
 	n := sh.node
+	sh.targetTriples = c.hasTargetTriples(n)
+	d, err := c.single(sh, shDeactivated)
+	if err != nil {
+		return err
+	}
+	// A deactivated shape is not read further: whatever it holds, it
+	// never keeps a shapes graph from compiling.
+	if sh.deactivated = isTrue(d); sh.deactivated {
+		return nil
+	}
 	if len(c.values(n, shPath)) > 0 {
 		pv, err := c.single(sh, shPath)
 		if err != nil {
@@ -400,11 +405,9 @@ func (c *compiler) compile(sh *shape) error {
 			return fmt.Errorf("sh:path: %w", err)
 		}
 	}
-	d, err := c.single(sh, shDeactivated)
-	if err != nil {
+	if err := c.refuse(sh); err != nil {
 		return err
 	}
-	sh.deactivated = isTrue(d)
 	sh.severity = rdf.NewIRI(shViolation)
 	if s, err := c.single(sh, shSeverity); err != nil {
 		return err

@@ -204,6 +204,9 @@ func (s *Shapes) ValidateNode(data *Graph, node, shapeNode rdf.Term) (*Report, e
 	if sh == nil {
 		return nil, fmt.Errorf("there is no shape %s", termText(shapeNode))
 	}
+	if err := reachUnsupported([]*shape{sh}); err != nil {
+		return nil, err
+	}
 	v := newValidator(bind(s, data))
 	var out []result
 	if !sh.deactivated {

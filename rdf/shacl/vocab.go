@@ -102,6 +102,7 @@ const (
 	// SHACL-SPARQL and other extensions that are refused.
 	shSPARQL              = NS + "sparql"
 	shJS                  = NS + "js"
+	shExpression          = NS + "expression"
 	shConstraintComponent = NS + "ConstraintComponent"
 	shParameter           = NS + "parameter"
 	shSPARQLTarget        = NS + "SPARQLTarget"
