@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -253,34 +254,91 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// startEverything starts the reference server's Streamable HTTP transport
+// and returns its /mcp URL once the server itself answers there. The port
+// is chosen free, but between choosing and binding another process may take
+// it (the server listens on every address, so a listener on 127.0.0.1 alone
+// would even win the connections): the server is known to be the one
+// answering by its own log line and an initialize answered with its name,
+// and a port lost that way is tried again with another, up to 5 times.
+func startEverything(t *testing.T, bin string) string {
+	t.Helper()
+	var last string
+	for try := 0; try < 5; try++ {
+		port := freePort(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		srv := exec.CommandContext(ctx, bin, "streamableHttp")
+		srv.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+		out := &lockedBuffer{}
+		srv.Stdout, srv.Stderr = out, out
+		if err := srv.Start(); err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		stop := func() { cancel(); srv.Wait() }
+		upstream := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+		if everythingAnswers(upstream, port, out) {
+			t.Cleanup(stop)
+			return upstream
+		}
+		stop()
+		last = out.String()
+	}
+	t.Fatalf("the reference server does not answer on a port of its own after 5 tries; its last output:\n%s", last)
+	return ""
+}
+
+// everythingAnswers waits up to 30 s for the server's "listening on port"
+// line, then asks the URL to initialize and reports whether the answer
+// names the reference server.
+func everythingAnswers(upstream string, port int, out *lockedBuffer) bool {
+	listening := fmt.Sprintf("listening on port %d", port)
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), listening); time.Sleep(100 * time.Millisecond) {
+		if strings.Contains(out.String(), "already in use") || time.Now().After(deadline) {
+			return false
+		}
+	}
+	req, err := http.NewRequest("POST", upstream, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`))
+	if err != nil {
+		return false
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode == http.StatusOK && strings.Contains(string(body), "serverInfo")
+}
+
+// lockedBuffer is a bytes.Buffer a child process writes to while the test
+// reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // TestRecordHTTPServerEverything: the same through the reference server's
 // own Streamable HTTP transport, which answers in SSE streams: the log is
 // valid against the negotiated version's schema.
 func TestRecordHTTPServerEverything(t *testing.T) {
 	bin := npmBin(t, "mcp-server-everything")
 	schemas := shared.Dir(t, "reference", "mcp-schema")
-	port := freePort(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	srv := exec.CommandContext(ctx, bin, "streamableHttp")
-	srv.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	var srvOut bytes.Buffer
-	srv.Stdout, srv.Stderr = &srvOut, &srvOut
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); srv.Wait() }()
-	upstream := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server does not listen: %s", srvOut.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	upstream := startEverything(t, bin)
 	log := filepath.Join(t.TempDir(), "everything-http.jsonl")
 	base, stop := startRecorder(t, upstream, log)
 	sid, _ := post(t, base+"/mcp", "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"jrpcld-test","version":"1"}}}`)
