@@ -78,6 +78,20 @@ func ParseQuery(src, base string) (*algebra.Query, error) { return syntax.ParseQ
 // ParseUpdate parses a SPARQL 1.1 update request, as ParseQuery does.
 func ParseUpdate(src, base string) (*algebra.Update, error) { return syntax.ParseUpdate(src, base) }
 
+// ParseQueryPrefixed parses a query as ParseQuery does, with prefixes (name
+// to IRI) declared before its text, as rdflib declares a graph's prefixes
+// for a query on it: a PREFIX of the query overrides one. Line numbers
+// count from the query's own first line.
+func ParseQueryPrefixed(src, base string, prefixes map[string]string) (*algebra.Query, error) {
+	return syntax.ParseQueryPrefixed(src, base, prefixes)
+}
+
+// ParseUpdatePrefixed parses an update request as ParseUpdate does, with
+// prefixes declared before it, as ParseQueryPrefixed does.
+func ParseUpdatePrefixed(src, base string, prefixes map[string]string) (*algebra.Update, error) {
+	return syntax.ParseUpdatePrefixed(src, base, prefixes)
+}
+
 // Options tune a query or update. The zero value is a good default.
 type Options struct {
 	// Timeout stops the evaluation past this duration (0: none beyond the

@@ -32,7 +32,14 @@ import (
 // base resolves relative IRIs until the query sets its own with BASE. An
 // error is a *SyntaxError.
 func ParseQuery(src, base string) (*algebra.Query, error) {
-	p, err := newParser(src, base)
+	return ParseQueryPrefixed(src, base, nil)
+}
+
+// ParseQueryPrefixed parses a query as ParseQuery does, with prefixes
+// declared before it (name to IRI): a PREFIX of the query overrides one.
+// rdflib's query and update methods take a graph's prefixes so (initNs).
+func ParseQueryPrefixed(src, base string, prefixes map[string]string) (*algebra.Query, error) {
+	p, err := newParser(src, base, prefixes)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +52,13 @@ func ParseQuery(src, base string) (*algebra.Query, error) {
 // algebra; base resolves relative IRIs until the request sets its own with
 // BASE. An error is a *SyntaxError.
 func ParseUpdate(src, base string) (*algebra.Update, error) {
-	p, err := newParser(src, base)
+	return ParseUpdatePrefixed(src, base, nil)
+}
+
+// ParseUpdatePrefixed parses an update request as ParseUpdate does, with
+// prefixes declared before it, as ParseQueryPrefixed does.
+func ParseUpdatePrefixed(src, base string, prefixes map[string]string) (*algebra.Update, error) {
+	p, err := newParser(src, base, prefixes)
 	if err != nil {
 		return nil, err
 	}
@@ -102,12 +115,16 @@ func (p *parser) leave() { p.depth-- }
 // failure carries a SyntaxError up through the parser's calls to run.
 type failure struct{ err *SyntaxError }
 
-func newParser(src, base string) (*parser, error) {
+func newParser(src, base string, prefixes map[string]string) (*parser, error) {
 	s, err := newSource(src)
 	if err != nil {
 		return nil, err
 	}
-	return &parser{src: s, lx: &lexer{src: s, s: s.text}, base: base, prefixes: map[string]string{},
+	declared := make(map[string]string, len(prefixes))
+	for name, iri := range prefixes {
+		declared[name] = iri
+	}
+	return &parser{src: s, lx: &lexer{src: s, s: s.text}, base: base, prefixes: declared,
 		labels: map[string]int{}, dataLabels: map[string]int{}}, nil
 }
 
