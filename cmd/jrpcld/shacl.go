@@ -374,7 +374,7 @@ func addLog(e *env, cmd string, b *shacl.Builder, ctx *ldctx.Processed, in io.Re
 // shaclFindings validates the graph of a log against shapes and returns
 // the results as validate's findings: each at the line of the message its
 // focus node is (or belongs to), errors for sh:Violation and warnings for
-// the other severities, the kind the message has.
+// the other severities, the kind the message has, code -32600.
 func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions) ([]schema.Finding, error) {
 	data, display, err := readAll(e, name)
 	if err != nil {
@@ -447,8 +447,10 @@ func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processe
 		case rdf.Blank:
 			node = "_:" + res.Focus.Value
 		}
+		// The code of an invalid message, as the schema's problems outside
+		// params have: the message breaks a rule of the shapes.
 		fs = append(fs, schema.Finding{Index: int(max(pos-1, 0)), Kind: w.kind,
-			Diagnostic: diag.Diagnostic{File: display, Line: w.line, Node: node, Severity: sev, Message: msg}})
+			Diagnostic: diag.Diagnostic{File: display, Line: w.line, Node: node, Code: jsonrpc.CodeInvalidRequest, Severity: sev, Message: msg}})
 	}
 	return fs, nil
 }

@@ -179,7 +179,7 @@ func TestSHACLUsage(t *testing.T) {
 func TestValidateShapes(t *testing.T) {
 	session := "../../examples/session.jsonl"
 	code, out, errOut := jrpcld(t, "", "validate", "--shapes", jsonrpcShapes, session)
-	want := session + ":13: request: SHACL MinCountConstraintComponent: the request is never answered"
+	want := session + ":13: -32600 request: SHACL MinCountConstraintComponent: the request is never answered"
 	if code != exitInvalid || !strings.Contains(out, want) || !strings.Contains(out, "shacl: 0 of 1 logs conform; 1 results, 1 violations\n") || errOut != "" {
 		t.Errorf("exit %d\n%s%s\nwant %q", code, out, errOut, want)
 	}
@@ -189,7 +189,7 @@ func TestValidateShapes(t *testing.T) {
 	json.Unmarshal([]byte(lines[0]), &first)
 	json.Unmarshal([]byte(lines[len(lines)-1]), &sum)
 	s, _ := sum["summary"].(map[string]any)
-	if code != exitInvalid || first["line"] != 13.0 || first["severity"] != "error" || s == nil || s["shacl"] == nil {
+	if code != exitInvalid || first["line"] != 13.0 || first["code"] != -32600.0 || first["severity"] != "error" || s == nil || s["shacl"] == nil {
 		t.Errorf("json: exit %d\n%s", code, out)
 	}
 	if code, _, errOut := jrpcld(t, "", "validate", "--shapes", jsonrpcShapes); code != exitUsage || !strings.Contains(errOut, "not on standard input") {

@@ -62,7 +62,8 @@ last one is used, as most JSON readers do.
 --shapes SHAPES (repeatable) also validates the graph of each log, as
 "jrpcld rdf" makes it with the block, against SHACL shapes (see "jrpcld
 shacl"): each result is a problem at the line of the message it is about,
-an error for sh:Violation and a warning otherwise. Warnings do not change the exit
+with code -32600, an error for sh:Violation and a warning otherwise, and
+the summary adds a line that counts the logs that conform and the results. Warnings do not change the exit
 status: 0 when every message is valid, 1 when some are not, 2 on a usage or
 I/O error.`
 

@@ -248,6 +248,30 @@ func (r *Report) Triples() []rdf.Triple {
 			ts = append(ts, rdf.T(x, shResultMessage, rdf.NewLiteral(res.Message(), "")))
 		}
 	}
+	// A shape (or SPARQL constraint) that is a blank node is described by
+	// its triples, as pySHACL writes it: a label alone would lose it.
+	described := map[rdf.Term]bool{}
+	for _, res := range r.Results {
+		for _, t := range []rdf.Term{res.Shape, res.SourceConstraint} {
+			ts = r.shapes.appendDescription(ts, t, keep, described)
+		}
+	}
+	return ts
+}
+
+// appendDescription appends the triples of blank node t in g, and of the
+// blank nodes they lead to (its concise bounded description), each blank
+// node once, relabelled by keep.
+func (g *Graph) appendDescription(ts []rdf.Triple, t rdf.Term, keep func(rdf.Term) rdf.Term, done map[rdf.Term]bool) []rdf.Triple {
+	if g == nil || t.Kind != rdf.Blank || done[t] || g.id(t) == 0 {
+		return ts
+	}
+	done[t] = true
+	for _, e := range g.out(g.id(t)) {
+		o := g.terms[e.b]
+		ts = append(ts, rdf.T(keep(t), g.terms[e.a].Value, keep(o)))
+		ts = g.appendDescription(ts, o, keep, done)
+	}
 	return ts
 }
 

@@ -376,6 +376,17 @@ func TestReportWriters(t *testing.T) {
 	if want := []string{"<" + ex + "p>/^<" + ex + "q>", "<" + ex + "p>/^<" + ex + "q>", "<" + ex + "r>"}; !slices.Equal(paths, want) {
 		t.Errorf("paths %v, want %v", paths, want)
 	}
+	// The shapes are blank nodes: each is written with its triples, its
+	// sh:path among them, not as [] (the shape would be lost).
+	shapes := c.g.withPredicate(c.g.id(rdf.NewIRI(shSourceShape)))
+	for _, e := range shapes {
+		if len(c.values(c.g.terms[e.b], shPath)) != 1 {
+			t.Errorf("sh:sourceShape %s is written without its sh:path:\n%s", c.g.terms[e.b], buf.Bytes())
+		}
+	}
+	if len(shapes) != 3 {
+		t.Errorf("%d sh:sourceShape triples, want 3", len(shapes))
+	}
 
 	buf.Reset()
 	if err := r.WriteJSON(&buf); err != nil {
