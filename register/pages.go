@@ -58,11 +58,49 @@ func (o *blockOut) page() string {
 
 func pagePath(id string) string { return "bblock/" + id + ".html" }
 
+// linkWarnings follows the links of the Markdown texts the pages show,
+// each named by the file it comes from, and returns a warning for each
+// link that leads to nothing the build published (the page shows its text
+// alone).
+func (bd *builder) linkWarnings(from, dir string, texts ...string) []string {
+	var warns []string
+	for i := 0; i+1 < len(texts); i += 2 {
+		file, text := texts[i], texts[i+1]
+		if text == "" {
+			continue
+		}
+		docs.HTMLLinks(text, 0, bd.mdLinks(from, dir, func(dest, why string) {
+			warns = append(warns, fmt.Sprintf("%s: the link %q leads nowhere (%s): the page shows its text alone", file, dest, why))
+		}))
+	}
+	return warns
+}
+
+// blockTexts lists the Markdown texts of block o's page, each after the
+// file it comes from.
+func blockTexts(o *blockOut) []string {
+	texts := []string{o.b.Files.Metadata, o.b.Meta.Abstract, o.b.Files.Description, o.description}
+	if o.b.Meta.Abstract == "" {
+		texts[1] = o.b.Meta.Description
+	}
+	for _, ex := range o.examples {
+		texts = append(texts, o.b.Files.Examples, ex.Content)
+	}
+	return texts
+}
+
 // writePages writes index.html and a page per block.
 func (bd *builder) writePages(res *Result) error {
 	cfg := bd.reg.Config
+	res.Warnings = append(res.Warnings, bd.linkWarnings("index.html", "", bblock.ConfigFile, cfg.Abstract, bblock.ConfigFile, cfg.Description)...)
+	for i, o := range bd.blocks {
+		for _, w := range bd.linkWarnings(o.page(), path.Join(bblock.SourcesDir, o.b.Path), blockTexts(o)...) {
+			o.warnf("%s", w)
+		}
+		res.Blocks[i] = o.res
+	}
 	idx := site.Index{Name: cfg.Name, Abstract: cfg.Abstract, Description: cfg.Description, Date: bd.date,
-		Errors: res.Errors, Warnings: res.Warnings}
+		Errors: res.Errors, Warnings: res.Warnings, Links: bd.mdLinks("index.html", "", func(string, string) {})}
 	if idx.Name == "" {
 		idx.Name = "Building-block register"
 	}
@@ -102,7 +140,8 @@ func (bd *builder) writePages(res *Result) error {
 			Passed: o.res.Passed, Summary: summary(o.res),
 			Date: bd.date, Deps: deps(o, from), Tags: m.Tags, Errors: o.res.Errors, Warnings: o.pageWarnings(),
 			Description: o.description, Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology,
-			OntologyNote: o.ontologyNote, Graph: bd.graph(from, o.b.ID)}
+			OntologyNote: o.ontologyNote, Graph: bd.graph(from, o.b.ID),
+			Links: bd.mdLinks(from, path.Join(bblock.SourcesDir, o.b.Path), func(string, string) {})}
 		if p.Abstract == "" {
 			p.Abstract = m.Description
 		}

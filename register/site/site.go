@@ -114,9 +114,6 @@ const filterScript = `(function () {
 })();`
 
 var funcs = template.FuncMap{
-	"md": func(s string, shift int) template.HTML {
-		return template.HTML(docs.HTML(s, shift)) // docs.HTML escapes every character it is given
-	},
 	"lines": func(b []byte) int { return bytes.Count(b, []byte("\n")) },
 	"text":  func(b []byte) string { return string(b) },
 	"graph": graphSVG,
@@ -157,8 +154,8 @@ var templates = template.Must(template.New("page").Funcs(funcs).Parse(`
 <header class="top">Building-block register</header>
 <main>
 <h1>{{.Name}}</h1>
-{{if .Abstract}}<div class="lead">{{md .Abstract 1}}</div>{{end}}
-{{if .Description}}{{md .Description 1}}{{end}}
+{{if .Abstract}}<div class="lead">{{.Markdown .Abstract 1}}</div>{{end}}
+{{if .Description}}{{.Markdown .Description 1}}{{end}}
 <p>{{len .Rows}} building block{{if ne (len .Rows) 1}}s{{end}}:
 <span class="pass">{{.Passed}} passed</span>{{if .Failed}} <span class="fail">{{.Failed}} failed</span>{{end}}.
 {{if .Date}}Dated {{.Date}}.{{end}}
@@ -207,7 +204,7 @@ Files: <a href="register.json">register.json</a>.</p>
 <main>
 <h1>{{.Name}}</h1>
 <div class="id">{{.ID}}</div>
-{{if .Abstract}}<div class="lead">{{md .Abstract 1}}</div>{{end}}
+{{if .Abstract}}<div class="lead">{{.Markdown .Abstract 1}}</div>{{end}}
 <dl class="meta">
 <dt>Validation</dt><dd>{{template "verdict" .Passed}} {{.Summary}}{{if .ReportLink}} (<a href="{{.ReportLink}}">_report.json</a>){{end}}</dd>
 <dt>Status</dt><dd>{{.Status}}</dd>
@@ -226,11 +223,11 @@ Files: <a href="register.json">register.json</a>.</p>
 {{if .Errors}}<h2 id="errors">Errors</h2><ul class="problems">{{range .Errors}}<li><span class="fail">error</span> {{.}}</li>{{end}}</ul>{{end}}
 {{if .Warnings}}<h2 id="warnings">Warnings</h2><ul class="problems">{{range .Warnings}}<li><span class="warn">warning</span> {{.}}</li>{{end}}</ul>{{end}}
 {{if .Description}}<h2 id="description">Description</h2>
-<div class="md">{{md .Description 2}}</div>{{end}}
+<div class="md">{{.Markdown .Description 2}}</div>{{end}}
 {{if .Examples}}<h2 id="examples">Examples</h2>
 {{range .Examples}}<section class="example" id="example-{{.Index}}">
 <h3>{{.Index}}. {{.Title}}</h3>
-{{if .Content}}{{md .Content 3}}{{end}}
+{{if .Content}}{{$.Markdown .Content 3}}{{end}}
 {{range .Snippets}}<div class="snippet-head">Snippet {{.Index}}{{if .SchemaRef}}, checked against <code>{{.SchemaRef}}</code>{{end}}: {{if .Dropped}}not checked{{else}}{{template "verdict" .Passed}}{{end}}</div>
 <div class="snippets">{{range .Files}}{{template "snippet" .}}{{end}}</div>
 {{if .Problems}}{{template "entries" .Problems}}{{end}}
@@ -282,6 +279,9 @@ Files: <a href="register.json">register.json</a>.</p>
 
 // Index is the data of index.html: the register and a row per block.
 type Index struct {
+	// Links decides where the links of the register's abstract and
+	// description lead; nil keeps them as written.
+	Links                             docs.LinkFunc
 	Name, Abstract, Description, Date string
 	Passed, Failed                    int
 	Errors, Warnings                  []string
@@ -380,8 +380,25 @@ type Dep struct{ ID, Page string }
 // Link is a named link.
 type Link struct{ Name, Link string }
 
+// markdown renders Markdown with links, as docs.HTMLLinks does: every
+// character it is given is escaped.
+func markdown(s string, shift int, links docs.LinkFunc) template.HTML {
+	return template.HTML(docs.HTMLLinks(s, shift, links))
+}
+
+// Markdown renders the Markdown s of the index (its headings shift levels
+// down), its links led by Links.
+func (p *Index) Markdown(s string, shift int) template.HTML { return markdown(s, shift, p.Links) }
+
+// Markdown renders the Markdown s of a block's page (its headings shift
+// levels down), its links led by Links.
+func (p *Block) Markdown(s string, shift int) template.HTML { return markdown(s, shift, p.Links) }
+
 // Block is the data of a block's page.
 type Block struct {
+	// Links decides where the links of the block's abstract, description
+	// and examples lead; nil keeps them as written.
+	Links                                                                    docs.LinkFunc
 	Register, Name, ID, Abstract, Status, Version, ItemClass, Added, Changed string
 	Passed                                                                   bool
 	Summary, ReportLink, Date                                                string
