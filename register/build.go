@@ -353,6 +353,9 @@ type builder struct {
 	// profileChecks are the transform outputs to check against the
 	// profiles their transform declares (profiles.go).
 	profileChecks []profileCheck
+	// written holds the paths of the files written so far, below the
+	// output folder.
+	written map[string]bool
 }
 
 // latestDate returns the latest date of the blocks' metadata, or "".
@@ -418,6 +421,10 @@ func (bd *builder) put(name string, data []byte) {
 	if name == "register.json" {
 		bd.registerJSON = data
 	}
+	if bd.written == nil {
+		bd.written = map[string]bool{}
+	}
+	bd.written[name] = true
 	bd.err = bd.write(name, data)
 }
 

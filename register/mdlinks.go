@@ -102,7 +102,7 @@ func (bd *builder) mdLinks(from, dir string, missing func(dest, why string)) doc
 		case target == ".." || strings.HasPrefix(target, "../"):
 			missing(dest, "outside the register's sources")
 		case bd.sourceExists(target):
-			missing(dest, target+" is not published: the build publishes the sources below "+bblock.SourcesDir+"/")
+			missing(dest, target+" is not published with the build")
 		default:
 			missing(dest, "no file "+target+" in the register's sources")
 		}
@@ -158,10 +158,10 @@ func (bd *builder) folderOfBlocks(p string) (string, bool) {
 }
 
 // sourcePublished reports whether the file p of the sources tree (a path
-// from the repository root) is published with the build: a file below
-// _sources/, which the build copies.
+// from the repository root) is published with the build: the build wrote
+// its copy at the same path below the output folder.
 func (bd *builder) sourcePublished(p string) bool {
-	return strings.HasPrefix(p, bblock.SourcesDir+"/") && bd.sourceExists(p)
+	return strings.HasPrefix(p, bblock.SourcesDir+"/") && bd.written[p]
 }
 
 // sourceExists reports whether the sources tree has the file p (a path

@@ -39,16 +39,29 @@ func plural(n int) string {
 var captions = map[string]string{langJSON: "JSON", langJSONLD: "JSON-LD", langTurtle: "Turtle", langYAML: "YAML"}
 
 // snippetFiles lists the files of a checked snippet or test resource.
-func (o *blockOut) snippetFiles(it *item, from string) []site.File {
+func (bd *builder) snippetFiles(o *blockOut, it *item, from string) []site.File {
 	var out []site.File
 	for _, s := range it.outputs() {
 		c := captions[languageKind(s.language)]
 		if c == "" {
 			c = s.language
 		}
-		out = append(out, site.File{Caption: c, File: s.file, Link: docs.RelLink(from, path.Join(o.tests, s.file)), Code: string(s.code)})
+		out = append(out, site.File{Caption: c, File: s.file, Link: bd.testFileLink(o, from, s.file), Code: string(s.code)})
 	}
 	return out
+}
+
+// testFileLink returns the link from the page from to the file of block
+// o's tests folder: the file the build wrote there, else the test
+// resource's copy in the published sources, else "" (nothing to link to:
+// a resource the build neither checks nor copies).
+func (bd *builder) testFileLink(o *blockOut, from, file string) string {
+	for _, p := range []string{path.Join(o.tests, file), path.Join(bblock.SourcesDir, o.b.Path, "tests", file)} {
+		if bd.written[p] {
+			return docs.RelLink(from, p)
+		}
+	}
+	return ""
 }
 
 // page is the path of the block's HTML page.
@@ -172,7 +185,7 @@ func (bd *builder) writePages(res *Result) error {
 		for i, ex := range o.examples {
 			ep := site.Example{Index: i + 1, Title: ex.Title, Content: ex.Content}
 			for _, it := range ex.Snippets {
-				sp := site.Snippet{Index: it.SnippetIndex(), SchemaRef: it.SchemaRef, Passed: it.Passed(), Dropped: it.Dropped, Files: o.snippetFiles(it, from)}
+				sp := site.Snippet{Index: it.SnippetIndex(), SchemaRef: it.SchemaRef, Passed: it.Passed(), Dropped: it.Dropped, Files: bd.snippetFiles(o, it, from)}
 				for _, s := range it.sections() {
 					for _, e := range s.Entries {
 						if e.IsError || !it.Passed() {
@@ -188,8 +201,8 @@ func (bd *builder) writePages(res *Result) error {
 			if it.Dropped {
 				continue
 			}
-			row := site.TestRow{File: it.File, Link: docs.RelLink(from, path.Join(o.tests, it.File)), RequireFail: it.RequireFail(),
-				Passed: it.Passed(), Files: o.snippetFiles(it, from)}
+			row := site.TestRow{File: it.File, Link: bd.testFileLink(o, from, it.File), RequireFail: it.RequireFail(),
+				Passed: it.Passed(), Files: bd.snippetFiles(o, it, from)}
 			for _, s := range it.sections() {
 				if s.Name != report.Files.Name() {
 					row.Entries = append(row.Entries, s.Entries...)
@@ -202,7 +215,7 @@ func (bd *builder) writePages(res *Result) error {
 			if it.Dropped {
 				continue
 			}
-			p.Report = append(p.Report, site.ReportRow{Label: it.label(), File: it.File, Link: docs.RelLink(from, path.Join(o.tests, it.File)),
+			p.Report = append(p.Report, site.ReportRow{Label: it.label(), File: it.File, Link: bd.testFileLink(o, from, it.File),
 				Passed: it.Passed(), Sections: it.sections()})
 		}
 		buf.Reset()

@@ -189,8 +189,12 @@ Files: <a href="register.json">register.json</a>.</p>
 </html>
 {{end -}}
 
+{{- define "file" -}}
+{{if .Link}}<a href="{{.Link}}">{{.File}}</a>{{else}}{{.File}}{{end}}
+{{- end -}}
+
 {{- define "snippet" -}}
-<figure{{if eq .Caption "Turtle"}} class="wide"{{end}}><figcaption>{{.Caption}} — <a href="{{.Link}}">{{.File}}</a></figcaption><pre><code>{{.Code}}</code></pre></figure>
+<figure{{if eq .Caption "Turtle"}} class="wide"{{end}}><figcaption>{{.Caption}} — {{template "file" .}}</figcaption><pre><code>{{.Code}}</code></pre></figure>
 {{- end -}}
 
 {{- define "entries" -}}
@@ -238,7 +242,7 @@ Files: <a href="register.json">register.json</a>.</p>
 <thead><tr><th>Resource</th><th>Must</th><th>Result</th><th>Findings</th></tr></thead>
 <tbody>
 {{range .Tests}}<tr>
-<td><a href="{{.Link}}">{{.File}}</a></td>
+<td>{{template "file" .}}</td>
 <td>{{if .RequireFail}}fail validation{{else}}pass validation{{end}}</td>
 <td>{{template "verdict" .Passed}}</td>
 <td>{{template "entries" .Entries}}</td>
@@ -264,7 +268,7 @@ Files: <a href="register.json">register.json</a>.</p>
 <thead><tr><th>Resource</th><th>Result</th><th>Entries</th></tr></thead>
 <tbody>
 {{range .Report}}<tr>
-<td>{{.Label}}<br><a href="{{.Link}}">{{.File}}</a></td>
+<td>{{.Label}}<br>{{template "file" .}}</td>
 <td>{{template "verdict" .Passed}}</td>
 <td>{{range .Sections}}<strong>{{.Title}}</strong>{{template "entries" .Entries}}{{end}}</td>
 </tr>
@@ -438,7 +442,7 @@ type Snippet struct {
 }
 
 // File is one file a snippet or test resource gave: its content shown
-// under a caption, with a link to it.
+// under a caption, with a link to it ("" when it is not published).
 type File struct{ Caption, File, Link, Code string }
 
 // TestRow is a test resource's row of a block's page.
