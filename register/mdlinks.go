@@ -37,9 +37,10 @@ var viewerPageRE = regexp.MustCompile(`^bblock/([^/]+)(?:/([^/]+))?/?$`)
 //     block's page;
 //   - any other URL with a scheme, as written.
 //
-// A link that leads to nothing the build published (a file missing from
-// the sources, a path from the web server's root, a block not built) is
-// shown as text, and missing is told the destination and why.
+// A link that leads to nothing the build published is shown as text; when
+// it leads nowhere in the sources either (a file missing from them, a path
+// from the web server's root, a block not built), missing is told the
+// destination and why.
 func (bd *builder) mdLinks(from, dir string, missing func(dest, why string)) docs.LinkFunc {
 	viewerDir := "" // the folder of the page in the viewer
 	if from != "index.html" {
@@ -102,7 +103,8 @@ func (bd *builder) mdLinks(from, dir string, missing func(dest, why string)) doc
 		case target == ".." || strings.HasPrefix(target, "../"):
 			missing(dest, "outside the register's sources")
 		case bd.sourceExists(target):
-			missing(dest, target+" is not published with the build")
+			// There, but not published with this build: jrpcld's matter,
+			// not the author's; the text stands, without a word.
 		default:
 			missing(dest, "no file "+target+" in the register's sources")
 		}
