@@ -49,3 +49,18 @@ func (e *NestingError) Error() string {
 		"(%s against shape %s is one too many): shapes that refer to shapes through a long chain of data?",
 		termText(e.Focus), describe(e.shapes, e.Shape), e.Limit, termText(e.At), describe(e.shapes, e.AtShape))
 }
+
+// QueryError is a validation that failed because a SPARQL-based
+// constraint's query failed (a limit, a time-out, ?failure bound to true).
+type QueryError struct {
+	Shape, Constraint string // as an error message describes them
+	Err               error
+}
+
+// Error names the shape and the constraint whose query failed.
+func (e *QueryError) Error() string {
+	return "validation failed: shape " + e.Shape + ", SPARQL constraint " + e.Constraint + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *QueryError) Unwrap() error { return e.Err }

@@ -11,34 +11,28 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/shacl/internal/shsparql"
 	"github.com/jrpcld/jrpcld/rdf/sparql"
 	"github.com/jrpcld/jrpcld/rdf/sparql/algebra"
-	"github.com/jrpcld/jrpcld/rdf/sparql/store"
 )
 
 // ShapesGraphIRI names the shapes graph in the dataset SPARQL-based
 // constraints run on: $shapesGraph is bound to it, so that
 // GRAPH $shapesGraph { ... } reads the shapes graph. The data graph is the
 // default graph.
-const ShapesGraphIRI = "urn:x-jrpcld:shapes-graph"
+const ShapesGraphIRI = shsparql.ShapesGraph
 
 // More SHACL-SPARQL terms.
 const (
 	shSelect             = NS + "select"
 	shAsk                = NS + "ask"
-	shPrefixes           = NS + "prefixes"
-	shDeclare            = NS + "declare"
-	shPrefix             = NS + "prefix"
-	shNamespace          = NS + "namespace"
 	shOptional           = NS + "optional"
 	shValidator          = NS + "validator"
 	shNodeValidator      = NS + "nodeValidator"
 	shPropertyValidator  = NS + "propertyValidator"
 	shSPARQLConstraintCC = NS + "SPARQLConstraintComponent"
-	owlImports           = rdf.OWLNS + "imports"
 )
 
 // sparqlCheck is a SPARQL-based constraint, or one use of a SPARQL-based
@@ -74,21 +68,6 @@ type param struct {
 	optional bool
 }
 
-// localName is SHACL's name of a parameter: the end of its IRI after the
-// last character that cannot be in an XML name.
-func localName(iri string) string {
-	i := len(iri)
-	for i > 0 {
-		c := iri[i-1]
-		if c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 {
-			i--
-			continue
-		}
-		break
-	}
-	return iri[i:]
-}
-
 // declaredComponents returns the constraint components the shapes graph
 // declares outside SHACL's own namespace (SHACL's vocabulary, when a
 // shapes graph holds it, declares the Core components).
@@ -108,7 +87,7 @@ func (c *compiler) declaredComponents() ([]*declaredComponent, error) {
 			if o := c.values(p, shOptional); len(o) > 0 {
 				opt = isTrue(o[0])
 			}
-			dc.params = append(dc.params, param{path: paths[0].Value, name: localName(paths[0].Value), optional: opt})
+			dc.params = append(dc.params, param{path: paths[0].Value, name: shsparql.LocalName(paths[0].Value), optional: opt})
 		}
 		for _, pred := range []string{shValidator, shNodeValidator, shPropertyValidator} {
 			if vs := c.values(n, pred); len(vs) > 0 {
@@ -202,7 +181,7 @@ func (c *compiler) components(sh *shape) error {
 		if len(messages) == 0 {
 			messages = c.values(dc.node, shMessage)
 		}
-		for _, combo := range combinations(values) {
+		for _, combo := range shsparql.Combinations(values) {
 			params := map[string]rdf.Term{}
 			for i, p := range dc.params {
 				if combo[i] != (rdf.Term{}) {
@@ -237,71 +216,10 @@ func (c *compiler) complete(sh *shape, dc *declaredComponent) bool {
 	return some
 }
 
-// combinations returns every choice of one value from each list; an
-// empty list (an optional parameter without value) gives the zero Term.
-func combinations(lists [][]rdf.Term) [][]rdf.Term {
-	out := [][]rdf.Term{{}}
-	for _, l := range lists {
-		if len(l) == 0 {
-			l = []rdf.Term{{}}
-		}
-		var next [][]rdf.Term
-		for _, prefix := range out {
-			for _, t := range l {
-				next = append(next, append(slices.Clone(prefix), t))
-			}
-		}
-		out = next
-	}
-	return out
-}
-
-// defaultPrefixes are declared for every query unless sh:prefixes
-// declares them otherwise.
-var defaultPrefixes = [][2]string{{"rdf", rdf.RDFNS}, {"rdfs", rdf.RDFSNS}, {"xsd", rdf.XSDNS}, {"owl", rdf.OWLNS}}
-
-// prefixes returns the PREFIX declarations of a constraint or validator:
-// the sh:declare of its sh:prefixes values, and of what they owl:imports,
-// after the defaultPrefixes.
+// prefixes returns the PREFIX declarations of a constraint or validator
+// (see shsparql.Prefixes).
 func (c *compiler) prefixes(n rdf.Term) (string, error) {
-	decl := map[string]string{}
-	var names []string
-	seen := map[rdf.Term]bool{}
-	queue := c.values(n, shPrefixes)
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
-		for _, d := range c.values(p, shDeclare) {
-			pre, ns := c.values(d, shPrefix), c.values(d, shNamespace)
-			if len(pre) != 1 || len(ns) != 1 || pre[0].Kind != rdf.Literal || ns[0].Kind != rdf.Literal {
-				return "", fmt.Errorf("the prefix declaration %s needs one sh:prefix and one sh:namespace, literals", c.describe(d))
-			}
-			if old, ok := decl[pre[0].Value]; ok && old != ns[0].Value {
-				return "", fmt.Errorf("the prefix %q is declared as both <%s> and <%s>", pre[0].Value, old, ns[0].Value)
-			} else if !ok {
-				names = append(names, pre[0].Value)
-			}
-			decl[pre[0].Value] = ns[0].Value
-		}
-		queue = append(queue, c.values(p, owlImports)...)
-	}
-	var b strings.Builder
-	// rdf:, rdfs:, xsd: and owl: are declared first, as rdflib (and so
-	// pySHACL) declares them: shapes graphs in use write queries that use
-	// them without sh:prefixes.
-	for _, d := range defaultPrefixes {
-		if _, ok := decl[d[0]]; !ok {
-			fmt.Fprintf(&b, "PREFIX %s: <%s>\n", d[0], d[1])
-		}
-	}
-	for _, name := range names {
-		fmt.Fprintf(&b, "PREFIX %s: <%s>\n", name, decl[name])
-	}
-	return b.String(), nil
+	return shsparql.Prefixes(n, c.values, c.describe)
 }
 
 // sparqlQuery parses the query text of a constraint or validator n of
@@ -312,7 +230,7 @@ func (c *compiler) sparqlQuery(sh *shape, n rdf.Term, text string, pre []string)
 	if err != nil {
 		return nil, err
 	}
-	text, hasPath := substitutePath(text, sh.path)
+	text, hasPath := shsparql.SubstitutePath(text, pathText(sh.path))
 	if hasPath && sh.path == nil {
 		return nil, errors.New("the query uses $PATH, which only a property shape has")
 	}
@@ -320,229 +238,31 @@ func (c *compiler) sparqlQuery(sh *shape, n rdf.Term, text string, pre []string)
 	if err != nil {
 		return nil, fmt.Errorf("the query does not parse (lines counted after %d PREFIX lines): %w", strings.Count(prefixes, "\n"), err)
 	}
-	if err := checkPreBinding(q, pre); err != nil {
+	if err := shsparql.CheckPreBinding(q, pre); err != nil {
 		return nil, err
 	}
 	return q, nil
 }
 
-// substitutePath replaces the variable $PATH (or ?PATH) in a query's text
-// by the path in SPARQL's syntax, and reports whether the query has it.
-// Text in strings, IRIs and comments is left alone.
-func substitutePath(text string, p *Path) (string, bool) {
-	var b strings.Builder
-	found := false
-	var quote byte
-	for i := 0; i < len(text); i++ {
-		ch := text[i]
-		switch {
-		case quote != 0:
-			if ch == '\\' && i+1 < len(text) {
-				b.WriteByte(ch)
-				i++
-				ch = text[i]
-			} else if ch == quote {
-				quote = 0
-			}
-		case ch == '"' || ch == '\'':
-			quote = ch
-		case ch == '<' && i+1 < len(text) && !strings.ContainsAny(text[i+1:i+2], " =\t\n"):
-			if j := strings.IndexAny(text[i:], "> \n"); j > 0 && text[i+j] == '>' {
-				b.WriteString(text[i : i+j+1])
-				i += j
-				continue
-			}
-		case ch == '#':
-			j := strings.IndexByte(text[i:], '\n')
-			if j < 0 {
-				j = len(text) - i
-			}
-			b.WriteString(text[i : i+j])
-			i += j - 1
-			continue
-		case (ch == '$' || ch == '?') && strings.HasPrefix(text[i+1:], "PATH") &&
-			(i+5 >= len(text) || !isNameByte(text[i+5])):
-			found = true
-			if p != nil {
-				b.WriteString(p.String())
-			} else {
-				b.WriteString("$PATH")
-			}
-			i += 4
-			continue
-		}
-		b.WriteByte(ch)
-	}
-	return b.String(), found
+// dataset returns the dataset the validation's queries run on.
+func (v *validator) dataset() (*sparql.Dataset, error) {
+	return v.queries.Get(func() (data, shapes []rdf.Triple) { return v.g.Triples(), v.s.graph.Triples() })
 }
 
-func isNameByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-// checkPreBinding refuses what SHACL 5.2.1 forbids in a query whose
-// variables pre are pre-bound: MINUS, SERVICE, VALUES, AS of a pre-bound
-// variable, and subqueries that do not return every pre-bound variable
-// but $shapesGraph and $currentShape.
-func checkPreBinding(q *algebra.Query, pre []string) error {
-	op := q.Op
-	if q.Form == sparql.Select {
-		// The query's own projection and modifiers.
-	top:
-		for {
-			switch o := op.(type) {
-			case algebra.Slice:
-				op = o.Sub
-			case algebra.Distinct:
-				op = o.Sub
-			case algebra.Reduced:
-				op = o.Sub
-			case algebra.OrderBy:
-				op = o.Sub
-			case algebra.Project:
-				op = o.Sub
-				break top
-			default:
-				break top
-			}
-		}
+// pathText returns a property shape's path in SPARQL's syntax, "" for a
+// node shape.
+func pathText(p *Path) string {
+	if p == nil {
+		return ""
 	}
-	var err error
-	refuse := func(format string, args ...any) {
-		if err == nil {
-			err = fmt.Errorf("pre-binding (SHACL 5.2.1) does not allow "+format, args...)
-		}
-	}
-	isPre := func(v string) bool { return slices.Contains(pre, v) }
-	var walkExpr func(x algebra.Expr)
-	var walk func(op algebra.Op)
-	walkExpr = func(x algebra.Expr) {
-		switch x := x.(type) {
-		case algebra.Exists:
-			walk(x.Op)
-		case algebra.Call:
-			for _, a := range x.Args {
-				walkExpr(a)
-			}
-		}
-	}
-	walk = func(op algebra.Op) {
-		switch o := op.(type) {
-		case algebra.Minus:
-			refuse("MINUS")
-		case algebra.Service:
-			refuse("SERVICE")
-		case algebra.Table:
-			if len(o.Vars) > 0 {
-				refuse("VALUES")
-			}
-		case algebra.Join:
-			walk(o.Left)
-			walk(o.Right)
-		case algebra.LeftJoin:
-			walk(o.Left)
-			walk(o.Right)
-			if o.Expr != nil {
-				walkExpr(o.Expr)
-			}
-		case algebra.Union:
-			walk(o.Left)
-			walk(o.Right)
-		case algebra.Filter:
-			walk(o.Sub)
-			for _, x := range o.Exprs {
-				walkExpr(x)
-			}
-		case algebra.Graph:
-			walk(o.Sub)
-		case algebra.Extend:
-			if isPre(o.Var) {
-				refuse("AS ?%s: the variable is pre-bound", o.Var)
-			}
-			walkExpr(o.Expr)
-			walk(o.Sub)
-		case algebra.Group:
-			for _, k := range o.By {
-				if isPre(k.Var) {
-					refuse("AS ?%s: the variable is pre-bound", k.Var)
-				}
-				walkExpr(k.Expr)
-			}
-			walk(o.Sub)
-		case algebra.OrderBy:
-			walk(o.Sub)
-		case algebra.Distinct:
-			walk(o.Sub)
-		case algebra.Reduced:
-			walk(o.Sub)
-		case algebra.Slice:
-			walk(o.Sub)
-		case algebra.Project:
-			for _, v := range pre {
-				if v != "shapesGraph" && v != "currentShape" && !slices.Contains(o.Vars, v) {
-					refuse("a subquery that does not return ?%s, which is pre-bound", v)
-				}
-			}
-			walk(o.Sub)
-		}
-	}
-	walk(op)
-	return err
-}
-
-// sparqlData is the dataset SPARQL-based checks run on, made once per
-// validation: the data graph as its default graph, the shapes graph named
-// ShapesGraphIRI.
-type sparqlData struct {
-	once sync.Once
-	ds   *sparql.Dataset
-	err  error
-	// orig maps the literals the store normalizes (language tags in lower
-	// case) back to the data graph's own.
-	orig map[rdf.Term]rdf.Term
-}
-
-func (d *sparqlData) get(data, shapes *Graph) (*sparql.Dataset, error) {
-	d.once.Do(func() {
-		d.ds, d.orig = sparql.NewDataset(), map[rdf.Term]rdf.Term{}
-		name := rdf.NewIRI(ShapesGraphIRI)
-		for _, g := range []struct {
-			g    *Graph
-			name rdf.Term
-		}{{data, rdf.Term{}}, {shapes, name}} {
-			if g.g == nil {
-				continue
-			}
-			ts := g.g.Triples()
-			qs := make([]rdf.Quad, len(ts))
-			for i, t := range ts {
-				qs[i] = rdf.Quad{Triple: t, G: g.name}
-				if n := store.Normalize(t.O); n != t.O && g.name == (rdf.Term{}) {
-					d.orig[n] = t.O
-				}
-			}
-			if err := d.ds.Add(qs...); err != nil {
-				d.err = err
-				return
-			}
-		}
-	})
-	return d.ds, d.err
-}
-
-// original returns the data graph's own form of a term a query returned.
-func (d *sparqlData) original(t rdf.Term) rdf.Term {
-	if o, ok := d.orig[t]; ok {
-		return o
-	}
-	return t
+	return p.String()
 }
 
 // checkSPARQL evaluates a SPARQL-based constraint or component for a
 // focus node and its value nodes, as check does for the Core components.
 func (v *validator) checkSPARQL(sh *shape, k *constraint, focus id, values []id, out *[]result) bool {
 	sq := k.sq
-	ds, err := v.queries.get(v.g, v.s.graph)
+	ds, err := v.dataset()
 	if err != nil {
 		v.setQueryErr(sh, k, err)
 		return true
@@ -569,7 +289,7 @@ func (v *validator) checkSPARQL(sh *shape, k *constraint, focus id, values []id,
 				return false
 			}
 			*out = append(*out, result{focus: focus, shape: sh, k: k, sparql: &sparqlResult{
-				focus: v.term(focus), value: v.term(n), path: sh.path, messages: fillTemplates(sq.messages, bindings, nil, nil)}})
+				focus: v.term(focus), value: v.term(n), path: sh.path, messages: shsparql.FillTemplates(sq.messages, bindings, nil, nil)}})
 		}
 		return ok
 	}
@@ -584,7 +304,7 @@ func (v *validator) checkSPARQL(sh *shape, k *constraint, focus id, values []id,
 	}
 	get := func(sol []rdf.Term, name string) rdf.Term {
 		if i, ok := col[name]; ok {
-			return v.queries.original(sol[i])
+			return v.queries.Original(sol[i])
 		}
 		return rdf.Term{}
 	}
@@ -612,7 +332,7 @@ func (v *validator) checkSPARQL(sh *shape, k *constraint, focus id, values []id,
 		if m := get(sol, "message"); m.Kind == rdf.Literal {
 			r.messages = []rdf.Term{m}
 		} else {
-			r.messages = fillTemplates(sq.messages, bindings, res.Vars, sol)
+			r.messages = shsparql.FillTemplates(sq.messages, bindings, res.Vars, sol)
 		}
 		*out = append(*out, result{focus: focus, shape: sh, k: k, sparql: r})
 	}
@@ -621,21 +341,6 @@ func (v *validator) checkSPARQL(sh *shape, k *constraint, focus id, values []id,
 	}
 	return ok
 }
-
-// QueryError is a validation that failed because a SPARQL-based
-// constraint's query failed (a limit, a time-out, ?failure bound to true).
-type QueryError struct {
-	Shape, Constraint string // as an error message describes them
-	Err               error
-}
-
-// Error names the shape and the constraint whose query failed.
-func (e *QueryError) Error() string {
-	return "validation failed: shape " + e.Shape + ", SPARQL constraint " + e.Constraint + ": " + e.Err.Error()
-}
-
-// Unwrap returns Err.
-func (e *QueryError) Unwrap() error { return e.Err }
 
 func (v *validator) setQueryErr(sh *shape, k *constraint, err error) {
 	if v.queryErr == nil {
@@ -647,58 +352,6 @@ func (v *validator) setQueryErr(sh *shape, k *constraint, err error) {
 	}
 }
 
-// fillTemplates returns the messages with each {?name} and {$name}
-// replaced by the value of the variable: a solution's, or a pre-bound
-// one's. A variable without a value is left as written.
-func fillTemplates(msgs []rdf.Term, bound map[string]rdf.Term, vars []string, sol []rdf.Term) []rdf.Term {
-	if len(msgs) == 0 {
-		return nil
-	}
-	value := func(name string) (string, bool) {
-		for i, v := range vars {
-			if v == name && sol[i] != (rdf.Term{}) {
-				return sol[i].Value, true
-			}
-		}
-		if t, ok := bound[name]; ok && t != (rdf.Term{}) {
-			return t.Value, true
-		}
-		return "", false
-	}
-	out := make([]rdf.Term, len(msgs))
-	for i, m := range msgs {
-		s := m.Value
-		var b strings.Builder
-		for {
-			j := strings.Index(s, "{")
-			if j < 0 || j+2 >= len(s) || s[j+1] != '?' && s[j+1] != '$' {
-				if j >= 0 {
-					b.WriteString(s[:j+1])
-					s = s[j+1:]
-					continue
-				}
-				b.WriteString(s)
-				break
-			}
-			end := strings.IndexByte(s[j:], '}')
-			if end < 0 {
-				b.WriteString(s)
-				break
-			}
-			b.WriteString(s[:j])
-			if val, ok := value(s[j+2 : j+end]); ok {
-				b.WriteString(val)
-			} else {
-				b.WriteString(s[j : j+end+1])
-			}
-			s = s[j+end+1:]
-		}
-		m.Value, m.Escaped = b.String(), false
-		out[i] = m
-	}
-	return out
-}
-
 // constructRule runs a SPARQL rule for a focus node and returns the
 // triples its CONSTRUCT makes. The blank nodes the template makes are
 // given labels of their own, so that those of two focus nodes stay apart.
@@ -706,7 +359,7 @@ func (v *validator) constructRule(sh *shape, r *rule, focus id) ([]rdf.Triple, e
 	fail := func(err error) error {
 		return &QueryError{Shape: describe(v.s.graph, sh.node), Constraint: "rule " + describe(v.s.graph, r.node), Err: err}
 	}
-	ds, err := v.queries.get(v.g, v.s.graph)
+	ds, err := v.dataset()
 	if err != nil {
 		return nil, fail(err)
 	}
@@ -721,7 +374,7 @@ func (v *validator) constructRule(sh *shape, r *rule, focus id) ([]rdf.Triple, e
 		case t.Kind == rdf.Blank && v.g.id(t) == 0:
 			t.Value = fmt.Sprintf("sparql-rule-%d-%s", v.runs, t.Value)
 		case t.Kind == rdf.Literal:
-			t = v.queries.original(t)
+			t = v.queries.Original(t)
 		}
 		return t
 	}
@@ -760,7 +413,7 @@ func (v *validator) sparqlFocus(sh *shape, set *nodeSet) {
 	if len(sh.sparqlTargets) == 0 {
 		return
 	}
-	ds, err := v.queries.get(v.g, v.s.graph)
+	ds, err := v.dataset()
 	for _, q := range sh.sparqlTargets {
 		var res *sparql.Result
 		if err == nil {
@@ -773,7 +426,7 @@ func (v *validator) sparqlFocus(sh *shape, set *nodeSet) {
 		col := slices.Index(res.Vars, "this")
 		for sol := range res.Solutions() {
 			if col >= 0 && sol[col] != (rdf.Term{}) {
-				set.add(v.idOf(v.queries.original(sol[col])))
+				set.add(v.idOf(v.queries.Original(sol[col])))
 			}
 		}
 		if err = res.Err(); err != nil {

@@ -102,21 +102,6 @@ func TestSPARQLBadShapes(t *testing.T) {
 	}
 }
 
-func TestSubstitutePath(t *testing.T) {
-	p := &Path{kind: pathInverse, subs: []*Path{{kind: pathPredicate, iri: "http://ex/p"}}}
-	for _, tc := range []struct{ in, want string }{
-		{"$this $PATH ?v", "$this ^<http://ex/p> ?v"},
-		{"$this ?PATH ?v", "$this ^<http://ex/p> ?v"},
-		{"$this $PATHS ?v", "$this $PATHS ?v"},
-		{`"$PATH" $PATH`, `"$PATH" ^<http://ex/p>`},
-		{"<http://x/$PATH> $PATH # $PATH\n$PATH", "<http://x/$PATH> ^<http://ex/p> # $PATH\n^<http://ex/p>"},
-	} {
-		if got, _ := substitutePath(tc.in, p); got != tc.want {
-			t.Errorf("substitutePath(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // TestSPARQLRulesAndTargets: a SPARQL rule adds what its CONSTRUCT makes
 // for each focus node, its blank nodes apart per focus node; a SPARQL
 // target's ?this are the focus nodes.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/shacl/internal/shsparql"
 	"github.com/jrpcld/jrpcld/rdf/shacl/xsd"
 )
 
@@ -29,11 +30,11 @@ type binding struct {
 	ids                 []id       // by ref
 	extra               []rdf.Term // the terms numbered len(g.terms) and up
 	rdfType, subClassOf id
-	queries             *sparqlData // for SPARQL-based constraints
+	queries             *shsparql.Data // for SPARQL-based constraints
 }
 
 func bind(s *Shapes, g *Graph) *binding {
-	b := &binding{s: s, g: g, ids: make([]id, len(s.consts)), queries: &sparqlData{}}
+	b := &binding{s: s, g: g, ids: make([]id, len(s.consts)), queries: &shsparql.Data{}}
 	for i, t := range s.consts {
 		b.ids[i] = b.idOf(t)
 	}
