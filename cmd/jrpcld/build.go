@@ -249,13 +249,13 @@ func writeBuildReport(e *env, out string, res *register.Result) {
 			errorf(e, "build", "%s: error: %s", id, termsafe.Escape(msg))
 		}
 	}
-	fmt.Fprintf(e.stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), plural(len(res.Blocks)), termsafe.Escape(out))
+	fmt.Fprintf(e.Stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), plural(len(res.Blocks)), termsafe.Escape(out))
 	for _, b := range res.Blocks {
 		verdict := "passed"
 		if !b.Passed {
 			verdict = "FAILED"
 		}
-		fmt.Fprintf(e.stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, termsafe.Escape(b.ID),
+		fmt.Fprintf(e.Stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, termsafe.Escape(b.ID),
 			b.Examples.Passed, b.Examples.Passed+b.Examples.Failed, b.Tests.Passed, b.Tests.Passed+b.Tests.Failed)
 	}
 }

@@ -129,7 +129,7 @@ func runAnnotate(c *command, fs *pflag.FlagSet) runner {
 
 // writeDoc writes doc on standard output in format, yaml or json.
 func writeDoc(e *env, doc *toolchain.Document, format string) error {
-	w := bufio.NewWriter(e.stdout)
+	w := bufio.NewWriter(e.Stdout)
 	var err error
 	if format == "yaml" {
 		err = doc.WriteYAML(w)
@@ -171,10 +171,10 @@ func runOntology(c *command, fs *pflag.FlagSet) runner {
 				return failf("block %s has no context or no ontology to check", b.ID)
 			}
 			for _, iri := range undeclared {
-				fmt.Fprintln(e.stdout, termsafe.Escape(iri))
+				fmt.Fprintln(e.Stdout, termsafe.Escape(iri))
 			}
 			if len(undeclared) > 0 {
-				return &failure{exitInvalid, fmt.Sprintf("%d IRIs of %s's context are not declared by its ontology", len(undeclared), b.ID)}
+				return &failure{Code: exitInvalid, Msg: fmt.Sprintf("%d IRIs of %s's context are not declared by its ontology", len(undeclared), b.ID)}
 			}
 			return nil
 		}
@@ -185,7 +185,7 @@ func runOntology(c *command, fs *pflag.FlagSet) runner {
 		if err != nil {
 			return fail(err)
 		}
-		w := bufio.NewWriter(e.stdout)
+		w := bufio.NewWriter(e.Stdout)
 		if err := o.WriteSummary(w); err != nil {
 			return fail(err)
 		}

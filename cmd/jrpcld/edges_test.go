@@ -308,7 +308,7 @@ func stdinTerminal(t *testing.T, args []string, want string) {
 	}()
 	var out, errOut bytes.Buffer
 	done := make(chan int, 1)
-	go func() { done <- run(args, &env{stdin: slave, stdout: &out, stderr: &errOut}) }()
+	go func() { done <- run(args, &env{Stdin: slave, Stdout: &out, Stderr: &errOut}) }()
 	select {
 	case code := <-done:
 		if code == exitUsage || !strings.Contains(errOut.String(), "reading standard input, a terminal") || !strings.Contains(out.String(), want) {

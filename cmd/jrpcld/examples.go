@@ -74,7 +74,7 @@ func runExamples(c *command, fs *pflag.FlagSet) runner {
 				}
 				name := fmt.Sprintf("example_%d_%d", i+1, j+1)
 				if err := upliftOne(e, b, ctx, ex, sn, name, o.outDir); err != nil {
-					fmt.Fprintf(e.stderr, "%s\n", escapeLines(fmt.Sprintf("%s: %s (%q): %v", b.ID, name, ex.Title, err)))
+					fmt.Fprintf(e.Stderr, "%s\n", escapeLines(fmt.Sprintf("%s: %s (%q): %v", b.ID, name, ex.Title, err)))
 					failed++
 				}
 			}
@@ -139,7 +139,7 @@ func upliftOne(e *env, b *bblock.Block, ctx *ldctx.Processed, ex bblock.Example,
 		if n.Pointer != "" {
 			line += " (at " + n.Pointer + ")"
 		}
-		fmt.Fprintf(e.stderr, "%s\n", termsafe.Escape(line))
+		fmt.Fprintf(e.Stderr, "%s\n", termsafe.Escape(line))
 	}
 	if len(up.Triples) == 0 {
 		return fmt.Errorf("the uplift gives an empty graph: the context maps none of its members")
@@ -158,7 +158,7 @@ func upliftOne(e *env, b *bblock.Block, ctx *ldctx.Processed, ex bblock.Example,
 	}
 	if outDir == "" {
 		// The comment is one line: a line break in the title would end it.
-		fmt.Fprintf(e.stdout, "# %s %s: %s\n%s\n", termsafe.Escape(b.ID), name, termsafe.Escape(ex.Title), ttl.String())
+		fmt.Fprintf(e.Stdout, "# %s %s: %s\n%s\n", termsafe.Escape(b.ID), name, termsafe.Escape(ex.Title), ttl.String())
 		return nil
 	}
 	var js bytes.Buffer

@@ -126,14 +126,14 @@ func (o *fetchOptions) run(e *env, cmd string, args []string) error {
 		msg, err := fetchOne(ctx, e, cmd, f, a)
 		if err == nil {
 			done++
-			fmt.Fprint(e.stdout, msg)
+			fmt.Fprint(e.Stdout, msg)
 		}
 		if sig := stoppedBy(ctx); sig != 0 {
 			state := "the cache is unchanged"
 			if done > 0 {
 				state = "the cache holds only what is reported above as fetched"
 			}
-			return &failure{128 + int(sig), fmt.Sprintf("stopped by %s; %s", signalName(sig), state)}
+			return &failure{Code: 128 + int(sig), Msg: fmt.Sprintf("stopped by %s; %s", signalName(sig), state)}
 		}
 		if errors.Is(err, errNoCache) {
 			return fail(err)

@@ -54,10 +54,18 @@ func longFuncs(dir string, max int) ([]string, error) {
 	return long, nil
 }
 
-// TestFunctionLength: no function of jrpcld or jrpcld-beam (its main
+// TestFunctionLength: no function of jrpcld (its main package and the
+// packages of its commands under internal/) or jrpcld-beam (its main
 // package and its pipeline) is longer than maxFuncLines.
 func TestFunctionLength(t *testing.T) {
-	for _, dir := range []string{".", "../jrpcld-beam", "../jrpcld-beam/pipeline"} {
+	commands, err := filepath.Glob(filepath.Join("internal", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(commands) == 0 {
+		t.Fatal("no package under internal/: the test would miss the commands")
+	}
+	for _, dir := range append([]string{".", "../jrpcld-beam", "../jrpcld-beam/pipeline"}, commands...) {
 		long, err := longFuncs(dir, maxFuncLines)
 		if err != nil {
 			t.Fatal(err)

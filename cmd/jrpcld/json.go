@@ -208,7 +208,7 @@ func (j *jsonRun) input(name string, fixed *rdf.Format) error {
 	}
 	for _, p := range res.Problems {
 		p.File = display
-		fmt.Fprintln(j.e.stderr, p)
+		fmt.Fprintln(j.e.Stderr, p)
 		j.status = exitInvalid
 	}
 	return nil

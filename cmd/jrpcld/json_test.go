@@ -172,7 +172,7 @@ func TestJSONReadWhole(t *testing.T) {
 	}
 	var stdout, stderr strings.Builder
 	stdin := struct{ io.Reader }{strings.NewReader(rev.String())} // cannot seek
-	code = run([]string{"json", "--envelope", "--from", "ntriples"}, &env{stdin: stdin, stdout: &stdout, stderr: &stderr})
+	code = run([]string{"json", "--envelope", "--from", "ntriples"}, &env{Stdin: stdin, Stdout: &stdout, Stderr: &stderr})
 	if code != exitOK || !notice(stderr.String(), "stdin") || stdout.String() != want {
 		t.Errorf("reversed stdin: exit %d: %s\n%s", code, stderr.String(), stdout.String())
 	}

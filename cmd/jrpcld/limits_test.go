@@ -74,7 +74,7 @@ func TestHugeLine(t *testing.T) {
 		{[]string{"--max-line-bytes", fmt.Sprint(128 << 20)}, "1 file, 3 messages: 3 valid, 0 invalid"},
 	} {
 		var out strings.Builder
-		code := run(append([]string{"validate"}, tt.args...), &env{stdin: huge(), stdout: &out, stderr: io.Discard})
+		code := run(append([]string{"validate"}, tt.args...), &env{Stdin: huge(), Stdout: &out, Stderr: io.Discard})
 		if !strings.Contains(out.String(), tt.want) || code == exitUsage {
 			t.Errorf("%v: exit %d\n%s", tt.args, code, out.String())
 		}
@@ -94,7 +94,7 @@ func (r repeatReader) Read(p []byte) (int, error) {
 // and time left when enabled (on a terminal), and nothing otherwise.
 func TestProgress(t *testing.T) {
 	var w strings.Builder
-	p := newProgress(&env{stderr: &w}, false, 10<<20)
+	p := newProgress(&env{Stderr: &w}, false, 10<<20)
 	if p.enabled {
 		t.Fatal("enabled on a strings.Builder, which is not a terminal")
 	}

@@ -12,51 +12,45 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/suggest"
-	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
+// The names below are cli's, under the names the commands still in
+// package main use.
+
 // Exit codes shared by every command.
 const (
-	exitOK      = 0 // all went well
-	exitInvalid = 1 // the input has problems
-	exitUsage   = 2 // bad usage, or an I/O error
+	exitOK      = cli.ExitOK
+	exitInvalid = cli.ExitInvalid
+	exitUsage   = cli.ExitUsage
 )
 
-// env is what a command may touch: its streams. Commands never use os.Std*
-// directly, so tests can run them in-process.
-type env struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	ends           []func() // see atEnd
-}
+type (
+	env        = cli.Env
+	exitError  = cli.ExitError
+	failure    = cli.Failure
+	usageError = cli.UsageError
+	runner     = cli.Runner
+)
 
-// atEnd has f run when the command has ended, after the message of its
-// failure, if any, is printed: a last line such as the count of problems
-// not printed comes after it.
-func (e *env) atEnd(f func()) { e.ends = append(e.ends, f) }
-
-// errorf prints a message of command cmd on standard error, as
-// "jrpcld CMD: MESSAGE". Messages quote what the input holds (names, values,
-// the text of errors), so each line of the message is escaped with
-// termsafe.Escape: no control or bidirectional character reaches the
-// terminal. Only the line breaks between joined errors stay; a diagnostic
-// has its own line breaks escaped already (diag.Diagnostic.String).
-func errorf(e *env, cmd, format string, args ...any) {
-	fmt.Fprintf(e.stderr, "jrpcld %s: %s\n", cmd, escapeLines(fmt.Sprintf(format, args...)))
-}
+// errorf prints a message of command cmd on standard error (cli.Errorf).
+func errorf(e *env, cmd, format string, args ...any) { cli.Errorf(e, cmd, format, args...) }
 
 // escapeLines applies termsafe.Escape to each line of s.
-func escapeLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = termsafe.Escape(l)
-	}
-	return strings.Join(lines, "\n")
-}
+func escapeLines(s string) string { return cli.EscapeLines(s) }
+
+// fail is cli.Fail.
+func fail(err error) error { return cli.Fail(err) }
+
+// failf is cli.Failf.
+func failf(format string, args ...any) error { return cli.Failf(format, args...) }
+
+// status is cli.Status.
+func status(code int) error { return cli.Status(code) }
 
 // command is one subcommand of jrpcld.
 type command struct {
@@ -68,12 +62,6 @@ type command struct {
 	// and returns the runner that runs the command with them.
 	setup func(c *command, fs *pflag.FlagSet) runner
 }
-
-// runner runs a command, once its flags are parsed, with the positional
-// arguments. It returns nil, or how the command failed: a *failure, whose
-// message is printed, or an exitError, when the command has printed what
-// it had to say.
-type runner func(e *env, args []string) error
 
 func commands() []command {
 	return []command{
@@ -103,7 +91,7 @@ func main() {
 	if len(os.Args) == 2 && os.Args[1] == transform.ChildArg {
 		os.Exit(serveTransforms())
 	}
-	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
+	os.Exit(run(os.Args[1:], &env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 }
 
 // serveTransforms is jrpcld as the child process of the sandbox that runs
@@ -115,45 +103,6 @@ func serveTransforms() int {
 	}
 	return exitOK
 }
-
-// exitError carries a command's exit status through cobra: the command
-// has printed what it had to say.
-type exitError int
-
-func (x exitError) Error() string { return fmt.Sprintf("exit status %d", int(x)) }
-
-// failure is a command's failure with a message: printed on standard error
-// as "jrpcld CMD: MESSAGE", and the process exits with status code.
-type failure struct {
-	code int
-	msg  string
-}
-
-func (f *failure) Error() string { return f.msg }
-
-// fail is the failure with exit status 2 (a usage or I/O error) and the
-// text of err.
-func fail(err error) error { return &failure{exitUsage, err.Error()} }
-
-// failf is the failure with exit status 2 and a formatted message.
-func failf(format string, args ...any) error {
-	return &failure{exitUsage, fmt.Sprintf(format, args...)}
-}
-
-// status is the error of a command that ends with exit status code, having
-// printed what it had to say: nil for exitOK.
-func status(code int) error {
-	if code == exitOK {
-		return nil
-	}
-	return exitError(code)
-}
-
-// usageError is a mistake on the command line, printed as one line
-// followed by where to find the command's usage.
-type usageError struct{ msg string }
-
-func (u *usageError) Error() string { return u.msg }
 
 // run runs jrpcld with the command-line arguments args (without the
 // program's name) and returns its exit status. Each run builds its own
@@ -189,12 +138,12 @@ func printUsageError(e *env, cmd *cobra.Command, err error) {
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	fmt.Fprintf(e.stderr, "%s: %s\n", path, escapeLines(err.Error()))
+	fmt.Fprintf(e.Stderr, "%s: %s\n", path, escapeLines(err.Error()))
 	if cmd == nil || !cmd.HasParent() {
-		fmt.Fprintf(e.stderr, "see 'jrpcld --help'\n")
+		fmt.Fprintf(e.Stderr, "see 'jrpcld --help'\n")
 		return
 	}
-	fmt.Fprintf(e.stderr, "see '%s --help'\n", path)
+	fmt.Fprintf(e.Stderr, "see '%s --help'\n", path)
 }
 
 // newRoot returns the command tree of jrpcld, writing to e's streams.
@@ -216,13 +165,13 @@ func newRoot(e *env) *cobra.Command {
 		// Without a command: the list of commands on standard output and
 		// exit status 0, as cobra does for a command that only groups others.
 		RunE: func(cmd *cobra.Command, args []string) error {
-			listCommands(e.stdout, cmd)
+			listCommands(e.Stdout, cmd)
 			return nil
 		},
 	}
-	root.SetIn(e.stdin)
-	root.SetOut(e.stdout)
-	root.SetErr(e.stderr)
+	root.SetIn(e.Stdin)
+	root.SetOut(e.Stdout)
+	root.SetErr(e.Stderr)
 	root.SetVersionTemplate("jrpcld {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) { writeHelp(cmd.OutOrStdout(), cmd) })
@@ -244,7 +193,7 @@ func newRoot(e *env) *cobra.Command {
 				if len(args) == 0 {
 					return cmd.Help()
 				}
-				return &usageError{fmt.Sprintf("no completion script for %q: give bash, zsh, fish or powershell", args[0])}
+				return &usageError{Msg: fmt.Sprintf("no completion script for %q: give bash, zsh, fish or powershell", args[0])}
 			}
 		}
 	}
@@ -265,20 +214,18 @@ func cobraCommand(e *env, c command) *cobra.Command {
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		// With -q, repeated warnings are folded into one line; with
 		// --quiet=all, dropped.
-		run := &env{stdin: e.stdin, stdout: e.stdout, stderr: e.stderr}
-		if w := foldWarnings(e.stderr, cmd.Flags()); w != nil {
-			run.stderr = w
+		run := &env{Stdin: e.Stdin, Stdout: e.Stdout, Stderr: e.Stderr}
+		if w := foldWarnings(e.Stderr, cmd.Flags()); w != nil {
+			run.Stderr = w
 			defer w.Flush()
 		}
 		err := runner(run, args)
 		var f *failure
 		if errors.As(err, &f) {
-			errorf(run, c.name, "%s", f.msg)
-			err = status(f.code)
+			errorf(run, c.name, "%s", f.Msg)
+			err = status(f.Code)
 		}
-		for i := len(run.ends) - 1; i >= 0; i-- {
-			run.ends[i]()
-		}
+		run.End()
 		return err
 	}
 	return cmd
@@ -310,7 +257,7 @@ func helpCommand(root *cobra.Command) *cobra.Command {
 				return unknownCommand(root, args[0])
 			}
 			if len(rest) > 0 {
-				return &usageError{fmt.Sprintf("%s has no subcommand %q", target.CommandPath(), rest[0])}
+				return &usageError{Msg: fmt.Sprintf("%s has no subcommand %q", target.CommandPath(), rest[0])}
 			}
 			return target.Help()
 		},
@@ -324,7 +271,7 @@ func unknownCommand(root *cobra.Command, name string) error {
 	if s := root.SuggestionsFor(name); len(s) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", s[0])
 	}
-	return &usageError{msg}
+	return &usageError{Msg: msg}
 }
 
 // flagError turns an error of the flags' parser into a usage error, with
@@ -332,27 +279,27 @@ func unknownCommand(root *cobra.Command, name string) error {
 func flagError(cmd *cobra.Command, err error) error {
 	var ne *pflag.NotExistError
 	if !errors.As(err, &ne) || ne.GetSpecifiedName() == "" {
-		return &usageError{err.Error()}
+		return &usageError{Msg: err.Error()}
 	}
 	name := ne.GetSpecifiedName()
 	if ne.GetSpecifiedShortnames() != "" {
 		// A one-letter flag: the one that differs only in case, if any.
 		if s := closestShorthand(cmd.Flags(), name); s != "" {
-			return &usageError{fmt.Sprintf("%v; did you mean -%s?", err, s)}
+			return &usageError{Msg: fmt.Sprintf("%v; did you mean -%s?", err, s)}
 		}
-		return &usageError{err.Error()}
+		return &usageError{Msg: err.Error()}
 	}
 	if s := closestFlag(cmd.Flags(), name); s != "" {
-		return &usageError{fmt.Sprintf("%v; did you mean --%s?", err, s)}
+		return &usageError{Msg: fmt.Sprintf("%v; did you mean --%s?", err, s)}
 	}
 	// A flag of jrpcld itself (--version), given after a command.
 	if root := cmd.Root(); root != cmd {
 		root.InitDefaultVersionFlag()
 		if s := closestFlag(root.Flags(), name); s != "" && s != "help" {
-			return &usageError{fmt.Sprintf("%v; did you mean jrpcld --%s (a flag of jrpcld itself, before any command)?", err, s)}
+			return &usageError{Msg: fmt.Sprintf("%v; did you mean jrpcld --%s (a flag of jrpcld itself, before any command)?", err, s)}
 		}
 	}
-	return &usageError{err.Error()}
+	return &usageError{Msg: err.Error()}
 }
 
 // closestShorthand returns the one-letter flag of fs that is letter, in the
@@ -400,7 +347,7 @@ func checkDashes(cmd *cobra.Command, args []string) error {
 		}
 		name, _, _ := strings.Cut(a[1:], "=")
 		if f := fs.Lookup(name); f != nil && len(name) > 1 {
-			return &usageError{fmt.Sprintf("%s: a long flag takes two dashes: --%s", a, a[1:])}
+			return &usageError{Msg: fmt.Sprintf("%s: a long flag takes two dashes: --%s", a, a[1:])}
 		}
 	}
 	return nil

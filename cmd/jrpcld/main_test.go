@@ -18,7 +18,7 @@ import (
 func jrpcld(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(args, &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut})
+	code := run(args, &env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
 	return code, out.String(), errOut.String()
 }
 

@@ -47,7 +47,7 @@ func runMan(c *command, fs *pflag.FlagSet) runner {
 		if err := doc.GenManTree(root, header, o.dir); err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(e.stderr, "jrpcld man: pages written into %s\n", o.dir)
+		fmt.Fprintf(e.Stderr, "jrpcld man: pages written into %s\n", o.dir)
 		return nil
 	}
 }

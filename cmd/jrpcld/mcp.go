@@ -170,7 +170,7 @@ func (m *mcpFlags) prepare(e *env, cmd, name string) (l *mcpLog, le *env, done f
 		}
 		in = tmp
 		copied := *e
-		copied.stdin = tmp
+		copied.Stdin = tmp
 		le = &copied
 	} else {
 		f, err := os.Open(name)

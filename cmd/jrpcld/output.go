@@ -39,7 +39,7 @@ var outputSignals = []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SI
 // when path is one: see atomicfile.Create).
 func openOutput(e *env, cmd, path string) (*output, error) {
 	if path == "" || path == "-" {
-		return &output{Writer: e.stdout, stop: func() {}}, nil
+		return &output{Writer: e.Stdout, stop: func() {}}, nil
 	}
 	// Signals are caught before the temporary file exists, so that none
 	// can end the process and leave it behind. A signal the process was
@@ -96,8 +96,8 @@ func (o *output) interrupted(e *env, cmd, path string, existed bool, sig syscall
 			state = "was not created"
 		}
 	}
-	if isTerminal(e.stderr) {
-		fmt.Fprintln(e.stderr) // past the ^C the terminal echoed
+	if isTerminal(e.Stderr) {
+		fmt.Fprintln(e.Stderr) // past the ^C the terminal echoed
 	}
 	errorf(e, cmd, "stopped by %s; %s %s", signalName(sig), path, state)
 	exit(128 + int(sig))
@@ -161,7 +161,7 @@ func sameFile(e *env, out string, inputs []string) (string, bool) {
 	for _, in := range inputs {
 		var ist os.FileInfo
 		if in == "-" {
-			if f, ok := e.stdin.(*os.File); ok {
+			if f, ok := e.Stdin.(*os.File); ok {
 				ist, err = f.Stat()
 			} else {
 				continue
@@ -207,8 +207,8 @@ type progress struct {
 const progressThreshold = 4 << 20
 
 func newProgress(e *env, quiet bool, total int64) *progress {
-	p := &progress{w: e.stderr, total: total, start: time.Now()}
-	if f, ok := e.stderr.(*os.File); ok && !quiet && total >= progressThreshold {
+	p := &progress{w: e.Stderr, total: total, start: time.Now()}
+	if f, ok := e.Stderr.(*os.File); ok && !quiet && total >= progressThreshold {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.enabled = true
 		}

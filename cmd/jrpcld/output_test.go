@@ -98,9 +98,9 @@ func TestOutputIsInput(t *testing.T) {
 				stdin = f
 			}
 			var out, errOut bytes.Buffer
-			e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+			e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}
 			if stdin != nil {
-				e.stdin = stdin
+				e.Stdin = stdin
 			}
 			code := run(tt.args, e)
 			if code != exitUsage || errOut.String() != tt.want || out.Len() != 0 {
@@ -138,7 +138,7 @@ func TestOutputToPipe(t *testing.T) {
 		got <- string(b)
 	}()
 	var out, errOut bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+	e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}
 	code := run([]string{"turtle", "-o", pipe, log}, e)
 	if code != 0 || errOut.Len() != 0 || out.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 0 and nothing", code, out.String(), errOut.String())

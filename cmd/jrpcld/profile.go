@@ -36,7 +36,7 @@ func addProfileFlags(fs *pflag.FlagSet) *profiler {
 }
 
 // start creates the files the flags name and starts the CPU profile, and
-// has stop run when the command has ended (see env.atEnd), on its error
+// has stop run when the command has ended (see env.AtEnd), on its error
 // paths too. A file that cannot be created is a failure with exit status
 // 2, and nothing is started.
 func (p *profiler) start(e *env, cmd string) error {
@@ -60,7 +60,7 @@ func (p *profiler) start(e *env, cmd string) error {
 			return failf("--cpuprofile: %v", err)
 		}
 	}
-	e.atEnd(p.stop)
+	e.AtEnd(p.stop)
 	return nil
 }
 

@@ -47,8 +47,8 @@ type byteProgress struct {
 // watchBytes starts drawing the progress of n bytes out of total (0 when
 // unknown) on e's standard error. Call done when the work ends.
 func watchBytes(e *env, quiet bool, total int64, n *atomic.Int64) *byteProgress {
-	b := &byteProgress{p: &progress{w: e.stderr, total: total, start: time.Now()}, n: n, stop: make(chan struct{})}
-	b.p.enabled = !quiet && isTerminal(e.stderr)
+	b := &byteProgress{p: &progress{w: e.Stderr, total: total, start: time.Now()}, n: n, stop: make(chan struct{})}
+	b.p.enabled = !quiet && isTerminal(e.Stderr)
 	if !b.p.enabled {
 		return b
 	}

@@ -305,7 +305,7 @@ func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newCo
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintln(e.stdout, line)
+		fmt.Fprintln(e.Stdout, line)
 	}
 	return nil
 }
@@ -349,10 +349,10 @@ func pushOntologies(ps *pusher, out string, res *register.Result) error {
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintln(e.stdout, line)
+		fmt.Fprintln(e.Stdout, line)
 		pushed++
 	}
-	fmt.Fprintf(e.stdout, "%d ontology graph%s pushed to %s\n", pushed, plural(pushed), gsp.Redact(ps.store.Endpoint))
+	fmt.Fprintf(e.Stdout, "%d ontology graph%s pushed to %s\n", pushed, plural(pushed), gsp.Redact(ps.store.Endpoint))
 	return nil
 }
 

@@ -306,8 +306,8 @@ type placement struct {
 // query's FROM and FROM NAMED, or of standard input.
 func (d *queryData) dataset(req *sparqlRequest, inputs []string) (*sparql.Dataset, error) {
 	d.ds = sparql.NewDataset()
-	d.printer = &errorPrinter{w: d.e.stderr, limit: defaultMaxErrors}
-	d.e.atEnd(func() { d.printer.summary(d.o.cmd) })
+	d.printer = &errorPrinter{w: d.e.Stderr, limit: defaultMaxErrors}
+	d.e.AtEnd(func() { d.printer.summary(d.o.cmd) })
 	q := req.query
 	named := q != nil && len(q.From)+len(q.FromNamed) > 0
 	switch {

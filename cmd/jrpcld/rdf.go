@@ -148,8 +148,8 @@ func (o *rdfOptions) run(e *env, files []string) error {
 	if err != nil {
 		return err
 	}
-	r.printer = &errorPrinter{w: e.stderr, limit: o.limits.maxErrors}
-	e.atEnd(func() { r.printer.summary(o.cmd) })
+	r.printer = &errorPrinter{w: e.Stderr, limit: o.limits.maxErrors}
+	e.AtEnd(func() { r.printer.summary(o.cmd) })
 	ps, err := o.push.pusher(e, o.cmd, o.fs)
 	if err != nil {
 		return fail(err)
@@ -251,7 +251,7 @@ func (r *rdfRun) convert() error {
 	if err != nil {
 		out.finish(false)
 		if errors.Is(err, convert.ErrStrict) {
-			return &failure{exitInvalid, err.Error()}
+			return &failure{Code: exitInvalid, Msg: err.Error()}
 		}
 		return fail(err)
 	}

@@ -238,7 +238,7 @@ func runREADMELine(t *testing.T, line, tmp string) (int, string, string) {
 			}
 		}
 		var out, errOut strings.Builder
-		code = run(args, &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut})
+		code = run(args, &env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
 		stdin, errs = out.String(), errs+errOut.String()
 	}
 	return code, stdin, errs

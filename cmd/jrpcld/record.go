@@ -128,12 +128,12 @@ func (o *recordOptions) run(e *env, cmd string, args []string) error {
 	}
 	// The server's standard error, the warnings of the log and those of
 	// the proxy's requests come at once.
-	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: &lockedWriter{w: e.stderr}}
+	e = &env{Stdin: e.Stdin, Stdout: e.Stdout, Stderr: &lockedWriter{w: e.Stderr}}
 	name := o.output
 	if name == "" {
 		name = "jrpcld-record-" + time.Now().UTC().Format("20060102T150405Z") + ".jsonl"
 	}
-	var w io.Writer = e.stdout
+	var w io.Writer = e.Stdout
 	if name != "-" {
 		f, err := openLog(name)
 		if err != nil {
@@ -217,7 +217,7 @@ func recordStdio(e *env, cmd string, args []string, log *record.Log) int {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	s := &record.Stdio{Cmd: exec.Command(args[0], args[1:]...), In: e.stdin, Out: e.stdout, Stderr: e.stderr, Log: log, Signals: sigs}
+	s := &record.Stdio{Cmd: exec.Command(args[0], args[1:]...), In: e.Stdin, Out: e.Stdout, Stderr: e.Stderr, Log: log, Signals: sigs}
 	code, err := s.Run()
 	var se *record.StartError
 	switch {

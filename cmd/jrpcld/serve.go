@@ -112,7 +112,7 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 	defer signal.Stop(sigs)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
-	fmt.Fprintf(e.stdout, "Serving %s at %s (Ctrl-C stops)\n", termsafe.Escape(dir), url)
+	fmt.Fprintf(e.Stdout, "Serving %s at %s (Ctrl-C stops)\n", termsafe.Escape(dir), url)
 	if ready != nil {
 		ready(url)
 	}

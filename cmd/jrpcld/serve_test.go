@@ -25,7 +25,7 @@ func TestServe(t *testing.T) {
 	done := make(chan error, 1)
 	var stdout, stderr strings.Builder
 	go func() {
-		done <- serveDir(&env{stdout: &stdout, stderr: &stderr}, dir, "127.0.0.1:0", stop, func(u string) { urls <- u })
+		done <- serveDir(&env{Stdout: &stdout, Stderr: &stderr}, dir, "127.0.0.1:0", stop, func(u string) { urls <- u })
 	}()
 	var url string
 	select {
@@ -85,7 +85,7 @@ func startServe(t *testing.T, dir, addr string) *server {
 	urls := make(chan string, 1)
 	done := make(chan int, 1)
 	s := &server{stdout: &strings.Builder{}, stderr: &strings.Builder{}}
-	e := &env{stdout: s.stdout, stderr: s.stderr}
+	e := &env{Stdout: s.stdout, Stderr: s.stderr}
 	go func() {
 		code := exitOK
 		if err := serveDir(e, dir, addr, stop, func(u string) { urls <- u }); err != nil {

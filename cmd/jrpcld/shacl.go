@@ -152,7 +152,7 @@ func (o *shaclOptions) data(e *env, files []string) (*shacl.Graph, error) {
 // write writes the report in the format of --format; with turtle and
 // json, its warnings go to standard error.
 func (o *shaclOptions) write(e *env, report *shacl.Report) error {
-	out := bufio.NewWriter(e.stdout)
+	out := bufio.NewWriter(e.Stdout)
 	var err error
 	switch o.format {
 	case "turtle":

@@ -139,7 +139,7 @@ func TestSignalWhileWriting(t *testing.T) {
 	path := filepath.Join(dir, "out.ttl")
 	write(t, path, "previous\n")
 	var stderr strings.Builder
-	e := &env{stdout: io.Discard, stderr: &stderr}
+	e := &env{Stdout: io.Discard, Stderr: &stderr}
 	codes := make(chan int, 1)
 	defer func(old func(int)) { exit = old }(exit)
 	exit = func(code int) {

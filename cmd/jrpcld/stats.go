@@ -106,9 +106,9 @@ func (o *statsOptions) run(e *env, files []string) error {
 		return exitError(exitUsage)
 	}
 	if o.format == "json" {
-		err = report.WriteJSON(e.stdout)
+		err = report.WriteJSON(e.Stdout)
 	} else {
-		err = report.WriteText(e.stdout)
+		err = report.WriteText(e.Stdout)
 	}
 	if err != nil {
 		return fail(err)

@@ -11,12 +11,12 @@ import (
 // it: a terminal gives more after an end of input, where a reader that
 // looks ahead would wait for a second Ctrl-D.
 func stdinReader(e *env) io.Reader {
-	w, ok := e.stdin.(io.Writer)
+	w, ok := e.Stdin.(io.Writer)
 	if !ok || !isTerminal(w) {
-		return e.stdin
+		return e.Stdin
 	}
-	fmt.Fprintln(e.stderr, "jrpcld: reading standard input, a terminal: type or paste the messages, then Ctrl-D (or give a FILE)")
-	return &untilEOF{r: e.stdin}
+	fmt.Fprintln(e.Stderr, "jrpcld: reading standard input, a terminal: type or paste the messages, then Ctrl-D (or give a FILE)")
+	return &untilEOF{r: e.Stdin}
 }
 
 // untilEOF reads r until its first end of input.

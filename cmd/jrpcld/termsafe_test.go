@@ -127,7 +127,7 @@ func TestErrorf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var b strings.Builder
-		errorf(&env{stderr: &b}, "x", tt.format, tt.args...)
+		errorf(&env{Stderr: &b}, "x", tt.format, tt.args...)
 		if b.String() != tt.want {
 			t.Errorf("errorf(%q, %q) printed %q, want %q", tt.format, tt.args, b.String(), tt.want)
 		}

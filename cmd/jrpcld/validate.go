@@ -117,7 +117,7 @@ func (o *validateOptions) run(e *env, files []string) error {
 		return fail(err)
 	}
 	defer tuneGC()()
-	out := bufio.NewWriter(e.stdout)
+	out := bufio.NewWriter(e.Stdout)
 	defer out.Flush()
 	printer := &errorPrinter{w: out, limit: o.limits.maxErrors}
 	sarif := newSARIFLog(o.limits.maxErrors)
@@ -273,7 +273,7 @@ func printFinding(printer *errorPrinter, sarif *sarifLog, format string, f schem
 }
 
 func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool, opts rpclog.ReaderOptions, ml *mcpLog, emit func(schema.Finding)) (schema.Summary, error) {
-	var in io.Reader = e.stdin
+	var in io.Reader = e.Stdin
 	var size int64
 	display := name
 	if name == "-" {

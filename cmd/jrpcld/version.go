@@ -23,7 +23,7 @@ Prints the version of jrpcld, the revision of its source it was built from
 				if len(args) > 0 {
 					return failf("takes no argument, got %q", args[0])
 				}
-				fmt.Fprintf(e.stdout, "jrpcld %s\n", version())
+				fmt.Fprintf(e.Stdout, "jrpcld %s\n", version())
 				return nil
 			}
 		}}
