@@ -13,6 +13,9 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/fetch"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/record"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/spf13/cobra"
@@ -77,11 +80,11 @@ func commands() []command {
 		annotateCommand(),
 		ontologyCommand(),
 		genCommand(),
-		recordCommand(),
+		fromCLI(record.NewCmd()),
 		importCommand(),
-		fetchCommand(),
+		fromCLI(fetch.NewCmd()),
 		buildCommand(),
-		serveCommand(),
+		fromCLI(serve.NewCmd()),
 		manCommand(),
 		versionCommand(),
 	}

@@ -106,19 +106,6 @@ func (o *output) interrupted(e *env, cmd, path string, existed bool, sig syscall
 // exit ends the process; tests replace it.
 var exit = os.Exit
 
-// signalName returns the usual name of sig, e.g. "SIGINT".
-func signalName(sig syscall.Signal) string {
-	switch sig {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	}
-	return sig.String()
-}
-
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

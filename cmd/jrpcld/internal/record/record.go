@@ -1,4 +1,7 @@
-package main
+// Package record is "jrpcld record": it stands in for an MCP server (over
+// stdio, or as a Streamable HTTP reverse proxy) and writes the traffic that
+// passes to a log, with mcp/record doing the recording.
+package record
 
 import (
 	"context"
@@ -15,15 +18,17 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/mcp/record"
 	"github.com/spf13/pflag"
 )
 
-func recordCommand() command {
-	c := command{name: "record", args: "[-o LOG] [--max-message BYTES] [--] CMD [ARG...] | --listen HOST:PORT --upstream URL [-o LOG] [--max-message BYTES]",
-		summary: "record an MCP session (stdio or Streamable HTTP) as a log"}
-	c.help = recordHelp
-	c.setup = runRecord
+func NewCmd() cli.Command {
+	c := cli.Command{Name: "record", Args: "[-o LOG] [--max-message BYTES] [--] CMD [ARG...] | --listen HOST:PORT --upstream URL [-o LOG] [--max-message BYTES]",
+		Summary: "record an MCP session (stdio or Streamable HTTP) as a log"}
+	c.Help = recordHelp
+	c.Setup = runRecord
 	return c
 }
 
@@ -80,7 +85,7 @@ type recordOptions struct {
 	maxMessage               int
 }
 
-func runRecord(c *command, fs *pflag.FlagSet) runner {
+func runRecord(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	var o recordOptions
 	fs.StringVarP(&o.output, "output", "o", "", "write the log to `LOG` (default jrpcld-record-TIME.jsonl)")
 	fs.StringVar(&o.listen, "listen", "", "record Streamable HTTP: listen on `HOST:PORT` (with --upstream)")
@@ -88,7 +93,7 @@ func runRecord(c *command, fs *pflag.FlagSet) runner {
 	fs.IntVar(&o.maxMessage, "max-message", record.DefaultMax, "longest message held to be logged, and longest line of LOG, in `bytes`; a longer one passes unchanged and is logged cut")
 	// CMD's own arguments are not jrpcld's flags.
 	fs.SetInterspersed(false)
-	return func(e *env, args []string) error { return o.run(e, c.name, args) }
+	return func(e *cli.Env, args []string) error { return o.run(e, c.Name, args) }
 }
 
 // check checks the flags and arguments, and returns the upstream's URL in
@@ -97,15 +102,15 @@ func (o *recordOptions) check(args []string) (*url.URL, error) {
 	httpMode := o.listen != "" || o.upstream != ""
 	switch {
 	case httpMode && (o.listen == "" || o.upstream == ""):
-		return nil, failf("give --listen and --upstream together")
+		return nil, cli.Failf("give --listen and --upstream together")
 	case httpMode && len(args) > 0:
-		return nil, failf("give a server to run (CMD) or --listen and --upstream, not both")
+		return nil, cli.Failf("give a server to run (CMD) or --listen and --upstream, not both")
 	case !httpMode && len(args) == 0:
-		return nil, failf("give the server to run (jrpcld record -o LOG -- CMD ARG...), or --listen HOST:PORT --upstream URL")
+		return nil, cli.Failf("give the server to run (jrpcld record -o LOG -- CMD ARG...), or --listen HOST:PORT --upstream URL")
 	case !httpMode && o.output == "-":
-		return nil, failf("-o -: standard output carries the server's messages; give a file")
+		return nil, cli.Failf("-o -: standard output carries the server's messages; give a file")
 	case o.maxMessage < minMaxMessage:
-		return nil, failf("--max-message must be at least %d bytes, not %d", minMaxMessage, o.maxMessage)
+		return nil, cli.Failf("--max-message must be at least %d bytes, not %d", minMaxMessage, o.maxMessage)
 	case !httpMode:
 		return nil, nil
 	}
@@ -113,7 +118,7 @@ func (o *recordOptions) check(args []string) (*url.URL, error) {
 	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		return u, nil
 	}
-	return nil, failf("--upstream %q: want an http:// or https:// URL", o.upstream)
+	return nil, cli.Failf("--upstream %q: want an http:// or https:// URL", o.upstream)
 }
 
 // minMaxMessage is the least --max-message: room for a cut message's
@@ -121,14 +126,14 @@ func (o *recordOptions) check(args []string) (*url.URL, error) {
 const minMaxMessage = 1024
 
 // run records a session as o says.
-func (o *recordOptions) run(e *env, cmd string, args []string) error {
+func (o *recordOptions) run(e *cli.Env, cmd string, args []string) error {
 	up, err := o.check(args)
 	if err != nil {
 		return err
 	}
 	// The server's standard error, the warnings of the log and those of
 	// the proxy's requests come at once.
-	e = &env{Stdin: e.Stdin, Stdout: e.Stdout, Stderr: &lockedWriter{w: e.Stderr}}
+	e = &cli.Env{Stdin: e.Stdin, Stdout: e.Stdout, Stderr: &lockedWriter{w: e.Stderr}}
 	name := o.output
 	if name == "" {
 		name = "jrpcld-record-" + time.Now().UTC().Format("20060102T150405Z") + ".jsonl"
@@ -137,21 +142,21 @@ func (o *recordOptions) run(e *env, cmd string, args []string) error {
 	if name != "-" {
 		f, err := openLog(name)
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		defer f.Close()
 		w = f
 		if o.output == "" {
-			errorf(e, cmd, "recording to %s", name)
+			cli.Errorf(e, cmd, "recording to %s", name)
 		}
 	}
 	log := record.NewLog(w)
 	log.Max = o.maxMessage
-	log.Warn = func(msg string) { errorf(e, cmd, "%s (--max-message)", msg) }
+	log.Warn = func(msg string) { cli.Errorf(e, cmd, "%s (--max-message)", msg) }
 	if up != nil {
-		return status(recordHTTP(e, cmd, o.listen, up, log, name))
+		return cli.Status(recordHTTP(e, cmd, o.listen, up, log, name))
 	}
-	return status(recordStdio(e, cmd, args, log))
+	return cli.Status(recordStdio(e, cmd, args, log))
 }
 
 // logFile is the file a log is written to, left as it was until the first
@@ -213,7 +218,7 @@ func (l *logFile) Close() error {
 }
 
 // recordStdio runs the server args and records its session.
-func recordStdio(e *env, cmd string, args []string, log *record.Log) int {
+func recordStdio(e *cli.Env, cmd string, args []string, log *record.Log) int {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
@@ -222,40 +227,40 @@ func recordStdio(e *env, cmd string, args []string, log *record.Log) int {
 	var se *record.StartError
 	switch {
 	case errors.As(err, &se):
-		errorf(e, cmd, "%v", se)
+		cli.Errorf(e, cmd, "%v", se)
 		if se.NotFound {
 			return 127
 		}
 		return 126
 	case err != nil:
-		errorf(e, cmd, "%v", err)
+		cli.Errorf(e, cmd, "%v", err)
 		if code == 0 {
-			code = exitUsage
+			code = cli.ExitUsage
 		}
 	}
 	return code
 }
 
 // recordHTTP runs the recording proxy until an interrupt.
-func recordHTTP(e *env, cmd, addr string, upstream *url.URL, log *record.Log, name string) int {
-	ln, err := net.Listen(network(addr), addr)
+func recordHTTP(e *cli.Env, cmd, addr string, upstream *url.URL, log *record.Log, name string) int {
+	ln, err := net.Listen(cli.Network(addr), addr)
 	if err != nil {
-		errorf(e, cmd, "%v", err)
-		return exitUsage
+		cli.Errorf(e, cmd, "%v", err)
+		return cli.ExitUsage
 	}
-	p := &record.Proxy{Upstream: upstream, Log: log, Warn: func(msg string) { errorf(e, cmd, "%s", msg) }}
+	p := &record.Proxy{Upstream: upstream, Log: log, Warn: func(msg string) { cli.Errorf(e, cmd, "%s", msg) }}
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
-	errorf(e, cmd, "recording http://%s/ -> %s into %s (Ctrl-C stops)", ln.Addr(), upstream, name)
+	cli.Errorf(e, cmd, "recording http://%s/ -> %s into %s (Ctrl-C stops)", ln.Addr(), upstream, name)
 	select {
 	case <-sigs:
 	case err := <-done:
-		errorf(e, cmd, "%v", err)
-		return exitUsage
+		cli.Errorf(e, cmd, "%v", err)
+		return cli.ExitUsage
 	}
 	// Open SSE streams end with the recorder: a second is given to the
 	// requests under way.
@@ -265,10 +270,10 @@ func recordHTTP(e *env, cmd, addr string, upstream *url.URL, log *record.Log, na
 		srv.Close()
 	}
 	if err := log.Err(); err != nil {
-		errorf(e, cmd, "log: %v", err)
-		return exitUsage
+		cli.Errorf(e, cmd, "log: %v", err)
+		return cli.ExitUsage
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // lockedWriter is a writer several goroutines write to, one write at a

@@ -1,4 +1,7 @@
-package main
+// Package fetch is "jrpcld fetch", the one command that uses the network:
+// it fills the cache with the MCP schemas and published registers, through
+// the top-level fetch package, so that every other command works offline.
+package fetch
 
 import (
 	"context"
@@ -9,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/fetch"
 	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/jrpcld/jrpcld/internal/suggest"
@@ -17,11 +22,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func fetchCommand() command {
-	c := command{name: "fetch", args: "[--max-files N] [--max-bytes BYTES] [--max-ref-depth N] [--max-yaml-bytes BYTES] [--timeout DURATION] [-q] mcp-schemas | URL...",
-		summary: "download the MCP schemas or published registers into the cache (the only command that uses the network)"}
-	c.help = fetchHelp
-	c.setup = runFetch
+func NewCmd() cli.Command {
+	c := cli.Command{Name: "fetch", Args: "[--max-files N] [--max-bytes BYTES] [--max-ref-depth N] [--max-yaml-bytes BYTES] [--timeout DURATION] [-q] mcp-schemas | URL...",
+		Summary: "download the MCP schemas or published registers into the cache (the only command that uses the network)"}
+	c.Help = fetchHelp
+	c.Setup = runFetch
 	return c
 }
 
@@ -72,7 +77,7 @@ type fetchOptions struct {
 	limits  fetch.Limits
 }
 
-func runFetch(c *command, fs *pflag.FlagSet) runner {
+func runFetch(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	o := &fetchOptions{}
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "say nothing of each file fetched")
 	fs.DurationVar(&o.timeout, "timeout", fetch.DefaultTimeout, "longest one file may take to download, from the request to its last byte (`DURATION`, such as 30s)")
@@ -80,14 +85,14 @@ func runFetch(c *command, fs *pflag.FlagSet) runner {
 	fs.Int64Var(&o.limits.Bytes, "max-bytes", fetch.DefaultMaxBytes, "most bytes of a register's files together (`BYTES`), 512 MiB by default")
 	fs.IntVar(&o.limits.RefDepth, "max-ref-depth", fetch.DefaultMaxRefDepth, "most references ($ref, @context, @import) from the register to a file (`N`): its blocks' schemas are 1 away")
 	fs.Int64Var(&o.limits.YAMLBytes, "max-yaml-bytes", fetch.DefaultMaxYAMLBytes, "largest YAML file read for its references (`BYTES`), 1 MiB by default: YAML is read whole")
-	return func(e *env, args []string) error {
+	return func(e *cli.Env, args []string) error {
 		if len(args) == 0 {
-			return failf("give mcp-schemas or the URL of a register.json")
+			return cli.Failf("give mcp-schemas or the URL of a register.json")
 		}
 		if err := o.check(args); err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
-		return o.run(e, c.name, args)
+		return o.run(e, c.Name, args)
 	}
 }
 
@@ -114,14 +119,14 @@ func (o *fetchOptions) check(args []string) error {
 
 // run fetches each argument in turn. INT, TERM or HUP stops it: the fetch
 // under way installs nothing.
-func (o *fetchOptions) run(e *env, cmd string, args []string) error {
+func (o *fetchOptions) run(e *cli.Env, cmd string, args []string) error {
 	ctx, stop := signalContext()
 	defer stop()
 	f := &fetch.Fetcher{Mirror: os.Getenv(fetch.MirrorEnv), Timeout: o.timeout, Limits: o.limits}
 	if !o.quiet {
-		f.Progress = func(u string, n int64) { errorf(e, cmd, "%s (%d bytes)", u, n) }
+		f.Progress = func(u string, n int64) { cli.Errorf(e, cmd, "%s (%d bytes)", u, n) }
 	}
-	code, done := exitOK, 0
+	code, done := cli.ExitOK, 0
 	for _, a := range args {
 		msg, err := fetchOne(ctx, e, cmd, f, a)
 		if err == nil {
@@ -133,18 +138,18 @@ func (o *fetchOptions) run(e *env, cmd string, args []string) error {
 			if done > 0 {
 				state = "the cache holds only what is reported above as fetched"
 			}
-			return &failure{Code: 128 + int(sig), Msg: fmt.Sprintf("stopped by %s; %s", signalName(sig), state)}
+			return &cli.Failure{Code: 128 + int(sig), Msg: fmt.Sprintf("stopped by %s; %s", cli.SignalName(sig), state)}
 		}
 		if errors.Is(err, errNoCache) {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		if err != nil {
 			// The next arguments are fetched all the same.
-			errorf(e, cmd, "%v", err)
-			code = exitInvalid
+			cli.Errorf(e, cmd, "%v", err)
+			code = cli.ExitInvalid
 		}
 	}
-	return status(code)
+	return cli.Status(code)
 }
 
 // errNoCache wraps the error of a fetch that finds no cache folder.
@@ -152,7 +157,7 @@ var errNoCache = errors.New("no cache folder")
 
 // fetchOne fetches the MCP schemas (for "mcp-schemas") or the register at
 // a, printing its warnings, and returns the line that says what it fetched.
-func fetchOne(ctx context.Context, e *env, cmd string, f *fetch.Fetcher, a string) (string, error) {
+func fetchOne(ctx context.Context, e *cli.Env, cmd string, f *fetch.Fetcher, a string) (string, error) {
 	if a == "mcp-schemas" {
 		dir, err := mcp.CacheDir()
 		if err != nil {
@@ -169,7 +174,7 @@ func fetchOne(ctx context.Context, e *env, cmd string, f *fetch.Fetcher, a strin
 		return "", err
 	}
 	for _, w := range res.Warnings {
-		errorf(e, cmd, "warning: %s", w)
+		cli.Errorf(e, cmd, "warning: %s", w)
 	}
 	return fmt.Sprintf("register %s: %d blocks, %d files in %s\n", termsafe.Escape(res.URL), res.Blocks, len(res.Files), termsafe.Escape(res.Dir)), nil
 }
@@ -203,7 +208,7 @@ func signalContext() (ctx context.Context, stop func()) {
 // signalError is the cause of a context a signal cancelled.
 type signalError struct{ sig syscall.Signal }
 
-func (e signalError) Error() string { return "stopped by " + signalName(e.sig) }
+func (e signalError) Error() string { return "stopped by " + cli.SignalName(e.sig) }
 
 // stoppedBy returns the signal that cancelled ctx, or 0.
 func stoppedBy(ctx context.Context) syscall.Signal {

@@ -1,4 +1,7 @@
-package main
+// Package serve is "jrpcld serve": a built register's pages on a local
+// HTTP server, guarded against DNS rebinding and links out of the folder.
+// "jrpcld build --serve" serves with it too.
+package serve
 
 import (
 	"context"
@@ -15,18 +18,20 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/spf13/pflag"
 )
 
-// defaultAddr is where serve and build --serve listen by default.
-const defaultAddr = "localhost:8000"
+// DefaultAddr is where serve and build --serve listen by default.
+const DefaultAddr = "localhost:8000"
 
-func serveCommand() command {
-	c := command{name: "serve", args: "[DIR] [--addr HOST:PORT]",
-		summary: "serve a built register's HTML pages on localhost"}
-	c.help = serveHelp
-	c.setup = runServe
+func NewCmd() cli.Command {
+	c := cli.Command{Name: "serve", Args: "[DIR] [--addr HOST:PORT]",
+		Summary: "serve a built register's HTML pages on localhost"}
+	c.Help = serveHelp
+	c.Setup = runServe
 	return c
 }
 
@@ -51,41 +56,41 @@ type serveOptions struct {
 	addr string
 }
 
-func runServe(c *command, fs *pflag.FlagSet) runner {
+func runServe(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	o := &serveOptions{}
-	fs.StringVar(&o.addr, "addr", defaultAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
-	return func(e *env, pos []string) error {
+	fs.StringVar(&o.addr, "addr", DefaultAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
+	return func(e *cli.Env, pos []string) error {
 		dir := "build-local"
 		switch len(pos) {
 		case 0:
 		case 1:
 			dir = pos[0]
 		default:
-			return failf("one DIR at most, got %d arguments", len(pos))
+			return cli.Failf("one DIR at most, got %d arguments", len(pos))
 		}
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return failf("%s is not a folder; build one with \"jrpcld build SOURCES -o %s\"", dir, dir)
+			return cli.Failf("%s is not a folder; build one with \"jrpcld build SOURCES -o %s\"", dir, dir)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
-			errorf(e, "serve", "warning: %s has no index.html; is it a built register?", dir)
+			cli.Errorf(e, "serve", "warning: %s has no index.html; is it a built register?", dir)
 		}
-		if err := serveDir(e, dir, o.addr, nil, nil); err != nil {
-			return fail(err)
+		if err := Dir(e, dir, o.addr, nil, nil); err != nil {
+			return cli.Fail(err)
 		}
 		return nil
 	}
 }
 
-// serveDir serves the files of dir on addr until an interrupt arrives or
+// Dir serves the files of dir on addr until an interrupt arrives or
 // stop is closed. ready, when set, receives the URL once the server listens.
 // It returns why the register could not be served, or nil once stopped.
-func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url string)) error {
+func Dir(e *cli.Env, dir, addr string, stop <-chan struct{}, ready func(url string)) error {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return err
 	}
 	defer root.Close()
-	ln, err := net.Listen(network(addr), addr)
+	ln, err := net.Listen(cli.Network(addr), addr)
 	if err != nil {
 		return err
 	}
@@ -104,7 +109,7 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 		if !bound.IP.IsUnspecified() {
 			where = "on " + bound.IP.String()
 		}
-		errorf(e, "serve", "warning: %s is not a loopback address: the register is served to the network, %s; use --addr localhost:%s to keep it on this machine", bound, where, port)
+		cli.Errorf(e, "serve", "warning: %s is not a loopback address: the register is served to the network, %s; use --addr localhost:%s to keep it on this machine", bound, where, port)
 	}
 	srv := &http.Server{Handler: hostGuard(addr, bound.IP, url, registerHandler(root)), ReadHeaderTimeout: 10 * time.Second}
 	sigs := make(chan os.Signal, 1)
@@ -126,24 +131,6 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 	defer cancel()
 	srv.Shutdown(ctx)
 	return nil
-}
-
-// network returns the network to listen on addr: tcp4 or tcp6 when its host
-// is an IP address of that family, so that 0.0.0.0 is bound as written
-// (Go would bind it as [::], IPv6 as well), and tcp otherwise.
-func network(addr string) string {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "tcp"
-	}
-	ip := net.ParseIP(host)
-	switch {
-	case ip == nil:
-		return "tcp"
-	case ip.To4() != nil:
-		return "tcp4"
-	}
-	return "tcp6"
 }
 
 // hostGuard answers 403 Forbidden to a request whose Host header is not a
