@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestVersionFlag: --version prints one line on standard output and exits 0.
@@ -78,25 +77,6 @@ func TestMan(t *testing.T) {
 	}
 	if code, _, errOut := jrpcld(t, "", "man"); code != exitUsage || !strings.Contains(errOut, "-o DIR") {
 		t.Errorf("man without -o: exit %d, %q", code, errOut)
-	}
-}
-
-// TestDrawBytes: the byte progress bar has turtle's look: a 30-character
-// bar, the percentage, megabytes done and in all, a rate and the time left.
-func TestDrawBytes(t *testing.T) {
-	var buf strings.Builder
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := &progress{w: &buf, total: 100e6, start: start, enabled: true}
-	p.drawBytes(25e6, start.Add(5*time.Second))
-	want := "\r[========                      ]  25.0%   25.0 MB of 100.0 MB, 5.0 MB/s, 15s left"
-	if got := strings.TrimRight(buf.String(), " "); got != want {
-		t.Errorf("got  %q\nwant %q", got, want)
-	}
-	buf.Reset()
-	p.total = 0
-	p.drawBytes(3e6, start.Add(2*time.Second))
-	if got := strings.TrimRight(buf.String(), " "); got != "\r   3.0 MB, 1.5 MB/s" {
-		t.Errorf("unknown total: %q", got)
 	}
 }
 

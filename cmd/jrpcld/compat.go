@@ -1,10 +1,12 @@
 package main
 
 import (
-	"syscall"
+	"io"
+	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
+	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/spf13/pflag"
 )
 
@@ -19,12 +21,84 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 	return serve.Dir(e, dir, addr, stop, ready)
 }
 
-// signalName is cli.SignalName.
-func signalName(sig syscall.Signal) string { return cli.SignalName(sig) }
-
 // fromCLI is c, a command of a package under internal/, as package main
 // declares its commands.
 func fromCLI(c cli.Command) command {
 	return command{name: c.Name, args: c.Args, summary: c.Summary, help: c.Help,
 		setup: func(_ *command, fs *pflag.FlagSet) runner { return c.Setup(&c, fs) }}
 }
+
+// output is cli.Output, with the method names of package main.
+type output struct{ *cli.Output }
+
+// openOutput is cli.OpenOutput.
+func openOutput(e *env, cmd, path string) (*output, error) {
+	o, err := cli.OpenOutput(e, cmd, path)
+	if err != nil {
+		return nil, err
+	}
+	return &output{o}, nil
+}
+
+func (o *output) finish(ok bool) error { return o.Finish(ok) }
+
+// progress is cli.Progress, with the method names of package main.
+type progress struct{ *cli.Progress }
+
+// newProgress is cli.NewProgress.
+func newProgress(e *env, quiet bool, total int64) *progress {
+	return &progress{cli.NewProgress(e, quiet, total)}
+}
+
+func (p *progress) update(done int64) { p.Update(done) }
+func (p *progress) done()             { p.Done() }
+
+// byteProgress is cli.ByteProgress, with the method names of package main.
+type byteProgress struct{ *cli.ByteProgress }
+
+// watchBytes is cli.WatchBytes.
+func watchBytes(e *env, quiet bool, total int64, n *atomic.Int64) byteProgress {
+	return byteProgress{cli.WatchBytes(e, quiet, total, n)}
+}
+
+func (b byteProgress) done() { b.Done() }
+
+// countingReader is cli.CountingReader, written without field names.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	return cli.CountingReader{R: c.r, N: c.n}.Read(p)
+}
+
+// sameFile is cli.SameFile.
+func sameFile(e *env, out string, inputs []string) (string, bool) {
+	return cli.SameFile(e, out, inputs)
+}
+
+// refuseInput is cli.RefuseInput.
+func refuseInput(e *env, flag, out string, inputs []string) error {
+	return cli.RefuseInput(e, flag, out, inputs)
+}
+
+// outputFormat is cli.OutputFormat.
+func outputFormat(format string, explicit, fixed bool, path string) (rdf.Format, bool, error) {
+	return cli.OutputFormat(format, explicit, fixed, path)
+}
+
+// notALog is cli.NotALog.
+func notALog(name, display string, head []byte) error { return cli.NotALog(name, display, head) }
+
+// errIsDir is cli.ErrIsDir.
+func errIsDir(name string) error { return cli.ErrIsDir(name) }
+
+// stdinReader is cli.StdinReader.
+func stdinReader(e *env) io.Reader { return cli.StdinReader(e) }
+
+// addQuietFlag is cli.AddQuietFlag.
+func addQuietFlag(fs *pflag.FlagSet) *bool { return cli.AddQuietFlag(fs) }
+
+// openInput is cli.OpenInput.
+func openInput(e *env, name string) (io.Reader, string, int64, error) { return cli.OpenInput(e, name) }

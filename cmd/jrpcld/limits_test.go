@@ -90,32 +90,6 @@ func (r repeatReader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestProgress: the bar shows bytes done of the total, messages per second
-// and time left when enabled (on a terminal), and nothing otherwise.
-func TestProgress(t *testing.T) {
-	var w strings.Builder
-	p := newProgress(&env{Stderr: &w}, false, 10<<20)
-	if p.enabled {
-		t.Fatal("enabled on a strings.Builder, which is not a terminal")
-	}
-	p.update(1 << 20)
-	if w.Len() != 0 {
-		t.Errorf("drew %q on a non-terminal", w.String())
-	}
-	p.enabled = true
-	p.update(5 << 20)
-	out := w.String()
-	for _, want := range []string{"50.0%", "5.2 MB of 10.5 MB", "msgs/s", "left"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("bar %q lacks %q", out, want)
-		}
-	}
-	p.done()
-	if !strings.HasSuffix(w.String(), "\r") {
-		t.Error("done does not clear the line")
-	}
-}
-
 // TestDecompressionLimits: every command that reads logs refuses a gzip
 // input past --max-decompressed-bytes, or expanding more than
 // --max-compression-ratio times, with one problem that names the flag,

@@ -14,6 +14,8 @@ import (
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/fetch"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/gen"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/importcmd"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/record"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
 	"github.com/jrpcld/jrpcld/internal/suggest"
@@ -79,9 +81,9 @@ func commands() []command {
 		contextCommand(),
 		annotateCommand(),
 		ontologyCommand(),
-		genCommand(),
+		fromCLI(gen.NewCmd()),
 		fromCLI(record.NewCmd()),
-		importCommand(),
+		fromCLI(importcmd.NewCmd()),
 		fromCLI(fetch.NewCmd()),
 		buildCommand(),
 		fromCLI(serve.NewCmd()),
@@ -218,7 +220,7 @@ func cobraCommand(e *env, c command) *cobra.Command {
 		// With -q, repeated warnings are folded into one line; with
 		// --quiet=all, dropped.
 		run := &env{Stdin: e.Stdin, Stdout: e.Stdout, Stderr: e.Stderr}
-		if w := foldWarnings(e.Stderr, cmd.Flags()); w != nil {
+		if w := cli.FoldWarnings(e.Stderr, cmd.Flags()); w != nil {
 			run.Stderr = w
 			defer w.Flush()
 		}

@@ -342,27 +342,6 @@ func tuneGC() func() {
 	}
 }
 
-// openInput opens a named input: a file, or standard input for "-". It
-// returns the reader, the name to show in messages and the size when known.
-func openInput(e *env, name string) (io.Reader, string, int64, error) {
-	if name == "-" {
-		return stdinReader(e), "stdin", 0, nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, "", 0, err
-	}
-	var size int64
-	if st, err := f.Stat(); err == nil {
-		if st.IsDir() {
-			f.Close()
-			return nil, "", 0, errIsDir(name)
-		}
-		size = st.Size()
-	}
-	return f, name, size, nil
-}
-
 // distinctLogIRIs returns an error when two of the files would be given
 // the same log IRI with --base base: their statements would make one log.
 func distinctLogIRIs(base string, files []string) error {

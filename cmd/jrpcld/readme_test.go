@@ -51,13 +51,20 @@ func TestREADMEImports(t *testing.T) {
 			return nil // no Go package here
 		}
 		found[rel] = true
+		imports := pkg.Imports
+		if rel == "cmd/jrpcld" {
+			// jrpcld's commands live in packages under its internal/
+			// folder: what they import, jrpcld imports.
+			imports = append(imports, commandImports(t, path)...)
+		}
 		var want []string
-		for _, imp := range pkg.Imports {
+		for _, imp := range imports {
 			if p, ok := strings.CutPrefix(imp, module); ok && !slices.Contains(strings.Split(p, "/"), "internal") {
 				want = append(want, p)
 			}
 		}
 		slices.Sort(want)
+		want = slices.Compact(want)
 		got, ok := listed[rel]
 		switch {
 		case !ok:
@@ -75,6 +82,24 @@ func TestREADMEImports(t *testing.T) {
 			t.Errorf("README lists %s, which is not a package of the module", p)
 		}
 	}
+}
+
+// commandImports returns the imports of the packages under dir/internal.
+func commandImports(t *testing.T, dir string) []string {
+	var imports []string
+	err := filepath.WalkDir(filepath.Join(dir, "internal"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if pkg, err := build.ImportDir(path, 0); err == nil {
+			imports = append(imports, pkg.Imports...)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return imports
 }
 
 // TestREADMECommands: the README's command table lists every command of

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -125,56 +123,5 @@ func TestSignalKeepsOutput(t *testing.T) {
 				t.Errorf("the folder holds %v, want only out.ttl", names)
 			}
 		})
-	}
-}
-
-// TestSignalWhileWriting: when a signal comes while the command is still
-// writing, the writes that follow succeed (into the removed temporary
-// file) instead of failing with "file already closed" and printing a second
-// error before the process exits; the one line on standard error and the
-// exit status are those of the signal, the temporary file is gone and the
-// file keeps its content.
-func TestSignalWhileWriting(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.ttl")
-	write(t, path, "previous\n")
-	var stderr strings.Builder
-	e := &env{Stdout: io.Discard, Stderr: &stderr}
-	codes := make(chan int, 1)
-	defer func(old func(int)) { exit = old }(exit)
-	exit = func(code int) {
-		codes <- code
-		runtime.Goexit() // as os.Exit, nothing after it runs
-	}
-	out, err := openOutput(e, "turtle", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.stop()
-	if _, err := io.WriteString(out, "half of the output\n"); err != nil {
-		t.Fatal(err)
-	}
-	self, _ := os.FindProcess(os.Getpid())
-	self.Signal(syscall.SIGINT)
-	var code int
-	select {
-	case code = <-codes:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the signal was not handled")
-	}
-	if _, err := io.WriteString(out, "the rest\n"); err != nil {
-		t.Errorf("a write after the signal failed: %v", err)
-	}
-	if code != 130 {
-		t.Errorf("exit status %d, want 130", code)
-	}
-	if want := "jrpcld turtle: stopped by SIGINT; " + path + " is unchanged\n"; stderr.String() != want {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
-	}
-	if got, _ := os.ReadFile(path); string(got) != "previous\n" {
-		t.Errorf("the file holds %q", got)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("%d entries in the folder, want 1", len(entries))
 	}
 }

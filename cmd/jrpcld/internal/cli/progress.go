@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -8,47 +8,47 @@ import (
 	"time"
 )
 
-// countingReader counts the bytes read through it, for a progress bar
+// CountingReader counts the bytes read through it, for a progress bar
 // drawn by another goroutine.
-type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
+type CountingReader struct {
+	R io.Reader
+	N *atomic.Int64 // bytes read so far
 }
 
-func (c countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n.Add(int64(n))
+func (c CountingReader) Read(p []byte) (int, error) {
+	n, err := c.R.Read(p)
+	c.N.Add(int64(n))
 	return n, err
 }
 
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n *atomic.Int64
+// CountingWriter counts the bytes written through it.
+type CountingWriter struct {
+	W io.Writer
+	N *atomic.Int64 // bytes written so far
 }
 
-func (c countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n.Add(int64(n))
+func (c CountingWriter) Write(p []byte) (int, error) {
+	n, err := c.W.Write(p)
+	c.N.Add(int64(n))
 	return n, err
 }
 
-// byteProgress draws, every 200 ms, the progress bar of a command whose
+// ByteProgress draws, every 200 ms, the progress bar of a command whose
 // work is measured in bytes (read from its input, or written): the look of
 // turtle's bar, with MB/s for a rate. It shows only on a terminal, without
 // -q, and from one second into the run, so that short runs stay silent.
-type byteProgress struct {
-	p    *progress
+type ByteProgress struct {
+	p    *Progress
 	n    *atomic.Int64
 	stop chan struct{}
 	wg   sync.WaitGroup
 }
 
-// watchBytes starts drawing the progress of n bytes out of total (0 when
+// WatchBytes starts drawing the progress of n bytes out of total (0 when
 // unknown) on e's standard error. Call done when the work ends.
-func watchBytes(e *env, quiet bool, total int64, n *atomic.Int64) *byteProgress {
-	b := &byteProgress{p: &progress{w: e.Stderr, total: total, start: time.Now()}, n: n, stop: make(chan struct{})}
-	b.p.enabled = !quiet && isTerminal(e.Stderr)
+func WatchBytes(e *Env, quiet bool, total int64, n *atomic.Int64) *ByteProgress {
+	b := &ByteProgress{p: &Progress{w: e.Stderr, total: total, start: time.Now()}, n: n, stop: make(chan struct{})}
+	b.p.enabled = !quiet && IsTerminal(e.Stderr)
 	if !b.p.enabled {
 		return b
 	}
@@ -72,17 +72,17 @@ func watchBytes(e *env, quiet bool, total int64, n *atomic.Int64) *byteProgress 
 }
 
 // done stops the bar and clears its line.
-func (b *byteProgress) done() {
+func (b *ByteProgress) Done() {
 	if b == nil || !b.p.enabled {
 		return
 	}
 	close(b.stop)
 	b.wg.Wait()
-	b.p.done()
+	b.p.Done()
 }
 
 // drawBytes draws the bar for done bytes at time now.
-func (p *progress) drawBytes(done int64, now time.Time) {
+func (p *Progress) drawBytes(done int64, now time.Time) {
 	p.last = now
 	secs := now.Sub(p.start).Seconds()
 	rate := float64(done) / 1e6 / secs

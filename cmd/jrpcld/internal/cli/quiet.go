@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -16,9 +16,9 @@ type quietLevel int
 // quietUsage is the help of -q.
 const quietUsage = "no progress bar, and warnings alike folded into one line with a count; --quiet=all: no warning at all"
 
-// addQuietFlag adds -q, --quiet[=all] to fs and returns whether it is set
+// AddQuietFlag adds -q, --quiet[=all] to fs and returns whether it is set
 // (no progress bar).
-func addQuietFlag(fs *pflag.FlagSet) *bool {
+func AddQuietFlag(fs *pflag.FlagSet) *bool {
 	q := &quietValue{on: new(bool)}
 	f := fs.VarPF(q, "quiet", "q", quietUsage)
 	f.NoOptDefVal = "true"
@@ -59,9 +59,9 @@ func (q *quietValue) Set(s string) error {
 // Type is "bool", so that help shows -q, --quiet without a value.
 func (q *quietValue) Type() string { return "bool" }
 
-// foldWarnings returns the writer that folds the warnings written to w as
+// FoldWarnings returns the writer that folds the warnings written to w as
 // the -q of fs says, or nil when -q is not given (or fs has none).
-func foldWarnings(w io.Writer, fs *pflag.FlagSet) *warnfold.Writer {
+func FoldWarnings(w io.Writer, fs *pflag.FlagSet) *warnfold.Writer {
 	f := fs.Lookup("quiet")
 	if f == nil {
 		return nil

@@ -1,19 +1,21 @@
-package main
+package gen
 
 import (
 	"bufio"
 	"io"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/spf13/pflag"
 )
 
-func genCommand() command {
-	c := command{name: "gen", args: "[-n N] [-o FILE] [-q] TEMPLATE...",
-		summary: "generate a large synthetic log by cycling recorded ones"}
-	c.help = genHelp
-	c.setup = runGen
+func NewCmd() cli.Command {
+	c := cli.Command{Name: "gen", Args: "[-n N] [-o FILE] [-q] TEMPLATE...",
+		Summary: "generate a large synthetic log by cycling recorded ones"}
+	c.Help = genHelp
+	c.Setup = runGen
 	return c
 }
 
@@ -31,59 +33,59 @@ type genOptions struct {
 	quiet   *bool
 }
 
-func runGen(c *command, fs *pflag.FlagSet) runner {
+func runGen(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	o := &genOptions{}
 	fs.IntVarP(&o.n, "messages", "n", 1000000, "number of `messages` to write")
 	fs.StringVarP(&o.outPath, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
-	o.quiet = addQuietFlag(fs)
-	return func(e *env, files []string) error {
+	o.quiet = cli.AddQuietFlag(fs)
+	return func(e *cli.Env, files []string) error {
 		if len(files) == 0 {
-			return failf("give at least one TEMPLATE log (\"-\" for standard input)")
+			return cli.Failf("give at least one TEMPLATE log (\"-\" for standard input)")
 		}
 		if o.n < 0 {
-			return failf("-n must not be negative")
+			return cli.Failf("-n must not be negative")
 		}
-		if err := refuseInput(e, "-o", o.outPath, files); err != nil {
+		if err := cli.RefuseInput(e, "-o", o.outPath, files); err != nil {
 			return err
 		}
 		var readers []*rpclog.Reader
 		for _, name := range files {
-			in, display, _, err := openInput(e, name)
+			in, display, _, err := cli.OpenInput(e, name)
 			if err != nil {
-				return fail(err)
+				return cli.Fail(err)
 			}
 			if c, ok := in.(io.Closer); ok {
 				defer c.Close()
 			}
 			br := bufio.NewReaderSize(in, 64<<10)
 			head, _ := br.Peek(512)
-			if err := notALog(name, display, head); err != nil {
-				return fail(err)
+			if err := cli.NotALog(name, display, head); err != nil {
+				return cli.Fail(err)
 			}
 			r, err := rpclog.NewReader(br, display, rpclog.ReaderOptions{})
 			if err != nil {
-				return fail(err)
+				return cli.Fail(err)
 			}
 			readers = append(readers, r)
 		}
 		g, err := rpclog.NewGenerator(readers...)
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
-		out, err := openOutput(e, c.name, o.outPath)
+		out, err := cli.OpenOutput(e, c.Name, o.outPath)
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		var written atomic.Int64
-		bar := watchBytes(e, *o.quiet, 0, &written)
-		err = g.Generate(countingWriter{out, &written}, o.n)
-		bar.done()
+		bar := cli.WatchBytes(e, *o.quiet, 0, &written)
+		err = g.Generate(cli.CountingWriter{W: out, N: &written}, o.n)
+		bar.Done()
 		if err != nil {
-			out.finish(false)
-			return fail(err)
+			out.Finish(false)
+			return cli.Fail(err)
 		}
-		if err := out.finish(true); err != nil {
-			return fail(err)
+		if err := out.Finish(true); err != nil {
+			return cli.Fail(err)
 		}
 		return nil
 	}

@@ -1,20 +1,22 @@
-package main
+package importcmd
 
 import (
 	"errors"
 	"io"
 	"os"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/mcp"
 	"github.com/spf13/pflag"
 )
 
-func importCommand() command {
-	c := command{name: "import", args: "--from inspector|mcp-recorder|vcr [-o LOG] FILE",
-		summary: "convert an MCP Inspector, mcp-recorder or agent-vcr recording into a log"}
-	c.help = importHelp
-	c.setup = runImport
+func NewCmd() cli.Command {
+	c := cli.Command{Name: "import", Args: "--from inspector|mcp-recorder|vcr [-o LOG] FILE",
+		Summary: "convert an MCP Inspector, mcp-recorder or agent-vcr recording into a log"}
+	c.Help = importHelp
+	c.Setup = runImport
 	return c
 }
 
@@ -56,32 +58,32 @@ type importOptions struct {
 	outPath string
 }
 
-func runImport(c *command, fs *pflag.FlagSet) runner {
+func runImport(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	o := &importOptions{}
 	fs.StringVar(&o.from, "from", "", "the recording's format: `inspector`, mcp-recorder or vcr")
 	fs.StringVarP(&o.outPath, "output", "o", "", "write the log to `LOG` (atomically) instead of standard output")
-	return func(e *env, files []string) error {
+	return func(e *cli.Env, files []string) error {
 		if o.from == "" {
-			return failf("give the recording's format: --from inspector, mcp-recorder or vcr")
+			return cli.Failf("give the recording's format: --from inspector, mcp-recorder or vcr")
 		}
 		f, err := mcp.ParseRecorder(o.from)
 		if err != nil {
-			return failf("--from: %v", err)
+			return cli.Failf("--from: %v", err)
 		}
 		if len(files) != 1 {
-			return failf("give one FILE (\"-\" for standard input), got %d", len(files))
+			return cli.Failf("give one FILE (\"-\" for standard input), got %d", len(files))
 		}
-		if err := refuseInput(e, "-o", o.outPath, files); err != nil {
+		if err := cli.RefuseInput(e, "-o", o.outPath, files); err != nil {
 			return err
 		}
-		in, display, _, err := openInput(e, files[0])
+		in, display, _, err := cli.OpenInput(e, files[0])
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		if cl, ok := in.(io.Closer); ok {
 			defer cl.Close()
 		}
-		return importTo(e, c.name, o.outPath, in, display, f)
+		return importTo(e, c.Name, o.outPath, in, display, f)
 	}
 }
 
@@ -89,10 +91,10 @@ func runImport(c *command, fs *pflag.FlagSet) runner {
 // outPath, or standard output, whole or not at all: the log is written to
 // a temporary file as it is converted, in memory that does not grow with
 // the recording.
-func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcp.Recorder) error {
-	out, err := openOutput(e, cmd, outPath)
+func importTo(e *cli.Env, cmd, outPath string, in io.Reader, display string, f mcp.Recorder) error {
+	out, err := cli.OpenOutput(e, cmd, outPath)
 	var spool *os.File
-	if err == nil && out.file == nil {
+	if err == nil && !out.IsFile() {
 		// Standard output gets the log once it is whole.
 		if spool, err = os.CreateTemp("", "jrpcld-import-*"); err == nil {
 			// Removed at once where the system allows it: nothing is left
@@ -102,7 +104,7 @@ func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcp.R
 		}
 	}
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	var w io.Writer = out
 	if spool != nil {
@@ -110,7 +112,7 @@ func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcp.R
 	}
 	err = mcp.ConvertRecording(w, in, f, func(d diag.Diagnostic) {
 		d.File = display
-		errorf(e, cmd, "%s", d)
+		cli.Errorf(e, cmd, "%s", d)
 	})
 	if err == nil && spool != nil {
 		if _, err = spool.Seek(0, io.SeekStart); err == nil {
@@ -120,15 +122,15 @@ func importTo(e *env, cmd, outPath string, in io.Reader, display string, f mcp.R
 	var fe *mcp.RecordingError
 	switch {
 	case errors.As(err, &fe):
-		errorf(e, cmd, "%s: %v; is --from %s right?", display, err, f)
+		cli.Errorf(e, cmd, "%s: %v; is --from %s right?", display, err, f)
 	case err != nil:
-		errorf(e, cmd, "%s: %v", display, err)
+		cli.Errorf(e, cmd, "%s: %v", display, err)
 	}
-	if err := out.finish(err == nil); err != nil {
-		return fail(err)
+	if err := out.Finish(err == nil); err != nil {
+		return cli.Fail(err)
 	}
 	if err != nil {
-		return exitError(exitUsage) // printed above
+		return cli.ExitError(cli.ExitUsage) // printed above
 	}
 	return nil
 }

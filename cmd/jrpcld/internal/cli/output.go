@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ import (
 // written atomically (-o). On a failure, or when INT, TERM or HUP arrives,
 // the file keeps its previous content and the temporary file is removed.
 // A device or named pipe (-o /dev/null) is written straight.
-type output struct {
+type Output struct {
 	io.Writer
 	file *atomicfile.File
 	stop func()
@@ -34,12 +34,12 @@ type output struct {
 // the signal's number.
 var outputSignals = []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
 
-// openOutput starts the output of command cmd: standard output for "" or
+// OpenOutput starts the output of command cmd: standard output for "" or
 // "-", else the file at path, written atomically (through a symbolic link
 // when path is one: see atomicfile.Create).
-func openOutput(e *env, cmd, path string) (*output, error) {
+func OpenOutput(e *Env, cmd, path string) (*Output, error) {
 	if path == "" || path == "-" {
-		return &output{Writer: e.Stdout, stop: func() {}}, nil
+		return &Output{Writer: e.Stdout, stop: func() {}}, nil
 	}
 	// Signals are caught before the temporary file exists, so that none
 	// can end the process and leave it behind. A signal the process was
@@ -57,7 +57,7 @@ func openOutput(e *env, cmd, path string) (*output, error) {
 		signal.Stop(sigs)
 		return nil, err
 	}
-	o := &output{Writer: f, file: f}
+	o := &Output{Writer: f, file: f}
 	o.stop = sync.OnceFunc(func() {
 		// After Stop no signal is sent on sigs: closing it ends the
 		// goroutine, once it has taken a signal sent before.
@@ -76,7 +76,7 @@ func openOutput(e *env, cmd, path string) (*output, error) {
 // interrupted handles signal sig: unless finish has begun, it removes the
 // temporary file, says so in one line and exits with status 128+sig. When
 // finish has begun, the signal is sent again, to have its default effect.
-func (o *output) interrupted(e *env, cmd, path string, existed bool, sig syscall.Signal) {
+func (o *Output) interrupted(e *Env, cmd, path string, existed bool, sig syscall.Signal) {
 	o.mu.Lock()
 	if o.finished {
 		o.mu.Unlock()
@@ -96,18 +96,21 @@ func (o *output) interrupted(e *env, cmd, path string, existed bool, sig syscall
 			state = "was not created"
 		}
 	}
-	if isTerminal(e.Stderr) {
+	if IsTerminal(e.Stderr) {
 		fmt.Fprintln(e.Stderr) // past the ^C the terminal echoed
 	}
-	errorf(e, cmd, "stopped by %s; %s %s", signalName(sig), path, state)
+	Errorf(e, cmd, "stopped by %s; %s %s", SignalName(sig), path, state)
 	exit(128 + int(sig))
 }
 
 // exit ends the process; tests replace it.
 var exit = os.Exit
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
+// IsFile reports whether o writes a file (-o FILE), not standard output.
+func (o *Output) IsFile() bool { return o.file != nil }
+
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -118,7 +121,7 @@ func isTerminal(w io.Writer) bool {
 
 // finish commits the file when ok, and drops it otherwise. From its start
 // a signal no longer drops the file.
-func (o *output) finish(ok bool) error {
+func (o *Output) Finish(ok bool) error {
 	if o.file == nil {
 		return nil
 	}
@@ -133,11 +136,11 @@ func (o *output) finish(ok bool) error {
 	return o.file.Commit()
 }
 
-// sameFile returns the input among inputs that names the same file as out
+// SameFile returns the input among inputs that names the same file as out
 // (os.SameFile: whatever the spelling, the symbolic links or hard links
 // that lead to it), "-" when standard input is that file, and false when
 // none is, or out does not exist or is a device or pipe.
-func sameFile(e *env, out string, inputs []string) (string, bool) {
+func SameFile(e *Env, out string, inputs []string) (string, bool) {
 	if out == "" || out == "-" {
 		return "", false
 	}
@@ -163,25 +166,25 @@ func sameFile(e *env, out string, inputs []string) (string, bool) {
 	return "", false
 }
 
-// refuseInput returns a failure when the file flag names (-o FILE, --html
+// RefuseInput returns a failure when the file flag names (-o FILE, --html
 // FILE) is one of the inputs: replacing it would destroy what is being
 // read. Callers check before reading anything.
-func refuseInput(e *env, flag, out string, inputs []string) error {
-	in, same := sameFile(e, out, inputs)
+func RefuseInput(e *Env, flag, out string, inputs []string) error {
+	in, same := SameFile(e, out, inputs)
 	switch {
 	case !same:
 		return nil
 	case in == "-":
-		return failf("%s %s is also the input (standard input): refusing to replace it (write elsewhere)", flag, out)
+		return Failf("%s %s is also the input (standard input): refusing to replace it (write elsewhere)", flag, out)
 	case filepath.Clean(in) == filepath.Clean(out):
-		return failf("%s %s is also an input: refusing to replace it (write elsewhere)", flag, out)
+		return Failf("%s %s is also an input: refusing to replace it (write elsewhere)", flag, out)
 	}
-	return failf("%s %s is also an input (%s): refusing to replace it (write elsewhere)", flag, out, in)
+	return Failf("%s %s is also an input (%s): refusing to replace it (write elsewhere)", flag, out, in)
 }
 
 // progress draws a progress bar on standard error for long inputs, when it
 // is a terminal and -q was not given.
-type progress struct {
+type Progress struct {
 	w       io.Writer
 	total   int64 // bytes of input, 0 when unknown
 	start   time.Time
@@ -193,8 +196,8 @@ type progress struct {
 // progressThreshold is the input size from which a progress bar is shown.
 const progressThreshold = 4 << 20
 
-func newProgress(e *env, quiet bool, total int64) *progress {
-	p := &progress{w: e.Stderr, total: total, start: time.Now()}
+func NewProgress(e *Env, quiet bool, total int64) *Progress {
+	p := &Progress{w: e.Stderr, total: total, start: time.Now()}
 	if f, ok := e.Stderr.(*os.File); ok && !quiet && total >= progressThreshold {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.enabled = true
@@ -204,7 +207,7 @@ func newProgress(e *env, quiet bool, total int64) *progress {
 }
 
 // update records one more message, done bytes read so far.
-func (p *progress) update(done int64) {
+func (p *Progress) Update(done int64) {
 	p.msgs++
 	if !p.enabled {
 		return
@@ -240,13 +243,13 @@ func (p *progress) update(done int64) {
 }
 
 // done clears the progress line.
-func (p *progress) done() {
+func (p *Progress) Done() {
 	if p.enabled && !p.last.IsZero() {
 		fmt.Fprintf(p.w, "\r%-100s\r", "")
 	}
 }
 
-// outputFormat returns the RDF format a command writes and whether it
+// OutputFormat returns the RDF format a command writes and whether it
 // gzip-compresses it: from the extension of the -o FILE path (.ttl, .nt,
 // .nq, .jsonld or .json, each optionally followed by .gz), else from
 // format, the value of --format. explicit says --format was given on the
@@ -254,7 +257,7 @@ func (p *progress) done() {
 // extension that disagrees with an explicit or fixed format is an error,
 // as is a format jrpcld does not write, named by its format (--format) or
 // by its extension (.rdf, .owl, .xml, .trig, .n3, .trix).
-func outputFormat(format string, explicit, fixed bool, path string) (rdf.Format, bool, error) {
+func OutputFormat(format string, explicit, fixed bool, path string) (rdf.Format, bool, error) {
 	var ext rdf.Format
 	var gz, known bool
 	if path != "" && path != "-" {
@@ -289,13 +292,13 @@ func outputFormat(format string, explicit, fixed bool, path string) (rdf.Format,
 	return f, gz, nil
 }
 
-// notALog returns an error when the input name (display in messages), whose
+// NotALog returns an error when the input name (display in messages), whose
 // first bytes are head, holds RDF rather than a JSON-RPC log, such as a
 // graph jrpcld wrote given back to turtle: one line that points to
 // "jrpcld json", instead of an error for each line of it. The rule is
 // rpclog.GraphFormat's, which stats and jrpcld-beam follow too. It returns
 // nil for anything else, which the log reader then reads.
-func notALog(name, display string, head []byte) error {
+func NotALog(name, display string, head []byte) error {
 	f, ok := rpclog.GraphFormat(name, head)
 	switch {
 	case !ok:
@@ -310,7 +313,7 @@ func notALog(name, display string, head []byte) error {
 	return fmt.Errorf("%s is RDF (%v), not a JSON-RPC log: to turn it back into messages, use \"jrpcld json %s\"", display, f, arg)
 }
 
-// errIsDir is the error for a folder given where a file is read.
-func errIsDir(name string) error {
+// ErrIsDir is the error for a folder given where a file is read.
+func ErrIsDir(name string) error {
 	return fmt.Errorf("%s is a folder, not a file: give the files in it (e.g. %s)", name, filepath.Join(name, "*.jsonl"))
 }
