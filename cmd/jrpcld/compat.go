@@ -5,8 +5,11 @@ import (
 	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/push"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
+	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register"
 	"github.com/spf13/pflag"
 )
 
@@ -102,3 +105,45 @@ func addQuietFlag(fs *pflag.FlagSet) *bool { return cli.AddQuietFlag(fs) }
 
 // openInput is cli.OpenInput.
 func openInput(e *env, name string) (io.Reader, string, int64, error) { return cli.OpenInput(e, name) }
+
+// profileHelp is cli.ProfileHelp.
+const profileHelp = cli.ProfileHelp
+
+// profiler is cli.Profiler, with the method names of package main.
+type profiler struct{ *cli.Profiler }
+
+// addProfileFlags is cli.AddProfileFlags.
+func addProfileFlags(fs *pflag.FlagSet) *profiler { return &profiler{cli.AddProfileFlags(fs)} }
+
+func (p *profiler) start(e *env, cmd string) error { return p.Start(e, cmd) }
+
+// pushHelp is push.Help.
+const pushHelp = push.Help
+
+// pushUsage is push.Usage.
+const pushUsage = push.Usage
+
+// pusher is push.Pusher.
+type pusher = push.Pusher
+
+// pushFlags is push.Flags, with the method names of package main.
+type pushFlags struct{ *push.Flags }
+
+// addPushFlags is push.AddFlags.
+func addPushFlags(fs *pflag.FlagSet, usage string) *pushFlags {
+	return &pushFlags{push.AddFlags(fs, usage)}
+}
+
+func (p *pushFlags) pusher(e *env, cmd string, fs *pflag.FlagSet) (*pusher, error) {
+	return p.Pusher(e, cmd, fs)
+}
+
+// pushLogs is push.Logs, with the limits of the flags.
+func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newConverter func(quiet bool) *convert.Converter) error {
+	return push.Logs(ps, base, files, limits.readerOptions(), newConverter)
+}
+
+// pushOntologies is push.Ontologies.
+func pushOntologies(ps *pusher, out string, res *register.Result) error {
+	return push.Ontologies(ps, out, res)
+}

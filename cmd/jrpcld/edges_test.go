@@ -12,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
@@ -106,7 +107,7 @@ func TestCompletionValues(t *testing.T) {
 	// Each value proposed is one the command takes.
 	file := filepath.Join("..", "..", "examples", "session.jsonl")
 	for _, c := range []struct{ cmd, flag string }{{"rdf", "format"}, {"rdf", "engine"}, {"validate", "format"}, {"stats", "format"}, {"annotate", "format"}} {
-		for _, v := range flagChoices(c.cmd, c.flag) {
+		for _, v := range cli.FlagChoices(c.cmd, c.flag) {
 			args := []string{c.cmd, "--" + c.flag, v}
 			if c.cmd != "annotate" {
 				args = append(args, "-q", file)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/push"
 	"github.com/jrpcld/jrpcld/internal/testkit/fakestore"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -315,8 +316,8 @@ func TestPushCredentials(t *testing.T) {
 	}{
 		{"userinfo", nil, []string{"--push", strings.Replace(srv.URL, "http://", "http://alice:"+secret+"@", 1) + "/gsp"}, exitOK, "pushed as"},
 		{"--push-user and a file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", pwFile}, exitOK, "pushed as"},
-		{"--push-user and the environment", map[string]string{passwordEnv: secret}, []string{"--push", srv.URL + "/gsp", "--push-user", "alice"}, exitOK, "pushed as"},
-		{"a user in the URL and the environment", map[string]string{passwordEnv: secret}, []string{"--push", userURL}, exitOK, "pushed as"},
+		{"--push-user and the environment", map[string]string{push.PasswordEnv: secret}, []string{"--push", srv.URL + "/gsp", "--push-user", "alice"}, exitOK, "pushed as"},
+		{"a user in the URL and the environment", map[string]string{push.PasswordEnv: secret}, []string{"--push", userURL}, exitOK, "pushed as"},
 		{"a user in the URL and a file", nil, []string{"--push", userURL, "--push-password-file", pwFile}, exitOK, "pushed as"},
 		{"netrc", map[string]string{"NETRC": netrcFile}, []string{"--push", srv.URL + "/gsp"}, exitOK, "pushed as"},
 		{"wrong password", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", wrongFile}, exitUsage, `401 Unauthorized: the server asks for Basic realm="stand-in"`},
@@ -329,8 +330,8 @@ func TestPushCredentials(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv(passwordEnv, "")
-			os.Unsetenv(passwordEnv)
+			t.Setenv(push.PasswordEnv, "")
+			os.Unsetenv(push.PasswordEnv)
 			t.Setenv("NETRC", filepath.Join(dir, "no-such-file"))
 			for k, v := range c.env {
 				t.Setenv(k, v)
@@ -351,7 +352,7 @@ func TestPushCredentials(t *testing.T) {
 func TestPushHelp(t *testing.T) {
 	for _, cmd := range []string{"rdf", "build"} {
 		_, out, _ := jrpcld(t, "", cmd, "--help")
-		for _, flag := range []string{"--push-user", "--push-password-file", "--push-method", "--push-timeout", "--push-connect-timeout", "--verify", "--push-query", passwordEnv, "~/.netrc"} {
+		for _, flag := range []string{"--push-user", "--push-password-file", "--push-method", "--push-timeout", "--push-connect-timeout", "--verify", "--push-query", push.PasswordEnv, "~/.netrc"} {
 			if !strings.Contains(out, flag) {
 				t.Errorf("%s --help does not name %s", cmd, flag)
 			}

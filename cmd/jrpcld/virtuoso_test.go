@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/push"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/internal/testkit/virtuosotest"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
@@ -73,14 +74,14 @@ func TestPushVirtuoso(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		triples, err := distinctTriples(data)
+		triples, err := push.DistinctTriples(data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want[ontologyGraph(id)] = int64(len(triples))
+		want[push.OntologyGraph(id)] = int64(len(triples))
 		for _, tr := range triples {
 			if tr.S.Kind == rdf.Blank || tr.O.Kind == rdf.Blank {
-				blank[ontologyGraph(id)]++
+				blank[push.OntologyGraph(id)]++
 			}
 		}
 	}

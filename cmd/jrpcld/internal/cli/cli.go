@@ -77,3 +77,11 @@ type Command struct {
 // message is printed, or an ExitError, when the command has printed what
 // it had to say.
 type Runner func(e *Env, args []string) error
+
+// Plural is "s" unless n is 1, for counts in messages ("3 blocks").
+func Plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// NewCmd returns the command "jrpcld fetch".
 func NewCmd() cli.Command {
 	c := cli.Command{Name: "fetch", Args: "[--max-files N] [--max-bytes BYTES] [--max-ref-depth N] [--max-yaml-bytes BYTES] [--timeout DURATION] [-q] mcp-schemas | URL...",
 		Summary: "download the MCP schemas or published registers into the cache (the only command that uses the network)"}

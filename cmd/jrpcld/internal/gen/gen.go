@@ -1,3 +1,5 @@
+// Package gen is "jrpcld gen": a log of many messages generated from
+// template logs (rpclog.Generator), for benchmarks and load tests.
 package gen
 
 import (
@@ -11,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// NewCmd returns the command "jrpcld gen".
 func NewCmd() cli.Command {
 	c := cli.Command{Name: "gen", Args: "[-n N] [-o FILE] [-q] TEMPLATE...",
 		Summary: "generate a large synthetic log by cycling recorded ones"}

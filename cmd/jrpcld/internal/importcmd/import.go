@@ -1,3 +1,5 @@
+// Package importcmd is "jrpcld import" (import is a keyword): a recording
+// of another tool (MCP Inspector, mcp-recorder, VCR) converted into a log.
 package importcmd
 
 import (
@@ -12,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// NewCmd returns the command "jrpcld import".
 func NewCmd() cli.Command {
 	c := cli.Command{Name: "import", Args: "--from inspector|mcp-recorder|vcr [-o LOG] FILE",
 		Summary: "convert an MCP Inspector, mcp-recorder or agent-vcr recording into a log"}

@@ -24,6 +24,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// NewCmd returns the command "jrpcld record".
 func NewCmd() cli.Command {
 	c := cli.Command{Name: "record", Args: "[-o LOG] [--max-message BYTES] [--] CMD [ARG...] | --listen HOST:PORT --upstream URL [-o LOG] [--max-message BYTES]",
 		Summary: "record an MCP session (stdio or Streamable HTTP) as a log"}

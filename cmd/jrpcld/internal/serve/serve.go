@@ -27,6 +27,7 @@ import (
 // DefaultAddr is where serve and build --serve listen by default.
 const DefaultAddr = "localhost:8000"
 
+// NewCmd returns the command "jrpcld serve".
 func NewCmd() cli.Command {
 	c := cli.Command{Name: "serve", Args: "[DIR] [--addr HOST:PORT]",
 		Summary: "serve a built register's HTML pages on localhost"}

@@ -1,4 +1,7 @@
-package main
+// Package push is --push of "jrpcld rdf" and "jrpcld build": the flags of an
+// upload to a SPARQL 1.1 Graph Store, credentials asked for only when the
+// store asks, and the uploads of logs and ontologies through rdf/gsp.
+package push
 
 import (
 	"bufio"
@@ -12,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
@@ -21,13 +26,13 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// passwordEnv is the environment variable that holds the password of
+// PasswordEnv is the environment variable that holds the password of
 // --push-user (or of the user named in the --push URL).
-const passwordEnv = "JRPCLD_PUSH_PASSWORD"
+const PasswordEnv = "JRPCLD_PUSH_PASSWORD"
 
-const pushUsage = "upload each log's graph to the SPARQL 1.1 Graph Store endpoint `URL`, as the named graph of the log's IRI, instead of writing it"
+const Usage = "upload each log's graph to the SPARQL 1.1 Graph Store endpoint `URL`, as the named graph of the log's IRI, instead of writing it"
 
-const pushHelp = `
+const Help = `
 Uploads (--push URL) go to a SPARQL 1.1 Graph Store endpoint, such as
 Virtuoso's /sparql-graph-crud-auth, Oxigraph's /store or Fuseki's /DATASET/data.
 --push-method put (the default) replaces each graph: pushing the same input
@@ -53,19 +58,19 @@ and the store's answer, and exit status 2; the graphs pushed before it are
 listed on standard output and stay in the store. What a store quotes back of
 the request in its answer is printed with the credentials hidden.`
 
-// pushFlags are the flags of an upload to a Graph Store (rdf and build).
-type pushFlags struct {
+// Flags are the flags of an upload to a Graph Store (rdf and build).
+type Flags struct {
 	url, user, passwordFile, method, query string
 	timeout, connectTimeout                time.Duration
 	verify                                 bool
 }
 
-// addPushFlags adds the flags of an upload to fs; usage is that of --push.
-func addPushFlags(fs *pflag.FlagSet, usage string) *pushFlags {
-	p := &pushFlags{}
+// AddFlags adds the flags of an upload to fs; usage is that of --push.
+func AddFlags(fs *pflag.FlagSet, usage string) *Flags {
+	p := &Flags{}
 	fs.StringVar(&p.url, "push", "", usage)
 	fs.StringVar(&p.method, "push-method", "put", "with --push, `put` replaces each graph (pushing again changes nothing) or post adds to it")
-	fs.StringVar(&p.user, "push-user", "", "with --push, the user `NAME` to give the store when it asks (Basic or Digest); the password comes from --push-password-file or "+passwordEnv)
+	fs.StringVar(&p.user, "push-user", "", "with --push, the user `NAME` to give the store when it asks (Basic or Digest); the password comes from --push-password-file or "+PasswordEnv)
 	fs.StringVar(&p.passwordFile, "push-password-file", "", "read the password of --push-user from the first line of `FILE`")
 	fs.DurationVar(&p.timeout, "push-timeout", gsp.DefaultTimeout, "with --push, give up on a request the store has not answered within `DURATION` (such as 30s or 10m): leave it the time to load the largest graph")
 	fs.DurationVar(&p.connectTimeout, "push-connect-timeout", gsp.DefaultConnectTimeout, "with --push, give up on a connection to the store not made within `DURATION` (retried)")
@@ -74,18 +79,18 @@ func addPushFlags(fs *pflag.FlagSet, usage string) *pushFlags {
 	return p
 }
 
-// pusher uploads graphs as the flags say, to store.
-type pusher struct {
-	e     *env
+// Pusher uploads graphs as the flags say, to store.
+type Pusher struct {
+	e     *cli.Env
 	cmd   string
 	store *gsp.Store
 	// note says, before the first upload, why none is verified.
 	note string
 }
 
-// pusher checks the flags and returns the pusher they make, or nil and
+// Pusher checks the flags and returns the pusher they make, or nil and
 // an error for the user when they are not right.
-func (p *pushFlags) pusher(e *env, cmd string, fs *pflag.FlagSet) (*pusher, error) {
+func (p *Flags) Pusher(e *cli.Env, cmd string, fs *pflag.FlagSet) (*Pusher, error) {
 	if p.url == "" {
 		for _, name := range []string{"push-method", "push-user", "push-password-file", "push-timeout", "push-connect-timeout", "verify", "push-query"} {
 			if fs.Changed(name) {
@@ -123,7 +128,7 @@ func (p *pushFlags) pusher(e *env, cmd string, fs *pflag.FlagSet) (*pusher, erro
 	} else {
 		st.Client.User, st.Client.Password = user, password
 	}
-	ps := &pusher{e: e, cmd: cmd, store: st}
+	ps := &Pusher{e: e, cmd: cmd, store: st}
 	if !p.verify {
 		return ps, nil
 	}
@@ -159,7 +164,7 @@ func parseStoreURL(flag, raw string) (*url.URL, error) {
 // credentials returns the user and password to give the store at u
 // besides those u holds: --push-user with its password, or the user of u
 // with the password given apart, or the entry of ~/.netrc for u's host.
-func (p *pushFlags) credentials(u *url.URL) (user, password string, err error) {
+func (p *Flags) credentials(u *url.URL) (user, password string, err error) {
 	urlUser, urlPassword := u.User != nil, false
 	if urlUser {
 		_, urlPassword = u.User.Password()
@@ -186,7 +191,7 @@ func (p *pushFlags) credentials(u *url.URL) (user, password string, err error) {
 
 // password reads the password from --push-password-file or the
 // environment.
-func (p *pushFlags) password() (string, error) {
+func (p *Flags) password() (string, error) {
 	if p.passwordFile != "" {
 		f, err := os.Open(p.passwordFile)
 		if err != nil {
@@ -203,10 +208,10 @@ func (p *pushFlags) password() (string, error) {
 		}
 		return line, nil
 	}
-	if pw, ok := os.LookupEnv(passwordEnv); ok {
+	if pw, ok := os.LookupEnv(PasswordEnv); ok {
 		return pw, nil
 	}
-	return "", fmt.Errorf("the user for --push needs a password: give --push-password-file FILE, or set %s", passwordEnv)
+	return "", fmt.Errorf("the user for --push needs a password: give --push-password-file FILE, or set %s", PasswordEnv)
 }
 
 // withoutUser returns u without its user information.
@@ -219,9 +224,9 @@ func withoutUser(u *url.URL) string {
 // put uploads one graph and checks it. what names the graph's source in
 // messages. It returns the line to print, or an error saying the graph
 // was not stored (or not wholly).
-func (ps *pusher) put(what, graph string, format rdf.Format, write func(io.Writer) error) (string, error) {
+func (ps *Pusher) put(what, graph string, format rdf.Format, write func(io.Writer) error) (string, error) {
 	if ps.note != "" {
-		errorf(ps.e, ps.cmd, "%s", ps.note)
+		cli.Errorf(ps.e, ps.cmd, "%s", ps.note)
 		ps.note = ""
 	}
 	st, err := ps.store.Upload(context.Background(), graph, format, write)
@@ -241,7 +246,7 @@ func (ps *pusher) put(what, graph string, format rdf.Format, write func(io.Write
 	}
 	switch {
 	case st.Unverified != nil:
-		errorf(ps.e, ps.cmd, "warning: %s: graph <%s> not verified: the SPARQL endpoint beside the store: %v; give it with --push-query URL (or --verify=false)", what, graph, explain(st.Unverified))
+		cli.Errorf(ps.e, ps.cmd, "warning: %s: graph <%s> not verified: the SPARQL endpoint beside the store: %v; give it with --push-query URL (or --verify=false)", what, graph, explain(st.Unverified))
 		return line + ", not verified", nil
 	case !st.Verified:
 		return line + ", not verified", nil
@@ -261,7 +266,7 @@ func explain(err error) string {
 	case errors.As(err, &te):
 		return err.Error() + " (--push-timeout)"
 	case errors.As(err, &se) && se.StatusCode == 401:
-		return err.Error() + " (credentials: --push-user with --push-password-file or " + passwordEnv + ", user:password@ in the URL, or ~/.netrc)"
+		return err.Error() + " (credentials: --push-user with --push-password-file or " + PasswordEnv + ", user:password@ in the URL, or ~/.netrc)"
 	case errors.As(err, &se) && se.StatusCode == 403:
 		// Virtuoso's /sparql-graph-crud, whose anonymous user may not
 		// update unless granted.
@@ -270,20 +275,20 @@ func explain(err error) string {
 	return err.Error()
 }
 
-// pushLogs converts each file and uploads its graph, as N-Triples, to the
+// Logs converts each file and uploads its graph, as N-Triples, to the
 // Graph Store endpoint as the named graph of the log's IRI. newConverter
 // gives a converter that reports its problems.
-func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newConverter func(quiet bool) *convert.Converter) error {
+func Logs(ps *Pusher, base string, files []string, opts rpclog.ReaderOptions, newConverter func(quiet bool) *convert.Converter) error {
 	e := ps.e
 	for _, name := range files {
 		if name == "-" && base == "" {
-			return failf("--push names each graph after its log, and standard input has no name: give the graph's IRI with --base")
+			return cli.Failf("--push names each graph after its log, and standard input has no name: give the graph's IRI with --base")
 		}
 	}
 	for _, name := range files {
 		iri := rpclog.IRI(base, name, len(files))
 		write := func(w io.Writer) error {
-			in, display, _, err := openInput(e, name)
+			in, display, _, err := cli.OpenInput(e, name)
 			if err != nil {
 				return err
 			}
@@ -292,10 +297,10 @@ func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newCo
 			}
 			br := bufio.NewReaderSize(in, 64<<10)
 			head, _ := br.Peek(512)
-			if err := notALog(name, display, head); err != nil {
+			if err := cli.NotALog(name, display, head); err != nil {
 				return err
 			}
-			r, err := rpclog.NewReader(br, display, limits.readerOptions())
+			r, err := rpclog.NewReader(br, display, opts)
 			if err != nil {
 				return err
 			}
@@ -303,27 +308,27 @@ func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newCo
 		}
 		line, err := ps.put(termsafe.Escape(name), iri, rdf.NTriples, write)
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		fmt.Fprintln(e.Stdout, line)
 	}
 	return nil
 }
 
-// ontologyGraph is the named graph the OGC tool chain uploads a block's
+// OntologyGraph is the named graph the OGC tool chain uploads a block's
 // ontology to.
-func ontologyGraph(id string) string { return "urn:ogc:bblocks/" + id + "/ontology" }
+func OntologyGraph(id string) string { return "urn:ogc:bblocks/" + id + "/ontology" }
 
-// pushOntologies uploads the ontology.ttl of each built block to the Graph
+// Ontologies uploads the ontology.ttl of each built block to the Graph
 // Store endpoint, as the OGC tool chain does when bblocks-config.yaml sets
 // sparql.push: one named graph per block, urn:ogc:bblocks/ID/ontology,
 // replaced (or added to, with --push-method post). Each is sent as
 // N-Triples, so that the statements sent can be counted. The tool chain
 // first adds the entailments of SKOS profiles it fetches; jrpcld uploads
 // the ontology as written, offline.
-func pushOntologies(ps *pusher, out string, res *register.Result) error {
+func Ontologies(ps *Pusher, out string, res *register.Result) error {
 	e := ps.e
-	errorf(e, "build", "warning: --push uploads the ontologies as written, without the entailments of the SKOS profiles the OGC tool chain fetches and adds first (docs/ogc.md)")
+	cli.Errorf(e, "build", "warning: --push uploads the ontologies as written, without the entailments of the SKOS profiles the OGC tool chain fetches and adds first (docs/ogc.md)")
 	pushed := 0
 	for _, b := range res.Blocks {
 		if b.Ontology == "" {
@@ -332,11 +337,11 @@ func pushOntologies(ps *pusher, out string, res *register.Result) error {
 		file := filepath.Join(out, filepath.FromSlash(b.Ontology))
 		data, err := os.ReadFile(file)
 		if err != nil {
-			return failf("--push: %v", err)
+			return cli.Failf("--push: %v", err)
 		}
-		triples, err := distinctTriples(data)
+		triples, err := DistinctTriples(data)
 		if err != nil {
-			return failf("--push: %s: %v", file, err)
+			return cli.Failf("--push: %s: %v", file, err)
 		}
 		write := func(w io.Writer) error {
 			nt := rdf.NewNTriplesWriter(w)
@@ -345,21 +350,21 @@ func pushOntologies(ps *pusher, out string, res *register.Result) error {
 			}
 			return nt.Flush()
 		}
-		line, err := ps.put(termsafe.Escape(b.ID), ontologyGraph(b.ID), rdf.NTriples, write)
+		line, err := ps.put(termsafe.Escape(b.ID), OntologyGraph(b.ID), rdf.NTriples, write)
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		fmt.Fprintln(e.Stdout, line)
 		pushed++
 	}
-	fmt.Fprintf(e.Stdout, "%d ontology graph%s pushed to %s\n", pushed, plural(pushed), gsp.Redact(ps.store.Endpoint))
+	fmt.Fprintf(e.Stdout, "%d ontology graph%s pushed to %s\n", pushed, cli.Plural(pushed), gsp.Redact(ps.store.Endpoint))
 	return nil
 }
 
-// distinctTriples reads a Turtle ontology into its distinct triples, its
+// DistinctTriples reads a Turtle ontology into its distinct triples, its
 // blank nodes labelled b0, b1, ... (the parser's labels for [] and () are
 // not labels N-Triples can write).
-func distinctTriples(data []byte) ([]rdf.Triple, error) {
+func DistinctTriples(data []byte) ([]rdf.Triple, error) {
 	quads, _, err := rdf.Parse(data, rdf.Turtle, "")
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// flagChoices returns the values flag takes in command cmd, which shell
+// FlagChoices returns the values flag takes in command cmd, which shell
 // completion proposes; nil when the flag takes a name or a number.
-func flagChoices(cmd, flag string) []string {
+func FlagChoices(cmd, flag string) []string {
 	switch flag {
 	case "engine":
 		return []string{"compiled", "json-gold"}
@@ -41,12 +41,12 @@ func flagChoices(cmd, flag string) []string {
 	return nil
 }
 
-// addCompletions makes shell completion propose the values of cmd's flags
-// that take one of a few (flagChoices), and for --id the blocks of the
+// AddCompletions makes shell completion propose the values of cmd's flags
+// that take one of a few (FlagChoices), and for --id the blocks of the
 // --bblock given before it.
-func addCompletions(cmd *cobra.Command, name string) {
+func AddCompletions(cmd *cobra.Command, name string) {
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		choices := flagChoices(name, f.Name)
+		choices := FlagChoices(name, f.Name)
 		if choices == nil {
 			return
 		}
