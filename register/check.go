@@ -345,7 +345,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 		it.JSONLD = code
 	}
 	var ok bool
-	if up.Triples, ok = bd.postUplift(o, it, up.Triples); !ok {
+	if up.Triples, ok = bd.postUplift(o, it, up.Triples, up.Prefixes); !ok {
 		return
 	}
 	bd.writeTurtle(o, it, up)

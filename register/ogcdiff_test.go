@@ -321,10 +321,6 @@ var knownDiffs = []knownDiff{
 		"the steps of semantic-uplift.yaml, published since the tool chain lets blocks inherit them (bblocks-postprocess 3573501, models.py published_semantic_uplift); the reference's 6a10405 does not publish them (docs/ogc.md, \"Inherited steps\")"},
 	{"ogc-full-current/examples", "tests/*/transforms/*", "", "", "transform", "python, node, xslt and plugin transforms the reference ran"},
 	{"ogc-full-current/examples", "register.json", "bblocks[*transforms-example]/transforms", ogcdiff.Differs, "transform", "a transform's code in register.json"},
-	{"ogc-full-current/examples", "*semantic-uplift*", "*", "", "transform", "the semantic-uplift steps (jq pre-uplift, sparql-update post-uplift)"},
-	{"ogc-full-current/examples", "*", "*semantic-uplift*", "", "transform", "as above; its post-uplift SPARQL step is not run, so the example fails"},
-	{"ogc-full*/tutorial*", "tests/bbr/tutorial/exercise8_completed/transforms/*", "", ogcdiff.Missing, "transform", "the SPARQL transform (prefix-predicates) is not run"},
-	{"ogc-full*/tutorial*", "generateddocs/json-full/bbr/tutorial/exercise8_completed/index.json", "/examples/*/transformResults/*", "", "transform", "as above"},
 	{"ogc-full-current/wf4ever", "tests/bbr/wf4ever/wfprov/example_1_1.ttl", "graph", ogcdiff.Differs, "reference",
 		"the JSON number 20.0: pyld types it xsd:double (a Python float); the JSON-LD 1.1 toRDF algorithm, jsonld.js and json-gold give xsd:integer 20, its fractional part being zero (docs/ogc.md)"},
 

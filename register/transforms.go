@@ -94,12 +94,8 @@ func (bd *builder) loadTransforms(o *blockOut, global func(s report.Section, for
 		}
 		o.tr.uplift = u
 		u.Inherited = bd.inheritedSteps(o)
-		notRun := u.NotRun()
-		if len(u.Steps)+len(u.Inherited) > len(notRun) {
+		if len(u.Steps)+len(u.Inherited) > 0 {
 			bd.opts.Sandbox.Start() // it readies itself while the block builds
-		}
-		for _, nr := range notRun {
-			o.warnf("%s: %v; the examples it applies to fail as they would if the step failed in the tool chain", transform.UpliftFile, nr)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		global(report.Files, "%v", err)
@@ -382,16 +378,20 @@ func (bd *builder) preUplift(o *blockOut, it *item, code []byte) ([]byte, bool) 
 	return code, true
 }
 
-// postUplift runs the block's post-uplift steps (SHACL rules; SPARQL steps
-// fail, not being run) on a resource's uplifted graph, as preUplift does
-// before the uplift. The tool chain runs them only on a graph that is not
-// empty.
-func (bd *builder) postUplift(o *blockOut, it *item, ts []rdf.Triple) ([]rdf.Triple, bool) {
+// postUplift runs the block's post-uplift steps (SHACL rules, SPARQL
+// updates and CONSTRUCT queries) on a resource's uplifted graph, whose
+// prefixes are those it was uplifted with, as preUplift does before the
+// uplift. The tool chain runs them only on a graph that is not empty.
+func (bd *builder) postUplift(o *blockOut, it *item, ts []rdf.Triple, prefixes []rdf.Prefix) ([]rdf.Triple, bool) {
 	if o.tr == nil || !o.tr.uplift.HasPost() || len(ts) == 0 {
 		return ts, true
 	}
 	note := func(msg string) { it.rep.Info(report.SemanticUplift, msg) }
-	out, err := bd.opts.Sandbox.Post(context.Background(), o.tr.uplift, ts, note)
+	names := make(map[string]string, len(prefixes))
+	for _, p := range prefixes {
+		names[p.Name] = p.IRI
+	}
+	out, err := bd.opts.Sandbox.Post(context.Background(), o.tr.uplift, ts, names, note)
 	if err != nil {
 		stepFailed(it, err)
 		return nil, false

@@ -35,15 +35,41 @@ func ExampleTransform_Run() {
 	// }
 }
 
-// A SPARQL transform is not run: the error says what runs it in the tool
-// chain.
-func ExampleNotRunError() {
-	ts, _, err := transform.Parse(transform.File, []byte("transforms:\n  - id: rename\n    type: sparql-update\n    code: 'DELETE WHERE { ?s ?p ?o }'\n"))
+// A SPARQL Update transform, run on a Turtle snippet as the tool chain
+// runs it with rdflib: the example's prefixes are declared before the
+// snippet and in scope for the update.
+func ExampleTransform_Run_sparql() {
+	decl := `transforms:
+  - id: rename
+    type: sparql-update
+    code: 'DELETE { ?s ex:name ?n } INSERT { ?s ex:label ?n } WHERE { ?s ex:name ?n }'
+`
+	ts, _, err := transform.Parse(transform.File, []byte(decl))
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = ts[0].Run(context.Background(), transform.Input{Data: []byte("<a:b> <a:c> <a:d> ."), MediaType: "text/turtle"})
+	in := transform.Input{Data: []byte(`ex:alice ex:name "Alice" .`), MediaType: "text/turtle",
+		Prefixes: map[string]string{"ex": "http://example.org/"}}
+	out, err := ts[0].Run(context.Background(), in)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(string(out))
+	// Output:
+	// @prefix ex: <http://example.org/> .
+	//
+	// ex:alice ex:label "Alice" .
+}
+
+// An XSLT transform is not run: the error says what runs it in the tool
+// chain.
+func ExampleNotRunError() {
+	ts, _, err := transform.Parse(transform.File, []byte("transforms:\n  - id: style\n    type: xslt\n    code: '<xsl:stylesheet/>'\n"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = ts[0].Run(context.Background(), transform.Input{Data: []byte("<a/>"), MediaType: "application/xml"})
 	fmt.Println(err)
 	// Output:
-	// transform "rename" (sparql-update) not run: jrpcld does not run sparql-update transforms; the OGC tool chain runs it with rdflib's SPARQL engine (Python)
+	// transform "style" (xslt) not run: jrpcld does not run xslt transforms; the OGC tool chain runs it with lxml's XSLT 1.0 processor (Python)
 }

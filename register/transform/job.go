@@ -12,7 +12,7 @@ import (
 const (
 	jobTransform = "transform" // a transform on one snippet
 	jobPre       = "pre"       // a pre-uplift jq step on a JSON value
-	jobPost      = "post"      // a post-uplift SHACL step on a graph
+	jobPost      = "post"      // a post-uplift SHACL or SPARQL step on a graph
 )
 
 // job is the work of one transform or uplift step on one input, in the
@@ -21,14 +21,14 @@ const (
 // sandbox, so that both ways give the same output.
 type job struct {
 	Kind   string
-	Type   string // the transform's type (jobTransform)
+	Type   string // the transform's or post-uplift step's type
 	Code   string // the program, frame or shapes
 	Target string // the media type of the output (jobTransform)
 
 	// The snippet (jobTransform): Input's members, Contexts as JSON text.
 	Data      []byte
 	MediaType string
-	Prefixes  map[string]string
+	Prefixes  map[string]string // also the graph's prefixes (jobPost)
 	Contexts  []byte
 
 	Value []byte       // the JSON value (jobPre)
@@ -36,7 +36,8 @@ type job struct {
 }
 
 // result is what a job gives: the transform's output or the step's JSON
-// value (Data), or the triples a post-uplift step infers (Graph).
+// value (Data), or what a post-uplift step makes of the graph (Graph): the
+// triples a SHACL step infers, the whole graph after a SPARQL step.
 type result struct {
 	Data  []byte
 	Graph []rdf.Triple
@@ -77,6 +78,8 @@ func (j *job) do(ctx context.Context) (result, error) {
 			out, err = frame(j.Code, in, j.Target)
 		case TypeSHACLRules, TypeSHACL:
 			out, err = rules(ctx, j.Type, j.Code, in, j.Target)
+		case TypeSPARQLUpdate, TypeSPARQLConstruct:
+			out, err = sparqlTransform(ctx, j.Type, j.Code, in, j.Target)
 		default:
 			err = fmt.Errorf("jrpcld does not run %s transforms", j.Type)
 		}
@@ -96,6 +99,10 @@ func (j *job) do(ctx context.Context) (result, error) {
 		}
 		return result{Data: data}, nil
 	case jobPost:
+		if isSPARQL(j.Type) {
+			after, err := runSPARQL(ctx, j.Type, j.Code, j.Graph, j.Prefixes)
+			return result{Graph: after}, err
+		}
 		inferred, err := inferGraph(ctx, j.Code, j.Graph)
 		return result{Graph: inferred}, err
 	}

@@ -78,6 +78,9 @@ func writeGraph(g graph, target string) ([]byte, error) {
 	}
 	switch target {
 	case "text/turtle":
+		if len(g.triples) == 0 {
+			return []byte("\n"), nil // as rdflib writes an empty graph
+		}
 		w := rdf.NewTurtleWriter(&buf, prefixes)
 		if err := w.WriteGroup(g.triples); err != nil {
 			return nil, fmt.Errorf("writing Turtle: %w", err)

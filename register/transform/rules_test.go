@@ -85,7 +85,7 @@ func TestSHACLStep(t *testing.T) {
 	}
 	u := &Uplift{Steps: []*Step{{Type: TypeSHACL, Code: personRules}}}
 	var notes []string
-	got, err := u.Post(t.Context(), data, func(s string) { notes = append(notes, s) })
+	got, err := u.Post(t.Context(), data, nil, func(s string) { notes = append(notes, s) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ ex:S a sh:NodeShape ; sh:targetClass ex:Person ;
   sh:rule [ a sh:SPARQLRule ; sh:construct "CONSTRUCT { $this a ex:Agent } WHERE {}" ] .
 `
 	u = &Uplift{Steps: []*Step{{Type: TypeSHACL, Code: sparql, Ref: "rules.shacl", loaded: true}}}
-	_, err = u.Post(t.Context(), data, func(string) {})
+	_, err = u.Post(t.Context(), data, nil, func(string) {})
 	var se *StepError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "post-uplift shacl step from rules.shacl") {
 		t.Errorf("SPARQL rule: %v", err)

@@ -29,7 +29,7 @@ type Input struct {
 // Runs reports whether jrpcld runs transforms of the type.
 func Runs(typ string) bool {
 	switch typ {
-	case TypeJQ, TypeJSONLDFrame, TypeSHACLRules, TypeSHACL:
+	case TypeJQ, TypeJSONLDFrame, TypeSHACLRules, TypeSHACL, TypeSPARQLUpdate, TypeSPARQLConstruct:
 		return true
 	}
 	return false
@@ -40,7 +40,8 @@ func Runs(typ string) bool {
 // first output (t.Outputs[0]). The code must have been loaded (Load). A
 // type jrpcld does not run gives a *NotRunError; the other errors say why
 // the transform failed, as the tool chain would report it. Run stops a jq
-// program after ten seconds; framing and SHACL rules run to their end.
+// program and a SPARQL transform after ten seconds; framing and SHACL
+// rules run to their end.
 func (t *Transform) Run(ctx context.Context, in Input) ([]byte, error) {
 	return (*Sandbox)(nil).Run(ctx, t, in)
 }

@@ -140,7 +140,7 @@ func TestRunFailures(t *testing.T) {
 		t.Errorf("jq-error: %v", err)
 	}
 	for id, runner := range map[string]string{"python-uppercase-keys": "Python", "node-add-metadata": "Node.js",
-		"prefix-predicates": "rdflib", "sample-xslt": "lxml", "jinja2-html": "plugin"} {
+		"sample-xslt": "lxml", "jinja2-html": "plugin"} {
 		tr := transforms[id]
 		_, err := tr.Run(t.Context(), Input{Data: []byte(`{}`), MediaType: tr.Inputs[0].MIME})
 		var nr *NotRunError

@@ -83,7 +83,7 @@ func TestSandboxStopsPastTheMemoryLimit(t *testing.T) {
 				t.Fatal(err)
 			}
 			u := loaded("shacl\n    code: |\n      " + strings.ReplaceAll(shapes, "\n", "\n      "))
-			_, err = s.Post(t.Context(), u, g.triples, func(string) {})
+			_, err = s.Post(t.Context(), u, g.triples, nil, func(string) {})
 			return err
 		}},
 	}
@@ -118,6 +118,31 @@ func TestSandboxLikeThisProcess(t *testing.T) {
 	if err1 != nil || err2 != nil || string(here) != string(there) {
 		t.Errorf("SHACL rules: %q, %v here; %q, %v in the sandbox", here, err1, there, err2)
 	}
+	for _, typ := range []string{TypeSPARQLUpdate, TypeSPARQLConstruct} {
+		code := "DELETE { ?s ex:name ?n } INSERT { ?s ex:label ?n } WHERE { ?s ex:name ?n }"
+		if typ == TypeSPARQLConstruct {
+			code = "CONSTRUCT { ?s ex:label ?n } WHERE { ?s ex:name ?n }"
+		}
+		sp := &Transform{ID: "rename", Type: typ, Code: code, Outputs: turtle}
+		here, err1 := sp.Run(t.Context(), in)
+		there, err2 := s.Run(t.Context(), sp, in)
+		if err1 != nil || err2 != nil || string(here) != string(there) || !strings.Contains(string(here), `ex:label "Alice"`) {
+			t.Errorf("%s: %q, %v here; %q, %v in the sandbox", typ, here, err1, there, err2)
+		}
+		u, _, err := ParseUplift(UpliftFile, []byte("additionalSteps:\n  - type: "+typ+"\n    code: '"+code+"'\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := readGraph(in, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		post1, err1 := u.Post(t.Context(), g.triples, g.prefixes, func(string) {})
+		post2, err2 := s.Post(t.Context(), u, g.triples, g.prefixes, func(string) {})
+		if ok, diff := rdftest.Isomorphic(post1, post2); !ok || err1 != nil || err2 != nil || len(post1) == 0 {
+			t.Errorf("%s step: %v here, %v in the sandbox: %s", typ, err1, err2, diff)
+		}
+	}
 	bad := &Transform{ID: "bad", Type: TypeJQ, Code: `error("boom")`, Outputs: []MediaType{{MIME: "application/json"}}}
 	_, err1 = bad.Run(t.Context(), Input{Data: []byte(`{}`)})
 	_, err2 = s.Run(t.Context(), bad, Input{Data: []byte(`{}`)})
@@ -140,8 +165,8 @@ func TestSandboxLikeThisProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	post1, err1 := u.Post(t.Context(), g.triples, func(m string) { notes1 = append(notes1, m) })
-	post2, err2 := s.Post(t.Context(), u, g.triples, func(m string) { notes2 = append(notes2, m) })
+	post1, err1 := u.Post(t.Context(), g.triples, nil, func(m string) { notes1 = append(notes1, m) })
+	post2, err2 := s.Post(t.Context(), u, g.triples, nil, func(m string) { notes2 = append(notes2, m) })
 	want, err := rdftest.ParseTurtle([]byte(personInferred), "")
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +229,7 @@ func TestSandboxRefusesLargeOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Post(t.Context(), u, g.triples, func(string) {})
+	_, err = s.Post(t.Context(), u, g.triples, nil, func(string) {})
 	var me *MemoryError
 	if !errors.As(err, &me) || !me.Output || !strings.Contains(err.Error(), "its output is larger than 16 MiB, a quarter of the memory limit of 64 MiB (raise it)") {
 		t.Errorf("error %v", err)

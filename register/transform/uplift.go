@@ -312,26 +312,6 @@ func (u *Uplift) Load(read func(name string) ([]byte, error)) []error {
 	return errs
 }
 
-// NotRun returns the steps jrpcld does not run (the SPARQL steps), with
-// what runs each in the tool chain.
-func (u *Uplift) NotRun() []*NotRunError {
-	var out []*NotRunError
-	for _, s := range u.postOrder() {
-		if err := s.notRun(); err != nil {
-			out = append(out, err)
-		}
-	}
-	return out
-}
-
-func (s *Step) notRun() *NotRunError {
-	switch s.Type {
-	case TypeSPARQLConstruct, TypeSPARQLUpdate:
-		return &NotRunError{Type: s.Type, Runner: Runner(s.Type)}
-	}
-	return nil
-}
-
 // Pre runs the jq steps, in order, on an example's decoded JSON (numbers
 // as json.Number, objects as map[string]any) and returns the JSON to
 // uplift, in this process (Sandbox.Pre runs them in a sandbox). note is
@@ -344,11 +324,13 @@ func (u *Uplift) Pre(ctx context.Context, v any, note func(string)) (any, error)
 
 // Post runs the graph steps, in order, on the uplifted graph and returns
 // the graph to write, in this process (Sandbox.Post runs them in a
-// sandbox). note is called as for Pre. A step jrpcld does not run fails
-// with a *StepError wrapping a *NotRunError: the tool chain would have run
-// it, so the graph cannot be the one it makes.
-func (u *Uplift) Post(ctx context.Context, ts []rdf.Triple, note func(string)) ([]rdf.Triple, error) {
-	return (*Sandbox)(nil).Post(ctx, u, ts, note)
+// sandbox). prefixes are the graph's (those of the JSON-LD context it was
+// uplifted with, as rdflib binds them): a SPARQL step sees them, and
+// rdflib's own, without declaring them. note is called as for Pre. A SHACL
+// step adds what its rules infer; a sparql-update step changes the graph;
+// a sparql-construct step replaces it with what its query builds.
+func (u *Uplift) Post(ctx context.Context, ts []rdf.Triple, prefixes map[string]string, note func(string)) ([]rdf.Triple, error) {
+	return (*Sandbox)(nil).Post(ctx, u, ts, prefixes, note)
 }
 
 // Pre runs the pre-uplift steps of u in the sandbox, as Uplift.Pre says.
@@ -381,7 +363,7 @@ func (s *Sandbox) Pre(ctx context.Context, u *Uplift, v any, note func(string)) 
 
 // Post runs the post-uplift steps of u in the sandbox, as Uplift.Post
 // says.
-func (s *Sandbox) Post(ctx context.Context, u *Uplift, ts []rdf.Triple, note func(string)) ([]rdf.Triple, error) {
+func (s *Sandbox) Post(ctx context.Context, u *Uplift, ts []rdf.Triple, prefixes map[string]string, note func(string)) ([]rdf.Triple, error) {
 	if u == nil {
 		return ts, nil
 	}
@@ -390,17 +372,18 @@ func (s *Sandbox) Post(ctx context.Context, u *Uplift, ts []rdf.Triple, note fun
 			continue
 		}
 		note(st.Message())
-		if err := st.notRun(); err != nil {
-			return nil, &StepError{st, err}
-		}
 		if st.Ref != "" && !st.loaded {
 			return nil, &StepError{st, fmt.Errorf("its code, %s, was not read", st.Ref)}
 		}
-		r, err := s.do(ctx, &job{Kind: jobPost, Code: st.Code, Graph: ts})
+		r, err := s.do(ctx, &job{Kind: jobPost, Type: st.Type, Code: st.Code, Graph: ts, Prefixes: prefixes})
 		if err != nil {
 			return nil, &StepError{st, err}
 		}
-		ts = append(ts[:len(ts):len(ts)], r.Graph...)
+		if isSPARQL(st.Type) {
+			ts = r.Graph
+		} else {
+			ts = append(ts[:len(ts):len(ts)], r.Graph...)
+		}
 	}
 	return ts, nil
 }

@@ -1,10 +1,15 @@
 package ogcdiff
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
 )
+
+// resultsDoc is a full JSON documentation page with the results of a
+// Turtle and a JSON transform, their sizes to fill in.
+const resultsDoc = `{"examples": [{"snippets": [{"language": "json", "code": "{}", "transformResults": {"t": {"success": true, "sizeBytes": %d, "url": "https://x/tests/a/transforms/example_1_1.t.ttl"}, "j": {"success": true, "sizeBytes": %d, "url": "https://x/tests/a/transforms/example_1_1.j.json"}}}]}]}`
 
 // TestCompare: each kind of file is compared by what it means, and each
 // kind of difference is found.
@@ -18,7 +23,8 @@ func TestCompare(t *testing.T) {
 				{"name": "JSON_SCHEMA", "title": "JSON Schema", "entries": [{"op": "validation", "result": false, "exception": "ValidationError", "errorMessage": "Python's words", "isError": true, "message": "ValidationError: Python's words"}]},
 				{"name": "SHACL", "title": "SHACL", "entries": [{"shaclFile": "s.shacl", "focusNodes": {"<x>": {"nodes": ["_:N0123"]}}, "isError": false, "message": "Focus nodes: _:N0123"}]}]}],
 			"globalErrors": {}, "counts": {"total": 1, "passed": 1, "failed": 0}}`)},
-		"only-theirs.md": {Data: []byte("x\n")},
+		"only-theirs.md":                       {Data: []byte("x\n")},
+		"generateddocs/json-full/a/index.json": {Data: []byte(fmt.Sprintf(resultsDoc, 151, 10))},
 	}
 	same := fstest.MapFS{
 		"register.json":           {Data: []byte(`{"name": "R", "modified": "2030-05-05T00:00:00", "bblocks": [{"itemIdentifier": "p.a", "dependsOn": ["bblocks://p.c", "bblocks://p.b"], "validationPassed": true}]}`)},
@@ -31,8 +37,10 @@ func TestCompare(t *testing.T) {
 				{"name": "JSON_SCHEMA", "title": "JSON Schema", "entries": [{"op": "validation", "result": false, "exception": "ValidationError", "errorMessage": "jrpcld's words", "isError": true, "message": "ValidationError: jrpcld's words"}]},
 				{"name": "SHACL", "title": "SHACL", "entries": [{"shaclFile": "s.shacl", "focusNodes": {"<x>": {"nodes": ["_:b7"]}}, "isError": false, "message": "Focus nodes: _:b7"}]}]}],
 			"globalErrors": {}, "counts": {"total": 1, "passed": 1, "failed": 0}}`)},
-		"index.html":     {Data: []byte("<p>jrpcld's own</p>")},
-		"only-ours.json": {Data: []byte("{}")},
+		"index.html": {Data: []byte("<p>jrpcld's own</p>")},
+		// A transform's Turtle output of another size: its layout.
+		"generateddocs/json-full/a/index.json": {Data: []byte(fmt.Sprintf(resultsDoc, 143, 10))},
+		"only-ours.json":                       {Data: []byte("{}")},
 	}
 	diffs := Compare(t, same, want, nil, []string{"index.html"})
 	var got []string
@@ -51,6 +59,7 @@ func TestCompare(t *testing.T) {
 		{"register.json", `{"name": "R", "bblocks": [{"itemIdentifier": "p.a", "dependsOn": ["bblocks://p.b", "bblocks://p.c"], "validationPassed": false}]}`, "differs register.json bblocks[p.a]/validationPassed"},
 		{"annotated/a/schema.yaml", "type: object\n", "missing annotated/a/schema.yaml /properties"},
 		{"tests/a/example_1_1.ttl", "@prefix e: <http://e/> .\n[] e:p 76 ; e:q \"s\" .\n", "differs tests/a/example_1_1.ttl graph"},
+		{"generateddocs/json-full/a/index.json", fmt.Sprintf(resultsDoc, 151, 11), "differs generateddocs/json-full/a/index.json /examples/0/snippets/0/transformResults/j/sizeBytes"},
 		{"tests/a/_report.json", strings.Replace(string(want["tests/a/_report.json"].Data), `"result": false, "exception"`, `"result": true, "exception"`, 1), "differs tests/a/_report.json item[build/tests/a/example_1_1.json].JSON_SCHEMA"},
 	} {
 		changed := fstest.MapFS{}
