@@ -97,8 +97,9 @@ the OGC tool chain reads them) map URLs to paths inside the SOURCES folder.
 nothing maps makes the block that needs it fail, with an error naming it.
 
 The steps of semantic-uplift.yaml run on each JSON example and test resource:
-jq before the uplift, SHACL rules after; a SPARQL step is not run, and the
-resource fails as it does in the tool chain when a step fails. A block whose
+jq before the uplift; SHACL rules, SPARQL updates and CONSTRUCT queries
+after, as the tool chain runs them with rdflib. A step that fails fails the
+resource, as in the tool chain. A block whose
 semantic-uplift.yaml sets inheritedPostSteps first runs the steps marked
 inheritable of the blocks it depends on (register.json's semanticUplift).
 A transform's outputs are checked against the blocks its outputs.profiles

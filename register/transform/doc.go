@@ -3,18 +3,19 @@
 // does: the transforms of its transforms.yaml, each applied to every
 // example snippet of a media type it takes, and the steps of its
 // semantic-uplift.yaml, applied to an example's JSON before it is uplifted
-// to RDF (jq) and to the graph after (SHACL rules; SPARQL steps are not
-// run), after the inheritable steps of the blocks it depends on when it
-// inherits them.
+// to RDF (jq) and to the graph after (SHACL rules, SPARQL updates and
+// CONSTRUCT queries), after the inheritable steps of the blocks it depends
+// on when it inherits them.
 //
 // A transform runs where a Go library does the job: jq programs (gojq),
-// JSON-LD framing (json-gold, which never fetches a context) and SHACL-AF
-// triple rules (package shacl). The other types need a runtime jrpcld does not embed: SPARQL
-// Update and CONSTRUCT (rdflib), XSLT (lxml), Python, Node.js, the
-// ogc-na-tools uplift and plugin types. Run reports them with a
-// *NotRunError that names what would run them, and the caller reports
-// them as the tool chain reports a transform that failed: nothing is
-// skipped in silence.
+// JSON-LD framing (json-gold, which never fetches a context), SHACL-AF
+// triple rules (package shacl) and SPARQL Update and CONSTRUCT (package
+// sparql, run as the tool chain runs them with rdflib: the graph's
+// prefixes and rdflib's own in scope). The other types need a runtime
+// jrpcld does not embed: XSLT (lxml), Python, Node.js, the ogc-na-tools
+// uplift and plugin types. Run reports them with a *NotRunError that names
+// what would run them, and the caller reports them as the tool chain
+// reports a transform that failed: nothing is skipped in silence.
 //
 // The code of a transform or step comes from the register's authors, and a
 // few lines of it can ask for gigabytes or run for ever. A Sandbox runs it
