@@ -183,13 +183,20 @@ func TestSandboxLikeThisProcess(t *testing.T) {
 
 // TestSandboxStopsPastTheTimeLimit: a step that runs past the time limit
 // is stopped, by the child when it takes more processor time than it may
-// (here a frame, which does not look at the time), by the sandbox when the
+// (a frame, which does not look at the time, and a SPARQL query whose
+// own timeout is longer), by the sandbox when the
 // child does not answer in time; the child is killed either way and the
 // next step runs in a new one.
 func TestSandboxStopsPastTheTimeLimit(t *testing.T) {
-	s := newTestSandbox(t, DefaultMemoryLimit)
 	json := []MediaType{{MIME: "application/json"}}
 	frame, ladder := bomb.Frame(30, 1) // 2^30 embeddings: long, in little memory
+	// A CONSTRUCT over five copies of a graph of 40 triples: 40^5
+	// solutions, each kept out by a filter that needs them all.
+	var forty strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&forty, "<http://e/s%d> <http://e/p> %d .\n", i, i)
+	}
+	product := "CONSTRUCT { ?a ?p ?b } WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f . ?g ?s ?h . ?i ?t ?j FILTER(?b + ?d + ?f + ?h + ?j < 0) }"
 	endless := []struct {
 		name string
 		cpu  time.Duration // the limits of the sandbox
@@ -199,10 +206,17 @@ func TestSandboxStopsPastTheTimeLimit(t *testing.T) {
 	}{
 		{"processor time", 300 * time.Millisecond, wallLimit, &Transform{ID: "frame", Type: TypeJSONLDFrame, Code: frame, Outputs: json}, ladder},
 		{"wall-clock time", runLimit, 300 * time.Millisecond, &Transform{ID: "endless", Type: TypeJQ, Code: `last(range(1e15))`, Outputs: json}, []byte(`{}`)},
+		{"SPARQL", 300 * time.Millisecond, wallLimit, &Transform{ID: "product", Type: TypeSPARQLConstruct, Code: product, Outputs: []MediaType{{MIME: "text/turtle"}}}, []byte(forty.String())},
 	}
 	for _, c := range endless {
+		// A child of its own: it takes the limits when it starts.
+		s := newTestSandbox(t, DefaultMemoryLimit)
 		s.cpu, s.timeout = c.cpu, c.wall
-		_, err := s.Run(t.Context(), c.tr, Input{Data: c.in, MediaType: "application/ld+json"})
+		mt := "application/ld+json"
+		if c.tr.Type == TypeSPARQLConstruct {
+			mt = "text/turtle"
+		}
+		_, err := s.Run(t.Context(), c.tr, Input{Data: c.in, MediaType: mt})
 		if err == nil || !strings.Contains(err.Error(), "stopped: it ran longer than the limit ("+s.cpu.String()+")") {
 			t.Errorf("%s: error %v", c.name, err)
 		}
