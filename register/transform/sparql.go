@@ -131,7 +131,12 @@ func relabel(ts []rdf.Triple) []rdf.Triple {
 // snippet's graph (a Turtle snippet with the example's prefixes declared
 // first, as the tool chain declares them) changed by the update or
 // replaced by what the query builds, written with the snippet's prefixes.
+// JSON-LD input fails, as it does in the tool chain.
 func sparqlTransform(ctx context.Context, typ, code string, in Input, target string) ([]byte, error) {
+	if !slices.Contains(rdfTypes, in.MediaType) {
+		// The tool chain's RDF transformer reads Turtle and RDF/XML only.
+		return nil, fmt.Errorf("unsupported media type for a %s transform: %s (the tool chain's takes text/turtle or application/rdf+xml)", typ, in.MediaType)
+	}
 	g, err := readGraph(in, true)
 	if err != nil {
 		return nil, err

@@ -71,6 +71,25 @@ func TestSPARQLTransforms(t *testing.T) {
 	}
 }
 
+// TestSPARQLTransformInputs: the tool chain's RDF transformer reads Turtle
+// and RDF/XML; a JSON-LD snippet fails, as there.
+func TestSPARQLTransformInputs(t *testing.T) {
+	tr := &Transform{ID: "t", Type: TypeSPARQLUpdate, Code: "DELETE WHERE { ?s ?p ?o }", Outputs: []MediaType{{MIME: "text/turtle"}}}
+	for mt, data := range map[string]string{
+		"text/turtle":         `<http://e/s> <http://e/p> "o" .`,
+		"application/rdf+xml": `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:e="http://e/"><rdf:Description rdf:about="http://e/s"><e:p>o</e:p></rdf:Description></rdf:RDF>`,
+		"application/ld+json": `{"@id": "http://e/s", "http://e/p": "o"}`,
+	} {
+		out, err := tr.Run(t.Context(), Input{Data: []byte(data), MediaType: mt})
+		switch {
+		case mt == "application/ld+json" && (err == nil || !strings.Contains(err.Error(), "unsupported media type")):
+			t.Errorf("%s: %q, %v; want an unsupported media type", mt, out, err)
+		case mt != "application/ld+json" && (err != nil || string(out) != "\n"):
+			t.Errorf("%s: %q, %v; want an empty graph", mt, out, err)
+		}
+	}
+}
+
 // TestSPARQLAsTheToolChain runs the prefix-predicates transform of the
 // examples register and of the tutorial on the uplifted graph of their
 // example, and compares its output with the tool chain's.
