@@ -204,7 +204,11 @@ func (ix *index) probe(r row, fn func(row) bool) bool {
 }
 
 func (e *evaluator) evalJoin(o algebra.Join, g active, seed row) seq {
-	left := e.eval(o.Left, g, seed)
+	return e.joinWith(e.eval(o.Left, g, seed), o, g, seed)
+}
+
+// joinWith joins left, the solutions of o.Left, with o.Right.
+func (e *evaluator) joinWith(left seq, o algebra.Join, g active, seed row) seq {
 	if seedable(o.Right) {
 		return func(yield func(row) bool) {
 			left(func(l row) bool {
@@ -325,7 +329,7 @@ func (e *evaluator) evalMinus(o algebra.Minus, g active, seed row) seq {
 }
 
 func (e *evaluator) evalFilter(o algebra.Filter, g active, seed row) seq {
-	sub := e.eval(o.Sub, g, seed)
+	sub := e.evalFiltered(o, g, seed)
 	return func(yield func(row) bool) {
 		sub(func(r row) bool {
 			for _, x := range o.Exprs {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/rdf"
@@ -405,4 +406,33 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// EqualKey returns a key of t such that two terms "=" finds equal (see
+// Compare) have the same key: terms whose keys differ are never equal.
+// Terms with one key may still be unequal (the booleans share a key, and
+// the dates of one class; numbers are keyed by their value as an
+// xsd:float), so whoever groups terms by key compares them still. An
+// evaluator hashes a join on it when a filter asks two variables to be
+// equal.
+func EqualKey(t rdf.Term) string {
+	t = norm(t)
+	if t.Kind == rdf.Literal && t.Lang == "" {
+		if n, ok := numberOf(t); ok {
+			// Compared as floats, any two numbers are compared at most at
+			// float32's precision: equal numbers have one float32 value.
+			f := float32(n.float())
+			if f == 0 {
+				f = 0 // -0 = 0
+			}
+			return "n" + strconv.FormatUint(uint64(math.Float32bits(f)), 36)
+		}
+		if c := classOf(t.Datatype); c != classNone && xsd.WellFormed(t) {
+			if c == classString {
+				return "s" + t.Value
+			}
+			return "c" + strconv.Itoa(int(c))
+		}
+	}
+	return "t" + strconv.Itoa(int(t.Kind)) + t.Value + "\x00" + t.Datatype + "\x00" + strings.ToLower(t.Lang) // tags are case-insensitive
 }
