@@ -260,6 +260,9 @@ type sparqlEngine struct {
 // over the graphs of the fixture, and holds each answer, row for row, to
 // the figures of the JSON that stats writes for the same logs (what
 // "jrpcld stats --format json" prints):
+//   - jrpcld's own engine, in-process (package rdf/sparql, which "jrpcld
+//     query" runs), over Turtle, N-Triples, N-Quads, and N-Quads with the
+//     union default graph;
 //   - with the build tag jena (.ci/run sets it), Apache Jena's ARQ over
 //     Turtle files (the default graph), and Jena TDB2 loaded with the
 //     N-Quads (every log in its named graph), with an empty default graph
@@ -278,6 +281,7 @@ type sparqlEngine struct {
 func TestSPARQLEngines(t *testing.T) {
 	f := newSPARQLFixture(t)
 	engines := []sparqlEngine{
+		{"jrpcld", runInProcess},
 		{"oxigraph", runOxigraph},
 		{"oxigraph-gsp", runOxigraphGSP},
 	}
