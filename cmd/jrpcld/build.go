@@ -212,7 +212,7 @@ func (o *buildOptions) run(e *env, pos []string) error {
 // register loads the register of the SOURCES folder in pos, or the
 // default one, with the imports and URL maps of the flags.
 func (o *buildOptions) register(pos []string) (*bblock.Register, error) {
-	opts, err := o.imports.options()
+	opts, err := o.imports.Options()
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func transformSandbox(mib int) (*transform.Sandbox, error) {
 
 // contextOptions returns the options of the contexts a build makes.
 func contextOptions(m contextMap, keepMeaning bool) *ldctx.Options {
-	o := m.options()
+	o := m.Options()
 	if keepMeaning {
 		if o == nil {
 			o = &ldctx.Options{}

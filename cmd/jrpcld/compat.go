@@ -4,9 +4,13 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/blockdoc"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/push"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
+	versioncmd "github.com/jrpcld/jrpcld/cmd/jrpcld/internal/version"
+	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register"
@@ -147,3 +151,30 @@ func pushLogs(ps *pusher, base string, files []string, limits *limitFlags, newCo
 func pushOntologies(ps *pusher, out string, res *register.Result) error {
 	return push.Ontologies(ps, out, res)
 }
+
+// The flags that choose a building block: cli's.
+type (
+	blockFlags = cli.BlockFlags
+	contextMap = cli.ContextMap
+	importMaps = cli.ImportMaps
+)
+
+// importUsage is cli.ImportUsage.
+const importUsage = cli.ImportUsage
+
+// addBlockFlags is cli.AddBlockFlags.
+func addBlockFlags(fs *pflag.FlagSet) *blockFlags { return cli.AddBlockFlags(fs) }
+
+// warn is cli.Warn.
+func warn(e *env, cmd string, warns []ldctx.Warning) { cli.Warn(e, cmd, warns) }
+
+// tuneGC is cli.TuneGC.
+func tuneGC() func() { return cli.TuneGC() }
+
+// reportOntology is blockdoc.ReportOntology.
+func reportOntology(e *env, cmd string, b *bblock.Block, reg *bblock.Register, opts *ldctx.Options) {
+	blockdoc.ReportOntology(e, cmd, b, reg, opts)
+}
+
+// version is jrpcld's version (version.Version).
+func version() string { return versioncmd.Version() }

@@ -10,12 +10,17 @@ import (
 	"os"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/blockdoc"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/examples"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/fetch"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/gen"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/importcmd"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/json"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/man"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/record"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
+	versioncmd "github.com/jrpcld/jrpcld/cmd/jrpcld/internal/version"
 	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -41,9 +46,6 @@ type (
 
 // errorf prints a message of command cmd on standard error (cli.Errorf).
 func errorf(e *env, cmd, format string, args ...any) { cli.Errorf(e, cmd, format, args...) }
-
-// escapeLines applies termsafe.Escape to each line of s.
-func escapeLines(s string) string { return cli.EscapeLines(s) }
 
 // fail is cli.Fail.
 func fail(err error) error { return cli.Fail(err) }
@@ -71,21 +73,21 @@ func commands() []command {
 		shaclCommand(),
 		rdfCommand(),
 		turtleCommand(),
-		jsonCommand(),
-		examplesCommand(),
+		fromCLI(json.NewCmd()),
+		fromCLI(examples.NewCmd()),
 		statsCommand(),
 		queryCommand(),
-		contextCommand(),
-		annotateCommand(),
-		ontologyCommand(),
+		fromCLI(blockdoc.NewContextCmd()),
+		fromCLI(blockdoc.NewAnnotateCmd()),
+		fromCLI(blockdoc.NewOntologyCmd()),
 		fromCLI(gen.NewCmd()),
 		fromCLI(record.NewCmd()),
 		fromCLI(importcmd.NewCmd()),
 		fromCLI(fetch.NewCmd()),
 		buildCommand(),
 		fromCLI(serve.NewCmd()),
-		manCommand(),
-		versionCommand(),
+		fromCLI(man.NewCmd(newRoot)),
+		fromCLI(versioncmd.NewCmd()),
 	}
 }
 

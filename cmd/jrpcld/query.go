@@ -431,7 +431,7 @@ func relabel(t rdf.Term, prefix string) rdf.Term {
 func (d *queryData) addLog(in io.Reader, display, iri string, at placement) error {
 	if d.ctx == nil {
 		var err error
-		if _, _, d.ctx, err = d.o.block.openContext(d.e, d.o.cmd); err != nil {
+		if _, _, d.ctx, err = d.o.block.OpenContext(d.e, d.o.cmd); err != nil {
 			return err
 		}
 	}

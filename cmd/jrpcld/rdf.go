@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
@@ -194,7 +192,7 @@ func (o *rdfOptions) check(e *env, files []string) (*rdfRun, error) {
 			return nil, fail(err)
 		}
 	}
-	if _, _, r.ctx, err = o.block.openContext(e, o.cmd); err != nil {
+	if _, _, r.ctx, err = o.block.OpenContext(e, o.cmd); err != nil {
 		return nil, fail(err)
 	}
 	return r, nil
@@ -322,23 +320,6 @@ func (p *progressBars) update(done int64) {
 func (p *progressBars) done() {
 	if p.bar != nil {
 		p.bar.done()
-	}
-}
-
-// tuneGC sets the garbage collector for streaming a log: decoded messages
-// are short-lived, so collecting when the heap has tripled (at the latest
-// when it reaches 40 MiB) rather than whenever it doubles costs less CPU,
-// and memory stays flat. GOGC or GOMEMLIMIT in the environment win. It
-// returns the function that restores the previous settings.
-func tuneGC() func() {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	percent := debug.SetGCPercent(200)
-	limit := debug.SetMemoryLimit(40 << 20)
-	return func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
 	}
 }
 

@@ -136,7 +136,7 @@ func (o *shaclOptions) data(e *env, files []string) (*shacl.Graph, error) {
 		err := addData(e, o.cmd, b, name, func() (*ldctx.Processed, error) {
 			if ctx == nil {
 				var err error
-				if _, _, ctx, err = o.block.openContext(e, o.cmd); err != nil {
+				if _, _, ctx, err = o.block.OpenContext(e, o.cmd); err != nil {
 					return nil, err
 				}
 			}
@@ -468,7 +468,7 @@ func openShapes(e *env, cmd string, files []string, bf *blockFlags, inputs []str
 	if err != nil {
 		return nil, nil, err
 	}
-	_, _, ctx, err := bf.openContext(e, cmd)
+	_, _, ctx, err := bf.OpenContext(e, cmd)
 	if err != nil {
 		return nil, nil, err
 	}

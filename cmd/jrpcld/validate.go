@@ -109,7 +109,7 @@ func (o *validateOptions) run(e *env, files []string) error {
 	if o.format != "text" && o.format != "json" && o.format != "sarif" {
 		return failf("--format must be text, json or sarif, not %q", o.format)
 	}
-	if o.schemaFile != "" && (o.block.dir != "" || o.block.id != "") {
+	if o.schemaFile != "" && (o.block.Dir != "" || o.block.ID != "") {
 		return failf("give --schema or --bblock, not both")
 	}
 	s, err := o.schema(e)
@@ -181,7 +181,7 @@ func (o *validateOptions) run(e *env, files []string) error {
 func (o *validateOptions) schema(e *env) (*schema.Schema, error) {
 	compiler := &schema.Compiler{Formats: o.formats}
 	bf := o.block
-	if err := o.mcp.open(compiler, "--schema, --bblock or --definition", o.schemaFile != "" || bf.dir != "" || bf.id != "" || o.definition != ""); err != nil {
+	if err := o.mcp.open(compiler, "--schema, --bblock or --definition", o.schemaFile != "" || bf.Dir != "" || bf.ID != "" || o.definition != ""); err != nil {
 		return nil, err
 	}
 	switch {
@@ -190,12 +190,12 @@ func (o *validateOptions) schema(e *env) (*schema.Schema, error) {
 	case o.schemaFile != "":
 		return compiler.CompileFile(o.schemaFile)
 	}
-	b, reg, err := bf.open(e, o.cmd)
+	b, reg, err := bf.Open(e, o.cmd)
 	if err != nil {
 		return nil, err
 	}
-	if bf.dir != "" {
-		reportOntology(e, o.cmd, b, reg, bf.ctxMap.options())
+	if bf.Dir != "" {
+		reportOntology(e, o.cmd, b, reg, bf.CtxMap.Options())
 	}
 	if b.Files.Schema != "" {
 		return compiler.Compile(b, reg)

@@ -1,4 +1,6 @@
-package main
+// Package examples is "jrpcld examples": a block's JSON example snippets
+// uplifted to RDF as the OGC tool chain does, printed or written into a folder.
+package examples
 
 import (
 	"bytes"
@@ -7,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 
 	"github.com/spf13/pflag"
 
@@ -18,11 +22,12 @@ import (
 	"github.com/jrpcld/jrpcld/rdf"
 )
 
-func examplesCommand() command {
-	c := command{name: "examples", args: "[--bblock DIR [--id ID]] [-o DIR]",
-		summary: "uplift a block's example snippets to JSON-LD and Turtle"}
-	c.help = examplesHelp
-	c.setup = runExamples
+// NewCmd returns the command "jrpcld examples".
+func NewCmd() cli.Command {
+	c := cli.Command{Name: "examples", Args: "[--bblock DIR [--id ID]] [-o DIR]",
+		Summary: "uplift a block's example snippets to JSON-LD and Turtle"}
+	c.Help = examplesHelp
+	c.Setup = runExamples
 	return c
 }
 
@@ -39,31 +44,31 @@ printed after a comment naming it. Exit status 1 when a snippet fails.`
 
 // examplesOptions are the flags of examples.
 type examplesOptions struct {
-	bf     *blockFlags
+	bf     *cli.BlockFlags
 	outDir string
 }
 
-func runExamples(c *command, fs *pflag.FlagSet) runner {
+func runExamples(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	o := &examplesOptions{}
-	o.bf = addBlockFlags(fs)
+	o.bf = cli.AddBlockFlags(fs)
 	fs.StringVarP(&o.outDir, "output", "o", "", "write example_I_J.jsonld and .ttl files into `DIR`")
-	return func(e *env, rest []string) error {
+	return func(e *cli.Env, rest []string) error {
 		if len(rest) > 0 {
-			return failf("unexpected argument %q", rest[0])
+			return cli.Failf("unexpected argument %q", rest[0])
 		}
-		b, _, ctx, err := o.bf.openContext(e, c.name)
+		b, _, ctx, err := o.bf.OpenContext(e, c.Name)
 		if err == nil && b.Examples == nil {
 			err = fmt.Errorf("block %s has no examples file", b.ID)
 		}
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		if o.outDir != "" {
 			if err := refuseBlockFiles(e, b, o.outDir); err != nil {
 				return err
 			}
 			if err := os.MkdirAll(o.outDir, 0o755); err != nil {
-				return fail(err)
+				return cli.Fail(err)
 			}
 		}
 		failed := 0
@@ -74,13 +79,13 @@ func runExamples(c *command, fs *pflag.FlagSet) runner {
 				}
 				name := fmt.Sprintf("example_%d_%d", i+1, j+1)
 				if err := upliftOne(e, b, ctx, ex, sn, name, o.outDir); err != nil {
-					fmt.Fprintf(e.Stderr, "%s\n", escapeLines(fmt.Sprintf("%s: %s (%q): %v", b.ID, name, ex.Title, err)))
+					fmt.Fprintf(e.Stderr, "%s\n", cli.EscapeLines(fmt.Sprintf("%s: %s (%q): %v", b.ID, name, ex.Title, err)))
 					failed++
 				}
 			}
 		}
 		if failed > 0 {
-			return exitError(exitInvalid)
+			return cli.ExitError(cli.ExitInvalid)
 		}
 		return nil
 	}
@@ -88,7 +93,7 @@ func runExamples(c *command, fs *pflag.FlagSet) runner {
 
 // refuseBlockFiles returns a failure when a file examples would write into
 // outDir is one of the files of block b it reads.
-func refuseBlockFiles(e *env, b *bblock.Block, outDir string) error {
+func refuseBlockFiles(e *cli.Env, b *bblock.Block, outDir string) error {
 	if b.Dir == "" {
 		return nil // the embedded block has no files on disk
 	}
@@ -116,7 +121,7 @@ func refuseBlockFiles(e *env, b *bblock.Block, outDir string) error {
 			}
 			for _, ext := range []string{".jsonld", ".ttl"} {
 				out := filepath.Join(outDir, fmt.Sprintf("example_%d_%d%s", i+1, j+1, ext))
-				if err := refuseInput(e, "the output", out, inputs); err != nil {
+				if err := cli.RefuseInput(e, "the output", out, inputs); err != nil {
 					return err
 				}
 			}
@@ -125,7 +130,7 @@ func refuseBlockFiles(e *env, b *bblock.Block, outDir string) error {
 	return nil
 }
 
-func upliftOne(e *env, b *bblock.Block, ctx *ldctx.Processed, ex bblock.Example, sn bblock.Snippet, name, outDir string) error {
+func upliftOne(e *cli.Env, b *bblock.Block, ctx *ldctx.Processed, ex bblock.Example, sn bblock.Snippet, name, outDir string) error {
 	code, err := b.SnippetCode(sn)
 	if err != nil {
 		return err

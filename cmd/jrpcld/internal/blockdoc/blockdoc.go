@@ -1,8 +1,14 @@
-package main
+// Package blockdoc is "jrpcld context", "jrpcld annotate" and "jrpcld
+// ontology": the documents the OGC tool chain derives from one building
+// block (its JSON-LD context, its annotated schema, its ontology), printed
+// or checked through register/toolchain and ontology.
+package blockdoc
 
 import (
 	"bufio"
 	"fmt"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 
 	"github.com/spf13/pflag"
 
@@ -13,27 +19,30 @@ import (
 	"github.com/jrpcld/jrpcld/register/toolchain"
 )
 
-func contextCommand() command {
-	c := command{name: "context", args: "[--bblock DIR [--id ID]] [--context-map REF=FILE] [--import URL=DIR]",
-		summary: "print the JSON-LD context built from a block's annotated schema"}
-	c.help = contextHelp
-	c.setup = runContext
+// NewContextCmd returns the command "jrpcld context".
+func NewContextCmd() cli.Command {
+	c := cli.Command{Name: "context", Args: "[--bblock DIR [--id ID]] [--context-map REF=FILE] [--import URL=DIR]",
+		Summary: "print the JSON-LD context built from a block's annotated schema"}
+	c.Help = contextHelp
+	c.Setup = runContext
 	return c
 }
 
-func annotateCommand() command {
-	c := command{name: "annotate", args: "[--bblock DIR [--id ID]] [--format yaml|json] [--context-map REF=FILE] [--import URL=DIR]",
-		summary: "print a block's schema annotated from its JSON-LD context"}
-	c.help = annotateHelp
-	c.setup = runAnnotate
+// NewAnnotateCmd returns the command "jrpcld annotate".
+func NewAnnotateCmd() cli.Command {
+	c := cli.Command{Name: "annotate", Args: "[--bblock DIR [--id ID]] [--format yaml|json] [--context-map REF=FILE] [--import URL=DIR]",
+		Summary: "print a block's schema annotated from its JSON-LD context"}
+	c.Help = annotateHelp
+	c.Setup = runAnnotate
 	return c
 }
 
-func ontologyCommand() command {
-	c := command{name: "ontology", args: "[--bblock DIR [--id ID]] [--check] [--context-map URL=FILE]",
-		summary: "list a block's ontology, or check its context's IRIs against it"}
-	c.help = ontologyHelp
-	c.setup = runOntology
+// NewOntologyCmd returns the command "jrpcld ontology".
+func NewOntologyCmd() cli.Command {
+	c := cli.Command{Name: "ontology", Args: "[--bblock DIR [--id ID]] [--check] [--context-map URL=FILE]",
+		Summary: "list a block's ontology, or check its context's IRIs against it"}
+	c.Help = ontologyHelp
+	c.Setup = runOntology
 	return c
 }
 
@@ -69,29 +78,29 @@ the ontology does not declare, one per line, and exits 1 when there is any.`
 // noArgs is the failure of an unexpected positional argument, or nil.
 func noArgs(rest []string) error {
 	if len(rest) > 0 {
-		return failf("unexpected argument %q", rest[0])
+		return cli.Failf("unexpected argument %q", rest[0])
 	}
 	return nil
 }
 
-func runContext(c *command, fs *pflag.FlagSet) runner {
-	bf := addBlockFlags(fs)
-	return func(e *env, rest []string) error {
+func runContext(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
+	bf := cli.AddBlockFlags(fs)
+	return func(e *cli.Env, rest []string) error {
 		if err := noArgs(rest); err != nil {
 			return err
 		}
-		b, reg, err := bf.open(e, c.name)
+		b, reg, err := bf.Open(e, c.Name)
 		var doc *toolchain.Document
 		if err == nil {
 			var warns []ldctx.Warning
-			doc, warns, err = toolchain.Build(b, reg, bf.ctxMap.options())
-			warn(e, c.name, warns)
+			doc, warns, err = toolchain.Build(b, reg, bf.CtxMap.Options())
+			cli.Warn(e, c.Name, warns)
 			if err == nil && doc == nil {
 				err = fmt.Errorf("block %s: the context built from its annotated schema is empty (the OGC tool chain writes no context.jsonld for it)", b.ID)
 			}
 		}
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		return writeDoc(e, doc, "json")
 	}
@@ -102,33 +111,33 @@ type annotateOptions struct {
 	format string
 }
 
-func runAnnotate(c *command, fs *pflag.FlagSet) runner {
-	bf := addBlockFlags(fs)
+func runAnnotate(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
+	bf := cli.AddBlockFlags(fs)
 	o := &annotateOptions{}
 	fs.StringVarP(&o.format, "format", "f", "yaml", "output `format`: yaml or json")
-	return func(e *env, rest []string) error {
+	return func(e *cli.Env, rest []string) error {
 		if err := noArgs(rest); err != nil {
 			return err
 		}
 		if o.format != "yaml" && o.format != "json" {
-			return failf("--format must be yaml or json, not %q", o.format)
+			return cli.Failf("--format must be yaml or json, not %q", o.format)
 		}
-		b, reg, err := bf.open(e, c.name)
+		b, reg, err := bf.Open(e, c.Name)
 		var doc *toolchain.Document
 		if err == nil {
 			var warns []ldctx.Warning
-			doc, warns, err = toolchain.Annotate(b, reg, bf.ctxMap.options())
-			warn(e, c.name, warns)
+			doc, warns, err = toolchain.Annotate(b, reg, bf.CtxMap.Options())
+			cli.Warn(e, c.Name, warns)
 		}
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		return writeDoc(e, doc, o.format)
 	}
 }
 
 // writeDoc writes doc on standard output in format, yaml or json.
-func writeDoc(e *env, doc *toolchain.Document, format string) error {
+func writeDoc(e *cli.Env, doc *toolchain.Document, format string) error {
 	w := bufio.NewWriter(e.Stdout)
 	var err error
 	if format == "yaml" {
@@ -140,7 +149,7 @@ func writeDoc(e *env, doc *toolchain.Document, format string) error {
 		err = w.Flush()
 	}
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	return nil
 }
@@ -150,31 +159,31 @@ type ontologyOptions struct {
 	check bool
 }
 
-func runOntology(c *command, fs *pflag.FlagSet) runner {
-	bf := addBlockFlags(fs)
+func runOntology(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
+	bf := cli.AddBlockFlags(fs)
 	opts := &ontologyOptions{}
 	fs.BoolVar(&opts.check, "check", false, "print the context's IRIs the ontology does not declare")
-	return func(e *env, rest []string) error {
+	return func(e *cli.Env, rest []string) error {
 		if err := noArgs(rest); err != nil {
 			return err
 		}
-		b, reg, err := bf.open(e, c.name)
+		b, reg, err := bf.Open(e, c.Name)
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		if opts.check {
-			undeclared, ok, err := ontology.CheckBlock(b, reg, toolchain.For(b, reg, bf.ctxMap.options()).Terms)
+			undeclared, ok, err := ontology.CheckBlock(b, reg, toolchain.For(b, reg, bf.CtxMap.Options()).Terms)
 			if err != nil {
-				return fail(err)
+				return cli.Fail(err)
 			}
 			if !ok {
-				return failf("block %s has no context or no ontology to check", b.ID)
+				return cli.Failf("block %s has no context or no ontology to check", b.ID)
 			}
 			for _, iri := range undeclared {
 				fmt.Fprintln(e.Stdout, termsafe.Escape(iri))
 			}
 			if len(undeclared) > 0 {
-				return &failure{Code: exitInvalid, Msg: fmt.Sprintf("%d IRIs of %s's context are not declared by its ontology", len(undeclared), b.ID)}
+				return &cli.Failure{Code: cli.ExitInvalid, Msg: fmt.Sprintf("%d IRIs of %s's context are not declared by its ontology", len(undeclared), b.ID)}
 			}
 			return nil
 		}
@@ -183,29 +192,29 @@ func runOntology(c *command, fs *pflag.FlagSet) runner {
 			err = fmt.Errorf("block %s has no ontology", b.ID)
 		}
 		if err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		w := bufio.NewWriter(e.Stdout)
 		if err := o.WriteSummary(w); err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 		w.Flush()
 		return nil
 	}
 }
 
-// reportOntology prints, as warnings, the IRIs of block b's context that its
+// ReportOntology prints, as warnings, the IRIs of block b's context that its
 // ontology does not declare.
-func reportOntology(e *env, cmd string, b *bblock.Block, reg *bblock.Register, opts *ldctx.Options) {
+func ReportOntology(e *cli.Env, cmd string, b *bblock.Block, reg *bblock.Register, opts *ldctx.Options) {
 	undeclared, ok, err := ontology.CheckBlock(b, reg, toolchain.For(b, reg, opts).Terms)
 	if err != nil {
-		errorf(e, cmd, "warning: %s: ontology check: %v", b.ID, err)
+		cli.Errorf(e, cmd, "warning: %s: ontology check: %v", b.ID, err)
 		return
 	}
 	if !ok {
 		return
 	}
 	for _, iri := range undeclared {
-		errorf(e, cmd, "warning: %s: the context produces %s, which the ontology does not declare", b.ID, iri)
+		cli.Errorf(e, cmd, "warning: %s: the context produces %s, which the ontology does not declare", b.ID, iri)
 	}
 }

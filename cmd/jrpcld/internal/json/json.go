@@ -1,4 +1,6 @@
-package main
+// Package json is "jrpcld json": RDF back to JSON-RPC messages (the other
+// direction of "jrpcld rdf"), through convert/wire.
+package json
 
 import (
 	"bufio"
@@ -7,6 +9,8 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
@@ -14,11 +18,12 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func jsonCommand() command {
-	c := command{name: "json", args: "[--bblock DIR [--id ID]] [--from turtle|ntriples|nquads|jsonld] [--envelope] [--graph IRI] [-o FILE] [-q] [FILE...|-]",
-		summary: "turn RDF made by jrpcld back into the JSON-RPC messages it came from"}
-	c.help = jsonHelp + "\n\n" + profileHelp
-	c.setup = runJSON
+// NewCmd returns the command "jrpcld json".
+func NewCmd() cli.Command {
+	c := cli.Command{Name: "json", Args: "[--bblock DIR [--id ID]] [--from turtle|ntriples|nquads|jsonld] [--envelope] [--graph IRI] [-o FILE] [-q] [FILE...|-]",
+		Summary: "turn RDF made by jrpcld back into the JSON-RPC messages it came from"}
+	c.Help = jsonHelp + "\n\n" + cli.ProfileHelp
+	c.Setup = runJSON
 	return c
 }
 
@@ -58,47 +63,47 @@ the other messages still come back, and the exit status is 1.`
 
 // jsonOptions are the flags of json.
 type jsonOptions struct {
-	bf       *blockFlags
+	bf       *cli.BlockFlags
 	from     string
 	envelope bool
 	graph    string
 	outPath  string
 	quiet    *bool
-	prof     *profiler
+	prof     *cli.Profiler
 }
 
-func runJSON(c *command, fs *pflag.FlagSet) runner {
+func runJSON(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	o := &jsonOptions{}
-	o.bf = addBlockFlags(fs)
+	o.bf = cli.AddBlockFlags(fs)
 	fs.StringVar(&o.from, "from", "", "input `format`: turtle, ntriples, nquads or jsonld (default: from the file extension)")
 	fs.BoolVar(&o.envelope, "envelope", false, `write {"dir","ts","msg"} lines`)
 	fs.StringVar(&o.graph, "graph", "", "write only the log with this `IRI`")
 	fs.StringVarP(&o.outPath, "output", "o", "", "write to `FILE` (atomically: replaced only when complete)")
-	o.quiet = addQuietFlag(fs)
-	o.prof = addProfileFlags(fs)
-	return func(e *env, files []string) error {
-		if err := o.prof.start(e, c.name); err != nil {
+	o.quiet = cli.AddQuietFlag(fs)
+	o.prof = cli.AddProfileFlags(fs)
+	return func(e *cli.Env, files []string) error {
+		if err := o.prof.Start(e, c.Name); err != nil {
 			return err
 		}
 		var fixed *rdf.Format
 		if o.from != "" {
 			f, err := rdf.ParseFormat(o.from)
 			if err != nil || f == rdf.JSONLDExpanded || f == rdf.RDFXML {
-				return failf("--from must be turtle, ntriples, nquads or jsonld, not %q", o.from)
+				return cli.Failf("--from must be turtle, ntriples, nquads or jsonld, not %q", o.from)
 			}
 			fixed = &f
 		}
 		if len(files) == 0 {
 			files = []string{"-"}
 		}
-		if err := refuseInput(e, "-o", o.outPath, files); err != nil {
+		if err := cli.RefuseInput(e, "-o", o.outPath, files); err != nil {
 			return err
 		}
-		_, _, ctx, err := o.bf.openContext(e, c.name)
+		_, _, ctx, err := o.bf.OpenContext(e, c.Name)
 		if err == nil {
 			return writeJSON(e, c, wire.NewDecoder(ctx), files, fixed, o.graph, o.envelope, *o.quiet, o.outPath)
 		}
-		return fail(err)
+		return cli.Fail(err)
 	}
 }
 
@@ -137,35 +142,35 @@ func inputFormat(name, display string, head []byte, fixed *rdf.Format) (rdf.Form
 }
 
 // writeJSON reads each input and writes its logs' messages.
-func writeJSON(e *env, c *command, rv *wire.Decoder, files []string, fixed *rdf.Format, graph string, envelope, quiet bool, outPath string) error {
-	out, err := openOutput(e, c.name, outPath)
+func writeJSON(e *cli.Env, c *cli.Command, rv *wire.Decoder, files []string, fixed *rdf.Format, graph string, envelope, quiet bool, outPath string) error {
+	out, err := cli.OpenOutput(e, c.Name, outPath)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
-	j := &jsonRun{e: e, rv: rv, graph: graph, envelope: envelope, quiet: quiet, out: out, status: exitOK}
+	j := &jsonRun{e: e, rv: rv, graph: graph, envelope: envelope, quiet: quiet, out: out, status: cli.ExitOK}
 	for _, name := range files {
 		if err := j.input(name, fixed); err != nil {
-			out.finish(false)
-			return fail(err)
+			out.Finish(false)
+			return cli.Fail(err)
 		}
 	}
 	if graph != "" && !j.found {
-		out.finish(false)
+		out.Finish(false)
 		var has []string
 		for _, o := range j.others {
 			has = append(has, "<"+o+">")
 		}
-		return failf("no log <%s> in the input%s", graph, suggest.Have("<"+graph+">", has, 20))
+		return cli.Failf("no log <%s> in the input%s", graph, suggest.Have("<"+graph+">", has, 20))
 	}
-	if err := out.finish(true); err != nil {
-		return fail(err)
+	if err := out.Finish(true); err != nil {
+		return cli.Fail(err)
 	}
-	return status(j.status)
+	return cli.Status(j.status)
 }
 
 // jsonRun is the state of one json command.
 type jsonRun struct {
-	e        *env
+	e        *cli.Env
 	rv       *wire.Decoder
 	graph    string
 	envelope bool
@@ -177,9 +182,9 @@ type jsonRun struct {
 }
 
 // input writes the messages of one input. Problems with the input are
-// printed and make the status exitInvalid; the error returned ends the run.
+// printed and make the status cli.ExitInvalid; the error returned ends the run.
 func (j *jsonRun) input(name string, fixed *rdf.Format) error {
-	in, display, size, err := openInput(j.e, name)
+	in, display, size, err := cli.OpenInput(j.e, name)
 	if err != nil {
 		return err
 	}
@@ -187,15 +192,15 @@ func (j *jsonRun) input(name string, fixed *rdf.Format) error {
 		defer cl.Close()
 	}
 	var read atomic.Int64
-	bar := watchBytes(j.e, j.quiet, size, &read)
-	defer bar.done()
-	br := bufio.NewReaderSize(countingReader{in, &read}, 64<<10)
+	bar := cli.WatchBytes(j.e, j.quiet, size, &read)
+	defer bar.Done()
+	br := bufio.NewReaderSize(cli.CountingReader{R: in, N: &read}, 64<<10)
 	head, _ := br.Peek(512)
 	f, err := inputFormat(name, display, head, fixed)
 	if err != nil {
 		return err
 	}
-	restore := tuneGC()
+	restore := cli.TuneGC()
 	res, err := j.rv.WriteJSONL(j.out, br, f, wire.JSONLOptions{Envelope: j.envelope, Graph: j.graph, Size: size})
 	restore()
 	if err != nil {
@@ -204,12 +209,12 @@ func (j *jsonRun) input(name string, fixed *rdf.Format) error {
 	j.found = j.found || res.Found
 	j.others = append(j.others, res.Others...)
 	if res.Whole != "" {
-		errorf(j.e, "json", "%s: read whole, so memory grows with its size: %s", display, res.Whole)
+		cli.Errorf(j.e, "json", "%s: read whole, so memory grows with its size: %s", display, res.Whole)
 	}
 	for _, p := range res.Problems {
 		p.File = display
 		fmt.Fprintln(j.e.Stderr, p)
-		j.status = exitInvalid
+		j.status = cli.ExitInvalid
 	}
 	return nil
 }
