@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -141,7 +140,7 @@ func (o *recordOptions) run(e *cli.Env, cmd string, args []string) error {
 	}
 	var w io.Writer = e.Stdout
 	if name != "-" {
-		f, err := openLog(name)
+		f, err := record.OpenFile(name)
 		if err != nil {
 			return cli.Fail(err)
 		}
@@ -158,64 +157,6 @@ func (o *recordOptions) run(e *cli.Env, cmd string, args []string) error {
 		return cli.Status(recordHTTP(e, cmd, o.listen, up, log, name))
 	}
 	return cli.Status(recordStdio(e, cmd, args, log))
-}
-
-// logFile is the file a log is written to, left as it was until the first
-// line is written to it: an earlier log is replaced only once a message
-// has passed. A file it created is removed if nothing was written.
-type logFile struct {
-	mu      sync.Mutex
-	f       *os.File
-	name    string
-	created bool
-	written bool
-}
-
-// openLog opens the file name for a log, without changing it.
-func openLog(name string) (*logFile, error) {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if err == nil {
-		return &logFile{f: f, name: name, created: true}, nil
-	}
-	if !errors.Is(err, fs.ErrExist) {
-		return nil, err
-	}
-	// There already, or a link to where nothing is yet.
-	if f, err = os.OpenFile(name, os.O_WRONLY, 0); errors.Is(err, fs.ErrNotExist) {
-		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o666)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &logFile{f: f, name: name}, nil
-}
-
-// Write writes b, emptying the file first if it is the first write.
-func (l *logFile) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.written {
-		l.written = true
-		// A device or a pipe (-o /dev/stderr) is written as it is.
-		if fi, err := l.f.Stat(); err == nil && fi.Mode().IsRegular() {
-			if err := l.f.Truncate(0); err != nil {
-				return 0, err
-			}
-		}
-	}
-	return l.f.Write(b)
-}
-
-// Close closes the file, and removes it if it created it and nothing was
-// written.
-func (l *logFile) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	err := l.f.Close()
-	if l.created && !l.written {
-		os.Remove(l.name)
-	}
-	return err
 }
 
 // recordStdio runs the server args and records its session.
