@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // TestVersionFlag: --version prints one line on standard output and exits 0.
@@ -22,9 +24,9 @@ func TestVersionFlag(t *testing.T) {
 // it can be paged, with exit status 0, whichever way it is asked for.
 func TestHelpOnStdout(t *testing.T) {
 	for _, c := range commands() {
-		for _, args := range [][]string{{"help", c.name}, {c.name, "--help"}, {c.name, "-h"}} {
+		for _, args := range [][]string{{"help", c.Name}, {c.Name, "--help"}, {c.Name, "-h"}} {
 			code, out, errOut := jrpcld(t, "", args...)
-			if code != exitOK || errOut != "" || !strings.HasPrefix(out, "Usage: jrpcld "+c.name) || !strings.Contains(out, "Flags:") {
+			if code != exitOK || errOut != "" || !strings.HasPrefix(out, "Usage: jrpcld "+c.Name) || !strings.Contains(out, "Flags:") {
 				t.Errorf("%q: exit %d, stdout %.80q, stderr %q", args, code, out, errOut)
 			}
 		}
@@ -61,14 +63,14 @@ func TestMan(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, c := range append(commands(), command{name: "completion"}) {
-		page, err := os.ReadFile(filepath.Join(dir, "jrpcld-"+c.name+".1"))
+	for _, c := range append(commands(), cli.Command{Name: "completion"}) {
+		page, err := os.ReadFile(filepath.Join(dir, "jrpcld-"+c.Name+".1"))
 		if err != nil {
 			t.Error(err)
 			continue
 		}
-		if !strings.HasPrefix(string(page), ".nh\n.TH ") || !strings.Contains(string(page), "jrpcld-"+c.name) {
-			t.Errorf("page of %s: %.200q", c.name, page)
+		if !strings.HasPrefix(string(page), ".nh\n.TH ") || !strings.Contains(string(page), "jrpcld-"+c.Name) {
+			t.Errorf("page of %s: %.200q", c.Name, page)
 		}
 	}
 	page, err := os.ReadFile(filepath.Join(dir, "jrpcld-validate.1"))

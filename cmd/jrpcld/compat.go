@@ -28,11 +28,10 @@ func serveDir(e *env, dir, addr string, stop <-chan struct{}, ready func(url str
 	return serve.Dir(e, dir, addr, stop, ready)
 }
 
-// fromCLI is c, a command of a package under internal/, as package main
-// declares its commands.
-func fromCLI(c cli.Command) command {
-	return command{name: c.Name, args: c.Args, summary: c.Summary, help: c.Help,
-		setup: func(_ *command, fs *pflag.FlagSet) runner { return c.Setup(&c, fs) }}
+// cli is c as a cli.Command.
+func (c command) cli() cli.Command {
+	return cli.Command{Name: c.name, Args: c.args, Summary: c.summary, Help: c.help,
+		Setup: func(_ *cli.Command, fs *pflag.FlagSet) runner { return c.setup(&c, fs) }}
 }
 
 // output is cli.Output, with the method names of package main.

@@ -135,14 +135,14 @@ func TestHelpNamesOwnFlags(t *testing.T) {
 	// fetch tells how other commands use what it fetched.
 	others := map[string]map[string]bool{"fetch": {"--bblock": true, "--id": true, "--import": true}}
 	for _, c := range commands() {
-		_, out, _ := jrpcld(t, "", c.name, "--help")
+		_, out, _ := jrpcld(t, "", c.Name, "--help")
 		body, flags, ok := strings.Cut(out, "\nFlags:\n")
 		if !ok {
-			t.Fatalf("%s --help has no flags", c.name)
+			t.Fatalf("%s --help has no flags", c.Name)
 		}
 		for _, m := range mention.FindAllString(quoted.ReplaceAllString(body, ""), -1) {
-			if !regexp.MustCompile(regexp.QuoteMeta(m)+`[ =\[]`).MatchString(flags) && !others[c.name][m] {
-				t.Errorf("%s --help names %s, which it does not have", c.name, m)
+			if !regexp.MustCompile(regexp.QuoteMeta(m)+`[ =\[]`).MatchString(flags) && !others[c.Name][m] {
+				t.Errorf("%s --help names %s, which it does not have", c.Name, m)
 			}
 		}
 	}

@@ -5,10 +5,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/blockdoc"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
@@ -37,11 +35,10 @@ const (
 )
 
 type (
-	env        = cli.Env
-	exitError  = cli.ExitError
-	failure    = cli.Failure
-	usageError = cli.UsageError
-	runner     = cli.Runner
+	env       = cli.Env
+	exitError = cli.ExitError
+	failure   = cli.Failure
+	runner    = cli.Runner
 )
 
 // errorf prints a message of command cmd on standard error (cli.Errorf).
@@ -52,9 +49,6 @@ func fail(err error) error { return cli.Fail(err) }
 
 // failf is cli.Failf.
 func failf(format string, args ...any) error { return cli.Failf(format, args...) }
-
-// status is cli.Status.
-func status(code int) error { return cli.Status(code) }
 
 // command is one subcommand of jrpcld.
 type command struct {
@@ -67,27 +61,27 @@ type command struct {
 	setup func(c *command, fs *pflag.FlagSet) runner
 }
 
-func commands() []command {
-	return []command{
-		validateCommand(),
-		shaclCommand(),
-		rdfCommand(),
-		turtleCommand(),
-		fromCLI(json.NewCmd()),
-		fromCLI(examples.NewCmd()),
-		statsCommand(),
-		queryCommand(),
-		fromCLI(blockdoc.NewContextCmd()),
-		fromCLI(blockdoc.NewAnnotateCmd()),
-		fromCLI(blockdoc.NewOntologyCmd()),
-		fromCLI(gen.NewCmd()),
-		fromCLI(record.NewCmd()),
-		fromCLI(importcmd.NewCmd()),
-		fromCLI(fetch.NewCmd()),
-		buildCommand(),
-		fromCLI(serve.NewCmd()),
-		fromCLI(man.NewCmd(newRoot)),
-		fromCLI(versioncmd.NewCmd()),
+func commands() []cli.Command {
+	return []cli.Command{
+		validateCommand().cli(),
+		shaclCommand().cli(),
+		rdfCommand().cli(),
+		turtleCommand().cli(),
+		json.NewCmd(),
+		examples.NewCmd(),
+		statsCommand().cli(),
+		queryCommand().cli(),
+		blockdoc.NewContextCmd(),
+		blockdoc.NewAnnotateCmd(),
+		blockdoc.NewOntologyCmd(),
+		gen.NewCmd(),
+		record.NewCmd(),
+		importcmd.NewCmd(),
+		fetch.NewCmd(),
+		buildCommand().cli(),
+		serve.NewCmd(),
+		man.NewCmd(newRoot),
+		versioncmd.NewCmd(),
 	}
 }
 
@@ -111,29 +105,7 @@ func serveTransforms() int {
 // run runs jrpcld with the command-line arguments args (without the
 // program's name) and returns its exit status. Each run builds its own
 // command tree: nothing is shared between runs.
-func run(args []string, e *env) int {
-	root := newRoot(e)
-	if args == nil {
-		args = []string{} // cobra reads os.Args for nil
-	}
-	root.SetArgs(args)
-	if cmd, rest, err := root.Find(args); err == nil && cmd != root {
-		if err := cli.CheckDashes(cmd, rest); err != nil {
-			cli.PrintUsageError(e, cmd, err)
-			return exitUsage
-		}
-	}
-	cmd, err := root.ExecuteC()
-	var x exitError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &x):
-		return int(x)
-	}
-	cli.PrintUsageError(e, cmd, err)
-	return exitUsage
-}
+func run(args []string, e *env) int { return cli.Execute(newRoot(e), args, e) }
 
 // newRoot returns the command tree of jrpcld, writing to e's streams.
 func newRoot(e *env) *cobra.Command {
@@ -166,56 +138,9 @@ func newRoot(e *env) *cobra.Command {
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) { cli.WriteHelp(cmd.OutOrStdout(), cmd) })
 	root.Flags().SortFlags = false
 	for _, c := range commands() {
-		root.AddCommand(cobraCommand(e, c))
+		root.AddCommand(cli.Cobra(e, c))
 	}
 	root.SetHelpCommand(cli.HelpCommand(root))
-	root.InitDefaultCompletionCmd()
-	for _, c := range root.Commands() {
-		if c.Name() == "completion" {
-			c.Short = "print a shell completion script (bash, zsh, fish or powershell)"
-			c.Use = "completion bash|zsh|fish|powershell"
-			c.DisableFlagsInUseLine = true
-			// Without a shell: the help; with another word: an error,
-			// rather than the help and exit status 0.
-			c.Args = cobra.ArbitraryArgs
-			c.RunE = func(cmd *cobra.Command, args []string) error {
-				if len(args) == 0 {
-					return cmd.Help()
-				}
-				return &usageError{Msg: fmt.Sprintf("no completion script for %q: give bash, zsh, fish or powershell", args[0])}
-			}
-		}
-	}
+	cli.SetupCompletion(root)
 	return root
-}
-
-// cobraCommand turns c into a cobra command that runs with the streams of e.
-func cobraCommand(e *env, c command) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:                   strings.TrimSpace(c.name + " " + c.args),
-		Short:                 c.summary,
-		Long:                  strings.TrimSpace(c.help),
-		DisableFlagsInUseLine: true,
-	}
-	cmd.Flags().SortFlags = false
-	runner := c.setup(&c, cmd.Flags())
-	cli.AddCompletions(cmd, c.name)
-	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		// With -q, repeated warnings are folded into one line; with
-		// --quiet=all, dropped.
-		run := &env{Stdin: e.Stdin, Stdout: e.Stdout, Stderr: e.Stderr}
-		if w := cli.FoldWarnings(e.Stderr, cmd.Flags()); w != nil {
-			run.Stderr = w
-			defer w.Flush()
-		}
-		err := runner(run, args)
-		var f *failure
-		if errors.As(err, &f) {
-			errorf(run, c.name, "%s", f.Msg)
-			err = status(f.Code)
-		}
-		run.End()
-		return err
-	}
-	return cmd
 }
