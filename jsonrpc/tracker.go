@@ -9,8 +9,10 @@ import (
 // Tracker pairs responses with the requests they answer, following a log in
 // order, and remembers a value of type T for each open request. A response
 // answers the latest open request with the same id sent the opposite way
-// (or, in a log without directions, sent at all). Ids are compared by type
-// and value, so "1" and 1 differ. Memory is bounded: beyond a limit, the
+// (or, in a log without directions, sent at all), in the same session: the
+// ids of two sessions (MCP sessions recorded in one log, each numbering its
+// requests from 0) never meet. Ids are compared by type and value, so "1"
+// and 1 differ. Memory is bounded: beyond a limit, the
 // oldest open requests are forgotten.
 type Tracker[T any] struct {
 	open  map[pairKey]openList[T]
@@ -33,8 +35,9 @@ type openList[T any] struct {
 }
 
 type pairKey struct {
-	dir Direction
-	id  ID
+	session string
+	dir     Direction
+	id      ID
 }
 
 type orderEntry struct {
@@ -55,11 +58,16 @@ func NewTracker[T any](limit int) *Tracker[T] {
 }
 
 // Request records a request with the given id sent in direction dir.
-func (t *Tracker[T]) Request(dir Direction, id any, v T) { t.RequestID(dir, IDOf(id), v) }
+func (t *Tracker[T]) Request(dir Direction, id any, v T) { t.RequestIn("", dir, IDOf(id), v) }
 
 // RequestID is Request for an id given as its ID.
-func (t *Tracker[T]) RequestID(dir Direction, id ID, v T) {
-	k := pairKey{dir, id}
+func (t *Tracker[T]) RequestID(dir Direction, id ID, v T) { t.RequestIn("", dir, id, v) }
+
+// RequestIn is RequestID for a request of the named session ("" for a log
+// without sessions, as Request): only a response of that session answers
+// it.
+func (t *Tracker[T]) RequestIn(session string, dir Direction, id ID, v T) {
+	k := pairKey{session, dir, id}
 	t.seq++
 	x := tracked[T]{seq: t.seq, v: v}
 	if l, ok := t.open[k]; ok {
@@ -86,8 +94,12 @@ func (t *Tracker[T]) RequestID(dir Direction, id ID, v T) {
 func (t *Tracker[T]) Answer(dir Direction, id any) (T, bool) { return t.AnswerID(dir, IDOf(id)) }
 
 // AnswerID is Answer for an id given as its ID.
-func (t *Tracker[T]) AnswerID(dir Direction, id ID) (T, bool) {
-	k := pairKey{dir.Opposite(), id}
+func (t *Tracker[T]) AnswerID(dir Direction, id ID) (T, bool) { return t.AnswerIn("", dir, id) }
+
+// AnswerIn is AnswerID for a response of the named session: it answers a
+// request of that session only.
+func (t *Tracker[T]) AnswerIn(session string, dir Direction, id ID) (T, bool) {
+	k := pairKey{session, dir.Opposite(), id}
 	l, ok := t.open[k]
 	if !ok {
 		var zero T
@@ -118,9 +130,9 @@ func (t *Tracker[T]) unqueue(seq int) {
 }
 
 // IsOpen reports whether a request with the given id, sent in direction
-// dir, is waiting for its response.
+// dir with no session, is waiting for its response.
 func (t *Tracker[T]) IsOpen(dir Direction, id any) bool {
-	_, ok := t.open[pairKey{dir, IDOf(id)}]
+	_, ok := t.open[pairKey{"", dir, IDOf(id)}]
 	return ok
 }
 

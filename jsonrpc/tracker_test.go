@@ -146,3 +146,46 @@ func TestTrackerModel(t *testing.T) {
 		}
 	}
 }
+
+// TestTrackerSessions: two sessions that both number their requests from
+// 0, interleaved, pair each response with its own session's request; a
+// response of a session that made no such request answers nothing, and a
+// log without sessions ("") is a session of its own.
+func TestTrackerSessions(t *testing.T) {
+	id := func(n int) ID { return IDOf(json.Number(strconv.Itoa(n))) }
+	tr := NewTracker[string](0)
+	steps := []struct {
+		req     bool
+		session string
+		dir     Direction
+		n       int
+		want    string // the request answered; "" for none
+	}{
+		{true, "A", ClientToServer, 0, ""},
+		{true, "B", ClientToServer, 0, ""},
+		{true, "B", ClientToServer, 1, ""},
+		{false, "A", ServerToClient, 0, "A0"},
+		{false, "B", ServerToClient, 1, "B1"},
+		{false, "A", ServerToClient, 1, ""}, // A made no request 1
+		{true, "", ClientToServer, 0, ""},
+		{false, "B", ServerToClient, 0, "B0"},
+		{false, "B", ServerToClient, 0, ""}, // answered already
+		{false, "", ServerToClient, 0, "0"},
+		{true, "A", ServerToClient, 0, ""}, // the server's own id 0 in A
+		{false, "A", ClientToServer, 0, "A0"},
+	}
+	for i, s := range steps {
+		name := s.session + strconv.Itoa(s.n)
+		if s.req {
+			tr.RequestIn(s.session, s.dir, id(s.n), name)
+			continue
+		}
+		got, ok := tr.AnswerIn(s.session, s.dir, id(s.n))
+		if got != s.want || ok != (s.want != "") {
+			t.Errorf("step %d: response %s in session %q answers %q %v, want %q", i, s.dir, s.session, got, ok, s.want)
+		}
+	}
+	if tr.Len() != 0 {
+		t.Errorf("%d requests left open: %v", tr.Len(), tr.Open())
+	}
+}

@@ -59,6 +59,13 @@ type Record struct {
 	Object *jsonrpc.Object
 	Dir    jsonrpc.Direction // NoDirection when the input has no envelope (or its "dir" is not c2s or s2c)
 	TS     string            // the envelope's "ts" when it is a string, as written, or ""
+	// Session is the envelope's "session" when it is a string: the MCP
+	// session the message belongs to (its Mcp-Session-Id over HTTP, or the
+	// run of a stdio server, as jrpcld record writes it), "" when there is
+	// none. Requests and responses pair within a session, and the ids of
+	// two sessions never meet. An envelope "session" that is not a string
+	// is an error and the message is kept without one.
+	Session string
 	// TSRaw is the envelope's "ts" as JSON text when it is there and not
 	// a string (a number, null, ...); DirRaw its "dir" when it is there and
 	// not "c2s" or "s2c". The message is kept: these keep what the envelope
@@ -907,7 +914,7 @@ func (r *Reader) decodeText(p *jsonparse.Parser, text []byte, line int) *Record 
 
 // sharedMembers are the members whose string values repeat from line to
 // line: the parsers share them (jsonparse.Parser.Shared). Not modified.
-var sharedMembers = []string{"jsonrpc", "method", "dir"}
+var sharedMembers = []string{"jsonrpc", "method", "dir", "session"}
 
 // newParser returns a parser with the Reader's limits, for decodeText.
 func (r *Reader) newParser() *jsonparse.Parser {
@@ -1023,6 +1030,20 @@ func (r *Reader) envelope(p *jsonparse.Parser, m map[string]any, text []byte, re
 			}
 			rec.Problems = append(rec.Problems, diag.Diagnostic{File: r.name, Line: line, Pointer: "/dir", Code: codeInvalidMessage, Severity: diag.Error,
 				Message: `envelope "dir" must be "c2s" or "s2c", not ` + shown + ": the message is kept without a direction"})
+		}
+	}
+	if v, ok := m["session"]; ok {
+		s, isStr := v.(string)
+		shown := describeJSON(v)
+		exact, lone := loneText(p, text, "/session", s)
+		if lone {
+			shown = exact
+		}
+		if isStr && !lone {
+			rec.Session = s
+		} else {
+			rec.Problems = append(rec.Problems, diag.Diagnostic{File: r.name, Line: line, Pointer: "/session", Code: codeInvalidMessage, Severity: diag.Error,
+				Message: `envelope "session" must be a string of Unicode characters, not ` + shown + ": the message is kept without a session"})
 		}
 	}
 	if t, ok := m["ts"]; ok {

@@ -28,6 +28,7 @@ type lrGot struct {
 	raw           string
 	value         any
 	dir, ts       string
+	session       string
 	dirRaw, tsRaw string
 	problems      []diag.Diagnostic
 	warnings      []diag.Diagnostic
@@ -78,6 +79,7 @@ type lrWant struct {
 	line          int
 	raw           string // the message text; its value is checked against encoding/json
 	dir, ts       string
+	session       string   // the envelope's "session"
 	dirRaw, tsRaw string   // envelope members kept as JSON text
 	problem       string   // substring of the envelope's one problem, if any
 	dups          []string // pointers of the members named twice, in the order of the warnings
@@ -145,6 +147,9 @@ func lrCheck(t *testing.T, gots []lrGot, wants []lrWant) {
 		}
 		if wv := lrDecodeStd(t, w.raw); !reflect.DeepEqual(g.value, wv) {
 			t.Errorf("record %d: value %#v, want %#v", i, g.value, wv)
+		}
+		if g.session != w.session {
+			t.Errorf("record %d: session %q, want %q", i, g.session, w.session)
 		}
 		if g.dir != w.dir || g.ts != w.ts || g.dirRaw != w.dirRaw || g.tsRaw != w.tsRaw {
 			t.Errorf("record %d: dir %q ts %q raw dir %q raw ts %q, want %q %q %q %q", i, g.dir, g.ts, g.dirRaw, g.tsRaw, w.dir, w.ts, w.dirRaw, w.tsRaw)
@@ -441,6 +446,21 @@ var lrCases = []struct {
 			{line: 5, raw: "null", dir: "c2s", tsRaw: "null"},
 			lrMsg(6, "null"),
 			lrEnv(7, "s2c", "", `{"jsonrpc":"2.0","id":1,"result":1}`)}},
+	// The MCP session of each message: a string, kept as written (with
+	// escapes undone); any other value, or a string with a lone surrogate,
+	// is a problem and the message is kept without a session.
+	{name: "sessions",
+		in: `{"dir":"c2s","ts":"t","session":"a","msg":{"jsonrpc":"2.0","id":0,"method":"ping"}}` + "\n" +
+			`{"dir":"c2s","session":"b\u00e9","msg":{"jsonrpc":"2.0","id":0,"method":"ping"}}` + "\n" +
+			`{"dir":"s2c","session":"","msg":{}}` + "\n" + `{"dir":"s2c","session":7,"msg":{}}` + "\n" +
+			`{"dir":"s2c","session":"\udc00","msg":{}}` + "\n" + `{"dir":"s2c","session":null,"msg":{}}` + "\n",
+		want: []lrWant{
+			{line: 1, raw: `{"jsonrpc":"2.0","id":0,"method":"ping"}`, dir: "c2s", ts: "t", session: "a"},
+			{line: 2, raw: `{"jsonrpc":"2.0","id":0,"method":"ping"}`, dir: "c2s", session: "bé"},
+			{line: 3, raw: "{}", dir: "s2c"},
+			{line: 4, raw: "{}", dir: "s2c", problem: `envelope "session" must be a string of Unicode characters, not 7: the message is kept without a session`},
+			{line: 5, raw: "{}", dir: "s2c", problem: `not "\udc00"`},
+			{line: 6, raw: "{}", dir: "s2c", problem: "not null"}}},
 	// A message too long to log (jrpcld record --max-message): kept as
 	// the string of its first bytes, with an error that gives its length.
 	{name: "truncated envelopes",
@@ -834,7 +854,7 @@ func FuzzReader(f *testing.F) {
 // gotOf returns what the tests compare of a record.
 func gotOf(t testing.TB, rec *Record) lrGot {
 	t.Helper()
-	g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS,
+	g := lrGot{line: rec.Line, raw: string(rec.Raw), value: rec.Value, dir: rec.Dir.String(), ts: rec.TS, session: rec.Session,
 		dirRaw: rec.DirRaw, tsRaw: rec.TSRaw, problems: rec.Problems, warnings: rec.Warnings, lones: rec.Surrogates, bytes: rec.Bytes}
 	if rec.Err != nil {
 		var re *diag.Diagnostic

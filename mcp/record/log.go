@@ -71,16 +71,22 @@ func NewLog(w io.Writer) *Log { return &Log{w: w} }
 // the first byte that is not UTF-8) and keep. When the line would be
 // longer than Max, the message is logged cut, as RecordCut logs it. The
 // first error of the writer is returned by this call and every later one.
-func (l *Log) Record(dir jsonrpc.Direction, text []byte) error {
+func (l *Log) Record(dir jsonrpc.Direction, text []byte) error { return l.RecordIn("", dir, text) }
+
+// RecordIn is Record for a message of the MCP session named session (the
+// Mcp-Session-Id of Streamable HTTP, or the run of a stdio server): the
+// envelope's "session" is that name, so that readers pair and check each
+// session on its own. An empty session writes no "session", as Record.
+func (l *Log) RecordIn(session string, dir jsonrpc.Direction, text []byte) error {
 	return l.write(func(ts string) {
 		if l.surelyTooLong(text) {
-			l.cut(dir, ts, text, int64(len(text)))
+			l.cut(dir, ts, session, text, int64(len(text)))
 			return
 		}
-		WriteEnvelope(&l.buf, dir, ts, text)
+		writeEnvelope(&l.buf, dir, ts, session, text)
 		if l.buf.Len() > l.max() {
 			l.buf.Reset()
-			l.cut(dir, ts, text, int64(len(text)))
+			l.cut(dir, ts, session, text, int64(len(text)))
 		}
 	})
 }
@@ -140,7 +146,13 @@ func escapedLen(text []byte) int {
 // two). jrpcld's readers keep it, with an error that says the
 // message is not in the log.
 func (l *Log) RecordCut(dir jsonrpc.Direction, head []byte, n int64) error {
-	return l.write(func(ts string) { l.cut(dir, ts, head, n) })
+	return l.RecordCutIn("", dir, head, n)
+}
+
+// RecordCutIn is RecordCut for a message of the MCP session named session
+// (see RecordIn).
+func (l *Log) RecordCutIn(session string, dir jsonrpc.Direction, head []byte, n int64) error {
+	return l.write(func(ts string) { l.cut(dir, ts, session, head, n) })
 }
 
 // write writes the line build puts in l.buf, given the time.
@@ -161,14 +173,14 @@ func (l *Log) write(build func(ts string)) error {
 }
 
 // cut writes the envelope of a message cut to l.buf, and tells Warn.
-func (l *Log) cut(dir jsonrpc.Direction, ts string, head []byte, n int64) {
+func (l *Log) cut(dir jsonrpc.Direction, ts, session string, head []byte, n int64) {
 	keep := min(cutKeep, l.max()/8, len(head))
 	for {
 		// Not inside a character: back to its first byte.
 		for i := 1; i < utf8.UTFMax && keep > 0 && keep < len(head) && !utf8.RuneStart(head[keep]); i++ {
 			keep--
 		}
-		writeCutEnvelope(&l.buf, dir, ts, head[:keep], n)
+		writeCutEnvelope(&l.buf, dir, ts, session, head[:keep], n)
 		if l.buf.Len() <= l.max() || keep == 0 {
 			break
 		}
@@ -186,12 +198,16 @@ func (l *Log) cut(dir jsonrpc.Direction, ts string, head []byte, n int64) {
 }
 
 // writeCutEnvelope writes to b the envelope line of a message of n bytes
-// cut to head: {"dir":...,"ts":...,"truncated":n,"msg":"head"}.
-func writeCutEnvelope(b *bytes.Buffer, dir jsonrpc.Direction, ts string, head []byte, n int64) {
+// cut to head: {"dir":...,"ts":...,"session":...,"truncated":n,"msg":"head"}.
+func writeCutEnvelope(b *bytes.Buffer, dir jsonrpc.Direction, ts, session string, head []byte, n int64) {
 	b.WriteString(`{"dir":"`)
 	b.WriteString(dir.String())
 	b.WriteString(`","ts":`)
 	writeString(b, ts)
+	if session != "" {
+		b.WriteString(`,"session":`)
+		writeString(b, session)
+	}
 	b.WriteString(`,"truncated":`)
 	b.WriteString(strconv.FormatInt(n, 10))
 	b.WriteString(`,"msg":`)
@@ -205,12 +221,22 @@ func writeCutEnvelope(b *bytes.Buffer, dir jsonrpc.Direction, ts string, head []
 // is not JSON; text that is not UTF-8 is "bytes" instead, as Log.Record
 // writes it.
 func WriteEnvelope(b *bytes.Buffer, dir jsonrpc.Direction, ts string, text []byte) {
+	writeEnvelope(b, dir, ts, "", text)
+}
+
+// writeEnvelope is WriteEnvelope with the envelope's "session" (none when
+// session is "").
+func writeEnvelope(b *bytes.Buffer, dir jsonrpc.Direction, ts, session string, text []byte) {
 	b.WriteString(`{"dir":"`)
 	b.WriteString(dir.String())
 	b.WriteString(`"`)
 	if ts != "" {
 		b.WriteString(`,"ts":`)
 		writeString(b, ts)
+	}
+	if session != "" {
+		b.WriteString(`,"session":`)
+		writeString(b, session)
 	}
 	if utf8.Valid(text) {
 		b.WriteString(`,"msg":`)

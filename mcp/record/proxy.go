@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,13 +24,21 @@ import (
 // Responses stream through as they come. Requests to the upstream URL's
 // path, or to "/", go to the upstream URL; others to the same path on the
 // upstream's host (the OAuth metadata a client may look up there). Other
-// bodies (202 Accepted, DELETE, an HTML error page) pass unrecorded; Warn is
-// told of a response body that is neither JSON nor SSE.
+// bodies (202 Accepted, the answer to the DELETE that ends a session, an
+// HTML error page) pass unrecorded; Warn is told of a response body that
+// is neither JSON nor SSE, other than the answer to a DELETE.
+//
+// Each message is logged with its MCP session (Log.RecordIn): the
+// Mcp-Session-Id header of the request, or of the response when the server
+// names the session there. A request without the header waits for the
+// response's headers to be logged, so that the initialize request that
+// opens a session is logged in it.
 //
 // A body or an event is held in memory to be recorded up to the Log's Max
 // bytes: a longer one passes unchanged, streamed, and is logged cut
 // (Log.RecordCut). Each message is logged before the peer has it whole: a
-// request before the server has its last byte, a JSON response or an SSE
+// request with a session before the server has its last byte, one without
+// before the client has the response's headers, a JSON response or an SSE
 // event before the client has its last byte (for an event, the blank line
 // that dispatches it). So a message is logged before any answer to it, and
 // an event is logged only once the stream has dispatched it: the end of
@@ -56,6 +65,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			FlushInterval:  -1, // SSE events reach the client as they come
 			Transport:      p.Transport,
 			ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+				p.logHeld(r, "")
 				p.warn("%s %s: upstream %s: %v", r.Method, r.URL.Path, p.Upstream, err)
 				http.Error(w, "jrpcld record: upstream: "+err.Error(), http.StatusBadGateway)
 			},
@@ -67,12 +77,18 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "jrpcld record: reading the request: "+err.Error(), http.StatusBadRequest)
 			return
 		}
+		session := r.Header.Get(SessionHeader)
 		if rest != nil {
-			r.Body = p.tail(rest, jsonrpc.ClientToServer, body, r.Method+" "+r.URL.Path+": the request body")
+			r.Body = p.tail(rest, session, jsonrpc.ClientToServer, body, r.Method+" "+r.URL.Path+": the request body")
 		} else {
 			if len(bytes.TrimSpace(body)) > 0 {
-				if err := p.Log.Record(jsonrpc.ClientToServer, body); err != nil {
-					p.warn("log: %v", err)
+				if session == "" {
+					// The server may name the session in its answer
+					// (to initialize): the request is logged with it,
+					// once the answer's headers are in.
+					r = r.WithContext(context.WithValue(r.Context(), heldKey{}, &held{body: body}))
+				} else {
+					p.record(session, jsonrpc.ClientToServer, body)
 				}
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -80,6 +96,40 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p.rp.ServeHTTP(w, r)
+}
+
+// SessionHeader is the header of Streamable HTTP that names the MCP
+// session; the proxy logs each message with its value.
+const SessionHeader = "Mcp-Session-Id"
+
+// heldKey is the context key of a request body without a session, not
+// logged yet.
+type heldKey struct{}
+
+// held is a request body that waits for the response's headers to be
+// logged with the session they name.
+type held struct {
+	body   []byte
+	logged bool
+}
+
+// logHeld logs the request body r held, if any and not logged yet, in
+// session.
+func (p *Proxy) logHeld(r *http.Request, session string) {
+	h, _ := r.Context().Value(heldKey{}).(*held)
+	if h == nil || h.logged {
+		return
+	}
+	h.logged = true
+	p.record(session, jsonrpc.ClientToServer, h.body)
+}
+
+// record logs text, sent in direction dir in session, and warns of an
+// error of the log.
+func (p *Proxy) record(session string, dir jsonrpc.Direction, text []byte) {
+	if err := p.Log.RecordIn(session, dir, text); err != nil {
+		p.warn("log: %v", err)
+	}
 }
 
 // rewrite points the outgoing request at the upstream.
@@ -107,6 +157,11 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 func (p *Proxy) modifyResponse(resp *http.Response) error {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	req := resp.Request
+	session := resp.Header.Get(SessionHeader)
+	if session == "" {
+		session = req.Header.Get(SessionHeader)
+	}
+	p.logHeld(req, session)
 	switch {
 	case mt == "text/event-stream":
 		what := req.Method + " " + req.URL.Path + ": the SSE stream"
@@ -116,9 +171,9 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 			}
 			var err error
 			if e.Cut() {
-				err = p.Log.RecordCut(jsonrpc.ServerToClient, e.Data, e.Len)
+				err = p.Log.RecordCutIn(session, jsonrpc.ServerToClient, e.Data, e.Len)
 			} else {
-				err = p.Log.Record(jsonrpc.ServerToClient, e.Data)
+				err = p.Log.RecordIn(session, jsonrpc.ServerToClient, e.Data)
 			}
 			if err != nil {
 				p.warn("log: %v", err)
@@ -135,17 +190,17 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 			return err
 		}
 		if rest != nil {
-			resp.Body = p.tail(rest, jsonrpc.ServerToClient, body, req.Method+" "+req.URL.Path+": the JSON response")
+			resp.Body = p.tail(rest, session, jsonrpc.ServerToClient, body, req.Method+" "+req.URL.Path+": the JSON response")
 			break
 		}
 		if len(bytes.TrimSpace(body)) > 0 {
-			if err := p.Log.Record(jsonrpc.ServerToClient, body); err != nil {
-				p.warn("log: %v", err)
-			}
+			p.record(session, jsonrpc.ServerToClient, body)
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 	default:
-		if resp.ContentLength != 0 && resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusNoContent && req.Method != http.MethodHead {
+		// A DELETE ends the session (Streamable HTTP): its answer carries
+		// no message, whatever its body, and is no problem.
+		if resp.ContentLength != 0 && resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusNoContent && req.Method != http.MethodHead && req.Method != http.MethodDelete {
 			p.warn("%s %s: %s response of type %q, neither JSON nor SSE: not recorded", req.Method, req.URL.Path, resp.Status, mt)
 		}
 	}
@@ -175,14 +230,14 @@ func (p *Proxy) hold(body io.ReadCloser) (head []byte, rest io.ReadCloser, err e
 // tail returns rest, a body too long to hold (what names it in warnings),
 // streamed on: it is logged cut, with head, its first bytes, once it has
 // all been read and before its last byte is handed on.
-func (p *Proxy) tail(rest io.ReadCloser, dir jsonrpc.Direction, head []byte, what string) io.ReadCloser {
+func (p *Proxy) tail(rest io.ReadCloser, session string, dir jsonrpc.Direction, head []byte, what string) io.ReadCloser {
 	head = bytes.Clone(head[:min(len(head), cutKeep)])
 	return &tailBody{br: bufio.NewReaderSize(rest, 32<<10), c: rest, end: func(n int64, err error) {
 		if err != nil {
 			p.warn("%s, over %d bytes, ended after %d bytes (%v): not recorded", what, p.Log.max(), n, err)
 			return
 		}
-		if err := p.Log.RecordCut(dir, head, n); err != nil {
+		if err := p.Log.RecordCutIn(session, dir, head, n); err != nil {
 			p.warn("log: %v", err)
 		}
 	}}

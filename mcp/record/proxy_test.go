@@ -91,6 +91,90 @@ func TestProxy(t *testing.T) {
 	if strings.Count(logBuf.String(), "\n") != len(want) {
 		t.Errorf("a log entry spans several lines:\n%s", logBuf.String())
 	}
+	// Every line names the session the server gave, the initialize
+	// request that had none yet too.
+	for i, s := range sessionsOf(t, logBuf.Bytes()) {
+		if s != sidProxy {
+			t.Errorf("log line %d: session %q, want %q", i+1, s, sidProxy)
+		}
+	}
+	if len(warns) > 0 {
+		t.Errorf("warnings: %q", warns)
+	}
+}
+
+// sessionsOf returns the "session" of each line of a log.
+func sessionsOf(t *testing.T, log []byte) []string {
+	t.Helper()
+	r, err := rpclog.NewReader(bytes.NewReader(log), "log", rpclog.ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil || rec.Err != nil || len(rec.Problems) > 0 {
+			t.Fatalf("log line %d: %v %v %v", rec.Line, err, rec.Err, rec.Problems)
+		}
+		out = append(out, rec.Session)
+	}
+}
+
+// TestProxySessions: two sessions through the proxy at once, each with
+// its own Mcp-Session-Id and ids from 0: each message is logged with the
+// session its request or response names (the initialize request with the
+// one its answer gives), and the DELETE that ends a session, answered with
+// a body of text, is no warning.
+func TestProxySessions(t *testing.T) {
+	var mu sync.Mutex
+	n := 0
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if r.Method == http.MethodDelete {
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "session ended")
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		json.Unmarshal(body, &m)
+		if m.Method == "initialize" {
+			mu.Lock()
+			n++
+			w.Header().Set(SessionHeader, "s"+strconv.Itoa(n))
+			mu.Unlock()
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, m.ID)
+	}))
+	defer upstream.Close()
+	u, _ := url.Parse(upstream.URL + "/mcp")
+	var logBuf bytes.Buffer
+	var warns []string
+	proxy := httptest.NewServer(&Proxy{Upstream: u, Log: NewLog(&logBuf), Warn: func(m string) { warns = append(warns, m) }})
+	defer proxy.Close()
+
+	const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`
+	const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	_, a, _ := do(t, proxy.URL, exchange{"POST", "/mcp", initialize}, "")
+	_, b, _ := do(t, proxy.URL, exchange{"POST", "/mcp", initialize}, "")
+	if a != "s1" || b != "s2" {
+		t.Fatalf("sessions %q and %q, want s1 and s2", a, b)
+	}
+	do(t, proxy.URL, exchange{"POST", "/mcp", ping}, b)
+	do(t, proxy.URL, exchange{"POST", "/mcp", ping}, a)
+	if code, _, body := do(t, proxy.URL, exchange{"DELETE", "/mcp", ""}, a); code != 200 || body != "session ended" {
+		t.Errorf("DELETE: %d %q", code, body)
+	}
+	want := []string{"s1", "s1", "s2", "s2", "s2", "s2", "s1", "s1"}
+	if got := sessionsOf(t, logBuf.Bytes()); !reflect.DeepEqual(got, want) {
+		t.Errorf("sessions %q, want %q\n%s", got, want, logBuf.String())
+	}
 	if len(warns) > 0 {
 		t.Errorf("warnings: %q", warns)
 	}

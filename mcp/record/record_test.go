@@ -271,6 +271,21 @@ func TestStdio(t *testing.T) {
 	if !strings.Contains(log, `"msg":{"jsonrpc":"2.0", "id":3, "method":"ping"}`) {
 		t.Errorf("the client's text was changed in the log:\n%s", log)
 	}
+	// Every line names the run's session; another run is another session.
+	sessions := sessionsOf(t, []byte(log))
+	first := sessions[0]
+	if !strings.HasPrefix(first, "stdio-") {
+		t.Errorf("session %q, want stdio-PID-TIME", first)
+	}
+	for i, s := range sessions {
+		if s != first {
+			t.Errorf("log line %d: session %q, want %q", i+1, s, first)
+		}
+	}
+	_, log2, _, _, _ := session(t, client[0]+"\n")
+	if again := sessionsOf(t, []byte(log2)); len(again) == 0 || again[0] == first {
+		t.Errorf("a second run's sessions %q, the first's %q", again, first)
+	}
 }
 
 // TestStdioExit: the server's exit status is the session's: its code, 128
@@ -502,7 +517,7 @@ func TestPassLinesMemory(t *testing.T) {
 	var w countWriter
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	err := passLines(&endless{n: size, rest: "\n{\"a\":1}\n"}, &w, log, jsonrpc.ServerToClient)
+	err := passLines(&endless{n: size, rest: "\n{\"a\":1}\n"}, &w, log, "", jsonrpc.ServerToClient)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)

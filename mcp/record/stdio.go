@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/jrpcld/jrpcld/jsonrpc"
 )
@@ -28,6 +29,11 @@ type Stdio struct {
 	Log *Log
 	// Signals are forwarded to the server while it runs (nil for none).
 	Signals <-chan os.Signal
+	// Session is the MCP session each line of the log names (its
+	// "session"). When empty, Run names it after the server's run:
+	// "stdio-PID-TIME", its process id and the time it started, so that
+	// the sessions of several runs logged together stay apart.
+	Session string
 }
 
 // Run starts the server and passes lines until it exits: each line of In
@@ -54,6 +60,10 @@ func (s *Stdio) Run() (int, error) {
 	}
 	if err := s.Cmd.Start(); err != nil {
 		return 0, &StartError{Err: err, NotFound: errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist)}
+	}
+	session := s.Session
+	if session == "" {
+		session = fmt.Sprintf("stdio-%d-%s", s.Cmd.Process.Pid, time.Now().UTC().Format("20060102T150405.000Z"))
 	}
 
 	var mu sync.Mutex
@@ -86,7 +96,7 @@ func (s *Stdio) Run() (int, error) {
 	// this: In may block for ever once the server is gone.
 	go func() {
 		defer stdin.Close()
-		err := passLines(s.In, stdin, s.Log, jsonrpc.ClientToServer)
+		err := passLines(s.In, stdin, s.Log, session, jsonrpc.ClientToServer)
 		var pe *passError
 		if errors.As(err, &pe) && pe.log {
 			fail(err)
@@ -94,7 +104,7 @@ func (s *Stdio) Run() (int, error) {
 	}()
 
 	// The server's lines: to Out until the server closes its output.
-	if err := passLines(stdout, s.Out, s.Log, jsonrpc.ServerToClient); err != nil {
+	if err := passLines(stdout, s.Out, s.Log, session, jsonrpc.ServerToClient); err != nil {
 		fail(err)
 		io.Copy(io.Discard, stdout) // let the server write on and end
 	}
@@ -110,12 +120,12 @@ func (s *Stdio) Run() (int, error) {
 }
 
 // passLines copies the lines of r to w, recording each in log as sent in
-// direction dir before it is written. A line longer than the log's Max
+// direction dir in session before it is written. A line longer than the log's Max
 // (its line break included) is not held whole: its first Max bytes pass
 // on, then the rest as it comes, and it is logged cut (Log.RecordCut) once
 // its end is read, before its last piece is written. It returns at the end
 // of r, or with the first error of the log or of w.
-func passLines(r io.Reader, w io.Writer, log *Log, dir jsonrpc.Direction) error {
+func passLines(r io.Reader, w io.Writer, log *Log, session string, dir jsonrpc.Direction) error {
 	max := log.max()
 	br := bufio.NewReaderSize(r, min(64<<10, max))
 	var line []byte // the line so far, when it came in several pieces
@@ -146,7 +156,7 @@ func passLines(r io.Reader, w io.Writer, log *Log, dir jsonrpc.Direction) error 
 				}
 				continue
 			}
-			if err := pass(w, piece, func() error { return log.RecordCut(dir, head, n) }); err != nil {
+			if err := pass(w, piece, func() error { return log.RecordCutIn(session, dir, head, n) }); err != nil {
 				return err
 			}
 			head, n = nil, 0
@@ -160,7 +170,7 @@ func passLines(r io.Reader, w io.Writer, log *Log, dir jsonrpc.Direction) error 
 				line = line[:0]
 			}
 			if len(text) > 0 {
-				if err := pass(w, text, func() error { return log.Record(dir, text) }); err != nil {
+				if err := pass(w, text, func() error { return log.RecordIn(session, dir, text) }); err != nil {
 					return err
 				}
 			}
