@@ -385,6 +385,40 @@ func TestPairing(t *testing.T) {
 	}
 }
 
+// TestPairingSessions: two MCP sessions of one log, interleaved and both
+// numbering their ids from 0, pair each response with its own session's
+// request (the latest open request of the id is the other session's);
+// a response of a session that made no such request answers nothing.
+func TestPairingSessions(t *testing.T) {
+	const L = "http://example.com/l"
+	log := strings.Join([]string{
+		`{"dir":"c2s","session":"A","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}}`,
+		`{"dir":"c2s","session":"B","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}}`,
+		`{"dir":"s2c","session":"A","msg":{"jsonrpc":"2.0","id":0,"result":{}}}`,
+		`{"dir":"s2c","session":"B","msg":{"jsonrpc":"2.0","id":0,"result":{}}}`,
+		`{"dir":"c2s","session":"B","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}`,
+		`{"dir":"s2c","session":"A","msg":{"jsonrpc":"2.0","id":1,"result":{}}}`,
+		`{"dir":"s2c","session":"B","msg":{"jsonrpc":"2.0","id":1,"result":{}}}`,
+	}, "\n")
+	nt, issues := convertString(t, log, rdf.NTriples, L)
+	if len(issues) != 0 {
+		t.Fatalf("issues %v", issues)
+	}
+	g := graphOf(t, nt)
+	for resp, req := range map[string]string{
+		L + "#s2c-3": L + "#c2s-1",
+		L + "#s2c-4": L + "#c2s-2",
+		L + "#s2c-7": L + "#c2s-5",
+	} {
+		if got := objects(g, resp, rdf.JLogAnswers); len(got) != 1 || got[0] != req {
+			t.Errorf("%s answers %v, want %s", resp, got, req)
+		}
+	}
+	if got := objects(g, L+"#s2c-6", rdf.JLogAnswers); len(got) != 0 || !contains(objects(g, L+"#s2c-6", rdf.RDFType), rdf.JLogOrphanResponse) {
+		t.Errorf("session A's response to id 1 answers %v, types %v: want an orphan", got, objects(g, L+"#s2c-6", rdf.RDFType))
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

@@ -118,6 +118,9 @@ type PairEntry struct {
 	Dir    jsonrpc.Direction // the direction it was sent in
 	Kind   jsonrpc.Kind      // KindRequest, KindResponse or KindErrorResponse
 	ID     string            // its id, as jsonrpc.IDKey gives it
+	// Session is the MCP session of its record (rpclog.Record.Session):
+	// a response answers a request of its own session only.
+	Session string
 }
 
 // PairEntries appends to dst the entries of a record at position pos,
@@ -127,12 +130,12 @@ type PairEntry struct {
 // (it then pairs as that shape).
 func PairEntries(dst []PairEntry, rec *rpclog.Record, pos int, m jsonrpc.Message) []PairEntry {
 	if m.Kind != jsonrpc.KindBatch {
-		return appendEntry(dst, PairEntry{Pos: pos, Member: -1, Dir: rec.Dir}, m)
+		return appendEntry(dst, PairEntry{Pos: pos, Member: -1, Dir: rec.Dir, Session: rec.Session}, m)
 	}
 	arr, _ := rec.Value.([]any)
 	for i, mm := range m.Members {
 		if i < len(arr) {
-			dst = appendEntry(dst, PairEntry{Pos: pos, Member: i, Dir: rec.Dir}, mm)
+			dst = appendEntry(dst, PairEntry{Pos: pos, Member: i, Dir: rec.Dir, Session: rec.Session}, mm)
 		}
 	}
 	return dst
@@ -157,7 +160,8 @@ func appendEntry(dst []PairEntry, e PairEntry, m jsonrpc.Message) []PairEntry {
 
 // Pairer links the responses of one log to the requests they answer: a
 // response answers the latest open request with the same id sent the
-// other way (in a log without directions, sent at all). It is fed the
+// other way (in a log without directions, sent at all), in the same MCP
+// session (PairEntry.Session). It is fed the
 // entries of the log in order, all of them or those of some ids only.
 // Like jsonrpc.Tracker, it forgets the oldest requests beyond
 // jsonrpc.DefaultOpenLimit open at once.
@@ -193,9 +197,9 @@ func (p *Pairer) pair(e PairEntry, node string) string {
 		if node == "" {
 			node = e.Node(p.log)
 		}
-		p.tracker.Request(e.Dir, e.ID, node)
+		p.tracker.RequestIn(e.Session, e.Dir, jsonrpc.IDOf(e.ID), node)
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
-		if node, ok := p.tracker.Answer(e.Dir, e.ID); ok {
+		if node, ok := p.tracker.AnswerIn(e.Session, e.Dir, jsonrpc.IDOf(e.ID)); ok {
 			return node
 		}
 	}

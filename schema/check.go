@@ -43,6 +43,7 @@ type Observed struct {
 	Index   int               // its position in the log, from 0
 	Line    int               // where it starts, 0 when unknown
 	Dir     jsonrpc.Direction // NoDirection when the log does not say
+	Session string            // its MCP session, "" when the log does not say
 	Message jsonrpc.Message   // its classification by the JSON-RPC rules
 	// Value is the message as decoded: nil when it was read typed, and it
 	// may hold undecoded members (see rpclog.BatchOptions.Lazy); Raw, its
@@ -206,8 +207,12 @@ type tracked struct {
 // messages in log order; finish then needs nothing else from the log.
 func (c *Checker) track(m jsonrpc.Message, v any, rec *rpclog.Record, dir jsonrpc.Direction, index int) tracked {
 	var choice Choice
+	session := ""
+	if rec != nil {
+		session = rec.Session
+	}
 	if c.observer != nil {
-		o := Observed{Index: index, Dir: dir, Message: m, Value: v}
+		o := Observed{Index: index, Dir: dir, Session: session, Message: m, Value: v}
 		if rec != nil {
 			o.Line, o.Raw = rec.Line, rec.Raw
 		}
@@ -228,22 +233,22 @@ func (c *Checker) track(m jsonrpc.Message, v any, rec *rpclog.Record, dir jsonrp
 		arr, _ := v.([]any)
 		t.members = make([]string, min(len(m.Members), len(arr)))
 		for i := range t.members {
-			t.members[i] = c.pair(m.Members[i], dir, index)
+			t.members[i] = c.pair(m.Members[i], session, dir, index)
 		}
 		return t
 	}
-	t.answers = c.pair(m, dir, index)
+	t.answers = c.pair(m, session, dir, index)
 	return t
 }
 
 // pair notes a request as open, or finds the method of the request a
-// response answers.
-func (c *Checker) pair(m jsonrpc.Message, dir jsonrpc.Direction, index int) string {
+// response answers, in its MCP session.
+func (c *Checker) pair(m jsonrpc.Message, session string, dir jsonrpc.Direction, index int) string {
 	switch m.Kind {
 	case jsonrpc.KindRequest:
-		c.tracker.Request(dir, m.ID, Pending{Method: m.Method, Dir: dir, ID: m.ID, Index: index})
+		c.tracker.RequestIn(session, dir, jsonrpc.IDOf(m.ID), Pending{Method: m.Method, Dir: dir, ID: m.ID, Index: index})
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
-		if p, ok := c.tracker.Answer(dir, m.ID); ok {
+		if p, ok := c.tracker.AnswerIn(session, dir, jsonrpc.IDOf(m.ID)); ok {
 			return p.Method
 		}
 	}

@@ -59,21 +59,22 @@ func (tr *typedRecord) str(b []byte, used *int) string {
 // The member names a typed read knows, as bits: the message's, then the
 // envelope's.
 const (
-	mVersion uint8 = 1 << iota
+	mVersion uint16 = 1 << iota
 	mMethod
 	mID
 	mParams
 	mResult
 	mDir
 	mTS
+	mSession
 	mMsg
 
-	envelopeMembers = mDir | mTS | mMsg
+	envelopeMembers = mDir | mTS | mSession | mMsg
 )
 
 // memberBit returns the bit of a member name, or 0 for a name a typed read
 // does not know.
-func memberBit(name []byte) uint8 {
+func memberBit(name []byte) uint16 {
 	switch string(name) {
 	case "jsonrpc":
 		return mVersion
@@ -89,6 +90,8 @@ func memberBit(name []byte) uint8 {
 		return mDir
 	case "ts":
 		return mTS
+	case "session":
+		return mSession
 	case "msg":
 		return mMsg
 	}
@@ -103,7 +106,7 @@ type typedScan struct {
 
 	obj              jsonrpc.Object
 	id               []byte // the id's text: a string's content, or a number
-	dir, ts          []byte // the envelope's strings, between their quotes; nil when absent
+	dir, ts, session []byte // the envelope's strings, between their quotes; nil when absent
 	msgStart, msgEnd int    // the "msg" value's extent, when there is one
 
 	v       Voucher      // reads params and result in the parser's place, when not nil
@@ -138,7 +141,7 @@ func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bo
 	tr.Line = line
 	switch {
 	case seen&mMsg != 0 && seen&mVersion == 0:
-		// An envelope: nothing but "dir", "ts" and "msg".
+		// An envelope: nothing but "dir", "ts", "session" and "msg".
 		if seen&^envelopeMembers != 0 {
 			return nil
 		}
@@ -155,6 +158,9 @@ func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bo
 		}
 		if s.ts != nil {
 			tr.TS = tr.str(s.ts, &used)
+		}
+		if s.session != nil {
+			tr.Session = s.p.SharedString(s.session) // the same from line to line
 		}
 	case seen&envelopeMembers == 0:
 		tr.Raw = text[start:end]
@@ -186,7 +192,7 @@ func (r *Reader) decodeTyped(p *jsonparse.Parser, text []byte, line int, lens bo
 // objects, and its members: a message's into s.obj, and at the top (depth
 // 0) an envelope's. It returns the offset past the object and the members
 // it holds; ok is false when a typed read does not take it.
-func (s *typedScan) object(i, depth int) (end int, seen uint8, ok bool) {
+func (s *typedScan) object(i, depth int) (end int, seen uint16, ok bool) {
 	text, p := s.text, s.p
 	i = jsonparse.SkipSpace(text, i+1)
 	for {
@@ -252,7 +258,7 @@ func (s *typedScan) object(i, depth int) (end int, seen uint8, ok bool) {
 // arrays and objects, to the Voucher when the member is params or result,
 // one of the parser's Lazy members, and there is one; when it vouches for
 // the value, *i moves past it.
-func (s *typedScan) vouch(bit uint8, i *int, depth int) bool {
+func (s *typedScan) vouch(bit uint16, i *int, depth int) bool {
 	k := 0
 	switch {
 	case s.v == nil || s.lens:
@@ -279,7 +285,7 @@ func (s *typedScan) vouch(bit uint8, i *int, depth int) bool {
 var vouchNames = [2]string{"params", "result"}
 
 // member takes the value v, checked, of the member of bit.
-func (s *typedScan) member(bit uint8, v []byte) bool {
+func (s *typedScan) member(bit uint16, v []byte) bool {
 	o := &s.obj
 	switch bit {
 	case mParams:
@@ -323,6 +329,8 @@ func (s *typedScan) member(bit uint8, v []byte) bool {
 		s.dir = str
 	case mTS:
 		s.ts = str
+	case mSession:
+		s.session = str
 	}
 	return true
 }

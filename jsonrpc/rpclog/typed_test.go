@@ -77,6 +77,10 @@ func TestTyped(t *testing.T) {
 		`[{"jsonrpc":"2.0","method":"m"}]`:                                                                                                     false,
 		`{"jsonrpc":"2.0","id":true,"result":1}`:                                                                                               false,
 		`{"dir":"c2s","truncated":99,"msg":{"jsonrpc":"2.0","method":"m"}}`:                                                                    false,
+		`{"dir":"c2s","session":"s-1","msg":{"jsonrpc":"2.0","id":0,"method":"ping"}}`:                                                         true,
+		`{"dir":"c2s","session":"s\u00e9","msg":{"jsonrpc":"2.0","id":0,"method":"ping"}}`:                                                     false,
+		`{"dir":"c2s","session":7,"msg":{"jsonrpc":"2.0","id":0,"method":"ping"}}`:                                                             false,
+		`{"dir":"c2s","session":"a","session":"b","msg":{"jsonrpc":"2.0","method":"m"}}`:                                                       false,
 	} {
 		if got := checkTyped(t, r, []byte(line)); got != want {
 			t.Errorf("%s: read typed %v, want %v", line, got, want)

@@ -298,7 +298,7 @@ type Collector struct {
 	s       *Stats
 	checker Checker
 	tracker *jsonrpc.Tracker[*openRequest]
-	// open counts the open requests by direction and id, to tell when a
+	// open counts the open requests by session, direction and id, to tell when a
 	// request reuses the id of one still open. The tracker forgets the
 	// oldest requests beyond its limit without saying which: open is then
 	// rebuilt from the tracker every forgetLimit forgotten requests.
@@ -310,8 +310,9 @@ type Collector struct {
 }
 
 type pairKey struct {
-	dir jsonrpc.Direction
-	id  string
+	session string
+	dir     jsonrpc.Direction
+	id      string
 }
 
 // openRequest is what the Collector remembers of a request until its response.
@@ -427,7 +428,7 @@ func (c *Collector) message(m jsonrpc.Message, v any, rec *rpclog.Record, dir st
 		s.Requests[m.Method]++
 		p := s.pairing(dir)
 		p.Requests++
-		key := pairKey{rec.Dir, jsonrpc.IDKey(m.ID)}
+		key := pairKey{rec.Session, rec.Dir, jsonrpc.IDKey(m.ID)}
 		if c.open[key] > 0 {
 			p.ReusedIDs++
 		}
@@ -441,13 +442,13 @@ func (c *Collector) message(m jsonrpc.Message, v any, rec *rpclog.Record, dir st
 			}
 		}
 		before := c.tracker.Len()
-		c.tracker.Request(rec.Dir, m.ID, o)
+		c.tracker.RequestIn(rec.Session, rec.Dir, jsonrpc.IDOf(m.ID), o)
 		c.open[key]++
 		if c.tracker.Len() <= before {
 			c.forgot()
 		}
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
-		o, ok := c.tracker.Answer(rec.Dir, m.ID)
+		o, ok := c.tracker.AnswerIn(rec.Session, rec.Dir, jsonrpc.IDOf(m.ID))
 		method := ""
 		if ok {
 			if c.open[o.key]--; c.open[o.key] <= 0 {

@@ -333,3 +333,50 @@ func TestMemoryBounded(t *testing.T) {
 		t.Errorf("reuse of the latest id not seen: %+v", p)
 	}
 }
+
+// TestSessions: two MCP sessions recorded in one log, interleaved, each
+// numbering its ids from 0: each response answers its own session's
+// request, so no id is reused and the latencies are each session's. The
+// same log without its "session" members pairs as before, the latest open
+// request of the id (figures by hand for both).
+func TestSessions(t *testing.T) {
+	lines := []struct{ session, dir, ts, msg string }{
+		{"A", "c2s", "00.000", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`},
+		{"B", "c2s", "00.010", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`},
+		{"A", "s2c", "00.100", `{"jsonrpc":"2.0","id":0,"result":{}}`},
+		{"B", "s2c", "00.030", `{"jsonrpc":"2.0","id":0,"result":{}}`},
+		{"A", "c2s", "00.200", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`},
+		{"B", "c2s", "00.210", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
+		{"A", "s2c", "00.250", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`},
+		{"B", "s2c", "00.290", `{"jsonrpc":"2.0","id":1,"result":{}}`},
+	}
+	for _, c := range []struct {
+		name     string
+		sessions bool
+		want     map[string]any
+	}{
+		{"sessions", true, map[string]any{
+			"/pairing/c2s/requests": 4, "/pairing/c2s/answered": 4, "/pairing/c2s/reusedIds": 0,
+			"/pairing/c2s/orphanResponses": 0,
+			"/latency/initialize/p50":      20, "/latency/initialize/max": 100,
+			"/latency/tools~1call/max": 50, "/latency/ping/max": 80}},
+		{"no sessions", false, map[string]any{
+			"/pairing/c2s/requests": 4, "/pairing/c2s/answered": 4, "/pairing/c2s/reusedIds": 2,
+			"/pairing/c2s/orphanResponses": 0,
+			"/latency/initialize/p50":      30, "/latency/initialize/max": 90,
+			"/latency/tools~1call/max": 90, "/latency/ping/max": 40}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var log strings.Builder
+			for _, l := range lines {
+				session := ""
+				if c.sessions {
+					session = `,"session":"` + l.session + `"`
+				}
+				log.WriteString(`{"dir":"` + l.dir + `","ts":"2026-01-01T00:00:` + l.ts + `Z"` + session + `,"msg":` + l.msg + "}\n")
+			}
+			_, got := collect(t, log.String(), Options{})
+			check(t, got, c.want)
+		})
+	}
+}

@@ -247,6 +247,7 @@ type entry struct {
 	Dir                jsonrpc.Direction
 	Kind               jsonrpc.Kind
 	ID                 string
+	Session            string
 }
 
 // pairBuckets is how many groups the ids of a log are hashed into for
@@ -539,7 +540,7 @@ func (f *countFn) ProcessElement(ctx context.Context, s split, info func(string,
 		es = convert.PairEntries(es[:0], rec, pos, rpclog.Classify(rec))
 		for _, e := range es {
 			k := pairKey(s.IRI, e.ID)
-			groups[k] = append(groups[k], entry{Index: s.Index, Pos: e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind, ID: e.ID})
+			groups[k] = append(groups[k], entry{Index: s.Index, Pos: e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind, ID: e.ID, Session: e.Session})
 		}
 		return nil
 	})
@@ -625,7 +626,7 @@ func (f *pairFn) ProcessElement(key string, entries func(*[]entry) bool, side fu
 		if !ok {
 			return fmt.Errorf("%s: range %d was not counted", iri, e.Index)
 		}
-		pe := convert.PairEntry{Pos: pl.PosBase + e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind, ID: e.ID}
+		pe := convert.PairEntry{Pos: pl.PosBase + e.Pos, Member: e.Member, Dir: e.Dir, Kind: e.Kind, ID: e.ID, Session: e.Session}
 		if e.Kind == jsonrpc.KindRequest {
 			ranges[pe.Node(iri)] = sk
 		}
