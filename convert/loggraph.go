@@ -404,6 +404,9 @@ func (g *LogGraph) envelope(out []rdf.Triple, node rdf.Term, rec *rpclog.Record,
 	if rec.DirRaw != "" {
 		out = append(out, rdf.T(node, rdf.JLogRawDirection, rdf.NewLiteral(rec.DirRaw, rdf.XSDString)))
 	}
+	if rec.Session != "" {
+		out = append(out, rdf.T(node, rdf.JLogSession, rdf.NewLiteral(rec.Session, rdf.XSDString)))
+	}
 	switch {
 	case rec.TS != "":
 		ts := jlog.Timestamp(rec.TS)

@@ -56,10 +56,14 @@ const (
 	JLogClientToServer    = JLogNS + "ClientToServer"
 	JLogServerToClient    = JLogNS + "ServerToClient"
 	JLogTimestamp         = JLogNS + "timestamp"
-	JLogAnswers           = JLogNS + "answers"
-	JLogMember            = JLogNS + "member"
-	JLogMemberIndex       = JLogNS + "memberIndex"
-	JLogID                = JLogNS + "id"
+	// JLogSession names the MCP session of a message (a log envelope's
+	// "session"), an xsd:string: responses answer the requests of their
+	// own session only.
+	JLogSession     = JLogNS + "session"
+	JLogAnswers     = JLogNS + "answers"
+	JLogMember      = JLogNS + "member"
+	JLogMemberIndex = JLogNS + "memberIndex"
+	JLogID          = JLogNS + "id"
 	// JLogPatch carries what the block's context cannot: an RFC 6902 JSON
 	// Patch (its JSON text, an xsd:string) that turns the message the way
 	// back makes from a node's mapped properties into the message exactly

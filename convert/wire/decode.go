@@ -55,6 +55,7 @@ type Message struct {
 	Position int64  // jlog:position
 	Dir      jsonrpc.Direction
 	TS       string // the timestamp as the log wrote it, or ""
+	Session  string // the MCP session (jlog:session), or ""
 	// TSRaw and DirRaw are the envelope's "ts" that was not a string and
 	// "dir" that was neither "c2s" nor "s2c", as JSON text, or "".
 	TSRaw, DirRaw string
@@ -66,8 +67,8 @@ type Message struct {
 }
 
 // AppendJSONL appends the message as one line of JSON: the message itself,
-// or with envelope the {"dir","ts","msg"} form (without "dir" or "ts" when
-// the log did not record them). A message that is no JSON text (Bytes) is
+// or with envelope the {"dir","ts","session","msg"} form (without "dir",
+// "ts" or "session" when the log did not record them). A message that is no JSON text (Bytes) is
 // its bytes, or with envelope {"dir","ts","bytes"}, the bytes in base64.
 func (m *Message) AppendJSONL(dst []byte, envelope bool) []byte {
 	if !envelope {
@@ -89,6 +90,11 @@ func (m *Message) AppendJSONL(dst []byte, envelope bool) []byte {
 	case m.TS != "":
 		dst = append(dst, `"ts":`...)
 		dst, _ = appendJSON(dst, m.TS) // TS comes from a parsed literal: valid UTF-8
+		dst = append(dst, ',')
+	}
+	if m.Session != "" {
+		dst = append(dst, `"session":`...)
+		dst, _ = appendJSON(dst, m.Session) // from a parsed literal too
 		dst = append(dst, ',')
 	}
 	if m.Bytes != nil {
@@ -412,6 +418,9 @@ func (r *reading) wireMessage(node rdf.Term, pos int64) (Message, bool) {
 	}
 	if ts, ok := r.one(node, rdf.JLogTimestamp); ok {
 		wm.TS = ts.Value
+	}
+	if s, ok := r.one(node, rdf.JLogSession); ok {
+		wm.Session = s.Value
 	}
 	wm.TSRaw = r.rawJSON(node, rdf.JLogRawTimestamp)
 	wm.DirRaw = r.rawJSON(node, rdf.JLogRawDirection)
