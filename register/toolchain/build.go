@@ -731,16 +731,45 @@ func scopedDrops(mine, theirs *ojson.Object, path []string, stack []*ojson.Objec
 // in the enclosing contexts of theirs.
 func droppedTerms(mine, theirs *ojson.Object, warn func(string)) {
 	scopedDrops(mine, theirs, nil, []*ojson.Object{theirs}, func(term string, def any, path []string, stack []*ojson.Object) {
-		now := "nothing"
+		var outer any
 		for i := len(stack) - 2; i >= 0; i-- {
 			if v, ok := stack[i].Get(term); ok {
-				now = describeDef(v)
+				outer = v
 				break
 			}
 		}
-		warn(fmt.Sprintf("term %q of the context scoped to %s is dropped, as the OGC tool chain drops it (an outer context's definition contains it), but the nearest enclosing definition differs: there %q now means %s instead of %s; build with --keep-meaning to keep it",
-			term, strings.Join(path, " > "), term, now, describeDef(def)))
+		now, was := describeDef(outer), describeDef(def)
+		if now == was {
+			// The same IRI and type: say where they differ.
+			was += " (they differ in " + strings.Join(defDiff(outer, def), ", ") + ")"
+		}
+		warn(fmt.Sprintf("term %q of the context scoped to %s is dropped, as the OGC tool chain drops it (an outer context's definition contains it), but the nearest enclosing definition differs: there %q now means %s instead of %s; jrpcld build --keep-meaning keeps it in the block's context",
+			term, strings.Join(path, " > "), term, now, was))
 	})
+}
+
+// defDiff returns the members in which two term definitions differ, in
+// order ("@id" for definitions that are not objects alike).
+func defDiff(a, b any) []string {
+	da, db := asDefinition(a), asDefinition(b)
+	if da == nil || db == nil {
+		return []string{"@id"}
+	}
+	var out []string
+	for _, k := range da.Keys() {
+		if !ojson.Equal(da.Value(k), db.Value(k)) || !db.Has(k) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range db.Keys() {
+		if !da.Has(k) {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{"nothing that prints"}
+	}
+	return out
 }
 
 // describeDef renders a term definition for a message: its IRI, and its type
