@@ -24,6 +24,10 @@ const DefaultImport = "https://opengeospatial.github.io/bblocks/register.json"
 type ImportMap struct {
 	URL string
 	Dir string
+	// RegisterURL, when not empty, is the URL of the register.json the
+	// copy was made from ("jrpcld fetch" keeps a copy by that URL): a
+	// built register lists the import by it.
+	RegisterURL string
 }
 
 // ParseImportMap parses a command-line "URL=DIR".
@@ -71,6 +75,7 @@ type ImportedBlock struct {
 // importedRegister is one loaded local copy.
 type importedRegister struct {
 	name    string   // the import as named ("default" or a URL)
+	regURL  string   // the URL of the register.json the copy is of, when known
 	dir     string   // the local folder
 	prefix  []string // URL prefixes the folder stands for, each ending in '/'
 	regFile string   // the register.json read
@@ -103,7 +108,7 @@ func loadImported(m ImportMap) (*importedRegister, error) {
 	if err != nil || !pu.IsAbs() {
 		return nil, fmt.Errorf("--import %s=%s: %q is not an absolute URL (or \"default\")", m.URL, m.Dir, m.URL)
 	}
-	r := &importedRegister{name: m.URL, dir: m.Dir, blocks: map[string]*ImportedBlock{}, fsys: DirFS(m.Dir)}
+	r := &importedRegister{name: m.URL, dir: m.Dir, regURL: m.RegisterURL, blocks: map[string]*ImportedBlock{}, fsys: DirFS(m.Dir)}
 	base := u
 	if strings.HasSuffix(base, ".json") {
 		base = base[:strings.LastIndexByte(base, '/')+1]
@@ -352,6 +357,17 @@ func (im *Imports) ReadURL(u string) ([]byte, error) {
 	return nil, fmt.Errorf("%s: %w", u, ErrNotImported)
 }
 
+// withImport returns the imports with the local copy m added.
+func (im *Imports) withImport(m ImportMap) (*Imports, error) {
+	r, err := loadImported(m)
+	if err != nil {
+		return nil, err
+	}
+	out := im.clone()
+	out.regs = append(slices.Clip(out.regs), r)
+	return out, nil
+}
+
 // Names returns the imports that have a local copy, as named.
 func (im *Imports) Names() []string {
 	if im == nil {
@@ -382,6 +398,9 @@ func (im *Imports) RegisterURL(name string) string {
 	base := strings.TrimSuffix(u, "/") + "/"
 	if im != nil {
 		for _, r := range im.regs {
+			if r.name == name && r.regURL != "" {
+				return r.regURL
+			}
 			if r.name == name && filepath.Dir(r.regFile) == filepath.Clean(r.dir) {
 				return base + "register.json"
 			}
@@ -403,6 +422,13 @@ func (im *Imports) RegisterFile(name string) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// ImportHint says what gives a local copy of import name ("default" or a
+// URL, as bblocks-config.yaml names it): fetching its register.json into
+// jrpcld's cache, or mapping it to a folder.
+func ImportHint(name string) string {
+	return fmt.Sprintf("its register is fetched into jrpcld's cache with \"jrpcld fetch %s\" or mapped to a local copy with --import %s=DIR", (*Imports)(nil).RegisterURL(name), name)
 }
 
 // stringOrList reads a JSON string or list of strings; anything else is none.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/jrpcld/jrpcld/diag"
 )
 
 // objectRegister is a register.json in the object form, with absolute and relative links.
@@ -383,6 +385,75 @@ func TestLoadRegisterWithImports(t *testing.T) {
 			}
 			if err := r.Problems.Errors(); len(err) > 0 {
 				t.Errorf("register errors: %v", err)
+			}
+		})
+	}
+}
+
+// TestFindImport: Options.FindImport is asked for each import that
+// Imports does not map, and what it finds is loaded as if mapped, listed
+// by the URL of the register.json it was made from; an import mapped
+// already is not asked for; a copy that cannot be read is an error of the
+// register naming the import and the copy, and the import stays
+// unresolved.
+func TestFindImport(t *testing.T) {
+	xDir := importDir(t, map[string]string{"register.json": objectRegister})
+	const xRegister = "https://x.example/reg/build/register.json"
+	tests := []struct {
+		name       string
+		imports    *Imports
+		found      map[string]ImportMap // what FindImport finds, by import
+		asked      []string
+		registers  []string // RegisterURL of each import of the configuration
+		unresolved bool     // the import of x is warned about
+		copyError  bool     // the register has an error naming the copy
+	}{
+		{name: "found", found: map[string]ImportMap{"https://x.example/reg/": {URL: "https://x.example/reg/", Dir: xDir, RegisterURL: xRegister}},
+			asked: []string{"https://x.example/reg/", "default"}, registers: []string{xRegister, DefaultImport}},
+		{name: "mapped already", imports: mustImports(t, ImportMap{URL: "https://x.example/reg/", Dir: xDir}),
+			asked: []string{"default"}, registers: []string{"https://x.example/reg/register.json", DefaultImport}},
+		{name: "not found", asked: []string{"https://x.example/reg/", "default"},
+			registers: []string{"https://x.example/reg/build/register.json", DefaultImport}, unresolved: true},
+		{name: "copy unreadable", found: map[string]ImportMap{"https://x.example/reg/": {URL: "https://x.example/reg/", Dir: t.TempDir()}},
+			asked: []string{"https://x.example/reg/", "default"}, registers: []string{"https://x.example/reg/build/register.json", DefaultImport},
+			unresolved: true, copyError: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked []string
+			find := func(name string) (ImportMap, bool) {
+				asked = append(asked, name)
+				m, ok := tt.found[name]
+				return m, ok
+			}
+			fsys := fstest.MapFS{
+				"bblocks-config.yaml":    file("identifier-prefix: t\nimports: [https://x.example/reg/, default]\n"),
+				"_sources/a/bblock.json": meta(`, "dependsOn": ["bblocks://a.p"]`),
+			}
+			r, err := LoadRegister(fsys, &Options{Imports: tt.imports, FindImport: find})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(asked, tt.asked) {
+				t.Errorf("asked for %q, want %q", asked, tt.asked)
+			}
+			var registers []string
+			for _, imp := range r.Config.Imports {
+				registers = append(registers, r.Imports.RegisterURL(imp))
+			}
+			if !reflect.DeepEqual(registers, tt.registers) {
+				t.Errorf("register.json URLs %q, want %q", registers, tt.registers)
+			}
+			if _, ok := r.Imports.Block("a.p"); ok == tt.unresolved {
+				t.Errorf("the imported block a.p is found: %v", ok)
+			}
+			unresolved, copyError := false, false
+			for _, p := range r.Problems {
+				unresolved = unresolved || strings.Contains(p.Message, `"https://x.example/reg/" is not resolved`) && p.Pointer == "/imports/0"
+				copyError = copyError || p.Severity == diag.Error && strings.Contains(p.Message, `import "https://x.example/reg/": the copy in `+tt.found["https://x.example/reg/"].Dir)
+			}
+			if unresolved != tt.unresolved || copyError != tt.copyError {
+				t.Errorf("warned as not resolved %v, copy error %v; want %v, %v: %v", unresolved, copyError, tt.unresolved, tt.copyError, r.Problems)
 			}
 		})
 	}

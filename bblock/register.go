@@ -105,6 +105,11 @@ type Options struct {
 	// Imports stand for registers that bblocks-config.yaml imports: blocks
 	// may depend on and refer to their blocks.
 	Imports *Imports
+	// FindImport, when not nil, is asked for a local copy of each import
+	// of bblocks-config.yaml ("default" or a URL, as written there) that
+	// Imports does not map: "jrpcld build" looks in the cache that
+	// "jrpcld fetch" fills. It returns ok false when it has none.
+	FindImport func(name string) (m ImportMap, ok bool)
 }
 
 // Block returns the block with the given id, or nil.
@@ -189,11 +194,29 @@ func LoadRegister(fsys fs.FS, opts *Options) (*Register, error) {
 		// The tool chain imports the main OGC register when the key is absent.
 		r.Config.Imports = []string{"default"}
 	}
+	if opts != nil && opts.FindImport != nil {
+		for i, imp := range r.Config.Imports {
+			if slices.Contains(r.Imports.Names(), imp) {
+				continue
+			}
+			m, ok := opts.FindImport(imp)
+			if !ok {
+				continue
+			}
+			im, err := r.Imports.withImport(m)
+			if err != nil {
+				r.Problems = append(r.Problems, Problem{File: ConfigFile, Pointer: fmt.Sprintf("/imports/%d", i),
+					Message: fmt.Sprintf("import %q: the copy in %s cannot be read: %v", imp, m.Dir, err)})
+				continue
+			}
+			r.Imports = im
+		}
+	}
 	mapped := r.Imports.Names()
-	for _, imp := range r.Config.Imports {
+	for i, imp := range r.Config.Imports {
 		if !slices.Contains(mapped, imp) {
-			r.Problems = append(r.Problems, Problem{File: ConfigFile, Severity: diag.Warning,
-				Message: fmt.Sprintf("import %q is not resolved: jrpcld works offline; a block that needs it fails unless the import is mapped to a local copy of that register with --import URL=DIR", imp)})
+			r.Problems = append(r.Problems, Problem{File: ConfigFile, Pointer: fmt.Sprintf("/imports/%d", i), Severity: diag.Warning,
+				Message: fmt.Sprintf("import %q is not resolved: jrpcld works offline; a block that needs it fails unless %s", imp, ImportHint(imp))})
 		}
 	}
 	// Members of the configuration whose work jrpcld does not do are said.

@@ -414,8 +414,8 @@ func (bd *builder) writeOntology(o *blockOut, global func(s report.Section, form
 		return
 	}
 	o.ontology = withNewline(data)
-	o.res.Ontology = path.Join(o.annotated, "ontology.ttl")
-	bd.put(o.res.Ontology, o.ontology)
+	bd.put(path.Join(o.annotated, "ontology.ttl"), o.ontology)
+	o.res.Ontology = bd.repoPath(path.Join(o.annotated, "ontology.ttl"))
 }
 
 // testResource is one test resource of a block: a file of tests/ or an

@@ -45,14 +45,17 @@ type Options struct {
 	// Contexts maps the context references a block's context makes (by URL
 	// or path) to local files; nothing else resolves them. May be nil.
 	Contexts *ldctx.Options
-	// BuildPath, when not empty, lays the build out as the tool chain
-	// publishes a repository: the output folder is at BuildPath
-	// (slash-separated, "build" in the OGC GitHub Action) below the root
-	// of the repository, which holds bblocks-config.yaml and _sources/ and
-	// is published at BaseURL. Links to the sources (sourceFiles, test
-	// resources) then point into the repository's _sources/, and the
-	// reports name files from its root ("build/tests/..."), as the tool
-	// chain's do. When empty, the output folder stands alone at BaseURL.
+	// BuildPath, when not empty, lays the output out as the OGC GitHub
+	// Action publishes a repository: the output folder is the root of the
+	// repository, published at BaseURL, with the build at BuildPath
+	// (slash-separated, "build" in the Action) below it, the sources in
+	// _sources/ and the HTML pages (index.html, bblock/ID.html) at the
+	// root, where the Action deploys its viewer. The reports name files
+	// from the root ("build/tests/..."), as the tool chain's do. When
+	// empty, the output folder holds the build itself, with the sources in
+	// its _sources/ and the pages beside register.json. Either way every
+	// file register.json, the documentation and the pages link to below
+	// BaseURL is in the output folder.
 	BuildPath string
 	// RelativeBase, when not empty, is the folder URL that relative IRIs
 	// of example snippets without a base-uri resolve against, as the tool
@@ -128,9 +131,14 @@ var dateOptRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 // Build builds register reg into the folder out, which it creates when
 // needed: the layout of the building-block tool chain (register.json,
-// annotated/, tests/, generateddocs/) and an HTML site (index.html and
-// bblock/ID.html). Files are replaced atomically; files of earlier builds
-// that this one does not write are left alone.
+// annotated/, tests/, generateddocs/, below Options.BuildPath when set), a
+// copy of the register's _sources/ (which its links name), and an HTML
+// site (index.html and bblock/ID.html). When out is the register's own
+// folder (with a BuildPath: the build goes into the repository, as in the
+// OGC GitHub Action) the sources are already there and are not copied;
+// out inside the register's _sources/ is refused. Files are replaced
+// atomically; files of earlier builds that this one does not write are
+// left alone.
 //
 // A block's problems do not stop the others: they are in the result. The
 // error is non-nil only for bad options (wrapping ErrUsage) and for files
@@ -139,19 +147,72 @@ var dateOptRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 // Each file is written when it is made, so that a register's output need
 // not fit in memory; a build that fails part way may have written some.
 func Build(reg *bblock.Register, out string, opts Options) (*Result, error) {
+	inPlace, err := sourcesAt(reg, out)
+	if err != nil {
+		return nil, err
+	}
+	if inPlace && opts.BuildPath == "" {
+		return nil, fmt.Errorf("%w: %s is the register's own folder: without a build path the build would be written over it (write elsewhere, or give a build path)", ErrUsage, out)
+	}
 	tw := &treeWriter{out: out}
 	defer tw.close()
-	return buildTo(reg, opts, tw.write)
+	sources := sourcesCopied
+	if inPlace {
+		sources = sourcesInPlace
+	}
+	return buildTo(reg, opts, tw.write, sources)
 }
 
-// build builds the register in memory: the output files by slash-separated
-// path below the output folder.
+// sourcesAt reports whether out is the folder of the register's source
+// tree, and refuses a folder inside its _sources/, which the copy of the
+// sources would write into as it reads it.
+func sourcesAt(reg *bblock.Register, out string) (bool, error) {
+	if reg.Dir == "" {
+		return false, nil
+	}
+	real := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return filepath.Clean(p)
+		}
+		// The nearest folder that exists, its links resolved, and the rest.
+		rest := ""
+		for dir := abs; ; dir = filepath.Dir(dir) {
+			if r, err := filepath.EvalSymlinks(dir); err == nil {
+				return filepath.Join(r, rest)
+			}
+			if filepath.Dir(dir) == dir {
+				return abs
+			}
+			rest = filepath.Join(filepath.Base(dir), rest)
+		}
+	}
+	o, top := real(out), real(reg.Dir)
+	if o == top {
+		return true, nil
+	}
+	if rel, err := filepath.Rel(filepath.Join(top, bblock.SourcesDir), o); err == nil && filepath.IsLocal(rel) || rel == "." {
+		return false, fmt.Errorf("%w: %s is inside the register's %s folder, which the build copies into its output: write elsewhere", ErrUsage, out, bblock.SourcesDir)
+	}
+	return false, nil
+}
+
+// build builds the register in memory, for the tests: the files of the
+// build folder by slash-separated path below it, without the copy of the
+// sources and, with a BuildPath, without the pages the repository root
+// holds.
 func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, error) {
 	files := map[string][]byte{}
+	prefix := ""
+	if bp := path.Clean(strings.Trim(opts.BuildPath, "/")); opts.BuildPath != "" {
+		prefix = bp + "/"
+	}
 	res, err := buildTo(reg, opts, func(name string, data []byte) error {
-		files[name] = data
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			files[rest] = data
+		}
 		return nil
-	})
+	}, sourcesAbsent)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -161,8 +222,9 @@ func build(reg *bblock.Register, opts Options) (map[string][]byte, *Result, erro
 // buildTo builds the register, handing each output file to write (by
 // slash-separated path below the output folder) as it is made; a file may
 // be handed again, the later content replacing the earlier. The first
-// error of write stops the build.
-func buildTo(reg *bblock.Register, opts Options, write func(name string, data []byte) error) (*Result, error) {
+// error of write stops the build. sources says where the register's
+// _sources/ is published.
+func buildTo(reg *bblock.Register, opts Options, write func(name string, data []byte) error, sources sourcesMode) (*Result, error) {
 	if opts.Date != "" && !dateOptRE.MatchString(opts.Date) {
 		return nil, fmt.Errorf("%w: date %q is not YYYY-MM-DD", ErrUsage, opts.Date)
 	}
@@ -204,7 +266,13 @@ func buildTo(reg *bblock.Register, opts Options, write func(name string, data []
 		schemas: (&schema.Compiler{}).NewSet(reg)}
 	res := &Result{Name: reg.Config.Name}
 	seen := map[string]bool{}
+	for _, p := range importProblems(reg) {
+		res.Errors = append(res.Errors, problemText(p))
+	}
 	for _, p := range reg.Problems {
+		if p.File == bblock.ConfigFile && strings.HasPrefix(p.Pointer, "/imports/") && p.Severity == diag.Warning {
+			continue // an import not resolved: an error, said above
+		}
 		msg := problemText(p)
 		if seen[msg] {
 			continue
@@ -215,6 +283,13 @@ func buildTo(reg *bblock.Register, opts Options, write func(name string, data []
 		} else {
 			res.Errors = append(res.Errors, msg)
 		}
+	}
+	bd.sources = sources
+	if sources == sourcesCopied {
+		if err := bd.copySources(); err != nil {
+			return nil, err
+		}
+		res.Warnings = append(res.Warnings, bd.copyWarnings...)
 	}
 	var chosen []*bblock.Block
 	for _, b := range toolchainOrder(reg.Blocks) {
@@ -254,6 +329,23 @@ func buildTo(reg *bblock.Register, opts Options, write func(name string, data []
 		return nil, bd.err
 	}
 	return res, nil
+}
+
+// importProblems returns an error for each import of bblocks-config.yaml
+// that has no local copy: register.json lists it, and the viewer reads it
+// from the copy in annotated/_cache, which the build cannot write; blocks
+// that need it fail too.
+func importProblems(reg *bblock.Register) []bblock.Problem {
+	var out []bblock.Problem
+	mapped := reg.Imports.Names()
+	for i, imp := range reg.Config.Imports {
+		if slices.Contains(mapped, imp) {
+			continue
+		}
+		out = append(out, bblock.Problem{File: bblock.ConfigFile, Pointer: fmt.Sprintf("/imports/%d", i), Severity: diag.Error,
+			Message: fmt.Sprintf("import %q has no local copy: register.json lists it, and the viewer reads it from %s, which this build cannot write; %s, then build again", imp, docs.CacheDir, bblock.ImportHint(imp))})
+	}
+	return out
 }
 
 // toolchainOrder returns the blocks in the order the tool chain builds and
@@ -354,8 +446,12 @@ type builder struct {
 	// profiles their transform declares (profiles.go).
 	profileChecks []profileCheck
 	// written holds the paths of the files written so far, below the
-	// output folder.
+	// output folder (from the repository root with a BuildPath).
 	written map[string]bool
+	// copyWarnings name the files of _sources/ that could not be copied.
+	copyWarnings []string
+	// sources says where the register's sources are published.
+	sources sourcesMode
 }
 
 // latestDate returns the latest date of the blocks' metadata, or "".
@@ -413,19 +509,77 @@ func (bd *builder) writeReports() error {
 	return nil
 }
 
-// put writes an output file, unless an earlier one failed.
+// put writes an output file of the build (name is a path below the build
+// folder), unless an earlier one failed.
 func (bd *builder) put(name string, data []byte) {
-	if bd.err != nil {
-		return
-	}
 	if name == "register.json" {
 		bd.registerJSON = data
+	}
+	bd.putRoot(bd.repoPath(name), data)
+}
+
+// putRoot writes an output file by its path below the output folder (the
+// repository root with a BuildPath), unless an earlier one failed.
+func (bd *builder) putRoot(name string, data []byte) {
+	if bd.err != nil {
+		return
 	}
 	if bd.written == nil {
 		bd.written = map[string]bool{}
 	}
 	bd.written[name] = true
 	bd.err = bd.write(name, data)
+}
+
+// sourcesMode says where a build publishes the register's sources.
+type sourcesMode int
+
+const (
+	// sourcesAbsent: not published (the builds of the tests, in memory).
+	sourcesAbsent sourcesMode = iota
+	// sourcesCopied: copied into the output's _sources/.
+	sourcesCopied
+	// sourcesInPlace: the output is the register's own folder, which
+	// holds them.
+	sourcesInPlace
+)
+
+// copySources writes a copy of every file of the register's _sources/
+// into the output, at the same path from the repository root: the links
+// of register.json and the documentation name them there (sourceFiles,
+// sourceSchema, the files examples are taken from), as the OGC GitHub
+// Action publishes the whole repository. A file that cannot be read (a
+// symbolic link that leads outside the tree) is left out with a warning.
+func (bd *builder) copySources() error {
+	if bd.reg.FS == nil {
+		return nil
+	}
+	if _, err := fs.Stat(bd.reg.FS, bblock.SourcesDir); err != nil {
+		return nil
+	}
+	err := fs.WalkDir(bd.reg.FS, bblock.SourcesDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			bd.copyWarnings = append(bd.copyWarnings, fmt.Sprintf("%s not copied into the output: %v", p, err))
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		data, err := fs.ReadFile(bd.reg.FS, p)
+		if err != nil {
+			bd.copyWarnings = append(bd.copyWarnings, fmt.Sprintf("%s not copied into the output: %v", p, err))
+			return nil
+		}
+		bd.putRoot(p, data)
+		return bd.err
+	})
+	if err != nil {
+		return fmt.Errorf("copying the sources: %w", err)
+	}
+	return nil
 }
 
 // treeWriter writes files below the folder out, which it creates when it

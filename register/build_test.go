@@ -128,7 +128,11 @@ func reportItems(t *testing.T, rep map[string]any) map[string]map[string]any {
 // names, means the same graph as its .ttl read by rapper.
 func TestBuildOGC(t *testing.T) {
 	src := shared.Dir(t, "reference", "ogc-mcp-bblocks")
-	out, res := buildDir(t, src, Options{})
+	reg, err := bblock.LoadRegisterDir(src, &bblock.Options{Imports: fullBuildImports(t, "ogc-mcp-2025-09")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, res := buildReg(t, reg, Options{})
 	if res.Failed() {
 		t.Fatalf("build failed: %+v", res)
 	}
@@ -500,15 +504,17 @@ func TestBuildFixture(t *testing.T) {
 		t.Errorf("labelled point schema:\n%s", y)
 	}
 
-	// Offline: the import is warned about once, and the reference into it
-	// is an error that names it.
+	// Offline: the import without a copy is an error of the register,
+	// once, that says how to fetch it, and the reference into it is an
+	// error that names it.
 	imp := "https://example.org/elsewhere/register.json"
-	n := 0
 	for _, w := range res.Warnings {
-		n += strings.Count(w, imp)
+		if strings.Contains(w, imp) {
+			t.Errorf("the import is in a warning: %s", w)
+		}
 	}
-	if n != 1 {
-		t.Errorf("the import is named %d times in the warnings %q; want once", n, res.Warnings)
+	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0], `"jrpcld fetch `+imp+`"`) || !strings.Contains(res.Errors[0], "--import "+imp+"=DIR") {
+		t.Errorf("the register's errors %q: want one, that says how to fetch the import or map it", res.Errors)
 	}
 	remote := byID["fx.remote"]
 	if len(remote.Errors) == 0 || !strings.Contains(remote.Errors[0], imp) || !strings.Contains(remote.Errors[0], "ogc.geo.features.feature") {
@@ -659,6 +665,9 @@ func TestOptions(t *testing.T) {
 		}
 		files := tree(t, out)
 		for f := range files {
+			if strings.HasPrefix(f, "_sources/") {
+				continue // the sources, copied whole
+			}
 			if strings.Contains(f, "/point/") || strings.Contains(f, "remote") {
 				t.Errorf("%s built, but the filter excludes it", f)
 			}
@@ -862,12 +871,33 @@ func TestDefaultTreeOnDisk(t *testing.T) {
 	}
 }
 
-// TestBuildPath: with BuildPath, the build is laid out as the tool chain
-// publishes a repository: links below BaseURL + BuildPath for built files
-// and below BaseURL for the sources, report file names from the repository
-// root, and a bad build path refused.
+// TestBuildPath: with BuildPath, the output is laid out as the OGC GitHub
+// Action publishes a repository: the build below BuildPath, linked below
+// BaseURL + BuildPath, the sources in _sources/ and the pages at the root,
+// linked below BaseURL and relatively; report file names from the
+// repository root; a bad build path refused.
 func TestBuildPath(t *testing.T) {
-	out, _ := buildDir(t, fixtureDir, Options{BaseURL: "https://r.example/repo/", BuildPath: "build"})
+	root, _ := buildDir(t, fixtureDir, Options{BaseURL: "https://r.example/repo/", BuildPath: "build"})
+	out := filepath.Join(root, "build")
+	for _, f := range []string{"index.html", "bblock/fx.point.html", "_sources/point/bblock.json", "_sources/point/tests/good.json", "build/register.json"} {
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err != nil {
+			t.Errorf("the repository lacks %s: %v", f, err)
+		}
+	}
+	for _, f := range []string{"build/index.html", "build/_sources", "build/bblock"} {
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil {
+			t.Errorf("the repository has %s", f)
+		}
+	}
+	if src, want := readFile(t, filepath.Join(root, "_sources", "point", "schema.yaml")), readFile(t, filepath.Join(fixtureDir, "_sources", "point", "schema.yaml")); !bytes.Equal(src, want) {
+		t.Errorf("_sources/point/schema.yaml is not the source's copy")
+	}
+	page := string(readFile(t, filepath.Join(root, "bblock", "fx.point.html")))
+	for _, link := range []string{`href="../build/annotated/point/schema.yaml"`, `href="../_sources/point/tests/good.json"`, `href="../build/tests/point/example_1_1.json"`} {
+		if !strings.Contains(page, link) {
+			t.Errorf("the page lacks %s", link)
+		}
+	}
 	reg := readJSON(t, filepath.Join(out, "register.json"))
 	var point map[string]any
 	for _, b := range reg["bblocks"].([]any) {
@@ -923,7 +953,8 @@ func TestRegisterFields(t *testing.T) {
 	}
 	opts := Options{BaseURL: "https://r.example/", BuildPath: "build", Date: "2030-01-02", CommitDate: "2031-02-03",
 		GitRepository: "https://github.com/o/r", GitHubBaseURL: "https://github.com/o/r/blob/main/", ViewerURL: "https://viewer.example/r"}
-	out, _ := buildReg(t, reg, opts)
+	root, _ := buildReg(t, reg, opts)
+	out := filepath.Join(root, "build")
 	got := readJSON(t, filepath.Join(out, "register.json"))
 	for k, want := range map[string]any{
 		"modified":             "2030-01-02T00:00:00",

@@ -140,9 +140,7 @@ func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkIn
 	}
 	if ok {
 		it.Source = code
-		if it.rep.Source.Type == report.Example || it.rep.Source.Type == report.TestResource && bd.opts.BuildPath == "" && kind != "" {
-			// A test resource is published with the sources when the
-			// build is laid out as a repository.
+		if it.rep.Source.Type == report.Example {
 			bd.put(path.Join(o.tests, it.File), code)
 		}
 		switch kind {
@@ -162,6 +160,11 @@ func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkIn
 		return
 	}
 	it.Dropped = false
+	if ok && it.rep.Source.Type == report.TestResource && bd.opts.BuildPath == "" {
+		// The report names the copy in the tests folder; laid out as a
+		// repository, it names the source, published with the sources.
+		bd.put(path.Join(o.tests, it.File), code)
+	}
 	shaclFailed := bd.checkSHACL(o, it, in.sn.SHACLClosure)
 	if shaclFailed && kind == langTurtle && it.rep.Source.Type == report.TestResource && it.RequireFail() && !it.rep.HasGlobalErrors() {
 		// The tool chain counts a check as run only when its validator

@@ -1,15 +1,22 @@
 package register
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
+	"github.com/jrpcld/jrpcld/register/docs"
 )
 
 const importMeta = `{"name": "N", "status": "stable", "dateTimeAddition": "2026-01-01T00:00:00Z", "itemClass": "schema", "version": "1"}`
@@ -121,6 +128,110 @@ func TestBuildImport(t *testing.T) {
 	var pe *os.PathError
 	if _, err := bblock.LoadImports([]bblock.ImportMap{{URL: aURL, Dir: filepath.Join(t.TempDir(), "missing")}}); err == nil || errors.As(err, &pe) && pe == nil {
 		t.Errorf("an import mapped to a missing folder: %v", err)
+	}
+}
+
+// TestBuildImportFromCopy builds register A, then register B, which
+// imports A, finding A's build as "jrpcld build" finds a copy that "jrpcld
+// fetch" keeps (bblock.Options.FindImport), under the URL of the
+// register.json it was fetched from. B's block, which depends on A's,
+// gets what the viewer shows: its annotated schema, its context holding
+// A's terms, and its data structure (resolvedProperties.json with A's
+// properties), each linked from register.json; A's register.json is copied
+// to annotated/_cache, named by the SHA-256 of that URL, which register.json
+// lists among its imports.
+func TestBuildImportFromCopy(t *testing.T) {
+	const aName = "https://a.example/reg"
+	const aRegisterURL = aName + "/build/register.json"
+	regA, err := bblock.LoadRegister(importedTree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A published as the OGC GitHub Action publishes it: build/ below the
+	// repository, which the copy mirrors.
+	copyA, resA := buildReg(t, regA, Options{BaseURL: aName + "/", BuildPath: "build"})
+	if resA.Failed() {
+		t.Fatalf("register A: %+v", resA)
+	}
+	asked := []string{}
+	find := func(name string) (bblock.ImportMap, bool) {
+		asked = append(asked, name)
+		return bblock.ImportMap{URL: name, Dir: copyA, RegisterURL: aRegisterURL}, name == aName
+	}
+	regB, err := bblock.LoadRegister(importingTree(aName), &bblock.Options{FindImport: find})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(asked, []string{aName}) {
+		t.Errorf("FindImport was asked for %q, want the import", asked)
+	}
+	const base = "https://b.example/reg/"
+	files, resB := buildTree(t, regB, Options{BaseURL: base})
+	if resB.Failed() {
+		t.Fatalf("register B: %+v", resB)
+	}
+	var reg struct {
+		Imports        []string `json:"imports"`
+		RemoteCacheDir string   `json:"remoteCacheDir"`
+		Blocks         []struct {
+			ID                       string            `json:"itemIdentifier"`
+			Schema                   map[string]string `json:"schema"`
+			LdContext                string            `json:"ldContext"`
+			ResolvedSchemaProperties string            `json:"resolvedSchemaProperties"`
+			DependsOn                []string          `json:"dependsOn"`
+		} `json:"bblocks"`
+	}
+	if err := json.Unmarshal(files["register.json"], &reg); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(reg.Imports, []string{aRegisterURL}) {
+		t.Errorf("imports %q, want %q", reg.Imports, aRegisterURL)
+	}
+	sum := sha256.Sum256([]byte(aRegisterURL))
+	cached := path.Join(docs.CacheDir, hex.EncodeToString(sum[:]))
+	if want := readFile(t, filepath.Join(copyA, "build", "register.json")); !bytes.Equal(files[cached], want) {
+		t.Errorf("%s holds %q, want A's register.json", cached, files[cached])
+	}
+	if reg.RemoteCacheDir != base+docs.CacheDir {
+		t.Errorf("remoteCacheDir %q", reg.RemoteCacheDir)
+	}
+	if len(reg.Blocks) != 1 {
+		t.Fatalf("blocks %+v", reg.Blocks)
+	}
+	visit := reg.Blocks[0]
+	if !slices.Equal(visit.DependsOn, []string{"bblocks://a.place"}) {
+		t.Errorf("dependsOn %q", visit.DependsOn)
+	}
+	for what, u := range map[string]string{"schema": visit.Schema["application/yaml"], "ldContext": visit.LdContext, "resolvedSchemaProperties": visit.ResolvedSchemaProperties} {
+		if rest, ok := strings.CutPrefix(u, base); !ok || files[rest] == nil {
+			t.Errorf("%s %q: no such file in the build", what, u)
+		}
+	}
+	ctx := map[string]any{}
+	if err := json.Unmarshal(files["annotated/visit/context.jsonld"], &ctx); err != nil {
+		t.Fatal(err)
+	}
+	where, _ := ctx["@context"].(map[string]any)["where"].(map[string]any)
+	if scoped, _ := where["@context"].(map[string]any); scoped["name"] == nil || scoped["position"] == nil {
+		t.Errorf("the imported block's terms are not under where: %v", where)
+	}
+	var props struct {
+		Properties []struct {
+			Path []string `json:"path"`
+			ID   string   `json:"id"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(files["annotated/visit/resolvedProperties.json"], &props); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, p := range props.Properties {
+		ids[strings.Join(p.Path, "/")] = p.ID
+	}
+	for p, id := range map[string]string{"where/name": "https://a.example/ns/place#name", "where/position/lat": "https://a.example/ns/place#lat", "when": "https://b.example/ns/visit#when"} {
+		if ids[p] != id {
+			t.Errorf("resolvedProperties.json: %s is %q, want %q", p, ids[p], id)
+		}
 	}
 }
 

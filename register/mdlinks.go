@@ -161,9 +161,13 @@ func (bd *builder) folderOfBlocks(p string) (string, bool) {
 
 // sourcePublished reports whether the file p of the sources tree (a path
 // from the repository root) is published with the build: the build wrote
-// its copy at the same path below the output folder.
+// its copy at the same path below the output folder, or builds into the
+// register's own folder, which holds it.
 func (bd *builder) sourcePublished(p string) bool {
-	return strings.HasPrefix(p, bblock.SourcesDir+"/") && bd.written[p]
+	if !strings.HasPrefix(p, bblock.SourcesDir+"/") {
+		return false
+	}
+	return bd.written[p] || bd.sources == sourcesInPlace && bd.sourceExists(p)
 }
 
 // sourceExists reports whether the sources tree has the file p (a path

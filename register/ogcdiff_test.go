@@ -37,6 +37,15 @@ type ogcRegister struct {
 
 func (r ogcRegister) String() string { return r.set + "/" + r.name }
 
+// load loads the register's sources: the embedded block's register when
+// src is empty.
+func (r ogcRegister) load() (*bblock.Register, error) {
+	if r.src == "" {
+		return DefaultRegister()
+	}
+	return bblock.LoadRegisterDir(r.src, nil)
+}
+
 // commitDateRE finds the date of the commit a SOURCE.md names.
 var commitDateRE = regexp.MustCompile(`Commit: [0-9a-f]+ \((\d{4}-\d{2}-\d{2})T`)
 
@@ -50,40 +59,43 @@ func ogcRegisters(t *testing.T) []ogcRegister {
 	t.Helper()
 	var out []ogcRegister
 	common := Options{BuildPath: "build", Date: "2000-01-01", RelativeBase: workspaceURL, Sandbox: testSandbox}
-	full := shared.Dir(t, "reference", "ogc-full")
-	entries, err := os.ReadDir(full)
-	if err != nil {
-		t.Fatal(err)
-	}
 	regs := filepath.Join("..", "testdata", "ogc-registers")
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
+	for _, set := range []string{"ogc-full", "ogc-pending"} {
+		entries, err := os.ReadDir(shared.Dir(t, "reference", set))
+		if err != nil {
+			t.Fatal(err)
 		}
-		r := ogcRegister{set: "ogc-full", name: e.Name(), opts: common}
-		r.opts.BaseURL = "https://ogc-oracle.invalid/register/"
-		switch {
-		case e.Name() == "mcp":
-			r.src = shared.Dir(t, "reference", "ogc-mcp-bblocks")
-		case e.Name() == "tutorial":
-			r.src = shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src")
-		case strings.HasPrefix(e.Name(), "testdata-"):
-			r.src = filepath.Join(regs, strings.TrimPrefix(e.Name(), "testdata-"))
-		default:
-			t.Fatalf("ogc-full/%s: no sources known for this reference", e.Name())
-		}
-		if e.Name() == "testdata-context-syntax" {
-			// A reference inside a context, mapped as a user would.
-			abs, err := filepath.Abs(filepath.Join(r.src, "_sources", "import-context", "shared-terms.jsonld"))
-			if err != nil {
-				t.Fatal(err)
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
 			}
-			r.opts.Contexts = &ldctx.Options{Files: map[string]string{"shared-terms.jsonld": abs}}
+			r := ogcRegister{set: set, name: e.Name(), opts: common}
+			r.opts.BaseURL = "https://ogc-oracle.invalid/register/"
+			switch {
+			case e.Name() == "jsonrpc":
+				r.src = ""
+			case e.Name() == "mcp":
+				r.src = shared.Dir(t, "reference", "ogc-mcp-bblocks")
+			case e.Name() == "tutorial":
+				r.src = shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src")
+			case strings.HasPrefix(e.Name(), "testdata-"):
+				r.src = filepath.Join(regs, strings.TrimPrefix(e.Name(), "testdata-"))
+			default:
+				t.Fatalf("ogc-full/%s: no sources known for this reference", e.Name())
+			}
+			if e.Name() == "testdata-context-syntax" {
+				// A reference inside a context, mapped as a user would.
+				abs, err := filepath.Abs(filepath.Join(r.src, "_sources", "import-context", "shared-terms.jsonld"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.opts.Contexts = &ldctx.Options{Files: map[string]string{"shared-terms.jsonld": abs}}
+			}
+			out = append(out, r)
 		}
-		out = append(out, r)
 	}
 	current := shared.Dir(t, "reference", "ogc-full-current")
-	entries, err = os.ReadDir(current)
+	entries, err := os.ReadDir(current)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,9 +369,12 @@ func TestOGCDifferential(t *testing.T) {
 	results := make([]found, len(regs))
 	t.Run("registers", func(t *testing.T) {
 		for i, r := range regs {
+			if r.set == "ogc-pending" {
+				continue // issue 40, item 3, takes these in
+			}
 			t.Run(r.String(), func(t *testing.T) {
 				t.Parallel()
-				reg, err := bblock.LoadRegisterDir(r.src, nil)
+				reg, err := r.load()
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -56,13 +56,19 @@ func (bd *builder) snippetFiles(o *blockOut, it *item, from string) []site.File 
 // resource's copy in the published sources, else "" (nothing to link to:
 // a resource the build neither checks nor copies).
 func (bd *builder) testFileLink(o *blockOut, from, file string) string {
-	for _, p := range []string{path.Join(o.tests, file), path.Join(bblock.SourcesDir, o.b.Path, "tests", file)} {
-		if bd.written[p] {
-			return docs.RelLink(from, p)
-		}
+	if p := bd.repoPath(path.Join(o.tests, file)); bd.written[p] {
+		return docs.RelLink(from, p)
+	}
+	if p := path.Join(bblock.SourcesDir, o.b.Path, "tests", file); bd.sourcePublished(p) {
+		return docs.RelLink(from, p)
 	}
 	return ""
 }
+
+// pageLink returns the relative link from the page from (a path below the
+// output folder: the pages are at the root of the repository with a
+// BuildPath) to the output file to of the build.
+func (bd *builder) pageLink(from, to string) string { return docs.RelLink(from, bd.repoPath(to)) }
 
 // page is the path of the block's HTML page.
 func (o *blockOut) page() string {
@@ -113,7 +119,8 @@ func (bd *builder) writePages(res *Result) error {
 		res.Blocks[i] = o.res
 	}
 	idx := site.Index{Name: cfg.Name, Abstract: cfg.Abstract, Description: cfg.Description, Date: bd.date,
-		Errors: res.Errors, Warnings: res.Warnings, Links: bd.mdLinks("index.html", "", func(string, string) {})}
+		Errors: res.Errors, Warnings: res.Warnings, Links: bd.mdLinks("index.html", "", func(string, string) {}),
+		RegisterLink: bd.pageLink("index.html", "register.json")}
 	if idx.Name == "" {
 		idx.Name = "Building-block register"
 	}
@@ -143,7 +150,7 @@ func (bd *builder) writePages(res *Result) error {
 	if err := site.WriteIndex(&buf, &idx); err != nil {
 		return fmt.Errorf("index.html: %w", err)
 	}
-	bd.put("index.html", append([]byte(nil), buf.Bytes()...))
+	bd.putRoot("index.html", append([]byte(nil), buf.Bytes()...))
 
 	for _, o := range bd.blocks {
 		from := o.page()
@@ -158,30 +165,30 @@ func (bd *builder) writePages(res *Result) error {
 		if p.Abstract == "" {
 			p.Abstract = m.Description
 		}
-		p.ReportLink = docs.RelLink(from, path.Join(o.tests, "_report.json"))
+		p.ReportLink = bd.pageLink(from, path.Join(o.tests, "_report.json"))
 		for _, s := range m.Sources {
 			p.Sources = append(p.Sources, site.Link{Name: s.Title, Link: docs.SafeURL(s.Link)})
 		}
 		if o.schemaYAML != nil {
-			p.SchemaYAMLLink = docs.RelLink(from, path.Join(o.annotated, "schema.yaml"))
-			p.SchemaJSONLink = docs.RelLink(from, path.Join(o.annotated, "schema.json"))
+			p.SchemaYAMLLink = bd.pageLink(from, path.Join(o.annotated, "schema.yaml"))
+			p.SchemaJSONLink = bd.pageLink(from, path.Join(o.annotated, "schema.json"))
 			p.Files = append(p.Files, site.Link{Name: "schema.yaml", Link: p.SchemaYAMLLink}, site.Link{Name: "schema.json", Link: p.SchemaJSONLink})
 		}
 		if o.context != nil {
-			p.ContextLink = docs.RelLink(from, path.Join(o.annotated, "context.jsonld"))
+			p.ContextLink = bd.pageLink(from, path.Join(o.annotated, "context.jsonld"))
 			p.Files = append(p.Files, site.Link{Name: "context.jsonld", Link: p.ContextLink})
 		}
 		if o.ontology != nil {
-			p.OntologyLink = docs.RelLink(from, path.Join(o.annotated, "ontology.ttl"))
+			p.OntologyLink = bd.pageLink(from, path.Join(o.annotated, "ontology.ttl"))
 			p.Files = append(p.Files, site.Link{Name: "ontology.ttl", Link: p.OntologyLink})
 		}
 		if p.ReportLink != "" {
 			p.Files = append(p.Files, site.Link{Name: "_report.json", Link: p.ReportLink})
 		}
 		p.Files = append(p.Files,
-			site.Link{Name: "index.md", Link: docs.RelLink(from, docs.MarkdownPath(o.b))},
-			site.Link{Name: "index.json", Link: docs.RelLink(from, docs.JSONFullPath(o.b))},
-			site.Link{Name: "register.json", Link: docs.RelLink(from, "register.json")})
+			site.Link{Name: "index.md", Link: bd.pageLink(from, docs.MarkdownPath(o.b))},
+			site.Link{Name: "index.json", Link: bd.pageLink(from, docs.JSONFullPath(o.b))},
+			site.Link{Name: "register.json", Link: bd.pageLink(from, "register.json")})
 		for i, ex := range o.examples {
 			ep := site.Example{Index: i + 1, Title: ex.Title, Content: ex.Content}
 			for _, it := range ex.Snippets {
@@ -222,7 +229,7 @@ func (bd *builder) writePages(res *Result) error {
 		if err := site.WriteBlock(&buf, &p); err != nil {
 			return fmt.Errorf("%s: %w", from, err)
 		}
-		bd.put(from, append([]byte(nil), buf.Bytes()...))
+		bd.putRoot(from, append([]byte(nil), buf.Bytes()...))
 	}
 	return nil
 }

@@ -115,7 +115,7 @@ func (bd *builder) mapRef(o *blockOut, doc *toolchain.Document, ref, ext, out st
 		if err != nil {
 			return "", fmt.Errorf("$ref %q: %w", ref, err)
 		}
-		return bd.link(out, p) + f, nil
+		return bd.layout().SourceLink(out, p) + f, nil
 	}
 	return ref, nil // a URL: an imported block's schema, or one left as written
 }
@@ -151,20 +151,23 @@ func (bd *builder) blockByOutputPath(p string) *bblock.Block {
 	return nil
 }
 
-// copySource writes a copy of the sources-tree file p (a path below the
-// tree's root, starting with _sources/) into the output at the same path,
-// with the files its relative references lead to, once each, and returns
-// the output path. For the JSON form ("json"), a YAML file is written as
-// JSON beside it (name.json, unless the sources tree has a file of that
-// name), its references to YAML files pointing at their JSON copies, so
-// that the JSON schemas hold together without a YAML parser.
+// copySource returns the path, from the repository root, of the file
+// that a reference to the sources-tree file p (a path below the tree's
+// root, starting with _sources/) leads to in the output: p itself, which
+// the output holds as the sources are published beside the build. For the
+// JSON form ("json"), a YAML file is written as JSON (name.json, unless
+// the sources tree has a file of that name) in the build's _sources/,
+// never in the sources, its relative references leading to the JSON
+// copies of the YAML files they name, recursively, so that the JSON
+// schemas hold together without a YAML parser. The documents read are
+// kept in bd.sourceDocs by the path returned.
 func (bd *builder) copySource(o *blockOut, p, form string) (string, error) {
 	out := p
 	yamlFile := strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")
 	if form == "json" && yamlFile {
 		twin := strings.TrimSuffix(p, path.Ext(p)) + ".json"
 		if _, err := bd.reg.ReadSource(twin); err != nil {
-			out = twin
+			out = bd.repoPath(twin)
 		}
 	}
 	if _, done := bd.sourceDocs[out]; done {
@@ -175,9 +178,9 @@ func (bd *builder) copySource(o *blockOut, p, form string) (string, error) {
 		return "", err
 	}
 	doc, err := toolchain.DecodeDocument(data)
-	if err != nil {
-		bd.put(out, data) // not a JSON or YAML document: as it is
-		bd.sourceDocs[out] = nil
+	if err != nil || out == p {
+		// Published as it is, with the sources.
+		bd.sourceDocs[out] = doc
 		return out, nil
 	}
 	bd.sourceDocs[out] = doc
@@ -201,15 +204,11 @@ func (bd *builder) copySource(o *blockOut, p, form string) (string, error) {
 		}
 		return docs.RelLink(out, nout) + frag
 	})
-	if out == p {
-		bd.put(out, data)
-		return out, nil
-	}
 	var buf bytes.Buffer
 	if err := mapped.WriteJSON(&buf); err != nil {
 		return "", fmt.Errorf("%s: %w", p, err)
 	}
-	bd.put(out, withNewline(buf.Bytes()))
+	bd.putRoot(out, withNewline(buf.Bytes()))
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -227,9 +228,26 @@ func TestSHACLProfileOf(t *testing.T) {
 		}
 	}
 	full := readJSON(t, filepath.Join(out, "generateddocs", "json-full", "profile", "index.json"))
-	for name, doc := range map[string]map[string]any{"register.json": entry, "json-full": full} {
-		if got := toJSON(t, doc["shaclShapes"]); got != toJSON(t, wantShapes) {
-			t.Errorf("%s: t.profile's shaclShapes %s, want %s", name, got, toJSON(t, wantShapes))
+	// Without a base URL the links are relative to the file that holds
+	// them, and lead to the copy of the sources in the output.
+	up := "../../../"
+	for _, d := range []struct {
+		file string
+		doc  map[string]any
+		want map[string]any
+	}{
+		{"register.json", entry, wantShapes},
+		{"generateddocs/json-full/profile/index.json", full, map[string]any{"t.profile": []any{up + own}, "t.person": []any{up + inherited}}},
+	} {
+		if got := toJSON(t, d.doc["shaclShapes"]); got != toJSON(t, d.want) {
+			t.Errorf("%s: t.profile's shaclShapes %s, want %s", d.file, got, toJSON(t, d.want))
+		}
+		for _, files := range d.want {
+			for _, f := range files.([]any) {
+				if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(path.Join(path.Dir(d.file), f.(string))))); err != nil {
+					t.Errorf("%s: %s leads nowhere: %v", d.file, f, err)
+				}
+			}
 		}
 	}
 	data, err := os.ReadFile(filepath.Join(out, "generateddocs", "json-full", "profile", "index.json"))

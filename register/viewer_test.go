@@ -94,21 +94,18 @@ func TestViewerReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := pub["baseURL"].(string)
-	out, _ := buildReg(t, reg, Options{BaseURL: base, BuildPath: "build", GitRepository: pub["gitRepository"].(string),
+	root, _ := buildReg(t, reg, Options{BaseURL: base, BuildPath: "build", GitRepository: pub["gitRepository"].(string),
 		GitHubBaseURL: pub["gitHubRepository"].(string)})
-	built := filepath.Join(out)
-	// local returns the file a URL below the base URL names in the build,
-	// or in the sources for one below _sources/.
-	src := shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src")
+	out := filepath.Join(root, "build")
+	// local returns the file a URL below the base URL names in the output,
+	// laid out as the repository is published: the build in build/, the
+	// sources in _sources/.
 	local := func(u string) (string, bool) {
 		rest, ok := strings.CutPrefix(u, base)
 		if !ok {
 			return "", false
 		}
-		if r, ok := strings.CutPrefix(rest, "build/"); ok {
-			return filepath.Join(built, filepath.FromSlash(r)), true
-		}
-		return filepath.Join(src, filepath.FromSlash(rest)), true
+		return filepath.Join(root, filepath.FromSlash(rest)), true
 	}
 	exists := func(what, u string) {
 		t.Helper()
@@ -228,6 +225,15 @@ func TestViewerReads(t *testing.T) {
 	if same < 18 {
 		t.Errorf("%d blocks have the published build's resolved properties, want 18", same)
 	}
+}
+
+// fullBuildImports returns the imports of the published build
+// ../shared/reference/ogc-published/full-builds/name, mapped to the copies
+// of their register.json its annotated/_cache holds.
+func fullBuildImports(t *testing.T, name string) *bblock.Imports {
+	t.Helper()
+	full := shared.Dir(t, "reference", "ogc-published", "full-builds", name)
+	return cachedImports(t, full, readJSON(t, filepath.Join(full, "build", "register.json")))
 }
 
 // cachedImports loads the registers a published build (the folder full,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	ldctx "github.com/jrpcld/jrpcld/context"
+	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/register"
 	"github.com/jrpcld/jrpcld/register/transform"
@@ -68,18 +69,35 @@ Warnings and errors go to standard error, a line each; -q folds warnings
 alike into one line with their count, --quiet=all leaves warnings out.
 
 PATH is the block identifier without its first component, as the OGC tool
-chain lays out its build (ogc.geo.feature -> geo/feature). Files of the sources
-tree that an annotated schema refers to (other than block schemas) are copied
-under DIR/_sources/ at their place in the tree.
+chain lays out its build (ogc.geo.feature -> geo/feature). DIR/_sources/ is a
+copy of SOURCES' _sources/, which register.json and the documentation link
+to (sourceSchema, sourceFiles, the files examples come from): every link
+below --base-url names a file of DIR, so DIR can be published as it is.
 
-Imports of bblocks-config.yaml are never fetched. --import URL=DIR maps one
-(its URL as bblocks-config.yaml writes it, or "default" for the main OGC
-register) to a local copy of that register as built: a folder with
-register.json (or build/register.json) and the files it links to, as
-"jrpcld build -o DIR" writes them or as the tool chain publishes them. An
-import without a copy is warned about once, and a block that needs it fails
-with an error naming the import and this flag. register.json's source*
-members name files relative to the source tree.
+--build-path PATH lays DIR out as the OGC GitHub Action publishes a
+repository: DIR is the repository root, published at --base-url, with the
+build in DIR/PATH/ (PATH is "build" in the Action: register.json is at
+URL/build/register.json), the sources in DIR/_sources/ and the HTML pages
+(index.html, bblock/ID.html) at the root, where the Action deploys its
+viewer. With -o SOURCES the build goes into the repository itself, as in
+the Action (SOURCES/PATH/, the pages beside _sources/; nothing is copied).
+Without --build-path, -o SOURCES is refused.
+
+Imports of bblocks-config.yaml are never fetched by build. Each is read from
+the copy "jrpcld fetch URL" keeps in jrpcld's cache, URL being the import's
+register.json (for an import named by its folder, FOLDER/build/register.json,
+where the OGC GitHub Action publishes it, or FOLDER/register.json; for
+"default", the main OGC register's), or from a folder --import URL=DIR maps
+it to (its URL as bblocks-config.yaml writes it, or "default"): a copy of that
+register as built, with register.json (or build/register.json) and the files
+it links to, as "jrpcld build -o DIR" writes them or as the tool chain
+publishes them. Blocks that depend on an imported block get its schema,
+context and shapes from the copy, and each import's register.json is written
+to annotated/_cache/SHA256 (of its URL), where the OGC viewer reads it
+(register.json's remoteCacheDir). An import with no copy is an error naming
+the "jrpcld fetch" command that makes one: the rest is built, the blocks
+that need it fail, and the exit status is 1. Without --base-url, links are
+relative to the file that holds them.
 
 Each resource's graph is validated against the SHACL shapes of its block and
 of the blocks it depends on (shaclShapes, with shaclClosures and a snippet's
@@ -141,7 +159,7 @@ func runBuild(c *command, fs *pflag.FlagSet) runner {
 	o := &buildOptions{cmd: c.name, fs: fs, ctxMap: contextMap{}}
 	fs.StringVarP(&o.out, "output", "o", "build-local", "write the register into `DIR`")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` DIR will be published at (with --build-path, the URL of the repository root); links become absolute below it")
-	fs.StringVar(&o.buildPath, "build-path", "", "lay DIR out as the OGC tool chain publishes a repository: DIR is at `PATH` (\"build\" in the OGC GitHub Action) below the repository root, which holds SOURCES' _sources/ and is published at --base-url")
+	fs.StringVar(&o.buildPath, "build-path", "", "lay DIR out as the OGC GitHub Action publishes a repository: DIR is the repository root, published at --base-url, with the build at `PATH` (\"build\" in the Action) below it, the sources in _sources/ and the pages at the root; -o SOURCES builds into the repository itself")
 	fs.StringVar(&o.relBase, "relative-base", "", "resolve relative IRIs of examples without a base-uri against the folder `URL`, as the OGC tool chain resolves them against its working folder (file:///github/workspace/ in its GitHub Action), so that the build compares file for file with a published one")
 	fs.StringVar(&o.gitRepo, "git-repository", "", "the `URL` of the register's git repository, for register.json (gitRepository)")
 	fs.StringVar(&o.githubBase, "github-base-url", "", "the `URL` the repository's files are browsed at (https://github.com/OWNER/REPO/blob/BRANCH/), for register.json (gitHubRepository) and each block's testOutputs")
@@ -178,9 +196,9 @@ func (o *buildOptions) run(e *env, pos []string) error {
 		return fail(err)
 	}
 	defer sandbox.Close()
-	if _, same := sameFile(e, o.out, pos); same {
-		// The register's _sources/ would be written over the sources.
-		return failf("-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere)", o.out)
+	if _, same := sameFile(e, o.out, pos); same && o.buildPath == "" {
+		// The build would be written over the sources.
+		return failf("-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere, or into --build-path below it)", o.out)
 	}
 	reg, err := o.register(pos)
 	if err != nil {
@@ -216,10 +234,11 @@ func (o *buildOptions) register(pos []string) (*bblock.Register, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts == nil {
+		opts = &bblock.Options{}
+	}
+	opts.FindImport = cachedImport
 	if len(o.urlMaps) > 0 {
-		if opts == nil {
-			opts = &bblock.Options{}
-		}
 		if opts.Imports, err = opts.Imports.MapURLs(o.urlMaps); err != nil {
 			return nil, err
 		}
@@ -259,6 +278,29 @@ func writeBuildReport(e *env, out string, res *register.Result) {
 		fmt.Fprintf(e.Stdout, "  %-6s %s: examples %d/%d, tests %d/%d\n", verdict, termsafe.Escape(b.ID),
 			b.Examples.Passed, b.Examples.Passed+b.Examples.Failed, b.Tests.Passed, b.Tests.Passed+b.Tests.Failed)
 	}
+}
+
+// cachedImport returns the copy of the register that import name of
+// bblocks-config.yaml ("default" or a URL) stands for in the cache "jrpcld
+// fetch" fills, under the URL of its register.json: the URL itself when it
+// names a .json file, else URL/build/register.json (where the OGC GitHub
+// Action publishes it) or URL/register.json.
+func cachedImport(name string) (bblock.ImportMap, bool) {
+	u := name
+	if u == "default" {
+		u = bblock.DefaultImport
+	}
+	candidates := []string{u}
+	if !strings.HasSuffix(u, ".json") {
+		base := strings.TrimSuffix(u, "/") + "/"
+		candidates = []string{base + "build/register.json", base + "register.json"}
+	}
+	for _, c := range candidates {
+		if dir, err := regcache.Dir(c); err == nil {
+			return bblock.ImportMap{URL: name, Dir: dir, RegisterURL: regcache.Normalize(c)}, true
+		}
+	}
+	return bblock.ImportMap{}, false
 }
 
 // maxTransformMemory is the largest --transform-memory, in MiB (1 TiB).

@@ -1,19 +1,56 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/internal/testkit/bomb"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
+// fixtureImport is the import of register/testdata/fixture.
+const fixtureImport = "https://example.org/elsewhere/register.json"
+
+// fixtureImportRegister is a register.json for it, as "jrpcld fetch" would
+// keep it: it lists the block fx.remote refers to, without its files.
+const fixtureImportRegister = `{"name": "Elsewhere", "baseURL": "https://example.org/elsewhere/", "bblocks": [{"itemIdentifier": "ogc.geo.features.feature", "name": "Feature"}]}`
+
+// cacheRegister points jrpcld's cache at a new folder (XDG_CACHE_HOME) and
+// puts there, as "jrpcld fetch u" would, a copy of the register at u made
+// of files (by path below the copy); none when files is nil.
+func cacheRegister(t *testing.T, u string, files map[string]string) {
+	t.Helper()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	if files == nil {
+		return
+	}
+	st, err := regcache.Stage(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		p := filepath.Join(st.Dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(t, p, data)
+	}
+	if _, err := st.Commit(u); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestBuildCommand(t *testing.T) {
 	fixture := filepath.Join("..", "..", "register", "testdata", "fixture")
 	tmp := t.TempDir()
+	cacheRegister(t, fixtureImport, map[string]string{"register.json": fixtureImportRegister})
 	tests := []struct {
 		name     string
 		args     []string
@@ -33,8 +70,6 @@ func TestBuildCommand(t *testing.T) {
 				"  passed fx.labelled-point: examples 2/2, tests 2/2\n" +
 				"  FAILED fx.remote: examples 0/0, tests 0/0\n",
 			"fx.point: error: test tests/wrongly-valid-fail.json: Test was expected to fail but it did not."},
-		{"quiet", []string{"build", fixture, "-o", filepath.Join(tmp, "quiet"), "-q"}, exitInvalid, "  FAILED fx.point: examples 1/2, tests 2/4\n",
-			`jrpcld build: warning: bblocks-config.yaml: import "https://example.org/elsewhere/register.json" is not resolved`},
 		{"filter passes", []string{"build", fixture, "-o", filepath.Join(tmp, "filtered"), "--filter", "fx.labelled-point"}, exitOK,
 			"  passed fx.labelled-point: examples 2/2, tests 2/2\n", ""},
 	}
@@ -49,15 +84,26 @@ func TestBuildCommand(t *testing.T) {
 			}
 		})
 	}
+	// -q: the verdicts and the register's errors, here its import with no
+	// copy in an empty cache.
+	t.Run("quiet", func(t *testing.T) {
+		t.Setenv("XDG_CACHE_HOME", t.TempDir())
+		code, out, errOut := jrpcld(t, "", "build", fixture, "-o", filepath.Join(tmp, "quiet"), "-q")
+		if code != exitInvalid || !strings.Contains(out, "  FAILED fx.point: examples 1/2, tests 2/4\n") ||
+			!strings.Contains(errOut, `jrpcld build: error: bblocks-config.yaml: import "https://example.org/elsewhere/register.json" has no local copy`) {
+			t.Errorf("-q: exit %d\nstdout %q\nstderr %q", code, out, errOut)
+		}
+	})
 	// --quiet=all: the errors and the verdicts, no warning.
 	code, out, errOut := jrpcld(t, "", "build", fixture, "-o", filepath.Join(tmp, "silent"), "--quiet=all")
 	if code != exitInvalid || strings.Contains(errOut, "warning") || !strings.Contains(errOut, "fx.point: error: ") || !strings.Contains(out, "FAILED fx.point") {
 		t.Errorf("--quiet=all: exit %d\nstdout %q\nstderr %q", code, out, errOut)
 	}
-	// The import is warned about once in the whole run.
-	_, _, errOut = jrpcld(t, "", "build", fixture, "-o", filepath.Join(tmp, "again"))
-	if n := strings.Count(errOut, `import "https://example.org/elsewhere/register.json" is not resolved`); n != 1 {
-		t.Errorf("the import warning appears %d times:\n%s", n, errOut)
+	// The import is read from the cache, and copied where the viewer
+	// reads it.
+	sum := sha256.Sum256([]byte(fixtureImport))
+	if got, err := os.ReadFile(filepath.Join(tmp, "fixture", "annotated", "_cache", hex.EncodeToString(sum[:]))); err != nil || string(got) != fixtureImportRegister {
+		t.Errorf("annotated/_cache: %q, %v; want the cached register.json", got, err)
 	}
 	for _, f := range []string{"index.html", "register.json", "bblock/jrpcld.json-rpc.html", "tests/json-rpc/_report.json"} {
 		if _, err := os.Stat(filepath.Join(tmp, "default", f)); err != nil {
@@ -70,14 +116,38 @@ func TestBuildCommand(t *testing.T) {
 // builds with every example passing.
 func TestBuildOGCCommand(t *testing.T) {
 	src := shared.Dir(t, "reference", "ogc-mcp-bblocks")
-	out := filepath.Join(t.TempDir(), "out")
-	code, stdout, stderr := jrpcld(t, "", "build", src, "-o", out)
-	want := "  passed mcp.json-rpc: examples 3/3, tests 0/0\n  passed mcp.mcp: examples 20/20, tests 0/0\n"
-	if code != exitOK || !strings.HasSuffix(stdout, want) {
-		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	// The main OGC register, which it imports, as the published build
+	// cached it.
+	sum := sha256.Sum256([]byte(bblock.DefaultImport))
+	main, err := os.ReadFile(shared.Dir(t, "reference", "ogc-published", "full-builds", "ogc-mcp-2025-09", "build", "annotated", "_cache", hex.EncodeToString(sum[:])))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := strings.Count(stderr, `import "default" is not resolved`); n != 1 {
-		t.Errorf("the import warning appears %d times:\n%s", n, stderr)
+	want := "  passed mcp.json-rpc: examples 3/3, tests 0/0\n  passed mcp.mcp: examples 20/20, tests 0/0\n"
+	for _, tt := range []struct {
+		name   string
+		cached map[string]string
+		code   int
+		err    string
+	}{
+		{"import fetched", map[string]string{"register.json": string(main)}, exitOK, ""},
+		{"import not fetched", nil, exitInvalid, `jrpcld build: error: bblocks-config.yaml: import "default" has no local copy: register.json lists it, and the viewer reads it from annotated/_cache, which this build cannot write; its register is fetched into jrpcld's cache with "jrpcld fetch ` + bblock.DefaultImport + `" or mapped to a local copy with --import default=DIR, then build again (at /imports/0)` + "\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cacheRegister(t, bblock.DefaultImport, tt.cached)
+			out := filepath.Join(t.TempDir(), "out")
+			code, stdout, stderr := jrpcld(t, "", "build", src, "-o", out)
+			if code != tt.code || !strings.HasSuffix(stdout, want) || !strings.Contains(stderr, tt.err) {
+				t.Errorf("exit %d, want %d\n%s\n%s", code, tt.code, stdout, stderr)
+			}
+			if strings.Contains(stderr, "is not resolved") {
+				t.Errorf("the import is also warned about:\n%s", stderr)
+			}
+			_, err := os.Stat(filepath.Join(out, "annotated", "_cache", hex.EncodeToString(sum[:])))
+			if (err == nil) != (tt.cached != nil) {
+				t.Errorf("annotated/_cache holds the import: %v, want %v", err == nil, tt.cached != nil)
+			}
+		})
 	}
 }
 

@@ -84,7 +84,7 @@ func TestOutputIsInput(t *testing.T) {
 		{"examples", []string{"examples", "--bblock", block, "-o", block},
 			"", "jrpcld examples: the output " + snippet + " is also an input: refusing to replace it (write elsewhere)\n"},
 		{"build", []string{"build", dir, "-o", dir + "/"},
-			"", "jrpcld build: -o " + dir + "/ is the SOURCES folder: refusing to write the register into it (write elsewhere)\n"},
+			"", "jrpcld build: -o " + dir + "/ is the SOURCES folder: refusing to write the register into it (write elsewhere, or into --build-path below it)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"go/build"
 	"os"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/jrpcld/jrpcld/bblock"
 )
 
 // TestREADMEImports: the list of imports in the README's architecture
@@ -187,6 +191,7 @@ func TestREADMERuns(t *testing.T) {
 		t.Skipf("no %s: the README's commands use it", shared)
 	}
 	tmp := t.TempDir()
+	readmeFetched(t, shared)
 	t.Chdir("../..")
 	lines := strings.Split(string(readme), "\n")
 	var block string // the language of the fenced block we are in, or ""
@@ -216,6 +221,10 @@ func TestREADMERuns(t *testing.T) {
 				t.Errorf("README line %d: %s\nprints\n%s\nthe README shows\n%s", i+1, l, got, strings.Join(want, "\n"))
 			}
 			ran++
+		case block == "sh" && strings.HasPrefix(l, "jrpcld fetch "):
+			if !strings.Contains(l, bblock.DefaultImport) {
+				t.Errorf("README line %d: %s: the test has no copy of what it fetches (readmeFetched)", i+1, l)
+			}
 		case block == "sh" && readmeRunnable(l):
 			if code, _, errOut := runREADMELine(t, l, tmp); code != exitOK {
 				t.Errorf("README line %d: %s: exit %d: %s", i+1, l, code, errOut)
@@ -233,7 +242,21 @@ func TestREADMERuns(t *testing.T) {
 func readmeRunnable(l string) bool {
 	l = strings.TrimSpace(l)
 	return (strings.HasPrefix(l, "jrpcld ") || strings.HasPrefix(l, "go run ./cmd/jrpcld ")) &&
-		!strings.HasPrefix(l, "jrpcld serve")
+		!strings.HasPrefix(l, "jrpcld serve") && !strings.HasPrefix(l, "jrpcld fetch ")
+}
+
+// readmeFetched puts into a new cache of registers, in place of the
+// README's "jrpcld fetch URL" lines (the tests use no network), the
+// registers those lines fetch, from the copies of them ../shared holds:
+// the main OGC register, as the MCP register's published build cached it.
+func readmeFetched(t *testing.T, shared string) {
+	t.Helper()
+	sum := sha256.Sum256([]byte(bblock.DefaultImport))
+	main, err := os.ReadFile(filepath.Join(shared, "reference", "ogc-published", "full-builds", "ogc-mcp-2025-09", "build", "annotated", "_cache", hex.EncodeToString(sum[:])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cacheRegister(t, bblock.DefaultImport, map[string]string{"register.json": string(main)})
 }
 
 // runREADMELine runs one command line of the README, "a | b" included: the

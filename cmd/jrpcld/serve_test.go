@@ -369,6 +369,7 @@ func TestBuildServeHosts(t *testing.T) {
 		t.Skip("SIGINT is ignored in this process, and so in the command it starts: it could not be stopped")
 	}
 	fixture := filepath.Join("..", "..", "register", "testdata", "fixture")
+	cacheRegister(t, fixtureImport, map[string]string{"register.json": fixtureImportRegister})
 	cmd := exec.Command(os.Args[0], "build", fixture, "--filter", "fx.labelled-point", "-o", t.TempDir(), "--serve", "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "JRPCLD_TEST_MAIN=1")
 	stdout, err := cmd.StdoutPipe()

@@ -39,17 +39,15 @@ func (l Layout) Link(from, to string) string {
 	return RelLink(from, to)
 }
 
-// SourceLink returns the URL of the file p of the sources tree (a path from
-// the root of the repository, "_sources/..."), as written in the output
-// file from: below the base URL when there is one.
+// SourceLink returns the URL of the file p, a path from the root of the
+// repository (a file of the sources tree, "_sources/..."), as written in
+// the output file from (a path below the build folder): below the base URL
+// when there is one, else relative.
 func (l Layout) SourceLink(from, p string) string {
-	switch {
-	case l.BaseURL != "":
+	if l.BaseURL != "" {
 		return l.BaseURL + EscapePath(p)
-	case l.BuildPath != "":
-		return RelLink(l.RepoPath(from), p)
 	}
-	return p
+	return RelLink(l.RepoPath(from), p)
 }
 
 // SourceFolder returns the URL of block b's folder in the sources tree,

@@ -159,7 +159,7 @@ var templates = template.Must(template.New("page").Funcs(funcs).Parse(`
 <p>{{len .Rows}} building block{{if ne (len .Rows) 1}}s{{end}}:
 <span class="pass">{{.Passed}} passed</span>{{if .Failed}} <span class="fail">{{.Failed}} failed</span>{{end}}.
 {{if .Date}}Dated {{.Date}}.{{end}}
-Files: <a href="register.json">register.json</a>.</p>
+Files: <a href="{{.RegisterLink}}">register.json</a>.</p>
 {{if .Errors}}<h2>Register errors</h2><ul class="problems">{{range .Errors}}<li><span class="fail">error</span> {{.}}</li>{{end}}</ul>{{end}}
 {{if .Warnings}}<h2>Register warnings</h2><ul class="problems">{{range .Warnings}}<li><span class="warn">warning</span> {{.}}</li>{{end}}</ul>{{end}}
 <h2 id="blocks">Building blocks</h2>
@@ -287,9 +287,11 @@ type Index struct {
 	// description lead; nil keeps them as written.
 	Links                             docs.LinkFunc
 	Name, Abstract, Description, Date string
-	Passed, Failed                    int
-	Errors, Warnings                  []string
-	Rows                              []IndexRow
+	// RegisterLink is the relative link to register.json.
+	RegisterLink     string
+	Passed, Failed   int
+	Errors, Warnings []string
+	Rows             []IndexRow
 	// Graph is the register's dependency graph: its blocks, with links
 	// from index.html.
 	Graph []GraphNode
