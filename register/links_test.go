@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/jrpcld/jrpcld/bblock"
 )
 
@@ -160,12 +162,18 @@ func (c *linkChecker) checkRelative(from, l string) {
 // the examples' code, whose IRIs name the data's things, not files.
 var skippedMembers = map[string]bool{"annotatedSchema": true, "code": true, "remoteCacheDir": true}
 
-// checkJSON checks every string below the base URL in the JSON document of
-// the file from.
+// checkJSON checks every string below the base URL in the JSON (or YAML)
+// document of the file from.
 func (c *linkChecker) checkJSON(from string) {
 	var v any
-	if err := json.Unmarshal(c.files[from], &v); err != nil {
-		c.broken = append(c.broken, brokenLink{from, "", "not JSON: " + err.Error()})
+	var err error
+	if path.Ext(from) == ".yaml" {
+		err = yaml.Unmarshal(c.files[from], &v)
+	} else {
+		err = json.Unmarshal(c.files[from], &v)
+	}
+	if err != nil {
+		c.broken = append(c.broken, brokenLink{from, "", "not JSON or YAML: " + err.Error()})
 		return
 	}
 	var walk func(ptr string, v any)
@@ -176,6 +184,10 @@ func (c *linkChecker) checkJSON(from string) {
 				if !skippedMembers[k] {
 					walk(ptr+"/"+k, x)
 				}
+			}
+		case map[any]any: // YAML with keys that are not strings (response codes)
+			for k, x := range v {
+				walk(fmt.Sprintf("%s/%v", ptr, k), x)
 			}
 		case []any:
 			for i, x := range v {
@@ -233,6 +245,8 @@ func (c *linkChecker) checkBuild(res *Result) {
 		switch {
 		case ok && (rel == "register.json" || strings.HasPrefix(rel, "generateddocs/json-full/") && strings.HasSuffix(rel, ".json")):
 			c.checkJSON(p)
+		case ok && strings.HasPrefix(rel, "annotated/") && (path.Base(rel) == "schema.json" || path.Base(rel) == "schema.yaml" || path.Base(rel) == "openapi.yaml"):
+			c.checkJSON(p) // the references of the annotated schemas and OpenAPI documents
 		case ok && strings.HasPrefix(rel, "generateddocs/markdown/") && strings.HasSuffix(rel, ".md"):
 			c.checkMarkdown(p)
 		case strings.HasSuffix(p, ".html") && !strings.HasPrefix(p, bblock.SourcesDir+"/"):
@@ -265,7 +279,8 @@ func (c *linkChecker) checkBuild(res *Result) {
 // testdata registers and the embedded block) laid out both ways: alone at
 // the base URL, and as the OGC GitHub Action publishes a repository (the
 // build in build/). Every URL below the base URL in register.json, the
-// full JSON and Markdown documentation, every link of the pages, and the
+// full JSON and Markdown documentation, the annotated schemas and OpenAPI
+// documents, every link of the pages, and the
 // copy of each import register.json lists, must name a file of the output;
 // an import ../shared holds no copy of is an error of the build that says
 // how to fetch it.

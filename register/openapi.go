@@ -88,7 +88,7 @@ func (bd *builder) openAPIRef(o *blockOut, ref, from, out string) (string, error
 	if err != nil {
 		return "", fmt.Errorf("$ref %q: %w", ref, err)
 	}
-	return bd.link(out, p) + frag, nil
+	return bd.layout().SourceLink(out, p) + frag, nil
 }
 
 // blockDocument returns the link, from the output file out, to the
