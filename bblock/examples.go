@@ -3,6 +3,7 @@ package bblock
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/diag"
@@ -12,7 +13,22 @@ import (
 // Examples is the content of a block's examples.yaml.
 type Examples struct {
 	Prefixes map[string]string // prefixes for every example
-	Examples []Example
+	// PrefixOrder lists the names of Prefixes in the file's order.
+	PrefixOrder []string
+	Examples    []Example
+}
+
+// PrefixNamesOf returns the names of the prefixes that apply to example
+// ex in the order the tool chain gives them: those of the file in its
+// order, then those the example adds, in its order.
+func (e *Examples) PrefixNamesOf(ex Example) []string {
+	out := slices.Clone(e.PrefixOrder)
+	for _, n := range ex.PrefixOrder {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // PrefixesOf returns the prefixes that apply to example ex: those of the
@@ -36,8 +52,18 @@ type Example struct {
 	BaseURI            string            `yaml:"base-uri"`
 	BaseOutputFilename string            `yaml:"base-output-filename"`
 	Prefixes           map[string]string `yaml:"prefixes"`
+	PrefixOrder        []string          `yaml:"-"` // the names of Prefixes in their order
 	Snippets           []Snippet         `yaml:"snippets"`
 	Line               int               `yaml:"-"` // line of the example in examples.yaml
+	// Members are the example's members as examples.yaml writes them, in
+	// their order, which the documentation copies.
+	Members []Member `yaml:"-"`
+}
+
+// Member is a member of an example or a snippet as examples.yaml writes it.
+type Member struct {
+	Key   string
+	Value any // as YAML decodes it
 }
 
 // Snippet is one code snippet of an example: inline code or a file
@@ -61,6 +87,9 @@ type Snippet struct {
 	// does not say (both), empty when it says none (null or []).
 	DocUpliftFormats []string `yaml:"-"`
 	Line             int      `yaml:"-"` // line of the snippet in examples.yaml
+	// Members are the snippet's members as examples.yaml writes them, in
+	// their order, which the documentation copies.
+	Members []Member `yaml:"-"`
 }
 
 // names is a list of strings that YAML may also give as one string.
@@ -111,6 +140,7 @@ func ParseExamples(file string, data []byte) (*Examples, []Problem, error) {
 				if err := doc.Content[i+1].Decode(&out.Prefixes); err != nil {
 					return nil, nil, fmt.Errorf("%s:%d: prefixes must map names to IRIs: %w", file, doc.Content[i+1].Line, err)
 				}
+				out.PrefixOrder = keys(doc.Content[i+1])
 			case "examples":
 				list = doc.Content[i+1]
 			}
@@ -129,6 +159,10 @@ func ParseExamples(file string, data []byte) (*Examples, []Problem, error) {
 			return nil, nil, fmt.Errorf("%s:%d: example %d: %w", file, n.Line, i+1, err)
 		}
 		ex.Line = n.Line
+		ex.Members = members(n)
+		if p := mappingValue(n, "prefixes"); p != nil {
+			ex.PrefixOrder = keys(p)
+		}
 		if ex.Content == "" && len(ex.Snippets) == 0 {
 			probs = append(probs, Problem{File: file, Message: fmt.Sprintf("line %d: example %d has neither content nor snippets", n.Line, i+1)})
 		}
@@ -137,6 +171,7 @@ func ParseExamples(file string, data []byte) (*Examples, []Problem, error) {
 			s := &ex.Snippets[j]
 			if snips != nil && j < len(snips.Content) {
 				s.Line = snips.Content[j].Line
+				s.Members = members(snips.Content[j])
 			}
 			where := fmt.Sprintf("line %d: example %d snippet %d", s.Line, i+1, j+1)
 			if snips != nil && j < len(snips.Content) {
@@ -187,6 +222,32 @@ func upliftFormats(n *yaml.Node) ([]string, error) {
 		}
 	}
 	return append([]string{}, list...), nil
+}
+
+// keys returns the keys of the mapping n, in order.
+func keys(n *yaml.Node) []string {
+	var out []string
+	for _, m := range members(n) {
+		out = append(out, m.Key)
+	}
+	return out
+}
+
+// members returns the members of the mapping n, in order, each value as
+// YAML decodes it (nil for one it cannot decode).
+func members(n *yaml.Node) []Member {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []Member
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		var v any
+		if n.Content[i+1].Decode(&v) != nil {
+			v = nil
+		}
+		out = append(out, Member{Key: n.Content[i].Value, Value: v})
+	}
+	return out
 }
 
 func mappingValue(n *yaml.Node, key string) *yaml.Node {

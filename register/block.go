@@ -2,6 +2,8 @@ package register
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -52,6 +54,7 @@ type blockOut struct {
 	ontologyNote string // why no ontology.ttl was written, when there is an ontology
 	ctxErr       bool   // the context could not be built
 	properties   bool   // resolvedProperties.json was written
+	remoteCache  bool   // annotated/PATH/remote_cache/ was written
 	tr           *blockTransforms
 	sch          *schema.Schema // the compiled schema, nil when none or when it does not compile
 	schErr       error          // why the schema does not compile
@@ -143,6 +146,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 		if err := bd.writeSchemas(o); err != nil {
 			global(report.JSONSchema, "annotated schema: %v", err)
 		}
+		bd.writeRemoteCache(o)
 		if sch, schErr = bd.schemas.Compile(b); schErr != nil {
 			global(report.JSONSchema, "compiling the schema: %v", schErr)
 		}
@@ -188,6 +192,10 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 
 	// Test resources, then examples, as the tool chain checks them.
 	testBase := examplesBase(b)
+	if bd.opts.RelativeBase != "" {
+		// As the tool chain: against its working folder.
+		testBase = ""
+	}
 	for _, t := range bd.testResources(o) {
 		src := report.Source{Type: report.TestResource, RequireFail: t.requireFail,
 			Filename: bd.sourcePath(o, path.Join("tests", t.out)), Language: strings.TrimPrefix(path.Ext(t.out), ".")}
@@ -241,9 +249,18 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 				it := &item{Title: ex.Title, SchemaRef: sn.SchemaRef, Base: base, File: file, Language: sn.Language,
 					rep: report.NewItem(report.Source{Type: report.Example, ExampleIndex: i + 1, SnippetIndex: j + 1,
 						Filename: bd.repoPath(path.Join(o.tests, file)), Language: mediaType(sn.Language)})}
+				if languageKind(sn.Language) == "" {
+					// The files made from it are named after its own.
+					it.Base = strings.TrimSuffix(file, path.Ext(file))
+				}
 				using := file
-				if sn.Ref != "" {
+				if stem := snippetStem(fmt.Sprintf("example_%d_%d", i+1, j+1), sn.Language); sn.Ref != "" {
 					using = sn.Ref
+				} else if it.Base != stem {
+					// As the tool chain, the name it would have given, when
+					// the file has another (base-output-filename, a media
+					// type).
+					using = fmt.Sprintf("%s (%s)", file, stem)
 				}
 				if err != nil {
 					where := fmt.Sprintf("%s line %d", b.Files.Examples, sn.Line)
@@ -253,7 +270,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 					it.rep.Error(report.Files, fmt.Sprintf("Error reading the snippet (%s): %v", where, err))
 				}
 				exPrefixes := b.Examples.PrefixesOf(ex)
-				bd.check(o, it, code, err == nil, checkInput{sch: sch, schErr: schErr, ex: ex, sn: sn, using: using, prefixes: exPrefixes})
+				bd.check(o, it, code, err == nil, checkInput{sch: sch, schErr: schErr, ex: ex, sn: sn, using: using, prefixes: exPrefixes, prefixNames: b.Examples.PrefixNamesOf(ex)})
 				eo.Snippets = append(eo.Snippets, it)
 			}
 			o.examples = append(o.examples, eo)
@@ -305,7 +322,8 @@ func (bd *builder) processed(o *blockOut) *ldctx.Processed {
 // examplesBase returns the base-uri that every example snippet of block b
 // uses, or "" when they use none or several: test resources are uplifted
 // with it, so that relative IRIs (such as string ids) resolve as in the
-// examples.
+// examples, unless Options.RelativeBase asks for the tool chain's working
+// folder (docs/ogc.md, departure 3).
 func examplesBase(b *bblock.Block) string {
 	if b.Examples == nil {
 		return ""
@@ -392,6 +410,25 @@ func (o *blockOut) items() []*item {
 		all = append(all, e.Snippets...)
 	}
 	return all
+}
+
+// writeRemoteCache writes, for a block whose schema bblock.json names by
+// URL, the document read for it (through a URL mapping) to
+// annotated/PATH/remote_cache/SHA256, named by the SHA-256 of the URL, as
+// the tool chain caches what it loads for a block (register.json's
+// remoteCacheDir of the block).
+func (bd *builder) writeRemoteCache(o *blockOut) {
+	u := o.b.Files.Schema
+	if !bblock.IsURL(u) {
+		return
+	}
+	data, err := bd.reg.Imports.ReadURL(u)
+	if err != nil {
+		return // the block's schema error says why
+	}
+	sum := sha256.Sum256([]byte(u))
+	bd.put(path.Join(o.annotated, docs.RemoteCacheDir, hex.EncodeToString(sum[:])), data)
+	o.remoteCache = true
 }
 
 // writeOntology writes ontology.ttl: the block's Turtle ontology, checked.
@@ -553,12 +590,26 @@ func languageKind(l string) string {
 	case "yaml", "yml", "application/yaml", "application/x-yaml", "text/yaml":
 		return langYAML
 	}
-	// Other media types, application/geo+json among them, are not
-	// checked: the tool chain's JSON validator takes a snippet by the
-	// extension of its file (.json, .jsonld, .yaml, .yml) or by the media
-	// types application/json and application/x-yaml alone
-	// (validation/json_.py, see docs/ogc.md).
+	// Other languages are not checked, but for GeoJSON (see checkedKind).
 	return ""
+}
+
+// isGeoJSON reports whether a snippet's language is GeoJSON, by name or
+// media type: the tool chain checks it as JSON, as its reference build of
+// testdata/ogc-registers/snippet-languages shows, under its own file
+// name.
+func isGeoJSON(l string) bool {
+	l = strings.ToLower(strings.TrimSpace(l))
+	return l == "geojson" || l == "application/geo+json"
+}
+
+// checkedKind returns how a resource in language l is checked: as its
+// kind, GeoJSON as JSON; "" when nothing checks it.
+func checkedKind(l string) string {
+	if isGeoJSON(l) {
+		return langJSON
+	}
+	return languageKind(l)
 }
 
 // snippetExtension returns the extension of the file of a snippet in
@@ -584,6 +635,19 @@ func snippetExtension(lang string) string {
 		return ".txt"
 	}
 	return "." + clean
+}
+
+// snippetStem returns the name the tool chain gives the files of a snippet
+// whose own name is base (example_I_J) before their extension: base, and
+// for a media type nothing else names its type after it
+// ("example_8_2.application" for application/geo+json).
+func snippetStem(base, lang string) string {
+	if languageKind(lang) == "" {
+		if major, _, ok := strings.Cut(strings.TrimSpace(lang), "/"); ok {
+			return base + "." + major
+		}
+	}
+	return base
 }
 
 // extension returns the file extension of a language kind.

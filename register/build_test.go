@@ -13,6 +13,8 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -577,6 +579,89 @@ func TestBuildDefault(t *testing.T) {
 	}
 	if ids != 2 {
 		t.Errorf("batch.ttl: %d ids resolved against the examples' base, want 2", ids)
+	}
+	// With a relative base, as the tool chain: against its working folder.
+	reg, err = DefaultRegister()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := build(reg, Options{RelativeBase: "file:///github/workspace/", Sandbox: testSandbox})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := rdftest.ParseTurtle(files["tests/json-rpc/batch.ttl"], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resolved []string
+	for _, tr := range got {
+		if tr.P == "http://json-rpc.org/ontology#hasId" && tr.O.Kind == rdf.IRI {
+			resolved = append(resolved, tr.O.Value)
+		}
+	}
+	sort.Strings(resolved)
+	if want := []string{"file:///github/workspace/1", "file:///github/workspace/9"}; !slices.Equal(resolved, want) {
+		t.Errorf("batch.ttl with a relative base: ids %q, want %q", resolved, want)
+	}
+}
+
+// TestTestResourceNotJSON (docs/ogc.md, departure 20): a .json test
+// resource that is not JSON fails as it must, its report naming the JSON
+// error where it is (invalid-json-fail.json of the embedded block: the
+// string "foobar, " ends at column 39, so column 40 is the "p" that no
+// JSON may follow a value with), where the tool chain reads the file with
+// its YAML parser and reports that parser's error and a crash of its RDF
+// step.
+func TestTestResourceNotJSON(t *testing.T) {
+	reg, err := DefaultRegister()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Built as the tool chain's working folder resolves relative IRIs,
+	// so that no note of jrpcld's comes in.
+	files, _, err := build(reg, Options{RelativeBase: "file:///github/workspace/", Sandbox: testSandbox})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Items []struct {
+			Source   struct{ Filename string }
+			Result   bool
+			Sections []struct {
+				Name    string
+				Entries []map[string]any
+			}
+		}
+	}
+	if err := json.Unmarshal(files["tests/json-rpc/_report.json"], &rep); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, it := range rep.Items {
+		if path.Base(it.Source.Filename) != "invalid-json-fail.json" {
+			continue
+		}
+		found = true
+		if !it.Result {
+			t.Error("invalid-json-fail.json did not fail as it must")
+		}
+		var sections []string
+		for _, s := range it.Sections {
+			sections = append(sections, s.Name)
+			if s.Name != "JSON_SCHEMA" {
+				continue
+			}
+			e := s.Entries[0]
+			if e["exception"] != "JSONDecodeError" || e["line"] != float64(1) || e["col"] != float64(40) || e["isError"] != true {
+				t.Errorf("the JSON error: %v, want JSONDecodeError at line 1, column 40", e)
+			}
+		}
+		if !slices.Equal(sections, []string{"GENERAL", "JSON_SCHEMA"}) {
+			t.Errorf("sections %q, want GENERAL and JSON_SCHEMA (no uplift, nothing unknown)", sections)
+		}
+	}
+	if !found {
+		t.Error("no report item for invalid-json-fail.json")
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/internal/pyjson"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/register/site"
@@ -46,7 +47,6 @@ type item struct {
 	Language  string // as examples.yaml or the file's extension gives it
 
 	Source []byte
-	JSON   []byte // a YAML snippet converted to JSON
 	JSONLD []byte // the uplifted JSON-LD, when made
 	Turtle []byte // the uplifted Turtle, when made
 	// graph and prefixes are the resource's RDF graph, once uplifted or
@@ -126,6 +126,9 @@ type checkInput struct {
 	sn       bblock.Snippet
 	using    string // the name the FILES entry gives the resource
 	prefixes map[string]string
+	// prefixNames are the names of prefixes in the order examples.yaml
+	// gives them.
+	prefixNames []string
 }
 
 // check validates one example snippet or test resource and uplifts it, as
@@ -134,14 +137,24 @@ type checkInput struct {
 // validation text file, and fills it.rep. ok is false when code could not
 // be read.
 func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkInput) {
-	kind := languageKind(in.sn.Language)
+	kind := checkedKind(in.sn.Language)
 	if it.File == "" {
 		it.File = it.Base + extension(kind)
 	}
 	if ok {
 		it.Source = code
+		written := code
+		if isGeoJSON(in.sn.Language) {
+			// Written as the tool chain writes it, indented by Python's
+			// json module.
+			if v, err := ojson.DecodeJSON(code); err == nil {
+				if data, err := pyjson.Indent(v); err == nil {
+					written = data
+				}
+			}
+		}
 		if it.rep.Source.Type == report.Example {
-			bd.put(path.Join(o.tests, it.File), code)
+			bd.put(path.Join(o.tests, it.File), written)
 		}
 		switch kind {
 		case langJSON, langJSONLD, langYAML:
@@ -200,9 +213,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 		}
 		var buf bytes.Buffer
 		if err = ldctx.WriteJSON(&buf, v); err == nil {
-			it.JSON = withNewline(buf.Bytes())
-			code = it.JSON
-			bd.put(path.Join(o.tests, it.Base+".json"), it.JSON)
+			code = withNewline(buf.Bytes()) // the YAML as JSON, for the steps below
 		}
 	} else {
 		v, err = decodeJSON(code)
@@ -412,7 +423,10 @@ func (bd *builder) checkTurtle(o *blockOut, it *item, code []byte, in checkInput
 		// as the tool chain declares them; the file written holds them,
 		// so that it reads on its own. Transforms and the documentation
 		// keep the snippet as written (it.Source), as in the tool chain.
-		names := slices.Sorted(maps.Keys(in.prefixes))
+		names := in.prefixNames
+		if len(names) != len(in.prefixes) {
+			names = slices.Sorted(maps.Keys(in.prefixes))
+		}
 		var decls bytes.Buffer
 		for _, n := range names {
 			fmt.Fprintf(&decls, "@prefix %s: <%s> .\n", n, in.prefixes[n])
@@ -504,6 +518,8 @@ func mediaType(lang string) string {
 		return "application/xml"
 	case "yaml", "text/yaml", "application/x-yaml":
 		return "application/x-yaml"
+	case "geojson":
+		return "application/geo+json"
 	}
 	return lang
 }

@@ -113,6 +113,7 @@ func (bd *builder) traceLoc(s schemaprops.Source) string {
 func (bd *builder) docBlock(o *blockOut) *docs.Block {
 	d := &docs.Block{Source: o.b, Annotated: o.annotated, Tests: o.tests,
 		Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology != nil, OpenAPI: o.openAPI != nil, Properties: o.properties,
+		RemoteCache: o.remoteCache,
 		Description: o.description, Passed: o.res.Passed, Tested: len(o.report.Items) > 0,
 		Transforms: bd.transformsJSON(o)}
 	if o.tr != nil {
@@ -159,9 +160,6 @@ func (it *item) outputs() []output {
 			lang = strings.TrimPrefix(path.Ext(it.File), ".")
 		}
 		out = append(out, output{lang, it.File, it.Source})
-	}
-	if it.JSON != nil {
-		out = append(out, output{"json", it.Base + ".json", it.JSON})
 	}
 	if it.JSONLD != nil && languageKind(it.Language) != langJSONLD {
 		out = append(out, output{"jsonld", it.Base + ".jsonld", it.JSONLD})

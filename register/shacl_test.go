@@ -228,6 +228,11 @@ func TestSHACLProfileOf(t *testing.T) {
 		}
 	}
 	full := readJSON(t, filepath.Join(out, "generateddocs", "json-full", "profile", "index.json"))
+	// isProfileOf, written as one bblocks:// URI: so in register.json, by
+	// its id in the documentation, as the tool chain's reference build.
+	if entry["isProfileOf"] != "bblocks://t.person" || full["isProfileOf"] != "t.person" {
+		t.Errorf("isProfileOf %v in register.json, %v in the documentation; want bblocks://t.person and t.person", entry["isProfileOf"], full["isProfileOf"])
+	}
 	// Without a base URL the links are relative to the file that holds
 	// them, and lead to the copy of the sources in the output.
 	up := "../../../"

@@ -13,29 +13,33 @@ import (
 
 // TestSnippetLanguages (issue 21, item 2) builds
 // testdata/ogc-registers/snippet-languages and checks each snippet against
-// the rules of docs/ogc.md (its reference build is awaited): a YAML
-// snippet is validated and not uplifted; a Turtle snippet gets the prefixes
-// of examples.yaml (of the file and of its example), and the file written
-// declares them; json-path snippets are the part they select (a filter
-// compares numbers), one that selects nothing is skipped; snippets in
+// the rules of docs/ogc.md, which its reference build
+// (../shared/reference/ogc-pending) showed: a YAML snippet is validated and
+// not uplifted, and no JSON is written beside it; a Turtle snippet gets the
+// prefixes of examples.yaml (of the file, then of its example, in their
+// order), and the file written declares them; json-path snippets are the
+// part they select (a filter compares numbers), one that selects nothing is
+// skipped; GeoJSON (by name or media type) is checked as JSON under its own
+// file name, written indented as Python writes JSON; snippets in other
 // languages nothing checks are written under the tool chain's names with no
-// verdict, GeoJSON among them (by name or media type: the tool chain checks
-// neither); a test resource that must fail and that nothing checks fails.
+// verdict; a test resource that must fail and that nothing checks fails.
 func TestSnippetLanguages(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "ogc-registers", "snippet-languages")
 	out, res := buildDir(t, dir, Options{})
 	b := res.Blocks[0]
-	if b.Examples != (Count{Passed: 4, Failed: 1}) || b.Tests != (Count{Passed: 3, Failed: 1}) {
-		t.Errorf("examples %+v, tests %+v; want 4/1 (the YAML without a value fails) and 3/1 (odd-fail.xml, which nothing checks, fails)", b.Examples, b.Tests)
+	if b.Examples != (Count{Passed: 4, Failed: 3}) || b.Tests != (Count{Passed: 3, Failed: 1}) {
+		t.Errorf("examples %+v, tests %+v; want 4/3 (the YAML without a value and both GeoJSON snippets fail) and 3/1 (odd-fail.xml, which nothing checks, fails)", b.Examples, b.Tests)
 	}
 	files := tree(t, out)
 	const tests = "tests/reading/"
-	for _, name := range []string{"example_1_1.jsonld", "example_1_1.ttl", "example_2_1.jsonld", "reading.jsonld", "reading.ttl"} {
+	for _, name := range []string{"example_1_1.jsonld", "example_1_1.ttl", "example_1_1.json", "example_2_1.jsonld", "example_2_1.json",
+		"reading.jsonld", "reading.ttl", "reading.json", "no-value-fail.json"} {
 		if _, ok := files[tests+name]; ok {
-			t.Errorf("%s written: YAML is not uplifted", name)
+			t.Errorf("%s written: YAML is neither uplifted nor converted", name)
 		}
 	}
-	for name, verdict := range map[string]string{"example_1_1": "passed", "example_2_1": "failed", "example_3_1": "passed", "example_4_1": "passed", "example_5_1": "passed", "odd-fail": "failed"} {
+	for name, verdict := range map[string]string{"example_1_1": "passed", "example_2_1": "failed", "example_3_1": "passed", "example_4_1": "passed", "example_5_1": "passed", "odd-fail": "failed",
+		"example_8_1": "failed", "example_8_2.application.application": "failed"} {
 		if _, ok := files[tests+name+".validation_"+verdict+".txt"]; !ok {
 			t.Errorf("no %s.validation_%s.txt", name, verdict)
 		}
@@ -47,8 +51,12 @@ func TestSnippetLanguages(t *testing.T) {
 		t.Errorf("example_3_1.ttl does not read on its own as 4 triples (%d, %v):\n%s", len(triples), err, ttl)
 	}
 	rep := readJSON(t, filepath.Join(out, tests+"_report.json"))
-	if s, _ := json.Marshal(rep); !strings.Contains(string(s), "Prefixes are defined for ex, m, mr") {
-		t.Errorf("the report does not say which prefixes the Turtle snippet got")
+	text, _ := json.Marshal(rep)
+	for _, want := range []string{"Prefixes are defined for mr, m, ex", "Using example_8_1.geojson from examples",
+		"Using example_8_2.application.application.geo+json (example_8_2.application) from examples", "missing properties 'meter', 'value'"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("the report does not say %q", want)
+		}
 	}
 
 	for name, want := range map[string]map[string]any{
@@ -64,32 +72,39 @@ func TestSnippetLanguages(t *testing.T) {
 		if strings.HasPrefix(name, tests+"example_6_1") {
 			t.Errorf("%s written for a json-path that selects nothing", name)
 		}
-		if (strings.HasPrefix(name, tests+"example_7_") || strings.HasPrefix(name, tests+"example_8_")) && strings.Contains(name, ".validation_") {
+		if strings.HasPrefix(name, tests+"example_7_") && strings.Contains(name, ".validation_") {
 			t.Errorf("%s: a snippet nothing checks got a verdict", name)
 		}
-		if strings.HasPrefix(name, tests+"example_8_") && (strings.HasSuffix(name, ".jsonld") || strings.HasSuffix(name, ".ttl")) {
-			t.Errorf("%s: a GeoJSON snippet was uplifted", name)
-		}
 	}
-	// GeoJSON, by name or by media type, is checked by none of the tool
-	// chain's validators (docs/ogc.md): written under its language, the
-	// second one although it is not valid GeoJSON.
 	for _, name := range []string{"example_7_1.xml", "example_7_2.html", "example_7_3.application.application.xml",
-		"example_8_1.geojson", "example_8_2.application.application.geo+json"} {
+		"example_8_1.jsonld", "example_8_1.ttl", "example_8_2.application.application.jsonld", "example_8_2.application.application.ttl"} {
 		if _, ok := files[tests+name]; !ok {
 			t.Errorf("no %s", name)
 		}
 	}
+	// The second GeoJSON snippet, although it is not valid GeoJSON, as
+	// written: nothing checks GeoJSON itself.
+	for name, want := range map[string]string{
+		"example_8_1.geojson": "{\n  \"type\": \"Feature\",\n  \"geometry\": {\n    \"type\": \"Point\",\n    \"coordinates\": [\n      4.9,\n      52.4\n    ]\n  },\n" +
+			"  \"properties\": {\n    \"meter\": \"https://example.org/meters/7\",\n    \"value\": 12.5\n  }\n}",
+		"example_8_2.application.application.geo+json": "{\n  \"type\": \"Point\",\n  \"coordinates\": \"not a position\"\n}",
+	} {
+		if got := string(files[tests+name]); got != want {
+			t.Errorf("%s:\n%s\nwant\n%s", name, got, want)
+		}
+	}
 	warns := strings.Join(b.Warnings, "\n")
-	for _, w := range []string{`example 6 snippet 1`, `language "xml" is not checked`, `language "application/xml" is not checked`,
-		`language "geojson" is not checked`, `language "application/geo+json" is not checked`} {
+	for _, w := range []string{`example 6 snippet 1`, `language "xml" is not checked`, `language "application/xml" is not checked`} {
 		if !strings.Contains(warns, w) {
 			t.Errorf("no warning with %q:\n%s", w, warns)
 		}
 	}
+	if strings.Contains(warns, "geo") {
+		t.Errorf("a warning about GeoJSON:\n%s", warns)
+	}
 	items, _ := rep["items"].([]any)
-	if len(items) != 9 {
-		t.Errorf("the report has %d items, want 9 (5 examples, 4 tests; not the snippets nothing checks)", len(items))
+	if len(items) != 11 {
+		t.Errorf("the report has %d items, want 11 (7 examples, 4 tests; not the snippets nothing checks)", len(items))
 	}
 }
 

@@ -1,6 +1,9 @@
 package register
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -63,6 +66,21 @@ func TestURLMappings(t *testing.T) {
 	}
 	if errs := strings.Join(verdicts["t.remote"].Errors, "\n"); !strings.Contains(errs, "--map https://schemas.example.org/unmapped/thing.yaml=FILE") {
 		t.Errorf("t.remote: the error does not name the URL and --map: %s", errs)
+	}
+
+	// The schema named by URL is cached for the block, by the SHA-256 of
+	// its URL, as the tool chain's reference build shows; the other
+	// blocks have no cache.
+	sum := sha256.Sum256([]byte("https://schemas.example.org/shared/quantity.yaml"))
+	cached := readFile(t, filepath.Join(out, "annotated", "quantity", "remote_cache", hex.EncodeToString(sum[:])))
+	if want := readFile(t, filepath.Join(dir, "mapped", "shared", "quantity.yaml")); !bytes.Equal(cached, want) {
+		t.Errorf("remote_cache of t.quantity holds %q, want the mapped file", cached)
+	}
+	for _, b := range readJSON(t, filepath.Join(out, "register.json"))["bblocks"].([]any) {
+		m := b.(map[string]any)
+		if got, want := m["remoteCacheDir"], map[string]any{"t.quantity": "annotated/quantity/remote_cache/"}[m["itemIdentifier"].(string)]; got != want {
+			t.Errorf("%s: remoteCacheDir %v, want %v", m["itemIdentifier"], got, want)
+		}
 	}
 
 	var schema map[string]any

@@ -2,6 +2,7 @@ package docs
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -29,9 +30,12 @@ func (r *Register) fullJSON(b *Block, from string) ojson.Members {
 			if ex.BaseURI != "" {
 				e = append(e, ojson.M("base-uri", ex.BaseURI))
 			}
+			e = appendDeclared(e, ex.Members, "title", "content", "base-uri", "snippets", "prefixes")
 			if i < len(b.Snippets) {
-				if snippets := r.snippets(b, b.Snippets[i], from); len(snippets) > 0 {
-					e = append(e, ojson.M("snippets", snippets))
+				// An example whose snippets were all skipped (a json-path
+				// that selects nothing) lists none, as in the tool chain.
+				if snippets := r.snippets(b, b.Snippets[i], from); len(snippets) > 0 || len(ex.Snippets) > 0 {
+					e = append(e, ojson.M("snippets", append([]ojson.Members{}, snippets...)))
 				}
 			}
 			if p := exs.PrefixesOf(ex); len(p) > 0 {
@@ -56,6 +60,19 @@ func (r *Register) fullJSON(b *Block, from string) ojson.Members {
 	return full
 }
 
+// appendDeclared appends to o the members of an example or snippet as
+// examples.yaml writes them (json-path, doc-uplift-formats,
+// base-output-filename...), which the tool chain copies into the
+// documentation, but for those named in done.
+func appendDeclared(o ojson.Members, members []bblock.Member, done ...string) ojson.Members {
+	for _, m := range members {
+		if !slices.Contains(done, m.Key) {
+			o = append(o, ojson.M(m.Key, m.Value))
+		}
+	}
+	return o
+}
+
 // snippets returns the snippets of an example as the full JSON
 // documentation lists them: each with its language, schema-ref, the URL of
 // its source file (ref), its URL in the build, the results of the
@@ -72,6 +89,7 @@ func (r *Register) snippets(b *Block, list []Snippet, from string) []ojson.Membe
 				ref := path.Join(bblock.SourcesDir, b.Source.Path, path.Dir(b.Source.Files.Examples), d.Ref)
 				sn = append(sn, ojson.M("ref", r.Layout.SourceLink(from, ref)))
 			}
+			sn = appendDeclared(sn, d.Members, "language", "code", "ref", "schema-ref")
 		}
 		if s.Code == nil {
 			out = append(out, sn)

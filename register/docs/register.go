@@ -53,7 +53,10 @@ type Block struct {
 	Ontology        bool
 	OpenAPI         bool // annotated/PATH/openapi.yaml was written
 	// Properties reports that resolvedProperties.json was written.
-	Properties  bool
+	Properties bool
+	// RemoteCache reports that annotated/PATH/remote_cache/ holds the
+	// documents the block names by URL (its schema).
+	RemoteCache bool
 	Description string // description.md
 	Passed      bool   // the block's validationPassed
 	// Tested reports that the block's report has items: it then has test
@@ -126,6 +129,11 @@ func (r *Register) Write(put func(name string, data []byte)) error {
 	}
 	return nil
 }
+
+// RemoteCacheDir is the folder, below a block's annotated/PATH, of the
+// documents it names by URL, each named by the SHA-256 of its URL
+// (the block's remoteCacheDir).
+const RemoteCacheDir = "remote_cache"
 
 // CacheDir is the folder of the copies of imported registers, each named
 // by the SHA-256 of its URL, as the tool chain caches what it fetches; the
@@ -286,7 +294,7 @@ func (r *Register) entry(bo *Block, from string, doc bool) ojson.Members {
 			}
 		case "profileOf", "isProfileOf":
 			// The tool chain writes isProfileOf, with bblocks:// URIs in
-			// register.json and ids in the documentation.
+			// register.json and ids in the documentation, a list or one.
 			var ids []string
 			if json.Unmarshal(f.Value, &ids) == nil {
 				for i, id := range ids {
@@ -297,6 +305,15 @@ func (r *Register) entry(bo *Block, from string, doc bool) ojson.Members {
 					ids[i] = id
 				}
 				e = append(e, ojson.M("isProfileOf", ids))
+				continue
+			}
+			var one string
+			if json.Unmarshal(f.Value, &one) == nil {
+				one = strings.TrimPrefix(one, bblock.BlockRefPrefix)
+				if !doc {
+					one = bblock.BlockRefPrefix + one
+				}
+				e = append(e, ojson.M("isProfileOf", one))
 				continue
 			}
 		}
@@ -331,6 +348,9 @@ func (r *Register) entry(bo *Block, from string, doc bool) ojson.Members {
 	}
 	if bo.Context != nil {
 		e = append(e, ojson.M("ldContext", link("context.jsonld")))
+	}
+	if bo.RemoteCache {
+		e = append(e, ojson.M("remoteCacheDir", link(RemoteCacheDir)+"/"))
 	}
 	if b.Files.Context != "" {
 		e = append(e, ojson.M("sourceLdContext", src(b.Files.Context)))
