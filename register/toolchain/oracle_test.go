@@ -2,11 +2,14 @@ package toolchain
 
 import (
 	"errors"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	ldctx "github.com/jrpcld/jrpcld/context"
 
@@ -18,10 +21,12 @@ import (
 
 // oracleCase is a register whose contexts and annotated schemas jrpcld
 // builds and compares with what the OGC tool chain's own code built for it
-// (../shared/reference/ogc-full/ref).
+// (../shared/reference/SET/REF).
 type oracleCase struct {
-	dir string
-	ref string // the folder of the reference build in ogc-full
+	dir  string
+	fsys fs.FS  // the sources when they are not a folder (the embedded block)
+	set  string // the set of reference builds: ogc-full or ogc-pending
+	ref  string // the folder of the reference build in set
 	// contextMap maps context references, as the user would with
 	// --context-map: jrpcld reads no file a context names by itself.
 	contextMap map[string]string
@@ -31,7 +36,14 @@ type oracleCase struct {
 	// betterThanOracle lists the blocks the tool chain fails on and jrpcld
 	// builds, with the warning that says why.
 	betterThanOracle map[string]string
-	keep             bool // built with Options.KeepMeaning
+	// loads lists the blocks the tool chain could not load and jrpcld
+	// builds, with the departure of docs/ogc.md that says why.
+	loads map[string]string
+	// departs lists the blocks whose context or annotated schema differs
+	// from the tool chain's on purpose, with the departure of docs/ogc.md
+	// that says how: jrpcld builds both, and they are not compared.
+	departs map[string]string
+	keep    bool // built with Options.KeepMeaning
 }
 
 // deviation is a term whose meaning the tool chain's compaction changes:
@@ -53,9 +65,18 @@ func oracleCases(t *testing.T) map[string]oracleCase {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if e.IsDir() {
-			cases[e.Name()] = oracleCase{dir: filepath.Join(regs, e.Name()), ref: "testdata-" + e.Name()}
+		if !e.IsDir() {
+			continue
 		}
+		c := oracleCase{dir: filepath.Join(regs, e.Name()), ref: "testdata-" + e.Name()}
+		// Its reference is in ogc-full, or in ogc-pending for those built
+		// later; a register with neither fails (testOracle).
+		for _, set := range []string{"ogc-full", "ogc-pending"} {
+			if shared.HasOGCFull(t, set, c.ref) {
+				c.set = set
+			}
+		}
+		cases[e.Name()] = c
 	}
 	abs := func(p ...string) string {
 		a, err := filepath.Abs(filepath.Join(append([]string{regs}, p...)...))
@@ -85,21 +106,54 @@ func oracleCases(t *testing.T) map[string]oracleCase {
 	c = cases["oracle-errors"]
 	c.betterThanOracle = map[string]string{"t.self-ref": "RecursionError"}
 	cases["oracle-errors"] = c
-	cases["mcp"] = oracleCase{dir: shared.Dir(t, "reference", "ogc-mcp-bblocks"), ref: "mcp"}
-	cases["tutorial"] = oracleCase{dir: shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src"), ref: "tutorial"}
+	// A snippet's shacl-closure written as one string: the tool chain's
+	// check of examples.yaml refuses the block.
+	c = cases["shacl-checks"]
+	c.loads = map[string]string{"t.member": "departure 13"}
+	cases["shacl-checks"] = c
+	// The tool chain fails on the block whose annotated schema keeps a
+	// reference into its own schema, moved by extends (departure 16).
+	// And the tool chain leaves the reference to the extended block as
+	// bblocks://ID, and builds no context (departure 21).
+	c = cases["extends"]
+	c.betterThanOracle = map[string]string{"t.detailed": "are moved with it"}
+	c.departs = map[string]string{"t.tagged": "departure 21"}
+	cases["extends"] = c
+	// The schema built for extension points (departure 19).
+	c = cases["extension-points"]
+	c.departs = map[string]string{"t.walk": "departure 19", "t.mountain-trip": "departure 19"}
+	cases["extension-points"] = c
+	cases["mcp"] = oracleCase{dir: shared.Dir(t, "reference", "ogc-mcp-bblocks"), set: "ogc-full", ref: "mcp"}
+	cases["tutorial"] = oracleCase{dir: shared.Dir(t, "reference", "ogc-published", "bblocks-tutorial", "src"), set: "ogc-full", ref: "tutorial"}
+	cases["jsonrpc"] = oracleCase{fsys: embeddedRegister(t), set: "ogc-pending", ref: "jsonrpc"}
 	return cases
 }
 
-// awaitingReference are the registers of testdata/ogc-registers that the
-// tool chain has not built yet (asked for in the issue's note): TestOracle
-// says so and leaves them out; any other register without a reference
-// build fails.
-var awaitingReference = []string{"transforms-uplift", "uplift-steps", "snippet-languages", "openapi-documents", "shacl-checks", "url-mappings", "extends", "extension-points"}
+// embeddedRegister returns the register of the embedded JSON-RPC 2.0 block
+// alone, as the reference build ogc-pending/jsonrpc was made of it: the
+// block in _sources/json-rpc, the identifier prefix jrpcld.
+func embeddedRegister(t *testing.T) fs.FS {
+	tree := fstest.MapFS{bblock.ConfigFile: {Data: []byte("name: embedded\nidentifier-prefix: jrpcld.\nimports: []\n")}}
+	src := bblock.DefaultFS()
+	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, p)
+		tree[path.Join(bblock.SourcesDir, "json-rpc", p)] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
 
 // TestOracle builds every context and annotated schema of the synthetic
 // registers of testdata/ogc-registers, of the MCP register and of the OGC
-// tutorial register, and requires what the OGC tool chain's own code built
-// for them (../shared/reference/ogc-full): contexts that mean the same in
+// tutorial register and of the embedded block, and requires what the OGC
+// tool chain's own code built for them (../shared/reference/ogc-full and
+// ogc-pending): contexts that mean the same in
 // every scope (compared with json-gold as the JSON-LD processor: the
 // definition in effect of every term, at the top and under every chain of
 // property-scoped contexts), and equal annotated schemas. Where the tool
@@ -121,12 +175,18 @@ func testOracle(t *testing.T, keep bool) {
 	for name, oc := range oracleCases(t) {
 		oc.keep = keep
 		t.Run(name, func(t *testing.T) {
-			if !shared.HasOGCFull(t, "ogc-full", oc.ref) && slices.Contains(awaitingReference, name) {
-				t.Skipf("no reference build of %s yet (asked for in the issue)", name)
+			if oc.set == "" {
+				t.Fatalf("no reference build of %s in ../shared/reference/ogc-full nor ogc-pending: ask for one", name)
 			}
 			t.Parallel()
-			ref := shared.OGCFull(t, "ogc-full", oc.ref)
-			reg, err := bblock.LoadRegisterDir(oc.dir, nil)
+			ref := shared.OGCFull(t, oc.set, oc.ref)
+			var reg *bblock.Register
+			var err error
+			if oc.fsys != nil {
+				reg, err = bblock.LoadRegister(oc.fsys, nil)
+			} else {
+				reg, err = bblock.LoadRegisterDir(oc.dir, nil)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,12 +208,13 @@ func testOracle(t *testing.T, keep bool) {
 
 // refStatus is what the tool chain did with a block's context: "ok" (it
 // wrote one), "none" (it annotated the schema, or there is none, and wrote
-// no context), "skip" (the block needs an imported register) or "error" (it
-// has a schema and the tool chain wrote no annotated schema: it failed).
+// no context), "skip" (the block needs an imported register), "error" (it
+// has a schema and the tool chain wrote no annotated schema: it failed, or
+// it could not load the block at all).
 func refStatus(b *bblock.Block, rb shared.RefBlock, dir string) string {
 	switch {
-	case rb.Status == "skip":
-		return "skip"
+	case rb.Status == "skip", rb.Status == "error":
+		return rb.Status
 	case rb.Context != "":
 		return "ok"
 	}
@@ -166,10 +227,25 @@ func refStatus(b *bblock.Block, rb shared.RefBlock, dir string) string {
 func checkOracleBlock(t *testing.T, tc *Toolchain, b *bblock.Block, rb shared.RefBlock, dir string, oc oracleCase) {
 	doc, warns, err := tc.Context(b)
 	status := refStatus(b, rb, dir)
+	if rb.Status == "error" {
+		// The tool chain could not load the block.
+		if why, ok := oc.loads[b.ID]; !ok || err != nil || doc == nil {
+			t.Errorf("%s: the tool chain could not load it; jrpcld should build it (%s): %v", b.ID, why, err)
+		}
+		return
+	}
+	if why, ok := oc.departs[b.ID]; ok {
+		if _, _, aerr := tc.Annotate(b); err != nil || doc == nil || aerr != nil {
+			t.Errorf("%s: jrpcld departs from the tool chain here (%s) and should build the context and annotated schema: %v, %v", b.ID, why, err, aerr)
+		}
+		return
+	}
 	switch status {
 	case "skip":
-		if !errors.Is(err, ErrImport) {
-			t.Errorf("%s needs an imported register: got %v", b.ID, err)
+		// It needs an imported register, or a schema named by a URL
+		// nothing maps: an error naming the import, or --map.
+		if !errors.Is(err, ErrImport) && !strings.Contains(b.Problems.Errors().Error(), "--map") {
+			t.Errorf("%s needs an imported register or a mapped URL: got %v, %v", b.ID, err, b.Problems)
 		}
 		return
 	case "error":

@@ -122,18 +122,21 @@ func (c *cycleReader) Read(p []byte) (int, error) {
 
 // Reference is what the OGC tool chain's own code built, whole and offline,
 // for one register: the folder ../shared/reference/SET/NAME (SET is
-// "ogc-full" or "ogc-full-current") and the blocks its run summary lists.
+// "ogc-full", "ogc-pending" or "ogc-full-current") and the blocks its run
+// summary lists.
 type Reference struct {
 	Dir    string
 	Blocks []RefBlock
 }
 
 // RefBlock is one line of a reference's _oracle-summary.txt: a block the
-// tool chain built, or skipped because it needs an imported register.
+// tool chain built, skipped because it needs an imported register, or
+// could not load.
 type RefBlock struct {
 	ID string
 	// Status is "pass" or "FAIL" (a block with tests, by its verdict), "ok"
-	// (a block without tests) or "skip" (it needs an imported register).
+	// (a block without tests), "skip" (it needs an imported register) or
+	// "error" (the tool chain could not load it: it is not in register.json).
 	Status string
 	// Passed is register.json's validationPassed; Tests the number of
 	// test resources the tool chain counted.
@@ -144,8 +147,8 @@ type RefBlock struct {
 	Context string
 }
 
-// OGCFull returns the reference build of register name in set ("ogc-full"
-// or "ogc-full-current"), with its summary read. It skips or fails t as Dir
+// OGCFull returns the reference build of register name in set ("ogc-full",
+// "ogc-pending" or "ogc-full-current"), with its summary read. It skips or fails t as Dir
 // does; a reference that is there but unreadable fails t.
 func OGCFull(t testing.TB, set, name string) *Reference {
 	t.Helper()
@@ -168,7 +171,8 @@ func HasOGCFull(t testing.TB, set, name string) bool {
 // readReference reads dir/_oracle-summary.txt: one line per block
 // ("pass   ID  validationPassed=true tests=3 annotated/P/context.jsonld",
 // "ok     ID  validationPassed=true tests=0 no context", "skip   ID  depends
-// on ...") and a last line that starts with "ogc-oracle".
+// on ...", "error  ID  loading the block: ...") and a last line that starts
+// with "ogc-oracle".
 func readReference(dir string) (*Reference, error) {
 	p := filepath.Join(dir, "_oracle-summary.txt")
 	data, err := os.ReadFile(p)
@@ -186,7 +190,7 @@ func readReference(dir string) (*Reference, error) {
 		}
 		b := RefBlock{Status: f[0], ID: f[1]}
 		switch b.Status {
-		case "skip":
+		case "skip", "error":
 		case "ok", "pass", "FAIL":
 			if len(f) < 5 || !strings.HasPrefix(f[2], "validationPassed=") || !strings.HasPrefix(f[3], "tests=") {
 				return nil, fmt.Errorf("%s:%d: not a block line: %q", p, i+1, line)
