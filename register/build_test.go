@@ -956,6 +956,62 @@ func TestDefaultTreeOnDisk(t *testing.T) {
 	}
 }
 
+// TestBuildIntoTheSources: Build into the register's own folder lays the
+// build out as the OGC GitHub Action does, in the repository: with a
+// BuildPath it writes the build below it and the pages at the root, and
+// changes no file of the sources (nothing is copied over them); without
+// one, and into a folder inside _sources/ (which the copy would write into
+// as it reads it), it refuses, with a usage error, and writes nothing.
+func TestBuildIntoTheSources(t *testing.T) {
+	repo := t.TempDir()
+	for p, data := range tree(t, fixtureDir) {
+		dst := filepath.Join(repo, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := tree(t, repo)
+	reg, err := bblock.LoadRegisterDir(repo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, out, buildPath string
+	}{
+		{"the repository, no build path", repo, ""},
+		{"inside _sources", filepath.Join(repo, "_sources", "out"), "build"},
+		{"_sources itself", filepath.Join(repo, "_sources"), ""},
+	} {
+		if _, err := Build(reg, tt.out, Options{BuildPath: tt.buildPath, Sandbox: testSandbox}); !errors.Is(err, ErrUsage) {
+			t.Errorf("%s: %v, want a usage error", tt.name, err)
+		}
+	}
+	if got := tree(t, repo); !reflect.DeepEqual(got, before) {
+		t.Error("a refused build wrote into the sources")
+	}
+	if _, err := Build(reg, repo, Options{BuildPath: "build", Sandbox: testSandbox}); err != nil {
+		t.Fatal(err)
+	}
+	after := tree(t, repo)
+	for p, data := range before {
+		if !bytes.Equal(after[p], data) {
+			t.Errorf("%s changed", p)
+		}
+	}
+	for p := range after {
+		_, source := before[p]
+		if !source && !strings.HasPrefix(p, "build/") && p != "index.html" && !strings.HasPrefix(p, "bblock/") {
+			t.Errorf("%s written outside build/ and the pages", p)
+		}
+	}
+	if _, ok := after["build/register.json"]; !ok {
+		t.Error("no build/register.json")
+	}
+}
+
 // TestBuildPath: with BuildPath, the output is laid out as the OGC GitHub
 // Action publishes a repository: the build below BuildPath, linked below
 // BaseURL + BuildPath, the sources in _sources/ and the pages at the root,
