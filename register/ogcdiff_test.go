@@ -395,9 +395,6 @@ var knownDiffs = []knownDiff{
 		"a SHACL file outside _sources/: an error of the block in both, the tool chain's naming the file it did not find in its working folder, jrpcld's that it reads nothing outside the sources (docs/ogc.md, departure 12)"},
 	{"ogc-pending/testdata-shacl-checks", "tests/*", "*globalErrors.SHACL: jrpcld error \"Error processing https://shapes.example.org/remote.shacl*", ogcdiff.Differs, "reference",
 		"shapes named by a URL nothing maps: an error of the block in both; the tool chain's message is Python's failed download (offline), jrpcld's says it fetches nothing and how to map the URL"},
-	{"ogc-pending/testdata-shacl-checks", "tests/*", "*t.sparql*.SHACL", ogcdiff.Differs, "sparql",
-		"SHACL-SPARQL constraints: pySHACL runs them; jrpcld does not yet (op jrpcld-not-run; the SPARQL engine of issue 39)"},
-	{"ogc-pending/testdata-shacl-checks", "tests/sparql/_report.json", "*.SHACL", ogcdiff.Differs, "sparql", "as above"},
 
 	{"ogc-pending/testdata-transforms-uplift", "*construct*", "*", "", "sparql",
 		"t.construct's sparql-construct transform and post-uplift step, which rdflib runs; jrpcld does not run SPARQL yet (the SPARQL engine of issue 39), so its example fails as the tool chain's does when a step fails; and its semantic-uplift transform (ogc-na-tools), which jrpcld does not run"},
