@@ -8,7 +8,6 @@ package syntax_test
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/rdftest"
 	"github.com/jrpcld/jrpcld/rdf/sparql/syntax"
 )
 
@@ -57,109 +57,41 @@ type w3cTest struct {
 	file string // the action's file (syntax tests) or query/request file
 }
 
-// manifest holds a parsed manifest's statements by subject and predicate.
-type manifest struct {
-	url   string
-	props map[rdf.Term]map[string][]rdf.Term
-}
-
-func readManifest(t *testing.T, path string) manifest {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := fileURL(path)
-	qs, _, err := rdf.Parse(data, rdf.Turtle, u)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	m := manifest{url: u, props: map[rdf.Term]map[string][]rdf.Term{}}
-	for _, q := range qs {
-		if m.props[q.S] == nil {
-			m.props[q.S] = map[string][]rdf.Term{}
-		}
-		m.props[q.S][q.P] = append(m.props[q.S][q.P], q.O)
-	}
-	return m
-}
-
-// list returns the members of the RDF list starting at head.
-func (m manifest) list(t *testing.T, head rdf.Term) []rdf.Term {
-	var out []rdf.Term
-	for head != rdf.NewIRI(rdf.RDFNil) {
-		first, rest := m.props[head][rdf.RDFFirst], m.props[head][rdf.RDFRest]
-		if len(first) != 1 || len(rest) != 1 || len(out) > 10000 {
-			t.Fatalf("%s: malformed list at %s", m.url, head)
-		}
-		out = append(out, first[0])
-		head = rest[0]
-	}
-	return out
-}
-
-func fileURL(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		panic(err)
-	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
-}
-
-func urlPath(t *testing.T, iri string) string {
-	u, err := url.Parse(iri)
-	if err != nil || u.Scheme != "file" {
-		t.Fatalf("%s is not a file URL", iri)
-	}
-	return filepath.FromSlash(u.Path)
-}
-
 // collect reads the manifest at path and those it includes and returns
 // their entries.
 func collect(t *testing.T, root, path string) []w3cTest {
-	m := readManifest(t, path)
-	// The manifest is <> in most files, [] in a few.
-	var self rdf.Term
-	for s, props := range m.props {
-		for _, ty := range props[rdf.RDFType] {
-			if ty == rdf.NewIRI(mfNS+"Manifest") {
-				if self != (rdf.Term{}) {
-					t.Fatalf("%s: two manifests, %s and %s", m.url, self, s)
-				}
-				self = s
-			}
-		}
-	}
+	m := rdftest.ReadManifest(t, path)
+	self := m.Self(t)
 	var tests []w3cTest
-	for _, inc := range m.props[self][mfNS+"include"] {
-		for _, sub := range m.list(t, inc) {
-			tests = append(tests, collect(t, root, urlPath(t, sub.Value))...)
+	for _, inc := range m.Props[self][mfNS+"include"] {
+		for _, sub := range m.List(t, inc) {
+			tests = append(tests, collect(t, root, rdftest.URLPath(t, sub.Value))...)
 		}
 	}
-	for _, l := range m.props[self][mfNS+"entries"] {
-		for _, e := range m.list(t, l) {
+	for _, l := range m.Props[self][mfNS+"entries"] {
+		for _, e := range m.List(t, l) {
 			var kind string
-			for _, ty := range m.props[e][rdf.RDFType] {
+			for _, ty := range m.Props[e][rdf.RDFType] {
 				if k, ok := strings.CutPrefix(ty.Value, mfNS); ok {
 					kind = k
 				}
 			}
-			actions := m.props[e][mfNS+"action"]
+			actions := m.Props[e][mfNS+"action"]
 			_, isSyntax := syntaxKinds[kind]
 			if len(actions) != 1 {
 				if isSyntax {
-					t.Fatalf("%s: %s has %d mf:action", m.url, e, len(actions))
+					t.Fatalf("%s: %s has %d mf:action", m.URL, e, len(actions))
 				}
 				continue
 			}
 			a := actions[0]
 			tt := w3cTest{kind: kind}
 			if a.Kind == rdf.IRI {
-				tt.file = urlPath(t, a.Value)
+				tt.file = rdftest.URLPath(t, a.Value)
 			} else {
 				for _, p := range []string{qtNS + "query", utNS + "request"} {
-					if q := m.props[a][p]; len(q) == 1 {
-						tt.file = urlPath(t, q[0].Value)
+					if q := m.Props[a][p]; len(q) == 1 {
+						tt.file = rdftest.URLPath(t, q[0].Value)
 					}
 				}
 			}
@@ -217,7 +149,7 @@ func TestW3CSyntax(t *testing.T) {
 			}
 			// Some update tests are typed as query syntax tests (the
 			// delete-insert ones): the extension .ru tells.
-			err = parse(string(data), fileURL(tt.file), k.update || strings.HasSuffix(tt.file, ".ru"))
+			err = parse(string(data), rdftest.FileURL(tt.file), k.update || strings.HasSuffix(tt.file, ".ru"))
 			var se *syntax.SyntaxError
 			switch {
 			case err != nil && strings.HasPrefix(err.Error(), "PANIC"):
@@ -261,7 +193,7 @@ func TestW3CEvalParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := parse(string(data), fileURL(tt.file), strings.HasSuffix(tt.file, ".ru")); err != nil {
+			if err := parse(string(data), rdftest.FileURL(tt.file), strings.HasSuffix(tt.file, ".ru")); err != nil {
 				t.Fatalf("refused: %v\n%s", err, data)
 			}
 		})
