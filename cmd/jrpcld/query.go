@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -363,37 +362,24 @@ func localPath(iri string) (string, error) {
 // add reads one input into the dataset: RDF (N-Triples and N-Quads a
 // piece at a time), or a log turned into its graph, named iri.
 func (d *queryData) add(name, iri string, at placement) error {
-	in, display, _, err := openInput(d.e, name)
+	in, err := openData(d.e, name)
 	if err != nil {
 		return err
 	}
-	if c, ok := in.(io.Closer); ok {
-		defer c.Close()
+	defer in.close()
+	if !in.isRDF {
+		return d.addLog(in.raw, in.display, iri, placement{graph: at.graph})
 	}
-	br := bufio.NewReaderSize(in, 64<<10)
-	rdfIn := br // the RDF, gzip undone
-	if head, _ := br.Peek(2); bytes.Equal(head, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return fmt.Errorf("%s: %w", display, err)
-		}
-		rdfIn = bufio.NewReaderSize(zr, 64<<10)
+	if in.format == rdf.NTriples || in.format == rdf.NQuads {
+		return withFile(in.display, rdf.ReadLines(in.rdf, in.format, func(qs []rdf.Quad) error { return d.put(qs, at) }))
 	}
-	head, _ := rdfIn.Peek(512)
-	f, isRDF := rdfFormat(strings.TrimSuffix(name, ".gz"), head, false)
-	if !isRDF {
-		return d.addLog(br, display, iri, placement{graph: at.graph})
-	}
-	if f == rdf.NTriples || f == rdf.NQuads {
-		return withFile(display, rdf.ReadLines(rdfIn, f, func(qs []rdf.Quad) error { return d.put(qs, at) }))
-	}
-	data, err := io.ReadAll(rdfIn)
+	data, err := io.ReadAll(in.rdf)
 	if err != nil {
-		return fmt.Errorf("%s: %w", display, err)
+		return fmt.Errorf("%s: %w", in.display, err)
 	}
-	qs, err := parseQuads(name, data, f)
+	qs, err := parseQuads(name, data, in.format)
 	if err != nil {
-		return withFile(display, err)
+		return withFile(in.display, err)
 	}
 	return d.put(qs, at)
 }

@@ -296,41 +296,69 @@ func parseRDF(b *shacl.Builder, name, display string, data []byte, shapes bool) 
 	return withFile(display, err)
 }
 
+// dataInput is a DATA input opened to be read as RDF or as a log.
+type dataInput struct {
+	display string
+	// raw is the input as given, for a log (rpclog undoes gzip itself);
+	// rdf is the same bytes with gzip undone, for the RDF readers.
+	raw, rdf *bufio.Reader
+	// format is the RDF syntax the name and the first bytes say, when
+	// isRDF; else the input is read as a log.
+	format rdf.Format
+	isRDF  bool
+	close  func()
+}
+
+// openData opens the input name (a file or "-") for addData and jrpcld
+// query: gzip undone for RDF, the syntax told from the name without ".gz"
+// and the first 512 bytes.
+func openData(e *env, name string) (*dataInput, error) {
+	in, display, _, err := openInput(e, name)
+	if err != nil {
+		return nil, err
+	}
+	d := &dataInput{display: display, close: func() {}}
+	if c, ok := in.(io.Closer); ok {
+		d.close = func() { c.Close() }
+	}
+	d.raw = bufio.NewReaderSize(in, 64<<10)
+	d.rdf = d.raw
+	if head, _ := d.raw.Peek(2); bytes.Equal(head, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(d.raw)
+		if err != nil {
+			d.close()
+			return nil, fmt.Errorf("%s: %w", display, err)
+		}
+		d.rdf = bufio.NewReaderSize(zr, 64<<10)
+	}
+	head, _ := d.rdf.Peek(512)
+	d.format, d.isRDF = rdfFormat(strings.TrimSuffix(name, ".gz"), head, false)
+	return d, nil
+}
+
 // addData reads a DATA input into b: RDF (N-Triples and N-Quads
 // streamed), or a log turned into its graph with the context ctx gives.
 func addData(e *env, cmd string, b *shacl.Builder, name string, ctx func() (*ldctx.Processed, error), iri string) error {
-	in, display, _, err := openInput(e, name)
+	in, err := openData(e, name)
 	if err != nil {
 		return err
 	}
-	if c, ok := in.(io.Closer); ok {
-		defer c.Close()
-	}
-	br := bufio.NewReaderSize(in, 64<<10)
-	rdfIn := br // the RDF, gzip undone
-	if head, _ := br.Peek(2); bytes.Equal(head, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
+	defer in.close()
+	if in.isRDF {
+		if in.format == rdf.NTriples || in.format == rdf.NQuads {
+			return withFile(in.display, b.ReadLines(in.rdf, in.format))
+		}
+		data, err := io.ReadAll(in.rdf)
 		if err != nil {
-			return fmt.Errorf("%s: %w", display, err)
+			return fmt.Errorf("%s: %w", in.display, err)
 		}
-		rdfIn = bufio.NewReaderSize(zr, 64<<10)
-	}
-	head, _ := rdfIn.Peek(512)
-	if f, isRDF := rdfFormat(strings.TrimSuffix(name, ".gz"), head, false); isRDF {
-		if f == rdf.NTriples || f == rdf.NQuads {
-			return withFile(display, b.ReadLines(rdfIn, f))
-		}
-		data, err := io.ReadAll(rdfIn)
-		if err != nil {
-			return fmt.Errorf("%s: %w", display, err)
-		}
-		return parseRDF(b, name, display, data, false)
+		return parseRDF(b, name, in.display, data, false)
 	}
 	c, err := ctx()
 	if err != nil {
 		return err
 	}
-	return addLog(e, cmd, b, c, br, display, iri, rpclog.ReaderOptions{})
+	return addLog(e, cmd, b, c, in.raw, in.display, iri, rpclog.ReaderOptions{})
 }
 
 // withFile gives a syntax error the name of the input.
