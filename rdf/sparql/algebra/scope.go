@@ -81,3 +81,23 @@ func InScope(op Op) []string {
 	walk(op)
 	return vars
 }
+
+// Unmodified returns op without its outer solution modifiers (OFFSET and
+// LIMIT, DISTINCT, REDUCED, ORDER BY): a query's Project, when it has one,
+// or the pattern itself.
+func Unmodified(op Op) Op {
+	for {
+		switch o := op.(type) {
+		case Slice:
+			op = o.Sub
+		case Distinct:
+			op = o.Sub
+		case Reduced:
+			op = o.Sub
+		case OrderBy:
+			op = o.Sub
+		default:
+			return op
+		}
+	}
+}

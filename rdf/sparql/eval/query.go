@@ -144,22 +144,11 @@ func keepBound(op algebra.Op, bound map[string]rdf.Term) algebra.Op {
 // projection returns the variables a SELECT's operator projects: its
 // outermost Project's.
 func projection(op algebra.Op) []string {
-	for {
-		switch o := op.(type) {
-		case algebra.Project:
-			return o.Vars
-		case algebra.Slice:
-			op = o.Sub
-		case algebra.Distinct:
-			op = o.Sub
-		case algebra.Reduced:
-			op = o.Sub
-		case algebra.OrderBy:
-			op = o.Sub
-		default:
-			return algebra.InScope(op)
-		}
+	op = algebra.Unmodified(op)
+	if p, ok := op.(algebra.Project); ok {
+		return p.Vars
 	}
+	return algebra.InScope(op)
 }
 
 // instantiate returns the term n stands for in solution r: a variable's

@@ -126,23 +126,9 @@ func CheckPreBinding(q *algebra.Query, pre []string) error {
 	op := q.Op
 	if q.Form == algebra.Select {
 		// The query's own projection and modifiers.
-	top:
-		for {
-			switch o := op.(type) {
-			case algebra.Slice:
-				op = o.Sub
-			case algebra.Distinct:
-				op = o.Sub
-			case algebra.Reduced:
-				op = o.Sub
-			case algebra.OrderBy:
-				op = o.Sub
-			case algebra.Project:
-				op = o.Sub
-				break top
-			default:
-				break top
-			}
+		op = algebra.Unmodified(op)
+		if p, ok := op.(algebra.Project); ok {
+			op = p.Sub
 		}
 	}
 	var err error
