@@ -418,7 +418,7 @@ var knownDiffs = []knownDiff{
 }
 
 // TestOGCDifferential builds every register the OGC tool chain built whole
-// (../shared/reference/ogc-full and ogc-full-current) with jrpcld, at the
+// (../shared/reference/ogc-full, ogc-full-current and ogc-pending) with jrpcld, at the
 // tool chain's paths, and compares every file both write (see
 // register/internal/ogcdiff for what "equal" means for each kind of file). Every
 // difference must be in knownDiffs, and every entry of knownDiffs must
