@@ -40,6 +40,10 @@ const serveHelp = `
 Serves the folder DIR (default build-local, where "jrpcld build" writes) over
 HTTP on localhost, so that its pages (index.html, bblock/ID.html) and files
 can be browsed. It prints the URL and serves until interrupted (Ctrl-C).
+As GitHub Pages does, a request for a name that is no file (bblock/ID, the
+viewer's link to a block's page) is answered with the page of that name
+and .html (bblock/ID.html) when there is one; a name that is a file, or
+ends in .html or /, is served as it is.
 
 Only what is inside DIR is served: a symbolic link that leads out of DIR is
 neither served (404) nor listed. Only GET and HEAD are answered (405 for the
@@ -175,17 +179,61 @@ func servedHost(addr string, bound net.IP, host string) bool {
 }
 
 // registerHandler serves the files of root to GET and HEAD requests, and
-// answers 405 Method Not Allowed to the others.
+// answers 405 Method Not Allowed to the others. A request for NAME that is
+// no file is answered with NAME.html when root has that page (see
+// pageFor), as GitHub Pages answers it.
 func registerHandler(root *os.Root) http.Handler {
-	files := http.FileServer(rootFS{root})
+	fsys := rootFS{root}
+	files := http.FileServer(fsys)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
+		if page, info := pageFor(fsys, r.URL.Path); page != nil {
+			defer page.Close()
+			http.ServeContent(w, r, info.Name(), info.ModTime(), page)
+			return
+		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// pageFor returns the page NAME.html of fsys, opened, and its information,
+// when upath, a request's path, names NAME: a path that does not end in "/"
+// or ".html" and names no file (nothing, or a folder), as GitHub Pages
+// serves a page under the name without ".html". The pages of a built
+// register link a block's page as bblock/ID (the viewer's links), and a
+// block's ID has dots, so that a dot in the last segment does not stop it.
+// A page below a name that is also a folder wins over the folder's
+// index.html, as register's link checker counts it. It returns nil when
+// there is no such page; fsys confines the page to its root.
+func pageFor(fsys rootFS, upath string) (http.File, fs.FileInfo) {
+	if upath == "" || strings.HasSuffix(upath, "/") {
+		return nil, nil
+	}
+	name := path.Clean("/" + upath)
+	if name == "/" || strings.HasSuffix(name, ".html") {
+		return nil, nil
+	}
+	if f, err := fsys.Open(name); err == nil {
+		info, err := f.Stat()
+		f.Close()
+		if err == nil && !info.IsDir() {
+			return nil, nil // NAME is a file: served as it is
+		}
+	}
+	page, err := fsys.Open(name + ".html")
+	if err != nil {
+		return nil, nil
+	}
+	info, err := page.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		page.Close()
+		return nil, nil
+	}
+	return page, info
 }
 
 // rootFS is an http.FileSystem of the files inside an os.Root: a symbolic
