@@ -30,11 +30,15 @@ type Options struct {
 // findings with its own; End gives those about sessions as a whole.
 type Checker struct {
 	opts       Options
-	handshakes bool // some session of the log opens with initialize
-	sess       *session
-	answers    []handshake // each session's handshake, for mcp-version-server-answer
-	ended      []schema.Finding
-	counts     map[string]int
+	handshakes map[string]bool // the envelope sessions of the log one session of which opens with initialize
+	sess       *session        // the current message's
+	// sessions are the current session of each envelope session of the
+	// log (one for a log without them); begun counts them all.
+	sessions map[string]*session
+	begun    int
+	answers  []handshake // each session's handshake, for mcp-version-server-answer
+	ended    []schema.Finding
+	counts   map[string]int
 }
 
 // NewChecker returns a Checker of the log whose versions opts gives.
@@ -42,7 +46,13 @@ func NewChecker(opts Options) *Checker {
 	if opts.Versions == nil {
 		opts.Versions = &Versions{}
 	}
-	return &Checker{opts: opts, handshakes: opts.Versions.Handshakes(), counts: map[string]int{}}
+	hs := map[string]bool{}
+	for _, sp := range opts.Versions.Spans {
+		if sp.Handshake {
+			hs[sp.ID] = true
+		}
+	}
+	return &Checker{opts: opts, handshakes: hs, sessions: map[string]*session{}, counts: map[string]int{}}
 }
 
 // MaySpeakOf reports whether End may report a finding about the index-th
@@ -147,7 +157,9 @@ type handshake struct {
 
 // session is the state of one session of the log.
 type session struct {
+	id        string // its envelope session
 	number    int
+	seq       int  // its place among the sessions of the log, in the order they begin
 	handshake bool // opened by an initialize request: the log shows it from its start
 	stateless bool // its version has no handshake: the log is its own whole
 	twoSided  bool // the log holds what both peers sent
@@ -226,10 +238,13 @@ func (c *Checker) Observe(o *schema.Observed) schema.Choice {
 		return ch
 	}
 	ch.Schema = c.opts.Schemas[sp.Version]
+	c.sess = c.sessions[sp.ID]
 	if c.sess == nil || c.sess.number != sp.Session {
-		c.endSession()
-		c.sess = &session{number: sp.Session, handshake: sp.Handshake, stateless: slices.Contains(statelessVersions, sp.Version),
+		c.endSession(c.sess)
+		c.sess = &session{id: sp.ID, number: sp.Session, seq: c.begun, handshake: sp.Handshake, stateless: slices.Contains(statelessVersions, sp.Version),
 			twoSided: sp.TwoSided, open: jsonrpc.NewTracker[*pending](0)}
+		c.begun++
+		c.sessions[sp.ID] = c.sess
 	}
 	if o.Message.Kind == jsonrpc.KindBatch {
 		c.report(&ch, &msg{o: o, m: o.Message, version: sp.Version}, ruleBatch, "",
@@ -309,7 +324,15 @@ func (c *Checker) reportEnded(r *Rule, v string, index, line int, kind jsonrpc.K
 // server showed it need not), once the log has been read; their File is
 // to be set.
 func (c *Checker) End() []schema.Finding {
-	c.endSession()
+	left := make([]*session, 0, len(c.sessions))
+	for _, s := range c.sessions {
+		left = append(left, s)
+	}
+	slices.SortFunc(left, func(a, b *session) int { return a.seq - b.seq })
+	for _, s := range left {
+		c.endSession(s)
+	}
+	clear(c.sessions)
 	c.sess = nil
 	supported := map[string]handshake{}
 	for _, h := range c.answers {
@@ -332,9 +355,8 @@ func (c *Checker) End() []schema.Finding {
 	return out
 }
 
-// endSession notes what the session that ends broke as a whole.
-func (c *Checker) endSession() {
-	s := c.sess
+// endSession notes what the session s, which ends, broke as a whole.
+func (c *Checker) endSession(s *session) {
 	if s == nil || !s.handshake {
 		return
 	}
@@ -351,9 +373,13 @@ func (c *Checker) message(ch *schema.Choice, x *msg) {
 	if x.side == noSide && x.m.Kind != jsonrpc.KindResponse && x.m.Kind != jsonrpc.KindErrorResponse {
 		x.side = methodSides[x.m.Method]
 	}
-	if s.number == 0 && c.handshakes && (x.m.Kind != jsonrpc.KindInvalid) {
+	if s.number == 0 && c.handshakes[s.id] && (x.m.Kind != jsonrpc.KindInvalid) {
+		what := "the log's first initialize request"
+		if s.id != "" {
+			what = "the first initialize request of its session, " + strconv.Quote(s.id)
+		}
 		c.report(ch, x, ruleInitializeFirst, "",
-			"%s before the log's first initialize request: a session opens with initialize", describe(x.m))
+			"%s before %s: a session opens with initialize", describe(x.m), what)
 	}
 	switch x.m.Kind {
 	case jsonrpc.KindInvalid:

@@ -15,4 +15,10 @@
 // id (All lists them) and the section of the version's specification that
 // states it; a MUST broken is an error, a SHOULD a warning, and a rule
 // applies only to the versions that state it.
+//
+// Each session is checked apart: those the log's envelopes name (an MCP
+// session id, a run of a stdio server), however their messages interleave,
+// and, within one, or in a log whose envelopes name none, each opened by
+// an initialize request after the one before. A session keeps its own
+// version, capabilities, request ids, progress tokens and tools.
 package rules

@@ -53,9 +53,17 @@ const MetaVersion = "io.modelcontextprotocol/protocolVersion"
 
 // Span is a run of messages of a log that share an MCP version.
 type Span struct {
-	Start   int // the position of its first message in the log, from 0
-	Line    int // the line of its first message
-	Session int // from 1, for a session opened by an initialize request; 0 before the log's first
+	Start int // the position of its first message in the log, from 0
+	Line  int // the line of its first message
+	// ID is the MCP session of the span's messages as the log's envelopes
+	// name it (see rpclog.Record.Session), "" when they name none. The
+	// messages of a session are read apart from those of the others, so
+	// that the spans of sessions that interleave in the log interleave
+	// too: a span's messages are then not consecutive in the log.
+	ID string
+	// Session is from 1, in log order, for a session opened by an
+	// initialize request; 0 for the messages of ID before its first.
+	Session int
 	// Handshake tells that the span's session starts with an initialize
 	// request, its first message.
 	Handshake bool
@@ -89,8 +97,17 @@ func (s *Span) Reason() string {
 // Versions is the version of each message of a log, as Scan found it: the
 // log as spans of messages that share one.
 type Versions struct {
-	Spans    []Span // in log order, the first starting at 0
+	Spans    []Span // in the log order of their first messages, the first starting at 0
 	Messages int    // records in the log
+	// runs are the log as runs of consecutive messages of one span, as
+	// Scan found them; nil when each span's messages are consecutive.
+	runs []run
+}
+
+// run is a run of consecutive messages of a log in one span.
+type run struct {
+	start int // the position of its first message
+	span  int // the index of its span in Versions.Spans
 }
 
 // Handshakes reports whether some session of the log starts with an
@@ -107,31 +124,80 @@ func (v *Versions) Handshakes() bool {
 // At returns the span of the index-th message; nil past the end of the
 // log.
 func (v *Versions) At(index int) *Span {
-	i := sort.Search(len(v.Spans), func(i int) bool { return v.Spans[i].Start > index }) - 1
-	if i < 0 || index >= v.Messages {
+	if index < 0 || index >= v.Messages {
 		return nil
 	}
-	return &v.Spans[i]
+	if v.runs == nil {
+		i := sort.Search(len(v.Spans), func(i int) bool { return v.Spans[i].Start > index }) - 1
+		if i < 0 {
+			return nil
+		}
+		return &v.Spans[i]
+	}
+	i := sort.Search(len(v.runs), func(i int) bool { return v.runs[i].start > index }) - 1
+	if i < 0 {
+		return nil
+	}
+	return &v.Spans[v.runs[i].span]
 }
 
 // scanner builds Versions record by record.
 type scanner struct {
-	v       Versions
-	initID  string // the key of the open initialize request's id, "" when none
-	initDir jsonrpc.Direction
-	sides   map[int]uint8 // by session: 1 client (or a call), 2 server (or a response)
+	v        Versions
+	runs     []run
+	sessions int                  // the sessions opened by initialize so far
+	groups   map[string]*group    // by the envelopes' session
+	g        *group               // the current record's
+	sides    map[sessionKey]uint8 // 1 client (or a call), 2 server (or a response)
 }
 
-// cur returns the span being built.
-func (s *scanner) cur() *Span { return &s.v.Spans[len(s.v.Spans)-1] }
+// group is what the scanner knows of the messages of one envelope session
+// (all of a log without sessions).
+type group struct {
+	span    int    // the index of its current span
+	initID  string // the key of the open initialize request's id, "" when none
+	initDir jsonrpc.Direction
+}
 
-// open starts a span at the record index, of line line.
+// sessionKey names a session of a log: its envelope session, and its
+// number among those opened by initialize.
+type sessionKey struct {
+	id     string
+	number int
+}
+
+// cur returns the span being built for the current record's session.
+func (s *scanner) cur() *Span { return &s.v.Spans[s.g.span] }
+
+// open starts a span of the current record's session at the record
+// sp.Start.
 func (s *scanner) open(sp Span) {
+	sp.ID = s.cur().ID
 	if c := s.cur(); c.Start == sp.Start {
 		*c = sp // the span before holds no message
 		return
 	}
+	s.g.span = len(s.v.Spans)
 	s.v.Spans = append(s.v.Spans, sp)
+}
+
+// enter makes the group of the envelope session id, of the record index
+// of line line, the current one; its first record opens its first span.
+func (s *scanner) enter(id string, index, line int) {
+	g := s.groups[id]
+	if g == nil {
+		g = &group{span: len(s.v.Spans)}
+		s.groups[id] = g
+		s.v.Spans = append(s.v.Spans, Span{Start: index, Line: line, ID: id})
+	}
+	s.g = g
+}
+
+// note adds the record index, just read, to the runs.
+func (s *scanner) note(index int) {
+	if n := len(s.runs); n == 0 || s.runs[n-1].span != s.g.span {
+		s.runs = append(s.runs, run{start: index, span: s.g.span})
+	}
 }
 
 // Scan reads the log r to its end and returns the version of each of its
@@ -143,20 +209,19 @@ func (s *scanner) open(sp Span) {
 // error of r. Messages are read typed, their params and results decoded
 // only where they may name a version.
 func Scan(r *rpclog.Reader) (*Versions, error) {
-	s := &scanner{v: Versions{Spans: []Span{{}}}, sides: map[int]uint8{}}
+	s := &scanner{groups: map[string]*group{}, sides: map[sessionKey]uint8{}}
 	index := 0
 	var err error
 	for b := range r.Batches(rpclog.BatchOptions{Lazy: []string{"params", "result"}, Typed: true}, nil) {
 		for i := range b.Records {
 			rec := b.Records[i].Record
 			s.v.Messages++
-			if index == 0 {
-				s.cur().Line = rec.Line
-			}
+			s.enter(rec.Session, index, rec.Line)
 			if rec.Err == nil {
 				s.record(rec, index)
 			}
 			s.cur().Messages++
+			s.note(index)
 			index++
 		}
 		if b.Err != nil {
@@ -164,8 +229,15 @@ func Scan(r *rpclog.Reader) (*Versions, error) {
 		}
 		b.Done()
 	}
+	if len(s.v.Spans) == 0 {
+		s.v.Spans = []Span{{}}
+	}
 	for i := range s.v.Spans {
-		s.v.Spans[i].TwoSided = s.sides[s.v.Spans[i].Session] == 3
+		sp := &s.v.Spans[i]
+		sp.TwoSided = s.sides[sessionKey{sp.ID, sp.Session}] == 3
+	}
+	if len(s.groups) > 1 {
+		s.v.runs = s.runs
 	}
 	return &s.v, err
 }
@@ -236,32 +308,36 @@ func mayName(params any) bool {
 // message notes what one message object says of the version.
 func (s *scanner) message(f fields, rec *rpclog.Record, index int) {
 	defer func() {
+		k := sessionKey{s.cur().ID, s.cur().Session}
 		switch {
 		case rec.Dir == jsonrpc.ClientToServer:
-			s.sides[s.cur().Session] |= 1
+			s.sides[k] |= 1
 		case rec.Dir == jsonrpc.ServerToClient:
-			s.sides[s.cur().Session] |= 2
+			s.sides[k] |= 2
 		case f.method != "":
-			s.sides[s.cur().Session] |= 1
+			s.sides[k] |= 1
 		case f.hasID:
-			s.sides[s.cur().Session] |= 2
+			s.sides[k] |= 2
 		}
 	}()
+	g := s.g
 	switch {
 	case f.method == "initialize" && f.hasID && rec.Dir != jsonrpc.ServerToClient:
 		c := s.cur()
-		sp := Span{Start: index, Line: rec.Line, Session: c.Session + 1, Handshake: true}
+		sp := Span{Start: index, Line: rec.Line, Session: s.sessions + 1, Handshake: true}
 		if c.Start == index && c.Handshake {
 			sp.Session = c.Session // a batch's second initialize: still this session
+		} else {
+			s.sessions++
 		}
 		if v, ok := object(f.params)["protocolVersion"].(string); ok {
 			sp.Version, sp.Source, sp.From = v, FromRequest, rec.Line
 		}
 		s.open(sp)
-		s.initID, s.initDir = jsonrpc.IDKey(f.id), rec.Dir
-	case f.method == "" && f.hasID && s.initID != "" && jsonrpc.IDKey(f.id) == s.initID &&
-		(s.initDir == jsonrpc.NoDirection || rec.Dir == s.initDir.Opposite()):
-		s.initID = ""
+		g.initID, g.initDir = jsonrpc.IDKey(f.id), rec.Dir
+	case f.method == "" && f.hasID && g.initID != "" && jsonrpc.IDKey(f.id) == g.initID &&
+		(g.initDir == jsonrpc.NoDirection || rec.Dir == g.initDir.Opposite()):
+		g.initID = ""
 		s.cur().answer = index + 1
 		if v, ok := object(f.result)["protocolVersion"].(string); ok {
 			c := s.cur()
