@@ -18,6 +18,24 @@ import (
 // whatever the piece. A syntax error is the first in the document, its
 // line counted from the document's start.
 func ParseLines(data []byte, syntax Format, n int) ([]Quad, error) {
+	pieces, err := parsePieces(data, syntax, n)
+	if err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, p := range pieces {
+		total += len(p)
+	}
+	qs := make([]Quad, 0, total)
+	for _, p := range pieces {
+		qs = append(qs, p...)
+	}
+	return qs, nil
+}
+
+// parsePieces is ParseLines without the last copy: the quads of each
+// piece, in document order.
+func parsePieces(data []byte, syntax Format, n int) ([][]Quad, error) {
 	if syntax != NTriples && syntax != NQuads {
 		return nil, fmt.Errorf("rdf: ParseLines reads N-Triples and N-Quads, not %v", syntax)
 	}
@@ -25,7 +43,7 @@ func ParseLines(data []byte, syntax Format, n int) ([]Quad, error) {
 	type piece struct {
 		data  []byte
 		line  int // lines before the piece
-		quads []Quad
+		lines int // line ends in the piece
 		err   error
 	}
 	var pieces []piece
@@ -37,20 +55,23 @@ func ParseLines(data []byte, syntax Format, n int) ([]Quad, error) {
 		} else {
 			end = len(data)
 		}
-		pieces = append(pieces, piece{data: data[start:end], line: line})
-		line += bytes.Count(data[start:end], []byte{'\n'})
+		lines := bytes.Count(data[start:end], []byte{'\n'})
+		pieces = append(pieces, piece{data: data[start:end], line: line, lines: lines})
+		line += lines
 		start = end
 	}
+	quads := make([][]Quad, len(pieces))
 	var wg sync.WaitGroup
 	for i := range pieces {
 		wg.Add(1)
-		go func(p *piece) {
+		go func(p *piece, qs *[]Quad) {
 			defer wg.Done()
-			p.quads, _, p.err = Parse(p.data, syntax, "")
-		}(&pieces[i])
+			// A statement a line, but for blank and comment lines: the
+			// slice is not grown.
+			*qs, _, p.err = ParseAppend(make([]Quad, 0, p.lines+1), p.data, syntax, "")
+		}(&pieces[i], &quads[i])
 	}
 	wg.Wait()
-	total := 0
 	for _, p := range pieces {
 		if p.err != nil {
 			var se *diag.Diagnostic
@@ -61,13 +82,8 @@ func ParseLines(data []byte, syntax Format, n int) ([]Quad, error) {
 			}
 			return nil, p.err
 		}
-		total += len(p.quads)
 	}
-	qs := make([]Quad, 0, total)
-	for _, p := range pieces {
-		qs = append(qs, p.quads...)
-	}
-	return qs, nil
+	return quads, nil
 }
 
 // pieceSize is about how much of a document ReadLines parses at once.
@@ -83,18 +99,25 @@ func ReadLines(r io.Reader, syntax Format, each func([]Quad) error) error {
 	return readLines(r, syntax, pieceSize, each)
 }
 
-// readLines is ReadLines with pieces of about size bytes.
+// readLines is ReadLines with pieces of about size bytes. The piece's
+// buffer is reused: the parser copies what it keeps.
 func readLines(r io.Reader, syntax Format, size int, each func([]Quad) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	lines := 0
+	// Room past size for the end of the last line, which most lines fit.
+	buf := make([]byte, size, size+64<<10)
 	for {
-		buf := make([]byte, size)
+		buf = buf[:size]
 		n, err := io.ReadFull(br, buf)
 		buf = buf[:n]
 		last := err != nil
 		switch {
 		case !last:
-			rest, rerr := br.ReadBytes('\n')
+			rest, rerr := br.ReadSlice('\n')
+			for rerr == bufio.ErrBufferFull {
+				buf = append(buf, rest...)
+				rest, rerr = br.ReadSlice('\n')
+			}
 			buf = append(buf, rest...)
 			if last = rerr == io.EOF; rerr != nil && !last {
 				return rerr
@@ -102,7 +125,7 @@ func readLines(r io.Reader, syntax Format, size int, each func([]Quad) error) er
 		case err != io.EOF && err != io.ErrUnexpectedEOF:
 			return err
 		}
-		qs, err := ParseLines(buf, syntax, runtime.GOMAXPROCS(0))
+		pieces, err := parsePieces(buf, syntax, runtime.GOMAXPROCS(0))
 		if err != nil {
 			var d *diag.Diagnostic
 			if errors.As(err, &d) {
@@ -112,7 +135,10 @@ func readLines(r io.Reader, syntax Format, size int, each func([]Quad) error) er
 			}
 			return err
 		}
-		if len(qs) > 0 {
+		for _, qs := range pieces {
+			if len(qs) == 0 {
+				continue
+			}
 			if err := each(qs); err != nil {
 				return err
 			}

@@ -25,6 +25,12 @@ func TestReadLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	broken := doc.String() + "<http://e/s> <http://e/p> .\n"
+	// A line longer than the reader's 64 KiB buffer, cut by a piece's end.
+	long := "<http://e/s> <http://e/p> \"" + strings.Repeat("x", 200<<10) + "\" .\n" + doc.String()
+	longWhole, _, err := rdf.Parse([]byte(long), rdf.NQuads, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, doc string
 		size      int
@@ -36,6 +42,7 @@ func TestReadLines(t *testing.T) {
 		{"pieces of 100 bytes", doc.String(), 100, whole, 0},
 		{"no final line end", strings.TrimSuffix(doc.String(), "\n"), 100, whole, 0},
 		{"empty", "", 100, nil, 0},
+		{"a line longer than the buffer", long, 100, longWhole, 0},
 		{"error in a later piece", broken, 100, nil, 101},
 		{"error in one piece", broken, 1 << 20, nil, 101},
 	}

@@ -131,8 +131,46 @@ func sorted(ts []Triple, perm func(Triple) Triple) []Triple {
 	for i, t := range ts {
 		out[i] = perm(t)
 	}
-	slices.SortFunc(out, cmpTriple)
+	if len(out) < radixMin {
+		slices.SortFunc(out, cmpTriple)
+	} else {
+		out = radixSort(out, make([]Triple, len(out)))
+	}
 	return slices.Compact(out)
+}
+
+// radixMin is the length from which sorted sorts by radix: below it,
+// comparisons cost less than the passes' counts.
+const radixMin = 256
+
+// radixSort sorts ts by its three IDs, the first most significant, with
+// tmp (as long as ts) as room, and returns the sorted slice, ts or tmp: a
+// least significant digit first radix sort on 16-bit digits, which skips
+// the digits every entry shares (the high halves of IDs below 65,536).
+func radixSort(ts, tmp []Triple) []Triple {
+	var count [1 << 16]int
+	for pass := range 6 {
+		pos, shift := 2-pass/2, uint(16*(pass%2))
+		clear(count[:])
+		for _, t := range ts {
+			count[(t[pos]>>shift)&0xffff]++
+		}
+		if count[(ts[0][pos]>>shift)&0xffff] == len(ts) {
+			continue // one digit for all: the order stays
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, t := range ts {
+			d := (t[pos] >> shift) & 0xffff
+			tmp[count[d]] = t
+			count[d]++
+		}
+		ts, tmp = tmp, ts
+	}
+	return ts
 }
 
 // with returns g with the triples add (in SPO) added.
@@ -157,8 +195,11 @@ func (g *Graph) without(del []Triple) *Graph {
 
 // merge returns the sorted union of two sorted sets, in a new slice.
 func merge(a, b []Triple) []Triple {
-	if len(b) == 0 {
+	switch {
+	case len(b) == 0:
 		return a
+	case len(a) == 0:
+		return b
 	}
 	out := make([]Triple, 0, len(a)+len(b))
 	i, j := 0, 0

@@ -75,6 +75,12 @@ func (s *Store) apply(quads []rdf.Quad, del bool) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.pending = slices.Grow(s.pending, len(quads))
+	// Statements come grouped by subject and name few predicates: the
+	// last subject's ID and each predicate's are kept for the call.
+	var lastS rdf.Term
+	var lastSID ID
+	preds := map[string]ID{}
 	for _, q := range quads {
 		if len(s.dict.terms) > math.MaxUint32-4 {
 			return FullError{}
@@ -83,8 +89,17 @@ func (s *Store) apply(quads []rdf.Quad, del bool) error {
 		if !q.InDefaultGraph() {
 			g = s.intern(q.G, del)
 		}
-		sub, obj := s.intern(q.S, del), s.intern(q.O, del)
-		pred := s.intern(rdf.NewIRI(q.P), del)
+		sub := lastSID
+		if q.S != lastS || sub == 0 {
+			sub = s.intern(q.S, del)
+			lastS, lastSID = q.S, sub
+		}
+		obj := s.intern(q.O, del)
+		pred, ok := preds[q.P]
+		if !ok {
+			pred = s.intern(rdf.NewIRI(q.P), del)
+			preds[q.P] = pred
+		}
 		if del && (sub == 0 || obj == 0 || pred == 0 || (g == 0 && !q.InDefaultGraph())) {
 			continue // a term never seen: the quad is not there
 		}
@@ -197,8 +212,16 @@ func (s *Store) flush() {
 		run := p[:n]
 		p = p[n:]
 		byGraph := map[ID][]Triple{}
-		for _, c := range run {
-			byGraph[c.graph] = append(byGraph[c.graph], c.t)
+		if g := run[0].graph; all(run, func(c change) bool { return c.graph == g }) {
+			ts := make([]Triple, len(run))
+			for i, c := range run {
+				ts[i] = c.t
+			}
+			byGraph[g] = ts
+		} else {
+			for _, c := range run {
+				byGraph[c.graph] = append(byGraph[c.graph], c.t)
+			}
 		}
 		for g, ts := range byGraph {
 			old := s.graphs[g]
@@ -215,6 +238,16 @@ func (s *Store) flush() {
 			}
 		}
 	}
+}
+
+// all reports whether every change of run satisfies f.
+func all(run []change, f func(change) bool) bool {
+	for _, c := range run {
+		if !f(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // Snapshot is an immutable view of a Store. Its methods are safe for
@@ -283,17 +316,16 @@ func (d *dict) init() {
 }
 
 // intern returns t's ID, numbering it if new. The caller holds the Store's
-// lock, so only readers of other snapshots run meanwhile.
+// lock, so only readers of other snapshots run meanwhile: the map is read
+// without the dictionary's lock, which only its writer, this one, needs
+// against them.
 func (d *dict) intern(t rdf.Term) ID {
-	d.mu.RLock()
-	id, ok := d.ids[t]
-	d.mu.RUnlock()
-	if ok {
+	if id, ok := d.ids[t]; ok {
 		return id
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	id = ID(len(d.terms))
+	id := ID(len(d.terms))
 	d.terms = append(d.terms, t)
 	d.ids[t] = id
 	return id

@@ -239,3 +239,50 @@ func TestRefusedQuads(t *testing.T) {
 		}
 	}
 }
+
+// TestSorted: the index sort (a radix sort from radixMin entries) gives
+// the order and the set of a comparison sort, whatever the IDs' sizes
+// and the duplicates.
+func TestSorted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	tests := []struct {
+		name string
+		n    int
+		max  uint32 // IDs are below it
+	}{
+		{"few", 10, 100},
+		{"small IDs", 5000, 300},     // the high halves all zero: passes skipped
+		{"large IDs", 5000, 1 << 31}, // every pass
+		{"many duplicates", 3000, 4}, // each triple many times
+		{"one digit past 65536", 2000, 70000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := make([]Triple, tt.n)
+			for i := range ts {
+				ts[i] = Triple{ID(rng.Uint32N(tt.max)), ID(rng.Uint32N(tt.max)), ID(rng.Uint32N(tt.max))}
+			}
+			for _, perm := range []func(Triple) Triple{func(t Triple) Triple { return t }, toPOS, toOSP} {
+				want := make([]Triple, len(ts))
+				for i, x := range ts {
+					want[i] = perm(x)
+				}
+				slices.SortFunc(want, func(a, b Triple) int {
+					for i := range 3 {
+						if a[i] != b[i] {
+							if a[i] < b[i] {
+								return -1
+							}
+							return 1
+						}
+					}
+					return 0
+				})
+				want = slices.Compact(want)
+				if got := sorted(ts, perm); !slices.Equal(got, want) {
+					t.Errorf("%d triples sorted into %d, want %d, or in another order", len(ts), len(got), len(want))
+				}
+			}
+		})
+	}
+}
