@@ -1,7 +1,6 @@
 package bblock
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -63,8 +62,7 @@ func (r rootFS) Open(name string) (fs.File, error) {
 // explain turns os.Root's refusal of a path that leaves it into an error
 // that says what happened and what jrpcld promises.
 func (r rootFS) explain(name string, err error) error {
-	var pe *fs.PathError
-	if !errors.As(err, &pe) || pe.Err == nil || pe.Err.Error() != "path escapes from parent" {
+	if !escapes(err) {
 		return err
 	}
 	shown := path.Join(filepath.ToSlash(r.shown), name)

@@ -23,3 +23,7 @@ var ErrNoMatch = errors.New("selects nothing")
 // ErrUnknownBlock is wrapped by errors that name a block id the register
 // does not have.
 var ErrUnknownBlock = errors.New("unknown building block")
+
+// ErrNoRegister is wrapped by the errors for a folder given as a register
+// source tree whose bblocks-config.yaml is missing or cannot be read.
+var ErrNoRegister = errors.New("is not a building-block source tree")

@@ -149,6 +149,9 @@ func (r *Register) IDs() []string {
 // symbolic link that leads out of it (or is absolute) is refused with an
 // error wrapping ErrLeavesTree.
 func LoadRegisterDir(dir string, opts *Options) (*Register, error) {
+	if err := checkConfig(dir); err != nil {
+		return nil, err
+	}
 	r, err := LoadRegister(newTreeFS(dir), opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)

@@ -51,6 +51,14 @@ func TestBuildCommand(t *testing.T) {
 	fixture := filepath.Join("..", "..", "register", "testdata", "fixture")
 	tmp := t.TempDir()
 	cacheRegister(t, fixtureImport, map[string]string{"register.json": fixtureImportRegister})
+	for _, d := range []string{"noconfig/_sources", "dangling/_sources"} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("gone.yaml", filepath.Join(tmp, "dangling", "bblocks-config.yaml")); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name     string
 		args     []string
@@ -60,6 +68,10 @@ func TestBuildCommand(t *testing.T) {
 		{"help", []string{"build", "-h"}, exitOK, "Without SOURCES it builds the embedded JSON-RPC 2.0 block", ""},
 		{"two sources", []string{"build", "a", "b"}, exitUsage, "", "one SOURCES folder at most"},
 		{"no such tree", []string{"build", filepath.Join(tmp, "nope"), "-o", filepath.Join(tmp, "x")}, exitUsage, "", "not a building-block source tree"},
+		{"no configuration", []string{"build", filepath.Join(tmp, "noconfig"), "-o", filepath.Join(tmp, "x")}, exitUsage, "",
+			filepath.Join(tmp, "noconfig", "bblocks-config.yaml") + " does not exist; give the folder that holds bblocks-config.yaml and _sources/"},
+		{"dangling configuration", []string{"build", filepath.Join(tmp, "dangling"), "-o", filepath.Join(tmp, "x")}, exitUsage, "",
+			filepath.Join(tmp, "dangling", "bblocks-config.yaml") + " is a symbolic link to gone.yaml, which does not exist: make the link lead"},
 		{"bad date", []string{"build", fixture, "-o", filepath.Join(tmp, "d"), "--date", "tomorrow"}, exitUsage, "", `date "tomorrow" is not YYYY-MM-DD`},
 		{"unknown filter", []string{"build", fixture, "-o", filepath.Join(tmp, "f"), "--filter", "fx.nope"}, exitUsage, "", `unknown building block "fx.nope"`},
 		{"embedded block", []string{"build", "-o", filepath.Join(tmp, "default")}, exitOK,
