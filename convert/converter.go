@@ -47,6 +47,11 @@ type Log struct {
 	Reader *rpclog.Reader
 	File   string // for messages
 	IRI    string // the log's IRI; see rpclog.DefaultIRI
+	// Findings are the rules broken by the log's messages that a check
+	// across them found (package mcp/rules), by the position of the
+	// message in the log, from 1; see LogGraph.SetFindings. Nil for none:
+	// the graph is then as without checks.
+	Findings map[int][]diag.Diagnostic
 }
 
 // Convert writes the RDF of logs to w in format f, log after log. Messages
@@ -89,6 +94,7 @@ func (c *Converter) convertLog(out sink, l Log) error {
 	if err != nil {
 		return err
 	}
+	g.SetFindings(l.Findings)
 	if err := out.StartLog(l.IRI); err != nil {
 		return err
 	}

@@ -40,7 +40,10 @@ type LogGraph struct {
 	pairer  *Pairer
 	entries []PairEntry // scratch of pair
 	blank   string      // blank-node label prefix unique to this log
-	started bool
+	// findings are the rules each message breaks, by position; see
+	// SetFindings.
+	findings map[int][]diag.Diagnostic
+	started  bool
 	// numericTS and oddTS are set once an envelope "ts" that is a number,
 	// or a string that is no xsd:dateTime, has been noted: each notice is
 	// given once per log.
@@ -52,6 +55,14 @@ type LogGraph struct {
 func NewLogGraph(logIRI string, m *Mapping) *LogGraph {
 	return &LogGraph{iri: logIRI, node: rdf.NewIRI(logIRI), mapping: m, pairer: NewPairer(logIRI), blank: jlog.BlankPrefix(logIRI)}
 }
+
+// SetFindings gives the rules the log's messages break, by position (from
+// 1), as a check across them found them (package mcp/rules): each one's
+// Rule, Severity, Message, Pointer and Help. Each is written as a
+// jlog:Finding node its message links with jlog:finding; one whose pointer
+// points into a member of a batch (/N...) is that member's, with the
+// pointer into the member. Call it before the first message.
+func (g *LogGraph) SetFindings(findings map[int][]diag.Diagnostic) { g.findings = findings }
 
 // MessageIRI returns the IRI of the message at position pos (from 1) sent in
 // direction dir.
@@ -250,6 +261,63 @@ func (g *LogGraph) Build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrp
 // triples are then valid until *arena is written again, which the caller
 // does only once it is done with them.
 func (g *LogGraph) build(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p Pairing, checked bool, arena *[]byte) ([]rdf.Triple, []diag.Diagnostic, error) {
+	out, notices, err := g.buildRecord(dst, rec, pos, m, p, checked, arena)
+	if fs := g.findings[pos]; len(fs) > 0 {
+		out = g.findingTriples(out, rec, pos, m, fs)
+	}
+	return out, notices, err
+}
+
+// findingTriples appends the jlog:Finding nodes of fs, the findings of the
+// record rec at position pos, classified as m.
+func (g *LogGraph) findingTriples(out []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, fs []diag.Diagnostic) []rdf.Triple {
+	iri, blanks := jlog.MessageNames(g.iri, g.blank, rec.Dir, pos)
+	for k, d := range fs {
+		node, ptr := iri, d.Pointer
+		if m.Kind == jsonrpc.KindBatch {
+			if i, rest, ok := memberPointer(ptr, len(m.Members)); ok {
+				node, ptr = jlog.MemberIRI(iri, i), rest
+			}
+		}
+		b := rdf.NewBlank(blanks + "f" + strconv.Itoa(k))
+		sev := objSHViolation
+		if d.Severity == diag.Warning {
+			sev = objSHWarning
+		}
+		out = append(out,
+			rdf.T(rdf.NewIRI(node), rdf.JLogFinding, b),
+			rdf.T(b, rdf.RDFType, objFinding),
+			rdf.T(b, rdf.JLogRule, rdf.NewLiteral(d.Rule, rdf.XSDString)),
+			rdf.T(b, rdf.JLogSeverity, sev),
+			rdf.T(b, rdf.JLogMessage, rdf.NewLiteral(d.Message, rdf.XSDString)),
+			rdf.T(b, rdf.JLogPointer, rdf.NewLiteral(ptr, rdf.XSDString)))
+		if rdf.CheckIRI(d.Help) == nil {
+			out = append(out, rdf.T(b, rdf.RDFSSeeAlso, rdf.NewIRI(d.Help)))
+		}
+	}
+	return out
+}
+
+// memberPointer returns the member a JSON pointer into a batch of n
+// members points into ("/2/id": 2), and the pointer into that member
+// ("/id"); false for one that points into no member.
+func memberPointer(ptr string, n int) (int, string, bool) {
+	if !strings.HasPrefix(ptr, "/") {
+		return 0, "", false
+	}
+	tok, rest, _ := strings.Cut(ptr[1:], "/")
+	i, err := strconv.Atoi(tok)
+	if err != nil || i < 0 || i >= n || strconv.Itoa(i) != tok {
+		return 0, "", false
+	}
+	if rest != "" {
+		rest = "/" + rest
+	}
+	return i, rest, true
+}
+
+// buildRecord is build without the record's findings.
+func (g *LogGraph) buildRecord(dst []rdf.Triple, rec *rpclog.Record, pos int, m jsonrpc.Message, p Pairing, checked bool, arena *[]byte) ([]rdf.Triple, []diag.Diagnostic, error) {
 	out := dst
 	if p.First {
 		out = append(out, rdf.T(g.node, rdf.RDFType, objLog))
@@ -768,6 +836,9 @@ var (
 	objErrorResponse = rdf.NewIRI(rdf.JRPCErrorResponse)
 	objInvalid       = rdf.NewIRI(rdf.JLogInvalidMessage)
 	objProblem       = rdf.NewIRI(rdf.JLogNS + "Problem")
+	objFinding       = rdf.NewIRI(rdf.JLogFindingClass)
+	objSHViolation   = rdf.NewIRI(rdf.SHViolation)
+	objSHWarning     = rdf.NewIRI(rdf.SHWarning)
 )
 
 // Close returns the triples known only at the end of the log: the requests

@@ -34,6 +34,14 @@ const (
 	// XSDBase64Binary is the datatype of bytes written in standard base64
 	// (jlog:bytes).
 	XSDBase64Binary = XSDNS + "base64Binary"
+
+	// RDFSSeeAlso links a jlog:Finding to the section of the specification
+	// that states its rule.
+	RDFSSeeAlso = RDFSNS + "seeAlso"
+	// SHViolation and SHWarning are SHACL's severities, which a
+	// jlog:Finding's jlog:severity takes: a MUST broken, a SHOULD broken.
+	SHViolation = "http://www.w3.org/ns/shacl#Violation"
+	SHWarning   = "http://www.w3.org/ns/shacl#Warning"
 )
 
 // The classes of JSON-RPC messages.
@@ -84,6 +92,15 @@ const (
 	JLogCode    = JLogNS + "code"
 	JLogMessage = JLogNS + "message"
 	JLogPointer = JLogNS + "pointer"
+	// JLogFinding links a message to a JLogFindingClass node: a rule it
+	// breaks that a check across the log's messages found (the MCP rules),
+	// with JLogRule (the rule's id), JLogSeverity (SHViolation or
+	// SHWarning), JLogMessage, JLogPointer and rdfs:seeAlso, the
+	// section of the specification that states the rule.
+	JLogFinding      = JLogNS + "finding"
+	JLogFindingClass = JLogNS + "Finding"
+	JLogRule         = JLogNS + "rule"
+	JLogSeverity     = JLogNS + "severity"
 	// JLogRawTimestamp and JLogRawDirection keep an envelope's "ts" that
 	// is not a string and a "dir" that is not "c2s" or "s2c": their JSON
 	// text, as xsd:string literals.

@@ -609,7 +609,8 @@ func TestLogTermsDeclared(t *testing.T) {
 	}
 	for _, term := range []string{rdf.JLogLog, rdf.JLogBatch, rdf.JLogUnansweredRequest, rdf.JLogOrphanResponse, rdf.JLogInLog, rdf.JLogPosition, rdf.JLogDirection,
 		rdf.JLogClientToServer, rdf.JLogServerToClient, rdf.JLogTimestamp, rdf.JLogAnswers, rdf.JLogMember, rdf.JLogMemberIndex, rdf.JLogID, rdf.JLogPatch,
-		rdf.JLogInvalidMessage, rdf.JLogJSON, rdf.JLogBytes, rdf.JLogProblem, rdf.JLogRawTimestamp, rdf.JLogRawDirection} {
+		rdf.JLogInvalidMessage, rdf.JLogJSON, rdf.JLogBytes, rdf.JLogProblem, rdf.JLogRawTimestamp, rdf.JLogRawDirection,
+		rdf.JLogFinding, rdf.JLogFindingClass, rdf.JLogRule, rdf.JLogSeverity} {
 		if !o.Declares(term) {
 			t.Errorf("%s is not declared in ontology/log.ttl", term)
 		}
