@@ -85,6 +85,10 @@ type evaluator struct {
 	base  store.ID
 	extra []rdf.Term
 	extID map[rdf.Term]store.ID
+	// values are the terms' values the operators have read, by ID, so
+	// that each is read once however many solutions compare it.
+	values map[store.ID]expr.Value
+	consts map[rdf.Term]expr.Value // the query's constants' (a query has few)
 
 	env   expr.Env
 	bnode int // the last fresh blank node number
@@ -114,8 +118,11 @@ func newEvaluator(ctx context.Context, snap *store.Snapshot, opts Options) *eval
 		slots: map[string]int{},
 		base:  store.ID(snap.Terms()),
 		extID: map[rdf.Term]store.ID{},
-		max:   opts.MaxSolutions,
-		plans: map[planKey][]int{},
+
+		values: map[store.ID]expr.Value{},
+		consts: map[rdf.Term]expr.Value{},
+		max:    opts.MaxSolutions,
+		plans:  map[planKey][]int{},
 
 		lookups:  map[rdf.Term]lookup{},
 		resolved: map[bgpKey][]tpat{},

@@ -4,6 +4,7 @@ import (
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/sparql/algebra"
 	"github.com/jrpcld/jrpcld/rdf/sparql/expr"
+	"github.com/jrpcld/jrpcld/rdf/sparql/store"
 )
 
 var (
@@ -129,6 +130,11 @@ func (e *evaluator) evalCall(x algebra.Call, r row, g active) (rdf.Term, error) 
 		if len(x.Args) == 1 {
 			return e.bnodeOf(x.Args[0], r, g)
 		}
+	case "=", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/":
+		if len(x.Args) == 2 {
+			return e.evalBinary(x, r, g)
+		}
+		return rdf.Term{}, &expr.TypeError{Op: x.Name, Msg: "wrong number of arguments"}
 	}
 	args := make([]rdf.Term, len(x.Args))
 	for i, a := range x.Args {
@@ -139,14 +145,6 @@ func (e *evaluator) evalCall(x algebra.Call, r row, g active) (rdf.Term, error) 
 		args[i] = t
 	}
 	switch x.Name {
-	case "=", "!=", "<", ">", "<=", ">=":
-		if len(args) == 2 {
-			return expr.Compare(x.Name, args[0], args[1])
-		}
-	case "+", "-", "*", "/":
-		if len(args) == 2 {
-			return expr.Arith(x.Name, args[0], args[1])
-		}
 	case "UMINUS", "UPLUS", "!":
 		if len(args) == 1 {
 			return expr.Unary(x.Name, args[0])
@@ -155,6 +153,67 @@ func (e *evaluator) evalCall(x algebra.Call, r row, g active) (rdf.Term, error) 
 		return expr.Call(x.Name, args, &e.env)
 	}
 	return rdf.Term{}, &expr.TypeError{Op: x.Name, Msg: "wrong number of arguments"}
+}
+
+// evalBinary is a comparison or arithmetic operator on its two
+// arguments' values.
+func (e *evaluator) evalBinary(x algebra.Call, r row, g active) (rdf.Term, error) {
+	a, err := e.value(x.Args[0], r, g)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	b, err := e.value(x.Args[1], r, g)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	switch x.Name {
+	case "+", "-", "*", "/":
+		return expr.ArithValues(x.Name, a, b)
+	}
+	return expr.CompareValues(x.Name, a, b)
+}
+
+// value returns the value of x on r, as evalExpr does, read once per
+// term: a variable's from e.values by the ID it is bound to, a constant's
+// from e.consts.
+func (e *evaluator) value(x algebra.Expr, r row, g active) (expr.Value, error) {
+	switch x := x.(type) {
+	case algebra.VarExpr:
+		s, ok := e.slots[x.Name]
+		if !ok || r[s] == 0 {
+			return expr.Value{}, errUnbound
+		}
+		return e.valueOf(r[s]), nil
+	case algebra.Const:
+		v, ok := e.consts[x.Term]
+		if !ok {
+			v = expr.NewValue(x.Term)
+			e.consts[x.Term] = v
+		}
+		return v, nil
+	}
+	t, err := e.evalExpr(x, r, g)
+	if err != nil {
+		return expr.Value{}, err
+	}
+	return expr.NewValue(t), nil
+}
+
+// maxValues bounds e.values: past it, it starts again, so that a filter
+// on every term of a large graph does not hold a value for each.
+const maxValues = 1 << 16
+
+// valueOf returns the value of the term numbered id.
+func (e *evaluator) valueOf(id store.ID) expr.Value {
+	v, ok := e.values[id]
+	if !ok {
+		if len(e.values) >= maxValues {
+			clear(e.values)
+		}
+		v = expr.NewValue(e.term(id))
+		e.values[id] = v
+	}
+	return v
 }
 
 // evalIn is IN and NOT IN: true (false for NOT IN) when the value equals

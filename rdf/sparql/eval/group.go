@@ -101,6 +101,11 @@ func (e *evaluator) evalGroup(o algebra.Group, g active, seed row) seq {
 					gr.aggs[i].Add(nil)
 					continue
 				}
+				if va, ok := gr.aggs[i].(expr.ValueAggregator); ok && len(a.Args) == 1 {
+					v, _ := e.value(a.Args[0], r, g) // an error is passed as the zero Value
+					va.AddValue(v)
+					continue
+				}
 				args = args[:0]
 				for _, x := range a.Args {
 					t, _ := e.evalExpr(x, r, g) // an error is passed as the zero Term

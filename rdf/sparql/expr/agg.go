@@ -88,35 +88,68 @@ func (c *countAgg) Add(args []rdf.Term) {
 	}
 }
 
+func (c *countAgg) AddValue(v Value) {
+	if !unbound(v.term) {
+		c.n++
+	}
+}
+
 func (c *countAgg) Result() (rdf.Term, error) { return intNumber(c.n).term(), nil }
 
-// sumAgg is SUM and, with avg, AVG.
+// sumAgg is SUM and, with avg, AVG. The xsd:integer values that fit in
+// an int64 are summed in small while the sum is exact (no float or double
+// has come: those round, so they are added in turn), which spares a
+// big.Rat for each.
 type sumAgg struct {
-	sum number
-	n   int64
-	avg bool
-	err error
+	sum   number
+	small int64
+	n     int64
+	avg   bool
+	err   error
 }
 
 func (s *sumAgg) Add(args []rdf.Term) {
-	v, ok := value(args)
-	if !ok || s.err != nil {
+	if v, ok := value(args); ok {
+		s.AddValue(NewValue(v))
+	}
+}
+
+func (s *sumAgg) AddValue(v Value) {
+	if unbound(v.term) || s.err != nil {
 		return
 	}
-	op := "SUM"
-	if s.avg {
-		op = "AVG"
-	}
-	x, ok := numberOf(v)
-	if !ok {
-		s.err = typeErr(op, "not a number: "+describe(v))
+	if !v.isNum {
+		op := "SUM"
+		if s.avg {
+			op = "AVG"
+		}
+		s.err = typeErr(op, "not a number: "+describe(v.term))
 		return
 	}
-	s.sum, _ = arith("+", s.sum, x) // addition cannot fail
 	s.n++
+	if v.num.kind == kInteger && s.sum.kind < kFloat && v.num.r.Num().IsInt64() {
+		x := v.num.r.Num().Int64()
+		if sum := s.small + x; (x >= 0) == (sum >= s.small) { // no overflow
+			s.small = sum
+			return
+		}
+	}
+	if v.num.kind >= kFloat {
+		s.flush()
+	}
+	s.sum, _ = arith("+", s.sum, v.num) // addition cannot fail
+}
+
+// flush adds small to sum.
+func (s *sumAgg) flush() {
+	if s.small != 0 {
+		s.sum, _ = arith("+", s.sum, intNumber(s.small))
+		s.small = 0
+	}
 }
 
 func (s *sumAgg) Result() (rdf.Term, error) {
+	s.flush()
 	switch {
 	case s.err != nil:
 		return rdf.Term{}, s.err
@@ -132,14 +165,19 @@ func (s *sumAgg) Result() (rdf.Term, error) {
 
 // extremeAgg is MIN (want -1) and MAX (want 1).
 type extremeAgg struct {
-	best rdf.Term
+	best Value
 	some bool
 	want int
 }
 
 func (e *extremeAgg) Add(args []rdf.Term) {
-	v, ok := value(args)
-	if ok && (!e.some || Order(v, e.best) == e.want) {
+	if v, ok := value(args); ok {
+		e.AddValue(NewValue(v))
+	}
+}
+
+func (e *extremeAgg) AddValue(v Value) {
+	if !unbound(v.term) && (!e.some || order(v, e.best) == e.want) {
 		e.best, e.some = v, true
 	}
 }
@@ -148,7 +186,7 @@ func (e *extremeAgg) Result() (rdf.Term, error) {
 	if !e.some {
 		return rdf.Term{}, typeErr("MIN/MAX", "no values")
 	}
-	return e.best, nil
+	return e.best.term, nil
 }
 
 type sampleAgg struct {

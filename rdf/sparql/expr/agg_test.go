@@ -27,6 +27,15 @@ func TestAggregates(t *testing.T) {
 		{"SUM", false, "", []string{`1`, ``, `2`}, `3`}, // unbound values are left out
 		{"SUM", false, "", nil, `0`},
 		{"SUM", true, "", []string{`1`, `1`, `2`}, `3`},
+		// Integers past an int64, and doubles added in turn, as they come:
+		// 1e16 + 1 is 1e16 in a double, 2 + 1e16 is not.
+		{"SUM", false, "", []string{`9223372036854775807`, `1`, `-2`}, `9223372036854775806`},
+		{"SUM", false, "", []string{`9223372036854775807`, `9223372036854775807`}, `18446744073709551614`},
+		{"SUM", false, "", []string{`-9223372036854775808`, `-1`}, `-9223372036854775809`},
+		{"SUM", false, "", []string{`1e16`, `1`, `1`}, `"1.0E16"^^xsd:double`},
+		{"SUM", false, "", []string{`1`, `1`, `1e16`}, `"1.0000000000000002E16"^^xsd:double`},
+		{"SUM", false, "", []string{`1`, `0.5`, `2`}, `3.5`},
+		{"SUM", false, "", []string{`"7"^^xsd:byte`, `1`}, `8`},
 		{"SUM", false, "", []string{`1`, `"2"`}, errWant},
 		{"SUM", false, "", []string{`1`, `_:b`, `3`}, errWant},
 		// agg-avg-01: 1.0, 2.2, 3.5, 2.2, 2.2 average 2.22.
@@ -56,23 +65,39 @@ func TestAggregates(t *testing.T) {
 		{"GROUP_CONCAT", false, " ", nil, `""`},
 		{"GROUP_CONCAT", false, " ", []string{`"a"`, `ex:b`}, errWant},
 	} {
-		a, err := NewAggregator(c.name, c.distinct, c.sep)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range c.values {
-			if v == "*" {
-				a.Add(nil)
-			} else {
-				a.Add([]rdf.Term{tm(t, v)})
+		// Each case twice: the terms to Add, and their Values to AddValue
+		// where the aggregator takes them.
+		for _, byValue := range []bool{false, true} {
+			a, err := NewAggregator(c.name, c.distinct, c.sep)
+			if err != nil {
+				t.Fatal(err)
 			}
+			va, ok := a.(ValueAggregator)
+			if byValue && !ok {
+				continue
+			}
+			for _, v := range c.values {
+				switch {
+				case v == "*":
+					a.Add(nil)
+				case byValue && v == "":
+					va.AddValue(Value{})
+				case byValue:
+					va.AddValue(NewValue(tm(t, v)))
+				default:
+					a.Add([]rdf.Term{tm(t, v)})
+				}
+			}
+			got, err := a.Result()
+			what := c.name
+			if c.distinct {
+				what += " DISTINCT"
+			}
+			if byValue {
+				what += " by Value"
+			}
+			check(t, what+"("+strings.Join(c.values, ", ")+")", got, err, c.want)
 		}
-		got, err := a.Result()
-		what := c.name
-		if c.distinct {
-			what += " DISTINCT"
-		}
-		check(t, what+"("+strings.Join(c.values, ", ")+")", got, err, c.want)
 	}
 }
 

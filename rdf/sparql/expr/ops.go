@@ -48,15 +48,11 @@ func classOf(dt string) valueClass {
 
 // comparable returns the class a and b share when the operators compare
 // them by value: both well-formed literals of one class.
-func comparable(a, b rdf.Term) valueClass {
-	if a.Kind != rdf.Literal || b.Kind != rdf.Literal {
+func comparable(a, b Value) valueClass {
+	if a.class == classNone || a.class != b.class || !a.wf || !b.wf {
 		return classNone
 	}
-	c := classOf(a.Datatype)
-	if c == classNone || c != classOf(b.Datatype) || !xsd.WellFormed(a) || !xsd.WellFormed(b) {
-		return classNone
-	}
-	return c
+	return a.class
 }
 
 // Compare applies the comparison operator op ("=", "!=", "<", ">", "<=",
@@ -73,8 +69,14 @@ func comparable(a, b rdf.Term) valueClass {
 // a type error, since their values may or may not be equal. The ordering
 // operators on any other pair are a type error.
 func Compare(op string, a, b rdf.Term) (rdf.Term, error) {
-	a, b = norm(a), norm(b)
 	if unbound(a) || unbound(b) {
+		return rdf.Term{}, typeErr(op, "an operand is unbound")
+	}
+	return compare(op, NewValue(a), NewValue(b))
+}
+
+func compare(op string, a, b Value) (rdf.Term, error) {
+	if unbound(a.term) || unbound(b.term) {
 		return rdf.Term{}, typeErr(op, "an operand is unbound")
 	}
 	switch op {
@@ -105,34 +107,24 @@ func Compare(op string, a, b rdf.Term) (rdf.Term, error) {
 	return rdf.Term{}, typeErr(op, "not a comparison operator")
 }
 
-// twoNumbers returns the values of a and b when both are well-formed
-// numeric literals.
-func twoNumbers(a, b rdf.Term) (number, number, bool) {
-	x, ok := numberOf(a)
-	if !ok {
-		return number{}, number{}, false
-	}
-	y, ok := numberOf(b)
-	return x, y, ok
-}
-
 // equal is "=" (op names the operator in errors).
-func equal(op string, a, b rdf.Term) (bool, error) {
-	if x, y, ok := twoNumbers(a, b); ok {
-		n, ok := compareNumbers(x, y)
+func equal(op string, va, vb Value) (bool, error) {
+	if va.isNum && vb.isNum {
+		n, ok := compareNumbers(va.num, vb.num)
 		return ok && n == 0, nil
 	}
-	if c := comparable(a, b); c != classNone {
-		n, ok, err := compareValues(op, c, a, b)
+	if c := comparable(va, vb); c != classNone {
+		n, ok, err := compareValues(op, c, va, vb)
 		return ok && n == 0, err
 	}
+	a, b := va.term, vb.term
 	if SameTerm(a, b) {
 		return true, nil
 	}
 	if a.Kind != rdf.Literal || b.Kind != rdf.Literal || a.Lang != "" || b.Lang != "" {
 		return false, nil
 	}
-	if classOf(a.Datatype) != classNone && classOf(b.Datatype) != classNone && xsd.WellFormed(a) && xsd.WellFormed(b) {
+	if va.wf && vb.wf {
 		return false, nil // values of different known types
 	}
 	return false, typeErr(op, "cannot compare "+describe(a)+" with "+describe(b)+" (an ill-formed literal, or one of an unknown type)")
@@ -140,30 +132,28 @@ func equal(op string, a, b rdf.Term) (bool, error) {
 
 // ordered compares a and b for the ordering operators; ok is false when
 // either is NaN.
-func ordered(op string, a, b rdf.Term) (int, bool, error) {
-	if x, y, ok := twoNumbers(a, b); ok {
-		n, ok := compareNumbers(x, y)
+func ordered(op string, a, b Value) (int, bool, error) {
+	if a.isNum && b.isNum {
+		n, ok := compareNumbers(a.num, b.num)
 		return n, ok, nil
 	}
 	c := comparable(a, b)
 	if c == classNone {
-		return 0, false, typeErr(op, "cannot order "+describe(a)+" and "+describe(b))
+		return 0, false, typeErr(op, "cannot order "+describe(a.term)+" and "+describe(b.term))
 	}
 	return compareValues(op, c, a, b)
 }
 
 // compareValues compares two well-formed literals of class c; ok is false
 // when either is NaN.
-func compareValues(op string, c valueClass, a, b rdf.Term) (int, bool, error) {
+func compareValues(op string, c valueClass, a, b Value) (int, bool, error) {
 	if c == classNumber {
-		x, _ := numberOf(a)
-		y, _ := numberOf(b)
-		n, ok := compareNumbers(x, y)
+		n, ok := compareNumbers(a.num, b.num)
 		return n, ok, nil
 	}
-	n, ok := xsd.Compare(xsd.ValueOf(a), xsd.ValueOf(b))
+	n, ok := xsd.Compare(xsd.ValueOf(a.term), xsd.ValueOf(b.term))
 	if !ok {
-		return 0, false, typeErr(op, "the order of "+a.String()+" and "+b.String()+" is indeterminate (one has a time zone, the other none)")
+		return 0, false, typeErr(op, "the order of "+a.term.String()+" and "+b.term.String()+" is indeterminate (one has a time zone, the other none)")
 	}
 	return n, true, nil
 }
@@ -193,18 +183,19 @@ func compareNumbers(x, y number) (int, bool) {
 // decimal by zero is a type error; doubles and floats follow IEEE 754.
 // Anything but two well-formed numbers is a type error.
 func Arith(op string, a, b rdf.Term) (rdf.Term, error) {
-	a, b = norm(a), norm(b)
-	x, okx := numberOf(a)
-	y, oky := numberOf(b)
+	return arithValues(op, NewValue(a), NewValue(b))
+}
+
+func arithValues(op string, a, b Value) (rdf.Term, error) {
 	switch {
 	case op != "+" && op != "-" && op != "*" && op != "/":
 		return rdf.Term{}, typeErr(op, "not an arithmetic operator")
-	case !okx:
-		return rdf.Term{}, typeErr(op, "not a number: "+describe(a))
-	case !oky:
-		return rdf.Term{}, typeErr(op, "not a number: "+describe(b))
+	case !a.isNum:
+		return rdf.Term{}, typeErr(op, "not a number: "+describe(a.term))
+	case !b.isNum:
+		return rdf.Term{}, typeErr(op, "not a number: "+describe(b.term))
 	}
-	n, err := arith(op, x, y)
+	n, err := arith(op, a.num, b.num)
 	if err != nil {
 		return rdf.Term{}, err
 	}
@@ -291,8 +282,10 @@ func negate(n number) number {
 // does (numbers compared exactly, NaN first; date-times without a time
 // zone as if in UTC where "<" leaves them unordered), and ties by lexical
 // form, language tag and datatype. Order returns 0 only for the same term.
-func Order(a, b rdf.Term) int {
-	a, b = norm(a), norm(b)
+func Order(a, b rdf.Term) int { return order(NewValue(a), NewValue(b)) }
+
+func order(va, vb Value) int {
+	a, b := va.term, vb.term
 	ra, rb := kindRank(a), kindRank(b)
 	if ra != rb {
 		return cmp.Compare(ra, rb)
@@ -300,11 +293,11 @@ func Order(a, b rdf.Term) int {
 	if a.Kind != rdf.Literal {
 		return strings.Compare(a.Value, b.Value)
 	}
-	ga, gb := literalGroup(a), literalGroup(b)
+	ga, gb := literalGroup(va), literalGroup(vb)
 	if ga != gb {
 		return cmp.Compare(ga, gb)
 	}
-	if c := groupCompare(ga, a, b); c != 0 {
+	if c := groupCompare(ga, va, vb); c != 0 {
 		return c
 	}
 	if c := strings.Compare(a.Value, b.Value); c != 0 {
@@ -331,34 +324,32 @@ func kindRank(t rdf.Term) int {
 // literalGroup returns the group Order sorts literal t in: its class when
 // it is well-formed (language-tagged strings going with strings), else
 // after all classes.
-func literalGroup(t rdf.Term) valueClass {
-	if t.Datatype == rdf.RDFLangString {
+func literalGroup(v Value) valueClass {
+	if v.term.Datatype == rdf.RDFLangString {
 		return classString
 	}
-	c := classOf(t.Datatype)
-	if c == classNone || !xsd.WellFormed(t) {
+	if v.class == classNone || !v.wf {
 		return classTime + 1
 	}
-	return c
+	return v.class
 }
 
 // groupCompare compares two literals of group g by value; 0 leaves the
 // order to the tie-breaks.
-func groupCompare(g valueClass, a, b rdf.Term) int {
+func groupCompare(g valueClass, va, vb Value) int {
+	a, b := va.term, vb.term
 	switch g {
 	case classNumber:
-		x, _ := numberOf(a)
-		y, _ := numberOf(b)
-		return exactCompare(x, y)
+		return exactCompare(va.num, vb.num)
 	case classString:
 		return strings.Compare(a.Value, b.Value)
 	case classBoolean, classDateTime, classDate, classTime:
-		va, vb := xsd.ValueOf(a), xsd.ValueOf(b)
-		if c, ok := xsd.Compare(va, vb); ok {
+		xa, xb := xsd.ValueOf(a), xsd.ValueOf(b)
+		if c, ok := xsd.Compare(xa, xb); ok {
 			return c
 		}
-		sa, fa, _, _ := va.Instant()
-		sb, fb, _, _ := vb.Instant()
+		sa, fa, _, _ := xa.Instant()
+		sb, fb, _, _ := xb.Instant()
 		if c := cmp.Compare(sa, sb); c != 0 {
 			return c
 		}
