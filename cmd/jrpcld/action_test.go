@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -263,7 +264,7 @@ func TestAction(t *testing.T) {
 				"--base-url", "https://raw.githubusercontent.com/"+testRepo+"/main/", "--git-repository", "https://github.com/"+testRepo,
 				"--github-base-url", "https://github.com/"+testRepo+"/blob/main/")
 			cmd.Dir = direct
-			if b, err := cmd.CombinedOutput(); err != nil && cmd.ProcessState.ExitCode() != exitInvalid {
+			if b, err := cmd.CombinedOutput(); err != nil && cmd.ProcessState.ExitCode() != cli.ExitInvalid {
 				t.Fatalf("jrpcld build: %v\n%s", err, b)
 			}
 			got, want := treeFiles(t, work), treeFiles(t, direct)

@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"go.yaml.in/yaml/v3"
 )
 
 func TestContextCommand(t *testing.T) {
 	code, out, errOut := jrpcld(t, "", "context")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var doc struct {
@@ -26,14 +27,14 @@ func TestContextCommand(t *testing.T) {
 	if method["@id"] != "jrpc:hasMethod" || doc.Context["jrpc"] != "http://json-rpc.org/ontology#" || doc.Context["@version"] != 1.1 {
 		t.Errorf("built context lacks what the embedded context.jsonld says: %v", doc.Context)
 	}
-	if code, _, errOut := jrpcld(t, "", "context", "extra"); code != exitUsage || !strings.Contains(errOut, `unexpected argument "extra"`) {
+	if code, _, errOut := jrpcld(t, "", "context", "extra"); code != cli.ExitUsage || !strings.Contains(errOut, `unexpected argument "extra"`) {
 		t.Errorf("extra argument: %d %q", code, errOut)
 	}
 }
 
 func TestAnnotateCommand(t *testing.T) {
 	code, out, errOut := jrpcld(t, "", "annotate")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var doc map[string]any
@@ -44,25 +45,25 @@ func TestAnnotateCommand(t *testing.T) {
 		t.Errorf("annotated schema lacks annotations:\n%s", out)
 	}
 	code, out, _ = jrpcld(t, "", "annotate", "--format", "json")
-	if code != exitOK || json.Unmarshal([]byte(out), &doc) != nil {
+	if code != cli.ExitOK || json.Unmarshal([]byte(out), &doc) != nil {
 		t.Errorf("--format json: exit %d, %.200s", code, out)
 	}
-	if code, _, _ := jrpcld(t, "", "annotate", "--format", "xml"); code != exitUsage {
+	if code, _, _ := jrpcld(t, "", "annotate", "--format", "xml"); code != cli.ExitUsage {
 		t.Errorf("--format xml: exit %d", code)
 	}
 }
 
 func TestOntologyCommand(t *testing.T) {
 	code, out, _ := jrpcld(t, "", "ontology")
-	if code != exitOK || !strings.Contains(out, "jrpc:hasMethod") || !strings.Contains(out, "Classes") {
+	if code != cli.ExitOK || !strings.Contains(out, "jrpc:hasMethod") || !strings.Contains(out, "Classes") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
-	if code, out, _ := jrpcld(t, "", "ontology", "--check"); code != exitOK || out != "" {
+	if code, out, _ := jrpcld(t, "", "ontology", "--check"); code != cli.ExitOK || out != "" {
 		t.Errorf("the embedded block declares every IRI its context produces: exit %d, %q", code, out)
 	}
 	dir := shared.Dir(t, "reference", "ogc-mcp-bblocks")
 	code, out, errOut := jrpcld(t, "", "ontology", "--check", "--bblock", dir, "--id", "mcp.json-rpc")
-	if code != exitInvalid || out != "http://json-rpc.org/ontology#version\n" || !strings.Contains(errOut, "1 IRIs") {
+	if code != cli.ExitInvalid || out != "http://json-rpc.org/ontology#version\n" || !strings.Contains(errOut, "1 IRIs") {
 		t.Errorf("published json-rpc: exit %d, %q, %q", code, out, errOut)
 	}
 	// validate --bblock surfaces the same check as a warning.
@@ -80,16 +81,16 @@ func TestContextMap(t *testing.T) {
 	os.WriteFile(filepath.Join(block, "schema.yaml"), []byte("type: object\nproperties:\n  a: {type: string}\n"), 0o644)
 	os.WriteFile(filepath.Join(block, "context.jsonld"), []byte(`{"@context": ["https://example.com/remote.jsonld", {"a": "ex:a"}]}`), 0o644)
 	code, _, errOut := jrpcld(t, "", "context", "--bblock", block)
-	if code != exitUsage || !strings.Contains(errOut, "https://example.com/remote.jsonld") || !strings.Contains(errOut, "--context-map") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "https://example.com/remote.jsonld") || !strings.Contains(errOut, "--context-map") {
 		t.Fatalf("unmapped remote context: exit %d, %q", code, errOut)
 	}
 	local := filepath.Join(dir, "remote.jsonld")
 	os.WriteFile(local, []byte(`{"@context": {"ex": "http://example.com/ns#"}}`), 0o644)
 	code, out, errOut := jrpcld(t, "", "context", "--bblock", block, "--context-map", "https://example.com/remote.jsonld="+local)
-	if code != exitOK || !strings.Contains(out, `"a": "ex:a"`) {
+	if code != cli.ExitOK || !strings.Contains(out, `"a": "ex:a"`) {
 		t.Errorf("mapped: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if code, _, errOut := jrpcld(t, "", "context", "--context-map", "nonsense"); code != exitUsage || !strings.Contains(errOut, "URL=FILE") {
+	if code, _, errOut := jrpcld(t, "", "context", "--context-map", "nonsense"); code != cli.ExitUsage || !strings.Contains(errOut, "URL=FILE") {
 		t.Errorf("bad --context-map: %d %q", code, errOut)
 	}
 }
@@ -108,13 +109,13 @@ func TestBuildContextMap(t *testing.T) {
 	os.WriteFile(filepath.Join(block, "examples.yaml"), []byte("- title: one\n  snippets:\n    - language: json\n      code: '{\"a\": \"x\"}'\n"), 0o644)
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := jrpcld(t, "", "build", src, "-o", out)
-	if code != exitInvalid || !strings.Contains(stdout+stderr, "https://example.com/remote.jsonld") {
+	if code != cli.ExitInvalid || !strings.Contains(stdout+stderr, "https://example.com/remote.jsonld") {
 		t.Fatalf("unmapped: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	local := filepath.Join(dir, "remote.jsonld")
 	os.WriteFile(local, []byte(`{"@context": {"ex": "http://example.com/ns#"}}`), 0o644)
 	code, stdout, stderr = jrpcld(t, "", "build", src, "-o", out, "--context-map", "https://example.com/remote.jsonld="+local)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Errorf("mapped: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/push"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
@@ -15,11 +18,11 @@ import (
 	"github.com/jrpcld/jrpcld/register/transform"
 )
 
-func buildCommand() command {
-	c := command{name: "build", args: "[SOURCES] [-o DIR] [--base-url URL] [--build-path PATH] [--relative-base URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--map URL=FILE] [--push URL] [--serve [--addr HOST:PORT]] [-q]",
-		summary: "build a building-block register and its HTML pages, offline"}
-	c.help = buildHelp + "\n" + pushHelp + "\n\n" + profileHelp
-	c.setup = runBuild
+func buildCommand() cli.Command {
+	c := cli.Command{Name: "build", Args: "[SOURCES] [-o DIR] [--base-url URL] [--build-path PATH] [--relative-base URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--map URL=FILE] [--push URL] [--serve [--addr HOST:PORT]] [-q]",
+		Summary: "build a building-block register and its HTML pages, offline"}
+	c.Help = buildHelp + "\n" + push.Help + "\n\n" + cli.ProfileHelp
+	c.Setup = runBuild
 	return c
 }
 
@@ -148,15 +151,15 @@ type buildOptions struct {
 	viewerURL, filter, date, addr    string
 	keepMeaning, serve               bool
 	txMem                            int
-	ctxMap                           contextMap
-	imports                          importMaps
+	ctxMap                           cli.ContextMap
+	imports                          cli.ImportMaps
 	urlMaps                          urlMapFlag
-	push                             *pushFlags
-	prof                             *profiler
+	push                             *push.Flags
+	prof                             *cli.Profiler
 }
 
-func runBuild(c *command, fs *pflag.FlagSet) runner {
-	o := &buildOptions{cmd: c.name, fs: fs, ctxMap: contextMap{}}
+func runBuild(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
+	o := &buildOptions{cmd: c.Name, fs: fs, ctxMap: cli.ContextMap{}}
 	fs.StringVarP(&o.out, "output", "o", "build-local", "write the register into `DIR`")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` DIR will be published at (with --build-path, the URL of the repository root); links become absolute below it")
 	fs.StringVar(&o.buildPath, "build-path", "", "lay DIR out as the OGC GitHub Action publishes a repository: DIR is the repository root, published at --base-url, with the build at `PATH` (\"build\" in the Action) below it, the sources in _sources/ and the pages at the root; -o SOURCES builds into the repository itself")
@@ -170,59 +173,59 @@ func runBuild(c *command, fs *pflag.FlagSet) runner {
 	fs.StringVar(&o.date, "date", "", "stamp register.json and the reports with this `YYYY-MM-DD` date")
 	fs.IntVar(&o.txMem, "transform-memory", transform.DefaultMemoryLimit>>20, "bound the memory of each transform and semantic-uplift step, run in a child process, to `MiB` (64 at least): past it the step is stopped and fails, and the build goes on; 0 runs them inside jrpcld, unbounded")
 	fs.BoolVar(&o.serve, "serve", false, "serve DIR on localhost after the build, until interrupted")
-	fs.StringVar(&o.addr, "addr", defaultAddr, "with --serve, listen on `HOST:PORT`")
+	fs.StringVar(&o.addr, "addr", serve.DefaultAddr, "with --serve, listen on `HOST:PORT`")
 	fs.Var(o.ctxMap, "context-map", "map a context the blocks' contexts name to a local file: `URL=FILE` (repeatable)")
-	fs.Var(&o.imports, "import", importUsage)
+	fs.Var(&o.imports, "import", cli.ImportUsage)
 	fs.Var(&o.urlMaps, "map", "read a schema or context named by `URL=FILE` from the local file (a URL ending in '/' and a folder: every file below it); never fetched (repeatable)")
-	o.push = addPushFlags(fs, "after the build, upload each block's ontology to the SPARQL 1.1 Graph Store endpoint `URL`, as the graph urn:ogc:bblocks/ID/ontology (what bblocks-config.yaml's sparql.push asks of the OGC tool chain)")
-	o.prof = addProfileFlags(fs)
-	addQuietFlag(fs) // warnings folded by the command's runner (main.go)
+	o.push = push.AddFlags(fs, "after the build, upload each block's ontology to the SPARQL 1.1 Graph Store endpoint `URL`, as the graph urn:ogc:bblocks/ID/ontology (what bblocks-config.yaml's sparql.push asks of the OGC tool chain)")
+	o.prof = cli.AddProfileFlags(fs)
+	cli.AddQuietFlag(fs) // warnings folded by the command's runner (main.go)
 	return o.run
 }
 
-func (o *buildOptions) run(e *env, pos []string) error {
-	if err := o.prof.start(e, o.cmd); err != nil {
+func (o *buildOptions) run(e *cli.Env, pos []string) error {
+	if err := o.prof.Start(e, o.cmd); err != nil {
 		return err
 	}
 	if len(pos) > 1 {
-		return failf("one SOURCES folder at most, got %d arguments", len(pos))
+		return cli.Failf("one SOURCES folder at most, got %d arguments", len(pos))
 	}
-	ps, err := o.push.pusher(e, o.cmd, o.fs)
+	ps, err := o.push.Pusher(e, o.cmd, o.fs)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	sandbox, err := transformSandbox(o.txMem)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	defer sandbox.Close()
-	if _, same := sameFile(e, o.out, pos); same && o.buildPath == "" {
+	if _, same := cli.SameFile(e, o.out, pos); same && o.buildPath == "" {
 		// The build would be written over the sources.
-		return failf("-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere, or into --build-path below it)", o.out)
+		return cli.Failf("-o %s is the SOURCES folder: refusing to write the register into it (write elsewhere, or into --build-path below it)", o.out)
 	}
 	reg, err := o.register(pos)
 	if err != nil {
-		return failf("%s", termsafe.Escape(err.Error()))
+		return cli.Failf("%s", termsafe.Escape(err.Error()))
 	}
 	res, err := register.Build(reg, o.out, register.Options{BaseURL: o.baseURL, BuildPath: o.buildPath, RelativeBase: o.relBase,
 		GitRepository: o.gitRepo, GitHubBaseURL: o.githubBase, ViewerURL: o.viewerURL, CommitDate: o.commitDate, Filter: o.filter, Date: o.date, Contexts: contextOptions(o.ctxMap, o.keepMeaning), Sandbox: sandbox})
 	if err != nil {
-		return failf("%s", termsafe.Escape(err.Error()))
+		return cli.Failf("%s", termsafe.Escape(err.Error()))
 	}
 	writeBuildReport(e, o.out, res)
 	if ps != nil {
-		if err := pushOntologies(ps, o.out, res); err != nil {
+		if err := push.Ontologies(ps, o.out, res); err != nil {
 			return err
 		}
 	}
 	if o.serve {
-		if err := serveDir(e, o.out, o.addr, nil, nil); err != nil {
-			errorf(e, "serve", "%v", err) // as jrpcld serve says it
-			return exitError(exitUsage)
+		if err := serve.Dir(e, o.out, o.addr, nil, nil); err != nil {
+			cli.Errorf(e, "serve", "%v", err) // as jrpcld serve says it
+			return cli.ExitError(cli.ExitUsage)
 		}
 	}
 	if res.Failed() {
-		return exitError(exitInvalid)
+		return cli.ExitError(cli.ExitInvalid)
 	}
 	return nil
 }
@@ -253,23 +256,23 @@ func (o *buildOptions) register(pos []string) (*bblock.Register, error) {
 // error and its verdict, a line per block, on standard output. Ids, file
 // names and messages come from the sources: each is shown on one line,
 // escaped, so that none can forge a line of the output.
-func writeBuildReport(e *env, out string, res *register.Result) {
+func writeBuildReport(e *cli.Env, out string, res *register.Result) {
 	for _, w := range res.Warnings {
-		errorf(e, "build", "warning: %s", termsafe.Escape(w))
+		cli.Errorf(e, "build", "warning: %s", termsafe.Escape(w))
 	}
 	for _, msg := range res.Errors {
-		errorf(e, "build", "error: %s", termsafe.Escape(msg))
+		cli.Errorf(e, "build", "error: %s", termsafe.Escape(msg))
 	}
 	for _, b := range res.Blocks {
 		id := termsafe.Escape(b.ID)
 		for _, w := range b.Warnings {
-			errorf(e, "build", "%s: warning: %s", id, termsafe.Escape(w))
+			cli.Errorf(e, "build", "%s: warning: %s", id, termsafe.Escape(w))
 		}
 		for _, msg := range b.Errors {
-			errorf(e, "build", "%s: error: %s", id, termsafe.Escape(msg))
+			cli.Errorf(e, "build", "%s: error: %s", id, termsafe.Escape(msg))
 		}
 	}
-	fmt.Fprintf(e.Stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), plural(len(res.Blocks)), termsafe.Escape(out))
+	fmt.Fprintf(e.Stdout, "%s: %d block%s built into %s\n", termsafe.Escape(registerName(res)), len(res.Blocks), cli.Plural(len(res.Blocks)), termsafe.Escape(out))
 	for _, b := range res.Blocks {
 		verdict := "passed"
 		if !b.Passed {
@@ -324,7 +327,7 @@ func transformSandbox(mib int) (*transform.Sandbox, error) {
 }
 
 // contextOptions returns the options of the contexts a build makes.
-func contextOptions(m contextMap, keepMeaning bool) *ldctx.Options {
+func contextOptions(m cli.ContextMap, keepMeaning bool) *ldctx.Options {
 	o := m.Options()
 	if keepMeaning {
 		if o == nil {
@@ -340,13 +343,6 @@ func registerName(res *register.Result) string {
 		return "register"
 	}
 	return res.Name
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // urlMapFlag is the repeatable --map URL=FILE flag.

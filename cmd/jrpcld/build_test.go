@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/internal/testkit/bomb"
@@ -65,24 +66,24 @@ func TestBuildCommand(t *testing.T) {
 		code     int
 		out, err string
 	}{
-		{"help", []string{"build", "-h"}, exitOK, "Without SOURCES it builds the embedded JSON-RPC 2.0 block", ""},
-		{"two sources", []string{"build", "a", "b"}, exitUsage, "", "one SOURCES folder at most"},
-		{"no such tree", []string{"build", filepath.Join(tmp, "nope"), "-o", filepath.Join(tmp, "x")}, exitUsage, "", "not a building-block source tree"},
-		{"no configuration", []string{"build", filepath.Join(tmp, "noconfig"), "-o", filepath.Join(tmp, "x")}, exitUsage, "",
+		{"help", []string{"build", "-h"}, cli.ExitOK, "Without SOURCES it builds the embedded JSON-RPC 2.0 block", ""},
+		{"two sources", []string{"build", "a", "b"}, cli.ExitUsage, "", "one SOURCES folder at most"},
+		{"no such tree", []string{"build", filepath.Join(tmp, "nope"), "-o", filepath.Join(tmp, "x")}, cli.ExitUsage, "", "not a building-block source tree"},
+		{"no configuration", []string{"build", filepath.Join(tmp, "noconfig"), "-o", filepath.Join(tmp, "x")}, cli.ExitUsage, "",
 			filepath.Join(tmp, "noconfig", "bblocks-config.yaml") + " does not exist; give the folder that holds bblocks-config.yaml and _sources/"},
-		{"dangling configuration", []string{"build", filepath.Join(tmp, "dangling"), "-o", filepath.Join(tmp, "x")}, exitUsage, "",
+		{"dangling configuration", []string{"build", filepath.Join(tmp, "dangling"), "-o", filepath.Join(tmp, "x")}, cli.ExitUsage, "",
 			filepath.Join(tmp, "dangling", "bblocks-config.yaml") + " is a symbolic link to gone.yaml, which does not exist: make the link lead"},
-		{"bad date", []string{"build", fixture, "-o", filepath.Join(tmp, "d"), "--date", "tomorrow"}, exitUsage, "", `date "tomorrow" is not YYYY-MM-DD`},
-		{"unknown filter", []string{"build", fixture, "-o", filepath.Join(tmp, "f"), "--filter", "fx.nope"}, exitUsage, "", `unknown building block "fx.nope"`},
-		{"embedded block", []string{"build", "-o", filepath.Join(tmp, "default")}, exitOK,
+		{"bad date", []string{"build", fixture, "-o", filepath.Join(tmp, "d"), "--date", "tomorrow"}, cli.ExitUsage, "", `date "tomorrow" is not YYYY-MM-DD`},
+		{"unknown filter", []string{"build", fixture, "-o", filepath.Join(tmp, "f"), "--filter", "fx.nope"}, cli.ExitUsage, "", `unknown building block "fx.nope"`},
+		{"embedded block", []string{"build", "-o", filepath.Join(tmp, "default")}, cli.ExitOK,
 			"  passed jrpcld.json-rpc: examples 37/37, tests 10/10\n", ""},
-		{"fixture fails", []string{"build", fixture, "-o", filepath.Join(tmp, "fixture")}, exitInvalid,
+		{"fixture fails", []string{"build", fixture, "-o", filepath.Join(tmp, "fixture")}, cli.ExitInvalid,
 			"Fixture register: 3 blocks built into " + filepath.Join(tmp, "fixture") + "\n" +
 				"  FAILED fx.point: examples 1/2, tests 2/4\n" +
 				"  passed fx.labelled-point: examples 2/2, tests 2/2\n" +
 				"  FAILED fx.remote: examples 0/0, tests 0/0\n",
 			"fx.point: error: test tests/wrongly-valid-fail.json: Test was expected to fail but it did not."},
-		{"filter passes", []string{"build", fixture, "-o", filepath.Join(tmp, "filtered"), "--filter", "fx.labelled-point"}, exitOK,
+		{"filter passes", []string{"build", fixture, "-o", filepath.Join(tmp, "filtered"), "--filter", "fx.labelled-point"}, cli.ExitOK,
 			"  passed fx.labelled-point: examples 2/2, tests 2/2\n", ""},
 	}
 	for _, tt := range tests {
@@ -101,14 +102,14 @@ func TestBuildCommand(t *testing.T) {
 	t.Run("quiet", func(t *testing.T) {
 		t.Setenv("XDG_CACHE_HOME", t.TempDir())
 		code, out, errOut := jrpcld(t, "", "build", fixture, "-o", filepath.Join(tmp, "quiet"), "-q")
-		if code != exitInvalid || !strings.Contains(out, "  FAILED fx.point: examples 1/2, tests 2/4\n") ||
+		if code != cli.ExitInvalid || !strings.Contains(out, "  FAILED fx.point: examples 1/2, tests 2/4\n") ||
 			!strings.Contains(errOut, `jrpcld build: error: bblocks-config.yaml: import "https://example.org/elsewhere/register.json" has no local copy`) {
 			t.Errorf("-q: exit %d\nstdout %q\nstderr %q", code, out, errOut)
 		}
 	})
 	// --quiet=all: the errors and the verdicts, no warning.
 	code, out, errOut := jrpcld(t, "", "build", fixture, "-o", filepath.Join(tmp, "silent"), "--quiet=all")
-	if code != exitInvalid || strings.Contains(errOut, "warning") || !strings.Contains(errOut, "fx.point: error: ") || !strings.Contains(out, "FAILED fx.point") {
+	if code != cli.ExitInvalid || strings.Contains(errOut, "warning") || !strings.Contains(errOut, "fx.point: error: ") || !strings.Contains(out, "FAILED fx.point") {
 		t.Errorf("--quiet=all: exit %d\nstdout %q\nstderr %q", code, out, errOut)
 	}
 	// The import is read from the cache, and copied where the viewer
@@ -142,8 +143,8 @@ func TestBuildOGCCommand(t *testing.T) {
 		code   int
 		err    string
 	}{
-		{"import fetched", map[string]string{"register.json": string(main)}, exitOK, ""},
-		{"import not fetched", nil, exitInvalid, `jrpcld build: error: bblocks-config.yaml: import "default" has no local copy: register.json lists it, and the viewer reads it from annotated/_cache, which this build cannot write; its register is fetched into jrpcld's cache with "jrpcld fetch ` + bblock.DefaultImport + `" or mapped to a local copy with --import default=DIR, then build again (at /imports/0)` + "\n"},
+		{"import fetched", map[string]string{"register.json": string(main)}, cli.ExitOK, ""},
+		{"import not fetched", nil, cli.ExitInvalid, `jrpcld build: error: bblocks-config.yaml: import "default" has no local copy: register.json lists it, and the viewer reads it from annotated/_cache, which this build cannot write; its register is fetched into jrpcld's cache with "jrpcld fetch ` + bblock.DefaultImport + `" or mapped to a local copy with --import default=DIR, then build again (at /imports/0)` + "\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cacheRegister(t, bblock.DefaultImport, tt.cached)
@@ -181,8 +182,8 @@ func TestBuildNamesCannotForgeLines(t *testing.T) {
 	// An example that fails, so that errors naming the block are printed.
 	write(t, filepath.Join(src, "_sources", folder, "examples.yaml"), "- title: bad\n  snippets:\n    - language: json\n      code: '[1'\n")
 	code, out, errOut := jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"))
-	if code != exitInvalid {
-		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitInvalid, errOut)
+	if code != cli.ExitInvalid {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, cli.ExitInvalid, errOut)
 	}
 	for _, stream := range []struct{ name, text, prefix string }{{"stderr", errOut, "jrpcld build: "}, {"stdout", out, ""}} {
 		for _, line := range strings.Split(strings.TrimSuffix(stream.text, "\n"), "\n") {
@@ -219,16 +220,16 @@ func TestBuildMap(t *testing.T) {
 	write(t, local, "type: object\nproperties:\n  a:\n    type: integer\n")
 
 	code, out, errOut := jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"), "--map", url+"="+local)
-	if code != exitOK || !strings.Contains(out, "passed t.thing: examples 1/1") {
+	if code != cli.ExitOK || !strings.Contains(out, "passed t.thing: examples 1/1") {
 		t.Errorf("with --map: exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, _, errOut = jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"))
-	if code != exitInvalid || !strings.Contains(errOut, "--map "+url+"=FILE") {
-		t.Errorf("without --map: exit %d, want %d and an error naming --map:\n%s", code, exitInvalid, errOut)
+	if code != cli.ExitInvalid || !strings.Contains(errOut, "--map "+url+"=FILE") {
+		t.Errorf("without --map: exit %d, want %d and an error naming --map:\n%s", code, cli.ExitInvalid, errOut)
 	}
 	for _, bad := range []string{url, "thing.yaml=" + local, url + "=" + local + ".missing"} {
-		if code, _, errOut := jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"), "--map", bad); code != exitUsage {
-			t.Errorf("--map %s: exit %d, want %d:\n%s", bad, code, exitUsage, errOut)
+		if code, _, errOut := jrpcld(t, "", "build", src, "-o", filepath.Join(t.TempDir(), "out"), "--map", bad); code != cli.ExitUsage {
+			t.Errorf("--map %s: exit %d, want %d:\n%s", bad, code, cli.ExitUsage, errOut)
 		}
 	}
 }
@@ -269,8 +270,8 @@ func TestBuildTransformMemory(t *testing.T) {
 			t.Errorf("stderr does not say once %q:\n%s", want, stderr)
 		}
 	}
-	if code != exitInvalid || !strings.Contains(stdout, "FAILED h.b: examples 0/1") {
-		t.Errorf("exit %d, stdout %q; want %d and the example failed by its step", code, stdout, exitInvalid)
+	if code != cli.ExitInvalid || !strings.Contains(stdout, "FAILED h.b: examples 0/1") {
+		t.Errorf("exit %d, stdout %q; want %d and the example failed by its step", code, stdout, cli.ExitInvalid)
 	}
 	if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "runtime.") {
 		t.Errorf("a Go stack trace:\n%s", stderr)
@@ -280,7 +281,7 @@ func TestBuildTransformMemory(t *testing.T) {
 	}
 
 	code, _, stderr = jrpcld(t, "", "build", src, "-o", out, "--transform-memory", "10")
-	if code != exitUsage || !strings.Contains(stderr, "--transform-memory 10: want MiB from 64") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "--transform-memory 10: want MiB from 64") {
 		t.Errorf("--transform-memory 10: exit %d, %s", code, stderr)
 	}
 }

@@ -13,7 +13,7 @@ import (
 func TestVersionFlag(t *testing.T) {
 	for _, arg := range []string{"--version", "-v"} {
 		code, out, errOut := jrpcld(t, "", arg)
-		if code != exitOK || errOut != "" || !strings.HasPrefix(out, "jrpcld ") || strings.Count(out, "\n") != 1 ||
+		if code != cli.ExitOK || errOut != "" || !strings.HasPrefix(out, "jrpcld ") || strings.Count(out, "\n") != 1 ||
 			!strings.Contains(out, "revision") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, out, errOut)
 		}
@@ -26,7 +26,7 @@ func TestHelpOnStdout(t *testing.T) {
 	for _, c := range commands() {
 		for _, args := range [][]string{{"help", c.Name}, {c.Name, "--help"}, {c.Name, "-h"}} {
 			code, out, errOut := jrpcld(t, "", args...)
-			if code != exitOK || errOut != "" || !strings.HasPrefix(out, "Usage: jrpcld "+c.Name) || !strings.Contains(out, "Flags:") {
+			if code != cli.ExitOK || errOut != "" || !strings.HasPrefix(out, "Usage: jrpcld "+c.Name) || !strings.Contains(out, "Flags:") {
 				t.Errorf("%q: exit %d, stdout %.80q, stderr %q", args, code, out, errOut)
 			}
 		}
@@ -37,20 +37,20 @@ func TestHelpOnStdout(t *testing.T) {
 func TestCompletion(t *testing.T) {
 	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
 		code, out, errOut := jrpcld(t, "", "completion", shell)
-		if code != exitOK || errOut != "" || !strings.Contains(out, "jrpcld") || len(out) < 1000 {
+		if code != cli.ExitOK || errOut != "" || !strings.Contains(out, "jrpcld") || len(out) < 1000 {
 			t.Errorf("completion %s: exit %d, %d bytes, stderr %q", shell, code, len(out), errOut)
 		}
 	}
 	// What the scripts ask the program: the candidates for a word.
 	code, out, _ := jrpcld(t, "", "__complete", "val")
-	if code != exitOK || !strings.Contains(out, "validate") {
+	if code != cli.ExitOK || !strings.Contains(out, "validate") {
 		t.Errorf("completing \"val\": exit %d, %q", code, out)
 	}
 	code, out, _ = jrpcld(t, "", "__complete", "validate", "--form")
-	if code != exitOK || !strings.Contains(out, "--format") || !strings.Contains(out, "--formats") {
+	if code != cli.ExitOK || !strings.Contains(out, "--format") || !strings.Contains(out, "--formats") {
 		t.Errorf("completing \"validate --form\": exit %d, %q", code, out)
 	}
-	if code, _, errOut := jrpcld(t, "", "completion", "tcsh"); code != exitUsage || !strings.Contains(errOut, "tcsh") {
+	if code, _, errOut := jrpcld(t, "", "completion", "tcsh"); code != cli.ExitUsage || !strings.Contains(errOut, "tcsh") {
 		t.Errorf("completion tcsh: exit %d, %q", code, errOut)
 	}
 }
@@ -60,7 +60,7 @@ func TestCompletion(t *testing.T) {
 func TestMan(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "man")
 	code, _, errOut := jrpcld(t, "", "man", "-o", dir)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, c := range append(commands(), cli.Command{Name: "completion"}) {
@@ -77,7 +77,7 @@ func TestMan(t *testing.T) {
 	if err == nil && !strings.Contains(string(page), `--schema`) {
 		t.Errorf("validate's page does not name --schema")
 	}
-	if code, _, errOut := jrpcld(t, "", "man"); code != exitUsage || !strings.Contains(errOut, "-o DIR") {
+	if code, _, errOut := jrpcld(t, "", "man"); code != cli.ExitUsage || !strings.Contains(errOut, "-o DIR") {
 		t.Errorf("man without -o: exit %d, %q", code, errOut)
 	}
 }
@@ -87,7 +87,7 @@ func TestMan(t *testing.T) {
 func TestNoProgressOffTerminal(t *testing.T) {
 	in := strings.Repeat(`{"jsonrpc":"2.0","method":"a"}`+"\n", 1000)
 	for _, args := range [][]string{{"validate"}, {"stats"}, {"gen", "-n", "10", "-"}} {
-		if code, _, errOut := jrpcld(t, in, args...); code != exitOK || errOut != "" {
+		if code, _, errOut := jrpcld(t, in, args...); code != cli.ExitOK || errOut != "" {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
 		}
 	}
@@ -107,7 +107,7 @@ func TestHelpListsFlags(t *testing.T) {
 	} {
 		code, out, _ := jrpcld(t, "", tt.args...)
 		for _, w := range tt.want {
-			if code != exitOK || !strings.Contains(out, w) {
+			if code != cli.ExitOK || !strings.Contains(out, w) {
 				t.Errorf("%q: exit %d, %s not listed:\n%s", tt.args, code, w, out)
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // writeNested writes a file of n copies of open, then n of close, between
@@ -97,19 +99,19 @@ func TestDeepInput(t *testing.T) {
 		code int
 		want string // in standard error
 	}{
-		{"shacl RDF/XML data", []string{"shacl", "--shapes", path("targets.ttl"), path("deep.rdf")}, exitUsage,
+		{"shacl RDF/XML data", []string{"shacl", "--shapes", path("targets.ttl"), path("deep.rdf")}, cli.ExitUsage,
 			"deep.rdf:2: node elements nested more than 512 deep"},
-		{"shacl RDF/XML shapes", []string{"shacl", "--shapes", path("deep-shapes.rdf"), path("empty.ttl")}, exitUsage,
+		{"shacl RDF/XML shapes", []string{"shacl", "--shapes", path("deep-shapes.rdf"), path("empty.ttl")}, cli.ExitUsage,
 			"deep-shapes.rdf:2: node elements nested more than 512 deep"},
-		{"shacl path of 2^61 parts", []string{"shacl", "--shapes", path("dag.ttl"), path("empty.ttl")}, exitUsage,
+		{"shacl path of 2^61 parts", []string{"shacl", "--shapes", path("dag.ttl"), path("empty.ttl")}, cli.ExitUsage,
 			"dag.ttl: shape [ sh:path [...] ; sh:minCount 1 ]: sh:path: path of more than 512 parts"},
-		{"shacl shapes nested through a chain", []string{"shacl", "--shapes", path("recursive.ttl"), path("chain.ttl")}, exitUsage,
+		{"shacl shapes nested through a chain", []string{"shacl", "--shapes", path("recursive.ttl"), path("chain.ttl")}, cli.ExitUsage,
 			"jrpcld shacl: validation failed: checking <http://e/n0> against shape <http://e/S> nests checks of nodes against shapes more than 512 deep"},
-		{"ontology in RDF/XML", []string{"ontology", "--bblock", path("owl")}, exitUsage,
+		{"ontology in RDF/XML", []string{"ontology", "--bblock", path("owl")}, cli.ExitUsage,
 			"ontology.owl:2: node elements nested more than 512 deep"},
-		{"context of a chain of $ref", []string{"context", "--bblock", path("chain")}, exitUsage,
+		{"context of a chain of $ref", []string{"context", "--bblock", path("chain")}, cli.ExitUsage,
 			"schema.json: subschemas nested more than 512 deep"},
-		{"shacl property shape in itself", []string{"shacl", "--shapes", path("self.ttl"), path("loop.ttl")}, exitOK, ""},
+		{"shacl property shape in itself", []string{"shacl", "--shapes", path("self.ttl"), path("loop.ttl")}, cli.ExitOK, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 func TestBareCommand(t *testing.T) {
 	code, out, errOut := jrpcld(t, "")
 	_, help, _ := jrpcld(t, "", "--help")
-	if code != exitOK || errOut != "" || out != help || !strings.Contains(out, "jrpcld validate") {
+	if code != cli.ExitOK || errOut != "" || out != help || !strings.Contains(out, "jrpcld validate") {
 		t.Errorf("exit %d, stdout %.80q, stderr %q; want the help, exit 0", code, out, errOut)
 	}
 }
@@ -30,10 +30,10 @@ func TestBareCommand(t *testing.T) {
 func TestVersionCommand(t *testing.T) {
 	code, out, errOut := jrpcld(t, "", "version")
 	_, flag, _ := jrpcld(t, "", "--version")
-	if code != exitOK || errOut != "" || out != flag {
+	if code != cli.ExitOK || errOut != "" || out != flag {
 		t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, out, errOut, flag)
 	}
-	if code, _, errOut := jrpcld(t, "", "version", "x"); code != exitUsage || !strings.Contains(errOut, "no argument") {
+	if code, _, errOut := jrpcld(t, "", "version", "x"); code != cli.ExitUsage || !strings.Contains(errOut, "no argument") {
 		t.Errorf("version x: exit %d, stderr %q", code, errOut)
 	}
 }
@@ -58,7 +58,7 @@ func TestFlagTypos(t *testing.T) {
 		{[]string{"help", "--hepl"}, "did you mean --help?"},
 	} {
 		code, out, errOut := jrpcld(t, "", c.args...)
-		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q", c.args, code, out, errOut, c.want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestCompletionValues(t *testing.T) {
 	complete := func(args ...string) []string {
 		t.Helper()
 		code, out, _ := jrpcld(t, "", append([]string{"__complete"}, args...)...)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("__complete %q: exit %d", args, code)
 		}
 		var got []string
@@ -112,7 +112,7 @@ func TestCompletionValues(t *testing.T) {
 			if c.cmd != "annotate" {
 				args = append(args, "-q", file)
 			}
-			if code, _, errOut := jrpcld(t, "", args...); code == exitUsage {
+			if code, _, errOut := jrpcld(t, "", args...); code == cli.ExitUsage {
 				t.Errorf("%q: exit 2: %s", args, errOut)
 			}
 		}
@@ -162,13 +162,13 @@ func TestNoSummaryAfterUsageError(t *testing.T) {
 		{"stats", "--format", "json", missing},
 	} {
 		code, out, errOut := jrpcld(t, "", args...)
-		if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 {
+		if code != cli.ExitUsage || out != "" || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, one line, no summary", args, code, out, errOut)
 		}
 	}
 	// A file read and one missing: the problems of the one read, exit 2.
 	code, out, _ := jrpcld(t, "", "stats", file, missing)
-	if code != exitUsage || !strings.Contains(out, "session.jsonl") {
+	if code != cli.ExitUsage || !strings.Contains(out, "session.jsonl") {
 		t.Errorf("stats FILE MISSING: exit %d, stdout %.80q", code, out)
 	}
 }
@@ -184,7 +184,7 @@ func TestQuietFoldsWarnings(t *testing.T) {
 		t.Helper()
 		args := append(append([]string{"validate", "--bblock", reg, "--id", "mcp.mcp"}, q...), file)
 		code, out, errOut := jrpcld(t, "", args...)
-		if code == exitUsage {
+		if code == cli.ExitUsage {
 			t.Fatalf("%q: exit 2: %s", args, errOut)
 		}
 		return out, strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
@@ -230,7 +230,7 @@ func TestQuietFoldsWarnings(t *testing.T) {
 	if outQ != out || outAll != out {
 		t.Errorf("the report changes with -q:\n%s\n%s\n%s", out, outQ, outAll)
 	}
-	if code, _, errOut := jrpcld(t, "", "validate", "--quiet=some", file); code != exitUsage || !strings.Contains(errOut, "true, false or all") {
+	if code, _, errOut := jrpcld(t, "", "validate", "--quiet=some", file); code != cli.ExitUsage || !strings.Contains(errOut, "true, false or all") {
 		t.Errorf("--quiet=some: exit %d, %q", code, errOut)
 	}
 }
@@ -309,10 +309,10 @@ func stdinTerminal(t *testing.T, args []string, want string) {
 	}()
 	var out, errOut bytes.Buffer
 	done := make(chan int, 1)
-	go func() { done <- run(args, &env{Stdin: slave, Stdout: &out, Stderr: &errOut}) }()
+	go func() { done <- run(args, &cli.Env{Stdin: slave, Stdout: &out, Stderr: &errOut}) }()
 	select {
 	case code := <-done:
-		if code == exitUsage || !strings.Contains(errOut.String(), "reading standard input, a terminal") || !strings.Contains(out.String(), want) {
+		if code == cli.ExitUsage || !strings.Contains(errOut.String(), "reading standard input, a terminal") || !strings.Contains(out.String(), want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
 		}
 	case <-time.After(30 * time.Second):

@@ -17,6 +17,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/testkit/fixture"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/fetch"
 	"github.com/jrpcld/jrpcld/fetch/regcache"
 )
@@ -128,7 +129,7 @@ func TestFetchSignal(t *testing.T) {
 			}
 			s := &hostileSite{blocks: 3, schemaBytes: 1000}
 			env := s.start(t)
-			if code, out, errOut := jrpcld(t, "", "fetch", "-q", hostileURL); code != exitOK {
+			if code, out, errOut := jrpcld(t, "", "fetch", "-q", hostileURL); code != cli.ExitOK {
 				t.Fatalf("first fetch: exit %d\n%s%s", code, out, errOut)
 			}
 			before := cacheSnapshot(t)
@@ -210,13 +211,13 @@ func TestFetchFailures(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := &hostileSite{blocks: 3, schemaBytes: 2000}
 			s.start(t)
-			if code, out, errOut := jrpcld(t, "", "fetch", "-q", hostileURL); code != exitOK {
+			if code, out, errOut := jrpcld(t, "", "fetch", "-q", hostileURL); code != cli.ExitOK {
 				t.Fatalf("first fetch: exit %d\n%s%s", code, out, errOut)
 			}
 			before := cacheSnapshot(t)
 			s.setHook(c.hook)
 			code, out, errOut := jrpcld(t, "", append(append([]string{"fetch", "-q"}, c.flags...), hostileURL)...)
-			if code != exitInvalid || out != "" || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "the cache is unchanged") {
+			if code != cli.ExitInvalid || out != "" || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "the cache is unchanged") {
 				t.Errorf("exit %d\n%s%s\nwant exit 1 and an error with %q", code, out, errOut, c.want)
 			}
 			if after := cacheSnapshot(t); fmt.Sprint(after) != fmt.Sprint(before) {
@@ -286,7 +287,7 @@ func TestIncompleteCopyNotRead(t *testing.T) {
 		{"context", "--import", hostileURL + "=" + filepath.Join(dir, "b0", "..")},
 	} {
 		code, out, errOut := jrpcld(t, "", args...)
-		if code != exitUsage || out != "" || !strings.Contains(errOut, "not complete") || !strings.Contains(errOut, "fetch") {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, "not complete") || !strings.Contains(errOut, "fetch") {
 			t.Errorf("%q: exit %d\n%s%s", args, code, out, errOut)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/context/ctxtest"
 	"github.com/jrpcld/jrpcld/fetch"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
@@ -42,7 +43,7 @@ func serveMirror(t *testing.T) *httptest.Server {
 func contextOf(t *testing.T, args ...string) any {
 	t.Helper()
 	code, out, errOut := jrpcld(t, "", append([]string{"context"}, args...)...)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("context %q: exit %d: %s", args, code, errOut)
 	}
 	var v map[string]any
@@ -59,7 +60,7 @@ func contextOf(t *testing.T, args ...string) any {
 func TestFetch(t *testing.T) {
 	srv := serveMirror(t)
 	code, out, errOut := jrpcld(t, "", "fetch", "-q", "mcp-schemas", mcpRegisterURL)
-	if code != exitOK || !strings.Contains(out, "MCP schemas [2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28] (commit b0f60ba5409db7a6582440a7b473cc0398890f15, sha256 checked)") ||
+	if code != cli.ExitOK || !strings.Contains(out, "MCP schemas [2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28] (commit b0f60ba5409db7a6582440a7b473cc0398890f15, sha256 checked)") ||
 		!strings.Contains(out, "register "+mcpRegisterURL+": 2 blocks, 8 files") {
 		t.Fatalf("fetch: exit %d\n%s%s", code, out, errOut)
 	}
@@ -85,7 +86,7 @@ func TestFetch(t *testing.T) {
 
 	corpus := shared.Dir(t, "corpus", "mcp-sessions", "everything-stdio.dir.jsonl")
 	code, out, errOut = jrpcld(t, "", "turtle", "-q", "--bblock", mcpRegisterURL, "--id", "mcp.mcp", corpus)
-	if code != exitOK || !strings.Contains(out, "mcp:hasContent") {
+	if code != cli.ExitOK || !strings.Contains(out, "mcp:hasContent") {
 		t.Errorf("turtle --bblock URL: exit %d %s", code, errOut)
 	}
 	// validate --mcp reads the schemas from the cache.
@@ -99,15 +100,15 @@ func TestFetch(t *testing.T) {
 
 	// What was not fetched says how to fetch it.
 	code, _, errOut = jrpcld(t, "", "turtle", "--bblock", "https://example.com/other/register.json", "--id", "x", corpus)
-	if code != exitUsage || !strings.Contains(errOut, `not in the cache: fetch it with "jrpcld fetch https://example.com/other/register.json"`) {
+	if code != cli.ExitUsage || !strings.Contains(errOut, `not in the cache: fetch it with "jrpcld fetch https://example.com/other/register.json"`) {
 		t.Errorf("an unfetched register: exit %d %q", code, errOut)
 	}
 	code, _, errOut = jrpcld(t, "", "turtle", "--bblock", mcpRegisterURL, "--id", "mcp.nothing", corpus)
-	if code != exitUsage || !strings.Contains(errOut, `"mcp.nothing"`) {
+	if code != cli.ExitUsage || !strings.Contains(errOut, `"mcp.nothing"`) {
 		t.Errorf("an unknown block: exit %d %q", code, errOut)
 	}
 	code, _, errOut = jrpcld(t, "", "fetch")
-	if code != exitUsage || !strings.Contains(errOut, "give mcp-schemas or the URL") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "give mcp-schemas or the URL") {
 		t.Errorf("fetch without arguments: exit %d %q", code, errOut)
 	}
 }

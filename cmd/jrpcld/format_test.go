@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // TestOutputFormatFromExtension: -o's extension chooses the format, .gz
@@ -29,30 +31,30 @@ func TestOutputFormatFromExtension(t *testing.T) {
 		prefix string // of the (decompressed) output
 		err    string
 	}{
-		{[]string{"rdf"}, "out.nt", exitOK, false, "<", ""},
-		{[]string{"rdf"}, "out.nq", exitOK, false, "<", ""},
-		{[]string{"rdf"}, "out.jsonld", exitOK, false, "{", ""},
-		{[]string{"rdf"}, "out.ttl", exitOK, false, "@prefix", ""},
-		{[]string{"rdf"}, "out.nq.gz", exitOK, true, "<", ""},
-		{[]string{"turtle"}, "out.ttl.gz", exitOK, true, "@prefix", ""},
-		{[]string{"rdf"}, "out.txt", exitOK, false, "@prefix", ""},
-		{[]string{"rdf", "-f", "nquads"}, "out.txt", exitOK, false, "<", ""},
-		{[]string{"rdf", "-f", "nquads"}, "out.gz", exitOK, true, "<", ""},
-		{[]string{"rdf", "--format", "nquads"}, "out.nq", exitOK, false, "<", ""},
-		{[]string{"rdf", "--format", "jsonld-expanded"}, "out.jsonld", exitOK, false, "[", ""},
-		{[]string{"rdf", "--format", "turtle"}, "bad.nt", exitUsage, false, "", "--format turtle and -o " + filepath.Join(dir, "bad.nt") + " (ntriples) disagree"},
-		{[]string{"turtle"}, "bad.nq", exitUsage, false, "", `names nquads, but this command writes turtle: use "jrpcld rdf -o`},
-		{[]string{"rdf"}, "bad.rdf", exitUsage, false, "", "jrpcld does not write rdfxml"},
+		{[]string{"rdf"}, "out.nt", cli.ExitOK, false, "<", ""},
+		{[]string{"rdf"}, "out.nq", cli.ExitOK, false, "<", ""},
+		{[]string{"rdf"}, "out.jsonld", cli.ExitOK, false, "{", ""},
+		{[]string{"rdf"}, "out.ttl", cli.ExitOK, false, "@prefix", ""},
+		{[]string{"rdf"}, "out.nq.gz", cli.ExitOK, true, "<", ""},
+		{[]string{"turtle"}, "out.ttl.gz", cli.ExitOK, true, "@prefix", ""},
+		{[]string{"rdf"}, "out.txt", cli.ExitOK, false, "@prefix", ""},
+		{[]string{"rdf", "-f", "nquads"}, "out.txt", cli.ExitOK, false, "<", ""},
+		{[]string{"rdf", "-f", "nquads"}, "out.gz", cli.ExitOK, true, "<", ""},
+		{[]string{"rdf", "--format", "nquads"}, "out.nq", cli.ExitOK, false, "<", ""},
+		{[]string{"rdf", "--format", "jsonld-expanded"}, "out.jsonld", cli.ExitOK, false, "[", ""},
+		{[]string{"rdf", "--format", "turtle"}, "bad.nt", cli.ExitUsage, false, "", "--format turtle and -o " + filepath.Join(dir, "bad.nt") + " (ntriples) disagree"},
+		{[]string{"turtle"}, "bad.nq", cli.ExitUsage, false, "", `names nquads, but this command writes turtle: use "jrpcld rdf -o`},
+		{[]string{"rdf"}, "bad.rdf", cli.ExitUsage, false, "", "jrpcld does not write rdfxml"},
 		// Issue 23, item 18: .json is JSON-LD; TriG and the like are not
 		// written, and never Turtle under their name.
-		{[]string{"rdf"}, "out.json", exitOK, false, "{", ""},
-		{[]string{"rdf"}, "out.JSON.gz", exitOK, true, "{", ""},
-		{[]string{"rdf", "--format", "jsonld-expanded"}, "out.json", exitOK, false, "[", ""},
-		{[]string{"turtle"}, "bad.json", exitUsage, false, "", `names jsonld, but this command writes turtle: use "jrpcld rdf -o`},
-		{[]string{"rdf"}, "bad.trig", exitUsage, false, "", "jrpcld does not write TriG: use .ttl, .nt, .nq (each log its own named graph) or .jsonld (.json)"},
-		{[]string{"turtle"}, "bad.trig", exitUsage, false, "", "jrpcld does not write TriG"},
-		{[]string{"rdf", "--format", "nquads"}, "bad.trig.gz", exitUsage, false, "", "jrpcld does not write TriG"},
-		{[]string{"rdf"}, "bad.n3", exitUsage, false, "", "jrpcld does not write Notation3"},
+		{[]string{"rdf"}, "out.json", cli.ExitOK, false, "{", ""},
+		{[]string{"rdf"}, "out.JSON.gz", cli.ExitOK, true, "{", ""},
+		{[]string{"rdf", "--format", "jsonld-expanded"}, "out.json", cli.ExitOK, false, "[", ""},
+		{[]string{"turtle"}, "bad.json", cli.ExitUsage, false, "", `names jsonld, but this command writes turtle: use "jrpcld rdf -o`},
+		{[]string{"rdf"}, "bad.trig", cli.ExitUsage, false, "", "jrpcld does not write TriG: use .ttl, .nt, .nq (each log its own named graph) or .jsonld (.json)"},
+		{[]string{"turtle"}, "bad.trig", cli.ExitUsage, false, "", "jrpcld does not write TriG"},
+		{[]string{"rdf", "--format", "nquads"}, "bad.trig.gz", cli.ExitUsage, false, "", "jrpcld does not write TriG"},
+		{[]string{"rdf"}, "bad.n3", cli.ExitUsage, false, "", "jrpcld does not write Notation3"},
 	}
 	for _, tt := range tests {
 		path := filepath.Join(dir, tt.out)
@@ -63,7 +65,7 @@ func TestOutputFormatFromExtension(t *testing.T) {
 			continue
 		}
 		data, err := os.ReadFile(path)
-		if tt.code != exitOK {
+		if tt.code != cli.ExitOK {
 			if err == nil {
 				t.Errorf("%q: wrote %s", args, tt.out)
 			}
@@ -98,7 +100,7 @@ func TestStatsSniffsJSONLD(t *testing.T) {
 	log := `{"jsonrpc":"2.0","method":"a","params":{"@id":"x"}}` + "\n"
 	for _, tt := range []struct{ in, method string }{{ld, "ok"}, {log, "a"}} {
 		code, out, errOut := jrpcld(t, tt.in, "stats", "--format", "json")
-		if code != exitOK || !strings.Contains(out, `"`+tt.method+`"`) {
+		if code != cli.ExitOK || !strings.Contains(out, `"`+tt.method+`"`) {
 			t.Errorf("stats of %s: exit %d, %s %s", tt.in, code, out, errOut)
 		}
 	}
@@ -116,7 +118,7 @@ func TestNotALog(t *testing.T) {
 	graphs := map[string]string{}
 	for _, ext := range []string{".ttl", ".nt", ".nq", ".jsonld"} {
 		graphs[ext] = filepath.Join(dir, "out"+ext)
-		if code, _, errOut := jrpcld(t, "", "rdf", "-q", "-o", graphs[ext], log); code != exitOK {
+		if code, _, errOut := jrpcld(t, "", "rdf", "-q", "-o", graphs[ext], log); code != cli.ExitOK {
 			t.Fatalf("rdf -o %s: %s", graphs[ext], errOut)
 		}
 	}
@@ -144,8 +146,8 @@ func TestNotALog(t *testing.T) {
 	for _, tt := range tests {
 		code, _, errOut := jrpcld(t, tt.stdin, tt.args...)
 		lines := strings.Split(strings.TrimSpace(errOut), "\n")
-		if code != exitUsage || len(lines) != 1 || !strings.Contains(errOut, tt.err) {
-			t.Errorf("%q: exit %d, stderr %q; want %d and one line with %q", tt.args, code, errOut, exitUsage, tt.err)
+		if code != cli.ExitUsage || len(lines) != 1 || !strings.Contains(errOut, tt.err) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and one line with %q", tt.args, code, errOut, cli.ExitUsage, tt.err)
 		}
 		// The input is named at most twice (the message and its hint);
 		// counted by its whole path: a base name such as "001" may also

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // TestImportHostile: import of a recording of each format that goes wrong
@@ -27,15 +29,15 @@ func TestImportHostile(t *testing.T) {
 		out       int      // lines written
 		errs      []string // in stderr
 	}{
-		{"inspector", "[" + many + ",\n{oops}]", exitUsage, 0, []string{"rec: line 2001, column 2: not JSON: invalid character 'o'"}},
-		{"inspector", "[" + many + "]\n[]", exitUsage, 0, []string{"rec: line 2001, column 1: not JSON: invalid character '['"}},
-		{"inspector", "[" + many + ",\n{\"message\":\"\xff\"}]", exitUsage, 0, []string{"rec: line 2001, column 13: not JSON: byte 0xff is not UTF-8"}},
-		{"mcp-recorder", `{"interactions":[` + strings.Repeat(`{"request":`+ping+`},`, 2000) + `{"request":` + ping + `}`, exitUsage, 0,
+		{"inspector", "[" + many + ",\n{oops}]", cli.ExitUsage, 0, []string{"rec: line 2001, column 2: not JSON: invalid character 'o'"}},
+		{"inspector", "[" + many + "]\n[]", cli.ExitUsage, 0, []string{"rec: line 2001, column 1: not JSON: invalid character '['"}},
+		{"inspector", "[" + many + ",\n{\"message\":\"\xff\"}]", cli.ExitUsage, 0, []string{"rec: line 2001, column 13: not JSON: byte 0xff is not UTF-8"}},
+		{"mcp-recorder", `{"interactions":[` + strings.Repeat(`{"request":`+ping+`},`, 2000) + `{"request":` + ping + `}`, cli.ExitUsage, 0,
 			// After "{"interactions":[", 2,001 entries of 52 bytes and 2,000 commas.
 			[]string{"rec: line 1, column " + strconv.Itoa(len(`{"interactions":[`)+2001*52+2000+1) + ": not JSON: the recording ends after an array element"}},
-		{"vcr", `{"session":{"interactions":[` + strings.Repeat(`{"request":`+ping+`},`, 2000) + `7]}}`, exitOK, 2000,
+		{"vcr", `{"session":{"interactions":[` + strings.Repeat(`{"request":`+ping+`},`, 2000) + `7]}}`, cli.ExitOK, 2000,
 			[]string{"rec: warning: an interaction that is not an object: skipped (at /session/interactions/2000)"}},
-		{"vcr", `{"session":{"interactions":[{"request":` + ping + `,"direction":"up","timestamp":5}]}}`, exitOK, 1,
+		{"vcr", `{"session":{"interactions":[{"request":` + ping + `,"direction":"up","timestamp":5}]}}`, cli.ExitOK, 1,
 			[]string{`rec: warning: "up" is neither client_to_server nor server_to_client: taken as client_to_server (at /session/interactions/0/direction)`,
 				"rec: warning: 5 is not a time (a string): the message is written without one (at /session/interactions/0/timestamp)"}},
 	}
@@ -56,11 +58,11 @@ func TestImportHostile(t *testing.T) {
 			if toFile {
 				b, _ := os.ReadFile(log)
 				got = string(b)
-				if tt.code != exitOK && got != "earlier\n" {
+				if tt.code != cli.ExitOK && got != "earlier\n" {
 					t.Errorf("%s, -o: LOG is %.80q, want it as it was", tt.from, got)
 				}
 			}
-			if code != tt.code || tt.code == exitOK && strings.Count(got, "\n") != tt.out || !toFile && tt.code != exitOK && out != "" {
+			if code != tt.code || tt.code == cli.ExitOK && strings.Count(got, "\n") != tt.out || !toFile && tt.code != cli.ExitOK && out != "" {
 				t.Errorf("%s (-o %v): exit %d, %d lines out (%.80q); want %d, %d", tt.from, toFile, code, strings.Count(got, "\n"), got, tt.code, tt.out)
 			}
 			for _, w := range tt.errs {

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // jsonLines decodes JSON lines for comparison by value.
@@ -35,11 +37,11 @@ func TestJSONCommand(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []struct{ format, ext string }{{"turtle", ".ttl"}, {"ntriples", ".nt"}, {"nquads", ".nq"}, {"jsonld", ".jsonld"}} {
 		rdfFile := filepath.Join(dir, "s"+f.ext)
-		if code, _, errOut := jrpcld(t, "", "rdf", "--format", f.format, "-o", rdfFile, "../../examples/session.jsonl"); code != exitOK {
+		if code, _, errOut := jrpcld(t, "", "rdf", "--format", f.format, "-o", rdfFile, "../../examples/session.jsonl"); code != cli.ExitOK {
 			t.Fatalf("rdf %s: exit %d: %s", f.format, code, errOut)
 		}
 		code, out, errOut := jrpcld(t, "", "json", "--envelope", rdfFile)
-		if code != exitOK || errOut != "" {
+		if code != cli.ExitOK || errOut != "" {
 			t.Fatalf("json %s: exit %d: %s", f.ext, code, errOut)
 		}
 		if got := jsonLines(t, out); !reflect.DeepEqual(got, want) {
@@ -49,7 +51,7 @@ func TestJSONCommand(t *testing.T) {
 	// Without --envelope: the messages alone; standard input is Turtle.
 	_, ttl, _ := jrpcld(t, "", "turtle", "../../examples/session.jsonl")
 	code, out, _ := jrpcld(t, ttl, "json")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("json from stdin: exit %d", code)
 	}
 	got := jsonLines(t, out)
@@ -68,19 +70,19 @@ func TestJSONGraphs(t *testing.T) {
 	os.WriteFile(a, []byte(`{"jsonrpc":"2.0","method":"from-a"}`+"\n"), 0o644)
 	os.WriteFile(b, []byte(`{"jsonrpc":"2.0","method":"from-b","params":[1]}`+"\n"+`{"jsonrpc":"2.0","method":"b2"}`+"\n"), 0o644)
 	nq := filepath.Join(dir, "both.nq")
-	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "nquads", "--base", "http://example.com/logs/", "-o", nq, a, b); code != exitOK {
+	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "nquads", "--base", "http://example.com/logs/", "-o", nq, a, b); code != cli.ExitOK {
 		t.Fatalf("rdf: %d %s", code, errOut)
 	}
 	code, out, _ := jrpcld(t, "", "json", nq)
-	if code != exitOK || out != `{"jsonrpc":"2.0","method":"from-a"}`+"\n"+`{"jsonrpc":"2.0","method":"from-b","params":[1]}`+"\n"+`{"jsonrpc":"2.0","method":"b2"}`+"\n" {
+	if code != cli.ExitOK || out != `{"jsonrpc":"2.0","method":"from-a"}`+"\n"+`{"jsonrpc":"2.0","method":"from-b","params":[1]}`+"\n"+`{"jsonrpc":"2.0","method":"b2"}`+"\n" {
 		t.Errorf("all logs: exit %d\n%s", code, out)
 	}
 	code, out, _ = jrpcld(t, "", "json", "--graph", "http://example.com/logs/b.jsonl", nq)
-	if code != exitOK || strings.Contains(out, "from-a") || !strings.Contains(out, "from-b") {
+	if code != cli.ExitOK || strings.Contains(out, "from-a") || !strings.Contains(out, "from-b") {
 		t.Errorf("--graph: exit %d\n%s", code, out)
 	}
 	code, _, errOut := jrpcld(t, "", "json", "--graph", "http://example.com/none", nq)
-	if code != exitUsage || !strings.Contains(errOut, "no log <http://example.com/none> in the input; it has <http://example.com/logs/a.jsonl>, <http://example.com/logs/b.jsonl>") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "no log <http://example.com/none> in the input; it has <http://example.com/logs/a.jsonl>, <http://example.com/logs/b.jsonl>") {
 		t.Errorf("--graph of no log: exit %d, %q", code, errOut)
 	}
 }
@@ -106,26 +108,26 @@ func TestJSONCommandErrors(t *testing.T) {
 		code     int
 		out, err string
 	}{
-		{[]string{"json", log}, "", exitUsage, "", log + ` is a JSON-RPC log, not RDF: "jrpcld json" turns RDF back into messages; to turn a log into RDF, use "jrpcld turtle"`},
-		{[]string{"json"}, `{"jsonrpc":"2.0","method":"a"}`, exitUsage, "", `stdin is a JSON-RPC log, not RDF`},
-		{[]string{"json", gz}, "", exitUsage, "", "is gzip-compressed"},
-		{[]string{"json"}, "hello\n", exitUsage, "", "stdin: cannot tell the RDF format from the name or the content: use --from"},
+		{[]string{"json", log}, "", cli.ExitUsage, "", log + ` is a JSON-RPC log, not RDF: "jrpcld json" turns RDF back into messages; to turn a log into RDF, use "jrpcld turtle"`},
+		{[]string{"json"}, `{"jsonrpc":"2.0","method":"a"}`, cli.ExitUsage, "", `stdin is a JSON-RPC log, not RDF`},
+		{[]string{"json", gz}, "", cli.ExitUsage, "", "is gzip-compressed"},
+		{[]string{"json"}, "hello\n", cli.ExitUsage, "", "stdin: cannot tell the RDF format from the name or the content: use --from"},
 		// Read by their content: JSON-LD under another name, N-Triples
 		// and Turtle on standard input.
-		{[]string{"json", ld}, "", exitOK, `{"jsonrpc":"2.0","method":"ok"}`, ""},
+		{[]string{"json", ld}, "", cli.ExitOK, `{"jsonrpc":"2.0","method":"ok"}`, ""},
 		{[]string{"json"}, "<http://e/l#m1> <https://jrpcld.github.io/ns/log#position> \"1\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n" +
 			"<http://e/l#m1> <http://json-rpc.org/ontology#version> \"2.0\" .\n<http://e/l#m1> <http://json-rpc.org/ontology#hasMethod> \"ok\" .\n",
-			exitOK, `{"jsonrpc":"2.0","method":"ok"}`, ""},
+			cli.ExitOK, `{"jsonrpc":"2.0","method":"ok"}`, ""},
 		{[]string{"json"}, "PREFIX jrpc: <http://json-rpc.org/ontology#>\n<http://e/l#m1> <https://jrpcld.github.io/ns/log#position> 1 ; jrpc:version \"2.0\" ; jrpc:hasMethod \"ok\" .\n",
-			exitOK, `{"jsonrpc":"2.0","method":"ok"}`, ""},
-		{[]string{"json", bad}, "", exitInvalid, "", bad + ":3:15: line break in a short string"},
-		{[]string{"json", notLog}, "", exitInvalid, `{"jsonrpc":"2.0","method":"ok"}`, notLog + ": <http://e/l#m2>: not a JSON-RPC 2.0 message"},
-		{[]string{"json", "--from", "ntriples"}, "<http://e/s> <http://e/p> 1 .\n", exitInvalid, "", "stdin:1:27: expected an object"},
-		{[]string{"json", rdfxml}, "", exitUsage, "", "x.rdf is RDF/XML, which jrpcld json does not read"},
-		{[]string{"json", "--from", "rdfxml"}, "", exitUsage, "", "--from must be"},
-		{[]string{"json", "--from", "jsonld-expanded"}, "", exitUsage, "", "--from must be"},
-		{[]string{"json", "nope.ttl"}, "", exitUsage, "", "nope.ttl"},
-		{[]string{"json", "-h"}, "", exitOK, "--graph IRI", ""},
+			cli.ExitOK, `{"jsonrpc":"2.0","method":"ok"}`, ""},
+		{[]string{"json", bad}, "", cli.ExitInvalid, "", bad + ":3:15: line break in a short string"},
+		{[]string{"json", notLog}, "", cli.ExitInvalid, `{"jsonrpc":"2.0","method":"ok"}`, notLog + ": <http://e/l#m2>: not a JSON-RPC 2.0 message"},
+		{[]string{"json", "--from", "ntriples"}, "<http://e/s> <http://e/p> 1 .\n", cli.ExitInvalid, "", "stdin:1:27: expected an object"},
+		{[]string{"json", rdfxml}, "", cli.ExitUsage, "", "x.rdf is RDF/XML, which jrpcld json does not read"},
+		{[]string{"json", "--from", "rdfxml"}, "", cli.ExitUsage, "", "--from must be"},
+		{[]string{"json", "--from", "jsonld-expanded"}, "", cli.ExitUsage, "", "--from must be"},
+		{[]string{"json", "nope.ttl"}, "", cli.ExitUsage, "", "nope.ttl"},
+		{[]string{"json", "-h"}, "", cli.ExitOK, "--graph IRI", ""},
 	}
 	for _, tt := range tests {
 		code, out, errOut := jrpcld(t, tt.stdin, tt.args...)
@@ -142,7 +144,7 @@ func TestJSONCommandErrors(t *testing.T) {
 func TestJSONReadWhole(t *testing.T) {
 	dir := t.TempDir()
 	nt := filepath.Join(dir, "s.nt")
-	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "-o", nt, "../../examples/session.jsonl"); code != exitOK {
+	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "-o", nt, "../../examples/session.jsonl"); code != cli.ExitOK {
 		t.Fatalf("rdf: exit %d: %s", code, errOut)
 	}
 	data, err := os.ReadFile(nt)
@@ -159,7 +161,7 @@ func TestJSONReadWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, want, errOut := jrpcld(t, "", "json", "--envelope", nt)
-	if code != exitOK || errOut != "" || len(jsonLines(t, want)) < 10 {
+	if code != cli.ExitOK || errOut != "" || len(jsonLines(t, want)) < 10 {
 		t.Fatalf("json: exit %d: %s\n%s", code, errOut, want)
 	}
 	// Read whole, and said so in one line.
@@ -167,13 +169,13 @@ func TestJSONReadWhole(t *testing.T) {
 		return strings.Count(errOut, "\n") == 1 && strings.HasPrefix(errOut, "jrpcld json: "+name+": read whole, so memory grows with its size: RDF not grouped")
 	}
 	code, out, errOut := jrpcld(t, "", "json", "--envelope", reversed)
-	if code != exitOK || !notice(errOut, reversed) || out != want {
+	if code != cli.ExitOK || !notice(errOut, reversed) || out != want {
 		t.Errorf("reversed file: exit %d: %s\n%s", code, errOut, out)
 	}
 	var stdout, stderr strings.Builder
 	stdin := struct{ io.Reader }{strings.NewReader(rev.String())} // cannot seek
-	code = run([]string{"json", "--envelope", "--from", "ntriples"}, &env{Stdin: stdin, Stdout: &stdout, Stderr: &stderr})
-	if code != exitOK || !notice(stderr.String(), "stdin") || stdout.String() != want {
+	code = run([]string{"json", "--envelope", "--from", "ntriples"}, &cli.Env{Stdin: stdin, Stdout: &stdout, Stderr: &stderr})
+	if code != cli.ExitOK || !notice(stderr.String(), "stdin") || stdout.String() != want {
 		t.Errorf("reversed stdin: exit %d: %s\n%s", code, stderr.String(), stdout.String())
 	}
 }
@@ -204,11 +206,11 @@ func TestHostileLog(t *testing.T) {
 	for _, f := range []struct{ format, ext string }{{"turtle", ".ttl"}, {"ntriples", ".nt"}, {"nquads", ".nq"}, {"jsonld", ".jsonld"}} {
 		out := filepath.Join(dir, "h"+f.ext)
 		code, _, errOut := jrpcld(t, "", "rdf", "--format", f.format, "-o", out, log)
-		if code != exitInvalid || !strings.Contains(errOut, "h.jsonl:10:") || strings.Contains(errOut, "panic") {
+		if code != cli.ExitInvalid || !strings.Contains(errOut, "h.jsonl:10:") || strings.Contains(errOut, "panic") {
 			t.Errorf("rdf %s: exit %d, want 1 for the line that is not JSON:\n%s", f.format, code, errOut)
 		}
 		code, back, errOut := jrpcld(t, "", "json", "--envelope", out)
-		if code != exitOK || errOut != "" {
+		if code != cli.ExitOK || errOut != "" {
 			t.Errorf("json %s: exit %d: %s", f.ext, code, errOut)
 		}
 		// Bare messages come back bare: the envelope writes them as {"msg":...}.

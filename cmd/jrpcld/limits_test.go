@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 func TestLimits(t *testing.T) {
@@ -28,12 +30,12 @@ func TestLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := jrpcld(t, tt.input, append([]string{"validate"}, tt.args...)...)
-			if code != exitInvalid || !strings.Contains(out, tt.out) || !strings.Contains(out, "3 messages: 2 valid, 1 invalid") {
+			if code != cli.ExitInvalid || !strings.Contains(out, tt.out) || !strings.Contains(out, "3 messages: 2 valid, 1 invalid") {
 				t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 			}
 		})
 	}
-	if code, _, errOut := jrpcld(t, "", "validate", "--max-depth", "0"); code != exitUsage || !strings.Contains(errOut, "--max-depth must be positive") {
+	if code, _, errOut := jrpcld(t, "", "validate", "--max-depth", "0"); code != cli.ExitUsage || !strings.Contains(errOut, "--max-depth must be positive") {
 		t.Errorf("zero limit: %d %q", code, errOut)
 	}
 }
@@ -44,12 +46,12 @@ func TestMaxErrors(t *testing.T) {
 		in.WriteString("nope\n")
 	}
 	code, out, _ := jrpcld(t, in.String(), "validate", "--max-errors", "10")
-	if code != exitInvalid || strings.Count(out, "-32700") != 10 || !strings.Contains(out, "15 more problems not printed") ||
+	if code != cli.ExitInvalid || strings.Count(out, "-32700") != 10 || !strings.Contains(out, "15 more problems not printed") ||
 		!strings.Contains(out, "25 messages: 0 valid, 25 invalid") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 	code, _, errOut := jrpcld(t, in.String(), "turtle", "--max-errors", "3")
-	if code != exitInvalid || strings.Count(errOut, "skipped") != 3 || !strings.Contains(errOut, "22 more problems not printed") {
+	if code != cli.ExitInvalid || strings.Count(errOut, "skipped") != 3 || !strings.Contains(errOut, "22 more problems not printed") {
 		t.Errorf("turtle: exit %d\n%s", code, errOut)
 	}
 }
@@ -74,8 +76,8 @@ func TestHugeLine(t *testing.T) {
 		{[]string{"--max-line-bytes", fmt.Sprint(128 << 20)}, "1 file, 3 messages: 3 valid, 0 invalid"},
 	} {
 		var out strings.Builder
-		code := run(append([]string{"validate"}, tt.args...), &env{Stdin: huge(), Stdout: &out, Stderr: io.Discard})
-		if !strings.Contains(out.String(), tt.want) || code == exitUsage {
+		code := run(append([]string{"validate"}, tt.args...), &cli.Env{Stdin: huge(), Stdout: &out, Stderr: io.Discard})
+		if !strings.Contains(out.String(), tt.want) || code == cli.ExitUsage {
 			t.Errorf("%v: exit %d\n%s", tt.args, code, out.String())
 		}
 	}
@@ -109,21 +111,21 @@ func TestDecompressionLimits(t *testing.T) {
 	}{
 		{"validate size", string(msgs), []string{"validate", "--max-decompressed-bytes", "10000"},
 			"stdin:323: -32700 invalid: not JSON: the gzip input decompresses to more than 10000 bytes, the limit: raise it with --max-decompressed-bytes\n" +
-				"1 file, 323 messages: 322 valid, 1 invalid", "", exitInvalid},
+				"1 file, 323 messages: 322 valid, 1 invalid", "", cli.ExitInvalid},
 		{"validate size raised", string(msgs), []string{"validate", "--max-decompressed-bytes", "31000"},
-			"1 file, 1000 messages: 1000 valid, 0 invalid", "", exitOK},
+			"1 file, 1000 messages: 1000 valid, 0 invalid", "", cli.ExitOK},
 		{"turtle size", string(msgs), []string{"turtle", "--max-decompressed-bytes", "10000"},
-			"jlog:position 322", "stdin:323: skipped: the gzip input decompresses to more than 10000 bytes, the limit: raise it with --max-decompressed-bytes", exitInvalid},
+			"jlog:position 322", "stdin:323: skipped: the gzip input decompresses to more than 10000 bytes, the limit: raise it with --max-decompressed-bytes", cli.ExitInvalid},
 		{"validate ratio", bomb, []string{"validate"},
-			"refused as a likely decompression bomb; if the log is genuine, raise the limit with --max-compression-ratio\n1 file, 1 message: 0 valid, 1 invalid", "", exitInvalid},
+			"refused as a likely decompression bomb; if the log is genuine, raise the limit with --max-compression-ratio\n1 file, 1 message: 0 valid, 1 invalid", "", cli.ExitInvalid},
 		{"rdf ratio", bomb, []string{"rdf", "--format", "ntriples"},
-			"", "refused as a likely decompression bomb; if the log is genuine, raise the limit with --max-compression-ratio", exitInvalid},
+			"", "refused as a likely decompression bomb; if the log is genuine, raise the limit with --max-compression-ratio", cli.ExitInvalid},
 		{"validate ratio raised", bomb, []string{"validate", "--max-compression-ratio", "2000"},
-			"stdin: -32700 invalid: not JSON: empty input: only white space, no JSON-RPC message", "", exitInvalid},
+			"stdin: -32700 invalid: not JSON: empty input: only white space, no JSON-RPC message", "", cli.ExitInvalid},
 		{"zero size", "", []string{"validate", "--max-decompressed-bytes", "0"},
-			"", "--max-decompressed-bytes must be positive, not 0", exitUsage},
+			"", "--max-decompressed-bytes must be positive, not 0", cli.ExitUsage},
 		{"negative ratio", "", []string{"turtle", "--max-compression-ratio", "-1"},
-			"", "--max-compression-ratio must be positive, not -1", exitUsage},
+			"", "--max-compression-ratio must be positive, not -1", cli.ExitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

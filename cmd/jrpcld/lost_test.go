@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // validateSummary runs validate --format json on the files and returns
@@ -49,7 +51,7 @@ func TestBadFirstLine(t *testing.T) {
 				t.Fatal(err)
 			}
 			code, sum, out := validateSummary(t, log)
-			if code != exitInvalid || sum["valid"] != 1000.0 || sum["invalid"] != 1.0 || !strings.Contains(out, `"line":1,`) {
+			if code != cli.ExitInvalid || sum["valid"] != 1000.0 || sum["invalid"] != 1.0 || !strings.Contains(out, `"line":1,`) {
 				t.Errorf("validate: exit %d, summary %v, want 1,000 valid and line 1 invalid:\n%.600s", code, sum, out)
 			}
 			code, out, errOut := jrpcld(t, "", "stats", "--format", "json", log)
@@ -62,11 +64,11 @@ func TestBadFirstLine(t *testing.T) {
 				t.Errorf("stats: exit %d, %+v (%v), want 1,000 valid and 1 invalid: %s", code, st.Total.Validation, err, errOut)
 			}
 			ttl := filepath.Join(dir, "log.ttl")
-			if code, _, errOut := jrpcld(t, "", "turtle", "-o", ttl, log); code != exitInvalid || !strings.Contains(errOut, "log.jsonl:1:") {
+			if code, _, errOut := jrpcld(t, "", "turtle", "-o", ttl, log); code != cli.ExitInvalid || !strings.Contains(errOut, "log.jsonl:1:") {
 				t.Errorf("turtle: exit %d, want 1 and line 1 skipped:\n%.600s", code, errOut)
 			}
 			code, back, errOut := jrpcld(t, "", "json", ttl)
-			if code != exitOK || !jsonLinesEqual(t, back, good.String()) {
+			if code != cli.ExitOK || !jsonLinesEqual(t, back, good.String()) {
 				t.Errorf("json: exit %d, %d lines back, want the 1,000 messages: %s", code, strings.Count(back, "\n"), errOut)
 			}
 		})
@@ -93,15 +95,15 @@ func TestCommentFirstLine(t *testing.T) {
 		if err := os.WriteFile(log, []byte("# recorded on 2026-01-01\n"+body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if code, sum, out := validateSummary(t, log); code != exitInvalid || sum["valid"] != 2.0 || sum["invalid"] != 1.0 {
+		if code, sum, out := validateSummary(t, log); code != cli.ExitInvalid || sum["valid"] != 2.0 || sum["invalid"] != 1.0 {
 			t.Errorf("validate %s: exit %d, %v, want 2 valid and the comment line invalid:\n%s", name, code, sum, out)
 		}
 		code, _, errOut := jrpcld(t, "", "turtle", "-o", filepath.Join(dir, "out.ttl"), log)
-		if code != exitInvalid || !strings.Contains(errOut, name+":1:") || strings.Contains(errOut, "RDF") {
+		if code != cli.ExitInvalid || !strings.Contains(errOut, name+":1:") || strings.Contains(errOut, "RDF") {
 			t.Errorf("turtle %s: exit %d, want 1 with line 1 skipped:\n%s", name, code, errOut)
 		}
 		code, out, errOut := jrpcld(t, "", "stats", "--format", "json", log)
-		if code != exitInvalid || !strings.Contains(out, `"valid": 2,`) || !strings.Contains(out, `"invalid": 1,`) {
+		if code != cli.ExitInvalid || !strings.Contains(out, `"valid": 2,`) || !strings.Contains(out, `"invalid": 1,`) {
 			t.Errorf("stats %s: exit %d, want 2 valid and 1 invalid:\n%.800s\n%s", name, code, out, errOut)
 		}
 	}
@@ -111,7 +113,7 @@ func TestCommentFirstLine(t *testing.T) {
 	}
 	for _, cmd := range []string{"validate", "turtle", "stats"} {
 		code, _, errOut := jrpcld(t, "", cmd, xml)
-		if code != exitUsage || !strings.Contains(errOut, "is XML") || strings.Contains(errOut, "N-Quads") || strings.Contains(errOut, "nquads") {
+		if code != cli.ExitUsage || !strings.Contains(errOut, "is XML") || strings.Contains(errOut, "N-Quads") || strings.Contains(errOut, "nquads") {
 			t.Errorf("%s on XML: exit %d, want 2 and one line saying it is XML:\n%s", cmd, code, errOut)
 		}
 	}
@@ -143,7 +145,7 @@ func TestBaseDistinctLogs(t *testing.T) {
 	for _, args := range [][]string{{"turtle"}, {"rdf", "--format", "nquads"}} {
 		out := filepath.Join(dir, "out")
 		code, _, errOut := jrpcld(t, "", append(args, append([]string{"-o", out, "--base", "http://ex.org/logs/"}, logs...)...)...)
-		if code != exitUsage || !strings.Contains(errOut, logs[0]) || !strings.Contains(errOut, logs[1]) || !strings.Contains(errOut, "<http://ex.org/logs/session.jsonl>") {
+		if code != cli.ExitUsage || !strings.Contains(errOut, logs[0]) || !strings.Contains(errOut, logs[1]) || !strings.Contains(errOut, "<http://ex.org/logs/session.jsonl>") {
 			t.Errorf("%v: exit %d, want 2 and an error naming both files and the IRI:\n%s", args, code, errOut)
 		}
 		if _, err := os.Stat(out); err == nil {
@@ -154,7 +156,7 @@ func TestBaseDistinctLogs(t *testing.T) {
 	var merged strings.Builder
 	for i, log := range logs {
 		code, out, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "--base", "http://ex.org/logs/session.jsonl", log)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("rdf %d: exit %d: %s", i, code, errOut)
 		}
 		merged.WriteString(out)
@@ -214,7 +216,7 @@ func TestLoneSurrogate(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, sum, out := validateSummary(t, log)
-	if code != exitInvalid || sum["valid"] != 2.0 || sum["invalid"] != float64(len(lones)) || sum["warnings"] != 1.0 {
+	if code != cli.ExitInvalid || sum["valid"] != 2.0 || sum["invalid"] != float64(len(lones)) || sum["warnings"] != 1.0 {
 		t.Errorf("validate: exit %d, summary %v, want 2 valid, %d invalid, 1 warning:\n%s", code, sum, len(lones), out)
 	}
 	for i := range lones {
@@ -242,7 +244,7 @@ func TestLoneSurrogate(t *testing.T) {
 	}
 	for _, cmd := range [][]string{{"turtle", "-o", filepath.Join(dir, "lone.ttl")}, {"rdf", "-o", filepath.Join(dir, "lone.nq")}} {
 		graph := cmd[2]
-		if code, _, errOut := jrpcld(t, "", append(cmd, log)...); code != exitOK {
+		if code, _, errOut := jrpcld(t, "", append(cmd, log)...); code != cli.ExitOK {
 			t.Fatalf("%s: exit %d: %s", cmd[0], code, errOut)
 		}
 		if st := statsOf(graph); st.Total.Validation.Valid != 2 || st.Total.Validation.Invalid != len(lones) {
@@ -250,7 +252,7 @@ func TestLoneSurrogate(t *testing.T) {
 		}
 		code, back, errOut := jrpcld(t, "", "json", "--envelope", graph)
 		lines := strings.Split(strings.TrimSuffix(back, "\n"), "\n")
-		if code != exitOK || len(lines) != len(lones)+2 {
+		if code != cli.ExitOK || len(lines) != len(lones)+2 {
 			t.Fatalf("json of %s's graph: exit %d, %d lines, want %d: %s\n%s", cmd[0], code, len(lines), len(lones)+2, errOut, back)
 		}
 		for i, want := range lones {
@@ -288,23 +290,23 @@ func TestNotUTF8Lines(t *testing.T) {
 	}
 	col := strings.IndexByte(latin1, 0xe9) + 1
 	code, sum, out := validateSummary(t, log)
-	if code != exitInvalid || sum["valid"] != 2.0 || sum["invalid"] != 2.0 ||
+	if code != cli.ExitInvalid || sum["valid"] != 2.0 || sum["invalid"] != 2.0 ||
 		!strings.Contains(out, fmt.Sprintf(`"line":2,"message":"not JSON: column %d: invalid UTF-8 byte 0xe9"`, col)) ||
 		!strings.Contains(out, `"line":3,"message":"not JSON: column 1: `) {
 		t.Errorf("validate: exit %d, summary %v, want 2 valid, lines 2 and 3 not JSON:\n%s", code, sum, out)
 	}
 	ttl := filepath.Join(dir, "latin1.ttl")
 	code, _, errOut := jrpcld(t, "", "turtle", "-o", ttl, log)
-	if code != exitInvalid || !strings.Contains(errOut, fmt.Sprintf("latin1.jsonl:2:%d: skipped: invalid UTF-8 byte 0xe9", col)) || !strings.Contains(errOut, "latin1.jsonl:3:1: skipped: ") {
+	if code != cli.ExitInvalid || !strings.Contains(errOut, fmt.Sprintf("latin1.jsonl:2:%d: skipped: invalid UTF-8 byte 0xe9", col)) || !strings.Contains(errOut, "latin1.jsonl:3:1: skipped: ") {
 		t.Errorf("turtle: exit %d, want 1 and lines 2 and 3 skipped:\n%s", code, errOut)
 	}
-	if code, back, errOut := jrpcld(t, "", "json", ttl); code != exitOK || !jsonLinesEqual(t, back, strings.Join(good, "\n")) {
+	if code, back, errOut := jrpcld(t, "", "json", ttl); code != cli.ExitOK || !jsonLinesEqual(t, back, strings.Join(good, "\n")) {
 		t.Errorf("json: exit %d, %s, want the two messages: %s", code, back, errOut)
 	}
 
 	// A JSON-LD graph with a Latin-1 "é" in a literal.
 	jsonld := filepath.Join(dir, "latin1.jsonld")
-	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "jsonld", "-o", jsonld, log); code != exitInvalid {
+	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "jsonld", "-o", jsonld, log); code != cli.ExitInvalid {
 		t.Fatalf("rdf: exit %d: %s", code, errOut)
 	}
 	data, err := os.ReadFile(jsonld)
@@ -322,7 +324,7 @@ func TestNotUTF8Lines(t *testing.T) {
 	line := 1 + bytes.Count(data[:at], []byte("\n"))
 	lineStart := bytes.LastIndexByte(data[:at], '\n') + 1
 	want := fmt.Sprintf("latin1.jsonld:%d:%d: JSON-LD: invalid UTF-8 byte 0xe9", line, 1+utf8.RuneCount(data[lineStart:at]))
-	if code, back, errOut := jrpcld(t, "", "json", jsonld); code != exitInvalid || back != "" || !strings.Contains(errOut, want) {
+	if code, back, errOut := jrpcld(t, "", "json", jsonld); code != cli.ExitInvalid || back != "" || !strings.Contains(errOut, want) {
 		t.Errorf("json of a JSON-LD graph that is not UTF-8: exit %d, %q, %s; want exit 1 and %q", code, back, errOut, want)
 	}
 }

@@ -21,56 +21,18 @@ import (
 	versioncmd "github.com/jrpcld/jrpcld/cmd/jrpcld/internal/version"
 	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
-
-// The names below are cli's, under the names the commands still in
-// package main use.
-
-// Exit codes shared by every command.
-const (
-	exitOK      = cli.ExitOK
-	exitInvalid = cli.ExitInvalid
-	exitUsage   = cli.ExitUsage
-)
-
-type (
-	env       = cli.Env
-	exitError = cli.ExitError
-	failure   = cli.Failure
-	runner    = cli.Runner
-)
-
-// errorf prints a message of command cmd on standard error (cli.Errorf).
-func errorf(e *env, cmd, format string, args ...any) { cli.Errorf(e, cmd, format, args...) }
-
-// fail is cli.Fail.
-func fail(err error) error { return cli.Fail(err) }
-
-// failf is cli.Failf.
-func failf(format string, args ...any) error { return cli.Failf(format, args...) }
-
-// command is one subcommand of jrpcld.
-type command struct {
-	name    string
-	args    string // the synopsis after the name
-	summary string // one line for the command list
-	help    string // what the command does, for its help and man page
-	// setup binds the command's flags on fs to the fields of its options
-	// and returns the runner that runs the command with them.
-	setup func(c *command, fs *pflag.FlagSet) runner
-}
 
 func commands() []cli.Command {
 	return []cli.Command{
-		validateCommand().cli(),
-		shaclCommand().cli(),
-		rdfCommand().cli(),
-		turtleCommand().cli(),
+		validateCommand(),
+		shaclCommand(),
+		rdfCommand(),
+		turtleCommand(),
 		json.NewCmd(),
 		examples.NewCmd(),
-		statsCommand().cli(),
-		queryCommand().cli(),
+		statsCommand(),
+		queryCommand(),
 		blockdoc.NewContextCmd(),
 		blockdoc.NewAnnotateCmd(),
 		blockdoc.NewOntologyCmd(),
@@ -78,7 +40,7 @@ func commands() []cli.Command {
 		record.NewCmd(),
 		importcmd.NewCmd(),
 		fetch.NewCmd(),
-		buildCommand().cli(),
+		buildCommand(),
 		serve.NewCmd(),
 		man.NewCmd(newRoot),
 		versioncmd.NewCmd(),
@@ -89,7 +51,7 @@ func main() {
 	if len(os.Args) == 2 && os.Args[1] == transform.ChildArg {
 		os.Exit(serveTransforms())
 	}
-	os.Exit(run(os.Args[1:], &env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+	os.Exit(run(os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 }
 
 // serveTransforms is jrpcld as the child process of the sandbox that runs
@@ -97,23 +59,23 @@ func main() {
 func serveTransforms() int {
 	if err := transform.ServeChild(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "jrpcld: running transforms: %v\n", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // run runs jrpcld with the command-line arguments args (without the
 // program's name) and returns its exit status. Each run builds its own
 // command tree: nothing is shared between runs.
-func run(args []string, e *env) int { return cli.Execute(newRoot(e), args, e) }
+func run(args []string, e *cli.Env) int { return cli.Execute(newRoot(e), args, e) }
 
 // newRoot returns the command tree of jrpcld, writing to e's streams.
-func newRoot(e *env) *cobra.Command {
+func newRoot(e *cli.Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:                        "jrpcld",
 		Short:                      "turn JSON-RPC 2.0 and MCP messages into linked data and back",
 		Long:                       "jrpcld turns JSON-RPC 2.0 and MCP messages into linked data and back.",
-		Version:                    version(),
+		Version:                    versioncmd.Version(),
 		SilenceErrors:              true,
 		SuggestionsMinimumDistance: 2,
 		SilenceUsage:               true,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
@@ -18,7 +19,7 @@ import (
 func jrpcld(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(args, &env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	code := run(args, &cli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
 	return code, out.String(), errOut.String()
 }
 
@@ -28,26 +29,26 @@ func TestUsage(t *testing.T) {
 		code     int
 		out, err string
 	}{
-		{nil, exitOK, "Usage:", ""},
-		{[]string{"help"}, exitOK, "jrpcld validate", ""},
-		{[]string{"nope"}, exitUsage, "", `unknown command "nope"`},
-		{[]string{"validate", "-h"}, exitOK, "Usage: jrpcld validate", ""},
-		{[]string{"validate", "--help"}, exitOK, "Usage: jrpcld validate", ""},
-		{[]string{"help", "validate"}, exitOK, "--schema FILE", ""},
-		{[]string{"help", "help"}, exitOK, "Usage: jrpcld help", ""},
-		{[]string{"help", "-h"}, exitOK, "Usage: jrpcld help", ""},
-		{[]string{"-h", "-h"}, exitOK, "jrpcld validate", ""},
-		{[]string{"--help"}, exitOK, "jrpcld validate", ""},
-		{[]string{"help", "nope"}, exitUsage, "", `unknown command "nope"`},
-		{[]string{"valdate"}, exitUsage, "", `unknown command "valdate"; did you mean "validate"?`},
-		{[]string{"validate", "--nope"}, exitUsage, "", "jrpcld validate: unknown flag: --nope\nsee 'jrpcld validate --help'\n"},
-		{[]string{"validate", "--formt", "json"}, exitUsage, "", "unknown flag: --formt; did you mean --format?"},
-		{[]string{"validate", "-format", "json"}, exitUsage, "", "-format: a long flag takes two dashes: --format"},
-		{[]string{"validate", "--format"}, exitUsage, "", "flag needs an argument: --format"},
-		{[]string{"validate", "--format", "xml"}, exitUsage, "", "--format must be text, json or sarif"},
-		{[]string{"validate", "--schema", "a.json", "--bblock", "b"}, exitUsage, "", "not both"},
-		{[]string{"validate", "no-such-file.jsonl"}, exitUsage, "", "no-such-file.jsonl"},
-		{[]string{"validate", "--bblock", "no-such-dir"}, exitUsage, "", "no-such-dir"},
+		{nil, cli.ExitOK, "Usage:", ""},
+		{[]string{"help"}, cli.ExitOK, "jrpcld validate", ""},
+		{[]string{"nope"}, cli.ExitUsage, "", `unknown command "nope"`},
+		{[]string{"validate", "-h"}, cli.ExitOK, "Usage: jrpcld validate", ""},
+		{[]string{"validate", "--help"}, cli.ExitOK, "Usage: jrpcld validate", ""},
+		{[]string{"help", "validate"}, cli.ExitOK, "--schema FILE", ""},
+		{[]string{"help", "help"}, cli.ExitOK, "Usage: jrpcld help", ""},
+		{[]string{"help", "-h"}, cli.ExitOK, "Usage: jrpcld help", ""},
+		{[]string{"-h", "-h"}, cli.ExitOK, "jrpcld validate", ""},
+		{[]string{"--help"}, cli.ExitOK, "jrpcld validate", ""},
+		{[]string{"help", "nope"}, cli.ExitUsage, "", `unknown command "nope"`},
+		{[]string{"valdate"}, cli.ExitUsage, "", `unknown command "valdate"; did you mean "validate"?`},
+		{[]string{"validate", "--nope"}, cli.ExitUsage, "", "jrpcld validate: unknown flag: --nope\nsee 'jrpcld validate --help'\n"},
+		{[]string{"validate", "--formt", "json"}, cli.ExitUsage, "", "unknown flag: --formt; did you mean --format?"},
+		{[]string{"validate", "-format", "json"}, cli.ExitUsage, "", "-format: a long flag takes two dashes: --format"},
+		{[]string{"validate", "--format"}, cli.ExitUsage, "", "flag needs an argument: --format"},
+		{[]string{"validate", "--format", "xml"}, cli.ExitUsage, "", "--format must be text, json or sarif"},
+		{[]string{"validate", "--schema", "a.json", "--bblock", "b"}, cli.ExitUsage, "", "not both"},
+		{[]string{"validate", "no-such-file.jsonl"}, cli.ExitUsage, "", "no-such-file.jsonl"},
+		{[]string{"validate", "--bblock", "no-such-dir"}, cli.ExitUsage, "", "no-such-dir"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -92,7 +93,7 @@ func TestFlagsAnywhere(t *testing.T) {
 		if tt.json {
 			want = fmt.Sprintf(`"files":%d`, tt.files)
 		}
-		if code != exitOK || !strings.Contains(out, want) {
+		if code != cli.ExitOK || !strings.Contains(out, want) {
 			t.Errorf("validate %q: exit %d, %q %q; want %s", tt.args, code, out, errOut, want)
 		}
 	}
@@ -102,7 +103,7 @@ func TestFlagsAnywhere(t *testing.T) {
 // checks each line of the report.
 func TestValidateMixed(t *testing.T) {
 	code, out, errOut := jrpcld(t, "", "validate", "testdata/mixed.jsonl")
-	if code != exitInvalid || errOut != "" {
+	if code != cli.ExitInvalid || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	want := []string{
@@ -130,7 +131,7 @@ func TestValidateJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ := jrpcld(t, string(data), "validate", "--format", "json")
-	if code != exitInvalid {
+	if code != cli.ExitInvalid {
 		t.Fatalf("exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -177,7 +178,7 @@ func TestValidateInputForms(t *testing.T) {
 	for name, n := range map[string]string{"pretty.json": "1 message", "batch.json": "1 message", "log.jsonl": "2 messages",
 		"envelope.jsonl": "1 message", "log.jsonl.gz": "2 messages"} {
 		code, out, errOut := jrpcld(t, "", "validate", filepath.Join(dir, name))
-		if code != exitOK || !strings.Contains(out, "1 file, "+n) || strings.Contains(out, "invalid:") {
+		if code != cli.ExitOK || !strings.Contains(out, "1 file, "+n) || strings.Contains(out, "invalid:") {
 			t.Errorf("%s: exit %d, %q %q", name, code, out, errOut)
 		}
 	}
@@ -185,14 +186,14 @@ func TestValidateInputForms(t *testing.T) {
 
 func TestValidateDefinition(t *testing.T) {
 	in := `{"jsonrpc":"2.0","method":"a","id":1}`
-	if code, out, _ := jrpcld(t, in, "validate", "--definition", "Request"); code != exitOK {
+	if code, out, _ := jrpcld(t, in, "validate", "--definition", "Request"); code != cli.ExitOK {
 		t.Errorf("a request against Request: exit %d\n%s", code, out)
 	}
 	code, out, _ := jrpcld(t, in, "validate", "--definition", "Notification")
-	if code != exitInvalid || !strings.Contains(out, "schema jrpcld.json-rpc/schema.yaml#") {
+	if code != cli.ExitInvalid || !strings.Contains(out, "schema jrpcld.json-rpc/schema.yaml#") {
 		t.Errorf("a request against Notification: exit %d\n%s", code, out)
 	}
-	if code, _, errOut := jrpcld(t, in, "validate", "--definition", "Nothing"); code != exitUsage || !strings.Contains(errOut, "Nothing") {
+	if code, _, errOut := jrpcld(t, in, "validate", "--definition", "Nothing"); code != cli.ExitUsage || !strings.Contains(errOut, "Nothing") {
 		t.Errorf("unknown definition: exit %d %q", code, errOut)
 	}
 }
@@ -206,12 +207,12 @@ func TestValidateCorpus(t *testing.T) {
 		t.Fatalf("%d corpus files", len(files))
 	}
 	code, out, errOut := jrpcld(t, "", append([]string{"validate"}, files...)...)
-	if code != exitOK || !strings.HasPrefix(out, "6 files, 224 messages: 224 valid, 0 invalid\n") {
+	if code != cli.ExitOK || !strings.HasPrefix(out, "6 files, 224 messages: 224 valid, 0 invalid\n") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 	mcp := shared.Dir(t, "reference", "mcp-schema", "2025-11-25", "schema.json")
 	code, out, _ = jrpcld(t, "", "validate", "--schema", mcp, filepath.Join(corpus, "everything-stdio.dir.jsonl"))
-	if code != exitInvalid || !strings.Contains(out, "everything-stdio.dir.jsonl:43: -32600 response: matches none of the alternatives") ||
+	if code != cli.ExitInvalid || !strings.Contains(out, "everything-stdio.dir.jsonl:43: -32600 response: matches none of the alternatives") ||
 		!strings.Contains(out, "76 messages: 75 valid, 1 invalid (response 1), 1 warning") {
 		t.Errorf("exit %d\n%s", code, out)
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
@@ -154,7 +155,7 @@ func (v versionsOnly) Observe(o *schema.Observed) schema.Choice {
 // schemas (a version without one is one warning), and returns the env to
 // read the log with again: standard input is kept in a temporary file;
 // done removes it.
-func (m *mcpFlags) prepare(e *env, cmd, name string) (l *mcpLog, le *env, done func(), err error) {
+func (m *mcpFlags) prepare(e *cli.Env, cmd, name string) (l *mcpLog, le *cli.Env, done func(), err error) {
 	le, done = e, func() {}
 	display := name
 	var in io.ReadSeeker
@@ -165,7 +166,7 @@ func (m *mcpFlags) prepare(e *env, cmd, name string) (l *mcpLog, le *env, done f
 			return nil, e, done, err
 		}
 		done = func() { tmp.Close(); os.Remove(tmp.Name()) }
-		if _, err := io.Copy(tmp, stdinReader(e)); err != nil {
+		if _, err := io.Copy(tmp, cli.StdinReader(e)); err != nil {
 			return nil, e, done, fmt.Errorf("stdin: %w", err)
 		}
 		in = tmp
@@ -226,7 +227,7 @@ func (m *mcpFlags) settle(v *rules.Versions, read func() (*rpclog.Reader, error)
 
 // schemasOf returns the schemas of the versions of v, by version; a
 // version without one is a warning.
-func (m *mcpFlags) schemasOf(e *env, cmd, display string, v *rules.Versions) (map[string]*schema.Schema, error) {
+func (m *mcpFlags) schemasOf(e *cli.Env, cmd, display string, v *rules.Versions) (map[string]*schema.Schema, error) {
 	out := map[string]*schema.Schema{}
 	seen := map[string]bool{}
 	for _, sp := range v.Spans {
@@ -236,7 +237,7 @@ func (m *mcpFlags) schemasOf(e *env, cmd, display string, v *rules.Versions) (ma
 		seen[sp.Version] = true
 		s, err := m.set.Schema(sp.Version)
 		if errors.Is(err, mcp.ErrNoSchema) {
-			errorf(e, cmd, "%s: warning: no schema for MCP %q in %s: only the JSON-RPC 2.0 rules are checked", display, sp.Version, m.set.Dir)
+			cli.Errorf(e, cmd, "%s: warning: no schema for MCP %q in %s: only the JSON-RPC 2.0 rules are checked", display, sp.Version, m.set.Dir)
 			continue
 		}
 		if err != nil {
@@ -292,16 +293,16 @@ func (l *mcpLog) versionLines(display string) []string {
 		if sp.Session > 0 && len(l.versions.Spans) > 1 {
 			session = fmt.Sprintf(", session %d", sp.Session)
 		}
-		out = append(out, fmt.Sprintf("%s: MCP %s for %s%s: %s", pos, sp.Version, strconv.Itoa(sp.Messages)+" message"+plural(sp.Messages), session, sp.Reason()))
+		out = append(out, fmt.Sprintf("%s: MCP %s for %s%s: %s", pos, sp.Version, strconv.Itoa(sp.Messages)+" message"+cli.Plural(sp.Messages), session, sp.Reason()))
 	}
 	return out
 }
 
 // notice says on standard error which version each span of a log takes
 // (for stats, whose report has no place for it).
-func (l *mcpLog) notice(e *env, cmd, display string) {
+func (l *mcpLog) notice(e *cli.Env, cmd, display string) {
 	for _, line := range l.versionLines(display) {
-		errorf(e, cmd, "%s", line)
+		cli.Errorf(e, cmd, "%s", line)
 	}
 }
 

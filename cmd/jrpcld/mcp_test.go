@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/mcp"
 )
@@ -312,12 +313,12 @@ func TestValidateMCPUsage(t *testing.T) {
 		{[]string{"--mcp", "--mcp-schemas", "."}, "holds no MCP schema (VERSION/schema.json)"},
 	} {
 		code, _, errOut := jrpcld(t, "", append([]string{"validate"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
 		}
 	}
 	code, _, errOut := jrpcld(t, "", "stats", "--mcp", "--bblock", ".")
-	if code != exitUsage || !strings.Contains(errOut, "give --mcp or --schema or --bblock, not both") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "give --mcp or --schema or --bblock, not both") {
 		t.Errorf("stats: exit %d, %q", code, errOut)
 	}
 }
@@ -336,7 +337,7 @@ func TestStatsMCP(t *testing.T) {
 	}
 	// The log's client sends tools/list before notifications/initialized.
 	code3, out3, _ := jrpcld(t, "", "stats", "-q", "--format", "json", "--mcp", "--mcp-schemas", schemas, log)
-	if code3 != exitInvalid || !strings.Contains(out3, "mcp-lifecycle-initialized") {
+	if code3 != cli.ExitInvalid || !strings.Contains(out3, "mcp-lifecycle-initialized") {
 		t.Errorf("with the rules: exit %d %s", code3, out3)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // TestUnknownNames: a value a flag names that jrpcld does not have (an MCP
@@ -30,7 +32,7 @@ func TestUnknownNames(t *testing.T) {
 	noShapes := filepath.Join(tmp, "none.ttl")
 	write(t, noShapes, "@prefix sh: <http://www.w3.org/ns/shacl#> .\n<urn:x> a <urn:Thing> .\n<urn:s> a sh:NodeShape ; sh:property [ sh:path <urn:p> ; sh:minCount 1 ] .\n")
 	nq := filepath.Join(tmp, "log.nq")
-	if code, _, errOut := jrpcld(t, "", "rdf", "-q", "--base", "http://example.org/log", "-o", nq, msgs); code != exitOK {
+	if code, _, errOut := jrpcld(t, "", "rdf", "-q", "--base", "http://example.org/log", "-o", nq, msgs); code != cli.ExitOK {
 		t.Fatalf("rdf: %d %s", code, errOut)
 	}
 	fixture := filepath.Join("..", "..", "register", "testdata", "fixture")
@@ -97,8 +99,8 @@ func TestUnknownNames(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, errOut := jrpcld(t, "", tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d; stderr %q", code, exitUsage, errOut)
+			if code != cli.ExitUsage {
+				t.Errorf("exit %d, want %d; stderr %q", code, cli.ExitUsage, errOut)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(errOut, w) {

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // TestOutputIsInput: when the file a command would write (-o, --html, or a
@@ -98,12 +100,12 @@ func TestOutputIsInput(t *testing.T) {
 				stdin = f
 			}
 			var out, errOut bytes.Buffer
-			e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}
+			e := &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}
 			if stdin != nil {
 				e.Stdin = stdin
 			}
 			code := run(tt.args, e)
-			if code != exitUsage || errOut.String() != tt.want || out.Len() != 0 {
+			if code != cli.ExitUsage || errOut.String() != tt.want || out.Len() != 0 {
 				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and stderr:\n%s", code, out.String(), errOut.String(), tt.want)
 			}
 			for f, want := range files {
@@ -138,7 +140,7 @@ func TestOutputToPipe(t *testing.T) {
 		got <- string(b)
 	}()
 	var out, errOut bytes.Buffer
-	e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}
+	e := &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}
 	code := run([]string{"turtle", "-o", pipe, log}, e)
 	if code != 0 || errOut.Len() != 0 || out.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 0 and nothing", code, out.String(), errOut.String())

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // skipIfProfiling skips a test that starts the CPU profile when go test
@@ -101,7 +103,7 @@ func TestProfileFlags(t *testing.T) {
 	dir := t.TempDir()
 	const log = "../../examples/session.jsonl"
 	nt := filepath.Join(dir, "session.nt")
-	if code, _, errOut := jrpcld(t, "", "rdf", "-q", "--format", "ntriples", "-o", nt, log); code != exitOK {
+	if code, _, errOut := jrpcld(t, "", "rdf", "-q", "--format", "ntriples", "-o", nt, log); code != cli.ExitOK {
 		t.Fatalf("rdf: exit %d: %s", code, errOut)
 	}
 	tests := []struct {
@@ -109,15 +111,15 @@ func TestProfileFlags(t *testing.T) {
 		args []string
 		code int
 	}{
-		{"turtle", []string{"turtle", "-q", log}, exitOK},
-		{"rdf", []string{"rdf", "-q", "--format", "nquads", log}, exitOK},
-		{"validate", []string{"validate", log}, exitOK},
-		{"json", []string{"json", nt}, exitOK},
-		{"stats", []string{"stats", log}, exitOK},
-		{"build", []string{"build", "-o", filepath.Join(dir, "register")}, exitOK},
+		{"turtle", []string{"turtle", "-q", log}, cli.ExitOK},
+		{"rdf", []string{"rdf", "-q", "--format", "nquads", log}, cli.ExitOK},
+		{"validate", []string{"validate", log}, cli.ExitOK},
+		{"json", []string{"json", nt}, cli.ExitOK},
+		{"stats", []string{"stats", log}, cli.ExitOK},
+		{"build", []string{"build", "-o", filepath.Join(dir, "register")}, cli.ExitOK},
 		// The profiles are complete on the error paths too.
-		{"turtle-missing-input", []string{"turtle", "-q", filepath.Join(dir, "no-such.jsonl")}, exitUsage},
-		{"validate-invalid", []string{"validate", "../../testdata/no-such-file.jsonl"}, exitUsage},
+		{"turtle-missing-input", []string{"turtle", "-q", filepath.Join(dir, "no-such.jsonl")}, cli.ExitUsage},
+		{"validate-invalid", []string{"validate", "../../testdata/no-such-file.jsonl"}, cli.ExitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,7 +130,7 @@ func TestProfileFlags(t *testing.T) {
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.code, errOut)
 			}
-			if tt.code == exitOK && out == "" && tt.name != "build" {
+			if tt.code == cli.ExitOK && out == "" && tt.name != "build" {
 				t.Errorf("no output")
 			}
 			// go tool pprof takes a second a file: it reads the first two.
@@ -152,8 +154,8 @@ func TestProfileBadPath(t *testing.T) {
 					args = []string{cmd, flagName, bad, "-o", filepath.Join(dir, "register")}
 				}
 				code, out, errOut := jrpcld(t, "", args...)
-				if code != exitUsage {
-					t.Errorf("exit %d, want %d", code, exitUsage)
+				if code != cli.ExitUsage {
+					t.Errorf("exit %d, want %d", code, cli.ExitUsage)
 				}
 				if out != "" {
 					t.Errorf("stdout %q, want nothing", out)
@@ -170,8 +172,8 @@ func TestProfileBadPath(t *testing.T) {
 	}
 	// With a bad CPU profile path, no empty memory profile is left behind.
 	mem := filepath.Join(dir, "mem.pprof")
-	if code, _, _ := jrpcld(t, "", "turtle", "--memprofile", mem, "--cpuprofile", bad, "../../examples/session.jsonl"); code != exitUsage {
-		t.Errorf("exit %d, want %d", code, exitUsage)
+	if code, _, _ := jrpcld(t, "", "turtle", "--memprofile", mem, "--cpuprofile", bad, "../../examples/session.jsonl"); code != cli.ExitUsage {
+		t.Errorf("exit %d, want %d", code, cli.ExitUsage)
 	}
 	if _, err := os.Stat(mem); err == nil {
 		t.Errorf("%s left behind", mem)

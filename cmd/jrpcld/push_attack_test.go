@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // TestPushHostileStore: stores that echo what they were sent in their
@@ -124,9 +126,9 @@ func TestPushHostileStore(t *testing.T) {
 					t.Errorf("%q is printed:\nstdout %q\nstderr %q", leak, out, errOut)
 				}
 			}
-			if code != exitUsage || !strings.Contains(errOut, "not stored") && !tt.verify || !strings.Contains(errOut, tt.want) ||
+			if code != cli.ExitUsage || !strings.Contains(errOut, "not stored") && !tt.verify || !strings.Contains(errOut, tt.want) ||
 				strings.Contains(errOut, "goroutine") || strings.Count(errOut, "\n") != 1 || len(errOut) > 2000 {
-				t.Errorf("exit %d\nstdout %q\nstderr %q\nwant exit %d and one line with %q", code, out, errOut, exitUsage, tt.want)
+				t.Errorf("exit %d\nstdout %q\nstderr %q\nwant exit %d and one line with %q", code, out, errOut, cli.ExitUsage, tt.want)
 			}
 		})
 	}
@@ -154,7 +156,7 @@ func TestBuildPushHostileStore(t *testing.T) {
 			t.Errorf("%q is printed:\nstdout %q\nstderr %q", leak, out, errOut)
 		}
 	}
-	if code != exitUsage || !strings.Contains(errOut, "not stored") || !strings.Contains(errOut, "400 Bad Request") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "not stored") || !strings.Contains(errOut, "400 Bad Request") {
 		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errOut)
 	}
 }

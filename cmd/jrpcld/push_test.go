@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/push"
 	"github.com/jrpcld/jrpcld/internal/testkit/fakestore"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
@@ -47,7 +48,7 @@ var sessionLog = filepath.Join("..", "..", "examples", "session.jsonl")
 func TestPushLogs(t *testing.T) {
 	file := sessionLog
 	code, nt, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "-q", file)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("rdf: exit %d: %s", code, errOut)
 	}
 	want, _, err := rdf.Parse([]byte(nt), rdf.NTriples, "")
@@ -60,7 +61,7 @@ func TestPushLogs(t *testing.T) {
 	defer srv.Close()
 	code, out, errOut := jrpcld(t, "", "rdf", "--push", srv.URL+"/gsp", file)
 	wantOut := fmt.Sprintf("%s: pushed as <%s> (graph replaced): %d statements, not verified\n", file, rpclog.DefaultIRI(file), len(want))
-	if code != exitOK || out != wantOut || !strings.Contains(errOut, "not verified: no SPARQL query endpoint is known for "+srv.URL+"/gsp; give it with --push-query URL") {
+	if code != cli.ExitOK || out != wantOut || !strings.Contains(errOut, "not verified: no SPARQL query endpoint is known for "+srv.URL+"/gsp; give it with --push-query URL") {
 		t.Fatalf("rdf --push: exit %d, stdout %q, stderr %q; want stdout %q", code, out, errOut, wantOut)
 	}
 	seen := store.Seen()
@@ -82,7 +83,7 @@ func TestPushLogs(t *testing.T) {
 	refusing := httptest.NewServer(newStore(http.StatusBadRequest))
 	defer refusing.Close()
 	code, out, errOut = jrpcld(t, "", "rdf", "--verify=false", "--push", refusing.URL, file)
-	if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "graph <"+rpclog.DefaultIRI(file)+"> not stored") ||
+	if code != cli.ExitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "graph <"+rpclog.DefaultIRI(file)+"> not stored") ||
 		!strings.Contains(errOut, "400") || !strings.Contains(errOut, "the store says no") {
 		t.Errorf("refused: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -93,7 +94,7 @@ func TestPushLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut = jrpcld(t, string(data), "rdf", "--verify=false", "--push", srv.URL, "--base", "http://example.com/logs/piped", "-")
-	if code != exitOK || !strings.HasPrefix(out, "-: pushed as <http://example.com/logs/piped> (graph replaced): 127 statements") || errOut != "" {
+	if code != cli.ExitOK || !strings.HasPrefix(out, "-: pushed as <http://example.com/logs/piped> (graph replaced): 127 statements") || errOut != "" {
 		t.Errorf("standard input: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	for _, args := range [][]string{
@@ -105,7 +106,7 @@ func TestPushLogs(t *testing.T) {
 		{"rdf", "--push", srv.URL, "--push-timeout", "0s", file},
 		{"rdf", "--push", "ftp://example.com/store", file},
 	} {
-		if code, out, errOut := jrpcld(t, "", args...); code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 {
+		if code, out, errOut := jrpcld(t, "", args...); code != cli.ExitUsage || out != "" || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
@@ -120,7 +121,7 @@ func TestPushOntologies(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	code, out, errOut := jrpcld(t, "", "build", "-o", dir, "--push", srv.URL+"/gsp", "--push-query", srv.URL+"/count")
-	if code != exitOK || !strings.Contains(out, "1 ontology graph pushed to "+srv.URL+"/gsp\n") || !strings.Contains(errOut, "without the entailments") {
+	if code != cli.ExitOK || !strings.Contains(out, "1 ontology graph pushed to "+srv.URL+"/gsp\n") || !strings.Contains(errOut, "without the entailments") {
 		t.Fatalf("build --push: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	seen := store.Seen()
@@ -167,7 +168,7 @@ func TestPushVerify(t *testing.T) {
 		if method == "post" {
 			wantOut = file + ": pushed into <" + iri + "> (added to the graph): 127 statements, verified (the graph holds 254)\n"
 		}
-		if code != exitOK || out != wantOut || errOut != "" {
+		if code != cli.ExitOK || out != wantOut || errOut != "" {
 			t.Errorf("push %d (%s): exit %d, stdout %q, stderr %q; want %q", i+1, method, code, out, errOut, wantOut)
 		}
 	}
@@ -179,17 +180,17 @@ func TestPushVerify(t *testing.T) {
 	srv2 := httptest.NewServer(lying)
 	defer srv2.Close()
 	code, out, errOut := jrpcld(t, "", "rdf", "--push", srv2.URL+"/gsp", "--push-query", srv2.URL+"/count", file)
-	if code != exitUsage || out != "" || !strings.Contains(errOut, "graph <"+iri+"> not stored whole: the store answered 201, but the graph holds 0 statements of the 127 sent") {
+	if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, "graph <"+iri+"> not stored whole: the store answered 201, but the graph holds 0 statements of the 127 sent") {
 		t.Errorf("a store that keeps nothing: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	// A query endpoint that does not answer counts: an error when given,
 	// a warning when guessed.
 	code, _, errOut = jrpcld(t, "", "rdf", "--push", srv.URL+"/gsp", "--push-query", srv.URL+"/gsp", file)
-	if code != exitUsage || !strings.Contains(errOut, "not verified") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "not verified") {
 		t.Errorf("a query endpoint given that does not count: exit %d, stderr %q", code, errOut)
 	}
 	code, out, errOut = jrpcld(t, "", "rdf", "--push", srv.URL+"/ds/data", file)
-	if code != exitOK || !strings.Contains(out, "not verified") || !strings.Contains(errOut, "warning:") || !strings.Contains(errOut, "GET "+srv.URL+"/ds/sparql?query=xxxxx") {
+	if code != cli.ExitOK || !strings.Contains(out, "not verified") || !strings.Contains(errOut, "warning:") || !strings.Contains(errOut, "GET "+srv.URL+"/ds/sparql?query=xxxxx") {
 		t.Errorf("a query endpoint guessed that does not count: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
@@ -247,7 +248,7 @@ func TestPushRedirect(t *testing.T) {
 		}
 		for _, args := range runs {
 			exit, out, errOut := jrpcld(t, "", args...)
-			if exit != exitUsage || strings.Contains(out, "pushed") || !strings.Contains(errOut, "not stored") || !strings.Contains(errOut, "redirecting to "+otherSrv.URL+"/elsewhere") {
+			if exit != cli.ExitUsage || strings.Contains(out, "pushed") || !strings.Contains(errOut, "not stored") || !strings.Contains(errOut, "redirecting to "+otherSrv.URL+"/elsewhere") {
 				t.Errorf("%d, %s: exit %d, stdout %q, stderr %q", code, args[0], exit, out, errOut)
 			}
 		}
@@ -272,7 +273,7 @@ func TestPushTimeout(t *testing.T) {
 	} {
 		start := time.Now()
 		code, out, errOut := jrpcld(t, "", c.args...)
-		if code != exitUsage || strings.Contains(out, "pushed as") || !strings.Contains(errOut, "graph <"+c.graph+"> not stored: gsp: PUT "+url+"?graph=") ||
+		if code != cli.ExitUsage || strings.Contains(out, "pushed as") || !strings.Contains(errOut, "graph <"+c.graph+"> not stored: gsp: PUT "+url+"?graph=") ||
 			!strings.Contains(errOut, "no answer within 300ms (--push-timeout)") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", c.args[0], code, out, errOut)
 		}
@@ -314,19 +315,19 @@ func TestPushCredentials(t *testing.T) {
 		code   int
 		saying string
 	}{
-		{"userinfo", nil, []string{"--push", strings.Replace(srv.URL, "http://", "http://alice:"+secret+"@", 1) + "/gsp"}, exitOK, "pushed as"},
-		{"--push-user and a file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", pwFile}, exitOK, "pushed as"},
-		{"--push-user and the environment", map[string]string{push.PasswordEnv: secret}, []string{"--push", srv.URL + "/gsp", "--push-user", "alice"}, exitOK, "pushed as"},
-		{"a user in the URL and the environment", map[string]string{push.PasswordEnv: secret}, []string{"--push", userURL}, exitOK, "pushed as"},
-		{"a user in the URL and a file", nil, []string{"--push", userURL, "--push-password-file", pwFile}, exitOK, "pushed as"},
-		{"netrc", map[string]string{"NETRC": netrcFile}, []string{"--push", srv.URL + "/gsp"}, exitOK, "pushed as"},
-		{"wrong password", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", wrongFile}, exitUsage, `401 Unauthorized: the server asks for Basic realm="stand-in"`},
-		{"none", map[string]string{"NETRC": filepath.Join(dir, "no-such-file")}, []string{"--push", srv.URL + "/gsp"}, exitUsage, "(credentials: --push-user"},
-		{"no password", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice"}, exitUsage, "needs a password"},
-		{"empty password file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", emptyFile}, exitUsage, "the first line is empty"},
-		{"missing password file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", filepath.Join(dir, "nope")}, exitUsage, "--push-password-file"},
-		{"two users", nil, []string{"--push", userURL, "--push-user", "bob", "--push-password-file", pwFile}, exitUsage, "give one"},
-		{"a file without a user", nil, []string{"--push", srv.URL + "/gsp", "--push-password-file", pwFile}, exitUsage, "goes with --push-user"},
+		{"userinfo", nil, []string{"--push", strings.Replace(srv.URL, "http://", "http://alice:"+secret+"@", 1) + "/gsp"}, cli.ExitOK, "pushed as"},
+		{"--push-user and a file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", pwFile}, cli.ExitOK, "pushed as"},
+		{"--push-user and the environment", map[string]string{push.PasswordEnv: secret}, []string{"--push", srv.URL + "/gsp", "--push-user", "alice"}, cli.ExitOK, "pushed as"},
+		{"a user in the URL and the environment", map[string]string{push.PasswordEnv: secret}, []string{"--push", userURL}, cli.ExitOK, "pushed as"},
+		{"a user in the URL and a file", nil, []string{"--push", userURL, "--push-password-file", pwFile}, cli.ExitOK, "pushed as"},
+		{"netrc", map[string]string{"NETRC": netrcFile}, []string{"--push", srv.URL + "/gsp"}, cli.ExitOK, "pushed as"},
+		{"wrong password", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", wrongFile}, cli.ExitUsage, `401 Unauthorized: the server asks for Basic realm="stand-in"`},
+		{"none", map[string]string{"NETRC": filepath.Join(dir, "no-such-file")}, []string{"--push", srv.URL + "/gsp"}, cli.ExitUsage, "(credentials: --push-user"},
+		{"no password", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice"}, cli.ExitUsage, "needs a password"},
+		{"empty password file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", emptyFile}, cli.ExitUsage, "the first line is empty"},
+		{"missing password file", nil, []string{"--push", srv.URL + "/gsp", "--push-user", "alice", "--push-password-file", filepath.Join(dir, "nope")}, cli.ExitUsage, "--push-password-file"},
+		{"two users", nil, []string{"--push", userURL, "--push-user", "bob", "--push-password-file", pwFile}, cli.ExitUsage, "give one"},
+		{"a file without a user", nil, []string{"--push", srv.URL + "/gsp", "--push-password-file", pwFile}, cli.ExitUsage, "goes with --push-user"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -370,7 +371,7 @@ func TestPushForbidden(t *testing.T) {
 	}))
 	defer srv.Close()
 	code, out, errOut := jrpcld(t, `{"jsonrpc":"2.0","method":"ping","id":1}`+"\n", "rdf", "--push", srv.URL+"/sparql-graph-crud", "--base", "urn:x:log", "--verify=false")
-	if code != exitUsage || strings.Contains(out+errOut, "pushed") || !strings.Contains(errOut, "403 Forbidden") || !strings.Contains(errOut, "push as one who may") {
+	if code != cli.ExitUsage || strings.Contains(out+errOut, "pushed") || !strings.Contains(errOut, "403 Forbidden") || !strings.Contains(errOut, "push as one who may") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
@@ -31,11 +32,11 @@ import (
 	"github.com/jrpcld/jrpcld/rdf/sparql/syntax"
 )
 
-func queryCommand() command {
-	c := command{name: "query", args: "--query FILE | -e TEXT | --update FILE [--format json|xml|csv|tsv|turtle|ntriples|nquads] [-o FILE] [--default-graph-union] [--bblock DIR [--id ID]] [--base IRI] [--timeout DURATION] [INPUT...|-]",
-		summary: "run a SPARQL 1.1 query or update over RDF files and logs, in-process"}
-	c.help = queryHelp + "\n\n" + profileHelp
-	c.setup = func(c *command, fs *pflag.FlagSet) runner { return newQueryOptions(c, fs).run }
+func queryCommand() cli.Command {
+	c := cli.Command{Name: "query", Args: "--query FILE | -e TEXT | --update FILE [--format json|xml|csv|tsv|turtle|ntriples|nquads] [-o FILE] [--default-graph-union] [--bblock DIR [--id ID]] [--base IRI] [--timeout DURATION] [INPUT...|-]",
+		Summary: "run a SPARQL 1.1 query or update over RDF files and logs, in-process"}
+	c.Help = queryHelp + "\n\n" + cli.ProfileHelp
+	c.Setup = func(c *cli.Command, fs *pflag.FlagSet) cli.Runner { return newQueryOptions(c, fs).run }
 	return c
 }
 
@@ -89,24 +90,24 @@ type queryOptions struct {
 	format     string
 	outPath    string
 	union      bool
-	block      *blockFlags
+	block      *cli.BlockFlags
 	base       string
 	timeout    time.Duration
-	prof       *profiler
+	prof       *cli.Profiler
 }
 
-func newQueryOptions(c *command, fs *pflag.FlagSet) *queryOptions {
-	o := &queryOptions{cmd: c.name, fs: fs}
+func newQueryOptions(c *cli.Command, fs *pflag.FlagSet) *queryOptions {
+	o := &queryOptions{cmd: c.Name, fs: fs}
 	fs.StringVar(&o.queryFile, "query", "", "the SPARQL query `FILE` (.rq)")
 	fs.StringVarP(&o.expr, "expr", "e", "", "the SPARQL query `TEXT`, instead of --query")
 	fs.StringVar(&o.updateFile, "update", "", "apply the SPARQL update `FILE` (.ru) and write the dataset, instead of a query")
 	fs.StringVarP(&o.format, "format", "f", "", "answer `format`: json, xml, csv or tsv (SELECT, ASK); turtle, ntriples or nquads (CONSTRUCT, DESCRIBE, --update)")
 	fs.StringVarP(&o.outPath, "output", "o", "", "write to `FILE` (atomically: replaced only when complete); its extension gives the format without --format")
 	fs.BoolVar(&o.union, "default-graph-union", false, "make the default graph the union of all graphs (the logs' named graphs among them)")
-	o.block = addBlockFlags(fs)
+	o.block = cli.AddBlockFlags(fs)
 	fs.StringVar(&o.base, "base", "", "the IRI of a log given as INPUT, which names its graph (default: the file: URL of the file)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "stop a query or update that runs longer than `DURATION` (e.g. 30s; default: none)")
-	o.prof = addProfileFlags(fs)
+	o.prof = cli.AddProfileFlags(fs)
 	return o
 }
 
@@ -118,8 +119,8 @@ type sparqlRequest struct {
 	update *algebra.Update
 }
 
-func (o *queryOptions) run(e *env, inputs []string) error {
-	if err := o.prof.start(e, o.cmd); err != nil {
+func (o *queryOptions) run(e *cli.Env, inputs []string) error {
+	if err := o.prof.Start(e, o.cmd); err != nil {
 		return err
 	}
 	req, err := o.request()
@@ -128,7 +129,7 @@ func (o *queryOptions) run(e *env, inputs []string) error {
 	}
 	af, err := o.answerFormat(req)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if err := o.checkInputs(e, inputs); err != nil {
 		return err
@@ -136,7 +137,7 @@ func (o *queryOptions) run(e *env, inputs []string) error {
 	d := &queryData{e: e, o: o}
 	ds, err := d.dataset(req, inputs)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if req.update != nil {
 		err = o.runUpdate(e, ds, req, af)
@@ -144,22 +145,22 @@ func (o *queryOptions) run(e *env, inputs []string) error {
 		err = o.runQuery(e, ds, req, af)
 	}
 	if err == nil && d.problems > 0 {
-		return exitError(exitInvalid)
+		return cli.ExitError(cli.ExitInvalid)
 	}
 	return err
 }
 
 // checkInputs checks the flags that concern the inputs.
-func (o *queryOptions) checkInputs(e *env, inputs []string) error {
+func (o *queryOptions) checkInputs(e *cli.Env, inputs []string) error {
 	if o.base != "" {
 		if rdf.CheckIRI(o.base) != nil {
-			return failf("--base %q is not an absolute IRI", o.base)
+			return cli.Failf("--base %q is not an absolute IRI", o.base)
 		}
 		if err := distinctLogIRIs(o.base, inputs); err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 	}
-	return refuseInput(e, "-o", o.outPath, inputs)
+	return cli.RefuseInput(e, "-o", o.outPath, inputs)
 }
 
 // request reads and parses the query or the update the flags give. A
@@ -176,16 +177,16 @@ func (o *queryOptions) request() (*sparqlRequest, error) {
 	}
 	switch {
 	case given == 0:
-		return nil, failf("give the query with --query FILE or -e TEXT, or an update with --update FILE")
+		return nil, cli.Failf("give the query with --query FILE or -e TEXT, or an update with --update FILE")
 	case given > 1:
-		return nil, failf("give one of --query, -e and --update")
+		return nil, cli.Failf("give one of --query, -e and --update")
 	}
 	req := &sparqlRequest{name: "-e", base: workingDirIRI()}
 	text := o.expr
 	if file := o.queryFile + o.updateFile; file != "" {
 		data, err := os.ReadFile(file)
 		if err != nil {
-			return nil, fail(err)
+			return nil, cli.Fail(err)
 		}
 		req.name, req.base, text = file, rpclog.DefaultIRI(file), string(data)
 	}
@@ -197,10 +198,10 @@ func (o *queryOptions) request() (*sparqlRequest, error) {
 	}
 	var se *syntax.SyntaxError
 	if errors.As(err, &se) {
-		return nil, failf("%s:%d:%d: %s", req.name, se.Line, se.Col, se.Msg)
+		return nil, cli.Failf("%s:%d:%d: %s", req.name, se.Line, se.Col, se.Msg)
 	}
 	if err != nil {
-		return nil, failf("%s: %v", req.name, err)
+		return nil, cli.Failf("%s: %v", req.name, err)
 	}
 	return req, nil
 }
@@ -221,28 +222,28 @@ func (o *queryOptions) evalOptions(load func(string) ([]rdf.Triple, error)) spar
 }
 
 // runQuery evaluates the query on ds and writes its answer.
-func (o *queryOptions) runQuery(e *env, ds *sparql.Dataset, req *sparqlRequest, af answerFormat) error {
+func (o *queryOptions) runQuery(e *cli.Env, ds *sparql.Dataset, req *sparqlRequest, af answerFormat) error {
 	res, err := ds.Query(context.Background(), req.query, o.evalOptions(nil))
 	if err != nil {
-		return failf("%s: %v", req.name, err)
+		return cli.Failf("%s: %v", req.name, err)
 	}
 	defer res.Close()
-	out, err := openOutput(e, o.cmd, o.outPath)
+	out, err := cli.OpenOutput(e, o.cmd, o.outPath)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if err := writeAnswer(out, res, req.query.Prefixes, af); err != nil {
-		out.finish(false)
-		return failf("%s: %v", req.name, err)
+		out.Finish(false)
+		return cli.Failf("%s: %v", req.name, err)
 	}
-	if err := out.finish(true); err != nil {
-		return fail(err)
+	if err := out.Finish(true); err != nil {
+		return cli.Fail(err)
 	}
 	return nil
 }
 
 // runUpdate applies the update to ds and writes the dataset.
-func (o *queryOptions) runUpdate(e *env, ds *sparql.Dataset, req *sparqlRequest, af answerFormat) error {
+func (o *queryOptions) runUpdate(e *cli.Env, ds *sparql.Dataset, req *sparqlRequest, af answerFormat) error {
 	loads := 0
 	load := func(iri string) ([]rdf.Triple, error) {
 		qs, err := loadLocal(iri)
@@ -258,38 +259,38 @@ func (o *queryOptions) runUpdate(e *env, ds *sparql.Dataset, req *sparqlRequest,
 		return ts, nil
 	}
 	if err := ds.Update(context.Background(), req.update, o.evalOptions(load)); err != nil {
-		return failf("%s: %v", req.name, err)
+		return cli.Failf("%s: %v", req.name, err)
 	}
 	if err := canWriteDataset(ds, af); err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
-	out, err := openOutput(e, o.cmd, o.outPath)
+	out, err := cli.OpenOutput(e, o.cmd, o.outPath)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if err := writeDataset(out, ds, req.update.Prefixes, af.graph); err != nil {
-		out.finish(false)
-		return fail(err)
+		out.Finish(false)
+		return cli.Fail(err)
 	}
-	if err := out.finish(true); err != nil {
-		return fail(err)
+	if err := out.Finish(true); err != nil {
+		return cli.Fail(err)
 	}
 	return nil
 }
 
 // notef prints a note on standard error.
 func (d *queryData) notef(format string, args ...any) {
-	errorf(d.e, d.o.cmd, "note: %s", fmt.Sprintf(format, args...))
+	cli.Errorf(d.e, d.o.cmd, "note: %s", fmt.Sprintf(format, args...))
 }
 
 // queryData builds the dataset query runs on, from the INPUT files or
 // from the files a query's FROM and FROM NAMED name.
 type queryData struct {
-	e        *env
+	e        *cli.Env
 	o        *queryOptions
 	ds       *sparql.Dataset
 	ctx      *ldctx.Processed // opened for the first log
-	printer  *errorPrinter
+	printer  *cli.ErrorPrinter
 	problems int // log lines that could not be converted
 }
 
@@ -305,8 +306,8 @@ type placement struct {
 // query's FROM and FROM NAMED, or of standard input.
 func (d *queryData) dataset(req *sparqlRequest, inputs []string) (*sparql.Dataset, error) {
 	d.ds = sparql.NewDataset()
-	d.printer = &errorPrinter{w: d.e.Stderr, limit: defaultMaxErrors}
-	d.e.AtEnd(func() { d.printer.summary(d.o.cmd) })
+	d.printer = cli.NewErrorPrinter(d.e.Stderr, cli.DefaultMaxErrors)
+	d.e.AtEnd(func() { d.printer.Summary(d.o.cmd) })
 	q := req.query
 	named := q != nil && len(q.From)+len(q.FromNamed) > 0
 	switch {
@@ -430,7 +431,7 @@ func (d *queryData) addLog(in io.Reader, display, iri string, at placement) erro
 		if p.Severity == diag.Error {
 			d.problems++
 		}
-		d.printer.print("%s\n", p)
+		d.printer.Print("%s\n", p)
 	}
 	pr, pw := io.Pipe()
 	read := make(chan error, 1)

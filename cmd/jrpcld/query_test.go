@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
@@ -109,7 +110,7 @@ func TestQueryResults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := jrpcld(t, "", append([]string{"query"}, tt.args...)...)
-			if code != exitOK || errOut != "" || out != tt.want {
+			if code != cli.ExitOK || errOut != "" || out != tt.want {
 				t.Errorf("exit %d, stderr %q\ngot\n%s\nwant\n%s", code, errOut, out, tt.want)
 			}
 		})
@@ -154,14 +155,14 @@ func TestQueryInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := jrpcld(t, tt.stdin, append([]string{"query"}, tt.args...)...)
-			if code != exitOK || errOut != "" || out != tt.want {
+			if code != cli.ExitOK || errOut != "" || out != tt.want {
 				t.Errorf("exit %d, stderr %q\ngot\n%s\nwant\n%s", code, errOut, out, tt.want)
 			}
 		})
 	}
 	// Given INPUT, FROM is ignored, and a note says so.
 	code, out, errOut := jrpcld(t, "", "query", "--query", "from.rq", "d.nq")
-	if code != exitOK || out != "?g\t?n\n\t4\n<http://example.org/g>\t3\n" || !strings.Contains(errOut, "note: from.rq: FROM and FROM NAMED are ignored") {
+	if code != cli.ExitOK || out != "?g\t?n\n\t4\n<http://example.org/g>\t3\n" || !strings.Contains(errOut, "note: from.rq: FROM and FROM NAMED are ignored") {
 		t.Errorf("FROM with INPUT: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
@@ -195,7 +196,7 @@ func TestQueryGraphs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := jrpcld(t, "", append([]string{"query"}, tt.args...)...)
-			if code != exitOK || errOut != "" || !strings.Contains(out, tt.prefix) {
+			if code != cli.ExitOK || errOut != "" || !strings.Contains(out, tt.prefix) {
 				t.Fatalf("exit %d, stderr %q, output lacks %q:\n%s", code, errOut, tt.prefix, out)
 			}
 			got, err := tt.parse([]byte(out))
@@ -238,7 +239,7 @@ func TestQueryUpdate(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out.nq")
 	code, stdout, errOut := jrpcld(t, "", "query", "--update", "u.ru", "-o", out, "d.ttl")
-	if code != exitOK || stdout != "" || errOut != "" {
+	if code != cli.ExitOK || stdout != "" || errOut != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
 	}
 	data, err := os.ReadFile(out)
@@ -255,7 +256,7 @@ func TestQueryUpdate(t *testing.T) {
 	// The default graph alone, as Turtle on standard output.
 	code, stdout, errOut = jrpcld(t, "", "query", "--update", "default.ru", "-f", "turtle", "d.nt")
 	ts := rdftest.Rapper(t, []byte(stdout), "")
-	if ok, why := rdftest.Isomorphic(ts, []rdf.Triple{rdf.T(a, n, integer("2"))}); code != exitOK || errOut != "" || !ok {
+	if ok, why := rdftest.Isomorphic(ts, []rdf.Triple{rdf.T(a, n, integer("2"))}); code != cli.ExitOK || errOut != "" || !ok {
 		t.Errorf("turtle: exit %d, stderr %q, %s\n%s", code, errOut, why, stdout)
 	}
 }
@@ -272,23 +273,23 @@ func TestQueryErrors(t *testing.T) {
 		code int
 		want string // in standard error
 	}{
-		{"syntax error in a file", []string{"--query", "bad.rq", "d.ttl"}, exitUsage, "jrpcld query: bad.rq:2:15: expected a variable"},
-		{"syntax error in -e", []string{"-e", "SELECT * WHERE { ?s ?p ?o", "d.ttl"}, exitUsage, "jrpcld query: -e:1:26: "},
-		{"syntax error in an update", []string{"--update", "bad.ru", "d.ttl"}, exitUsage, "jrpcld query: bad.ru:1:"},
-		{"no query", []string{"d.ttl"}, exitUsage, "give the query with --query FILE or -e TEXT"},
-		{"two queries", []string{"--query", "n.rq", "-e", "ASK {}", "d.ttl"}, exitUsage, "give one of --query, -e and --update"},
-		{"a query file missing", []string{"--query", "nope.rq", "d.ttl"}, exitUsage, "nope.rq: no such file"},
-		{"an input missing", []string{"--query", "n.rq", "nope.ttl"}, exitUsage, "nope.ttl: no such file"},
-		{"a graph format for SELECT", []string{"--query", "n.rq", "-f", "turtle", "d.ttl"}, exitUsage, "--format turtle: a SELECT query answers with SPARQL results: give json, xml, csv or tsv"},
-		{"a results format for CONSTRUCT", []string{"-e", "CONSTRUCT WHERE { ?s ?p ?o }", "-f", "json", "d.ttl"}, exitUsage, "--format json: a CONSTRUCT query gives a graph: give turtle, ntriples or nquads"},
-		{"an unknown format", []string{"--query", "n.rq", "-f", "trig", "d.ttl"}, exitUsage, "--format trig"},
-		{"ASK in TSV", []string{"-e", "ASK {}", "-f", "tsv", "d.ttl"}, exitUsage, "an ASK query's answer has no CSV or TSV form"},
-		{"-o and --format disagree", []string{"--query", "n.rq", "-f", "csv", "-o", "out.srj", "d.ttl"}, exitUsage, "--format csv and -o out.srj (json) disagree"},
-		{"FROM the web", []string{"--query", "web.rq"}, exitUsage, "FROM <http://example.org/data.ttl>: jrpcld reads only local files"},
-		{"LOAD from the web", []string{"--update", "web.ru"}, exitUsage, "jrpcld reads only local files"},
-		{"named graphs as Turtle", []string{"--update", "u.ru", "-o", "out.ttl", "d.ttl"}, exitUsage, "the dataset has named graphs"},
-		{"a bad --base", []string{"--query", "n.rq", "--base", "nope", "d.ttl"}, exitUsage, "--base \"nope\" is not an absolute IRI"},
-		{"a broken log", []string{"-e", "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }", "broken.jsonl"}, exitInvalid, "broken.jsonl:2"},
+		{"syntax error in a file", []string{"--query", "bad.rq", "d.ttl"}, cli.ExitUsage, "jrpcld query: bad.rq:2:15: expected a variable"},
+		{"syntax error in -e", []string{"-e", "SELECT * WHERE { ?s ?p ?o", "d.ttl"}, cli.ExitUsage, "jrpcld query: -e:1:26: "},
+		{"syntax error in an update", []string{"--update", "bad.ru", "d.ttl"}, cli.ExitUsage, "jrpcld query: bad.ru:1:"},
+		{"no query", []string{"d.ttl"}, cli.ExitUsage, "give the query with --query FILE or -e TEXT"},
+		{"two queries", []string{"--query", "n.rq", "-e", "ASK {}", "d.ttl"}, cli.ExitUsage, "give one of --query, -e and --update"},
+		{"a query file missing", []string{"--query", "nope.rq", "d.ttl"}, cli.ExitUsage, "nope.rq: no such file"},
+		{"an input missing", []string{"--query", "n.rq", "nope.ttl"}, cli.ExitUsage, "nope.ttl: no such file"},
+		{"a graph format for SELECT", []string{"--query", "n.rq", "-f", "turtle", "d.ttl"}, cli.ExitUsage, "--format turtle: a SELECT query answers with SPARQL results: give json, xml, csv or tsv"},
+		{"a results format for CONSTRUCT", []string{"-e", "CONSTRUCT WHERE { ?s ?p ?o }", "-f", "json", "d.ttl"}, cli.ExitUsage, "--format json: a CONSTRUCT query gives a graph: give turtle, ntriples or nquads"},
+		{"an unknown format", []string{"--query", "n.rq", "-f", "trig", "d.ttl"}, cli.ExitUsage, "--format trig"},
+		{"ASK in TSV", []string{"-e", "ASK {}", "-f", "tsv", "d.ttl"}, cli.ExitUsage, "an ASK query's answer has no CSV or TSV form"},
+		{"-o and --format disagree", []string{"--query", "n.rq", "-f", "csv", "-o", "out.srj", "d.ttl"}, cli.ExitUsage, "--format csv and -o out.srj (json) disagree"},
+		{"FROM the web", []string{"--query", "web.rq"}, cli.ExitUsage, "FROM <http://example.org/data.ttl>: jrpcld reads only local files"},
+		{"LOAD from the web", []string{"--update", "web.ru"}, cli.ExitUsage, "jrpcld reads only local files"},
+		{"named graphs as Turtle", []string{"--update", "u.ru", "-o", "out.ttl", "d.ttl"}, cli.ExitUsage, "the dataset has named graphs"},
+		{"a bad --base", []string{"--query", "n.rq", "--base", "nope", "d.ttl"}, cli.ExitUsage, "--base \"nope\" is not an absolute IRI"},
+		{"a broken log", []string{"-e", "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }", "broken.jsonl"}, cli.ExitInvalid, "broken.jsonl:2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -296,7 +297,7 @@ func TestQueryErrors(t *testing.T) {
 			if code != tt.code || !strings.Contains(errOut, tt.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, tt.code, tt.want)
 			}
-			if tt.code == exitUsage && strings.Count(errOut, "\n") != 1 {
+			if tt.code == cli.ExitUsage && strings.Count(errOut, "\n") != 1 {
 				t.Errorf("more than one line: %q", errOut)
 			}
 		})

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/push"
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
@@ -15,19 +17,19 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func rdfCommand() command {
-	c := command{name: "rdf", args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE | --push URL] [--strict] [-q] [FILE...|-]",
-		summary: "turn messages and logs into RDF"}
-	c.help = fmt.Sprintf(rdfHelp, rdfOutputHelp) + "\n" + pushHelp + "\n\n" + profileHelp
-	c.setup = func(c *command, fs *pflag.FlagSet) runner { return newRDFOptions(c, fs, "").run }
+func rdfCommand() cli.Command {
+	c := cli.Command{Name: "rdf", Args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE | --push URL] [--strict] [-q] [FILE...|-]",
+		Summary: "turn messages and logs into RDF"}
+	c.Help = fmt.Sprintf(rdfHelp, rdfOutputHelp) + "\n" + push.Help + "\n\n" + cli.ProfileHelp
+	c.Setup = func(c *cli.Command, fs *pflag.FlagSet) cli.Runner { return newRDFOptions(c, fs, "").run }
 	return c
 }
 
-func turtleCommand() command {
-	c := command{name: "turtle", args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
-		summary: "turn messages and logs into Turtle (rdf --format turtle)"}
-	c.help = fmt.Sprintf(rdfHelp, turtleOutputHelp) + "\n" + pushHelp + "\n\n" + profileHelp
-	c.setup = func(c *command, fs *pflag.FlagSet) runner { return newRDFOptions(c, fs, "turtle").run }
+func turtleCommand() cli.Command {
+	c := cli.Command{Name: "turtle", Args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
+		Summary: "turn messages and logs into Turtle (rdf --format turtle)"}
+	c.Help = fmt.Sprintf(rdfHelp, turtleOutputHelp) + "\n" + push.Help + "\n\n" + cli.ProfileHelp
+	c.Setup = func(c *cli.Command, fs *pflag.FlagSet) cli.Runner { return newRDFOptions(c, fs, "turtle").run }
 	return c
 }
 
@@ -91,33 +93,33 @@ type rdfOptions struct {
 	fs          *pflag.FlagSet // to tell the flags given
 	format      string
 	fixedFormat string // turtle's; "" for rdf
-	block       *blockFlags
+	block       *cli.BlockFlags
 	base        string
 	outPath     string
 	strict      bool
 	quiet       *bool
 	engineName  string
-	push        *pushFlags
-	limits      *limitFlags
-	prof        *profiler
+	push        *push.Flags
+	limits      *cli.LimitFlags
+	prof        *cli.Profiler
 }
 
 // newRDFOptions binds the flags of c on fs; fixedFormat is the one format
 // the command writes (turtle), or "" for --format.
-func newRDFOptions(c *command, fs *pflag.FlagSet, fixedFormat string) *rdfOptions {
-	o := &rdfOptions{cmd: c.name, fs: fs, format: fixedFormat, fixedFormat: fixedFormat}
+func newRDFOptions(c *cli.Command, fs *pflag.FlagSet, fixedFormat string) *rdfOptions {
+	o := &rdfOptions{cmd: c.Name, fs: fs, format: fixedFormat, fixedFormat: fixedFormat}
 	if fixedFormat == "" {
 		fs.StringVarP(&o.format, "format", "f", "turtle", "output `format`: turtle, ntriples, nquads, jsonld (compacted) or jsonld-expanded")
 	}
-	o.block = addBlockFlags(fs)
+	o.block = cli.AddBlockFlags(fs)
 	fs.StringVar(&o.base, "base", "", "the log's `IRI` (default: the file: URL of the file)")
 	fs.StringVarP(&o.outPath, "output", "o", "", "write to `FILE` (atomically: replaced only when complete); its extension (.ttl, .nt, .nq, .jsonld or .json, then .gz to compress) gives the format")
 	fs.BoolVar(&o.strict, "strict", false, "stop at the first message that cannot be converted")
-	o.quiet = addQuietFlag(fs)
+	o.quiet = cli.AddQuietFlag(fs)
 	fs.StringVar(&o.engineName, "engine", "compiled", "mapping `engine`: compiled, or json-gold for the reference processor alone")
-	o.push = addPushFlags(fs, pushUsage)
-	o.limits = addLimitFlags(fs)
-	o.prof = addProfileFlags(fs)
+	o.push = push.AddFlags(fs, push.Usage)
+	o.limits = cli.AddLimitFlags(fs)
+	o.prof = cli.AddProfileFlags(fs)
 	return o
 }
 
@@ -125,18 +127,18 @@ func newRDFOptions(c *command, fs *pflag.FlagSet, fixedFormat string) *rdfOption
 // checked.
 type rdfRun struct {
 	*rdfOptions
-	e       *env
+	e       *cli.Env
 	files   []string
 	format  rdf.Format
 	gz      bool
 	engine  convert.Engine
 	ctx     *ldctx.Processed
-	printer *errorPrinter
+	printer *cli.ErrorPrinter
 	skipped int // messages reported as errors
 }
 
-func (o *rdfOptions) run(e *env, files []string) error {
-	if err := o.prof.start(e, o.cmd); err != nil {
+func (o *rdfOptions) run(e *cli.Env, files []string) error {
+	if err := o.prof.Start(e, o.cmd); err != nil {
 		return err
 	}
 	if len(files) == 0 {
@@ -146,54 +148,54 @@ func (o *rdfOptions) run(e *env, files []string) error {
 	if err != nil {
 		return err
 	}
-	r.printer = &errorPrinter{w: e.Stderr, limit: o.limits.maxErrors}
-	e.AtEnd(func() { r.printer.summary(o.cmd) })
-	ps, err := o.push.pusher(e, o.cmd, o.fs)
+	r.printer = cli.NewErrorPrinter(e.Stderr, o.limits.MaxErrors)
+	e.AtEnd(func() { r.printer.Summary(o.cmd) })
+	ps, err := o.push.Pusher(e, o.cmd, o.fs)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if ps != nil {
 		if o.outPath != "" {
-			return failf("--push and -o exclude one another: with --push the graphs go to the store")
+			return cli.Failf("--push and -o exclude one another: with --push the graphs go to the store")
 		}
-		err = pushLogs(ps, o.base, files, o.limits, r.newConverter)
+		err = push.Logs(ps, o.base, files, o.limits.ReaderOptions(), r.newConverter)
 	} else {
 		err = r.convert()
 	}
 	if err == nil && r.skipped > 0 {
-		return exitError(exitInvalid)
+		return cli.ExitError(cli.ExitInvalid)
 	}
 	return err
 }
 
 // check checks the flags, in the order they are reported, and opens the
 // block's context.
-func (o *rdfOptions) check(e *env, files []string) (*rdfRun, error) {
-	if err := refuseInput(e, "-o", o.outPath, files); err != nil {
+func (o *rdfOptions) check(e *cli.Env, files []string) (*rdfRun, error) {
+	if err := cli.RefuseInput(e, "-o", o.outPath, files); err != nil {
 		return nil, err
 	}
-	if err := o.limits.check(); err != nil {
-		return nil, fail(err)
+	if err := o.limits.Check(); err != nil {
+		return nil, cli.Fail(err)
 	}
 	r := &rdfRun{rdfOptions: o, e: e, files: files}
 	var err error
-	r.format, r.gz, err = outputFormat(o.format, o.fs.Changed("format"), o.fixedFormat != "", o.outPath)
+	r.format, r.gz, err = cli.OutputFormat(o.format, o.fs.Changed("format"), o.fixedFormat != "", o.outPath)
 	if err != nil {
-		return nil, fail(err)
+		return nil, cli.Fail(err)
 	}
 	if r.engine, err = convert.ParseEngine(o.engineName); err != nil {
-		return nil, failf("--engine: %v", err)
+		return nil, cli.Failf("--engine: %v", err)
 	}
 	if o.base != "" {
 		if rdf.CheckIRI(o.base) != nil {
-			return nil, failf("--base %q is not an absolute IRI", o.base)
+			return nil, cli.Failf("--base %q is not an absolute IRI", o.base)
 		}
 		if err := distinctLogIRIs(o.base, files); err != nil {
-			return nil, fail(err)
+			return nil, cli.Fail(err)
 		}
 	}
 	if _, _, r.ctx, err = o.block.OpenContext(e, o.cmd); err != nil {
-		return nil, fail(err)
+		return nil, cli.Fail(err)
 	}
 	return r, nil
 }
@@ -210,18 +212,18 @@ func (r *rdfRun) newConverter(quiet bool) *convert.Converter {
 		if d.Severity == diag.Error {
 			r.skipped++
 		}
-		r.printer.print("%s\n", d)
+		r.printer.Print("%s\n", d)
 	}
 	return conv
 }
 
 // convert writes the graphs of the logs to the output, as one stream.
 func (r *rdfRun) convert() error {
-	out, err := openOutput(r.e, r.cmd, r.outPath)
+	out, err := cli.OpenOutput(r.e, r.cmd, r.outPath)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
-	defer tuneGC()()
+	defer cli.TuneGC()()
 	logs, sizes, closers, err := r.openLogs()
 	defer func() {
 		for _, c := range closers {
@@ -229,8 +231,8 @@ func (r *rdfRun) convert() error {
 		}
 	}()
 	if err != nil {
-		out.finish(false)
-		return fail(err)
+		out.Finish(false)
+		return cli.Fail(err)
 	}
 	conv := r.newConverter(false)
 	bars := &progressBars{e: r.e, quiet: *r.quiet, sizes: sizes}
@@ -247,14 +249,14 @@ func (r *rdfRun) convert() error {
 	}
 	bars.done()
 	if err != nil {
-		out.finish(false)
+		out.Finish(false)
 		if errors.Is(err, convert.ErrStrict) {
-			return &failure{Code: exitInvalid, Msg: err.Error()}
+			return &cli.Failure{Code: cli.ExitInvalid, Msg: err.Error()}
 		}
-		return fail(err)
+		return cli.Fail(err)
 	}
-	if err := out.finish(true); err != nil {
-		return fail(err)
+	if err := out.Finish(true); err != nil {
+		return cli.Fail(err)
 	}
 	return nil
 }
@@ -266,7 +268,7 @@ func (r *rdfRun) openLogs() ([]convert.Log, []int64, []io.Closer, error) {
 	var sizes []int64
 	var closers []io.Closer
 	for _, name := range r.files {
-		in, display, size, err := openInput(r.e, name)
+		in, display, size, err := cli.OpenInput(r.e, name)
 		if err != nil {
 			return nil, nil, closers, err
 		}
@@ -275,10 +277,10 @@ func (r *rdfRun) openLogs() ([]convert.Log, []int64, []io.Closer, error) {
 		}
 		br := bufio.NewReaderSize(in, 64<<10)
 		head, _ := br.Peek(512)
-		if err := notALog(name, display, head); err != nil {
+		if err := cli.NotALog(name, display, head); err != nil {
 			return nil, nil, closers, err
 		}
-		lr, err := rpclog.NewReader(br, display, r.limits.readerOptions())
+		lr, err := rpclog.NewReader(br, display, r.limits.ReaderOptions())
 		if err != nil {
 			return nil, nil, closers, err // the error names the input
 		}
@@ -291,10 +293,10 @@ func (r *rdfRun) openLogs() ([]convert.Log, []int64, []io.Closer, error) {
 // progressBars draws one progress bar per input: a new one starts when the
 // bytes read fall back, at the start of the next input.
 type progressBars struct {
-	e        *env
+	e        *cli.Env
 	quiet    bool
 	sizes    []int64
-	bar      *progress
+	bar      *cli.Progress
 	current  int
 	lastDone int64
 	started  bool
@@ -304,22 +306,22 @@ type progressBars struct {
 func (p *progressBars) update(done int64) {
 	if p.bar == nil || done < p.lastDone {
 		if p.bar != nil {
-			p.bar.done()
+			p.bar.Done()
 		}
 		if p.started {
 			p.current++
 		}
 		p.started = true
-		p.bar = newProgress(p.e, p.quiet, p.sizes[min(p.current, len(p.sizes)-1)])
+		p.bar = cli.NewProgress(p.e, p.quiet, p.sizes[min(p.current, len(p.sizes)-1)])
 	}
 	p.lastDone = done
-	p.bar.update(done)
+	p.bar.Update(done)
 }
 
 // done clears the last bar.
 func (p *progressBars) done() {
 	if p.bar != nil {
-		p.bar.done()
+		p.bar.Done()
 	}
 }
 

@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
 
 func TestTurtleCommand(t *testing.T) {
 	code, out, errOut := jrpcld(t, "", "turtle", "--base", "http://example.com/session", "../../examples/session.jsonl")
-	if code != exitOK || errOut != "" {
+	if code != cli.ExitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	g := rdftest.Rapper(t, []byte(out), "")
@@ -32,13 +33,13 @@ func TestRDFCommandErrors(t *testing.T) {
 		code  int
 		err   string
 	}{
-		{[]string{"rdf", "--format", "rdfxml"}, "", exitUsage, `does not write rdfxml`},
-		{[]string{"rdf", "--format", "xml"}, "", exitUsage, `unknown RDF format "xml"`},
-		{[]string{"rdf", "--base", "not an iri"}, "", exitUsage, "not an absolute IRI"},
-		{[]string{"turtle", "nope.jsonl"}, "", exitUsage, "nope.jsonl"},
-		{[]string{"turtle"}, "x\n", exitInvalid, "stdin:1:1: skipped:"},
-		{[]string{"turtle", "--strict"}, "x\n", exitInvalid, "strict"},
-		{[]string{"rdf", "--format", "nt", "-q", "-"}, `{"jsonrpc":"2.0","method":"m"}`, exitOK, ""},
+		{[]string{"rdf", "--format", "rdfxml"}, "", cli.ExitUsage, `does not write rdfxml`},
+		{[]string{"rdf", "--format", "xml"}, "", cli.ExitUsage, `unknown RDF format "xml"`},
+		{[]string{"rdf", "--base", "not an iri"}, "", cli.ExitUsage, "not an absolute IRI"},
+		{[]string{"turtle", "nope.jsonl"}, "", cli.ExitUsage, "nope.jsonl"},
+		{[]string{"turtle"}, "x\n", cli.ExitInvalid, "stdin:1:1: skipped:"},
+		{[]string{"turtle", "--strict"}, "x\n", cli.ExitInvalid, "strict"},
+		{[]string{"rdf", "--format", "nt", "-q", "-"}, `{"jsonrpc":"2.0","method":"m"}`, cli.ExitOK, ""},
 	}
 	for _, tt := range tests {
 		code, _, errOut := jrpcld(t, tt.stdin, tt.args...)
@@ -58,7 +59,7 @@ func TestRDFOutputFile(t *testing.T) {
 	out := filepath.Join(dir, "out.nt")
 	os.WriteFile(out, []byte("previous\n"), 0o644)
 	code, _, _ := jrpcld(t, `{"jsonrpc":"2.0","method":"m"}`+"\nbad\n", "rdf", "--format", "ntriples", "--strict", "-o", out)
-	if code != exitInvalid {
+	if code != cli.ExitInvalid {
 		t.Fatalf("exit %d", code)
 	}
 	if got, _ := os.ReadFile(out); string(got) != "previous\n" {
@@ -66,7 +67,7 @@ func TestRDFOutputFile(t *testing.T) {
 	}
 	code, stdout, _ := jrpcld(t, `{"jsonrpc":"2.0","method":"m"}`, "rdf", "--format", "ntriples", "-o", out)
 	got, _ := os.ReadFile(out)
-	if code != exitOK || stdout != "" || !strings.Contains(string(got), `"m"`) {
+	if code != cli.ExitOK || stdout != "" || !strings.Contains(string(got), `"m"`) {
 		t.Errorf("exit %d, stdout %q, file %q", code, stdout, got)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
@@ -81,7 +82,7 @@ func TestSeveralLogs(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, n), []byte(`{"jsonrpc":"2.0","method":"m"}`), 0o644)
 	}
 	code, out, _ := jrpcld(t, "", "rdf", "--format", "nquads", "--base", "http://example.com/logs", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
-	if code != exitOK || !strings.Contains(out, "<http://example.com/logs/a.jsonl> .") || !strings.Contains(out, "<http://example.com/logs/b.jsonl> .") {
+	if code != cli.ExitOK || !strings.Contains(out, "<http://example.com/logs/a.jsonl> .") || !strings.Contains(out, "<http://example.com/logs/b.jsonl> .") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
@@ -89,7 +90,7 @@ func TestSeveralLogs(t *testing.T) {
 func TestExamplesCommand(t *testing.T) {
 	dir := t.TempDir()
 	code, _, errOut := jrpcld(t, "", "examples", "-o", dir)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	ttls, _ := filepath.Glob(filepath.Join(dir, "example_*_*.ttl"))

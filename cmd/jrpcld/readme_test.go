@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // TestREADMEImports: the list of imports in the README's architecture
@@ -116,7 +117,7 @@ func TestREADMECommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(data)
-	root := newRoot(&env{})
+	root := newRoot(&cli.Env{})
 	root.InitDefaultHelpCmd()
 	want := map[string]string{} // name -> synopsis, as the table writes it
 	flags := map[string]bool{"help": true, "version": true, "name": true}
@@ -226,7 +227,7 @@ func TestREADMERuns(t *testing.T) {
 				t.Errorf("README line %d: %s: the test has no copy of what it fetches (readmeFetched)", i+1, l)
 			}
 		case block == "sh" && readmeRunnable(l):
-			if code, _, errOut := runREADMELine(t, l, tmp); code != exitOK {
+			if code, _, errOut := runREADMELine(t, l, tmp); code != cli.ExitOK {
 				t.Errorf("README line %d: %s: exit %d: %s", i+1, l, code, errOut)
 			}
 			ran++
@@ -269,7 +270,7 @@ func runREADMELine(t *testing.T, line, tmp string) (int, string, string) {
 		line = line[:i]
 	}
 	stdin, errs := "", ""
-	code := exitOK
+	code := cli.ExitOK
 	for _, part := range strings.Split(line, " | ") {
 		args := strings.Fields(part)
 		switch {
@@ -286,7 +287,7 @@ func runREADMELine(t *testing.T, line, tmp string) (int, string, string) {
 			}
 		}
 		var out, errOut strings.Builder
-		code = run(args, &env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+		code = run(args, &cli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
 		stdin, errs = out.String(), errs+errOut.String()
 	}
 	return code, stdin, errs

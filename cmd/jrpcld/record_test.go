@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/testkit/mcptoy"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
@@ -84,7 +85,7 @@ func TestRecordStdio(t *testing.T) {
 		t.Errorf("log: %v %v", dirs, msgs)
 	}
 	// The log is one validate reads as a session.
-	if code, out, _ := jrpcld(t, "", "validate", "-q", log); code != exitOK || !strings.Contains(out, "5 messages: 5 valid") {
+	if code, out, _ := jrpcld(t, "", "validate", "-q", log); code != cli.ExitOK || !strings.Contains(out, "5 messages: 5 valid") {
 		t.Errorf("validate: exit %d %s", code, out)
 	}
 }
@@ -109,7 +110,7 @@ func TestRecordUsage(t *testing.T) {
 		{[]string{"-o", filepath.Join(dir, "none", "l.jsonl"), "cat"}, "no such file or directory"},
 	} {
 		code, _, errOut := jrpcld(t, "", append([]string{"record"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
 		}
 	}
@@ -170,7 +171,7 @@ func TestRecordServerEverything(t *testing.T) {
 	// answer to initialize, which the MCP rules report: the recorded
 	// messages are what is checked here.
 	code, vout, verr := jrpcld(t, "", "validate", "--mcp", "--mcp-rules=false", "--mcp-schemas", schemas, log)
-	if code != exitOK || verr != "" {
+	if code != cli.ExitOK || verr != "" {
 		t.Errorf("validate --mcp: exit %d\n%s%s", code, vout, verr)
 	}
 	t.Logf("%d messages recorded: %s", len(msgs), strings.TrimSpace(vout))
@@ -359,7 +360,7 @@ func TestRecordHTTPServerEverything(t *testing.T) {
 		t.Errorf("%d messages of the server in the log: %v", s2c, dirs)
 	}
 	code, vout, verr := jrpcld(t, "", "validate", "--mcp", "--mcp-schemas", schemas, log)
-	if code != exitOK || verr != "" {
+	if code != cli.ExitOK || verr != "" {
 		t.Errorf("validate --mcp: exit %d\n%s%s", code, vout, verr)
 	}
 	t.Logf("%s", strings.TrimSpace(vout))
@@ -377,7 +378,7 @@ func TestImport(t *testing.T) {
 	// The cassette has no notifications/initialized, which the MCP rules
 	// report: the imported messages are what is checked here.
 	code, out, errOut := jrpcld(t, "", "validate", "--mcp", "--mcp-rules=false", "--mcp-schemas", schemas, log)
-	if code != exitOK || !strings.Contains(out, "10 messages: 10 valid") || errOut != "" {
+	if code != cli.ExitOK || !strings.Contains(out, "10 messages: 10 valid") || errOut != "" {
 		t.Errorf("validate --mcp: exit %d\n%s%s", code, out, errOut)
 	}
 	for _, c := range []struct {
@@ -390,7 +391,7 @@ func TestImport(t *testing.T) {
 		{[]string{"--from", "vcr"}, "give one FILE"},
 	} {
 		code, _, errOut := jrpcld(t, "", append([]string{"import"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
 		}
 	}
@@ -507,10 +508,10 @@ func TestRecordMaxMessage(t *testing.T) {
 		t.Errorf("the client got %d bytes, want %d", len(out), len(want))
 	}
 	code, vout, _ := jrpcld(t, "", "validate", log)
-	if code != exitInvalid || !strings.Contains(vout, "s.jsonl:3: -32700 invalid: a message of 100046 bytes was too long to log (jrpcld record --max-message): the log keeps only its first 512 bytes, as a string") {
+	if code != cli.ExitInvalid || !strings.Contains(vout, "s.jsonl:3: -32700 invalid: a message of 100046 bytes was too long to log (jrpcld record --max-message): the log keeps only its first 512 bytes, as a string") {
 		t.Errorf("validate: exit %d\n%s", code, vout)
 	}
-	if code, _, errOut := jrpcld(t, "", "record", "--max-message", "100", "--", "cat"); code != exitUsage || !strings.Contains(errOut, "--max-message must be at least 1024 bytes, not 100") {
+	if code, _, errOut := jrpcld(t, "", "record", "--max-message", "100", "--", "cat"); code != cli.ExitUsage || !strings.Contains(errOut, "--max-message must be at least 1024 bytes, not 100") {
 		t.Errorf("--max-message 100: exit %d, %q", code, errOut)
 	}
 }
@@ -579,7 +580,7 @@ func TestRecordNotUTF8(t *testing.T) {
 
 	// validate: each at its offset; the others valid.
 	code, sum, vout := validateSummary(t, log)
-	if code != exitInvalid || sum["valid"] != 3.0 || sum["invalid"] != 3.0 {
+	if code != cli.ExitInvalid || sum["valid"] != 3.0 || sum["invalid"] != 3.0 {
 		t.Errorf("validate: exit %d, summary %v, want 3 valid and 3 invalid:\n%s", code, sum, vout)
 	}
 	for _, n := range notUTF8 {
@@ -598,7 +599,7 @@ func TestRecordNotUTF8(t *testing.T) {
 		} `json:"total"`
 	}
 	graph := filepath.Join(dir, "latin1.ttl")
-	if code, _, errOut := jrpcld(t, "", "turtle", "-o", graph, log); code != exitOK || strings.Count(errOut, "kept as jlog:InvalidMessage with its exact bytes") != 3 {
+	if code, _, errOut := jrpcld(t, "", "turtle", "-o", graph, log); code != cli.ExitOK || strings.Count(errOut, "kept as jlog:InvalidMessage with its exact bytes") != 3 {
 		t.Fatalf("turtle: exit %d: %s", code, errOut)
 	}
 	for _, file := range []string{log, graph} {
@@ -611,12 +612,12 @@ func TestRecordNotUTF8(t *testing.T) {
 	}
 	code, back, errOut := jrpcld(t, "", "json", graph)
 	lines := strings.Split(strings.TrimSuffix(back, "\n"), "\n")
-	if code != exitOK || len(lines) != len(texts) {
+	if code != cli.ExitOK || len(lines) != len(texts) {
 		t.Fatalf("json: exit %d, %d lines, want %d: %s", code, len(lines), len(texts), errOut)
 	}
 	code, backEnv, errOut := jrpcld(t, "", "json", "--envelope", graph)
 	envs := strings.Split(strings.TrimSuffix(backEnv, "\n"), "\n")
-	if code != exitOK || len(envs) != len(logLines) {
+	if code != cli.ExitOK || len(envs) != len(logLines) {
 		t.Fatalf("json --envelope: exit %d, %d lines, want %d: %s", code, len(envs), len(logLines), errOut)
 	}
 	for i, text := range texts {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 
+	versioncmd "github.com/jrpcld/jrpcld/cmd/jrpcld/internal/version"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/mcp/rules"
 	"github.com/jrpcld/jrpcld/schema"
@@ -167,7 +168,7 @@ func (l *sarifLog) write(w io.Writer, summary map[string]any, ok bool) error {
 		"version": "2.1.0",
 		"runs": []any{map[string]any{
 			"tool": map[string]any{"driver": map[string]any{
-				"name": "jrpcld", "version": version(), "informationUri": "https://github.com/jrpcld/jrpcld",
+				"name": "jrpcld", "version": versioncmd.Version(), "informationUri": "https://github.com/jrpcld/jrpcld",
 				"rules": rulesList,
 			}},
 			"invocations": []any{map[string]any{"executionSuccessful": ok}},

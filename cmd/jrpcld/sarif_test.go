@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
@@ -119,7 +120,7 @@ func TestValidateSARIF(t *testing.T) {
 	}, "\n")+"\n"), 0o644)
 	args := []string{"validate", "-q", "--mcp", "--mcp-schemas", schemas}
 	code, doc, errOut := jrpcld(t, "", append(args, "--format", "sarif", log)...)
-	if code != exitInvalid || errOut != "" {
+	if code != cli.ExitInvalid || errOut != "" {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	results, ids := checkSARIF(t, []byte(doc))
@@ -166,7 +167,7 @@ func TestValidateSARIF(t *testing.T) {
 	empty := filepath.Join(dir, "ping.jsonl")
 	os.WriteFile(empty, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"), 0o644)
 	code, doc, _ = jrpcld(t, "", "validate", "--format", "sarif", empty)
-	if results, _ := checkSARIF(t, []byte(doc)); code != exitOK || len(results) != 0 {
+	if results, _ := checkSARIF(t, []byte(doc)); code != cli.ExitOK || len(results) != 0 {
 		t.Errorf("exit %d, %d results", code, len(results))
 	}
 }

@@ -13,6 +13,9 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
 )
 
 func TestServe(t *testing.T) {
@@ -25,7 +28,7 @@ func TestServe(t *testing.T) {
 	done := make(chan error, 1)
 	var stdout, stderr strings.Builder
 	go func() {
-		done <- serveDir(&env{Stdout: &stdout, Stderr: &stderr}, dir, "127.0.0.1:0", stop, func(u string) { urls <- u })
+		done <- serve.Dir(&cli.Env{Stdout: &stdout, Stderr: &stderr}, dir, "127.0.0.1:0", stop, func(u string) { urls <- u })
 	}()
 	var url string
 	select {
@@ -65,7 +68,7 @@ func TestServeUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		code, _, errOut := jrpcld(t, "", tt.args...)
-		if code != exitUsage || !strings.Contains(errOut, tt.err) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, tt.err) {
 			t.Errorf("%q: exit %d, stderr %q", tt.args, code, errOut)
 		}
 	}
@@ -85,12 +88,12 @@ func startServe(t *testing.T, dir, addr string) *server {
 	urls := make(chan string, 1)
 	done := make(chan int, 1)
 	s := &server{stdout: &strings.Builder{}, stderr: &strings.Builder{}}
-	e := &env{Stdout: s.stdout, Stderr: s.stderr}
+	e := &cli.Env{Stdout: s.stdout, Stderr: s.stderr}
 	go func() {
-		code := exitOK
-		if err := serveDir(e, dir, addr, stop, func(u string) { urls <- u }); err != nil {
-			errorf(e, "serve", "%v", err) // as jrpcld serve prints it
-			code = exitUsage
+		code := cli.ExitOK
+		if err := serve.Dir(e, dir, addr, stop, func(u string) { urls <- u }); err != nil {
+			cli.Errorf(e, "serve", "%v", err) // as jrpcld serve prints it
+			code = cli.ExitUsage
 		}
 		done <- code
 	}()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/convert/jlog"
@@ -27,11 +28,11 @@ import (
 	"github.com/jrpcld/jrpcld/schema"
 )
 
-func shaclCommand() command {
-	c := command{name: "shacl", args: "--shapes SHAPES [--shapes MORE] [--format text|turtle|json] [--bblock DIR [--id ID]] [--base IRI] [DATA...|-]",
-		summary: "validate RDF graphs, or logs as graphs, against SHACL shapes"}
-	c.help = shaclHelp + "\n\n" + profileHelp
-	c.setup = runSHACL
+func shaclCommand() cli.Command {
+	c := cli.Command{Name: "shacl", Args: "--shapes SHAPES [--shapes MORE] [--format text|turtle|json] [--bblock DIR [--id ID]] [--base IRI] [DATA...|-]",
+		Summary: "validate RDF graphs, or logs as graphs, against SHACL shapes"}
+	c.Help = shaclHelp + "\n\n" + cli.ProfileHelp
+	c.Setup = runSHACL
 	return c
 }
 
@@ -73,60 +74,60 @@ type shaclOptions struct {
 	cmd         string
 	shapesFiles []string
 	format      string
-	block       *blockFlags
+	block       *cli.BlockFlags
 	base        string
-	prof        *profiler
+	prof        *cli.Profiler
 }
 
-func runSHACL(c *command, fs *pflag.FlagSet) runner {
-	o := &shaclOptions{cmd: c.name}
+func runSHACL(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
+	o := &shaclOptions{cmd: c.Name}
 	fs.StringArrayVar(&o.shapesFiles, "shapes", nil, "SHACL shapes `FILE` (repeatable; required)")
 	fs.StringVarP(&o.format, "format", "f", "text", "report `format`: text, turtle or json")
-	o.block = addBlockFlags(fs)
+	o.block = cli.AddBlockFlags(fs)
 	fs.StringVar(&o.base, "base", "", "the IRI of a log given as DATA (default: the file: URL of the file)")
-	o.prof = addProfileFlags(fs)
+	o.prof = cli.AddProfileFlags(fs)
 	return o.run
 }
 
-func (o *shaclOptions) run(e *env, files []string) error {
-	if err := o.prof.start(e, o.cmd); err != nil {
+func (o *shaclOptions) run(e *cli.Env, files []string) error {
+	if err := o.prof.Start(e, o.cmd); err != nil {
 		return err
 	}
 	if len(o.shapesFiles) == 0 {
-		return failf("give the shapes with --shapes FILE")
+		return cli.Failf("give the shapes with --shapes FILE")
 	}
 	if o.format != "text" && o.format != "turtle" && o.format != "json" {
-		return failf("--format must be text, turtle or json, not %q", o.format)
+		return cli.Failf("--format must be text, turtle or json, not %q", o.format)
 	}
 	if o.base != "" && rdf.CheckIRI(o.base) != nil {
-		return failf("--base %q is not an absolute IRI", o.base)
+		return cli.Failf("--base %q is not an absolute IRI", o.base)
 	}
 	shapes, err := loadShapes(e, o.shapesFiles)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
 	g, err := o.data(e, files)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	report, err := validateGraph(shapes, g)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if err := o.write(e, report); err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if !report.Conforms {
-		return exitError(exitInvalid)
+		return cli.ExitError(cli.ExitInvalid)
 	}
 	return nil
 }
 
 // data reads the DATA files into one graph, the blank nodes of each apart.
-func (o *shaclOptions) data(e *env, files []string) (*shacl.Graph, error) {
+func (o *shaclOptions) data(e *cli.Env, files []string) (*shacl.Graph, error) {
 	b := shacl.NewBuilder(0)
 	var ctx *ldctx.Processed // made for the first log
 	for i, name := range files {
@@ -151,7 +152,7 @@ func (o *shaclOptions) data(e *env, files []string) (*shacl.Graph, error) {
 
 // write writes the report in the format of --format; with turtle and
 // json, its warnings go to standard error.
-func (o *shaclOptions) write(e *env, report *shacl.Report) error {
+func (o *shaclOptions) write(e *cli.Env, report *shacl.Report) error {
 	out := bufio.NewWriter(e.Stdout)
 	var err error
 	switch o.format {
@@ -170,7 +171,7 @@ func (o *shaclOptions) write(e *env, report *shacl.Report) error {
 	}
 	if o.format != "text" {
 		for _, w := range report.Warnings {
-			errorf(e, o.cmd, "warning: %s", w)
+			cli.Errorf(e, o.cmd, "warning: %s", w)
 		}
 	}
 	return nil
@@ -192,7 +193,7 @@ func validateGraph(shapes *shacl.Shapes, g *shacl.Graph) (*shacl.Report, error) 
 }
 
 // loadShapes reads and compiles the shapes files, as one shapes graph.
-func loadShapes(e *env, files []string) (*shacl.Shapes, error) {
+func loadShapes(e *cli.Env, files []string) (*shacl.Shapes, error) {
 	b := shacl.NewBuilder(0)
 	for i, name := range files {
 		data, display, err := readAll(e, name)
@@ -219,16 +220,16 @@ func loadShapes(e *env, files []string) (*shacl.Shapes, error) {
 
 // readAll reads a file, or standard input for "-", whole, and
 // decompresses it when it is gzip-compressed.
-func readAll(e *env, name string) ([]byte, string, error) {
+func readAll(e *cli.Env, name string) ([]byte, string, error) {
 	var data []byte
 	var err error
 	display := name
 	if name == "-" {
 		display = "stdin"
-		data, err = io.ReadAll(stdinReader(e))
+		data, err = io.ReadAll(cli.StdinReader(e))
 	} else {
 		if st, serr := os.Stat(name); serr == nil && st.IsDir() {
-			return nil, "", errIsDir(name)
+			return nil, "", cli.ErrIsDir(name)
 		}
 		data, err = os.ReadFile(name)
 	}
@@ -312,8 +313,8 @@ type dataInput struct {
 // openData opens the input name (a file or "-") for addData and jrpcld
 // query: gzip undone for RDF, the syntax told from the name without ".gz"
 // and the first 512 bytes.
-func openData(e *env, name string) (*dataInput, error) {
-	in, display, _, err := openInput(e, name)
+func openData(e *cli.Env, name string) (*dataInput, error) {
+	in, display, _, err := cli.OpenInput(e, name)
 	if err != nil {
 		return nil, err
 	}
@@ -338,7 +339,7 @@ func openData(e *env, name string) (*dataInput, error) {
 
 // addData reads a DATA input into b: RDF (N-Triples and N-Quads
 // streamed), or a log turned into its graph with the context ctx gives.
-func addData(e *env, cmd string, b *shacl.Builder, name string, ctx func() (*ldctx.Processed, error), iri string) error {
+func addData(e *cli.Env, cmd string, b *shacl.Builder, name string, ctx func() (*ldctx.Processed, error), iri string) error {
 	in, err := openData(e, name)
 	if err != nil {
 		return err
@@ -377,13 +378,13 @@ func withFile(display string, err error) error {
 // addLog turns a log into its graph, as jrpcld rdf does, into b, the
 // N-Triples the conversion writes read as they come; what cannot be read
 // is reported on standard error.
-func addLog(e *env, cmd string, b *shacl.Builder, ctx *ldctx.Processed, in io.Reader, display, iri string, opts rpclog.ReaderOptions) error {
+func addLog(e *cli.Env, cmd string, b *shacl.Builder, ctx *ldctx.Processed, in io.Reader, display, iri string, opts rpclog.ReaderOptions) error {
 	r, err := rpclog.NewReader(in, display, opts)
 	if err != nil {
 		return err
 	}
 	conv := convert.NewConverter(ctx)
-	conv.Report = func(d diag.Diagnostic) { errorf(e, cmd, "%s", d) }
+	conv.Report = func(d diag.Diagnostic) { cli.Errorf(e, cmd, "%s", d) }
 	pr, pw := io.Pipe()
 	read := make(chan error, 1)
 	go func() {
@@ -403,7 +404,7 @@ func addLog(e *env, cmd string, b *shacl.Builder, ctx *ldctx.Processed, in io.Re
 // the results as validate's findings: each at the line of the message its
 // focus node is (or belongs to), errors for sh:Violation and warnings for
 // the other severities, the kind the message has, code -32600.
-func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions) ([]schema.Finding, error) {
+func shaclFindings(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions) ([]schema.Finding, error) {
 	data, display, err := readAll(e, name)
 	if err != nil {
 		return nil, err
@@ -485,7 +486,7 @@ func shaclFindings(e *env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processe
 
 // openShapes compiles the shapes of validate --shapes, and the context
 // the logs are turned into graphs with; none without shapes.
-func openShapes(e *env, cmd string, files []string, bf *blockFlags, inputs []string) (*shacl.Shapes, *ldctx.Processed, error) {
+func openShapes(e *cli.Env, cmd string, files []string, bf *cli.BlockFlags, inputs []string) (*shacl.Shapes, *ldctx.Processed, error) {
 	if len(files) == 0 {
 		return nil, nil, nil
 	}
@@ -509,7 +510,7 @@ type shaclSummary struct {
 }
 
 // add validates one log against the shapes and emits the results.
-func (s *shaclSummary) add(e *env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) error {
+func (s *shaclSummary) add(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) error {
 	fs, err := shaclFindings(e, cmd, shapes, ctx, name, opts)
 	if err != nil {
 		return err

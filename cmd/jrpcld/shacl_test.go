@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
@@ -24,7 +25,7 @@ func TestSHACLSession(t *testing.T) {
 	for _, f := range []string{"turtle", "ntriples", "jsonld"} {
 		ext := map[string]string{"turtle": ".ttl", "ntriples": ".nt", "jsonld": ".jsonld"}[f]
 		out := filepath.Join(dir, "session"+ext)
-		if code, _, errOut := jrpcld(t, "", "rdf", "-q", "--format", f, "--base", "file://"+filepath.Join(dir, "session.jsonl"), "-o", out, session); code != exitOK {
+		if code, _, errOut := jrpcld(t, "", "rdf", "-q", "--format", f, "--base", "file://"+filepath.Join(dir, "session.jsonl"), "-o", out, session); code != cli.ExitOK {
 			t.Fatalf("rdf %s: exit %d: %s", f, code, errOut)
 		}
 		inputs = append(inputs, out)
@@ -32,7 +33,7 @@ func TestSHACLSession(t *testing.T) {
 	for _, in := range append([]string{session}, inputs...) {
 		t.Run(filepath.Base(in), func(t *testing.T) {
 			code, out, errOut := jrpcld(t, "", "shacl", "--shapes", jsonrpcShapes, in)
-			if code != exitInvalid || errOut != "" {
+			if code != cli.ExitInvalid || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
 			for _, want := range []string{"Conforms: false\nResults (1):\n", "Violation in MinCountConstraintComponent:",
@@ -56,7 +57,7 @@ func TestSHACLSession(t *testing.T) {
 			results++
 		}
 	}
-	if code != exitInvalid || conforms != "false" || results != 1 {
+	if code != cli.ExitInvalid || conforms != "false" || results != 1 {
 		t.Errorf("turtle: exit %d, sh:conforms %q, %d results\n%s", code, conforms, results, out)
 	}
 
@@ -64,7 +65,7 @@ func TestSHACLSession(t *testing.T) {
 	code, out, _ = jrpcld(t, "", "shacl", "--format", "json", "--shapes", jsonrpcShapes, session)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	var res, sum map[string]any
-	if code != exitInvalid || len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &res) != nil || json.Unmarshal([]byte(lines[1]), &sum) != nil {
+	if code != cli.ExitInvalid || len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &res) != nil || json.Unmarshal([]byte(lines[1]), &sum) != nil {
 		t.Fatalf("json: exit %d\n%s", code, out)
 	}
 	if res["resultPath"] != "^<https://jrpcld.github.io/ns/log#answers>" || !strings.HasSuffix(res["focusNode"].(string), "#c2s-13>") {
@@ -115,7 +116,7 @@ func TestSHACLExamples(t *testing.T) {
 		"Warning s2c-2> the response is timestamped before its request",
 		"Warning s2c-6> the error has no message",
 	}
-	if code != exitInvalid || !slices.Equal(got, want) {
+	if code != cli.ExitInvalid || !slices.Equal(got, want) {
 		t.Errorf("exit %d; results:\n  %s\nwant:\n  %s\n%s", code, strings.Join(got, "\n  "), strings.Join(want, "\n  "), out)
 	}
 }
@@ -127,7 +128,7 @@ func TestSHACLMCP(t *testing.T) {
 	code, out, _ := jrpcld(t, "", "shacl", "--format", "json", "--shapes", jsonrpcShapes, "--shapes", "../../examples/shapes/mcp.ttl",
 		"--bblock", reg, "--id", "mcp.mcp", "../../examples/session.jsonl")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != exitInvalid || len(lines) != 2 || !strings.Contains(lines[0], "the request is never answered") {
+	if code != cli.ExitInvalid || len(lines) != 2 || !strings.Contains(lines[0], "the request is never answered") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 	// Without tools/list, the tool call breaks :ToolCall; without
@@ -165,11 +166,11 @@ func TestSHACLUsage(t *testing.T) {
 		{[]string{"--shapes", jsonrpcShapes, dir}, "is a folder"},
 	} {
 		code, out, errOut := jrpcld(t, "", append([]string{"shacl"}, tt.args...)...)
-		if code != exitUsage || out != "" || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", tt.args, code, out, errOut, tt.want)
 		}
 	}
-	if code, out, _ := jrpcld(t, "", "shacl", "--shapes", jsonrpcShapes, good); code != exitOK || !strings.Contains(out, "Conforms: true") {
+	if code, out, _ := jrpcld(t, "", "shacl", "--shapes", jsonrpcShapes, good); code != cli.ExitOK || !strings.Contains(out, "Conforms: true") {
 		t.Errorf("conforming data: exit %d\n%s", code, out)
 	}
 }
@@ -180,7 +181,7 @@ func TestValidateShapes(t *testing.T) {
 	session := "../../examples/session.jsonl"
 	code, out, errOut := jrpcld(t, "", "validate", "--shapes", jsonrpcShapes, session)
 	want := session + ":13: -32600 request: SHACL MinCountConstraintComponent: the request is never answered"
-	if code != exitInvalid || !strings.Contains(out, want) || !strings.Contains(out, "shacl: 0 of 1 logs conform; 1 results, 1 violations\n") || errOut != "" {
+	if code != cli.ExitInvalid || !strings.Contains(out, want) || !strings.Contains(out, "shacl: 0 of 1 logs conform; 1 results, 1 violations\n") || errOut != "" {
 		t.Errorf("exit %d\n%s%s\nwant %q", code, out, errOut, want)
 	}
 	code, out, _ = jrpcld(t, "", "validate", "--format", "json", "--shapes", jsonrpcShapes, session)
@@ -189,10 +190,10 @@ func TestValidateShapes(t *testing.T) {
 	json.Unmarshal([]byte(lines[0]), &first)
 	json.Unmarshal([]byte(lines[len(lines)-1]), &sum)
 	s, _ := sum["summary"].(map[string]any)
-	if code != exitInvalid || first["line"] != 13.0 || first["code"] != -32600.0 || first["severity"] != "error" || s == nil || s["shacl"] == nil {
+	if code != cli.ExitInvalid || first["line"] != 13.0 || first["code"] != -32600.0 || first["severity"] != "error" || s == nil || s["shacl"] == nil {
 		t.Errorf("json: exit %d\n%s", code, out)
 	}
-	if code, _, errOut := jrpcld(t, "", "validate", "--shapes", jsonrpcShapes); code != exitUsage || !strings.Contains(errOut, "not on standard input") {
+	if code, _, errOut := jrpcld(t, "", "validate", "--shapes", jsonrpcShapes); code != cli.ExitUsage || !strings.Contains(errOut, "not on standard input") {
 		t.Errorf("stdin: exit %d, %s", code, errOut)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/jrpcld/jrpcld/bblock"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/jsonrpc/stats"
@@ -17,11 +18,11 @@ import (
 	"github.com/jrpcld/jrpcld/schema"
 )
 
-func statsCommand() command {
-	c := command{name: "stats", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--formats] [--format text|json] [--html FILE] [-q] [LOG...|-]",
-		summary: "count messages, methods, pairing, errors, tools and latency in logs"}
-	c.help = statsHelp + "\n\n" + mcpHelp + " A graph's version is --mcp-version's, or the newest known.\n\n" + profileHelp
-	c.setup = runStats
+func statsCommand() cli.Command {
+	c := cli.Command{Name: "stats", Args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--formats] [--format text|json] [--html FILE] [-q] [LOG...|-]",
+		Summary: "count messages, methods, pairing, errors, tools and latency in logs"}
+	c.Help = statsHelp + "\n\n" + mcpHelp + " A graph's version is --mcp-version's, or the newest known.\n\n" + cli.ProfileHelp
+	c.Setup = runStats
 	return c
 }
 
@@ -57,53 +58,53 @@ type statsOptions struct {
 	formats                                    bool
 	quiet                                      *bool
 	mcp                                        *mcpFlags
-	prof                                       *profiler
+	prof                                       *cli.Profiler
 }
 
-func runStats(c *command, fs *pflag.FlagSet) runner {
-	o := &statsOptions{cmd: c.name}
+func runStats(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
+	o := &statsOptions{cmd: c.Name}
 	fs.StringVar(&o.dir, "bblock", "", "validate with building block `DIR`, or a register source tree (with --id)")
 	fs.StringVar(&o.id, "id", "", "the block's `ID` within the register given by --bblock")
 	fs.StringVar(&o.schemaFile, "schema", "", "validate with this schema `FILE` (JSON or YAML)")
 	fs.StringVarP(&o.format, "format", "f", "text", "output `format`: text or json")
 	fs.StringVar(&o.htmlFile, "html", "", "also write an HTML report to `FILE`")
 	fs.BoolVar(&o.formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
-	o.quiet = addQuietFlag(fs)
+	o.quiet = cli.AddQuietFlag(fs)
 	o.mcp = addMCPFlags(fs)
-	o.prof = addProfileFlags(fs)
+	o.prof = cli.AddProfileFlags(fs)
 	return o.run
 }
 
-func (o *statsOptions) run(e *env, files []string) error {
-	if err := o.prof.start(e, o.cmd); err != nil {
+func (o *statsOptions) run(e *cli.Env, files []string) error {
+	if err := o.prof.Start(e, o.cmd); err != nil {
 		return err
 	}
 	if o.format != "text" && o.format != "json" {
-		return failf("--format must be text or json, not %q", o.format)
+		return cli.Failf("--format must be text or json, not %q", o.format)
 	}
 	if o.htmlFile == "-" {
-		return failf("--html needs a file name: the report goes to standard output")
+		return cli.Failf("--html needs a file name: the report goes to standard output")
 	}
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	if err := refuseInput(e, "--html", o.htmlFile, files); err != nil {
+	if err := cli.RefuseInput(e, "--html", o.htmlFile, files); err != nil {
 		return err
 	}
 	if o.schemaFile != "" && (o.dir != "" || o.id != "") {
-		return failf("give --schema or --bblock, not both")
+		return cli.Failf("give --schema or --bblock, not both")
 	}
 	if o.id != "" && o.dir == "" {
-		return failf("--id needs --bblock (without --bblock the only block is the embedded %s)", bblock.DefaultID)
+		return cli.Failf("--id needs --bblock (without --bblock the only block is the embedded %s)", bblock.DefaultID)
 	}
 	sr, err := o.schema()
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	report, ioFailed, read := o.read(e, files, sr)
 	if ioFailed && read == 0 {
 		// Nothing was read: no report of nothing.
-		return exitError(exitUsage)
+		return cli.ExitError(cli.ExitUsage)
 	}
 	if o.format == "json" {
 		err = report.WriteJSON(e.Stdout)
@@ -111,18 +112,18 @@ func (o *statsOptions) run(e *env, files []string) error {
 		err = report.WriteText(e.Stdout)
 	}
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if o.htmlFile != "" {
 		if err := writeHTMLReport(e, o.cmd, o.htmlFile, report); err != nil {
-			return fail(err)
+			return cli.Fail(err)
 		}
 	}
 	switch {
 	case ioFailed:
-		return exitError(exitUsage)
+		return cli.ExitError(cli.ExitUsage)
 	case report.Total.InvalidMessages() > 0:
-		return exitError(exitInvalid)
+		return cli.ExitError(cli.ExitInvalid)
 	}
 	return nil
 }
@@ -161,12 +162,12 @@ func (o *statsOptions) schema() (*statsSchema, error) {
 
 // reverse returns the way back from graphs to messages, made for the
 // first graph: message logs do not need the block's context.
-func (sr *statsSchema) reverse(e *env, cmd string) (*wire.Decoder, error) {
+func (sr *statsSchema) reverse(e *cli.Env, cmd string) (*wire.Decoder, error) {
 	if sr.rv != nil {
 		return sr.rv, nil
 	}
 	ctx, warns, err := toolchain.ForBlock(sr.b, sr.reg, nil)
-	warn(e, cmd, warns)
+	cli.Warn(e, cmd, warns)
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", sr.b.ID, err)
 	}
@@ -177,7 +178,7 @@ func (sr *statsSchema) reverse(e *env, cmd string) (*wire.Decoder, error) {
 // read reads each input into the report, printing the problems of those
 // that cannot be read; it returns whether any could not, and how many
 // logs were read.
-func (o *statsOptions) read(e *env, files []string, sr *statsSchema) (*stats.Report, bool, int) {
+func (o *statsOptions) read(e *cli.Env, files []string, sr *statsSchema) (*stats.Report, bool, int) {
 	timeline := 0
 	if o.htmlFile != "" {
 		timeline = timelineLimit
@@ -210,7 +211,7 @@ func (o *statsOptions) read(e *env, files []string, sr *statsSchema) (*stats.Rep
 			}
 			if err != nil {
 				done()
-				errorf(e, "stats", "%v", err)
+				cli.Errorf(e, "stats", "%v", err)
 				ioFailed = true
 				continue
 			}
@@ -228,7 +229,7 @@ func (o *statsOptions) read(e *env, files []string, sr *statsSchema) (*stats.Rep
 				errs = j.Unwrap() // one line per problem of a graph
 			}
 			for _, err := range errs {
-				errorf(e, "stats", "%v", err)
+				cli.Errorf(e, "stats", "%v", err)
 			}
 			ioFailed = true
 		}
@@ -238,8 +239,8 @@ func (o *statsOptions) read(e *env, files []string, sr *statsSchema) (*stats.Rep
 
 // statsFile reads one LOG: a message log, or a graph whose messages
 // reverse rebuilds. A graph jrpcld did not lay out is read whole, and said so.
-func statsFile(e *env, name string, quiet bool, newCollector func(graph bool) *stats.Collector, reverse func() (*wire.Decoder, error)) ([]*stats.LogStats, error) {
-	in, display, size, err := openInput(e, name)
+func statsFile(e *cli.Env, name string, quiet bool, newCollector func(graph bool) *stats.Collector, reverse func() (*wire.Decoder, error)) ([]*stats.LogStats, error) {
+	in, display, size, err := cli.OpenInput(e, name)
 	if err != nil {
 		return nil, err
 	}
@@ -248,9 +249,9 @@ func statsFile(e *env, name string, quiet bool, newCollector func(graph bool) *s
 	}
 	file := in
 	var read atomic.Int64
-	bar := watchBytes(e, quiet, size, &read)
-	defer bar.done()
-	in = countingReader{in, &read}
+	bar := cli.WatchBytes(e, quiet, size, &read)
+	defer bar.Done()
+	in = cli.CountingReader{R: in, N: &read}
 	br := bufio.NewReaderSize(in, 64<<10)
 	head, _ := br.Peek(512)
 	f, ok := rpclog.GraphFormat(display, head)
@@ -271,11 +272,11 @@ func statsFile(e *env, name string, quiet bool, newCollector func(graph bool) *s
 				graph = in
 			}
 		}
-		defer tuneGC()()
+		defer cli.TuneGC()()
 		return stats.ReadGraph(graph, display, f, rv, stats.GraphOptions{
 			NewCollector: func(string) *stats.Collector { return newCollector(true) },
 			Whole: func(reason string) {
-				errorf(e, "stats", "%s: read whole, so memory grows with its size: %s", display, reason)
+				cli.Errorf(e, "stats", "%s: read whole, so memory grows with its size: %s", display, reason)
 			},
 			Size: size,
 		})
@@ -295,14 +296,14 @@ func statsFile(e *env, name string, quiet bool, newCollector func(graph bool) *s
 
 // writeHTMLReport writes r as an HTML page to the file at path, as -o
 // writes (atomically, through a symbolic link, dropped on a signal).
-func writeHTMLReport(e *env, cmd, path string, r *stats.Report) error {
-	out, err := openOutput(e, cmd, path)
+func writeHTMLReport(e *cli.Env, cmd, path string, r *stats.Report) error {
+	out, err := cli.OpenOutput(e, cmd, path)
 	if err != nil {
 		return err
 	}
 	if err := r.WriteHTML(out); err != nil {
-		out.finish(false)
+		out.Finish(false)
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return out.finish(true)
+	return out.Finish(true)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
@@ -23,15 +24,15 @@ func TestStatsUsage(t *testing.T) {
 		code int
 		err  string
 	}{
-		{[]string{"stats", "--format", "xml"}, exitUsage, "--format must be text or json"},
-		{[]string{"stats", "--schema", "a.json", "--bblock", "b"}, exitUsage, "not both"},
-		{[]string{"stats", "--id", "x"}, exitUsage, "--id needs --bblock"},
-		{[]string{"stats", "no-such-file.jsonl"}, exitUsage, "no-such-file.jsonl"},
-		{[]string{"stats", "--schema", "no-such-schema.json"}, exitUsage, "no-such-schema.json"},
-		{[]string{"stats", bad}, exitUsage, "bad.ttl:1:23: expected an object"},
-		{[]string{"stats", "--html", filepath.Join(dir, "no", "such", "dir", "r.html"), statsPairing}, exitUsage, "r.html"},
+		{[]string{"stats", "--format", "xml"}, cli.ExitUsage, "--format must be text or json"},
+		{[]string{"stats", "--schema", "a.json", "--bblock", "b"}, cli.ExitUsage, "not both"},
+		{[]string{"stats", "--id", "x"}, cli.ExitUsage, "--id needs --bblock"},
+		{[]string{"stats", "no-such-file.jsonl"}, cli.ExitUsage, "no-such-file.jsonl"},
+		{[]string{"stats", "--schema", "no-such-schema.json"}, cli.ExitUsage, "no-such-schema.json"},
+		{[]string{"stats", bad}, cli.ExitUsage, "bad.ttl:1:23: expected an object"},
+		{[]string{"stats", "--html", filepath.Join(dir, "no", "such", "dir", "r.html"), statsPairing}, cli.ExitUsage, "r.html"},
 	}
-	if code, out, _ := jrpcld(t, "", "stats", "-h"); code != exitOK || !strings.Contains(out, "Usage: jrpcld stats") {
+	if code, out, _ := jrpcld(t, "", "stats", "-h"); code != cli.ExitOK || !strings.Contains(out, "Usage: jrpcld stats") {
 		t.Errorf("stats -h: exit %d, stdout %q", code, out)
 	}
 	for _, tt := range tests {
@@ -69,7 +70,7 @@ func get(v any, path ...string) any {
 
 func TestStatsText(t *testing.T) {
 	code, out, errOut := jrpcld(t, "", "stats", statsPairing)
-	if code != exitOK || errOut != "" {
+	if code != cli.ExitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	for _, want := range []string{
@@ -97,8 +98,8 @@ this is not JSON
 {"jsonrpc":"2.0","method":"n"}
 `
 	code, v := statsJSON(t, log)
-	if code != exitInvalid {
-		t.Errorf("exit %d, want %d", code, exitInvalid)
+	if code != cli.ExitInvalid {
+		t.Errorf("exit %d, want %d", code, cli.ExitInvalid)
 	}
 	total := get(v, "total")
 	for path, want := range map[string]float64{"messages": 5, "kinds/invalid/unknown": 2, "requests/m": 1, "notifications/n": 1,
@@ -121,7 +122,7 @@ func TestStatsGraphInput(t *testing.T) {
 	delete(wantLog, "file")
 	for _, f := range []string{"turtle", "ntriples", "nquads", "jsonld"} {
 		g := filepath.Join(dir, "g."+map[string]string{"turtle": "ttl", "ntriples": "nt", "nquads": "nq", "jsonld": "jsonld"}[f])
-		if code, _, errOut := jrpcld(t, "", "rdf", "--format", f, "--base", "http://example.org/log", "-o", g, statsPairing); code != exitOK {
+		if code, _, errOut := jrpcld(t, "", "rdf", "--format", f, "--base", "http://example.org/log", "-o", g, statsPairing); code != cli.ExitOK {
 			t.Fatalf("rdf: exit %d %s", code, errOut)
 		}
 		data, err := os.ReadFile(g)
@@ -139,7 +140,7 @@ func TestStatsGraphInput(t *testing.T) {
 			}
 			code, got := statsJSON(t, stdin, args...)
 			logs, _ := get(got, "logs").([]any)
-			if code != exitOK || len(logs) != 1 {
+			if code != cli.ExitOK || len(logs) != 1 {
 				t.Fatalf("%s %v: exit %d, %d logs", f, args, code, len(logs))
 			}
 			l := logs[0].(map[string]any)
@@ -161,11 +162,11 @@ func TestStatsGraphInput(t *testing.T) {
 func TestStatsGraphUngrouped(t *testing.T) {
 	dir := t.TempDir()
 	g := filepath.Join(dir, "g.nt")
-	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "--base", "http://example.org/log", "-o", g, statsPairing); code != exitOK {
+	if code, _, errOut := jrpcld(t, "", "rdf", "--format", "ntriples", "--base", "http://example.org/log", "-o", g, statsPairing); code != cli.ExitOK {
 		t.Fatalf("rdf: exit %d %s", code, errOut)
 	}
 	code, want := statsJSON(t, "", g)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("stats of the stream: exit %d", code)
 	}
 	figures := func(v map[string]any) any {
@@ -189,7 +190,7 @@ func TestStatsGraphUngrouped(t *testing.T) {
 			stdin, shown = strings.Join(lines, ""), "stdin"
 		}
 		code, out, errOut := jrpcld(t, stdin, "stats", "--format", "json", name)
-		if code != exitOK || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "jrpcld stats: "+shown+": read whole, so memory grows with its size: ") {
+		if code != cli.ExitOK || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "jrpcld stats: "+shown+": read whole, so memory grows with its size: ") {
 			t.Errorf("%s: exit %d: %q", shown, code, errOut)
 		}
 		var got map[string]any
@@ -218,7 +219,7 @@ func TestStatsGraphMCP(t *testing.T) {
 	dir := t.TempDir()
 	for f, g := range map[string]string{"turtle": filepath.Join(dir, "g.ttl"), "nquads": filepath.Join(dir, "g.nq")} {
 		args := append(append([]string{"rdf", "--format", f}, block...), "--base", "http://example.org/log", "-o", g, log)
-		if code, _, errOut := jrpcld(t, "", args...); code != exitOK {
+		if code, _, errOut := jrpcld(t, "", args...); code != cli.ExitOK {
 			t.Fatalf("rdf: exit %d %s", code, errOut)
 		}
 		code, got := statsJSON(t, "", append(block, g)...)
@@ -235,7 +236,7 @@ func TestStatsGraphMCP(t *testing.T) {
 			t.Errorf("%s: figures of the graph\n%s\nfigures of the log\n%s", g, a, b)
 		}
 		code, _, errOut := jrpcld(t, "", "stats", g)
-		if code != exitUsage || !strings.Contains(errOut, "jrpcld stats: "+g+": <http://example.org/log#c2s-1>: jlog:patch: ") {
+		if code != cli.ExitUsage || !strings.Contains(errOut, "jrpcld stats: "+g+": <http://example.org/log#c2s-1>: jlog:patch: ") {
 			t.Errorf("%s with the default block: exit %d, stderr %q", g, code, errOut)
 		}
 	}
@@ -244,7 +245,7 @@ func TestStatsGraphMCP(t *testing.T) {
 func TestStatsHTML(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "report.html")
 	code, out, errOut := jrpcld(t, "", "stats", "--html", page, statsPairing)
-	if code != exitOK || errOut != "" || !strings.Contains(out, "27 messages") {
+	if code != cli.ExitOK || errOut != "" || !strings.Contains(out, "27 messages") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	data, err := os.ReadFile(page)
@@ -264,7 +265,7 @@ func TestStatsCorpus(t *testing.T) {
 	corpus := shared.Dir(t, "corpus", "mcp-sessions")
 	files, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
 	code, v := statsJSON(t, "", files...)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Errorf("exit %d", code)
 	}
 	// SOURCE.txt: 25 tools/call per form of the three sessions; the sessions
@@ -280,7 +281,7 @@ func TestStatsCorpus(t *testing.T) {
 	mcp := shared.Dir(t, "reference", "mcp-schema", "2025-11-25", "schema.json")
 	code, v = statsJSON(t, "", "--schema", mcp, filepath.Join(corpus, "everything-stdio.dir.jsonl"))
 	val := get(v, "total", "validation")
-	if code != exitInvalid || get(val, "invalid") != 1.0 || get(val, "schema") == "" {
+	if code != cli.ExitInvalid || get(val, "invalid") != 1.0 || get(val, "schema") == "" {
 		t.Fatalf("exit %d, validation %v", code, val)
 	}
 	found := false

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 )
 
 // TestOutputThroughSymlink: -o and --html naming a symbolic link write the
@@ -36,7 +38,7 @@ func TestOutputThroughSymlink(t *testing.T) {
 				t.Fatal(err)
 			}
 			code, _, errOut := jrpcld(t, "", tt.args(link)...)
-			if code != exitOK {
+			if code != cli.ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			st, err := os.Lstat(link)

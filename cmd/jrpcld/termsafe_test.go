@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 )
 
@@ -48,12 +49,12 @@ func TestNoRawControlsFromInput(t *testing.T) {
 		wantStatus int
 	}{
 		{"stats", []string{"stats"}, true,
-			[]string{`x\x1b[31m\r\nforged | row`, `report\u202etxt.exe`}, exitInvalid},
+			[]string{`x\x1b[31m\r\nforged | row`, `report\u202etxt.exe`}, cli.ExitInvalid},
 		{"validate with a schema", []string{"validate", "--schema", schemaFile}, true,
-			[]string{`(at /params/k\u009b2J\u2066\r\n;`}, exitInvalid},
-		{"turtle", []string{"turtle"}, false, nil, exitInvalid},
+			[]string{`(at /params/k\u009b2J\u2066\r\n;`}, cli.ExitInvalid},
+		{"turtle", []string{"turtle"}, false, nil, cli.ExitInvalid},
 		{"examples", []string{"examples", "--bblock", block}, true,
-			[]string{`# block example_1_1: Request\x1b[2J\r\n<http://forged> <http://x> 1 .\u202e` + "\n"}, exitOK},
+			[]string{`# block example_1_1: Request\x1b[2J\r\n<http://forged> <http://x> 1 .\u202e` + "\n"}, cli.ExitOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,9 +128,9 @@ func TestErrorf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var b strings.Builder
-		errorf(&env{Stderr: &b}, "x", tt.format, tt.args...)
+		cli.Errorf(&cli.Env{Stderr: &b}, "x", tt.format, tt.args...)
 		if b.String() != tt.want {
-			t.Errorf("errorf(%q, %q) printed %q, want %q", tt.format, tt.args, b.String(), tt.want)
+			t.Errorf("cli.Errorf(%q, %q) printed %q, want %q", tt.format, tt.args, b.String(), tt.want)
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/blockdoc"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
@@ -18,11 +20,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func validateCommand() command {
-	c := command{name: "validate", args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--definition NAME] [--formats] [--shapes SHAPES] [--format text|json|sarif] [-q] [FILE...|-]",
-		summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
-	c.help = validateHelp + "\n\n" + mcpHelp + "\n\n" + profileHelp
-	c.setup = runValidate
+func validateCommand() cli.Command {
+	c := cli.Command{Name: "validate", Args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--definition NAME] [--formats] [--shapes SHAPES] [--format text|json|sarif] [-q] [FILE...|-]",
+		Summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
+	c.Help = validateHelp + "\n\n" + mcpHelp + "\n\n" + cli.ProfileHelp
+	c.Setup = runValidate
 	return c
 }
 
@@ -70,57 +72,57 @@ I/O error.`
 // validateOptions are the flags of validate.
 type validateOptions struct {
 	cmd                            string
-	block                          *blockFlags
+	block                          *cli.BlockFlags
 	schemaFile, definition, format string
 	formats                        bool
 	quiet                          *bool
 	mcp                            *mcpFlags
 	shapesFiles                    []string
-	limits                         *limitFlags
-	prof                           *profiler
+	limits                         *cli.LimitFlags
+	prof                           *cli.Profiler
 }
 
-func runValidate(c *command, fs *pflag.FlagSet) runner {
-	o := &validateOptions{cmd: c.name}
-	o.block = addBlockFlags(fs)
+func runValidate(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
+	o := &validateOptions{cmd: c.Name}
+	o.block = cli.AddBlockFlags(fs)
 	fs.StringVar(&o.schemaFile, "schema", "", "validate against this schema `FILE` (JSON or YAML) instead of a block's")
 	fs.StringVar(&o.definition, "definition", "", "check every message against this definition `NAME` (e.g. Request, #/$defs/X)")
 	fs.StringVarP(&o.format, "format", "f", "text", "output `format`: text, json, or sarif (SARIF 2.1.0, for code-scanning tools)")
 	fs.BoolVar(&o.formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
-	o.quiet = addQuietFlag(fs)
+	o.quiet = cli.AddQuietFlag(fs)
 	o.mcp = addMCPFlags(fs)
 	fs.StringArrayVar(&o.shapesFiles, "shapes", nil, "also validate the graph of each log against SHACL shapes `FILE` (repeatable)")
-	o.limits = addLimitFlags(fs)
-	o.prof = addProfileFlags(fs)
+	o.limits = cli.AddLimitFlags(fs)
+	o.prof = cli.AddProfileFlags(fs)
 	return o.run
 }
 
-func (o *validateOptions) run(e *env, files []string) error {
-	if err := o.prof.start(e, o.cmd); err != nil {
+func (o *validateOptions) run(e *cli.Env, files []string) error {
+	if err := o.prof.Start(e, o.cmd); err != nil {
 		return err
 	}
-	if err := o.limits.check(); err != nil {
-		return fail(err)
+	if err := o.limits.Check(); err != nil {
+		return cli.Fail(err)
 	}
 	shapes, shapesCtx, err := openShapes(e, o.cmd, o.shapesFiles, o.block, files)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
 	if o.format != "text" && o.format != "json" && o.format != "sarif" {
-		return failf("--format must be text, json or sarif, not %q", o.format)
+		return cli.Failf("--format must be text, json or sarif, not %q", o.format)
 	}
 	if o.schemaFile != "" && (o.block.Dir != "" || o.block.ID != "") {
-		return failf("give --schema or --bblock, not both")
+		return cli.Failf("give --schema or --bblock, not both")
 	}
 	s, err := o.schema(e)
 	if err != nil {
-		return fail(err)
+		return cli.Fail(err)
 	}
-	defer tuneGC()()
+	defer cli.TuneGC()()
 	out := bufio.NewWriter(e.Stdout)
 	defer out.Flush()
-	printer := &errorPrinter{w: out, limit: o.limits.maxErrors}
-	sarif := newSARIFLog(o.limits.maxErrors)
+	printer := cli.NewErrorPrinter(out, o.limits.MaxErrors)
+	sarif := newSARIFLog(o.limits.MaxErrors)
 	emit := func(f schema.Finding) { printFinding(printer, sarif, o.format, f) }
 	if len(files) == 0 {
 		files = []string{"-"}
@@ -132,45 +134,45 @@ func (o *validateOptions) run(e *env, files []string) error {
 		fe, done := e, func() {}
 		var ml *mcpLog
 		if o.mcp.on {
-			o.mcp.readerOpts = o.limits.readerOptions()
+			o.mcp.readerOpts = o.limits.ReaderOptions()
 			ml, fe, done, err = o.mcp.prepare(e, o.cmd, name)
 			if err != nil {
 				done()
 				out.Flush()
-				errorf(e, "validate", "%v", err)
+				cli.Errorf(e, "validate", "%v", err)
 				ioFailed = true
 				continue
 			}
 			reportVersions(out, sarif, o.format, displayName(name), ml)
 		}
-		sum, err := validateFile(fe, s, o.definition, name, *o.quiet, o.limits.readerOptions(), ml, emit)
+		sum, err := validateFile(fe, s, o.definition, name, *o.quiet, o.limits.ReaderOptions(), ml, emit)
 		done()
 		total.Add(sum)
 		if err == nil && shapes != nil {
-			err = shaclSum.add(e, o.cmd, shapes, shapesCtx, name, o.limits.readerOptions(), emit)
+			err = shaclSum.add(e, o.cmd, shapes, shapesCtx, name, o.limits.ReaderOptions(), emit)
 		}
 		if err != nil {
 			out.Flush()
-			errorf(e, "validate", "%v", err)
+			cli.Errorf(e, "validate", "%v", err)
 			ioFailed = true
 		}
 	}
 	if ioFailed {
 		if o.format == "text" {
-			printer.summary(o.cmd)
+			printer.Summary(o.cmd)
 		}
 		if o.format == "sarif" {
 			sarif.write(out, total.Object(len(files)), false)
 		}
 		// A usage or I/O error: no summary, which would count files that
 		// were not read.
-		return exitError(exitUsage)
+		return cli.ExitError(cli.ExitUsage)
 	}
 	if err := o.writeSummary(out, printer, sarif, len(files), total, shapes != nil, &shaclSum); err != nil {
 		return err
 	}
 	if total.InvalidCount() > 0 || shaclSum.violations > 0 {
-		return exitError(exitInvalid)
+		return cli.ExitError(cli.ExitInvalid)
 	}
 	return nil
 }
@@ -178,7 +180,7 @@ func (o *validateOptions) run(e *env, files []string) error {
 // schema compiles the schema of --schema, or the block's (nil when it has
 // none), or gets --mcp ready: each log's schema is then chosen as it is
 // read.
-func (o *validateOptions) schema(e *env) (*schema.Schema, error) {
+func (o *validateOptions) schema(e *cli.Env) (*schema.Schema, error) {
 	compiler := &schema.Compiler{Formats: o.formats}
 	bf := o.block
 	if err := o.mcp.open(compiler, "--schema, --bblock or --definition", o.schemaFile != "" || bf.Dir != "" || bf.ID != "" || o.definition != ""); err != nil {
@@ -195,7 +197,7 @@ func (o *validateOptions) schema(e *env) (*schema.Schema, error) {
 		return nil, err
 	}
 	if bf.Dir != "" {
-		reportOntology(e, o.cmd, b, reg, bf.CtxMap.Options())
+		blockdoc.ReportOntology(e, o.cmd, b, reg, bf.CtxMap.Options())
 	}
 	if b.Files.Schema != "" {
 		return compiler.Compile(b, reg)
@@ -208,9 +210,9 @@ func (o *validateOptions) schema(e *env) (*schema.Schema, error) {
 // writeSummary writes the summary of the run, after the problems: a text
 // line (and the count of problems not printed, first), a JSON object, or
 // the SARIF log, problems and summary.
-func (o *validateOptions) writeSummary(out io.Writer, printer *errorPrinter, sarif *sarifLog, files int, total schema.Summary, withShapes bool, shaclSum *shaclSummary) error {
+func (o *validateOptions) writeSummary(out io.Writer, printer *cli.ErrorPrinter, sarif *sarifLog, files int, total schema.Summary, withShapes bool, shaclSum *shaclSummary) error {
 	if o.format == "text" {
-		printer.summary(o.cmd)
+		printer.Summary(o.cmd)
 		writeSummary(out, files, total)
 		if withShapes {
 			shaclSum.write(out)
@@ -224,7 +226,7 @@ func (o *validateOptions) writeSummary(out io.Writer, printer *errorPrinter, sar
 	if o.format == "sarif" {
 		return sarif.write(out, sum, true)
 	}
-	sum["notPrinted"] = printer.dropped
+	sum["notPrinted"] = printer.Dropped()
 	line, _ := json.Marshal(map[string]any{"summary": sum})
 	fmt.Fprintf(out, "%s\n", line)
 	return nil
@@ -232,14 +234,14 @@ func (o *validateOptions) writeSummary(out io.Writer, printer *errorPrinter, sar
 
 // printFinding prints one problem f through printer, in format text or
 // json, or adds it to the SARIF log.
-func printFinding(printer *errorPrinter, sarif *sarifLog, format string, f schema.Finding) {
+func printFinding(printer *cli.ErrorPrinter, sarif *sarifLog, format string, f schema.Finding) {
 	switch format {
 	case "sarif":
 		sarif.add(f)
 		return
 	case "json":
 		line, _ := json.Marshal(f.Object())
-		printer.print("%s\n", line)
+		printer.Print("%s\n", line)
 		return
 	}
 	sev := ""
@@ -269,16 +271,16 @@ func printFinding(printer *errorPrinter, sarif *sarifLog, format string, f schem
 		code = strconv.Itoa(f.Code) + " "
 	}
 	line := fmt.Sprintf("%s: %s%s: %s%s%s", pos, code, f.Kind, sev, f.Message, where)
-	printer.print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
+	printer.Print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
 }
 
-func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool, opts rpclog.ReaderOptions, ml *mcpLog, emit func(schema.Finding)) (schema.Summary, error) {
+func validateFile(e *cli.Env, s *schema.Schema, definition, name string, quiet bool, opts rpclog.ReaderOptions, ml *mcpLog, emit func(schema.Finding)) (schema.Summary, error) {
 	var in io.Reader = e.Stdin
 	var size int64
 	display := name
 	if name == "-" {
 		display = "stdin"
-		in = stdinReader(e)
+		in = cli.StdinReader(e)
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
@@ -287,18 +289,18 @@ func validateFile(e *env, s *schema.Schema, definition, name string, quiet bool,
 		defer f.Close()
 		if st, err := f.Stat(); err == nil {
 			if st.IsDir() {
-				return schema.Summary{}, errIsDir(name)
+				return schema.Summary{}, cli.ErrIsDir(name)
 			}
 			size = st.Size()
 		}
 		in = f
 	}
 	var read atomic.Int64
-	bar := watchBytes(e, quiet, size, &read)
-	defer bar.done()
-	br := bufio.NewReaderSize(countingReader{in, &read}, 64<<10)
+	bar := cli.WatchBytes(e, quiet, size, &read)
+	defer bar.Done()
+	br := bufio.NewReaderSize(cli.CountingReader{R: in, N: &read}, 64<<10)
 	head, _ := br.Peek(512)
-	if err := notALog(name, display, head); err != nil {
+	if err := cli.NotALog(name, display, head); err != nil {
 		return schema.Summary{}, err
 	}
 	r, err := rpclog.NewReader(br, display, opts)

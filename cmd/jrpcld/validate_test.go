@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
@@ -62,12 +63,12 @@ func TestValidateWholeInput(t *testing.T) {
 			code, out, errOut := jrpcld(t, "", args...)
 			out = strings.ReplaceAll(out, dir+string(filepath.Separator), "")
 			if tt.want == "" {
-				if code != exitOK || !strings.HasPrefix(out, "1 file, 1 message: 1 valid, 0 invalid\n") {
+				if code != cli.ExitOK || !strings.HasPrefix(out, "1 file, 1 message: 1 valid, 0 invalid\n") {
 					t.Errorf("exit %d\n%s%s", code, out, errOut)
 				}
 				return
 			}
-			if code != exitInvalid || errOut != "" || !strings.HasPrefix(out, tt.want+"1 file, 1 message: 0 valid, 1 invalid") {
+			if code != cli.ExitInvalid || errOut != "" || !strings.HasPrefix(out, tt.want+"1 file, 1 message: 0 valid, 1 invalid") {
 				t.Errorf("exit %d\n%s%s\nwant first\n%s", code, out, errOut, tt.want)
 			}
 		})
@@ -86,12 +87,12 @@ stdin:1: request: warning: member "id" appears twice in one object: the last one
 stdin:2: response: warning: member "result" appears twice in one object: the last one is used (at /result)
 1 file, 2 messages: 2 valid, 0 invalid, 3 warnings
 `
-	if code != exitOK || !strings.HasPrefix(out, want) || errOut != "" {
+	if code != cli.ExitOK || !strings.HasPrefix(out, want) || errOut != "" {
 		t.Errorf("exit %d\n%s%s\nwant\n%s", code, out, errOut, want)
 	}
 	code, out, _ = jrpcld(t, in, "validate", "--format", "json")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != exitOK || len(lines) != 4 {
+	if code != cli.ExitOK || len(lines) != 4 {
 		t.Fatalf("exit %d, %d lines, want 3 warnings and a summary\n%s", code, len(lines), out)
 	}
 	var first, sum map[string]any
@@ -112,15 +113,15 @@ stdin:2: response: warning: member "result" appears twice in one object: the las
 func TestValidateFormats(t *testing.T) {
 	file := filepath.Join(shared.Dir(t, "reference", "mcp-schema", "2025-11-25"), "schema.json")
 	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1","icons":[{"src":"foobar"}]}}}` + "\n"
-	if code, out, errOut := jrpcld(t, in, "validate", "--schema", file); code != exitOK {
+	if code, out, errOut := jrpcld(t, in, "validate", "--schema", file); code != cli.ExitOK {
 		t.Errorf("without --formats: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, _ := jrpcld(t, in, "validate", "--formats", "--schema", file)
-	if code != exitInvalid || !strings.Contains(out, "(at /params/clientInfo/icons/0/src; schema") || !strings.Contains(out, "not valid uri") {
+	if code != cli.ExitInvalid || !strings.Contains(out, "(at /params/clientInfo/icons/0/src; schema") || !strings.Contains(out, "not valid uri") {
 		t.Errorf("with --formats: exit %d\n%s", code, out)
 	}
 	code, out, _ = jrpcld(t, in, "stats", "--format", "json", "--formats", "--schema", file)
-	if code != exitInvalid || !strings.Contains(out, `"invalid": 1`) {
+	if code != cli.ExitInvalid || !strings.Contains(out, `"invalid": 1`) {
 		t.Errorf("stats --formats: exit %d\n%s", code, out)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/push"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/internal/testkit/virtuosotest"
@@ -46,7 +47,7 @@ func TestPushVirtuoso(t *testing.T) {
 	// What each graph must hold: the N-Quads of the logs, the ontologies
 	// of the build.
 	code, nq, errOut := jrpcld(t, "", append([]string{"rdf", "-f", "nquads", "-q"}, logs...)...)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("rdf -f nquads: exit %d: %s", code, errOut)
 	}
 	quads, _, err := rdf.Parse([]byte(nq), rdf.NQuads, "")
@@ -68,7 +69,7 @@ func TestPushVirtuoso(t *testing.T) {
 	// published build cached it stands in for "jrpcld fetch".
 	readmeFetched(t, shared.Dir(t))
 	out := filepath.Join(dir, "build")
-	if code, _, errOut := jrpcld(t, "", "build", "-o", out, register); code != exitOK {
+	if code, _, errOut := jrpcld(t, "", "build", "-o", out, register); code != cli.ExitOK {
 		t.Fatalf("build: exit %d: %s", code, errOut)
 	}
 	for _, id := range []string{"mcp.json-rpc", "mcp.mcp"} {
@@ -100,11 +101,11 @@ func TestPushVirtuoso(t *testing.T) {
 		t.Helper()
 		args := append([]string{"rdf", "--push", v.GraphStoreURL(), "--push-user", virtuosotest.User, "--push-password-file", pw, "--push-method", method}, logs...)
 		code, out, errOut := jrpcld(t, "", args...)
-		if code != exitOK || strings.Count(out, ", verified") != len(logs) {
+		if code != cli.ExitOK || strings.Count(out, ", verified") != len(logs) {
 			t.Fatalf("rdf --push (%s): exit %d\nstdout %s\nstderr %s", method, code, out, errOut)
 		}
 		code, out, errOut = jrpcld(t, "", "build", "-o", filepath.Join(dir, "build-"+method), "--push", v.AnonymousGraphStoreURL(), "--push-method", method, register)
-		if code != exitOK || strings.Count(out, ", verified") != 2 {
+		if code != cli.ExitOK || strings.Count(out, ", verified") != 2 {
 			t.Fatalf("build --push (%s): exit %d\nstdout %s\nstderr %s", method, code, out, errOut)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -9,21 +9,24 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// limitFlags bound what a command accepts from its input, each with a sane
+// LimitFlags bound what a command accepts from its input, each with a sane
 // default, so that hostile input gets a clear error instead of exhausting
 // memory.
-type limitFlags struct {
-	maxLine, maxDepth, maxBatch, maxErrors int
-	maxDecompressed                        int64
-	maxRatio                               int
+type LimitFlags struct {
+	maxLine, maxDepth, maxBatch int
+	maxDecompressed             int64
+	maxRatio                    int
+	// MaxErrors is how many problems the command prints (--max-errors).
+	MaxErrors int
 }
 
-// defaultMaxErrors is how many problems a command prints before it only
+// DefaultMaxErrors is how many problems a command prints before it only
 // counts them.
-const defaultMaxErrors = 1000
+const DefaultMaxErrors = 1000
 
-func addLimitFlags(fs *pflag.FlagSet) *limitFlags {
-	l := &limitFlags{}
+// AddLimitFlags binds the flags of the limits on fs.
+func AddLimitFlags(fs *pflag.FlagSet) *LimitFlags {
+	l := &LimitFlags{}
 	fs.IntVar(&l.maxLine, "max-line-bytes", 64<<20, "longest line (or pretty-printed document) read, in `bytes`; a longer one is an error for that line")
 	fs.IntVar(&l.maxDepth, "max-depth", 512, "deepest nesting of arrays and objects in a message (`levels`)")
 	fs.IntVar(&l.maxBatch, "max-batch", rpclog.DefaultMaxBatch, "most `messages` in one batch")
@@ -31,14 +34,14 @@ func addLimitFlags(fs *pflag.FlagSet) *limitFlags {
 		"largest size of a gzip-compressed log once decompressed, in `bytes`, 16 GiB by default; a larger one ends with an error there")
 	fs.IntVar(&l.maxRatio, "max-compression-ratio", rpclog.DefaultMaxCompressionRatio,
 		"most decompressed bytes per compressed byte (`N`) of a gzip-compressed log, checked past 64 MiB: a decompression bomb exceeds it (deflate cannot exceed about 1032)")
-	fs.IntVar(&l.maxErrors, "max-errors", defaultMaxErrors, "print at most `N` problems; the rest are only counted")
+	fs.IntVar(&l.MaxErrors, "max-errors", DefaultMaxErrors, "print at most `N` problems; the rest are only counted")
 	return l
 }
 
-// check reports a limit that is not positive.
-func (l *limitFlags) check() error {
+// Check reports a limit that is not positive.
+func (l *LimitFlags) Check() error {
 	for name, v := range map[string]int64{"--max-line-bytes": int64(l.maxLine), "--max-depth": int64(l.maxDepth), "--max-batch": int64(l.maxBatch),
-		"--max-errors": int64(l.maxErrors), "--max-decompressed-bytes": l.maxDecompressed, "--max-compression-ratio": int64(l.maxRatio)} {
+		"--max-errors": int64(l.MaxErrors), "--max-decompressed-bytes": l.maxDecompressed, "--max-compression-ratio": int64(l.maxRatio)} {
 		if v <= 0 {
 			return fmt.Errorf("%s must be positive, not %d", name, v)
 		}
@@ -46,21 +49,27 @@ func (l *limitFlags) check() error {
 	return nil
 }
 
-func (l *limitFlags) readerOptions() rpclog.ReaderOptions {
+// ReaderOptions are the limits as options of a log reader.
+func (l *LimitFlags) ReaderOptions() rpclog.ReaderOptions {
 	return rpclog.ReaderOptions{MaxLineBytes: l.maxLine, MaxDepth: l.maxDepth, MaxBatch: l.maxBatch,
 		MaxDecompressedBytes: l.maxDecompressed, MaxCompressionRatio: l.maxRatio}
 }
 
-// errorPrinter prints problems up to a limit and counts the rest.
-type errorPrinter struct {
+// ErrorPrinter prints problems up to a limit and counts the rest.
+type ErrorPrinter struct {
 	w       io.Writer
 	limit   int
 	printed int
 	dropped int
 }
 
-// print prints one problem line, or counts it once the limit is reached.
-func (p *errorPrinter) print(format string, args ...any) {
+// NewErrorPrinter returns a printer on w of at most limit problems.
+func NewErrorPrinter(w io.Writer, limit int) *ErrorPrinter {
+	return &ErrorPrinter{w: w, limit: limit}
+}
+
+// Print prints one problem line, or counts it once the limit is reached.
+func (p *ErrorPrinter) Print(format string, args ...any) {
 	if p.printed >= p.limit {
 		p.dropped++
 		return
@@ -69,9 +78,12 @@ func (p *errorPrinter) print(format string, args ...any) {
 	fmt.Fprintf(p.w, format, args...)
 }
 
-// summary says how many problems were not printed, if any.
-func (p *errorPrinter) summary(cmd string) {
+// Summary says how many problems were not printed, if any.
+func (p *ErrorPrinter) Summary(cmd string) {
 	if p.dropped > 0 {
 		fmt.Fprintf(p.w, "jrpcld %s: %d more problems not printed (--max-errors %d)\n", cmd, p.dropped, p.limit)
 	}
 }
+
+// Dropped is how many problems were counted but not printed.
+func (p *ErrorPrinter) Dropped() int { return p.dropped }
