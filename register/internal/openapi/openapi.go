@@ -1,7 +1,7 @@
 // Package openapi writes a building block's OpenAPI document as the OGC
 // tool chain writes it resolved: each $ref rewritten (an x-bblocks-ref
-// replacing the $ref beside it) by a function the caller gives (package
-// register: where the reference leads in the build), the document
+// replacing the $ref beside it) by a function the caller gives (Refs.Ref:
+// where the reference leads in the build), the document
 // otherwise as written (its keys in order, their types kept), as YAML in
 // block style without comments, also when the source is JSON. Its nesting
 // is bounded as every reader's is (internal/limits).
