@@ -21,6 +21,7 @@ import (
 	"github.com/jrpcld/jrpcld/ontology"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register/docs"
+	"github.com/jrpcld/jrpcld/register/internal/lang"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/schema"
 )
@@ -204,7 +205,7 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 			// report names the copy in tests/.
 			src.Filename = path.Join(o.tests, t.out)
 		}
-		it := &item{rep: report.NewItem(src), Title: t.ref, File: t.out, Language: languageOfFile(t.ref)}
+		it := &item{rep: report.NewItem(src), Title: t.ref, File: t.out, Language: lang.OfFile(t.ref)}
 		it.Base = strings.TrimSuffix(t.out, path.Ext(t.out))
 		var code []byte
 		ok := false
@@ -245,16 +246,16 @@ func (bd *builder) buildBlock(b *bblock.Block) *blockOut {
 					continue
 				}
 				names[base] = true
-				file := base + snippetExtension(sn.Language)
+				file := base + lang.SnippetExtension(sn.Language)
 				it := &item{Title: ex.Title, SchemaRef: sn.SchemaRef, Base: base, File: file, Language: sn.Language,
 					rep: report.NewItem(report.Source{Type: report.Example, ExampleIndex: i + 1, SnippetIndex: j + 1,
-						Filename: bd.repoPath(path.Join(o.tests, file)), Language: mediaType(sn.Language)})}
-				if languageKind(sn.Language) == "" {
+						Filename: bd.repoPath(path.Join(o.tests, file)), Language: lang.MediaType(sn.Language)})}
+				if lang.Kind(sn.Language) == "" {
 					// The files made from it are named after its own.
 					it.Base = strings.TrimSuffix(file, path.Ext(file))
 				}
 				using := file
-				if stem := snippetStem(fmt.Sprintf("example_%d_%d", i+1, j+1), sn.Language); sn.Ref != "" {
+				if stem := lang.SnippetStem(fmt.Sprintf("example_%d_%d", i+1, j+1), sn.Language); sn.Ref != "" {
 					using = sn.Ref
 				} else if it.Base != stem {
 					// As the tool chain, the name it would have given, when
@@ -552,115 +553,4 @@ func parseTestsConfig(b *bblock.Block) ([]testsEntry, error) {
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-// languageOfFile returns the language of a test resource by its extension.
-func languageOfFile(name string) string {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".json":
-		return "json"
-	case ".jsonld":
-		return "jsonld"
-	case ".ttl":
-		return "turtle"
-	case ".yaml", ".yml":
-		return "yaml"
-	}
-	return strings.TrimPrefix(path.Ext(name), ".")
-}
-
-// kinds of snippet language the build knows.
-const (
-	langJSON   = "json"
-	langJSONLD = "jsonld"
-	langTurtle = "turtle"
-	langYAML   = "yaml"
-)
-
-// languageKind maps a snippet language (a name or a media type) to one of
-// the kinds above, or "" for a language the build does not check.
-func languageKind(l string) string {
-	switch l = strings.ToLower(strings.TrimSpace(l)); l {
-	case "json", "application/json":
-		return langJSON
-	case "jsonld", "json-ld", "application/ld+json":
-		return langJSONLD
-	case "ttl", "turtle", "text/turtle":
-		return langTurtle
-	case "yaml", "yml", "application/yaml", "application/x-yaml", "text/yaml":
-		return langYAML
-	}
-	// Other languages are not checked, but for GeoJSON (see checkedKind).
-	return ""
-}
-
-// isGeoJSON reports whether a snippet's language is GeoJSON, by name or
-// media type: the tool chain checks it as JSON, as its reference build of
-// testdata/ogc-registers/snippet-languages shows, under its own file
-// name.
-func isGeoJSON(l string) bool {
-	l = strings.ToLower(strings.TrimSpace(l))
-	return l == "geojson" || l == "application/geo+json"
-}
-
-// checkedKind returns how a resource in language l is checked: as its
-// kind, GeoJSON as JSON; "" when nothing checks it.
-func checkedKind(l string) string {
-	if isGeoJSON(l) {
-		return langJSON
-	}
-	return languageKind(l)
-}
-
-// snippetExtension returns the extension of the file of a snippet in
-// language lang: that of its kind, or for a language nothing checks, the
-// one the tool chain gives it: the language itself ("xml" -> ".xml"), and
-// for a media type its type, then the media type with its slash as a dot
-// ("application/zip" -> ".application.application.zip", as its builds
-// show). Characters a file name should not hold become "_".
-func snippetExtension(lang string) string {
-	if kind := languageKind(lang); kind != "" {
-		return extension(kind)
-	}
-	clean := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("+-_/.", r) {
-			return r
-		}
-		return '_'
-	}, strings.TrimSpace(lang))
-	if major, _, ok := strings.Cut(clean, "/"); ok {
-		return "." + major + "." + strings.ReplaceAll(clean, "/", ".")
-	}
-	if clean == "" {
-		return ".txt"
-	}
-	return "." + clean
-}
-
-// snippetStem returns the name the tool chain gives the files of a snippet
-// whose own name is base (example_I_J) before their extension: base, and
-// for a media type nothing else names its type after it
-// ("example_8_2.application" for application/geo+json).
-func snippetStem(base, lang string) string {
-	if languageKind(lang) == "" {
-		if major, _, ok := strings.Cut(strings.TrimSpace(lang), "/"); ok {
-			return base + "." + major
-		}
-	}
-	return base
-}
-
-// extension returns the file extension of a language kind.
-func extension(kind string) string {
-	switch kind {
-	case langJSON:
-		return ".json"
-	case langJSONLD:
-		return ".jsonld"
-	case langTurtle:
-		return ".ttl"
-	case langYAML:
-		return ".yaml"
-	}
-	return ".txt"
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/internal/pyjson"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/register/internal/lang"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/register/site"
 	"github.com/jrpcld/jrpcld/schema"
@@ -137,14 +138,14 @@ type checkInput struct {
 // validation text file, and fills it.rep. ok is false when code could not
 // be read.
 func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkInput) {
-	kind := checkedKind(in.sn.Language)
+	kind := lang.Checked(in.sn.Language)
 	if it.File == "" {
-		it.File = it.Base + extension(kind)
+		it.File = it.Base + lang.Extension(kind)
 	}
 	if ok {
 		it.Source = code
 		written := code
-		if isGeoJSON(in.sn.Language) {
+		if lang.IsGeoJSON(in.sn.Language) {
 			// Written as the tool chain writes it, indented by Python's
 			// json module.
 			if v, err := ojson.DecodeJSON(code); err == nil {
@@ -157,9 +158,9 @@ func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkIn
 			bd.put(path.Join(o.tests, it.File), written)
 		}
 		switch kind {
-		case langJSON, langJSONLD, langYAML:
+		case lang.JSON, lang.JSONLD, lang.YAML:
 			bd.checkJSON(o, it, code, kind, in)
-		case langTurtle:
+		case lang.Turtle:
 			bd.checkTurtle(o, it, code, in)
 		default:
 			// Nothing of the tool chain checks it.
@@ -179,7 +180,7 @@ func (bd *builder) check(o *blockOut, it *item, code []byte, ok bool, in checkIn
 		bd.put(path.Join(o.tests, it.File), code)
 	}
 	shaclFailed := bd.checkSHACL(o, it, in.sn.SHACLClosure)
-	if shaclFailed && kind == langTurtle && it.rep.Source.Type == report.TestResource && it.RequireFail() && !it.rep.HasGlobalErrors() {
+	if shaclFailed && kind == lang.Turtle && it.rep.Source.Type == report.TestResource && it.RequireFail() && !it.rep.HasGlobalErrors() {
 		// The tool chain counts a check as run only when its validator
 		// does not say False, which its RDF validator says when SHACL
 		// finds errors: a Turtle test resource that must fail and that
@@ -205,7 +206,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 	rep := it.rep
 	var v any
 	var err error
-	if kind == langYAML {
+	if kind == lang.YAML {
 		v, err = ojson.DecodePlain(it.File, code)
 		if err != nil {
 			rep.Error(report.JSONSchema, fmt.Sprintf("Error parsing YAML example: %v", err), report.M("exception", "MarkedYAMLError"))
@@ -278,13 +279,13 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 
 	// The uplift: a JSON resource with the block's context (or prefixes),
 	// a JSON-LD one as it is. The tool chain does not uplift YAML.
-	if kind == langYAML {
+	if kind == lang.YAML {
 		return
 	}
 	prefixes := in.prefixes
 	ctx := o.ctx
 	switch {
-	case kind == langJSONLD:
+	case kind == lang.JSONLD:
 		ctx, _ = ldctx.Process(map[string]any{}) // a JSON-LD snippet carries its own context
 	case ctx == nil && o.ctxErr:
 		rep.GlobalError(report.JSONLD, "Error loading JSON-LD context: the block's context could not be built")
@@ -295,7 +296,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 		// The examples' prefixes alone, as the tool chain uplifts them.
 		ctx, _ = ldctx.Process(map[string]any{})
 	}
-	if kind != langJSONLD {
+	if kind != lang.JSONLD {
 		rep.Info(report.Files, "JSON-LD context is present - uplifting", report.Op(report.OpJSONLDUplift))
 	}
 	published := ""
@@ -305,7 +306,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 	case bd.opts.BaseURL != "":
 		published = bd.link("", path.Join(o.tests, it.File))
 	}
-	if kind != langJSONLD {
+	if kind != lang.JSONLD {
 		var ok bool
 		if code, ok = bd.preUplift(o, it, code); !ok {
 			return
@@ -323,7 +324,7 @@ func (bd *builder) checkJSON(o *blockOut, it *item, code []byte, kind string, in
 		}
 		rep.Info(report.JSONLD, msg, report.Op(OpNote))
 	}
-	if kind != langJSONLD {
+	if kind != lang.JSONLD {
 		out := up.JSONLD
 		if o.context != nil {
 			// Point at the built context rather than repeating it, as the
@@ -500,28 +501,6 @@ func lineCol(data []byte, off int64) (int, int) {
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return line, col
-}
-
-// mediaType returns the media type the tool chain names a snippet language
-// by ("json" is application/json), or the language as written.
-func mediaType(lang string) string {
-	switch strings.ToLower(strings.TrimSpace(lang)) {
-	case "json", "application/json":
-		return "application/json"
-	case "ttl", "turtle", "rdf/turtle", "text/turtle":
-		return "text/turtle"
-	case "jsonld", "json-ld", "application/ld+json":
-		return "application/ld+json"
-	case "rdf", "rdf/xml", "application/rdf+xml":
-		return "application/rdf+xml"
-	case "xml", "application/xml", "text/xml":
-		return "application/xml"
-	case "yaml", "text/yaml", "application/x-yaml":
-		return "application/x-yaml"
-	case "geojson":
-		return "application/geo+json"
-	}
-	return lang
 }
 
 func copyMap(m map[string]any) map[string]any {

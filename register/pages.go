@@ -10,6 +10,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/register/docs"
+	"github.com/jrpcld/jrpcld/register/internal/lang"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/register/site"
 )
@@ -36,13 +37,13 @@ func plural(n int) string {
 	return "s"
 }
 
-var captions = map[string]string{langJSON: "JSON", langJSONLD: "JSON-LD", langTurtle: "Turtle", langYAML: "YAML"}
+var captions = map[string]string{lang.JSON: "JSON", lang.JSONLD: "JSON-LD", lang.Turtle: "Turtle", lang.YAML: "YAML"}
 
 // snippetFiles lists the files of a checked snippet or test resource.
 func (bd *builder) snippetFiles(o *blockOut, it *item, from string) []site.File {
 	var out []site.File
 	for _, s := range it.outputs() {
-		c := captions[languageKind(s.language)]
+		c := captions[lang.Kind(s.language)]
 		if c == "" {
 			c = s.language
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/register/catalog"
 	"github.com/jrpcld/jrpcld/register/docs"
+	"github.com/jrpcld/jrpcld/register/internal/lang"
 	"github.com/jrpcld/jrpcld/register/schemaprops"
 	"github.com/jrpcld/jrpcld/register/toolchain"
 )
@@ -161,10 +162,10 @@ func (it *item) outputs() []output {
 		}
 		out = append(out, output{lang, it.File, it.Source})
 	}
-	if it.JSONLD != nil && languageKind(it.Language) != langJSONLD {
+	if it.JSONLD != nil && lang.Kind(it.Language) != lang.JSONLD {
 		out = append(out, output{"jsonld", it.Base + ".jsonld", it.JSONLD})
 	}
-	if it.Turtle != nil && languageKind(it.Language) != langTurtle {
+	if it.Turtle != nil && lang.Kind(it.Language) != lang.Turtle {
 		out = append(out, output{"turtle", it.Base + ".ttl", it.Turtle})
 	}
 	return out

@@ -14,6 +14,7 @@ import (
 	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/register/docs"
+	"github.com/jrpcld/jrpcld/register/internal/lang"
 	"github.com/jrpcld/jrpcld/register/report"
 	"github.com/jrpcld/jrpcld/register/transform"
 )
@@ -171,9 +172,9 @@ func (o *blockOut) exampleSnippets(i int) []snippet {
 	var order []string
 	last := map[string]snippet{}
 	for _, it := range o.examples[i].Snippets {
-		lang := strings.ToLower(strings.TrimSpace(it.Language))
-		declared[lang] = true
-		switch lang {
+		l := strings.ToLower(strings.TrimSpace(it.Language))
+		declared[l] = true
+		switch l {
 		case "turtle", "text/turtle":
 			declared["ttl"] = true
 		case "json-ld", "application/ld+json":
@@ -186,7 +187,7 @@ func (o *blockOut) exampleSnippets(i int) []snippet {
 			formats = decl[it.SnippetIndex()-1].DocUpliftFormats
 		}
 		for _, up := range []snippet{{"jsonld", it.JSONLD, it.Base + ".jsonld", true}, {"ttl", it.Turtle, it.Base + ".ttl", true}} {
-			if up.code == nil || up.language == "jsonld" && languageKind(it.Language) == langJSONLD || !slices.Contains(formats, up.language) {
+			if up.code == nil || up.language == "jsonld" && lang.Kind(it.Language) == lang.JSONLD || !slices.Contains(formats, up.language) {
 				continue
 			}
 			if _, seen := last[up.language]; !seen {
@@ -195,9 +196,9 @@ func (o *blockOut) exampleSnippets(i int) []snippet {
 			last[up.language] = up
 		}
 	}
-	for _, lang := range order {
-		if !declared[lang] {
-			out = append(out, last[lang])
+	for _, l := range order {
+		if !declared[l] {
+			out = append(out, last[l])
 		}
 	}
 	return out
