@@ -82,18 +82,32 @@ func pagePath(id string) string { return "bblock/" + id + ".html" }
 // each named by the file it comes from, and returns a warning for each
 // link that leads to nothing the build published (the page shows its text
 // alone).
-func (bd *builder) linkWarnings(from, dir string, texts ...string) []string {
+func linkWarnings(bt *site.Built, from, dir string, texts ...string) []string {
 	var warns []string
 	for i := 0; i+1 < len(texts); i += 2 {
 		file, text := texts[i], texts[i+1]
 		if text == "" {
 			continue
 		}
-		docs.HTMLLinks(text, 0, bd.mdLinks(from, dir, func(dest, why string) {
+		docs.HTMLLinks(text, 0, bt.Links(from, dir, func(dest, why string) {
 			warns = append(warns, fmt.Sprintf("%s: the link %q leads nowhere (%s): the page shows its text alone", file, dest, why))
 		}))
 	}
 	return warns
+}
+
+// siteBuilt returns what the links of the pages' Markdown texts can lead
+// to: the blocks built, their pages and the sections each shows, and the
+// files of the sources tree published with the build.
+func (bd *builder) siteBuilt() *site.Built {
+	bt := &site.Built{Published: bd.sourcePublished, Exists: bd.sourceExists}
+	for _, o := range bd.blocks {
+		bt.Blocks = append(bt.Blocks, site.BuiltBlock{ID: o.b.ID, Dir: path.Join(bblock.SourcesDir, o.b.Path), Page: o.page(),
+			Sections: map[string]bool{"description": o.description != "", "examples": len(o.examples) > 0,
+				"schema": o.schemaYAML != nil, "context": o.context != nil,
+				"ontology": o.ontology != nil || o.ontologyNote != "", "report": true}})
+	}
+	return bt
 }
 
 // blockTexts lists the Markdown texts of block o's page, each after the
@@ -112,15 +126,16 @@ func blockTexts(o *blockOut) []string {
 // writePages writes index.html and a page per block.
 func (bd *builder) writePages(res *Result) error {
 	cfg := bd.reg.Config
-	res.Warnings = append(res.Warnings, bd.linkWarnings("index.html", "", bblock.ConfigFile, cfg.Abstract, bblock.ConfigFile, cfg.Description)...)
+	bt := bd.siteBuilt()
+	res.Warnings = append(res.Warnings, linkWarnings(bt, "index.html", "", bblock.ConfigFile, cfg.Abstract, bblock.ConfigFile, cfg.Description)...)
 	for i, o := range bd.blocks {
-		for _, w := range bd.linkWarnings(o.page(), path.Join(bblock.SourcesDir, o.b.Path), blockTexts(o)...) {
+		for _, w := range linkWarnings(bt, o.page(), path.Join(bblock.SourcesDir, o.b.Path), blockTexts(o)...) {
 			o.warnf("%s", w)
 		}
 		res.Blocks[i] = o.res
 	}
 	idx := site.Index{Name: cfg.Name, Abstract: cfg.Abstract, Description: cfg.Description, Date: bd.date,
-		Errors: res.Errors, Warnings: res.Warnings, Links: bd.mdLinks("index.html", "", func(string, string) {}),
+		Errors: res.Errors, Warnings: res.Warnings, Links: bt.Links("index.html", "", func(string, string) {}),
 		RegisterLink: bd.pageLink("index.html", "register.json")}
 	if idx.Name == "" {
 		idx.Name = "Building-block register"
@@ -162,7 +177,7 @@ func (bd *builder) writePages(res *Result) error {
 			Date: bd.date, Deps: deps(o, from), Tags: m.Tags, Errors: o.res.Errors, Warnings: o.pageWarnings(),
 			Description: o.description, Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology,
 			OntologyNote: o.ontologyNote, Graph: bd.graph(from, o.b.ID),
-			Links: bd.mdLinks(from, path.Join(bblock.SourcesDir, o.b.Path), func(string, string) {})}
+			Links: bt.Links(from, path.Join(bblock.SourcesDir, o.b.Path), func(string, string) {})}
 		if p.Abstract == "" {
 			p.Abstract = m.Description
 		}

@@ -1,6 +1,7 @@
 package register
 
 import (
+	"io/fs"
 	"net/url"
 	"path"
 	"strings"
@@ -169,4 +170,25 @@ func (it *item) outputs() []output {
 		out = append(out, output{"turtle", it.Base + ".ttl", it.Turtle})
 	}
 	return out
+}
+
+// sourcePublished reports whether the file p of the sources tree (a path
+// from the repository root) is published with the build: the build wrote
+// its copy at the same path below the output folder, or builds into the
+// register's own folder, which holds it.
+func (bd *builder) sourcePublished(p string) bool {
+	if !strings.HasPrefix(p, bblock.SourcesDir+"/") {
+		return false
+	}
+	return bd.written[p] || bd.sources == sourcesInPlace && bd.sourceExists(p)
+}
+
+// sourceExists reports whether the sources tree has the file p (a path
+// from the repository root).
+func (bd *builder) sourceExists(p string) bool {
+	if bd.reg.FS == nil {
+		return false
+	}
+	fi, err := fs.Stat(bd.reg.FS, p)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -3,9 +3,10 @@
 // style sheet and nothing loaded from elsewhere, so that the pages work
 // from a folder, offline. The dependency graphs are SVG drawn here; the
 // index's filter box is the one script, a few lines inline, and the page
-// reads the same without it. The register package fills the pages' data;
-// this package orders the blocks as the OGC viewer lists them and writes
-// the pages.
+// reads the same without it. The register package fills the pages' data
+// and says what the build published (Built); this package orders the
+// blocks as the OGC viewer lists them, leads the links of the register's
+// Markdown where their authors mean them to, and writes the pages.
 package site
 
 import (

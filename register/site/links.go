@@ -1,7 +1,6 @@
-package register
+package site
 
 import (
-	"io/fs"
 	"net/url"
 	"path"
 	"regexp"
@@ -22,7 +21,31 @@ var tabAnchors = map[string]string{
 // bblock/ID or bblock/ID/TAB, from the viewer's root.
 var viewerPageRE = regexp.MustCompile(`^bblock/([^/]+)(?:/([^/]+))?/?$`)
 
-// mdLinks returns the LinkFunc of Markdown shown on the page from (a path
+// Built is what a link of a register's Markdown texts can lead to: the
+// pages of the blocks built and the files of the sources tree published
+// with the build.
+type Built struct {
+	// Blocks are the blocks built, in build order.
+	Blocks []BuiltBlock
+	// Published reports whether the file p of the sources tree (a path
+	// from the repository root) is published with the build, at the same
+	// path below the output folder.
+	Published func(p string) bool
+	// Exists reports whether the sources tree has the file p.
+	Exists func(p string) bool
+}
+
+// BuiltBlock is a block built, as links see it.
+type BuiltBlock struct {
+	ID   string
+	Dir  string // its folder in the sources tree, from the repository root
+	Page string // its page, below the output folder
+	// Sections are the sections its page shows (description, examples,
+	// schema, context, ontology, report).
+	Sections map[string]bool
+}
+
+// Links returns the LinkFunc of Markdown shown on the page from (a path
 // below the output folder) and written in the folder dir of the sources
 // tree (a path from the repository root: _sources/PATH for a block's
 // description and examples, "" for bblocks-config.yaml's texts). A link
@@ -41,7 +64,7 @@ var viewerPageRE = regexp.MustCompile(`^bblock/([^/]+)(?:/([^/]+))?/?$`)
 // it leads nowhere in the sources either (a file missing from them, a path
 // from the web server's root, a block not built), missing is told the
 // destination and why.
-func (bd *builder) mdLinks(from, dir string, missing func(dest, why string)) docs.LinkFunc {
+func (bt *Built) Links(from, dir string, missing func(dest, why string)) docs.LinkFunc {
 	viewerDir := "" // the folder of the page in the viewer
 	if from != "index.html" {
 		viewerDir = "bblock"
@@ -52,7 +75,7 @@ func (bd *builder) mdLinks(from, dir string, missing func(dest, why string)) doc
 		}
 		if rest, ok := strings.CutPrefix(dest, bblock.BlockRefPrefix); ok {
 			id, tab, _ := strings.Cut(strings.Trim(rest, "/"), "/")
-			if href, ok := bd.pageOf(from, id, tab); ok {
+			if href, ok := bt.pageOf(from, id, tab); ok {
 				return href, true
 			}
 			missing(dest, "no block "+id+" in this build")
@@ -79,14 +102,14 @@ func (bd *builder) mdLinks(from, dir string, missing func(dest, why string)) doc
 		}
 		target := path.Join(dir, p)
 		if target != ".." && !strings.HasPrefix(target, "../") {
-			if id, ok := bd.blockOfFolder(target); ok {
-				href, _ := bd.pageOf(from, id, "")
+			if id, ok := bt.blockOfFolder(target); ok {
+				href, _ := bt.pageOf(from, id, "")
 				return href, true
 			}
-			if prefix, ok := bd.folderOfBlocks(target); ok {
+			if prefix, ok := bt.folderOfBlocks(target); ok {
 				return docs.RelLink(from, "index.html") + "#q=" + url.PathEscape(prefix), true
 			}
-			if bd.sourcePublished(target) {
+			if strings.HasPrefix(target, bblock.SourcesDir+"/") && bt.Published(target) {
 				return withFrag(docs.RelLink(from, target)), true
 			}
 		}
@@ -95,14 +118,14 @@ func (bd *builder) mdLinks(from, dir string, missing func(dest, why string)) doc
 			if hasFrag && tab == "" {
 				tab = frag
 			}
-			if href, ok := bd.pageOf(from, m[1], tab); ok {
+			if href, ok := bt.pageOf(from, m[1], tab); ok {
 				return href, true
 			}
 		}
 		switch {
 		case target == ".." || strings.HasPrefix(target, "../"):
 			missing(dest, "outside the register's sources")
-		case bd.sourceExists(target):
+		case bt.Exists(target):
 			// There, but not published with this build: jrpcld's matter,
 			// not the author's; the text stands, without a word.
 		default:
@@ -114,27 +137,26 @@ func (bd *builder) mdLinks(from, dir string, missing func(dest, why string)) doc
 
 // pageOf returns the link from the page from to the page of the built
 // block id, at the section of its page that the viewer's tab shows.
-func (bd *builder) pageOf(from, id, tab string) (string, bool) {
-	o := bd.built[id]
-	if o == nil {
-		return "", false
+func (bt *Built) pageOf(from, id, tab string) (string, bool) {
+	for _, b := range bt.Blocks {
+		if b.ID != id {
+			continue
+		}
+		href := docs.RelLink(from, b.Page)
+		if anchor := tabAnchors[tab]; b.Sections[anchor] {
+			href += "#" + anchor
+		}
+		return href, true
 	}
-	href := docs.RelLink(from, o.page())
-	anchor := tabAnchors[tab]
-	has := map[string]bool{"description": o.description != "", "examples": len(o.examples) > 0, "schema": o.schemaYAML != nil,
-		"context": o.context != nil, "ontology": o.ontology != nil || o.ontologyNote != "", "report": true}
-	if has[anchor] {
-		href += "#" + anchor
-	}
-	return href, true
+	return "", false
 }
 
 // blockOfFolder returns the block built from the folder p of the sources
 // tree (a path from the repository root).
-func (bd *builder) blockOfFolder(p string) (string, bool) {
-	for _, o := range bd.blocks {
-		if path.Join(bblock.SourcesDir, o.b.Path) == p {
-			return o.b.ID, true
+func (bt *Built) blockOfFolder(p string) (string, bool) {
+	for _, b := range bt.Blocks {
+		if b.Dir == p {
+			return b.ID, true
 		}
 	}
 	return "", false
@@ -142,40 +164,18 @@ func (bd *builder) blockOfFolder(p string) (string, bool) {
 
 // folderOfBlocks returns the start that the identifiers of the blocks built
 // from below the folder p of the sources tree share, when p holds some.
-func (bd *builder) folderOfBlocks(p string) (string, bool) {
-	rel, ok := strings.CutPrefix(p, bblock.SourcesDir+"/")
-	if !ok {
+func (bt *Built) folderOfBlocks(p string) (string, bool) {
+	if !strings.HasPrefix(p, bblock.SourcesDir+"/") {
 		return "", false
 	}
-	for _, o := range bd.blocks {
-		below, ok := strings.CutPrefix(o.b.Path, rel+"/")
+	for _, b := range bt.Blocks {
+		below, ok := strings.CutPrefix(b.Dir, p+"/")
 		if !ok {
 			continue
 		}
-		if prefix, ok := strings.CutSuffix(o.b.ID, strings.ReplaceAll(below, "/", ".")); ok {
+		if prefix, ok := strings.CutSuffix(b.ID, strings.ReplaceAll(below, "/", ".")); ok {
 			return prefix, true
 		}
 	}
 	return "", false
-}
-
-// sourcePublished reports whether the file p of the sources tree (a path
-// from the repository root) is published with the build: the build wrote
-// its copy at the same path below the output folder, or builds into the
-// register's own folder, which holds it.
-func (bd *builder) sourcePublished(p string) bool {
-	if !strings.HasPrefix(p, bblock.SourcesDir+"/") {
-		return false
-	}
-	return bd.written[p] || bd.sources == sourcesInPlace && bd.sourceExists(p)
-}
-
-// sourceExists reports whether the sources tree has the file p (a path
-// from the repository root).
-func (bd *builder) sourceExists(p string) bool {
-	if bd.reg.FS == nil {
-		return false
-	}
-	fi, err := fs.Stat(bd.reg.FS, p)
-	return err == nil && fi.Mode().IsRegular()
 }
