@@ -9,6 +9,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/register/toolchain/internal/ctxmerge"
 )
 
 // Annotation keywords written into and read from annotated schemas.
@@ -108,7 +109,7 @@ func (tc *toolchain) doAnnotate(b *bblock.Block) (*ojson.Object, []ldctx.Warning
 		if err != nil {
 			return nil, warns, fmt.Errorf("block %s: x-jsonld-context: %w", b.ID, err)
 		}
-		m, err := mergeContexts(ctx, rc.ctx)
+		m, err := ctxmerge.Merge(ctx, rc.ctx)
 		if err != nil {
 			return nil, warns, fmt.Errorf("block %s: x-jsonld-context: %w", b.ID, err)
 		}
@@ -208,7 +209,7 @@ func (a *annotator) propContext(prop string, stack []*ojson.Object) (*ojson.Obje
 		case nil:
 			return nil, nil
 		default:
-			return nil, fmt.Errorf("the context's term %q is a %s, not a definition", prop, typeName(v))
+			return nil, fmt.Errorf("the context's term %q is a %s, not a definition", prop, ctxmerge.TypeName(v))
 		}
 	}
 	if iri, ok := expand(prop); ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/internal/ojson"
 	"github.com/jrpcld/jrpcld/register/schemaprops"
+	"github.com/jrpcld/jrpcld/register/toolchain/internal/ctxmerge"
 )
 
 // buildContext builds block b's JSON-LD context from its annotated schema
@@ -48,7 +49,7 @@ func (tc *toolchain) buildContext(b *bblock.Block, props *schemaprops.Collector)
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
 	own := ojson.NewObject()
-	if err := mergeInto(own, c); err != nil {
+	if err := ctxmerge.MergeInto(own, c); err != nil {
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
 	for _, k := range bd.importedExtra.Keys() {
@@ -77,8 +78,8 @@ func (tc *toolchain) buildContext(b *bblock.Block, props *schemaprops.Collector)
 		def.Set("@id", bd.prefixes.Value(p))
 		own.Set(p, def)
 	}
-	pruneUndefined(own)
-	if err := fixNest(own); err != nil {
+	ctxmerge.PruneUndefined(own)
+	if err := ctxmerge.FixNest(own); err != nil {
 		return nil, warns, fmt.Errorf("block %s: building its context: %w", b.ID, err)
 	}
 	// The tool chain's compaction and the one that keeps each term's
@@ -223,7 +224,7 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, 
 		localRefsOnly = false
 	}
 
-	merge := func(c *ojson.Object) error { return mergeInto(onto, c) }
+	merge := func(c *ojson.Object) error { return ctxmerge.MergeInto(onto, c) }
 
 	if ref, ok := s.Value("$ref").(string); ok {
 		target, err := resolveSchema(ref, from, bd.refs)
@@ -331,7 +332,7 @@ func (bd *ctxBuilder) subschema(v any, from *refSchema, path []string, isVocab, 
 		for _, term := range et.Keys() {
 			cur, has := onto.Get(term)
 			curObj, _ := cur.(*ojson.Object)
-			if !has || cur == undefined || curObj != nil && curObj.Value("@id") == undefined {
+			if !has || cur == (ctxmerge.Undefined{}) || curObj != nil && curObj.Value("@id") == (ctxmerge.Undefined{}) {
 				onto.Set(term, fromAnnotations(et.Value(term)))
 			}
 		}
@@ -449,13 +450,13 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, path []string
 		case revOK:
 			idValue = rev
 		default:
-			pc.Set("@id", undefined)
-			idValue = undefined
+			pc.Set("@id", ctxmerge.Undefined{})
+			idValue = ctxmerge.Undefined{}
 		}
 		xid, annotated := pv.Get(annID)
 		p := schemaprops.Property{Path: at, Schema: pv, Required: slices.Contains(required, any(prop)),
 			Annotated: annotated, AnnotatedID: xid, Type: pc.Value("@type"), Vocab: currentVocab, Source: bd.source(from)}
-		if idValue != undefined {
+		if idValue != (ctxmerge.Undefined{}) {
 			p.Bound, p.ID = true, idValue
 		}
 		bd.property(p)
@@ -472,24 +473,24 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, path []string
 			if !ok {
 				nested = ojson.NewObject()
 			}
-			if err := mergeInto(nested, child); err != nil {
+			if err := ctxmerge.MergeInto(nested, child); err != nil {
 				return err
 			}
-			if err := mergeInto(onto, nested); err != nil {
+			if err := ctxmerge.MergeInto(onto, nested); err != nil {
 				return err
 			}
 			if pc.Len() > 0 {
 				if !onto.Has(prop) {
 					onto.Set(prop, pc)
-				} else if err := mergeInto(asObject(onto, prop), pc); err != nil {
+				} else if err := ctxmerge.MergeInto(asObject(onto, prop), pc); err != nil {
 					return err
 				}
 			}
 			continue
 		}
 
-		if idValue == "@nest" || idValue == "@graph" || idValue == undefined && from == bd.root || !ojson.Truthy(idValue) && isVocab {
-			if idValue == undefined || !ojson.Truthy(idValue) && isVocab {
+		if idValue == "@nest" || idValue == "@graph" || idValue == (ctxmerge.Undefined{}) && from == bd.root || !ojson.Truthy(idValue) && isVocab {
+			if idValue == (ctxmerge.Undefined{}) || !ojson.Truthy(idValue) && isVocab {
 				pc.Delete("@id")
 			}
 			existing := onto.Value(prop)
@@ -514,7 +515,7 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, path []string
 			if isVocab {
 				target = scoped()
 			}
-			if err := mergeInto(target, child); err != nil {
+			if err := ctxmerge.MergeInto(target, child); err != nil {
 				return err
 			}
 		} else {
@@ -522,7 +523,7 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, path []string
 			if err != nil {
 				return err
 			}
-			if err := mergeInto(scoped(), child); err != nil {
+			if err := ctxmerge.MergeInto(scoped(), child); err != nil {
 				return err
 			}
 		}
@@ -549,11 +550,11 @@ func (bd *ctxBuilder) properties(s *ojson.Object, from *refSchema, path []string
 				def.Update(pc)
 				onto.Set(prop, def)
 			case *ojson.Object:
-				if err := mergeInto(c, pc); err != nil {
+				if err := ctxmerge.MergeInto(c, pc); err != nil {
 					return err
 				}
 			default:
-				return fmt.Errorf("term %q: cannot merge a definition into a %s", prop, typeName(cur))
+				return fmt.Errorf("term %q: cannot merge a definition into a %s", prop, ctxmerge.TypeName(cur))
 			}
 		}
 	}
@@ -635,7 +636,7 @@ func (c *compactor) branch(branch *ojson.Object, stack []*ojson.Object, isVocab 
 		}
 		if c.asToolchain {
 			for _, ctx := range stack {
-				if other := asDefinition(ctx.Value(term)); other != nil && dictContains(other, mine) {
+				if other := asDefinition(ctx.Value(term)); other != nil && ctxmerge.DictContains(other, mine) {
 					branch.Delete(term)
 					changed = true
 					break

@@ -3,11 +3,11 @@ package toolchain
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	ldctx "github.com/jrpcld/jrpcld/context"
 
 	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/register/toolchain/internal/ctxmerge"
 )
 
 // curieKeys are the members of a term definition whose compact IRIs the
@@ -134,7 +134,7 @@ func (r *contextResolver) inner(v any, stack []*ojson.Object, base string, prefi
 				return nil, err
 			}
 			innerPrefixes.Update(entry.prefixes)
-			if err := mergeDicts(entry.ctx, merged); err != nil {
+			if err := ctxmerge.MergeDicts(entry.ctx, merged); err != nil {
 				return nil, err
 			}
 		}
@@ -182,7 +182,7 @@ func (r *contextResolver) inner(v any, stack []*ojson.Object, base string, prefi
 	case nil:
 		return nil, nil
 	default:
-		return nil, fmt.Errorf("context in %s is a %s, not an object, a list or a reference", displayLoc(base), typeName(v))
+		return nil, fmt.Errorf("context in %s is a %s, not an object, a list or a reference", displayLoc(base), ctxmerge.TypeName(v))
 	}
 	if res == nil || res.ctx.Len() == 0 {
 		return res, nil
@@ -202,11 +202,11 @@ func (r *contextResolver) inner(v any, stack []*ojson.Object, base string, prefi
 func (r *contextResolver) prop(v any, stack []*ojson.Object, base string, prefixes *ojson.Object) (any, error) {
 	switch x := v.(type) {
 	case string:
-		return expandCURIE(x, stack, prefixes)
+		return ctxmerge.ExpandCURIE(x, stack, prefixes)
 	case *ojson.Object:
 		for _, k := range curieKeys {
 			if s, ok := x.Value(k).(string); ok {
-				e, err := expandCURIE(s, stack, prefixes)
+				e, err := ctxmerge.ExpandCURIE(s, stack, prefixes)
 				if err != nil {
 					return nil, err
 				}
@@ -227,83 +227,4 @@ func (r *contextResolver) prop(v any, stack []*ojson.Object, base string, prefix
 		return x, nil
 	}
 	return v, nil
-}
-
-// expandCURIE expands "prefix:local" when a context of the stack, innermost
-// first, defines prefix, and records the prefix as used.
-func expandCURIE(s string, stack []*ojson.Object, prefixes *ojson.Object) (string, error) {
-	if len(stack) == 0 || s == "" || ldctx.IsKeyword(s) {
-		return s, nil
-	}
-	prefix, local, ok := strings.Cut(s, ":")
-	if !ok || local == "" {
-		return s, nil
-	}
-	for i := len(stack) - 1; i >= 0; i-- {
-		tv, ok := stack[i].Get(prefix)
-		if !ok {
-			continue
-		}
-		var iri string
-		switch t := tv.(type) {
-		case string:
-			iri = t
-		case *ojson.Object:
-			id, ok := t.Value("@id").(string)
-			if !ok {
-				return "", fmt.Errorf("%q uses the prefix %q, whose definition has no @id", s, prefix)
-			}
-			iri = id
-		default:
-			return "", fmt.Errorf("%q uses the prefix %q, which is not defined by an IRI", s, prefix)
-		}
-		prefixes.Set(prefix, iri)
-		return iri + local, nil
-	}
-	return s, nil
-}
-
-// mergeDicts merges src into dst as the tool chain merges the entries of a
-// context array: members of src replace those of dst, objects merged member
-// by member. When dst holds a string where src has an object, the object's
-// plain members are lost (as in the tool chain); deeper objects cannot be
-// merged into a string, which is an error.
-func mergeDicts(src, dst *ojson.Object) error {
-	for _, k := range src.Keys() {
-		v := src.Value(k)
-		if vo, ok := v.(*ojson.Object); ok {
-			node := dst.SetDefault(k, ojson.NewObject())
-			no, ok := node.(*ojson.Object)
-			if !ok {
-				for _, kk := range vo.Keys() {
-					if _, isObj := vo.Value(kk).(*ojson.Object); isObj {
-						return fmt.Errorf("term %q is a string in one context of the array and an object in another", k)
-					}
-				}
-				continue
-			}
-			if err := mergeDicts(vo, no); err != nil {
-				return err
-			}
-			continue
-		}
-		dst.Set(k, v)
-	}
-	return nil
-}
-
-func typeName(v any) string {
-	switch v.(type) {
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case []any:
-		return "list"
-	case *ojson.Object:
-		return "object"
-	case nil:
-		return "null"
-	}
-	return "number"
 }

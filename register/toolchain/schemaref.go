@@ -7,6 +7,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/internal/ojson"
+	"github.com/jrpcld/jrpcld/register/toolchain/internal/ctxmerge"
 )
 
 // nesting counts the subschemas a walk of a schema is inside, in all and
@@ -309,7 +310,7 @@ func getBranch(doc any, frag string, anchors map[string]*ojson.Object) (any, err
 			}
 			cur = x[i]
 		default:
-			return nil, fmt.Errorf("#%s: %q is inside a %s", frag, tok, typeName(cur))
+			return nil, fmt.Errorf("#%s: %q is inside a %s", frag, tok, ctxmerge.TypeName(cur))
 		}
 	}
 	return cur, nil
