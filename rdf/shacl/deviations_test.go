@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/shacl/internal/shgraph"
 	"github.com/jrpcld/jrpcld/rdf/shacl/xsd"
 )
 
@@ -61,21 +62,21 @@ func drop(ks []key, f func(key) bool) []key {
 // alternative of predicates or a predicate with *, + or ?.
 func simplePath(p *Path) bool {
 	step := func(p *Path) bool {
-		switch p.kind {
-		case pathPredicate:
+		switch shgraph.KindOf(p) {
+		case shgraph.Predicate:
 			return true
-		case pathSequence:
+		case shgraph.Sequence:
 			return false
 		}
-		for _, s := range p.subs {
-			if s.kind != pathPredicate {
+		for _, s := range shgraph.Parts(p) {
+			if shgraph.KindOf(s) != shgraph.Predicate {
 				return false
 			}
 		}
 		return true
 	}
-	if p.kind == pathSequence {
-		for _, s := range p.subs {
+	if shgraph.KindOf(p) == shgraph.Sequence {
+		for _, s := range shgraph.Parts(p) {
 			if !step(s) {
 				return false
 			}
@@ -83,6 +84,15 @@ func simplePath(p *Path) bool {
 		return true
 	}
 	return step(p)
+}
+
+// graphTerms returns the terms of g.
+func graphTerms(g *Graph) []rdf.Term {
+	ts := make([]rdf.Term, 0, g.NumTerms())
+	for n := 1; n < g.NumTerms(); n++ {
+		ts = append(ts, g.Term(id(n)))
+	}
+	return ts
 }
 
 var peerDeviations = []deviation{
@@ -114,7 +124,7 @@ var peerDeviations = []deviation{
 	{"", "order: language-tagged strings and ill-formed literals compared as what JavaScript reads in them, date-times with and without time zone never", nil,
 		func(o ourOutcome) bool {
 			odd := false
-			for _, t := range o.data.terms {
+			for _, t := range graphTerms(o.data) {
 				odd = odd || t.Lang != "" || t.Kind == rdf.Literal && !xsd.WellFormed(t)
 			}
 			return odd && hasConstraint(o, false, cMinExclusive, cMinInclusive, cMaxExclusive, cMaxInclusive, cLessThan, cLessThanOrEquals)
@@ -164,7 +174,7 @@ var peerDeviations = []deviation{
 		},
 		func(o ourOutcome) bool {
 			blank := false
-			for _, t := range o.data.terms {
+			for _, t := range graphTerms(o.data) {
 				blank = blank || t.Kind == rdf.Blank
 			}
 			for _, t := range o.shapes.consts {

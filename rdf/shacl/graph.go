@@ -1,365 +1,54 @@
 package shacl
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
-	"fmt"
-	"io"
-	"runtime"
-	"slices"
-
-	"github.com/jrpcld/jrpcld/diag"
-
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/shacl/internal/shgraph"
 )
 
-// id names a term of a graph: 1 to len(terms)-1 for the graph's own terms,
-// higher for terms a validation adds (the constants of the shapes that the
-// data does not hold); 0 names nothing.
-type id uint32
-
-// edge is one half of a triple, the other half being the key of the index
-// it sits in.
-type edge struct{ a, b id }
-
 // Graph is an RDF graph indexed for validation: its terms are numbered,
-// and its triples are sorted three ways, by subject, by object and by
-// predicate, so that the objects of a subject and predicate, the subjects
-// of a predicate and object, and every triple of a predicate are each one
-// contiguous run. A Graph is read-only once made and safe for use by
-// several goroutines.
-type Graph struct {
-	terms []rdf.Term // by id; terms[0] is unused
-	dict  dict
-	size  int // triples
-
-	// spo holds (p, o) sorted by subject, then p, then o: the triples of
-	// subject s are spo[sOff[s]:sOff[s+1]]. ops holds (p, s) by object,
-	// pso (s, o) by predicate, with oOff and pOff alike.
-	spo, ops, pso    []edge
-	sOff, oOff, pOff []uint32
-}
-
-// dict numbers terms: IRIs and blank nodes by their string, which hashes
-// faster than a whole term, literals by term.
-type dict struct {
-	iris, blanks map[string]id
-	literals     map[rdf.Term]id
-}
-
-func (d *dict) get(t rdf.Term) (id, bool) {
-	var n id
-	var ok bool
-	switch t.Kind {
-	case rdf.IRI:
-		n, ok = d.iris[t.Value]
-	case rdf.Blank:
-		n, ok = d.blanks[t.Value]
-	default:
-		n, ok = d.literals[t]
-	}
-	return n, ok
-}
+// and its triples are sorted by subject, by object and by predicate. A
+// Graph is read-only once made and safe for use by several goroutines.
+type Graph = shgraph.Graph
 
 // Builder makes a Graph from triples added in any number of calls.
-type Builder struct {
-	g   *Graph
-	raw [][3]id
-	// lastP caches the id of the last predicate: triples come grouped by
-	// subject, and few predicates recur.
-	lastP   string
-	lastPID id
-	blanks  string // the prefix of blank node labels
-}
+type Builder = shgraph.Builder
 
-// SetBlankPrefix makes the labels of the blank nodes added from now on
-// start with prefix: the blank nodes of two documents stay apart when each
-// is added with a prefix of its own.
-func (b *Builder) SetBlankPrefix(prefix string) { b.blanks = prefix }
+// Path is a SHACL property path.
+type Path = shgraph.Path
+
+// The graph's parts, as the validator names them.
+type (
+	id      = shgraph.ID
+	edge    = shgraph.Edge
+	nodeSet = shgraph.NodeSet
+	ref     = shgraph.Ref // a constant of the shapes: an index into Shapes.consts
+)
 
 // NewBuilder returns an empty Builder; size, when known, is about the
 // number of triples to come.
-func NewBuilder(size int) *Builder {
-	return &Builder{g: &Graph{terms: make([]rdf.Term, 1, size/3+2), dict: dict{
-		iris: make(map[string]id, size/4+2), blanks: map[string]id{}, literals: make(map[rdf.Term]id, size/8+2)}},
-		raw: make([][3]id, 0, size)}
-}
-
-// Add adds triples to the graph.
-func (b *Builder) Add(triples ...rdf.Triple) {
-	for _, t := range triples {
-		b.add(t.S, t.P, t.O)
-	}
-}
-
-// AddQuads adds the triples of quads, whatever graph each is in.
-func (b *Builder) AddQuads(quads []rdf.Quad) {
-	for _, q := range quads {
-		b.add(q.S, q.P, q.O)
-	}
-}
-
-func (b *Builder) add(s rdf.Term, p string, o rdf.Term) {
-	if p != b.lastP || b.lastPID == 0 {
-		b.lastP, b.lastPID = p, b.intern(rdf.NewIRI(p))
-	}
-	b.raw = append(b.raw, [3]id{b.intern(s), b.lastPID, b.intern(o)})
-}
-
-func (b *Builder) intern(t rdf.Term) id {
-	if t.Kind == rdf.Blank && b.blanks != "" {
-		t.Value = b.blanks + t.Value
-	}
-	d := &b.g.dict
-	if n, ok := d.get(t); ok {
-		return n
-	}
-	n := id(len(b.g.terms))
-	b.g.terms = append(b.g.terms, t)
-	switch t.Kind {
-	case rdf.IRI:
-		d.iris[t.Value] = n
-	case rdf.Blank:
-		d.blanks[t.Value] = n
-	default:
-		d.literals[t] = n
-	}
-	return n
-}
-
-// Graph indexes the triples added and returns the graph, duplicates
-// counted once. The Builder is done with.
-func (b *Builder) Graph() *Graph {
-	g := b.g
-	g.index(b.raw)
-	b.g, b.raw = nil, nil
-	return g
-}
-
-// ReadLines reads N-Triples or N-Quads (every graph merged) from r in
-// pieces, parses them on every core and adds their triples: a piece's
-// statements are added as soon as it is parsed, so memory holds the graph
-// and a few pieces, never the whole document. A syntax error is a
-// *diag.Diagnostic with the line counted from the document's start;
-// nothing is added after it.
-func (b *Builder) ReadLines(r io.Reader, syntax rdf.Format) error {
-	if syntax != rdf.NTriples && syntax != rdf.NQuads {
-		return fmt.Errorf("shacl: ReadLines reads N-Triples and N-Quads, not %v", syntax)
-	}
-	const pieceSize = 4 << 20
-	type piece struct {
-		lines int // lines before the piece
-		quads []rdf.Quad
-		err   error
-		done  chan struct{}
-	}
-	workers := runtime.GOMAXPROCS(0)
-	queue := make(chan *piece, workers)
-	readErr := make(chan error, 1)
-	stop := make(chan struct{})
-	go func() {
-		defer close(queue)
-		br := bufio.NewReaderSize(r, 64<<10)
-		lines := 0
-		for {
-			buf := make([]byte, pieceSize)
-			n, err := io.ReadFull(br, buf)
-			buf = buf[:n]
-			if err == nil {
-				// End the piece at a line end.
-				rest, rerr := br.ReadBytes('\n')
-				buf = append(buf, rest...)
-				if rerr != nil && rerr != io.EOF {
-					readErr <- rerr
-					return
-				}
-			} else if err != io.EOF && err != io.ErrUnexpectedEOF {
-				readErr <- err
-				return
-			}
-			if len(buf) == 0 {
-				return
-			}
-			p := &piece{lines: lines, done: make(chan struct{})}
-			lines += bytes.Count(buf, []byte{'\n'})
-			go func(data []byte) {
-				p.quads, _, p.err = rdf.Parse(data, syntax, "")
-				close(p.done)
-			}(buf)
-			select {
-			case queue <- p:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	var firstErr error
-	for p := range queue {
-		<-p.done
-		if p.err != nil {
-			var d *diag.Diagnostic
-			if errors.As(p.err, &d) {
-				e := *d
-				e.Line += p.lines
-				firstErr = &e
-			} else {
-				firstErr = p.err
-			}
-			close(stop)
-			for range queue {
-			}
-			return firstErr
-		}
-		b.AddQuads(p.quads)
-	}
-	select {
-	case err := <-readErr:
-		return err
-	default:
-	}
-	return nil
-}
+func NewBuilder(size int) *Builder { return shgraph.NewBuilder(size) }
 
 // NewGraph returns the graph of triples, duplicates counted once.
-func NewGraph(triples []rdf.Triple) *Graph {
-	b := NewBuilder(len(triples))
-	b.Add(triples...)
-	return b.Graph()
-}
+func NewGraph(triples []rdf.Triple) *Graph { return shgraph.New(triples) }
 
 // NewGraphFromQuads returns the graph of the quads' triples, whatever
 // graph each quad is in.
-func NewGraphFromQuads(quads []rdf.Quad) *Graph {
-	b := NewBuilder(len(quads))
-	b.AddQuads(quads)
-	return b.Graph()
-}
+func NewGraphFromQuads(quads []rdf.Quad) *Graph { return shgraph.FromQuads(quads) }
 
-// Len returns the number of triples of the graph.
-func (g *Graph) Len() int { return g.size }
+// pathReader is the shapes graph as shgraph.Parse reads a path from it.
+type pathReader struct{ c *compiler }
 
-// Triples returns the triples of the graph, by subject.
-func (g *Graph) Triples() []rdf.Triple {
-	ts := make([]rdf.Triple, 0, g.size)
-	for s := 1; s < len(g.sOff)-1; s++ {
-		for _, e := range g.spo[g.sOff[s]:g.sOff[s+1]] {
-			ts = append(ts, rdf.Triple{S: g.terms[s], P: g.terms[e.a].Value, O: g.terms[e.b]})
-		}
-	}
-	return ts
-}
+func (r pathReader) Values(n rdf.Term, pred string) []rdf.Term { return r.c.values(n, pred) }
+func (r pathReader) List(n rdf.Term) ([]rdf.Term, error)       { return r.c.list(n) }
+func (r pathReader) Describe(n rdf.Term) string                { return r.c.describe(n) }
+func (r pathReader) Ref(n rdf.Term) ref                        { return r.c.ref(n) }
 
-// Has reports whether the graph holds the triple t.
-func (g *Graph) Has(t rdf.Triple) bool {
-	s, ok1 := g.dict.get(t.S)
-	p, ok2 := g.dict.get(rdf.NewIRI(t.P))
-	o, ok3 := g.dict.get(t.O)
-	if !ok1 || !ok2 || !ok3 {
-		return false
-	}
-	_, found := slices.BinarySearchFunc(g.objects(s, p), o, func(e edge, o id) int { return cmpID(e.b, o) })
-	return found
-}
+// parsePath reads the path whose node is n in the shapes graph (see
+// shgraph.Parse).
+func (c *compiler) parsePath(n rdf.Term) (*Path, error) { return shgraph.Parse(n, pathReader{c}) }
 
-func cmpID(a, b id) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// index sorts the triples into the three indexes with counting sorts:
-// spo by a stable sort on o, then p, then s, which leaves each subject's
-// run sorted by (p, o); pso from spo, stable on p; ops from pso, stable on
-// o. Duplicates are dropped from spo before the others are made.
-func (g *Graph) index(raw [][3]id) {
-	n := len(g.terms)
-	tmp := make([][3]id, len(raw))
-	for _, k := range []int{2, 1, 0} {
-		countingSort(raw, tmp, k, n)
-		raw, tmp = tmp, raw
-	}
-	raw = slices.Compact(raw)
-	g.size = len(raw)
-	g.spo, g.sOff = project(raw, 0, 1, 2, n)
-	tmp = tmp[:len(raw)]
-	countingSort(raw, tmp, 1, n)
-	g.pso, g.pOff = project(tmp, 1, 0, 2, n)
-	countingSort(tmp, raw, 2, n)
-	g.ops, g.oOff = project(raw, 2, 1, 0, n)
-}
-
-// countingSort writes src into dst sorted stably by column k, whose
-// values are below n.
-func countingSort(src, dst [][3]id, k, n int) {
-	count := make([]uint32, n+1)
-	for _, t := range src {
-		count[t[k]+1]++
-	}
-	for i := 1; i <= n; i++ {
-		count[i] += count[i-1]
-	}
-	for _, t := range src {
-		dst[count[t[k]]] = t
-		count[t[k]]++
-	}
-}
-
-// project returns the (a, b) columns of sorted, which is sorted by column
-// key, and the offsets of each key's run.
-func project(sorted [][3]id, key, a, b, n int) ([]edge, []uint32) {
-	es := make([]edge, len(sorted))
-	off := make([]uint32, n+1)
-	for i, t := range sorted {
-		es[i] = edge{t[a], t[b]}
-		off[t[key]+1]++
-	}
-	for i := 1; i <= n; i++ {
-		off[i] += off[i-1]
-	}
-	return es, off
-}
-
-// run returns the edges of key k in an index, or none when k is not a
-// term of the graph.
-func run(es []edge, off []uint32, k id) []edge {
-	if int(k)+1 >= len(off) {
-		return nil
-	}
-	return es[off[k]:off[k+1]]
-}
-
-// sub returns the part of a run whose first member is a.
-func sub(es []edge, a id) []edge {
-	i, _ := slices.BinarySearchFunc(es, a, func(e edge, a id) int { return cmpID(e.a, a) })
-	j := i
-	for j < len(es) && es[j].a == a {
-		j++
-	}
-	return es[i:j]
-}
-
-// objects returns the triples with subject s and predicate p, as (p, o)
-// edges sorted by o.
-func (g *Graph) objects(s, p id) []edge { return sub(run(g.spo, g.sOff, s), p) }
-
-// subjects returns the triples with predicate p and object o, as (p, s)
-// edges sorted by s.
-func (g *Graph) subjects(p, o id) []edge { return sub(run(g.ops, g.oOff, o), p) }
-
-// out returns every triple of subject s, as (p, o) edges.
-func (g *Graph) out(s id) []edge { return run(g.spo, g.sOff, s) }
-
-// withPredicate returns every triple of predicate p, as (s, o) edges
-// sorted by s, then o.
-func (g *Graph) withPredicate(p id) []edge { return run(g.pso, g.pOff, p) }
-
-// id returns the number of a term, or 0 when the graph does not hold it.
-func (g *Graph) id(t rdf.Term) id {
-	n, _ := g.dict.get(t)
-	return n
+// eval adds to out the nodes the path reaches from n, following it
+// backwards when inverse is set.
+func (v *validator) eval(p *Path, n id, inverse bool, out *nodeSet) {
+	shgraph.Eval(v.g, v.bind, p, n, inverse, out)
 }

@@ -186,8 +186,8 @@ func sig(t rdf.Term, g *Graph, depth int) string {
 		return "[]"
 	}
 	var parts []string
-	for _, e := range g.out(g.id(t)) {
-		parts = append(parts, "<"+g.terms[e.a].Value+"> "+sig(g.terms[e.b], g, depth+1))
+	for _, e := range g.Out(g.ID(t)) {
+		parts = append(parts, "<"+g.Term(e.A).Value+"> "+sig(g.Term(e.B), g, depth+1))
 	}
 	sort.Strings(parts)
 	return "[" + strings.Join(parts, "; ") + "]"

@@ -359,7 +359,7 @@ func comparePySHACL(t *testing.T, shapesFile, shapesBase, dataFile, want string)
 			}
 			var path *Path
 			if p := one(shResultPath); p != (rdf.Term{}) {
-				if path, err = c.parsePath(p, 0); err != nil {
+				if path, err = c.parsePath(p); err != nil {
 					t.Fatal(err)
 				}
 			}

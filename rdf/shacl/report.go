@@ -152,16 +152,16 @@ func (l labels) of(t rdf.Term) rdf.Term {
 // [ ... ] form (the labels the parser gives blank nodes mean nothing to
 // the user), or as a label when g is nil or does not hold it.
 func describe(g *Graph, t rdf.Term) string {
-	if t.Kind != rdf.Blank || g == nil || g.id(t) == 0 {
+	if t.Kind != rdf.Blank || g == nil || g.ID(t) == 0 {
 		return termText(t)
 	}
 	var parts []string
-	for i, e := range g.out(g.id(t)) {
+	for i, e := range g.Out(g.ID(t)) {
 		if i == 3 {
 			parts = append(parts, "...")
 			break
 		}
-		o := g.terms[e.b]
+		o := g.Term(e.B)
 		s := "[...]"
 		if o.Kind != rdf.Blank {
 			s = termText(o)
@@ -169,7 +169,7 @@ func describe(g *Graph, t rdf.Term) string {
 		if len(s) > 60 {
 			s = s[:57] + "..."
 		}
-		parts = append(parts, short(g.terms[e.a].Value)+" "+s)
+		parts = append(parts, short(g.Term(e.A).Value)+" "+s)
 	}
 	if len(parts) == 0 {
 		return "[]"
@@ -253,7 +253,7 @@ func (r *Report) Triples() []rdf.Triple {
 	described := map[rdf.Term]bool{}
 	for _, res := range r.Results {
 		for _, t := range []rdf.Term{res.Shape, res.SourceConstraint} {
-			ts = r.shapes.appendDescription(ts, t, keep, described)
+			ts = appendDescription(r.shapes, ts, t, keep, described)
 		}
 	}
 	return ts
@@ -262,15 +262,15 @@ func (r *Report) Triples() []rdf.Triple {
 // appendDescription appends the triples of blank node t in g, and of the
 // blank nodes they lead to (its concise bounded description), each blank
 // node once, relabelled by keep.
-func (g *Graph) appendDescription(ts []rdf.Triple, t rdf.Term, keep func(rdf.Term) rdf.Term, done map[rdf.Term]bool) []rdf.Triple {
-	if g == nil || t.Kind != rdf.Blank || done[t] || g.id(t) == 0 {
+func appendDescription(g *Graph, ts []rdf.Triple, t rdf.Term, keep func(rdf.Term) rdf.Term, done map[rdf.Term]bool) []rdf.Triple {
+	if g == nil || t.Kind != rdf.Blank || done[t] || g.ID(t) == 0 {
 		return ts
 	}
 	done[t] = true
-	for _, e := range g.out(g.id(t)) {
-		o := g.terms[e.b]
-		ts = append(ts, rdf.T(keep(t), g.terms[e.a].Value, keep(o)))
-		ts = g.appendDescription(ts, o, keep, done)
+	for _, e := range g.Out(g.ID(t)) {
+		o := g.Term(e.B)
+		ts = append(ts, rdf.T(keep(t), g.Term(e.A).Value, keep(o)))
+		ts = appendDescription(g, ts, o, keep, done)
 	}
 	return ts
 }
@@ -288,7 +288,7 @@ func (r *Report) WriteTurtle(w io.Writer) error {
 // blank node of the data or shapes graph as its first triples.
 func (r *Report) Describe(t rdf.Term) string {
 	for _, g := range []*Graph{r.data, r.shapes} {
-		if g != nil && g.id(t) != 0 {
+		if g != nil && g.ID(t) != 0 {
 			return describe(g, t)
 		}
 	}
@@ -308,7 +308,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	keep := labels{}.of
 	text := func(g *Graph, t rdf.Term) string {
-		if g != nil && g.id(t) != 0 {
+		if g != nil && g.ID(t) != 0 {
 			return describe(g, t)
 		}
 		return termText(keep(t))

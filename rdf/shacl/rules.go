@@ -157,7 +157,7 @@ func (c *compiler) expr(n rdf.Term, depth int) (*expr, error) {
 		return &expr{kind: exprConstant, ref: c.ref(n)}, nil
 	}
 	if ps := c.values(n, shPath); len(ps) > 0 {
-		p, err := c.parsePath(ps[0], 0)
+		p, err := c.parsePath(ps[0])
 		if err != nil {
 			return nil, err
 		}
@@ -211,15 +211,15 @@ func (v *validator) nodes(e *expr, focus id) []id {
 	case exprPath:
 		var set nodeSet
 		v.eval(e.path, focus, false, &set)
-		return set.list
+		return set.Nodes()
 	case exprUnion:
 		var set nodeSet
 		for _, s := range e.subs {
 			for _, n := range v.nodes(s, focus) {
-				set.add(n)
+				set.Add(n)
 			}
 		}
-		return set.list
+		return set.Nodes()
 	case exprIntersection:
 		var cur []id
 		for i, s := range e.subs {

@@ -80,41 +80,6 @@ func brief(r *Report) []string {
 	return out
 }
 
-func TestGraph(t *testing.T) {
-	ts := ttl(t, `ex:a ex:p ex:b, ex:c ; ex:q "x" . ex:a ex:p ex:b . ex:d ex:p ex:b .`)
-	g := NewGraph(ts)
-	if g.Len() != 4 {
-		t.Errorf("Len = %d, want 4 (a duplicate counted once)", g.Len())
-	}
-	if ok, diff := rdftest.Isomorphic(g.Triples(), ts); !ok {
-		t.Errorf("Triples is not the graph given: %s", diff)
-	}
-	id := func(s string) id { return g.id(rdf.NewIRI(ex + s)) }
-	var objs, subs []string
-	for _, e := range g.objects(id("a"), id("p")) {
-		objs = append(objs, g.terms[e.b].Value)
-	}
-	for _, e := range g.subjects(id("p"), id("b")) {
-		subs = append(subs, g.terms[e.b].Value)
-	}
-	slices.Sort(objs)
-	slices.Sort(subs)
-	if !slices.Equal(objs, []string{ex + "b", ex + "c"}) || !slices.Equal(subs, []string{ex + "a", ex + "d"}) {
-		t.Errorf("objects(a, p) = %v, subjects(p, b) = %v", objs, subs)
-	}
-	if n := len(g.withPredicate(id("p"))); n != 3 {
-		t.Errorf("withPredicate(p) has %d triples, want 3", n)
-	}
-	if !g.Has(rdf.T(rdf.NewIRI(ex+"a"), ex+"q", rdf.NewLiteral("x", ""))) || g.Has(rdf.T(rdf.NewIRI(ex+"a"), ex+"q", rdf.NewLiteral("y", ""))) {
-		t.Error("Has is wrong")
-	}
-	if len(g.objects(id("nothing"), id("p"))) != 0 || len(g.objects(id("a"), 12345)) != 0 {
-		t.Error("lookups of unknown terms must find nothing")
-	}
-}
-
-// TestValidate covers each component on a small graph; the expected
-// results are written by hand from the SHACL specification.
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		name, shapes, data string
@@ -365,8 +330,8 @@ func TestReportWriters(t *testing.T) {
 	// The path written is the path read.
 	c := &compiler{g: NewGraph(back), s: &Shapes{}, byNode: map[rdf.Term]*shape{}, consts: map[rdf.Term]ref{}}
 	var paths []string
-	for _, e := range c.g.withPredicate(c.g.id(rdf.NewIRI(shResultPath))) {
-		p, err := c.parsePath(c.g.terms[e.b], 0)
+	for _, e := range c.g.WithPredicate(c.g.ID(rdf.NewIRI(shResultPath))) {
+		p, err := c.parsePath(c.g.Term(e.B))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -378,10 +343,10 @@ func TestReportWriters(t *testing.T) {
 	}
 	// The shapes are blank nodes: each is written with its triples, its
 	// sh:path among them, not as [] (the shape would be lost).
-	shapes := c.g.withPredicate(c.g.id(rdf.NewIRI(shSourceShape)))
+	shapes := c.g.WithPredicate(c.g.ID(rdf.NewIRI(shSourceShape)))
 	for _, e := range shapes {
-		if len(c.values(c.g.terms[e.b], shPath)) != 1 {
-			t.Errorf("sh:sourceShape %s is written without its sh:path:\n%s", c.g.terms[e.b], buf.Bytes())
+		if len(c.values(c.g.Term(e.B), shPath)) != 1 {
+			t.Errorf("sh:sourceShape %s is written without its sh:path:\n%s", c.g.Term(e.B), buf.Bytes())
 		}
 	}
 	if len(shapes) != 3 {

@@ -1,6 +1,7 @@
 package shacl
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -26,10 +27,6 @@ type Shapes struct {
 	warnings []string
 	graph    *Graph // the shapes graph
 }
-
-// ref names a constant of the shapes (a term the validation looks up in
-// the data graph): an index into Shapes.consts.
-type ref int32
 
 // shape is one node shape or property shape.
 type shape struct {
@@ -127,10 +124,10 @@ type compiler struct {
 	byNode  map[rdf.Term]*shape
 	consts  map[rdf.Term]ref
 	pending []*shape
-	// pathParts and exprParts count the parts of the path and of the node
-	// expression being read.
-	pathParts, exprParts int
-	comps                []*declaredComponent
+	// exprParts counts the parts of the node expression being read (a
+	// path counts its own, in shgraph.Parse).
+	exprParts int
+	comps     []*declaredComponent
 }
 
 // maxParts bounds the parts of one path and of one node expression.
@@ -214,14 +211,14 @@ func (c *compiler) ref(t rdf.Term) ref {
 // values returns the objects of n and the predicate pred in the shapes
 // graph, in the graph's order.
 func (c *compiler) values(n rdf.Term, pred string) []rdf.Term {
-	s, p := c.g.id(n), c.g.id(rdf.NewIRI(pred))
+	s, p := c.g.ID(n), c.g.ID(rdf.NewIRI(pred))
 	if s == 0 || p == 0 {
 		return nil
 	}
-	es := c.g.objects(s, p)
+	es := c.g.Objects(s, p)
 	ts := make([]rdf.Term, len(es))
 	for i, e := range es {
-		ts[i] = c.g.terms[e.b]
+		ts[i] = c.g.Term(e.B)
 	}
 	return ts
 }
@@ -231,9 +228,9 @@ func (c *compiler) has(n rdf.Term, pred string) bool { return len(c.values(n, pr
 // subjectsOf returns the subjects of pred in the shapes graph.
 func (c *compiler) subjectsOf(pred string) []rdf.Term {
 	var ts []rdf.Term
-	for _, e := range c.g.withPredicate(c.g.id(rdf.NewIRI(pred))) {
-		if len(ts) == 0 || ts[len(ts)-1] != c.g.terms[e.a] {
-			ts = append(ts, c.g.terms[e.a])
+	for _, e := range c.g.WithPredicate(c.g.ID(rdf.NewIRI(pred))) {
+		if len(ts) == 0 || ts[len(ts)-1] != c.g.Term(e.A) {
+			ts = append(ts, c.g.Term(e.A))
 		}
 	}
 	return ts
@@ -317,7 +314,7 @@ func (c *compiler) shapeNodes() []rdf.Term {
 		nodes = append(nodes, n)
 	}
 	// The graph numbers terms in the order it first met them.
-	slices.SortFunc(nodes, func(a, b rdf.Term) int { return cmpID(c.g.id(a), c.g.id(b)) })
+	slices.SortFunc(nodes, func(a, b rdf.Term) int { return cmp.Compare(c.g.ID(a), c.g.ID(b)) })
 	return nodes
 }
 
@@ -401,7 +398,7 @@ func (c *compiler) compile(sh *shape) error {
 		if err != nil {
 			return err
 		}
-		if sh.path, err = c.parsePath(pv, 0); err != nil {
+		if sh.path, err = c.parsePath(pv); err != nil {
 			return fmt.Errorf("sh:path: %w", err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/shacl/internal/shgraph"
 	"github.com/jrpcld/jrpcld/rdf/shacl/internal/shsparql"
 	"github.com/jrpcld/jrpcld/rdf/sparql"
 	"github.com/jrpcld/jrpcld/rdf/sparql/algebra"
@@ -327,7 +328,7 @@ func (v *validator) checkSPARQL(sh *shape, k *constraint, focus id, values []id,
 			r.value = r.focus
 		}
 		if p := get(sol, "path"); p.Kind == rdf.IRI && p.Value != "" {
-			r.path = &Path{kind: pathPredicate, iri: p.Value}
+			r.path = shgraph.NewPredicate(p.Value, 0)
 		}
 		if m := get(sol, "message"); m.Kind == rdf.Literal {
 			r.messages = []rdf.Term{m}
@@ -371,7 +372,7 @@ func (v *validator) constructRule(sh *shape, r *rule, focus id) ([]rdf.Triple, e
 	v.runs++
 	fresh := func(t rdf.Term) rdf.Term {
 		switch {
-		case t.Kind == rdf.Blank && v.g.id(t) == 0:
+		case t.Kind == rdf.Blank && v.g.ID(t) == 0:
 			t.Value = fmt.Sprintf("sparql-rule-%d-%s", v.runs, t.Value)
 		case t.Kind == rdf.Literal:
 			t = v.queries.Original(t)
@@ -426,7 +427,7 @@ func (v *validator) sparqlFocus(sh *shape, set *nodeSet) {
 		col := slices.Index(res.Vars, "this")
 		for sol := range res.Solutions() {
 			if col >= 0 && sol[col] != (rdf.Term{}) {
-				set.add(v.idOf(v.queries.Original(sol[col])))
+				set.Add(v.idOf(v.queries.Original(sol[col])))
 			}
 		}
 		if err = res.Err(); err != nil {

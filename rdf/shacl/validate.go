@@ -10,6 +10,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/internal/limits"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/rdf/shacl/internal/shgraph"
 	"github.com/jrpcld/jrpcld/rdf/shacl/internal/shsparql"
 	"github.com/jrpcld/jrpcld/rdf/shacl/xsd"
 )
@@ -46,23 +47,23 @@ func bind(s *Shapes, g *Graph) *binding {
 // idOf returns the id of t, numbering it after the graph's terms when the
 // graph does not hold it.
 func (b *binding) idOf(t rdf.Term) id {
-	if n := b.g.id(t); n != 0 {
+	if n := b.g.ID(t); n != 0 {
 		return n
 	}
 	for i, e := range b.extra {
 		if e == t {
-			return id(len(b.g.terms) + i)
+			return id(b.g.NumTerms() + i)
 		}
 	}
 	b.extra = append(b.extra, t)
-	return id(len(b.g.terms) + len(b.extra) - 1)
+	return id(b.g.NumTerms() + len(b.extra) - 1)
 }
 
 func (b *binding) term(n id) rdf.Term {
-	if int(n) < len(b.g.terms) {
-		return b.g.terms[n]
+	if int(n) < b.g.NumTerms() {
+		return b.g.Term(n)
 	}
-	return b.extra[int(n)-len(b.g.terms)]
+	return b.extra[int(n)-b.g.NumTerms()]
 }
 
 // validator checks nodes against shapes; each goroutine has its own.
@@ -259,10 +260,10 @@ func (v *validator) subclasses(class id) map[id]bool {
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
-		for _, e := range v.g.subjects(v.subClassOf, c) {
-			if !set[e.b] {
-				set[e.b] = true
-				queue = append(queue, e.b)
+		for _, e := range v.g.Subjects(v.subClassOf, c) {
+			if !set[e.B] {
+				set[e.B] = true
+				queue = append(queue, e.B)
 			}
 		}
 	}
@@ -273,13 +274,13 @@ func (v *validator) subclasses(class id) map[id]bool {
 // isInstance reports whether n is a SHACL instance of class in the data
 // graph.
 func (v *validator) isInstance(n, class id) bool {
-	types := v.g.objects(n, v.rdfType)
+	types := v.g.Objects(n, v.rdfType)
 	if len(types) == 0 {
 		return false
 	}
 	subs := v.subclasses(class)
 	for _, e := range types {
-		if subs[e.b] {
+		if subs[e.B] {
 			return true
 		}
 	}
@@ -290,31 +291,31 @@ func (v *validator) isInstance(n, class id) bool {
 func (v *validator) focusNodes(sh *shape) []id {
 	var set nodeSet
 	for _, r := range sh.targetNodes {
-		set.add(v.bind[r])
+		set.Add(v.bind[r])
 	}
 	for _, r := range sh.targetClasses {
 		for c := range v.subclasses(v.bind[r]) {
-			for _, e := range v.g.subjects(v.rdfType, c) {
-				set.add(e.b)
+			for _, e := range v.g.Subjects(v.rdfType, c) {
+				set.Add(e.B)
 			}
 		}
 	}
 	for _, r := range sh.targetSubjectsOf {
 		var last id
-		for _, e := range v.g.withPredicate(v.bind[r]) {
-			if e.a != last {
-				set.add(e.a)
-				last = e.a
+		for _, e := range v.g.WithPredicate(v.bind[r]) {
+			if e.A != last {
+				set.Add(e.A)
+				last = e.A
 			}
 		}
 	}
 	for _, r := range sh.targetObjectsOf {
-		for _, e := range v.g.withPredicate(v.bind[r]) {
-			set.add(e.b)
+		for _, e := range v.g.WithPredicate(v.bind[r]) {
+			set.Add(e.B)
 		}
 	}
 	v.sparqlFocus(sh, &set)
-	return set.list
+	return set.Nodes()
 }
 
 // valueNodes returns the value nodes of a shape for a focus node.
@@ -322,17 +323,17 @@ func (v *validator) valueNodes(sh *shape, focus id) []id {
 	if sh.path == nil {
 		return []id{focus}
 	}
-	if sh.path.kind == pathPredicate {
-		es := v.g.objects(focus, v.bind[sh.path.ref])
+	if r, ok := shgraph.PredicateRef(sh.path); ok {
+		es := v.g.Objects(focus, v.bind[r])
 		ns := make([]id, len(es))
 		for i, e := range es {
-			ns[i] = e.b
+			ns[i] = e.B
 		}
 		return ns
 	}
 	var set nodeSet
 	v.eval(sh.path, focus, false, &set)
-	return set.list
+	return set.Nodes()
 }
 
 // conforms reports whether n conforms to sh. A node met again while it is
@@ -493,7 +494,7 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 			}
 		}
 	case cEquals, cDisjoint, cLessThan, cLessThanOrEquals:
-		others := v.g.objects(focus, v.bind[k.ref])
+		others := v.g.Objects(focus, v.bind[k.ref])
 		switch k.comp {
 		case cEquals:
 			for _, n := range values {
@@ -502,7 +503,7 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 				}
 			}
 			for _, e := range others {
-				if !contains(values, e.b) && !fail(e.b) {
+				if !contains(values, e.B) && !fail(e.B) {
 					return false
 				}
 			}
@@ -512,7 +513,7 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 			for _, n := range values {
 				a := xsd.ValueOf(v.term(n))
 				for _, e := range others {
-					c, cmpOK := xsd.Compare(a, xsd.ValueOf(v.term(e.b)))
+					c, cmpOK := xsd.Compare(a, xsd.ValueOf(v.term(e.B)))
 					if (!cmpOK || c > 0 || c == 0 && k.comp == cLessThan) && !fail(n) {
 						return false
 					}
@@ -585,13 +586,13 @@ func (v *validator) check(sh *shape, k *constraint, focus id, values []id, out *
 	case cClosed:
 		allowed := v.set(k)
 		for _, n := range values {
-			for _, e := range v.g.out(n) {
-				if !allowed[e.a] {
+			for _, e := range v.g.Out(n) {
+				if !allowed[e.A] {
 					ok = false
 					if out == nil {
 						return false
 					}
-					*out = append(*out, result{focus: focus, value: e.b, shape: sh, k: k, pred: e.a})
+					*out = append(*out, result{focus: focus, value: e.B, shape: sh, k: k, pred: e.A})
 				}
 			}
 		}
@@ -632,7 +633,7 @@ func contains(ns []id, n id) bool {
 
 func hasObject(es []edge, n id) bool {
 	for _, e := range es {
-		if e.b == n {
+		if e.B == n {
 			return true
 		}
 	}
@@ -666,7 +667,7 @@ func (b *binding) export(r result) Result {
 		res.Value = b.term(r.value)
 	}
 	if r.k.comp == cClosed {
-		res.Path = &Path{kind: pathPredicate, iri: b.term(r.pred).Value}
+		res.Path = shgraph.NewPredicate(b.term(r.pred).Value, 0)
 	}
 	if q := r.sparql; q != nil {
 		res.Focus, res.Value, res.Path = q.focus, q.value, q.path

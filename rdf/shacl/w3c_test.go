@@ -119,7 +119,7 @@ func expectedKey(t testing.TB, c *compiler, r rdf.Term) string {
 	}
 	path := ""
 	if p := one(shResultPath); p != (rdf.Term{}) {
-		pp, err := c.parsePath(p, 0)
+		pp, err := c.parsePath(p)
 		if err != nil {
 			t.Fatalf("expected result path: %v", err)
 		}
