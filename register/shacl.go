@@ -217,7 +217,12 @@ func (bd *builder) checkSHACL(o *blockOut, it *item, more []string) (failed bool
 		}
 		// The focus nodes are those of the data alone, before the rules
 		// and closures, as the tool chain lists them.
-		focus := f.shapes.FocusNodes(data)
+		focus, err := f.shapes.FocusNodes(data)
+		if err != nil {
+			it.rep.Error(report.SHACL, fmt.Sprintf("Error finding the focus nodes of %s: %v", f.name, err))
+			failed = true
+			continue
+		}
 		g := data
 		if len(closure) > 0 || f.shapes.HasRules() {
 			all := append(slices.Clone(graph), closure...)

@@ -389,7 +389,10 @@ func TestReportWriters(t *testing.T) {
 func TestFocusNodesAndValidateNode(t *testing.T) {
 	s := mustCompile(t, `ex:S sh:targetClass ex:C ; sh:nodeKind sh:BlankNode . ex:T sh:datatype xsd:string .`)
 	g := NewGraph(ttl(t, `ex:a a ex:C . ex:b a ex:C .`))
-	fs := s.FocusNodes(g)
+	fs, err := s.FocusNodes(g)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(fs) != 1 || fs[0].Shape != rdf.NewIRI(ex+"S") || len(fs[0].Nodes) != 2 {
 		t.Errorf("FocusNodes = %+v", fs)
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/jrpcld/jrpcld/rdf/sparql"
 )
 
 // TestSPARQLResults checks what the W3C sparql tests leave out: message
@@ -125,5 +127,35 @@ func TestSPARQLRulesAndTargets(t *testing.T) {
 	r := validate(t, s, data)
 	if len(r.Results) != 1 || r.Results[0].Focus.Value != ex+"b" {
 		t.Errorf("results %v, want one, for ex:b (the focus nodes are ex:a and ex:b)", r.Results)
+	}
+}
+
+// TestSPARQLTargetFailure: a SPARQL-based target whose query fails when
+// it runs (here SERVICE, which Compile refuses and the evaluator refuses
+// too, put in place of the compiled query) is an error naming the shape
+// for FocusNodes, Validate and Infer alike; FocusNodes used to report the
+// shape with no focus nodes, as if the target selected none.
+func TestSPARQLTargetFailure(t *testing.T) {
+	s := mustCompile(t, `ex:S sh:target [ a sh:SPARQLTarget ; sh:select "SELECT ?this WHERE { ?this ?p ?o }" ] ;
+		sh:nodeKind sh:BlankNode ; sh:rule [ a sh:TripleRule ; sh:subject sh:this ; sh:predicate ex:q ; sh:object 1 ] .`)
+	g := NewGraph(ttl(t, `ex:a ex:p 1 .`))
+	if fs, err := s.FocusNodes(g); err != nil || len(fs) != 1 || len(fs[0].Nodes) != 1 {
+		t.Fatalf("FocusNodes with the query compiled = %+v, %v; want ex:a", fs, err)
+	}
+	q, err := sparql.ParseQuery(`SELECT ?this WHERE { SERVICE <http://example.org/sparql> { ?this ?p ?o } }`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.shapes[0].sparqlTargets[0] = q
+	fs, err := s.FocusNodes(g)
+	var qe *QueryError
+	if !errors.As(err, &qe) || qe.Shape != "<"+ex+"S>" || !strings.Contains(err.Error(), "SERVICE refused") {
+		t.Errorf("FocusNodes = %+v, %v; want a *QueryError naming ex:S and SERVICE", fs, err)
+	}
+	if _, err := s.Validate(g); !errors.As(err, &qe) {
+		t.Errorf("Validate: %v, want a *QueryError", err)
+	}
+	if _, err := s.Infer(g); !errors.As(err, &qe) {
+		t.Errorf("Infer: %v, want a *QueryError", err)
 	}
 }

@@ -228,8 +228,9 @@ func (s *Shapes) ValidateNode(data *Graph, node, shapeNode rdf.Term) (*Report, e
 
 // FocusNodes returns, for each shape that has targets and is not
 // deactivated, its node in the shapes graph and its focus nodes in the
-// data graph.
-func (s *Shapes) FocusNodes(data *Graph) []ShapeFocus {
+// data graph. The query of a SPARQL-based target that fails is a
+// *QueryError naming the shape, never a shape without focus nodes.
+func (s *Shapes) FocusNodes(data *Graph) ([]ShapeFocus, error) {
 	v := newValidator(bind(s, data))
 	var fs []ShapeFocus
 	for _, sh := range s.targeted {
@@ -237,9 +238,12 @@ func (s *Shapes) FocusNodes(data *Graph) []ShapeFocus {
 		for _, n := range v.focusNodes(sh) {
 			f.Nodes = append(f.Nodes, v.term(n))
 		}
+		if v.queryErr != nil {
+			return nil, v.queryErr
+		}
 		fs = append(fs, f)
 	}
-	return fs
+	return fs, nil
 }
 
 // ShapeFocus is a shape and its focus nodes.
