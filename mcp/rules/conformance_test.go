@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -175,23 +177,24 @@ func TestConformance(t *testing.T) {
 		}
 	}
 	compared, agreed := 0, 0
+	total := map[string]int{} // the findings of all the scenarios' logs
 	for _, name := range names {
 		row := tableRow(t, name)
-		log, checks := runScenario(t, node, suite, env, upstream, name)
-		findings := checkLog(t, set, name, log)
+		log, byScenario := runSuite(t, node, suite, env, upstream, name, "--scenario", name)
+		counts := checkLog(t, set, name, log)
+		findings := distinct(counts)
+		for f, n := range counts {
+			total[f] += n
+		}
 		if !slices.Equal(findings, row.findings) {
 			t.Errorf("%s: jrpcld finds %q, the table says %q\nlog:\n%s", name, findings, row.findings, log)
 		}
-		if len(checks) != len(row.checks) {
-			t.Errorf("%s: the suite made %d checks %v, the table has %d", name, len(checks), checks, len(row.checks))
+		checks := byScenario[name]
+		if !sameChecks(t, name, checks, row) {
 			continue
 		}
 		for i, c := range checks {
 			want := row.checks[i]
-			if c.ID != want.id || c.Status != want.status {
-				t.Errorf("%s: check %d is %s %s, the table says %s %s (%s)", name, i, c.ID, c.Status, want.id, want.status, c.ErrorMessage)
-				continue
-			}
 			switch want.kind {
 			case kindMessages:
 				compared++
@@ -210,6 +213,60 @@ func TestConformance(t *testing.T) {
 		}
 	}
 	t.Logf("%d scenarios; %d checks of messages compared, %d agree", len(names), compared, agreed)
+	if *conformanceAll {
+		oneLog(t, set, node, suite, env, upstream, total)
+	}
+}
+
+// oneLog runs the whole suite at once through one recording proxy, as
+// "jrpcld record --listen" records it, the sessions of all the scenarios
+// in one log: the suite's checks are those it makes scenario by
+// scenario, and jrpcld finds in the log, its sessions apart, what it
+// finds in the scenarios' logs one by one (want, each finding by number).
+func oneLog(t *testing.T, set *mcp.Set, node, suite string, env []string, upstream *url.URL, want map[string]int) {
+	log, byScenario := runSuite(t, node, suite, env, upstream, "all", "--suite", "all")
+	for _, row := range conformanceTable {
+		sameChecks(t, "all: "+row.name, byScenario[row.name], row)
+		delete(byScenario, row.name)
+	}
+	for name := range byScenario {
+		t.Errorf("all: the suite ran scenario %s, which the table has not", name)
+	}
+	got := checkLog(t, set, "all", log)
+	if !maps.Equal(got, want) {
+		t.Errorf("all: jrpcld finds %v in the suite's log, but %v in the scenarios' logs one by one", got, want)
+	}
+	sessions := map[string]bool{}
+	for _, line := range bytes.Split(bytes.TrimSpace(log), []byte("\n")) {
+		var envelope struct{ Session string }
+		if json.Unmarshal(line, &envelope) == nil {
+			sessions[envelope.Session] = true
+		}
+	}
+	t.Logf("all: %d messages of %d sessions in one log", bytes.Count(log, []byte("\n")), len(sessions))
+}
+
+// sameChecks reports whether checks are those of the table's row (ids and
+// statuses, in order), and says how they differ on t when not.
+func sameChecks(t *testing.T, name string, checks []suiteCheck, row scenarioRow) bool {
+	t.Helper()
+	ok := len(checks) == len(row.checks)
+	for i := 0; ok && i < len(checks); i++ {
+		ok = checks[i].ID == row.checks[i].id && checks[i].Status == row.checks[i].status
+	}
+	if !ok {
+		var want []string
+		for _, c := range row.checks {
+			want = append(want, c.id+" "+c.status)
+		}
+		t.Errorf("%s: the suite's checks are %v, the table's %v", name, checks, want)
+	}
+	return ok
+}
+
+// distinct returns the findings counted, sorted.
+func distinct(counts map[string]int) []string {
+	return slices.Sorted(maps.Keys(counts))
 }
 
 // verdict is the status a check of the server's messages would have from
@@ -327,40 +384,54 @@ type suiteCheck struct {
 	ErrorMessage string `json:"errorMessage"`
 }
 
-// runScenario runs the suite's scenario name against upstream through a
-// recording proxy of its own, and returns the log and the suite's checks.
-func runScenario(t *testing.T, node, suite string, env []string, upstream *url.URL, name string) ([]byte, []suiteCheck) {
+// resultDir is the name of the folder the suite writes a scenario's
+// checks.json to: server-SCENARIO-TIME.
+var resultDir = regexp.MustCompile(`^server-(.+)-[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9-]+Z$`)
+
+// runSuite runs the suite's "server" command with args against upstream
+// through a recording proxy of its own, and returns the log and the
+// suite's checks by scenario; label names the run in messages.
+func runSuite(t *testing.T, node, suite string, env []string, upstream *url.URL, label string, args ...string) ([]byte, map[string][]suiteCheck) {
 	t.Helper()
 	var log lockedBuffer
-	proxy := &record.Proxy{Upstream: upstream, Log: record.NewLog(&log), Warn: func(msg string) { t.Logf("%s: record: %s", name, msg) }}
+	proxy := &record.Proxy{Upstream: upstream, Log: record.NewLog(&log), Warn: func(msg string) { t.Logf("%s: record: %s", label, msg) }}
 	srv := httptest.NewServer(proxy)
 	out := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", srv.URL+upstream.Path, "--scenario", name, "-o", out)
+	cmd := exec.CommandContext(ctx, node, append([]string{suite, "server", "--url", srv.URL + upstream.Path, "-o", out}, args...)...)
 	cmd.Env = env
 	text, err := cmd.CombinedOutput() // the status says whether a check failed: the checks say which
 	srv.Close()
 	files, _ := filepath.Glob(filepath.Join(out, "*", "checks.json"))
-	if len(files) != 1 {
-		t.Fatalf("%s: the suite wrote %d checks.json (%v); its output:\n%s", name, len(files), err, text)
+	if len(files) == 0 {
+		t.Fatalf("%s: the suite wrote no checks.json (%v); its output:\n%s", label, err, text)
 	}
-	data, err := os.ReadFile(files[0])
-	var checks []suiteCheck
-	if err == nil {
-		err = json.Unmarshal(data, &checks)
+	byScenario := map[string][]suiteCheck{}
+	for _, f := range files {
+		m := resultDir.FindStringSubmatch(filepath.Base(filepath.Dir(f)))
+		if m == nil {
+			t.Fatalf("%s: %s: not the folder of a scenario's results", label, f)
+		}
+		data, err := os.ReadFile(f)
+		var checks []suiteCheck
+		if err == nil {
+			err = json.Unmarshal(data, &checks)
+		}
+		if err != nil {
+			t.Fatalf("%s: %s: %v", label, f, err)
+		}
+		byScenario[m[1]] = checks
 	}
-	if err != nil {
-		t.Fatalf("%s: %s: %v", name, files[0], err)
-	}
-	return log.Bytes(), checks
+	return log.Bytes(), byScenario
 }
 
 // checkLog checks a log as "jrpcld validate --mcp" does (each message
-// against its version's schema, and the rules), and returns its findings:
-// "E rule" or "W rule", distinct and sorted ("schema" for the schemas'
-// findings and JSON-RPC 2.0's, which name no rule).
-func checkLog(t *testing.T, set *mcp.Set, name string, log []byte) []string {
+// against its version's schema, and the rules), and returns how many of
+// each finding it has: "E rule" for an error, "W rule" for a warning
+// ("schema" for the schemas' findings and JSON-RPC 2.0's, which name no
+// rule).
+func checkLog(t *testing.T, set *mcp.Set, name string, log []byte) map[string]int {
 	t.Helper()
 	read := func() *rpclog.Reader {
 		r, err := rpclog.NewReader(bufio.NewReader(bytes.NewReader(log)), name, rpclog.ReaderOptions{})
@@ -397,13 +468,13 @@ func checkLog(t *testing.T, set *mcp.Set, name string, log []byte) []string {
 		t.Fatal(err)
 	}
 	c.Observe(rc, schemas...)
-	seen := map[string]bool{}
+	counts := map[string]int{}
 	note := func(f schema.Finding) {
 		rule := f.Rule
 		if rule == "" {
 			rule = "schema"
 		}
-		seen[map[diag.Severity]string{diag.Error: "E ", diag.Warning: "W "}[f.Severity]+rule] = true
+		counts[map[diag.Severity]string{diag.Error: "E ", diag.Warning: "W "}[f.Severity]+rule]++
 		t.Logf("%s: line %d: %s %s: %s", name, f.Line, f.Severity, rule, f.Message)
 	}
 	if _, err := schema.ValidateLog(read(), c, name, note); err != nil {
@@ -412,12 +483,7 @@ func checkLog(t *testing.T, set *mcp.Set, name string, log []byte) []string {
 	for _, f := range rc.End() {
 		note(f)
 	}
-	var out []string
-	for f := range seen {
-		out = append(out, f)
-	}
-	slices.Sort(out)
-	return out
+	return counts
 }
 
 // startEverything starts the reference server's Streamable HTTP transport
