@@ -3,7 +3,12 @@ package eval
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/jrpcld/jrpcld/rdf/sparql/expr"
 )
+
+// errUnbound is the error of an unbound variable's value.
+var errUnbound = &expr.TypeError{Msg: "unbound variable"}
 
 // LimitError stops a query that holds more solutions at once than
 // Options.MaxSolutions allows.

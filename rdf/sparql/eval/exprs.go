@@ -19,9 +19,6 @@ func boolTerm(b bool) rdf.Term {
 	return falseTerm
 }
 
-// errUnbound is the error of an unbound variable's value.
-var errUnbound = &expr.TypeError{Msg: "unbound variable"}
-
 // test reports whether x's effective boolean value is true on r; an error
 // is false, as FILTER takes it.
 func (e *evaluator) test(x algebra.Expr, r row, g active) bool {
