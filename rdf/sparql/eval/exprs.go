@@ -7,18 +7,6 @@ import (
 	"github.com/jrpcld/jrpcld/rdf/sparql/store"
 )
 
-var (
-	trueTerm  = rdf.NewLiteral("true", rdf.XSDBoolean)
-	falseTerm = rdf.NewLiteral("false", rdf.XSDBoolean)
-)
-
-func boolTerm(b bool) rdf.Term {
-	if b {
-		return trueTerm
-	}
-	return falseTerm
-}
-
 // test reports whether x's effective boolean value is true on r; an error
 // is false, as FILTER takes it.
 func (e *evaluator) test(x algebra.Expr, r row, g active) bool {
@@ -29,6 +17,15 @@ func (e *evaluator) test(x algebra.Expr, r row, g active) bool {
 	}
 	b, err := expr.EBV(t)
 	return err == nil && b
+}
+
+// bound returns the ID variable name is bound to in r, or errUnbound.
+func (e *evaluator) bound(name string, r row) (store.ID, error) {
+	s, ok := e.slots[name]
+	if !ok || r[s] == 0 {
+		return 0, errUnbound
+	}
+	return r[s], nil
 }
 
 // ebv returns x's effective boolean value on r, or its error.
@@ -48,18 +45,18 @@ func (e *evaluator) evalExpr(x algebra.Expr, r row, g active) (rdf.Term, error) 
 	case algebra.Const:
 		return x.Term, nil
 	case algebra.VarExpr:
-		s, ok := e.slots[x.Name]
-		if !ok || r[s] == 0 {
-			return rdf.Term{}, errUnbound
+		id, err := e.bound(x.Name, r)
+		if err != nil {
+			return rdf.Term{}, err
 		}
-		return e.term(r[s]), nil
+		return e.term(id), nil
 	case algebra.Exists:
 		found := false
 		e.eval(x.Op, g, r)(func(row) bool { found = true; return false })
 		if e.err != nil {
 			return rdf.Term{}, e.err
 		}
-		return boolTerm(found != x.Not), nil
+		return expr.Bool(found != x.Not), nil
 	case algebra.Call:
 		return e.evalCall(x, r, g)
 	}
@@ -77,18 +74,18 @@ func (e *evaluator) evalCall(x algebra.Call, r row, g active) (rdf.Term, error) 
 		or := x.Name == "||"
 		a, errA := e.ebv(x.Args[0], r, g)
 		if errA == nil && a == or {
-			return boolTerm(or), nil
+			return expr.Bool(or), nil
 		}
 		b, errB := e.ebv(x.Args[1], r, g)
 		switch {
 		case errB == nil && b == or:
-			return boolTerm(or), nil
+			return expr.Bool(or), nil
 		case errA != nil:
 			return rdf.Term{}, errA
 		case errB != nil:
 			return rdf.Term{}, errB
 		}
-		return boolTerm(!or), nil
+		return expr.Bool(!or), nil
 	case "BOUND":
 		if len(x.Args) != 1 {
 			break
@@ -98,7 +95,7 @@ func (e *evaluator) evalCall(x algebra.Call, r row, g active) (rdf.Term, error) 
 			return rdf.Term{}, &expr.TypeError{Op: "BOUND", Msg: "the argument is not a variable"}
 		}
 		s, ok := e.slots[v.Name]
-		return boolTerm(ok && r[s] != 0), nil
+		return expr.Bool(ok && r[s] != 0), nil
 	case "IF":
 		if len(x.Args) != 3 {
 			break
@@ -176,11 +173,11 @@ func (e *evaluator) evalBinary(x algebra.Call, r row, g active) (rdf.Term, error
 func (e *evaluator) value(x algebra.Expr, r row, g active) (expr.Value, error) {
 	switch x := x.(type) {
 	case algebra.VarExpr:
-		s, ok := e.slots[x.Name]
-		if !ok || r[s] == 0 {
-			return expr.Value{}, errUnbound
+		id, err := e.bound(x.Name, r)
+		if err != nil {
+			return expr.Value{}, err
 		}
-		return e.valueOf(r[s]), nil
+		return e.valueOf(id), nil
 	case algebra.Const:
 		v, ok := e.consts[x.Term]
 		if !ok {
@@ -232,7 +229,7 @@ func (e *evaluator) evalIn(x algebra.Call, r row, g active) (rdf.Term, error) {
 			var eq rdf.Term
 			if eq, err = expr.Compare("=", v, t); err == nil {
 				if b, _ := expr.EBV(eq); b {
-					return boolTerm(!not), nil
+					return expr.Bool(!not), nil
 				}
 			}
 		}
@@ -246,7 +243,7 @@ func (e *evaluator) evalIn(x algebra.Call, r row, g active) (rdf.Term, error) {
 	if firstErr != nil {
 		return rdf.Term{}, firstErr
 	}
-	return boolTerm(not), nil
+	return expr.Bool(not), nil
 }
 
 // bnodeOf is BNODE(str): one blank node per string within a solution.

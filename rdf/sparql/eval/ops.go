@@ -209,86 +209,68 @@ func (e *evaluator) evalJoin(o algebra.Join, g active, seed row) seq {
 
 // joinWith joins left, the solutions of o.Left, with o.Right.
 func (e *evaluator) joinWith(left seq, o algebra.Join, g active, seed row) seq {
-	if seedable(o.Right) {
-		return func(yield func(row) bool) {
-			left(func(l row) bool {
-				ok := true
-				e.eval(o.Right, g, l)(func(r row) bool { ok = yield(r); return ok })
-				return ok && e.err == nil
-			})
-		}
-	}
+	each := e.joinEach(left, o.Left, o.Right, g, seed)
 	return func(yield func(row) bool) {
-		rows := e.collect(e.eval(o.Right, g, seed))
-		defer e.release(len(rows))
-		if e.err != nil {
-			return
-		}
-		ix := newIndex(rows, certain(o.Left), e)
-		out := e.newRow()
-		left(func(l row) bool {
-			return ix.probe(l, func(r row) bool {
-				if !e.tick() {
-					return false
-				}
-				if !compatible(l, r) {
-					return true
-				}
-				return yield(mergeInto(out, l, r))
-			})
+		each(func(_ row, matches seq) bool {
+			ok := true
+			matches(func(m row) bool { ok = yield(m); return ok })
+			return ok && e.err == nil
 		})
 	}
 }
 
 func (e *evaluator) evalLeftJoin(o algebra.LeftJoin, g active, seed row) seq {
-	left := e.eval(o.Left, g, seed)
-	keep := func(m row) bool { return o.Expr == nil || e.test(o.Expr, m, g) }
-	if seedable(o.Right) {
-		return func(yield func(row) bool) {
-			left(func(l row) bool {
-				found, ok := false, true
-				e.eval(o.Right, g, l)(func(m row) bool {
-					if keep(m) {
-						found = true
-						ok = yield(m)
-					}
-					return ok && e.err == nil
-				})
-				if ok && !found && e.err == nil {
-					ok = yield(l)
+	each := e.joinEach(e.eval(o.Left, g, seed), o.Left, o.Right, g, seed)
+	return func(yield func(row) bool) {
+		each(func(l row, matches seq) bool {
+			found, ok := false, true
+			matches(func(m row) bool {
+				if o.Expr == nil || e.test(o.Expr, m, g) {
+					found = true
+					ok = yield(m)
 				}
 				return ok && e.err == nil
-			})
-		}
-	}
-	return func(yield func(row) bool) {
-		rows := e.collect(e.eval(o.Right, g, seed))
-		defer e.release(len(rows))
-		if e.err != nil {
-			return
-		}
-		ix := newIndex(rows, certain(o.Left), e)
-		out := e.newRow()
-		left(func(l row) bool {
-			found := false
-			ok := ix.probe(l, func(r row) bool {
-				if !e.tick() {
-					return false
-				}
-				if !compatible(l, r) {
-					return true
-				}
-				m := mergeInto(out, l, r)
-				if !keep(m) {
-					return e.err == nil
-				}
-				found = true
-				return yield(m)
 			})
 			if ok && !found && e.err == nil {
 				ok = yield(l)
 			}
-			return ok
+			return ok && e.err == nil
+		})
+	}
+}
+
+// joinEach is what a join and a left join share: it calls each with every
+// solution l of left (the solutions of leftOp) and the solutions of right
+// compatible with l, merged with it, until each returns false. When right
+// is seedable it is evaluated from each l (walking the store's indexes
+// with l's bindings); else its solutions are held once, hashed on the
+// variables certain in leftOp's, and probed with each l.
+func (e *evaluator) joinEach(left seq, leftOp, right algebra.Op, g active, seed row) func(each func(l row, matches seq) bool) {
+	if seedable(right) {
+		return func(each func(row, seq) bool) {
+			left(func(l row) bool { return each(l, e.eval(right, g, l)) && e.err == nil })
+		}
+	}
+	return func(each func(row, seq) bool) {
+		rows := e.collect(e.eval(right, g, seed))
+		defer e.release(len(rows))
+		if e.err != nil {
+			return
+		}
+		ix := newIndex(rows, certain(leftOp), e)
+		out := e.newRow()
+		left(func(l row) bool {
+			return each(l, func(yield func(row) bool) {
+				ix.probe(l, func(r row) bool {
+					if !e.tick() {
+						return false
+					}
+					if !compatible(l, r) {
+						return true
+					}
+					return yield(mergeInto(out, l, r))
+				})
+			})
 		})
 	}
 }

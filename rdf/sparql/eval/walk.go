@@ -14,6 +14,16 @@ func walkOp(op algebra.Op, v func(string)) {
 			v(n.Var)
 		}
 	}
+	// What comes before the operands, then the operands, then the rest.
+	switch o := op.(type) {
+	case algebra.Graph:
+		node(o.Name)
+	case algebra.Service:
+		node(o.Endpoint)
+	}
+	for _, sub := range operands(op) {
+		walkOp(sub, v)
+	}
 	switch o := op.(type) {
 	case algebra.BGP:
 		for _, p := range o.Patterns {
@@ -24,29 +34,13 @@ func walkOp(op algebra.Op, v func(string)) {
 	case algebra.PathPattern:
 		node(o.S)
 		node(o.O)
-	case algebra.Join:
-		walkOp(o.Left, v)
-		walkOp(o.Right, v)
 	case algebra.LeftJoin:
-		walkOp(o.Left, v)
-		walkOp(o.Right, v)
 		walkExpr(o.Expr, v)
 	case algebra.Filter:
-		walkOp(o.Sub, v)
 		for _, x := range o.Exprs {
 			walkExpr(x, v)
 		}
-	case algebra.Union:
-		walkOp(o.Left, v)
-		walkOp(o.Right, v)
-	case algebra.Minus:
-		walkOp(o.Left, v)
-		walkOp(o.Right, v)
-	case algebra.Graph:
-		node(o.Name)
-		walkOp(o.Sub, v)
 	case algebra.Extend:
-		walkOp(o.Sub, v)
 		v(o.Var)
 		walkExpr(o.Expr, v)
 	case algebra.Table:
@@ -54,7 +48,6 @@ func walkOp(op algebra.Op, v func(string)) {
 			v(name)
 		}
 	case algebra.Group:
-		walkOp(o.Sub, v)
 		for _, k := range o.By {
 			walkExpr(k.Expr, v)
 			if k.Var != "" {
@@ -68,25 +61,50 @@ func walkOp(op algebra.Op, v func(string)) {
 			}
 		}
 	case algebra.OrderBy:
-		walkOp(o.Sub, v)
 		for _, c := range o.Conds {
 			walkExpr(c.Expr, v)
 		}
 	case algebra.Project:
-		walkOp(o.Sub, v)
 		for _, name := range o.Vars {
 			v(name)
 		}
-	case algebra.Distinct:
-		walkOp(o.Sub, v)
-	case algebra.Reduced:
-		walkOp(o.Sub, v)
-	case algebra.Slice:
-		walkOp(o.Sub, v)
-	case algebra.Service:
-		node(o.Endpoint)
-		walkOp(o.Sub, v)
 	}
+}
+
+// operands returns the operators op applies to, in order: none for a
+// BGP, a path pattern or a table.
+func operands(op algebra.Op) []algebra.Op {
+	switch o := op.(type) {
+	case algebra.Join:
+		return []algebra.Op{o.Left, o.Right}
+	case algebra.LeftJoin:
+		return []algebra.Op{o.Left, o.Right}
+	case algebra.Union:
+		return []algebra.Op{o.Left, o.Right}
+	case algebra.Minus:
+		return []algebra.Op{o.Left, o.Right}
+	case algebra.Filter:
+		return []algebra.Op{o.Sub}
+	case algebra.Graph:
+		return []algebra.Op{o.Sub}
+	case algebra.Extend:
+		return []algebra.Op{o.Sub}
+	case algebra.Group:
+		return []algebra.Op{o.Sub}
+	case algebra.OrderBy:
+		return []algebra.Op{o.Sub}
+	case algebra.Project:
+		return []algebra.Op{o.Sub}
+	case algebra.Distinct:
+		return []algebra.Op{o.Sub}
+	case algebra.Reduced:
+		return []algebra.Op{o.Sub}
+	case algebra.Slice:
+		return []algebra.Op{o.Sub}
+	case algebra.Service:
+		return []algebra.Op{o.Sub}
+	}
+	return nil
 }
 
 // walkExpr calls v with the name of every variable x mentions, also in
@@ -130,14 +148,11 @@ func certain(op algebra.Op) map[string]bool {
 		for k := range certain(o.Right) {
 			out[k] = true
 		}
-	case algebra.LeftJoin:
-		return certain(o.Left)
-	case algebra.Minus:
-		return certain(o.Left)
-	case algebra.Filter:
-		return certain(o.Sub)
-	case algebra.Extend:
-		return certain(o.Sub)
+	case algebra.LeftJoin, algebra.Minus, algebra.Filter, algebra.Extend,
+		algebra.Distinct, algebra.Reduced, algebra.Slice, algebra.OrderBy:
+		// Every solution of the first operand's is extended, or
+		// left out.
+		return certain(operands(op)[0])
 	case algebra.Union:
 		r := certain(o.Right)
 		for k := range certain(o.Left) {
@@ -165,14 +180,6 @@ func certain(op algebra.Op) map[string]bool {
 				out[name] = true
 			}
 		}
-	case algebra.Distinct:
-		return certain(o.Sub)
-	case algebra.Reduced:
-		return certain(o.Sub)
-	case algebra.Slice:
-		return certain(o.Sub)
-	case algebra.OrderBy:
-		return certain(o.Sub)
 	case algebra.Group:
 		sub := certain(o.Sub)
 		for _, k := range o.By {

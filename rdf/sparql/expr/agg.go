@@ -80,6 +80,14 @@ func (d *distinctAgg) Add(args []rdf.Term) {
 	d.Aggregator.Add(args)
 }
 
+// addByValue is Add for an aggregator that takes Values: the Value of
+// its one argument, when bound, to AddValue.
+func addByValue(a interface{ AddValue(Value) }, args []rdf.Term) {
+	if v, ok := value(args); ok {
+		a.AddValue(NewValue(v))
+	}
+}
+
 type countAgg struct{ n int64 }
 
 func (c *countAgg) Add(args []rdf.Term) {
@@ -108,11 +116,7 @@ type sumAgg struct {
 	err   error
 }
 
-func (s *sumAgg) Add(args []rdf.Term) {
-	if v, ok := value(args); ok {
-		s.AddValue(NewValue(v))
-	}
-}
+func (s *sumAgg) Add(args []rdf.Term) { addByValue(s, args) }
 
 func (s *sumAgg) AddValue(v Value) {
 	if unbound(v.term) || s.err != nil {
@@ -170,11 +174,7 @@ type extremeAgg struct {
 	want int
 }
 
-func (e *extremeAgg) Add(args []rdf.Term) {
-	if v, ok := value(args); ok {
-		e.AddValue(NewValue(v))
-	}
-}
+func (e *extremeAgg) Add(args []rdf.Term) { addByValue(e, args) }
 
 func (e *extremeAgg) AddValue(v Value) {
 	if !unbound(v.term) && (!e.some || order(v, e.best) == e.want) {
