@@ -645,3 +645,34 @@ func TestConformanceDocsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestFixtureMissing: a fixture is shown missing when the client asks for
+// it (or the check names it) and the server says each time it is not
+// found; a server that offers it, or a log and check that never name it,
+// show nothing.
+func TestFixtureMissing(t *testing.T) {
+	const (
+		call     = `{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t_x"}}}`
+		notFound = `{"dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Tool t_x not found"}],"isError":true}}}`
+		listed   = `{"dir":"s2c","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"t_x","inputSchema":{"type":"object"}}]}}}`
+		other    = `{"dir":"s2c","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"t_y","inputSchema":{"type":"object"}}]}}}`
+	)
+	for _, x := range []struct {
+		name, check string
+		log         []string
+		missing     bool
+	}{
+		{"asked, not found", "", []string{call, notFound}, true},
+		{"named by the check alone", "Tool 't_x' not found", []string{other}, true},
+		{"offered in a list", "", []string{call, notFound, listed}, false},
+		{"never named", "", []string{other}, false},
+		{"a longer name is another", "", []string{strings.ReplaceAll(call, "t_x", "t_x_y")}, false},
+	} {
+		t.Run(x.name, func(t *testing.T) {
+			why := fixtureMissing([]byte(strings.Join(x.log, "\n")+"\n"), "t_x", x.check)
+			if (why == "") != x.missing {
+				t.Errorf("fixtureMissing = %q, want missing %v", why, x.missing)
+			}
+		})
+	}
+}
