@@ -16,8 +16,11 @@ import (
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/importcmd"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/json"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/man"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/query"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/rdfcmd"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/record"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/shaclcmd"
 	versioncmd "github.com/jrpcld/jrpcld/cmd/jrpcld/internal/version"
 	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/spf13/cobra"
@@ -26,13 +29,13 @@ import (
 func commands() []cli.Command {
 	return []cli.Command{
 		validateCommand(),
-		shaclCommand(),
-		rdfCommand(),
-		turtleCommand(),
+		shaclcmd.NewCmd(),
+		rdfcmd.NewCmd(),
+		rdfcmd.NewTurtleCmd(),
 		json.NewCmd(),
 		examples.NewCmd(),
 		statsCommand(),
-		queryCommand(),
+		query.NewCmd(),
 		blockdoc.NewContextCmd(),
 		blockdoc.NewAnnotateCmd(),
 		blockdoc.NewOntologyCmd(),

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/blockdoc"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/shaclcmd"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
@@ -104,7 +105,7 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 	if err := o.limits.Check(); err != nil {
 		return cli.Fail(err)
 	}
-	shapes, shapesCtx, err := openShapes(e, o.cmd, o.shapesFiles, o.block, files)
+	shapes, shapesCtx, err := shaclcmd.OpenShapes(e, o.cmd, o.shapesFiles, o.block, files)
 	if err != nil {
 		return cli.Fail(err)
 	}
@@ -128,7 +129,7 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 		files = []string{"-"}
 	}
 	var total schema.Summary
-	var shaclSum shaclSummary
+	var shaclSum shaclcmd.Summary
 	ioFailed := false
 	for _, name := range files {
 		fe, done := e, func() {}
@@ -149,7 +150,7 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 		done()
 		total.Add(sum)
 		if err == nil && shapes != nil {
-			err = shaclSum.add(e, o.cmd, shapes, shapesCtx, name, o.limits.ReaderOptions(), emit)
+			err = shaclSum.Add(e, o.cmd, shapes, shapesCtx, name, o.limits.ReaderOptions(), emit)
 		}
 		if err != nil {
 			out.Flush()
@@ -171,7 +172,7 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 	if err := o.writeSummary(out, printer, sarif, len(files), total, shapes != nil, &shaclSum); err != nil {
 		return err
 	}
-	if total.InvalidCount() > 0 || shaclSum.violations > 0 {
+	if total.InvalidCount() > 0 || shaclSum.Violations > 0 {
 		return cli.ExitError(cli.ExitInvalid)
 	}
 	return nil
@@ -210,18 +211,18 @@ func (o *validateOptions) schema(e *cli.Env) (*schema.Schema, error) {
 // writeSummary writes the summary of the run, after the problems: a text
 // line (and the count of problems not printed, first), a JSON object, or
 // the SARIF log, problems and summary.
-func (o *validateOptions) writeSummary(out io.Writer, printer *cli.ErrorPrinter, sarif *sarifLog, files int, total schema.Summary, withShapes bool, shaclSum *shaclSummary) error {
+func (o *validateOptions) writeSummary(out io.Writer, printer *cli.ErrorPrinter, sarif *sarifLog, files int, total schema.Summary, withShapes bool, shaclSum *shaclcmd.Summary) error {
 	if o.format == "text" {
 		printer.Summary(o.cmd)
 		writeSummary(out, files, total)
 		if withShapes {
-			shaclSum.write(out)
+			shaclSum.Write(out)
 		}
 		return nil
 	}
 	sum := total.Object(files)
 	if withShapes {
-		sum["shacl"] = shaclSum.object()
+		sum["shacl"] = shaclSum.Object()
 	}
 	if o.format == "sarif" {
 		return sarif.write(out, sum, true)

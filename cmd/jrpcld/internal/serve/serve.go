@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
-
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/spf13/pflag"
 )

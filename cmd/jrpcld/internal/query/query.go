@@ -1,4 +1,7 @@
-package main
+// Package query is "jrpcld query": SPARQL 1.1 queries and updates over
+// logs and RDF files, run in memory by rdf/sparql, so that a log can be
+// asked questions without a triple store.
+package query
 
 import (
 	"bytes"
@@ -32,7 +35,8 @@ import (
 	"github.com/jrpcld/jrpcld/rdf/sparql/syntax"
 )
 
-func queryCommand() cli.Command {
+// NewCmd returns the command "jrpcld query".
+func NewCmd() cli.Command {
 	c := cli.Command{Name: "query", Args: "--query FILE | -e TEXT | --update FILE [--format json|xml|csv|tsv|turtle|ntriples|nquads] [-o FILE] [--default-graph-union] [--bblock DIR [--id ID]] [--base IRI] [--timeout DURATION] [INPUT...|-]",
 		Summary: "run a SPARQL 1.1 query or update over RDF files and logs, in-process"}
 	c.Help = queryHelp + "\n\n" + cli.ProfileHelp
@@ -156,7 +160,7 @@ func (o *queryOptions) checkInputs(e *cli.Env, inputs []string) error {
 		if rdf.CheckIRI(o.base) != nil {
 			return cli.Failf("--base %q is not an absolute IRI", o.base)
 		}
-		if err := distinctLogIRIs(o.base, inputs); err != nil {
+		if err := cli.DistinctLogIRIs(o.base, inputs); err != nil {
 			return cli.Fail(err)
 		}
 	}
@@ -363,24 +367,24 @@ func localPath(iri string) (string, error) {
 // add reads one input into the dataset: RDF (N-Triples and N-Quads a
 // piece at a time), or a log turned into its graph, named iri.
 func (d *queryData) add(name, iri string, at placement) error {
-	in, err := openData(d.e, name)
+	in, err := cli.OpenData(d.e, name)
 	if err != nil {
 		return err
 	}
-	defer in.close()
-	if !in.isRDF {
-		return d.addLog(in.raw, in.display, iri, placement{graph: at.graph})
+	defer in.Close()
+	if !in.IsRDF {
+		return d.addLog(in.Raw, in.Display, iri, placement{graph: at.graph})
 	}
-	if in.format == rdf.NTriples || in.format == rdf.NQuads {
-		return withFile(in.display, rdf.ReadLines(in.rdf, in.format, func(qs []rdf.Quad) error { return d.put(qs, at) }))
+	if in.Format == rdf.NTriples || in.Format == rdf.NQuads {
+		return cli.WithFile(in.Display, rdf.ReadLines(in.RDF, in.Format, func(qs []rdf.Quad) error { return d.put(qs, at) }))
 	}
-	data, err := io.ReadAll(in.rdf)
+	data, err := io.ReadAll(in.RDF)
 	if err != nil {
-		return fmt.Errorf("%s: %w", in.display, err)
+		return fmt.Errorf("%s: %w", in.Display, err)
 	}
-	qs, err := parseQuads(name, data, in.format)
+	qs, err := parseQuads(name, data, in.Format)
 	if err != nil {
-		return withFile(in.display, err)
+		return cli.WithFile(in.Display, err)
 	}
 	return d.put(qs, at)
 }
@@ -502,12 +506,12 @@ func loadLocal(iri string) ([]rdf.Quad, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	f, ok := rdfFormat(strings.TrimSuffix(path, ".gz"), data[:min(len(data), 512)], false)
+	f, ok := cli.RDFFormat(strings.TrimSuffix(path, ".gz"), data[:min(len(data), 512)], false)
 	if !ok {
 		return nil, fmt.Errorf("%s is not RDF (a JSON-RPC log? give it as INPUT)", path)
 	}
 	qs, err := parseQuads(path, data, f)
-	return qs, withFile(path, err)
+	return qs, cli.WithFile(path, err)
 }
 
 // answerFormat is how query writes its answer: SPARQL results for SELECT

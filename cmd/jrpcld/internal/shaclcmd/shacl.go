@@ -1,4 +1,8 @@
-package main
+// Package shaclcmd is "jrpcld shacl" and the SHACL part of "jrpcld validate
+// --shapes": logs and RDF checked against SHACL shapes by rdf/shacl. It is
+// named shaclcmd so that it does not shadow the domain package shacl its
+// files use.
+package shaclcmd
 
 import (
 	"bufio"
@@ -28,7 +32,8 @@ import (
 	"github.com/jrpcld/jrpcld/schema"
 )
 
-func shaclCommand() cli.Command {
+// NewCmd returns the command "jrpcld shacl".
+func NewCmd() cli.Command {
 	c := cli.Command{Name: "shacl", Args: "--shapes SHAPES [--shapes MORE] [--format text|turtle|json] [--bblock DIR [--id ID]] [--base IRI] [DATA...|-]",
 		Summary: "validate RDF graphs, or logs as graphs, against SHACL shapes"}
 	c.Help = shaclHelp + "\n\n" + cli.ProfileHelp
@@ -248,25 +253,9 @@ func readAll(e *cli.Env, name string) ([]byte, string, error) {
 	return data, display, nil
 }
 
-// rdfFormat returns the RDF format of a file, by its name and then its
-// content, and whether it is RDF at all (otherwise a log). A shapes file
-// is always RDF: Turtle unless its name says otherwise.
-func rdfFormat(name string, head []byte, shapes bool) (rdf.Format, bool) {
-	if f, _, ok := rdf.FormatOf(name); ok {
-		return f, true
-	}
-	if rpclog.Sniff(head) == rpclog.JSONLD {
-		return rdf.JSONLD, true
-	}
-	if f, ok := rpclog.GraphFormat(name, head); ok || shapes {
-		return f, true
-	}
-	return 0, false
-}
-
 // parseRDF parses an RDF document, with the file's URL as base, into b.
 func parseRDF(b *shacl.Builder, name, display string, data []byte, shapes bool) error {
-	f, ok := rdfFormat(strings.TrimSuffix(name, ".gz"), data[:min(len(data), 512)], shapes)
+	f, ok := cli.RDFFormat(strings.TrimSuffix(name, ".gz"), data[:min(len(data), 512)], shapes)
 	if !ok {
 		return fmt.Errorf("%s is not RDF", display)
 	}
@@ -294,85 +283,32 @@ func parseRDF(b *shacl.Builder, name, display string, data []byte, shapes bool) 
 			b.AddQuads(qs)
 		}
 	}
-	return withFile(display, err)
-}
-
-// dataInput is a DATA input opened to be read as RDF or as a log.
-type dataInput struct {
-	display string
-	// raw is the input as given, for a log (rpclog undoes gzip itself);
-	// rdf is the same bytes with gzip undone, for the RDF readers.
-	raw, rdf *bufio.Reader
-	// format is the RDF syntax the name and the first bytes say, when
-	// isRDF; else the input is read as a log.
-	format rdf.Format
-	isRDF  bool
-	close  func()
-}
-
-// openData opens the input name (a file or "-") for addData and jrpcld
-// query: gzip undone for RDF, the syntax told from the name without ".gz"
-// and the first 512 bytes.
-func openData(e *cli.Env, name string) (*dataInput, error) {
-	in, display, _, err := cli.OpenInput(e, name)
-	if err != nil {
-		return nil, err
-	}
-	d := &dataInput{display: display, close: func() {}}
-	if c, ok := in.(io.Closer); ok {
-		d.close = func() { c.Close() }
-	}
-	d.raw = bufio.NewReaderSize(in, 64<<10)
-	d.rdf = d.raw
-	if head, _ := d.raw.Peek(2); bytes.Equal(head, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(d.raw)
-		if err != nil {
-			d.close()
-			return nil, fmt.Errorf("%s: %w", display, err)
-		}
-		d.rdf = bufio.NewReaderSize(zr, 64<<10)
-	}
-	head, _ := d.rdf.Peek(512)
-	d.format, d.isRDF = rdfFormat(strings.TrimSuffix(name, ".gz"), head, false)
-	return d, nil
+	return cli.WithFile(display, err)
 }
 
 // addData reads a DATA input into b: RDF (N-Triples and N-Quads
 // streamed), or a log turned into its graph with the context ctx gives.
 func addData(e *cli.Env, cmd string, b *shacl.Builder, name string, ctx func() (*ldctx.Processed, error), iri string) error {
-	in, err := openData(e, name)
+	in, err := cli.OpenData(e, name)
 	if err != nil {
 		return err
 	}
-	defer in.close()
-	if in.isRDF {
-		if in.format == rdf.NTriples || in.format == rdf.NQuads {
-			return withFile(in.display, b.ReadLines(in.rdf, in.format))
+	defer in.Close()
+	if in.IsRDF {
+		if in.Format == rdf.NTriples || in.Format == rdf.NQuads {
+			return cli.WithFile(in.Display, b.ReadLines(in.RDF, in.Format))
 		}
-		data, err := io.ReadAll(in.rdf)
+		data, err := io.ReadAll(in.RDF)
 		if err != nil {
-			return fmt.Errorf("%s: %w", in.display, err)
+			return fmt.Errorf("%s: %w", in.Display, err)
 		}
-		return parseRDF(b, name, in.display, data, false)
+		return parseRDF(b, name, in.Display, data, false)
 	}
 	c, err := ctx()
 	if err != nil {
 		return err
 	}
-	return addLog(e, cmd, b, c, in.raw, in.display, iri, rpclog.ReaderOptions{})
-}
-
-// withFile gives a syntax error the name of the input.
-func withFile(display string, err error) error {
-	var d *diag.Diagnostic
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &d) && d.File == "":
-		d.File = display
-		return d
-	}
-	return fmt.Errorf("%s: %w", display, err)
+	return addLog(e, cmd, b, c, in.Raw, in.Display, iri, rpclog.ReaderOptions{})
 }
 
 // addLog turns a log into its graph, as jrpcld rdf does, into b, the
@@ -484,9 +420,9 @@ func shaclFindings(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Proc
 	return fs, nil
 }
 
-// openShapes compiles the shapes of validate --shapes, and the context
+// OpenShapes compiles the shapes of validate --shapes, and the context
 // the logs are turned into graphs with; none without shapes.
-func openShapes(e *cli.Env, cmd string, files []string, bf *cli.BlockFlags, inputs []string) (*shacl.Shapes, *ldctx.Processed, error) {
+func OpenShapes(e *cli.Env, cmd string, files []string, bf *cli.BlockFlags, inputs []string) (*shacl.Shapes, *ldctx.Processed, error) {
 	if len(files) == 0 {
 		return nil, nil, nil
 	}
@@ -504,13 +440,15 @@ func openShapes(e *cli.Env, cmd string, files []string, bf *cli.BlockFlags, inpu
 	return shapes, ctx, nil
 }
 
-// shaclSummary counts the SHACL results validate --shapes found.
-type shaclSummary struct {
-	results, violations, logs, conforming int
+// Summary counts the SHACL results validate --shapes found.
+type Summary struct {
+	results, logs, conforming int
+	// Violations counts the results of severity sh:Violation.
+	Violations int
 }
 
-// add validates one log against the shapes and emits the results.
-func (s *shaclSummary) add(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) error {
+// Add validates one log against the shapes and emits the results.
+func (s *Summary) Add(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) error {
 	fs, err := shaclFindings(e, cmd, shapes, ctx, name, opts)
 	if err != nil {
 		return err
@@ -522,17 +460,19 @@ func (s *shaclSummary) add(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ld
 	for _, f := range fs {
 		s.results++
 		if f.Severity == diag.Error {
-			s.violations++
+			s.Violations++
 		}
 		emit(f)
 	}
 	return nil
 }
 
-func (s *shaclSummary) object() map[string]any {
-	return map[string]any{"logs": s.logs, "conforming": s.conforming, "results": s.results, "violations": s.violations}
+// Object is the summary as JSON members.
+func (s *Summary) Object() map[string]any {
+	return map[string]any{"logs": s.logs, "conforming": s.conforming, "results": s.results, "violations": s.Violations}
 }
 
-func (s *shaclSummary) write(w io.Writer) {
-	fmt.Fprintf(w, "shacl: %d of %d logs conform; %d results, %d violations\n", s.conforming, s.logs, s.results, s.violations)
+// Write writes the summary as one line of text.
+func (s *Summary) Write(w io.Writer) {
+	fmt.Fprintf(w, "shacl: %d of %d logs conform; %d results, %d violations\n", s.conforming, s.logs, s.results, s.Violations)
 }

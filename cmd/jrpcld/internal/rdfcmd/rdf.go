@@ -1,4 +1,7 @@
-package main
+// Package rdfcmd is "jrpcld rdf" and "jrpcld turtle": JSON-RPC messages
+// and logs turned into RDF, written or pushed to a Graph Store. It is named
+// rdfcmd so that it does not shadow the domain package rdf its files use.
+package rdfcmd
 
 import (
 	"bufio"
@@ -17,7 +20,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func rdfCommand() cli.Command {
+// NewCmd returns the command "jrpcld rdf".
+func NewCmd() cli.Command {
 	c := cli.Command{Name: "rdf", Args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE | --push URL] [--strict] [-q] [FILE...|-]",
 		Summary: "turn messages and logs into RDF"}
 	c.Help = fmt.Sprintf(rdfHelp, rdfOutputHelp) + "\n" + push.Help + "\n\n" + cli.ProfileHelp
@@ -25,7 +29,8 @@ func rdfCommand() cli.Command {
 	return c
 }
 
-func turtleCommand() cli.Command {
+// NewTurtleCmd returns the command "jrpcld turtle" (rdf --format turtle).
+func NewTurtleCmd() cli.Command {
 	c := cli.Command{Name: "turtle", Args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
 		Summary: "turn messages and logs into Turtle (rdf --format turtle)"}
 	c.Help = fmt.Sprintf(rdfHelp, turtleOutputHelp) + "\n" + push.Help + "\n\n" + cli.ProfileHelp
@@ -190,7 +195,7 @@ func (o *rdfOptions) check(e *cli.Env, files []string) (*rdfRun, error) {
 		if rdf.CheckIRI(o.base) != nil {
 			return nil, cli.Failf("--base %q is not an absolute IRI", o.base)
 		}
-		if err := distinctLogIRIs(o.base, files); err != nil {
+		if err := cli.DistinctLogIRIs(o.base, files); err != nil {
 			return nil, cli.Fail(err)
 		}
 	}
@@ -323,13 +328,4 @@ func (p *progressBars) done() {
 	if p.bar != nil {
 		p.bar.Done()
 	}
-}
-
-// distinctLogIRIs returns an error when two of the files would be given
-// the same log IRI with --base base: their statements would make one log.
-func distinctLogIRIs(base string, files []string) error {
-	if a, b, iri, ok := rpclog.SharedIRI(base, files); ok {
-		return fmt.Errorf("--base %s gives %s and %s the same IRI, <%s>, which would merge two logs into one: convert them one at a time, each with its own --base", base, a, b, iri)
-	}
-	return nil
 }
