@@ -8,9 +8,10 @@ import (
 	"bufio"
 	"fmt"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/spf13/pflag"
 
-	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/bblock"
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/internal/termsafe"

@@ -10,9 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/spf13/pflag"
 
-	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/bblock"
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"

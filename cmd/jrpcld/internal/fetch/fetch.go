@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/fetch"
 	"github.com/jrpcld/jrpcld/fetch/regcache"
 	"github.com/jrpcld/jrpcld/internal/suggest"

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/spf13/pflag"
 )

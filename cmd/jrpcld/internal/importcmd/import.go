@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/mcp"
 	"github.com/spf13/pflag"

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"

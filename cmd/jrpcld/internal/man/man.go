@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/spf13/cobra"
 
-	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/spf13/cobra/doc"
 	"github.com/spf13/pflag"
 )

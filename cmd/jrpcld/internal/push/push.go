@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"

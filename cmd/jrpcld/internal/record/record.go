@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/mcp/record"
 	"github.com/spf13/pflag"
 )

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/internal/termsafe"
 	"github.com/spf13/pflag"
 )

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+
 	"github.com/jrpcld/jrpcld/internal/buildinfo"
 	"github.com/spf13/pflag"
 )
