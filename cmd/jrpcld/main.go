@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/blockdoc"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/build"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/examples"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/fetch"
@@ -43,7 +44,7 @@ func commands() []cli.Command {
 		record.NewCmd(),
 		importcmd.NewCmd(),
 		fetch.NewCmd(),
-		buildCommand(),
+		build.NewCmd(),
 		serve.NewCmd(),
 		man.NewCmd(newRoot),
 		versioncmd.NewCmd(),

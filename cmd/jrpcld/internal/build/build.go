@@ -1,4 +1,7 @@
-package main
+// Package build is "jrpcld build": a register of building blocks built
+// from their sources by package register, their examples and tests run,
+// and the result written, served or pushed, from one command.
+package build
 
 import (
 	"fmt"
@@ -18,7 +21,8 @@ import (
 	"github.com/jrpcld/jrpcld/register/transform"
 )
 
-func buildCommand() cli.Command {
+// NewCmd returns the command "jrpcld build".
+func NewCmd() cli.Command {
 	c := cli.Command{Name: "build", Args: "[SOURCES] [-o DIR] [--base-url URL] [--build-path PATH] [--relative-base URL] [--filter ID] [--date YYYY-MM-DD] [--import URL=DIR] [--map URL=FILE] [--push URL] [--serve [--addr HOST:PORT]] [-q]",
 		Summary: "build a building-block register and its HTML pages, offline"}
 	c.Help = buildHelp + "\n" + push.Help + "\n\n" + cli.ProfileHelp
