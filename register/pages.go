@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -100,14 +99,27 @@ func linkWarnings(bt *site.Built, from, dir string, texts ...string) []string {
 // to: the blocks built, their pages and the sections each shows, and the
 // files of the sources tree published with the build.
 func (bd *builder) siteBuilt() *site.Built {
-	bt := &site.Built{Published: bd.sourcePublished, Exists: bd.sourceExists}
+	bt := &site.Built{Published: bd.sourcePublished, Exists: bd.sourceExists, NameOf: bd.nameOf}
 	for _, o := range bd.blocks {
-		bt.Blocks = append(bt.Blocks, site.BuiltBlock{ID: o.b.ID, Dir: path.Join(bblock.SourcesDir, o.b.Path), Page: o.page(),
+		bt.Blocks = append(bt.Blocks, site.BuiltBlock{ID: o.b.ID, Name: o.b.Meta.Name, Deps: o.b.Deps,
+			Dir: path.Join(bblock.SourcesDir, o.b.Path), Page: o.page(),
 			Sections: map[string]bool{"description": o.description != "", "examples": len(o.examples) > 0,
 				"schema": o.schemaYAML != nil, "context": o.context != nil,
 				"ontology": o.ontology != nil || o.ontologyNote != "", "report": true}})
 	}
 	return bt
+}
+
+// nameOf returns the name of a block the build did not build: an
+// imported block, or a block of the register a filter left out.
+func (bd *builder) nameOf(id string) string {
+	if ib, ok := bd.reg.Imports.Block(id); ok {
+		return ib.Name
+	}
+	if b := bd.reg.Block(id); b != nil {
+		return b.Meta.Name
+	}
+	return ""
 }
 
 // blockTexts lists the Markdown texts of block o's page, each after the
@@ -140,17 +152,6 @@ func (bd *builder) writePages(res *Result) error {
 	if idx.Name == "" {
 		idx.Name = "Building-block register"
 	}
-	deps := func(o *blockOut, from string) []site.Dep {
-		var out []site.Dep
-		for _, d := range o.b.Deps {
-			l := site.Dep{ID: d}
-			if bd.built[d] != nil {
-				l.Page = docs.RelLink(from, pagePath(d))
-			}
-			out = append(out, l)
-		}
-		return out
-	}
 	for _, o := range bd.blocks {
 		if o.res.Passed {
 			idx.Passed++
@@ -158,10 +159,10 @@ func (bd *builder) writePages(res *Result) error {
 			idx.Failed++
 		}
 		idx.Rows = append(idx.Rows, site.IndexRow{Name: o.b.Meta.Name, ID: o.b.ID, Status: o.b.Meta.Status, Version: o.b.Meta.Version,
-			Page: o.page(), Summary: summary(o.res), Passed: o.res.Passed, Deps: deps(o, "index.html"),
+			Page: o.page(), Summary: summary(o.res), Passed: o.res.Passed, Deps: bt.Deps("index.html", o.b.Deps),
 			Group: metaString(o.b.Meta, "group"), Highlighted: o.b.Meta.Highlighted, Tags: o.b.Meta.Tags})
 	}
-	idx.Graph = bd.graph("index.html", "")
+	idx.Graph = bt.Graph("index.html", "")
 	var buf bytes.Buffer
 	if err := site.WriteIndex(&buf, &idx); err != nil {
 		return fmt.Errorf("index.html: %w", err)
@@ -174,9 +175,9 @@ func (bd *builder) writePages(res *Result) error {
 		p := site.Block{Register: idx.Name, Name: m.Name, ID: o.b.ID, Abstract: m.Abstract, Status: m.Status,
 			Version: m.Version, ItemClass: m.ItemClass, Added: m.DateTimeAddition, Changed: m.DateOfLastChange,
 			Passed: o.res.Passed, Summary: summary(o.res),
-			Date: bd.date, Deps: deps(o, from), Tags: m.Tags, Errors: o.res.Errors, Warnings: o.pageWarnings(),
+			Date: bd.date, Deps: bt.Deps(from, o.b.Deps), Tags: m.Tags, Errors: o.res.Errors, Warnings: o.pageWarnings(),
 			Description: o.description, Schema: o.schemaYAML, Context: o.context, Ontology: o.ontology,
-			OntologyNote: o.ontologyNote, Graph: bd.graph(from, o.b.ID),
+			OntologyNote: o.ontologyNote, Graph: bt.Graph(from, o.b.ID),
 			Links: bt.Links(from, path.Join(bblock.SourcesDir, o.b.Path), func(string, string) {})}
 		if p.Abstract == "" {
 			p.Abstract = m.Description
@@ -262,68 +263,4 @@ func metaString(m *bblock.Metadata, key string) string {
 		}
 	}
 	return ""
-}
-
-// graph returns the nodes of a dependency graph on the page from: every
-// block built, for the index (id ""); for block id's page, the block, what
-// it depends on (near and far, imported blocks included) and the built
-// blocks that depend on it. Nodes come in build order, links relative to
-// from.
-func (bd *builder) graph(from, id string) []site.GraphNode {
-	deps := map[string][]string{}
-	for _, o := range bd.blocks {
-		deps[o.b.ID] = o.b.Deps
-	}
-	keep := map[string]bool{}
-	if id == "" {
-		for _, o := range bd.blocks {
-			keep[o.b.ID] = true
-		}
-	} else {
-		var walk func(string)
-		walk = func(d string) {
-			if keep[d] {
-				return
-			}
-			keep[d] = true
-			for _, e := range deps[d] {
-				walk(e)
-			}
-		}
-		walk(id)
-		for _, o := range bd.blocks {
-			if slices.Contains(o.b.Deps, id) {
-				keep[o.b.ID] = true
-			}
-		}
-	}
-	var nodes []site.GraphNode
-	added := map[string]bool{}
-	add := func(n site.GraphNode) {
-		if keep[n.ID] && !added[n.ID] {
-			added[n.ID] = true
-			nodes = append(nodes, n)
-		}
-	}
-	for _, o := range bd.blocks {
-		add(site.GraphNode{ID: o.b.ID, Name: o.b.Meta.Name, Page: docs.RelLink(from, o.page()), Deps: o.b.Deps, Current: o.b.ID == id})
-	}
-	// The blocks depended on that the register did not build: imports,
-	// and blocks of the register left out by a filter.
-	for _, o := range bd.blocks {
-		for _, d := range o.b.Deps {
-			if bd.built[d] != nil || !keep[o.b.ID] {
-				continue
-			}
-			keep[d] = true
-			n := site.GraphNode{ID: d, Deps: deps[d]}
-			if ib, ok := bd.reg.Imports.Block(d); ok {
-				n.Name = ib.Name
-			} else if b := bd.reg.Block(d); b != nil {
-				n.Name = b.Meta.Name
-			}
-			add(n)
-		}
-	}
-	return nodes
 }

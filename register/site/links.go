@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/jrpcld/jrpcld/bblock"
@@ -33,13 +34,17 @@ type Built struct {
 	Published func(p string) bool
 	// Exists reports whether the sources tree has the file p.
 	Exists func(p string) bool
+	// NameOf returns the name of a block depended on that was not built
+	// (an import, a block a filter left out), "" when unknown.
+	NameOf func(id string) string
 }
 
 // BuiltBlock is a block built, as links see it.
 type BuiltBlock struct {
-	ID   string
-	Dir  string // its folder in the sources tree, from the repository root
-	Page string // its page, below the output folder
+	ID, Name string
+	Deps     []string // the ids of the blocks it depends on
+	Dir      string   // its folder in the sources tree, from the repository root
+	Page     string   // its page, below the output folder
 	// Sections are the sections its page shows (description, examples,
 	// schema, context, ontology, report).
 	Sections map[string]bool
@@ -138,17 +143,15 @@ func (bt *Built) Links(from, dir string, missing func(dest, why string)) docs.Li
 // pageOf returns the link from the page from to the page of the built
 // block id, at the section of its page that the viewer's tab shows.
 func (bt *Built) pageOf(from, id, tab string) (string, bool) {
-	for _, b := range bt.Blocks {
-		if b.ID != id {
-			continue
-		}
-		href := docs.RelLink(from, b.Page)
-		if anchor := tabAnchors[tab]; b.Sections[anchor] {
-			href += "#" + anchor
-		}
-		return href, true
+	b := bt.block(id)
+	if b == nil {
+		return "", false
 	}
-	return "", false
+	href := docs.RelLink(from, b.Page)
+	if anchor := tabAnchors[tab]; b.Sections[anchor] {
+		href += "#" + anchor
+	}
+	return href, true
 }
 
 // blockOfFolder returns the block built from the folder p of the sources
@@ -178,4 +181,90 @@ func (bt *Built) folderOfBlocks(p string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Deps returns the blocks ids as the page from lists them, each linked
+// to its page when it was built.
+func (bt *Built) Deps(from string, ids []string) []Dep {
+	var out []Dep
+	for _, d := range ids {
+		l := Dep{ID: d}
+		if b := bt.block(d); b != nil {
+			l.Page = docs.RelLink(from, b.Page)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// Graph returns the nodes of a dependency graph on the page from: every
+// block built, for the index (id ""); for block id's page, the block, what
+// it depends on (near and far, blocks not built included) and the built
+// blocks that depend on it. Nodes come in build order, links relative to
+// from.
+func (bt *Built) Graph(from, id string) []GraphNode {
+	deps := map[string][]string{}
+	for _, b := range bt.Blocks {
+		deps[b.ID] = b.Deps
+	}
+	keep := map[string]bool{}
+	if id == "" {
+		for _, b := range bt.Blocks {
+			keep[b.ID] = true
+		}
+	} else {
+		var walk func(string)
+		walk = func(d string) {
+			if keep[d] {
+				return
+			}
+			keep[d] = true
+			for _, e := range deps[d] {
+				walk(e)
+			}
+		}
+		walk(id)
+		for _, b := range bt.Blocks {
+			if slices.Contains(b.Deps, id) {
+				keep[b.ID] = true
+			}
+		}
+	}
+	var nodes []GraphNode
+	added := map[string]bool{}
+	add := func(n GraphNode) {
+		if keep[n.ID] && !added[n.ID] {
+			added[n.ID] = true
+			nodes = append(nodes, n)
+		}
+	}
+	for _, b := range bt.Blocks {
+		add(GraphNode{ID: b.ID, Name: b.Name, Page: docs.RelLink(from, b.Page), Deps: b.Deps, Current: b.ID == id})
+	}
+	// The blocks depended on that were not built: imports, and blocks of
+	// the register left out by a filter.
+	for _, b := range bt.Blocks {
+		for _, d := range b.Deps {
+			if bt.block(d) != nil || !keep[b.ID] {
+				continue
+			}
+			keep[d] = true
+			n := GraphNode{ID: d, Deps: deps[d]}
+			if bt.NameOf != nil {
+				n.Name = bt.NameOf(d)
+			}
+			add(n)
+		}
+	}
+	return nodes
+}
+
+// block returns the built block id, or nil.
+func (bt *Built) block(id string) *BuiltBlock {
+	for i := range bt.Blocks {
+		if bt.Blocks[i].ID == id {
+			return &bt.Blocks[i]
+		}
+	}
+	return nil
 }

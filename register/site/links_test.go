@@ -1,6 +1,9 @@
 package site
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestLinks follows links from a description and from the index through
 // a small build: two blocks below _sources/geo, one file published, one
@@ -47,5 +50,50 @@ func TestLinks(t *testing.T) {
 			t.Errorf("from %s in %q, %q: got %q, %v, missing told %v; want %q, missing told %v",
 				tt.from, tt.dir, tt.dest, href, ok, told, tt.href, tt.missing)
 		}
+	}
+}
+
+// TestGraphAndDeps draws the graphs of a build of three blocks, c
+// depending on b, b on a and on an import, and lists their dependencies.
+func TestGraphAndDeps(t *testing.T) {
+	bt := &Built{
+		Blocks: []BuiltBlock{
+			{ID: "x.a", Name: "A", Page: "bblock/x.a.html"},
+			{ID: "x.b", Name: "B", Page: "bblock/x.b.html", Deps: []string{"x.a", "o.imp"}},
+			{ID: "x.c", Name: "C", Page: "bblock/x.c.html", Deps: []string{"x.b"}},
+			{ID: "x.d", Name: "D", Page: "bblock/x.d.html"},
+		},
+		NameOf: func(id string) string { return map[string]string{"o.imp": "Imported"}[id] },
+	}
+	ids := func(nodes []GraphNode) string {
+		var s []string
+		for _, n := range nodes {
+			s = append(s, n.ID+"="+n.Name+"@"+n.Page)
+		}
+		return strings.Join(s, " ")
+	}
+	tests := []struct{ from, id, want string }{
+		{"index.html", "", "x.a=A@bblock/x.a.html x.b=B@bblock/x.b.html x.c=C@bblock/x.c.html x.d=D@bblock/x.d.html o.imp=Imported@"},
+		{"bblock/x.b.html", "x.b", "x.a=A@x.a.html x.b=B@x.b.html x.c=C@x.c.html o.imp=Imported@"},
+		// The blocks not built that a kept block depends on are drawn,
+		// also for a block that depends on the page's (as the pages
+		// always drew them).
+		{"bblock/x.a.html", "x.a", "x.a=A@x.a.html x.b=B@x.b.html o.imp=Imported@"},
+		{"bblock/x.d.html", "x.d", "x.d=D@x.d.html"},
+	}
+	for _, tt := range tests {
+		nodes := bt.Graph(tt.from, tt.id)
+		if got := ids(nodes); got != tt.want {
+			t.Errorf("Graph(%s, %q) = %s, want %s", tt.from, tt.id, got, tt.want)
+		}
+		for _, n := range nodes {
+			if n.Current != (n.ID == tt.id) {
+				t.Errorf("Graph(%s, %q): %s current %v", tt.from, tt.id, n.ID, n.Current)
+			}
+		}
+	}
+	deps := bt.Deps("index.html", []string{"x.a", "o.imp"})
+	if len(deps) != 2 || deps[0] != (Dep{ID: "x.a", Page: "bblock/x.a.html"}) || deps[1] != (Dep{ID: "o.imp"}) {
+		t.Errorf("Deps = %+v", deps)
 	}
 }
