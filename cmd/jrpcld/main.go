@@ -22,6 +22,8 @@ import (
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/record"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/shaclcmd"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/statscmd"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/validate"
 	versioncmd "github.com/jrpcld/jrpcld/cmd/jrpcld/internal/version"
 	"github.com/jrpcld/jrpcld/register/transform"
 	"github.com/spf13/cobra"
@@ -29,13 +31,13 @@ import (
 
 func commands() []cli.Command {
 	return []cli.Command{
-		validateCommand(),
+		validate.NewCmd(),
 		shaclcmd.NewCmd(),
 		rdfcmd.NewCmd(),
 		rdfcmd.NewTurtleCmd(),
 		json.NewCmd(),
 		examples.NewCmd(),
-		statsCommand(),
+		statscmd.NewCmd(),
 		query.NewCmd(),
 		blockdoc.NewContextCmd(),
 		blockdoc.NewAnnotateCmd(),

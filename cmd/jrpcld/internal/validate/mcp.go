@@ -1,4 +1,4 @@
-package main
+package validate
 
 import (
 	"bufio"
@@ -21,8 +21,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// mcpHelp is what --mcp does, for the help of validate and stats.
-const mcpHelp = `With --mcp, each message of a LOG is checked against the official MCP
+// MCPHelp is what --mcp does, for the help of validate and stats.
+const MCPHelp = `With --mcp, each message of a LOG is checked against the official MCP
 schema of its version: in a session opened by an initialize request, the
 protocolVersion of the server's answer, else of the request (a log may
 hold several sessions, one after the other); in a stateless version
@@ -48,10 +48,10 @@ specification that states it; a MUST broken is an error (the message is
 invalid), a SHOULD a warning; a rule applies only to the versions that
 state it. --mcp-rules=false checks the schemas alone.`
 
-// mcpFlags are the flags of validate and stats that check each message of
+// MCPFlags are the flags of validate and stats that check each message of
 // a log against the MCP schema of its version, and the MCP rules.
-type mcpFlags struct {
-	on      bool
+type MCPFlags struct {
+	On      bool
 	dir     string
 	version string
 	rules   bool
@@ -61,19 +61,20 @@ type mcpFlags struct {
 	readerOpts rpclog.ReaderOptions
 }
 
-func addMCPFlags(fs *pflag.FlagSet) *mcpFlags {
-	m := &mcpFlags{}
-	fs.BoolVar(&m.on, "mcp", false, "check each log against the MCP schema of the version its handshake negotiated")
+// AddMCPFlags binds --mcp and the flags that go with it on fs.
+func AddMCPFlags(fs *pflag.FlagSet) *MCPFlags {
+	m := &MCPFlags{}
+	fs.BoolVar(&m.On, "mcp", false, "check each log against the MCP schema of the version its handshake negotiated")
 	fs.StringVar(&m.dir, "mcp-schemas", "", "with --mcp: the MCP schemas, `DIR`/VERSION/schema.json (default: the cache \"jrpcld fetch mcp-schemas\" fills)")
 	fs.StringVar(&m.version, "mcp-version", "", "with --mcp: the `VERSION` of a log without a handshake or _meta version (default: inferred from its messages)")
 	fs.BoolVar(&m.rules, "mcp-rules", true, "with --mcp: also check the MCP rules that span messages (docs/mcp-rules.md)")
 	return m
 }
 
-// open checks the flags and finds the schemas; other names the flags that
+// Open checks the flags and finds the schemas; other names the flags that
 // choose a schema otherwise, and whether one was given.
-func (m *mcpFlags) open(compiler *schema.Compiler, other string, given bool) error {
-	if !m.on {
+func (m *MCPFlags) Open(compiler *schema.Compiler, other string, given bool) error {
+	if !m.On {
 		if m.dir != "" || m.version != "" {
 			return errors.New("--mcp-schemas and --mcp-version go with --mcp")
 		}
@@ -113,17 +114,17 @@ func (m *mcpFlags) open(compiler *schema.Compiler, other string, given bool) err
 // version are checked against each schema to infer its version.
 const inferLimit = 1000
 
-// mcpLog is what --mcp knows of one log before it is checked: the version
+// MCPLog is what --mcp knows of one log before it is checked: the version
 // of each of its messages, their schemas, and the rules' checker.
-type mcpLog struct {
+type MCPLog struct {
 	versions  *rules.Versions
 	byVersion map[string]*schema.Schema // the schemas of the log's versions
 	rules     *rules.Checker            // nil with --mcp-rules=false
 }
 
-// observe makes c check each message against the schema of its version,
+// Observe makes c check each message against the schema of its version,
 // and the rules with it.
-func (l *mcpLog) observe(c *schema.Checker) {
+func (l *MCPLog) Observe(c *schema.Checker) {
 	if l == nil {
 		return
 	}
@@ -139,7 +140,7 @@ func (l *mcpLog) observe(c *schema.Checker) {
 }
 
 // versionsOnly chooses each message's schema, and checks no rule.
-type versionsOnly struct{ l *mcpLog }
+type versionsOnly struct{ l *MCPLog }
 
 func (v versionsOnly) Observe(o *schema.Observed) schema.Choice {
 	sp := v.l.versions.At(o.Index)
@@ -149,13 +150,13 @@ func (v versionsOnly) Observe(o *schema.Observed) schema.Choice {
 	return schema.Choice{Schema: v.l.byVersion[sp.Version]}
 }
 
-// prepare reads the log name for the version of each of its messages (see
+// Prepare reads the log name for the version of each of its messages (see
 // rules.Scan; a log without a handshake or _meta version takes
 // --mcp-version, or the version inferred from its messages), finds their
 // schemas (a version without one is one warning), and returns the env to
 // read the log with again: standard input is kept in a temporary file;
 // done removes it.
-func (m *mcpFlags) prepare(e *cli.Env, cmd, name string) (l *mcpLog, le *cli.Env, done func(), err error) {
+func (m *MCPFlags) Prepare(e *cli.Env, cmd, name string) (l *MCPLog, le *cli.Env, done func(), err error) {
 	le, done = e, func() {}
 	display := name
 	var in io.ReadSeeker
@@ -187,7 +188,7 @@ func (m *mcpFlags) prepare(e *cli.Env, cmd, name string) (l *mcpLog, le *cli.Env
 		}
 		return rpclog.NewReader(bufio.NewReaderSize(in, 64<<10), display, m.readerOpts)
 	}
-	l = &mcpLog{versions: &rules.Versions{}}
+	l = &MCPLog{versions: &rules.Versions{}}
 	if r, err := read(); err == nil { // a log rpclog cannot open is reported as validate reports it
 		if l.versions, err = rules.Scan(r); err != nil {
 			return nil, le, done, fmt.Errorf("%s: %w", display, err)
@@ -210,7 +211,7 @@ func (m *mcpFlags) prepare(e *cli.Env, cmd, name string) (l *mcpLog, le *cli.Env
 
 // settle gives the messages of unknown version --mcp-version, or the
 // version their schemas infer, reading the log again with read.
-func (m *mcpFlags) settle(v *rules.Versions, read func() (*rpclog.Reader, error)) error {
+func (m *MCPFlags) settle(v *rules.Versions, read func() (*rpclog.Reader, error)) error {
 	switch {
 	case v.Unsettled() == 0:
 		return nil
@@ -227,7 +228,7 @@ func (m *mcpFlags) settle(v *rules.Versions, read func() (*rpclog.Reader, error)
 
 // schemasOf returns the schemas of the versions of v, by version; a
 // version without one is a warning.
-func (m *mcpFlags) schemasOf(e *cli.Env, cmd, display string, v *rules.Versions) (map[string]*schema.Schema, error) {
+func (m *MCPFlags) schemasOf(e *cli.Env, cmd, display string, v *rules.Versions) (map[string]*schema.Schema, error) {
 	out := map[string]*schema.Schema{}
 	seen := map[string]bool{}
 	for _, sp := range v.Spans {
@@ -248,11 +249,11 @@ func (m *mcpFlags) schemasOf(e *cli.Env, cmd, display string, v *rules.Versions)
 	return out, nil
 }
 
-// base returns the schema a log's messages are checked against when no
+// Base returns the schema a log's messages are checked against when no
 // version is chosen for them: that of the log's first version; for a
 // graph, whose messages have no place in the log's text,
 // --mcp-version's or the newest's.
-func (m *mcpFlags) base(l *mcpLog) (*schema.Schema, error) {
+func (m *MCPFlags) Base(l *MCPLog) (*schema.Schema, error) {
 	for _, sp := range l.versions.Spans {
 		if sp.Messages > 0 && sp.Source != rules.Unknown {
 			return l.byVersion[sp.Version], nil
@@ -269,8 +270,8 @@ func (m *mcpFlags) base(l *mcpLog) (*schema.Schema, error) {
 	return s, err
 }
 
-// displayName is how a FILE argument is named in reports.
-func displayName(name string) string {
+// DisplayName is how a FILE argument is named in reports.
+func DisplayName(name string) string {
 	if name == "-" {
 		return "stdin"
 	}
@@ -279,7 +280,7 @@ func displayName(name string) string {
 
 // versionLines returns, for each span of messages of a log, where it
 // starts, its version and why.
-func (l *mcpLog) versionLines(display string) []string {
+func (l *MCPLog) versionLines(display string) []string {
 	var out []string
 	for _, sp := range l.versions.Spans {
 		if sp.Messages == 0 {
@@ -298,9 +299,9 @@ func (l *mcpLog) versionLines(display string) []string {
 	return out
 }
 
-// notice says on standard error which version each span of a log takes
+// Notice says on standard error which version each span of a log takes
 // (for stats, whose report has no place for it).
-func (l *mcpLog) notice(e *cli.Env, cmd, display string) {
+func (l *MCPLog) Notice(e *cli.Env, cmd, display string) {
 	for _, line := range l.versionLines(display) {
 		cli.Errorf(e, cmd, "%s", line)
 	}
@@ -309,7 +310,7 @@ func (l *mcpLog) notice(e *cli.Env, cmd, display string) {
 // reportVersions writes the version of each span of a log checked with
 // --mcp: as lines of the text report, as {"mcpVersion": {...}} JSON lines,
 // or into the SARIF log.
-func reportVersions(w io.Writer, sarif *sarifLog, format, display string, l *mcpLog) {
+func reportVersions(w io.Writer, sarif *sarifLog, format, display string, l *MCPLog) {
 	switch format {
 	case "sarif":
 		sarif.addVersions(display, l)
@@ -335,13 +336,13 @@ func reportVersions(w io.Writer, sarif *sarifLog, format, display string, l *mcp
 // its sessions as wholes once it has been read, counting the message they
 // are about invalid for an error.
 type ruleTally struct {
-	l       *mcpLog
+	l       *MCPLog
 	out     func(schema.Finding)
 	errored map[int]bool // the messages End may speak of that have errors
 }
 
 // tally returns the tally of a log checked with l (nil: none).
-func (l *mcpLog) tally(emit func(schema.Finding)) *ruleTally {
+func (l *MCPLog) tally(emit func(schema.Finding)) *ruleTally {
 	return &ruleTally{l: l, out: emit, errored: map[int]bool{}}
 }
 

@@ -1,4 +1,7 @@
-package main
+// Package validate is "jrpcld validate": messages and logs checked
+// against a JSON Schema, a building block, the MCP schemas and rules, or
+// SHACL shapes, reported as text, JSON lines or SARIF.
+package validate
 
 import (
 	"bufio"
@@ -21,10 +24,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func validateCommand() cli.Command {
+// NewCmd returns the command "jrpcld validate".
+func NewCmd() cli.Command {
 	c := cli.Command{Name: "validate", Args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--definition NAME] [--formats] [--shapes SHAPES] [--format text|json|sarif] [-q] [FILE...|-]",
 		Summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
-	c.Help = validateHelp + "\n\n" + mcpHelp + "\n\n" + cli.ProfileHelp
+	c.Help = validateHelp + "\n\n" + MCPHelp + "\n\n" + cli.ProfileHelp
 	c.Setup = runValidate
 	return c
 }
@@ -77,7 +81,7 @@ type validateOptions struct {
 	schemaFile, definition, format string
 	formats                        bool
 	quiet                          *bool
-	mcp                            *mcpFlags
+	mcp                            *MCPFlags
 	shapesFiles                    []string
 	limits                         *cli.LimitFlags
 	prof                           *cli.Profiler
@@ -91,7 +95,7 @@ func runValidate(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	fs.StringVarP(&o.format, "format", "f", "text", "output `format`: text, json, or sarif (SARIF 2.1.0, for code-scanning tools)")
 	fs.BoolVar(&o.formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft")
 	o.quiet = cli.AddQuietFlag(fs)
-	o.mcp = addMCPFlags(fs)
+	o.mcp = AddMCPFlags(fs)
 	fs.StringArrayVar(&o.shapesFiles, "shapes", nil, "also validate the graph of each log against SHACL shapes `FILE` (repeatable)")
 	o.limits = cli.AddLimitFlags(fs)
 	o.prof = cli.AddProfileFlags(fs)
@@ -133,10 +137,10 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 	ioFailed := false
 	for _, name := range files {
 		fe, done := e, func() {}
-		var ml *mcpLog
-		if o.mcp.on {
+		var ml *MCPLog
+		if o.mcp.On {
 			o.mcp.readerOpts = o.limits.ReaderOptions()
-			ml, fe, done, err = o.mcp.prepare(e, o.cmd, name)
+			ml, fe, done, err = o.mcp.Prepare(e, o.cmd, name)
 			if err != nil {
 				done()
 				out.Flush()
@@ -144,7 +148,7 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 				ioFailed = true
 				continue
 			}
-			reportVersions(out, sarif, o.format, displayName(name), ml)
+			reportVersions(out, sarif, o.format, DisplayName(name), ml)
 		}
 		sum, err := validateFile(fe, s, o.definition, name, *o.quiet, o.limits.ReaderOptions(), ml, emit)
 		done()
@@ -184,11 +188,11 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 func (o *validateOptions) schema(e *cli.Env) (*schema.Schema, error) {
 	compiler := &schema.Compiler{Formats: o.formats}
 	bf := o.block
-	if err := o.mcp.open(compiler, "--schema, --bblock or --definition", o.schemaFile != "" || bf.Dir != "" || bf.ID != "" || o.definition != ""); err != nil {
+	if err := o.mcp.Open(compiler, "--schema, --bblock or --definition", o.schemaFile != "" || bf.Dir != "" || bf.ID != "" || o.definition != ""); err != nil {
 		return nil, err
 	}
 	switch {
-	case o.mcp.on:
+	case o.mcp.On:
 		return nil, nil
 	case o.schemaFile != "":
 		return compiler.CompileFile(o.schemaFile)
@@ -275,7 +279,7 @@ func printFinding(printer *cli.ErrorPrinter, sarif *sarifLog, format string, f s
 	printer.Print("%s\n", termsafe.Escape(line)) // the file, message and pointer may hold anything
 }
 
-func validateFile(e *cli.Env, s *schema.Schema, definition, name string, quiet bool, opts rpclog.ReaderOptions, ml *mcpLog, emit func(schema.Finding)) (schema.Summary, error) {
+func validateFile(e *cli.Env, s *schema.Schema, definition, name string, quiet bool, opts rpclog.ReaderOptions, ml *MCPLog, emit func(schema.Finding)) (schema.Summary, error) {
 	var in io.Reader = e.Stdin
 	var size int64
 	display := name
@@ -312,7 +316,7 @@ func validateFile(e *cli.Env, s *schema.Schema, definition, name string, quiet b
 	if err != nil {
 		return schema.Summary{}, err
 	}
-	ml.observe(checker)
+	ml.Observe(checker)
 	t := ml.tally(emit)
 	sum, err := schema.ValidateLog(r, checker, display, t.emit)
 	if err != nil {

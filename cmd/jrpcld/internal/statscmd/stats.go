@@ -1,4 +1,7 @@
-package main
+// Package statscmd is "jrpcld stats": counts, timelines and latencies of
+// logs, by package stats. It is named statscmd so that it does not shadow
+// the domain package stats its files use.
+package statscmd
 
 import (
 	"bufio"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/jrpcld/jrpcld/bblock"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/validate"
 	"github.com/jrpcld/jrpcld/convert/wire"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/jsonrpc/stats"
@@ -18,10 +22,11 @@ import (
 	"github.com/jrpcld/jrpcld/schema"
 )
 
-func statsCommand() cli.Command {
+// NewCmd returns the command "jrpcld stats".
+func NewCmd() cli.Command {
 	c := cli.Command{Name: "stats", Args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--formats] [--format text|json] [--html FILE] [-q] [LOG...|-]",
 		Summary: "count messages, methods, pairing, errors, tools and latency in logs"}
-	c.Help = statsHelp + "\n\n" + mcpHelp + " A graph's version is --mcp-version's, or the newest known.\n\n" + cli.ProfileHelp
+	c.Help = statsHelp + "\n\n" + validate.MCPHelp + " A graph's version is --mcp-version's, or the newest known.\n\n" + cli.ProfileHelp
 	c.Setup = runStats
 	return c
 }
@@ -57,7 +62,7 @@ type statsOptions struct {
 	cmd, dir, id, schemaFile, format, htmlFile string
 	formats                                    bool
 	quiet                                      *bool
-	mcp                                        *mcpFlags
+	mcp                                        *validate.MCPFlags
 	prof                                       *cli.Profiler
 }
 
@@ -70,7 +75,7 @@ func runStats(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	fs.StringVar(&o.htmlFile, "html", "", "also write an HTML report to `FILE`")
 	fs.BoolVar(&o.formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
 	o.quiet = cli.AddQuietFlag(fs)
-	o.mcp = addMCPFlags(fs)
+	o.mcp = validate.AddMCPFlags(fs)
 	o.prof = cli.AddProfileFlags(fs)
 	return o.run
 }
@@ -141,7 +146,7 @@ type statsSchema struct {
 func (o *statsOptions) schema() (*statsSchema, error) {
 	sr := &statsSchema{b: bblock.Default()}
 	compiler := &schema.Compiler{Formats: o.formats}
-	if err := o.mcp.open(compiler, "--schema or --bblock", o.schemaFile != "" || o.dir != ""); err != nil {
+	if err := o.mcp.Open(compiler, "--schema or --bblock", o.schemaFile != "" || o.dir != ""); err != nil {
 		return nil, err
 	}
 	var err error
@@ -183,13 +188,13 @@ func (o *statsOptions) read(e *cli.Env, files []string, sr *statsSchema) (*stats
 	if o.htmlFile != "" {
 		timeline = timelineLimit
 	}
-	var ml *mcpLog // with --mcp, the log's
+	var ml *validate.MCPLog // with --mcp, the log's
 	newCollector := func(graph bool) *stats.Collector {
 		opts := stats.Options{Timeline: timeline}
 		if sr.s != nil || ml != nil && !graph {
 			c, _ := schema.NewChecker(sr.s, "") // cannot fail without a definition
 			if !graph {
-				ml.observe(c) // the version of each message, and the rules
+				ml.Observe(c) // the version of each message, and the rules
 			}
 			opts.Checker = c
 			if sr.s != nil {
@@ -203,11 +208,11 @@ func (o *statsOptions) read(e *cli.Env, files []string, sr *statsSchema) (*stats
 	ioFailed, read := false, 0
 	for _, name := range files {
 		fe, done := e, func() {}
-		if o.mcp.on {
+		if o.mcp.On {
 			var err error
-			ml, fe, done, err = o.mcp.prepare(e, o.cmd, name)
+			ml, fe, done, err = o.mcp.Prepare(e, o.cmd, name)
 			if err == nil {
-				sr.s, err = o.mcp.base(ml)
+				sr.s, err = o.mcp.Base(ml)
 			}
 			if err != nil {
 				done()
@@ -215,7 +220,7 @@ func (o *statsOptions) read(e *cli.Env, files []string, sr *statsSchema) (*stats
 				ioFailed = true
 				continue
 			}
-			ml.notice(e, o.cmd, displayName(name))
+			ml.Notice(e, o.cmd, validate.DisplayName(name))
 		}
 		logs, err := statsFile(fe, name, *o.quiet, newCollector, reverse)
 		done()

@@ -1,4 +1,4 @@
-package main
+package validate
 
 import (
 	"encoding/json"
@@ -138,7 +138,7 @@ func fileURI(name string) string {
 }
 
 // addVersions notes the MCP version of each span of a log.
-func (l *sarifLog) addVersions(display string, ml *mcpLog) {
+func (l *sarifLog) addVersions(display string, ml *MCPLog) {
 	for _, sp := range ml.versions.Spans {
 		if sp.Messages > 0 {
 			l.versions = append(l.versions, map[string]any{"file": display, "line": sp.Line, "messages": sp.Messages,
