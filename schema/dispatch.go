@@ -29,6 +29,11 @@ type dispatch struct {
 	// serverResult answers requests of the client, clientResult those of
 	// the server; either may be nil.
 	serverResult, clientResult *def
+	// serverOther and clientOther are the alternatives of serverResult's
+	// and clientResult's union that no request's result is named after
+	// (Result, EmptyResult, an inline {}): the results a request whose
+	// own result the schema does not name (ping) may get.
+	serverOther, clientOther []*def
 	// results are the definitions named ...Result, by name, which an
 	// Observer may choose for a response (see Choice.Results).
 	results map[string]*def
@@ -137,7 +142,43 @@ func newDispatch(s *Schema, doc any) (*dispatch, error) {
 		}
 	}
 	d.errorIDOptional = d.errorResponse != nil && !slices.Contains(d.errorResponse.sch.Required, "id")
+	claimed := map[string]bool{}
+	for _, n := range names {
+		if base, ok := strings.CutSuffix(n, "Request"); ok {
+			claimed[base+"Result"], claimed[base+"ResultResponse"] = true, true
+		}
+	}
+	d.serverOther, d.clientOther = unclaimed(d.serverResult, claimed), unclaimed(d.clientResult, claimed)
 	return d, nil
+}
+
+// unclaimed returns the alternatives of union's anyOf or oneOf whose
+// definition's name is not in claimed (an inline alternative has none), or
+// nil when union is nil or no union.
+func unclaimed(union *def, claimed map[string]bool) []*def {
+	if union == nil {
+		return nil
+	}
+	sch := union.sch
+	for sch.Ref != nil && len(sch.AnyOf) == 0 && len(sch.OneOf) == 0 {
+		sch = sch.Ref
+	}
+	alts := sch.AnyOf
+	if len(alts) == 0 {
+		alts = sch.OneOf
+	}
+	var out []*def
+	for _, a := range alts {
+		name := ""
+		if a.Ref != nil {
+			_, frag, _ := strings.Cut(a.Ref.Location, "#")
+			name = frag[strings.LastIndex(frag, "/")+1:]
+		}
+		if !claimed[name] {
+			out = append(out, &def{name: name, sch: a, message: describesMessage(a, 0)})
+		}
+	}
+	return out
 }
 
 func conventional(name string) bool {
@@ -169,6 +210,13 @@ func describesMessage(sch *jsonschema.Schema, depth int) bool {
 			return true
 		}
 	}
+	// A union of whole messages (the OGC block's ServerResult: an anyOf of
+	// definitions that are each a JSON-RPC response) describes one too.
+	for _, alts := range [][]*jsonschema.Schema{sch.AnyOf, sch.OneOf} {
+		if len(alts) > 0 && !slices.ContainsFunc(alts, func(a *jsonschema.Schema) bool { return !describesMessage(a, depth+1) }) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -177,7 +225,6 @@ func describesMessage(sch *jsonschema.Schema, depth int) bool {
 // direction; answers is the method of the request a response answers, or
 // "" when the log does not show it.
 func (d *dispatch) check(c *Checker, m jsonrpc.Message, v any, raw []byte, dir jsonrpc.Direction, answers, prefix string) []diag.Diagnostic {
-	s := c.schema
 	switch m.Kind {
 	case jsonrpc.KindRequest, jsonrpc.KindNotification:
 		if mds := d.methods[m.Method]; len(mds) > 0 {
@@ -193,16 +240,17 @@ func (d *dispatch) check(c *Checker, m jsonrpc.Message, v any, raw []byte, dir j
 			}
 			return first
 		}
-		p := diag.Diagnostic{Pointer: prefix + "/method", Code: jsonrpc.CodeMethodNotFound, Severity: diag.Warning, Violation: kind.MethodUnknown,
-			Message: fmt.Sprintf("method %q is not defined by schema %s; checked as a generic %s", m.Method, s.name, m.Kind)}
-		generic := d.request
-		if m.Kind == jsonrpc.KindNotification {
-			generic = d.notification
-		}
-		return append([]diag.Diagnostic{p}, d.validate(c, generic, v, raw, prefix)...)
+		return d.unknownMethod(c, m, v, raw, prefix)
 	case jsonrpc.KindResponse:
-		if mds := d.methods[answers]; len(mds) > 0 && mds[0].result != nil {
-			return d.validateResult(c, mds[0].result, v, raw, prefix)
+		if mds := d.methods[answers]; len(mds) > 0 {
+			if mds[0].result != nil {
+				return d.validateResult(c, mds[0].result, v, raw, prefix)
+			}
+			// A request the schema defines but names no result for (ping):
+			// its result is one of those no other request claims.
+			if probs, ok := d.validateOthers(c, d.others(dir), v, raw, prefix); ok {
+				return probs
+			}
 		}
 		// The request is not in the log, or has no result definition: the
 		// result must be one of those the answering side may send.
@@ -238,6 +286,61 @@ func (d *dispatch) check(c *Checker, m jsonrpc.Message, v any, raw []byte, dir j
 		return d.validate(c, d.errorResponse, v, raw, prefix)
 	}
 	return nil
+}
+
+// unknownMethod checks a request or notification whose method the schema
+// does not define. Where the schema has a generic definition for it
+// (JSONRPCRequest), a warning says so and the message is checked against
+// that. Where it has none, as in the OGC MCP block whose schema is a union
+// of its messages, the whole schema is the check: a message it accepts
+// gets the warning alone, one it rejects a single error naming the method,
+// since every alternative would fail on it.
+func (d *dispatch) unknownMethod(c *Checker, m jsonrpc.Message, v any, raw []byte, prefix string) []diag.Diagnostic {
+	s := c.schema
+	p := diag.Diagnostic{Pointer: prefix + "/method", Code: jsonrpc.CodeMethodNotFound, Severity: diag.Warning, Violation: kind.MethodUnknown,
+		Message: fmt.Sprintf("method %q is not defined by schema %s; checked as a generic %s", m.Method, s.name, m.Kind)}
+	generic := d.request
+	if m.Kind == jsonrpc.KindNotification {
+		generic = d.notification
+	}
+	if generic != nil {
+		return append([]diag.Diagnostic{p}, d.validate(c, generic, v, raw, prefix)...)
+	}
+	if len(d.validate(c, nil, v, raw, prefix)) == 0 {
+		return []diag.Diagnostic{p}
+	}
+	p.Severity = diag.Error
+	p.Message = fmt.Sprintf("method %q is not one of the %d methods schema %s defines, and the schema has no %s of any other method; correct the method's name, or check the log against a schema that defines it",
+		m.Method, len(d.methods), s.name, m.Kind)
+	return []diag.Diagnostic{p}
+}
+
+// others returns the results, not named after any request, that a
+// response going in direction dir may carry.
+func (d *dispatch) others(dir jsonrpc.Direction) []*def {
+	switch dir {
+	case jsonrpc.ServerToClient:
+		return d.serverOther
+	case jsonrpc.ClientToServer:
+		return d.clientOther
+	}
+	return append(slices.Clip(d.serverOther), d.clientOther...)
+}
+
+// validateOthers checks a success response against alts: valid when it
+// matches one; else the problems of the alternative with the fewest. ok is
+// false when alts is empty.
+func (d *dispatch) validateOthers(c *Checker, alts []*def, v any, raw []byte, prefix string) (probs []diag.Diagnostic, ok bool) {
+	for i, alt := range alts {
+		p := d.validateResult(c, alt, v, raw, prefix)
+		if len(p) == 0 {
+			return nil, true
+		}
+		if i == 0 || len(p) < len(probs) {
+			probs = p
+		}
+	}
+	return probs, len(alts) > 0
 }
 
 // checkResults is check, but for a success response when results names
