@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/examples/queries"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
 
@@ -293,5 +295,124 @@ func TestStatsCorpus(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no schema error in a response: %v", get(val, "problems"))
+	}
+}
+
+// sparqlRows runs stats --sparql --format json and returns the names of its
+// queries in order and, for each, its rows: each variable's value as its
+// term's text.
+func sparqlRows(t *testing.T, args ...string) ([]string, map[string][]map[string]string) {
+	t.Helper()
+	code, out, errOut := jrpcld(t, "", append([]string{"stats", "--sparql", "--format", "json"}, args...)...)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	var decoded struct {
+		Queries []struct {
+			Name    string
+			Results struct {
+				Bindings []map[string]struct{ Value string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &decoded); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var names []string
+	rows := map[string][]map[string]string{}
+	for _, q := range decoded.Queries {
+		names = append(names, q.Name)
+		rows[q.Name] = []map[string]string{}
+		for _, b := range q.Results.Bindings {
+			row := map[string]string{}
+			for v, term := range b {
+				row[v] = term.Value
+			}
+			rows[q.Name] = append(rows[q.Name], row)
+		}
+	}
+	return names, rows
+}
+
+// TestStatsSPARQL runs the pack through the command on the exercise log
+// and the example session, in the pack's order, and holds the rows of
+// requests.rq and pairing.rq to stats' own JSON for the same log (every
+// query, on the corpus too, is held to it by jsonrpc/stats's
+// TestSPARQLEngines, through the same package queries). A graph jrpcld
+// wrote gives the same rows as its log.
+func TestStatsSPARQL(t *testing.T) {
+	var pack []string
+	for _, q := range queries.Pack() {
+		pack = append(pack, q.Name)
+	}
+	for _, log := range []string{statsPairing, "../../examples/session.jsonl"} {
+		t.Run(filepath.Base(log), func(t *testing.T) {
+			names, rows := sparqlRows(t, log)
+			if !slices.Equal(names, pack) {
+				t.Fatalf("queries %v, want the pack's %v", names, pack)
+			}
+			_, st := statsJSON(t, "", log)
+			logJSON := get(st, "logs").([]any)[0]
+			wantReq := map[string]string{}
+			for m, n := range get(logJSON, "requests").(map[string]any) {
+				wantReq[m] = strconv.FormatFloat(n.(float64), 'f', -1, 64)
+			}
+			gotReq := map[string]string{}
+			for _, r := range rows["requests.rq"] {
+				gotReq[r["method"]] = r["count"]
+			}
+			if !reflect.DeepEqual(gotReq, wantReq) || len(wantReq) == 0 {
+				t.Errorf("requests.rq %v, stats %v", gotReq, wantReq)
+			}
+			wantPair := map[string][3]string{}
+			for dir, p := range get(logJSON, "pairing").(map[string]any) {
+				f := func(k string) string { return strconv.FormatFloat(get(p, k).(float64), 'f', -1, 64) }
+				if f("requests") != "0" {
+					wantPair[dir] = [3]string{f("requests"), f("answered"), f("unanswered")}
+				}
+			}
+			gotPair := map[string][3]string{}
+			for _, r := range rows["pairing.rq"] {
+				gotPair[r["dir"]] = [3]string{r["requests"], r["answered"], r["unanswered"]}
+			}
+			if !reflect.DeepEqual(gotPair, wantPair) || len(wantPair) == 0 {
+				t.Errorf("pairing.rq %v, stats %v", gotPair, wantPair)
+			}
+
+			ttl := filepath.Join(t.TempDir(), "log.ttl")
+			if code, _, errOut := jrpcld(t, "", "turtle", "-o", ttl, log); code != cli.ExitOK {
+				t.Fatalf("turtle: exit %d, %s", code, errOut)
+			}
+			if _, fromGraph := sparqlRows(t, ttl); !reflect.DeepEqual(fromGraph, rows) {
+				t.Errorf("the graph's rows differ from the log's:\n%v\n%v", fromGraph, rows)
+			}
+		})
+	}
+}
+
+// TestStatsSPARQLText checks the text tables' titles, in the pack's order,
+// and the flags --sparql refuses.
+func TestStatsSPARQLText(t *testing.T) {
+	code, out, errOut := jrpcld(t, "", "stats", "--sparql", statsPairing)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	at := 0
+	for _, q := range queries.Pack() {
+		i := strings.Index(out[at:], "\n"+q.Name+": "+q.Title+"\nlog ")
+		if at == 0 {
+			i = strings.Index(out, q.Name+": "+q.Title+"\nlog ")
+		}
+		if i < 0 {
+			t.Fatalf("no table %s after byte %d:\n%s", q.Name, at, out)
+		}
+		at += i + 1
+	}
+	for _, flag := range [][]string{{"--html", "r.html"}, {"--schema", "s.json"}, {"--mcp"}} {
+		args := append([]string{"stats", "--sparql"}, append(flag, statsPairing)...)
+		code, _, errOut := jrpcld(t, "", args...)
+		if code != cli.ExitUsage || !strings.Contains(errOut, "drop "+flag[0]) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
 	}
 }

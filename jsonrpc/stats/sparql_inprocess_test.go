@@ -1,19 +1,25 @@
 package stats
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/examples/queries"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/sparql"
 )
 
-// runInProcess runs the queries in jrpcld's own engine (package
-// rdf/sparql, what "jrpcld query" runs), in the forms Oxigraph gets them:
+// runInProcess runs the pack in jrpcld's own engine (package rdf/sparql)
+// through package queries, what "jrpcld stats --sparql" runs, in the forms
+// Oxigraph gets them:
 // Turtle and N-Triples in the default graph, N-Quads in named graphs with
 // an empty default graph, and N-Quads with the default graph the union of
 // all graphs.
@@ -51,10 +57,7 @@ func runInProcess(t *testing.T, ctx context.Context, f *sparqlFixture) {
 					t.Fatal(err)
 				}
 			}
-			a := newAnswers()
-			for i, file := range queryFiles() {
-				a.rows[i], a.errs[i] = queryInProcess(ctx, ds, file, form.union)
-			}
+			a := packAnswers(t, ctx, ds, form.union)
 			f.check(t, a.rows, a.errs)
 		})
 	}
@@ -80,31 +83,60 @@ func rpclogBase(file string) string {
 	return "file://" + filepath.ToSlash(abs)
 }
 
-// queryInProcess runs the query of a file on ds and returns its rows, each
-// variable's value as its term's text (an IRI, or a literal's lexical
-// form), as the other engines' rows are read.
-func queryInProcess(ctx context.Context, ds *sparql.Dataset, file string, union bool) ([]map[string]string, error) {
-	text, err := os.ReadFile(file)
+// packAnswers runs the pack on ds as "jrpcld stats --sparql" does
+// (queries.Run), and reads each query's rows back from what it prints with
+// --format json (queries.WriteJSON): each variable's value as its term's
+// text (an IRI, or a literal's lexical form), as the other engines' rows
+// are read.
+func packAnswers(t *testing.T, ctx context.Context, ds *sparql.Dataset, union bool) *answers {
+	t.Helper()
+	a := newAnswers()
+	ans, err := queries.Run(ctx, ds, sparql.Options{DefaultGraphUnion: union})
 	if err != nil {
-		return nil, err
-	}
-	q, err := sparql.ParseQuery(string(text), rpclogBase(file))
-	if err != nil {
-		return nil, err
-	}
-	res, err := ds.Query(ctx, q, sparql.Options{DefaultGraphUnion: union})
-	if err != nil {
-		return nil, err
-	}
-	var rows []map[string]string
-	for sol := range res.Solutions() {
-		row := map[string]string{}
-		for i, v := range res.Vars {
-			if sol[i] != (rdf.Term{}) {
-				row[v] = sol[i].Value
+		var qe *queries.QueryError
+		if !errors.As(err, &qe) {
+			t.Fatal(err)
+		}
+		for i, q := range sparqlQueries {
+			if q.file == qe.Name {
+				a.errs[i] = err
 			}
 		}
-		rows = append(rows, row)
+		return a
 	}
-	return rows, res.Err()
+	var printed bytes.Buffer
+	if err := queries.WriteJSON(&printed, ans); err != nil {
+		t.Fatal(err)
+	}
+	var decoded struct {
+		Queries []struct {
+			Name    string
+			Results struct {
+				Bindings []map[string]struct{ Value string }
+			}
+		}
+	}
+	if err := json.Unmarshal(printed.Bytes(), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]map[string]string{}
+	for _, q := range decoded.Queries {
+		rs := []map[string]string{}
+		for _, b := range q.Results.Bindings {
+			row := map[string]string{}
+			for v, term := range b {
+				row[v] = term.Value
+			}
+			rs = append(rs, row)
+		}
+		rows[q.Name] = rs
+	}
+	for i, q := range sparqlQueries {
+		if r, ok := rows[q.file]; ok {
+			a.rows[i] = r
+		} else {
+			a.errs[i] = fmt.Errorf("%s is not in the output of stats --sparql", q.file)
+		}
+	}
+	return a
 }

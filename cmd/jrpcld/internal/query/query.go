@@ -138,7 +138,10 @@ func (o *queryOptions) run(e *cli.Env, inputs []string) error {
 	if err := o.checkInputs(e, inputs); err != nil {
 		return err
 	}
-	d := &queryData{e: e, o: o}
+	d := &queryData{e: e, cmd: o.cmd, base: o.base, openContext: func() (*ldctx.Processed, error) {
+		_, _, ctx, err := o.block.OpenContext(e, o.cmd)
+		return ctx, err
+	}}
 	ds, err := d.dataset(req, inputs)
 	if err != nil {
 		return cli.Fail(err)
@@ -284,18 +287,32 @@ func (o *queryOptions) runUpdate(e *cli.Env, ds *sparql.Dataset, req *sparqlRequ
 
 // notef prints a note on standard error.
 func (d *queryData) notef(format string, args ...any) {
-	cli.Errorf(d.e, d.o.cmd, "note: %s", fmt.Sprintf(format, args...))
+	cli.Errorf(d.e, d.cmd, "note: %s", fmt.Sprintf(format, args...))
 }
 
 // queryData builds the dataset query runs on, from the INPUT files or
 // from the files a query's FROM and FROM NAMED name.
 type queryData struct {
-	e        *cli.Env
-	o        *queryOptions
-	ds       *sparql.Dataset
-	ctx      *ldctx.Processed // opened for the first log
-	printer  *cli.ErrorPrinter
-	problems int // log lines that could not be converted
+	e           *cli.Env
+	cmd, base   string                           // the command's name, --base
+	openContext func() (*ldctx.Processed, error) // the context logs are converted with
+	ds          *sparql.Dataset
+	ctx         *ldctx.Processed // opened for the first log
+	printer     *cli.ErrorPrinter
+	problems    int // log lines that could not be converted
+}
+
+// Dataset returns the dataset of inputs (files, or "-" for standard
+// input) as "jrpcld query" makes it of its INPUT: an RDF file's statements
+// (its blank nodes its own), or a log converted in-process with the context
+// openContext returns (called once, for the first log) into its own named
+// graph, named by rpclog.IRI with base. A log line that cannot be converted
+// is printed on standard error as cmd's, and counted: the count is
+// returned.
+func Dataset(e *cli.Env, cmd, base string, openContext func() (*ldctx.Processed, error), inputs []string) (*sparql.Dataset, int, error) {
+	d := &queryData{e: e, cmd: cmd, base: base, openContext: openContext}
+	ds, err := d.dataset(&sparqlRequest{}, inputs)
+	return ds, d.problems, err
 }
 
 // placement says where the statements of one input go: into the graph
@@ -311,7 +328,7 @@ type placement struct {
 func (d *queryData) dataset(req *sparqlRequest, inputs []string) (*sparql.Dataset, error) {
 	d.ds = sparql.NewDataset()
 	d.printer = cli.NewErrorPrinter(d.e.Stderr, cli.DefaultMaxErrors)
-	d.e.AtEnd(func() { d.printer.Summary(d.o.cmd) })
+	d.e.AtEnd(func() { d.printer.Summary(d.cmd) })
 	q := req.query
 	named := q != nil && len(q.From)+len(q.FromNamed) > 0
 	switch {
@@ -321,7 +338,7 @@ func (d *queryData) dataset(req *sparqlRequest, inputs []string) (*sparql.Datase
 			q.From, q.FromNamed = nil, nil
 		}
 		for i, name := range inputs {
-			iri := rpclog.IRI(d.o.base, name, len(inputs))
+			iri := rpclog.IRI(d.base, name, len(inputs))
 			if err := d.add(name, iri, placement{prefix: "f" + strconv.Itoa(i)}); err != nil {
 				return nil, err
 			}
@@ -329,7 +346,7 @@ func (d *queryData) dataset(req *sparqlRequest, inputs []string) (*sparql.Datase
 	case named:
 		return d.ds, d.addFrom(q.From, q.FromNamed)
 	case q != nil:
-		return d.ds, d.add("-", rpclog.IRI(d.o.base, "-", 1), placement{prefix: "f0"})
+		return d.ds, d.add("-", rpclog.IRI(d.base, "-", 1), placement{prefix: "f0"})
 	}
 	return d.ds, nil
 }
@@ -422,7 +439,7 @@ func relabel(t rdf.Term, prefix string) rdf.Term {
 func (d *queryData) addLog(in io.Reader, display, iri string, at placement) error {
 	if d.ctx == nil {
 		var err error
-		if _, _, d.ctx, err = d.o.block.OpenContext(d.e, d.o.cmd); err != nil {
+		if d.ctx, err = d.openContext(); err != nil {
 			return err
 		}
 	}

@@ -24,9 +24,9 @@ import (
 
 // NewCmd returns the command "jrpcld stats".
 func NewCmd() cli.Command {
-	c := cli.Command{Name: "stats", Args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--formats] [--format text|json] [--html FILE] [-q] [LOG...|-]",
+	c := cli.Command{Name: "stats", Args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--formats] [--format text|json] [--html FILE] [--sparql] [-q] [LOG...|-]",
 		Summary: "count messages, methods, pairing, errors, tools and latency in logs"}
-	c.Help = statsHelp + "\n\n" + validate.MCPHelp + " A graph's version is --mcp-version's, or the newest known.\n\n" + cli.ProfileHelp
+	c.Help = statsHelp + "\n\n" + sparqlHelp + "\n\n" + validate.MCPHelp + " A graph's version is --mcp-version's, or the newest known.\n\n" + cli.ProfileHelp
 	c.Setup = runStats
 	return c
 }
@@ -60,20 +60,22 @@ const timelineLimit = 2000
 // statsOptions are the flags of stats.
 type statsOptions struct {
 	cmd, dir, id, schemaFile, format, htmlFile string
-	formats                                    bool
+	formats, sparql                            bool
+	fs                                         *pflag.FlagSet
 	quiet                                      *bool
 	mcp                                        *validate.MCPFlags
 	prof                                       *cli.Profiler
 }
 
 func runStats(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
-	o := &statsOptions{cmd: c.Name}
+	o := &statsOptions{cmd: c.Name, fs: fs}
 	fs.StringVar(&o.dir, "bblock", "", "validate with building block `DIR`, or a register source tree (with --id)")
 	fs.StringVar(&o.id, "id", "", "the block's `ID` within the register given by --bblock")
 	fs.StringVar(&o.schemaFile, "schema", "", "validate with this schema `FILE` (JSON or YAML)")
 	fs.StringVarP(&o.format, "format", "f", "text", "output `format`: text or json")
 	fs.StringVar(&o.htmlFile, "html", "", "also write an HTML report to `FILE`")
 	fs.BoolVar(&o.formats, "formats", false, "assert \"format\" (uri, byte, ...) whatever the schema's draft, as validate --formats")
+	fs.BoolVar(&o.sparql, "sparql", false, "run the SPARQL pack in-process on the logs' graph and print each query's rows")
 	o.quiet = cli.AddQuietFlag(fs)
 	o.mcp = validate.AddMCPFlags(fs)
 	o.prof = cli.AddProfileFlags(fs)
@@ -92,6 +94,12 @@ func (o *statsOptions) run(e *cli.Env, files []string) error {
 	}
 	if len(files) == 0 {
 		files = []string{"-"}
+	}
+	if o.sparql {
+		if err := checkSPARQL(o.fs); err != nil {
+			return err
+		}
+		return o.runSPARQL(e, files)
 	}
 	if err := cli.RefuseInput(e, "--html", o.htmlFile, files); err != nil {
 		return err
