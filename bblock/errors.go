@@ -1,6 +1,11 @@
 package bblock
 
-import "errors"
+import (
+	"errors"
+	"strings"
+
+	"github.com/jrpcld/jrpcld/diag"
+)
 
 // ErrLeavesTree is wrapped by the errors for a file reached through a
 // symbolic link that leads outside the folder jrpcld was given (a register's
@@ -27,3 +32,36 @@ var ErrUnknownBlock = errors.New("unknown building block")
 // ErrNoRegister is wrapped by the errors for a folder given as a register
 // source tree whose bblocks-config.yaml is missing or cannot be read.
 var ErrNoRegister = errors.New("is not a building-block source tree")
+
+// Problems is a list of problems; as an error it reports the errors among them.
+type Problems []Problem
+
+// Errors returns the problems that are not warnings.
+func (ps Problems) Errors() Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Severity != diag.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Warnings returns the problems that are warnings.
+func (ps Problems) Warnings() Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Severity == diag.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (ps Problems) Error() string {
+	var msgs []string
+	for _, p := range ps {
+		msgs = append(msgs, p.String())
+	}
+	return strings.Join(msgs, "\n")
+}

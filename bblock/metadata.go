@@ -364,39 +364,6 @@ func kindMatches(want, got string) bool {
 // known, a JSON pointer in it. A warning does not make the block fail.
 type Problem = diag.Diagnostic
 
-// Problems is a list of problems; as an error it reports the errors among them.
-type Problems []Problem
-
-// Errors returns the problems that are not warnings.
-func (ps Problems) Errors() Problems {
-	var out Problems
-	for _, p := range ps {
-		if p.Severity != diag.Warning {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// Warnings returns the problems that are warnings.
-func (ps Problems) Warnings() Problems {
-	var out Problems
-	for _, p := range ps {
-		if p.Severity == diag.Warning {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func (ps Problems) Error() string {
-	var msgs []string
-	for _, p := range ps {
-		msgs = append(msgs, p.String())
-	}
-	return strings.Join(msgs, "\n")
-}
-
 // severity returns diag.Warning for a warning, else diag.Error.
 func severity(warning bool) diag.Severity {
 	if warning {

@@ -21,10 +21,6 @@ import (
 // and what they make is walked by recursion.
 const maxDepth = limits.Depth
 
-// errTooDeep is what decodeJSONValue returns past maxDepth; DecodeJSON
-// places it.
-var errTooDeep = fmt.Errorf("nested more than %d deep", maxDepth)
-
 // DecodeJSON decodes one JSON document, keeping the order of object
 // members. Numbers are json.Number; a member named twice keeps its first
 // place and its last value.
