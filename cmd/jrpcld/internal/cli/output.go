@@ -32,7 +32,7 @@ type Output struct {
 // outputSignals are the signals that stop a command writing a file: the
 // temporary file is removed and the process exits with status 128 plus
 // the signal's number.
-var outputSignals = []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+var outputSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
 
 // OpenOutput starts the output of command cmd: standard output for "" or
 // "-", else the file at path, written atomically (through a symbolic link
@@ -45,11 +45,7 @@ func OpenOutput(e *Env, cmd, path string) (*Output, error) {
 	// can end the process and leave it behind. A signal the process was
 	// started to ignore (nohup) stays ignored.
 	sigs := make(chan os.Signal, 1)
-	for _, sig := range outputSignals {
-		if !signal.Ignored(sig) {
-			signal.Notify(sigs, sig)
-		}
-	}
+	Notify(sigs, outputSignals...)
 	_, err := os.Stat(path)
 	existed := err == nil
 	f, err := atomicfile.Create(path)

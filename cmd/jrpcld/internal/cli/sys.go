@@ -2,6 +2,8 @@ package cli
 
 import (
 	"net"
+	"os"
+	"os/signal"
 	"syscall"
 )
 
@@ -34,4 +36,15 @@ func Network(addr string) string {
 		return "tcp4"
 	}
 	return "tcp6"
+}
+
+// Notify relays to c each of sigs that the process was not started to
+// ignore: under nohup, SIGHUP stays ignored rather than caught, so a closed
+// terminal does not stop a command the user meant to outlive it.
+func Notify(c chan<- os.Signal, sigs ...os.Signal) {
+	for _, sig := range sigs {
+		if !signal.Ignored(sig) {
+			signal.Notify(c, sig)
+		}
+	}
 }

@@ -181,7 +181,7 @@ func fetchOne(ctx context.Context, e *cli.Env, cmd string, f *fetch.Fetcher, a s
 }
 
 // fetchSignals are the signals that stop a fetch.
-var fetchSignals = []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+var fetchSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
 
 // signalContext returns a context that INT, TERM or HUP cancels, with the
 // signal as its cause (see stoppedBy); a signal the process was started
@@ -189,11 +189,7 @@ var fetchSignals = []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIG
 func signalContext() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
-	for _, sig := range fetchSignals {
-		if !signal.Ignored(sig) {
-			signal.Notify(sigs, sig)
-		}
-	}
+	cli.Notify(sigs, fetchSignals...)
 	go func() {
 		if sig, ok := <-sigs; ok {
 			cancel(signalError{sig.(syscall.Signal)})

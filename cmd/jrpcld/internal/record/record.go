@@ -162,7 +162,7 @@ func (o *recordOptions) run(e *cli.Env, cmd string, args []string) error {
 // recordStdio runs the server args and records its session.
 func recordStdio(e *cli.Env, cmd string, args []string, log *record.Log) int {
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	cli.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
 	s := &record.Stdio{Cmd: exec.Command(args[0], args[1:]...), In: e.Stdin, Out: e.Stdout, Stderr: e.Stderr, Log: log, Signals: sigs}
 	code, err := s.Run()
@@ -193,7 +193,7 @@ func recordHTTP(e *cli.Env, cmd, addr string, upstream *url.URL, log *record.Log
 	p := &record.Proxy{Upstream: upstream, Log: log, Warn: func(msg string) { cli.Errorf(e, cmd, "%s", msg) }}
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	cli.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
