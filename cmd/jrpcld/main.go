@@ -12,14 +12,14 @@ import (
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/build"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/examples"
-	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/fetch"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/fetchcmd"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/gen"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/importcmd"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/json"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/man"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/query"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/rdfcmd"
-	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/record"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/recordcmd"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/serve"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/shaclcmd"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/statscmd"
@@ -43,9 +43,9 @@ func commands() []cli.Command {
 		blockdoc.NewAnnotateCmd(),
 		blockdoc.NewOntologyCmd(),
 		gen.NewCmd(),
-		record.NewCmd(),
+		recordcmd.NewCmd(),
 		importcmd.NewCmd(),
-		fetch.NewCmd(),
+		fetchcmd.NewCmd(),
 		build.NewCmd(),
 		serve.NewCmd(),
 		man.NewCmd(newRoot),

@@ -1,7 +1,7 @@
-// Package fetch is "jrpcld fetch", the one command that uses the network:
+// Package fetchcmd is "jrpcld fetch", the one command that uses the network:
 // it fills the cache with the MCP schemas and published registers, through
 // the top-level fetch package, so that every other command works offline.
-package fetch
+package fetchcmd
 
 import (
 	"context"

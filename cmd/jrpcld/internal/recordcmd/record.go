@@ -1,7 +1,7 @@
-// Package record is "jrpcld record": it stands in for an MCP server (over
+// Package recordcmd is "jrpcld record": it stands in for an MCP server (over
 // stdio, or as a Streamable HTTP reverse proxy) and writes the traffic that
 // passes to a log, with mcp/record doing the recording.
-package record
+package recordcmd
 
 import (
 	"context"
