@@ -12,28 +12,30 @@ import (
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/push"
+	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/validate"
 	ldctx "github.com/jrpcld/jrpcld/context"
 	"github.com/jrpcld/jrpcld/convert"
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
+	"github.com/jrpcld/jrpcld/schema"
 	"github.com/spf13/pflag"
 )
 
 // NewCmd returns the command "jrpcld rdf".
 func NewCmd() cli.Command {
-	c := cli.Command{Name: "rdf", Args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE | --push URL] [--strict] [-q] [FILE...|-]",
+	c := cli.Command{Name: "rdf", Args: "[--format turtle|ntriples|nquads|jsonld|jsonld-expanded] [--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [--mcp [--mcp-version V] [--mcp-schemas DIR]] [-o FILE | --push URL] [--strict] [-q] [FILE...|-]",
 		Summary: "turn messages and logs into RDF"}
-	c.Help = fmt.Sprintf(rdfHelp, rdfOutputHelp) + "\n" + push.Help + "\n\n" + cli.ProfileHelp
+	c.Help = fmt.Sprintf(rdfHelp, rdfOutputHelp) + "\n\n" + validate.MCPGraphHelp + "\n" + push.Help + "\n\n" + cli.ProfileHelp
 	c.Setup = func(c *cli.Command, fs *pflag.FlagSet) cli.Runner { return newRDFOptions(c, fs, "").run }
 	return c
 }
 
 // NewTurtleCmd returns the command "jrpcld turtle" (rdf --format turtle).
 func NewTurtleCmd() cli.Command {
-	c := cli.Command{Name: "turtle", Args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [-o FILE] [--strict] [-q] [FILE...|-]",
+	c := cli.Command{Name: "turtle", Args: "[--bblock DIR [--id ID]] [--base IRI] [--engine compiled|json-gold] [--mcp [--mcp-version V] [--mcp-schemas DIR]] [-o FILE] [--strict] [-q] [FILE...|-]",
 		Summary: "turn messages and logs into Turtle (rdf --format turtle)"}
-	c.Help = fmt.Sprintf(rdfHelp, turtleOutputHelp) + "\n" + push.Help + "\n\n" + cli.ProfileHelp
+	c.Help = fmt.Sprintf(rdfHelp, turtleOutputHelp) + "\n\n" + validate.MCPGraphHelp + "\n" + push.Help + "\n\n" + cli.ProfileHelp
 	c.Setup = func(c *cli.Command, fs *pflag.FlagSet) cli.Runner { return newRDFOptions(c, fs, "turtle").run }
 	return c
 }
@@ -107,6 +109,7 @@ type rdfOptions struct {
 	push        *push.Flags
 	limits      *cli.LimitFlags
 	prof        *cli.Profiler
+	mcp         *validate.MCPFlags
 }
 
 // newRDFOptions binds the flags of c on fs; fixedFormat is the one format
@@ -125,6 +128,7 @@ func newRDFOptions(c *cli.Command, fs *pflag.FlagSet, fixedFormat string) *rdfOp
 	o.push = push.AddFlags(fs, push.Usage)
 	o.limits = cli.AddLimitFlags(fs)
 	o.prof = cli.AddProfileFlags(fs)
+	o.mcp = validate.AddMCPGraphFlags(fs)
 	return o
 }
 
@@ -140,6 +144,10 @@ type rdfRun struct {
 	ctx     *ldctx.Processed
 	printer *cli.ErrorPrinter
 	skipped int // messages reported as errors
+	// With --mcp, by file: the env to read it with (nil: e), and the MCP
+	// rules' findings to write into its graph.
+	envs     []*cli.Env
+	findings []map[int][]diag.Diagnostic
 }
 
 func (o *rdfOptions) run(e *cli.Env, files []string) error {
@@ -160,6 +168,9 @@ func (o *rdfOptions) run(e *cli.Env, files []string) error {
 		return cli.Fail(err)
 	}
 	if ps != nil {
+		if o.mcp.On {
+			return cli.Failf("--mcp and --push exclude one another: write the graph with -o, then push it")
+		}
 		if o.outPath != "" {
 			return cli.Failf("--push and -o exclude one another: with --push the graphs go to the store")
 		}
@@ -199,6 +210,9 @@ func (o *rdfOptions) check(e *cli.Env, files []string) (*rdfRun, error) {
 			return nil, cli.Fail(err)
 		}
 	}
+	if err := o.mcp.Open(&schema.Compiler{}, "", false); err != nil {
+		return nil, cli.Fail(err)
+	}
 	if _, _, r.ctx, err = o.block.OpenContext(e, o.cmd); err != nil {
 		return nil, cli.Fail(err)
 	}
@@ -229,6 +243,17 @@ func (r *rdfRun) convert() error {
 		return cli.Fail(err)
 	}
 	defer cli.TuneGC()()
+	if r.mcp.On {
+		for _, name := range r.files {
+			findings, le, done, err := r.mcp.GraphFindings(r.e, r.cmd, name, *r.quiet, r.limits.ReaderOptions())
+			defer done()
+			if err != nil {
+				out.Finish(false)
+				return cli.Fail(err)
+			}
+			r.envs, r.findings = append(r.envs, le), append(r.findings, findings)
+		}
+	}
 	logs, sizes, closers, err := r.openLogs()
 	defer func() {
 		for _, c := range closers {
@@ -272,8 +297,12 @@ func (r *rdfRun) openLogs() ([]convert.Log, []int64, []io.Closer, error) {
 	var logs []convert.Log
 	var sizes []int64
 	var closers []io.Closer
-	for _, name := range r.files {
-		in, display, size, err := cli.OpenInput(r.e, name)
+	for i, name := range r.files {
+		e := r.e
+		if i < len(r.envs) {
+			e = r.envs[i]
+		}
+		in, display, size, err := cli.OpenInput(e, name)
 		if err != nil {
 			return nil, nil, closers, err
 		}
@@ -289,7 +318,11 @@ func (r *rdfRun) openLogs() ([]convert.Log, []int64, []io.Closer, error) {
 		if err != nil {
 			return nil, nil, closers, err // the error names the input
 		}
-		logs = append(logs, convert.Log{Reader: lr, File: display, IRI: rpclog.IRI(r.base, name, len(r.files))})
+		l := convert.Log{Reader: lr, File: display, IRI: rpclog.IRI(r.base, name, len(r.files))}
+		if i < len(r.findings) {
+			l.Findings = r.findings[i]
+		}
+		logs = append(logs, l)
 		sizes = append(sizes, size)
 	}
 	return logs, sizes, closers, nil
