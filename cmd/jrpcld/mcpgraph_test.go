@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -115,5 +117,64 @@ func TestRDFMCPUsage(t *testing.T) {
 		if code != cli.ExitUsage || !strings.Contains(errOut, x.want) {
 			t.Errorf("%v: exit %d, %q; want %q", x.args, code, errOut, x.want)
 		}
+	}
+}
+
+// TestValidateMCPSessions: in a log of two interleaved envelope sessions
+// of different versions, validate --mcp says each session's version with
+// its id (text and JSON), and finds the batch of the version without
+// batches only.
+func TestValidateMCPSessions(t *testing.T) {
+	schemas := shared.Dir(t, "reference", "mcp-schema")
+	line := func(session, dir, msg string) string {
+		return `{"dir":"` + dir + `","session":"` + session + `","msg":` + msg + `}`
+	}
+	init := func(v string) string {
+		return `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + v + `","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	}
+	answer := func(v string) string {
+		return `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"` + v + `","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`
+	}
+	const initialized, ping, pong = `{"jsonrpc":"2.0","method":"notifications/initialized"}`, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, `{"jsonrpc":"2.0","id":1,"result":{}}`
+	log := filepath.Join(t.TempDir(), "two.jsonl")
+	text := strings.Join([]string{
+		line("A", "c2s", init("2025-06-18")), line("B", "c2s", init("2025-03-26")),
+		line("A", "s2c", answer("2025-06-18")), line("B", "s2c", answer("2025-03-26")),
+		line("A", "c2s", initialized), line("B", "c2s", initialized),
+		line("B", "c2s", ping), line("A", "c2s", ping),
+		line("A", "s2c", pong), line("B", "s2c", pong),
+	}, "\n") + "\n"
+	if err := os.WriteFile(log, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := jrpcld(t, "", "validate", "--mcp", "--mcp-schemas", schemas, log)
+	want := []string{
+		log + `:1: MCP 2025-06-18 for 5 messages, session 1 ("A"): the server's answer to initialize, line 3`,
+		log + `:2: MCP 2025-03-26 for 5 messages, session 2 ("B"): the server's answer to initialize, line 4`,
+		log + `:8: batch: a batch of 1 message: MCP 2025-06-18 has no batches, each message travels alone (rule mcp-batch-removed, https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#sending-messages-to-the-server)`,
+		`1 file, 10 messages: 9 valid, 1 invalid (batch 1)`,
+	}
+	if got := strings.Split(out, "\n"); code != cli.ExitInvalid || errOut != "" || len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+		t.Errorf("exit %d, stderr %q:\n%s\nwant first lines:\n%s", code, errOut, out, strings.Join(want, "\n"))
+	}
+	_, out, _ = jrpcld(t, "", "validate", "--format", "json", "--mcp", "--mcp-schemas", schemas, log)
+	var got []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var v struct {
+			MCPVersion map[string]any `json:"mcpVersion"`
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		if v.MCPVersion != nil {
+			got = append(got, map[string]any{"session": v.MCPVersion["session"], "sessionId": v.MCPVersion["sessionId"], "version": v.MCPVersion["version"]})
+		}
+	}
+	wantJSON := []map[string]any{
+		{"session": 1.0, "sessionId": "A", "version": "2025-06-18"},
+		{"session": 2.0, "sessionId": "B", "version": "2025-03-26"},
+	}
+	if !reflect.DeepEqual(got, wantJSON) {
+		t.Errorf("mcpVersion lines %v, want %v", got, wantJSON)
 	}
 }

@@ -291,7 +291,13 @@ func (l *MCPLog) versionLines(display string) []string {
 			pos += ":" + strconv.Itoa(sp.Line)
 		}
 		session := ""
-		if sp.Session > 0 && len(l.versions.Spans) > 1 {
+		switch {
+		case len(l.versions.Spans) == 1:
+		case sp.ID != "" && sp.Session > 0:
+			session = fmt.Sprintf(", session %d (%q)", sp.Session, sp.ID)
+		case sp.ID != "":
+			session = fmt.Sprintf(", session %q", sp.ID)
+		case sp.Session > 0:
 			session = fmt.Sprintf(", session %d", sp.Session)
 		}
 		out = append(out, fmt.Sprintf("%s: MCP %s for %s%s: %s", pos, sp.Version, strconv.Itoa(sp.Messages)+" message"+cli.Plural(sp.Messages), session, sp.Reason()))
@@ -320,9 +326,12 @@ func reportVersions(w io.Writer, sarif *sarifLog, format, display string, l *MCP
 			if sp.Messages == 0 {
 				continue
 			}
-			line, _ := json.Marshal(map[string]any{"mcpVersion": map[string]any{
-				"file": display, "line": sp.Line, "messages": sp.Messages, "session": sp.Session,
-				"version": sp.Version, "source": sp.Source.String(), "reason": sp.Reason()}})
+			v := map[string]any{"file": display, "line": sp.Line, "messages": sp.Messages, "session": sp.Session,
+				"version": sp.Version, "source": sp.Source.String(), "reason": sp.Reason()}
+			if sp.ID != "" {
+				v["sessionId"] = sp.ID
+			}
+			line, _ := json.Marshal(map[string]any{"mcpVersion": v})
 			fmt.Fprintf(w, "%s\n", line)
 		}
 		return

@@ -141,8 +141,12 @@ func fileURI(name string) string {
 func (l *sarifLog) addVersions(display string, ml *MCPLog) {
 	for _, sp := range ml.versions.Spans {
 		if sp.Messages > 0 {
-			l.versions = append(l.versions, map[string]any{"file": display, "line": sp.Line, "messages": sp.Messages,
-				"session": sp.Session, "version": sp.Version, "source": sp.Source.String(), "reason": sp.Reason()})
+			v := map[string]any{"file": display, "line": sp.Line, "messages": sp.Messages,
+				"session": sp.Session, "version": sp.Version, "source": sp.Source.String(), "reason": sp.Reason()}
+			if sp.ID != "" {
+				v["sessionId"] = sp.ID
+			}
+			l.versions = append(l.versions, v)
 		}
 	}
 }
