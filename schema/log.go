@@ -28,6 +28,11 @@ type Summary struct {
 	Warnings int            // warnings found in valid and invalid messages alike
 	Kinds    map[string]int // messages by kind
 	Invalid  map[string]int // invalid messages by kind ("invalid" for unreadable or shapeless ones)
+	// Unchecked are messages that the JSON-RPC rules found valid and no
+	// schema checked (the caller had none for them, as for an MCP version
+	// without a schema): neither valid nor invalid. ValidateLog counts
+	// none; its caller moves them from Valid.
+	Unchecked int
 }
 
 // Add adds the counts of o to s.
@@ -35,6 +40,7 @@ func (s *Summary) Add(o Summary) {
 	s.Messages += o.Messages
 	s.Valid += o.Valid
 	s.Warnings += o.Warnings
+	s.Unchecked += o.Unchecked
 	for k, n := range o.Kinds {
 		s.kinds()[k] += n
 	}
@@ -44,7 +50,7 @@ func (s *Summary) Add(o Summary) {
 }
 
 // InvalidCount returns the number of invalid messages.
-func (s *Summary) InvalidCount() int { return s.Messages - s.Valid }
+func (s *Summary) InvalidCount() int { return s.Messages - s.Valid - s.Unchecked }
 
 func (s *Summary) kinds() map[string]int {
 	if s.Kinds == nil {
@@ -236,8 +242,9 @@ func (f Finding) Object() map[string]any {
 
 // Object returns the counts of s over files logs as the "summary" object
 // of `jrpcld validate --format json`, ready for encoding/json: files,
-// messages, valid, invalid, warnings, kinds and invalidByKind (the callers
-// add what they know of the printing, such as notPrinted).
+// messages, valid, invalid, warnings, kinds and invalidByKind, and
+// unchecked when some are (the callers add what they know of the printing,
+// such as notPrinted).
 func (s Summary) Object(files int) map[string]any {
 	kinds, invalid := s.Kinds, s.Invalid
 	if kinds == nil {
@@ -246,6 +253,10 @@ func (s Summary) Object(files int) map[string]any {
 	if invalid == nil {
 		invalid = map[string]int{}
 	}
-	return map[string]any{"files": files, "messages": s.Messages, "valid": s.Valid, "invalid": s.InvalidCount(),
+	out := map[string]any{"files": files, "messages": s.Messages, "valid": s.Valid, "invalid": s.InvalidCount(),
 		"warnings": s.Warnings, "kinds": kinds, "invalidByKind": invalid}
+	if s.Unchecked > 0 {
+		out["unchecked"] = s.Unchecked
+	}
+	return out
 }

@@ -97,6 +97,45 @@ func withoutVersions(out string) string {
 	return strings.Join(kept, "")
 }
 
+// uncheckedOut is out, validate --format json's output with a schema that
+// takes any message, as --mcp gives it for a log whose version has no
+// schema, once the finding that says so is taken out: the same findings,
+// and a summary with the messages valid by the JSON-RPC rules counted
+// unchecked, none valid. It fails t where out has no summary last.
+func uncheckedOut(t *testing.T, out string) string {
+	t.Helper()
+	lines := strings.SplitAfter(strings.TrimSuffix(out, "\n"), "\n")
+	var sum map[string]map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || sum["summary"] == nil {
+		t.Fatalf("no summary last in %s", out)
+	}
+	s := sum["summary"]
+	if valid := s["valid"].(float64); valid > 0 {
+		s["unchecked"], s["valid"] = valid, 0.0
+	}
+	last, _ := json.Marshal(sum)
+	return strings.Join(lines[:len(lines)-1], "") + string(last) + "\n"
+}
+
+// withoutFinding is out without its one line that starts with start and
+// holds words; it fails t unless there is exactly one.
+func withoutFinding(t *testing.T, out, start, words string) string {
+	t.Helper()
+	var kept []string
+	n := 0
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if strings.HasPrefix(l, start) && strings.Contains(l, words) {
+			n++
+			continue
+		}
+		kept = append(kept, l)
+	}
+	if n != 1 {
+		t.Errorf("%d lines starting %q with %q in\n%s", n, start, words, out)
+	}
+	return strings.Join(kept, "")
+}
+
 // mcpLogFiles returns the MCP logs of ../shared: the corpus and
 // reference/mcp-logs.
 func mcpLogFiles(t *testing.T) []string {
@@ -185,11 +224,18 @@ func TestValidateMCPMatchesSchema(t *testing.T) {
 		}
 		byVersion[want]++
 		code1, out1, _ := jrpcld(t, "", "validate", "-q", "--format", "json", "--schema", schemaFile, f)
-		if code1 != code2 || out1 != withoutVersions(out2) {
-			t.Errorf("%s (MCP %q): --mcp gives exit %d\n%s\n--schema %s gives exit %d\n%s", f, v, code2, out2, want, code1, out1)
+		if want == "none" {
+			// The same findings, an error that the version has no schema
+			// (first), and the messages valid by the JSON-RPC rules
+			// counted unchecked: exit status 1.
+			code1, out1 = cli.ExitInvalid, uncheckedOut(t, out1)
+			out2 = withoutFinding(t, out2, `{"code":-32600,"file":`+strconv.Quote(f)+`,"index":`, `has no schema in `+schemas+`: `)
 		}
-		if want == "none" && !strings.Contains(errOut, "warning: no schema for MCP "+strconv.Quote(v)) {
-			t.Errorf("%s: no warning of the missing schema: %q", f, errOut)
+		if code1 != code2 || out1 != withoutVersions(out2) {
+			t.Errorf("%s (MCP %q): --mcp gives exit %d\n%s\n--schema %s gives exit %d (as expected of --mcp)\n%s", f, v, code2, out2, want, code1, out1)
+		}
+		if errOut != "" {
+			t.Errorf("%s: standard error %q", f, errOut)
 		}
 	}
 	var vs []string
@@ -226,8 +272,10 @@ func writeSchemas(t *testing.T, versions ...string) string {
 // handshake (the server's answer, else the client's request), else of its
 // requests' _meta, else --mcp-version's, else the one inferred from the
 // log's messages; the report says which and why; a version without a
-// schema is one warning, and the JSON-RPC rules alone apply to its
-// messages. Standard input is read as a file is.
+// schema is one error at the line it comes from, the JSON-RPC rules alone
+// apply to its messages, those they find valid are counted unchecked, and
+// the exit status is 1, unless --mcp-version names the schema to check
+// them against. Standard input is read as a file is.
 func TestValidateMCPVersions(t *testing.T) {
 	dir := writeSchemas(t, "2024-11-05", "2025-06-18")
 	const (
@@ -273,8 +321,15 @@ func TestValidateMCPVersions(t *testing.T) {
 		{"meta.jsonl", nil, 1, []string{"meta.jsonl:1: MCP 2025-06-18 for 2 messages: the io.modelcontextprotocol/protocolVersion of the requests' _meta, from line 1\n", "meta.jsonl:2: -32600 response"}, "", ""},
 		{"sessions.jsonl", nil, 1, []string{"sessions.jsonl:1: MCP 2024-11-05 for 4 messages, session 1: the server's answer to initialize, line 2\n",
 			"sessions.jsonl:5: MCP 2025-06-18 for 4 messages, session 2: the server's answer to initialize, line 6\n", "sessions.jsonl:8: -32600 response", "8 messages: 7 valid, 1 invalid"}, "sessions.jsonl:4:", ""},
-		{"unknown.jsonl", nil, 1, []string{`unknown.jsonl:4: -32600 invalid: "jsonrpc" must be the string "2.0"`, "4 messages: 3 valid, 1 invalid"}, "structuredContent", `warning: no schema for MCP "2099-01-01"`},
-		{"version-path.jsonl", nil, 0, []string{"3 messages: 3 valid"}, "", `warning: no schema for MCP "../2024-11-05"`},
+		{"unknown.jsonl", nil, 1, []string{`unknown.jsonl:1: -32600 request: MCP "2099-01-01" (the client's initialize request, line 1: the log has no answer to it) has no schema in ` + dir + `: the 4 messages of its session were checked against the JSON-RPC 2.0 rules only`,
+			"give --mcp-version VERSION to check them against that version's schema (there are 2024-11-05, 2025-06-18) (at /params/protocolVersion)\n",
+			`unknown.jsonl:4: -32600 invalid: "jsonrpc" must be the string "2.0"`, "4 messages: 0 valid, 1 invalid (invalid 1), 3 unchecked (no schema for their MCP version)\n"}, "structuredContent", ""},
+		// --mcp-version chooses the schema: 2025-06-18's finds the result's
+		// structuredContent wrong.
+		{"unknown.jsonl", []string{"--mcp-version", "2025-06-18"}, 1, []string{`unknown.jsonl:1: MCP 2099-01-01 for 4 messages: the client's initialize request, line 1: the log has no answer to it; no schema for it: checked against MCP 2025-06-18's, given with --mcp-version`,
+			"unknown.jsonl:3: -32600 response", "4 messages: 2 valid, 2 invalid (response 1, invalid 1)\n"}, "unchecked", ""},
+		{"version-path.jsonl", nil, 1, []string{"has no schema in", "3 messages: 0 valid, 0 invalid, 3 unchecked"}, "", ""},
+		{"version-path.jsonl", []string{"--mcp-version", "2024-11-05"}, 0, []string{"3 messages: 3 valid, 0 invalid\n"}, "no schema in", ""},
 	} {
 		args := append([]string{"validate", "-q", "--mcp", "--mcp-rules=false", "--mcp-schemas", dir}, c.extra...)
 		code, out, errOut := jrpcld(t, "", append(args, paths[c.name])...)

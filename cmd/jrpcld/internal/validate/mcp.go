@@ -9,15 +9,19 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/jsonptr"
 	"github.com/jrpcld/jrpcld/internal/suggest"
 	"github.com/jrpcld/jrpcld/internal/termsafe"
+	"github.com/jrpcld/jrpcld/jsonrpc"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/mcp"
 	"github.com/jrpcld/jrpcld/mcp/rules"
 	"github.com/jrpcld/jrpcld/schema"
+	"github.com/jrpcld/jrpcld/schema/kind"
 	"github.com/spf13/pflag"
 )
 
@@ -31,9 +35,12 @@ _meta; else --mcp-version; else the version inferred from the log (the
 newest of the versions whose schemas accept the most of its first 1,000
 such messages). Which version each run of messages took, and why, is a
 line of the report (validate) or of standard error (stats). A version
-with no schema there is one warning for the log, whose messages of that
-version are then checked against the JSON-RPC 2.0 rules only; a
---mcp-version with no schema is a usage error that lists those there are.
+negotiated or named in _meta with no schema there: with --mcp-version,
+its messages are checked against that version's schema; without, they
+are checked against the JSON-RPC 2.0 rules only, an error (validate) at
+the line the version comes from, counted "unchecked" in the summary,
+exit status 1 (stats: a warning). A --mcp-version with no schema is a
+usage error that lists those there are.
 The schemas come from --mcp-schemas DIR (laid out VERSION/schema.json) or
 from the user's cache, which "jrpcld fetch mcp-schemas" fills.
 
@@ -66,7 +73,7 @@ func AddMCPFlags(fs *pflag.FlagSet) *MCPFlags {
 	m := &MCPFlags{}
 	fs.BoolVar(&m.On, "mcp", false, "check each log against the MCP schema of the version its handshake negotiated")
 	fs.StringVar(&m.dir, "mcp-schemas", "", "with --mcp: the MCP schemas, `DIR`/VERSION/schema.json (default: the cache \"jrpcld fetch mcp-schemas\" fills)")
-	fs.StringVar(&m.version, "mcp-version", "", "with --mcp: the `VERSION` of a log without a handshake or _meta version (default: inferred from its messages)")
+	fs.StringVar(&m.version, "mcp-version", "", "with --mcp: the `VERSION` of a log without a handshake or _meta version (default: inferred from its messages), and the schema for a version that has none")
 	fs.BoolVar(&m.rules, "mcp-rules", true, "with --mcp: also check the MCP rules that span messages (docs/mcp-rules.md)")
 	return m
 }
@@ -117,9 +124,25 @@ const inferLimit = 1000
 // MCPLog is what --mcp knows of one log before it is checked: the version
 // of each of its messages, their schemas, and the rules' checker.
 type MCPLog struct {
+	set       *mcp.Set
 	versions  *rules.Versions
 	byVersion map[string]*schema.Schema // the schemas of the log's versions
 	rules     *rules.Checker            // nil with --mcp-rules=false
+	// missing are the versions with no schema, in the order of their
+	// first spans; with --mcp-version, they take its schema instead, and
+	// lent maps each to it.
+	missing  []string
+	lent     map[string]string
+	unknowns []unknownVersion // the spans of the missing versions
+}
+
+// unknownVersion is a span of a log whose version has no schema, and the
+// message the version was read from.
+type unknownVersion struct {
+	span    *rules.Span
+	index   int
+	kind    jsonrpc.Kind
+	pointer string
 }
 
 // Observe makes c check each message against the schema of its version,
@@ -188,7 +211,7 @@ func (m *MCPFlags) Prepare(e *cli.Env, cmd, name string) (l *MCPLog, le *cli.Env
 		}
 		return rpclog.NewReader(bufio.NewReaderSize(in, 64<<10), display, m.readerOpts)
 	}
-	l = &MCPLog{versions: &rules.Versions{}}
+	l = &MCPLog{set: m.set, versions: &rules.Versions{}}
 	if r, err := read(); err == nil { // a log rpclog cannot open is reported as validate reports it
 		if l.versions, err = rules.Scan(r); err != nil {
 			return nil, le, done, fmt.Errorf("%s: %w", display, err)
@@ -197,8 +220,11 @@ func (m *MCPFlags) Prepare(e *cli.Env, cmd, name string) (l *MCPLog, le *cli.Env
 	if err := m.settle(l.versions, read); err != nil {
 		return nil, le, done, fmt.Errorf("%s: %w", display, err)
 	}
-	if l.byVersion, err = m.schemasOf(e, cmd, display, l.versions); err != nil {
+	if err := m.schemasOf(l); err != nil {
 		return nil, le, done, err
+	}
+	if err := l.locate(read); err != nil {
+		return nil, le, done, fmt.Errorf("%s: %w", display, err)
 	}
 	if m.rules {
 		l.rules = rules.NewChecker(rules.Options{Versions: l.versions, Schemas: l.byVersion})
@@ -226,27 +252,117 @@ func (m *MCPFlags) settle(v *rules.Versions, read func() (*rpclog.Reader, error)
 	return v.Infer(r, m.set, inferLimit)
 }
 
-// schemasOf returns the schemas of the versions of v, by version; a
-// version without one is a warning.
-func (m *MCPFlags) schemasOf(e *cli.Env, cmd, display string, v *rules.Versions) (map[string]*schema.Schema, error) {
-	out := map[string]*schema.Schema{}
+// schemasOf finds the schemas of the versions of l's spans; a version
+// without one takes --mcp-version's schema if given, or else is missing.
+func (m *MCPFlags) schemasOf(l *MCPLog) error {
+	l.byVersion = map[string]*schema.Schema{}
 	seen := map[string]bool{}
-	for _, sp := range v.Spans {
+	for _, sp := range l.versions.Spans {
 		if seen[sp.Version] || sp.Messages == 0 {
 			continue
 		}
 		seen[sp.Version] = true
 		s, err := m.set.Schema(sp.Version)
+		if errors.Is(err, mcp.ErrNoSchema) && m.version != "" {
+			// Open made sure --mcp-version has a schema.
+			if l.lent == nil {
+				l.lent = map[string]string{}
+			}
+			l.lent[sp.Version] = m.version
+			s, err = m.set.Schema(m.version)
+		}
 		if errors.Is(err, mcp.ErrNoSchema) {
-			cli.Errorf(e, cmd, "%s: warning: no schema for MCP %q in %s: only the JSON-RPC 2.0 rules are checked", display, sp.Version, m.set.Dir)
+			l.missing = append(l.missing, sp.Version)
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("MCP %s: %w", sp.Version, err)
+			return fmt.Errorf("MCP %s: %w", sp.Version, err)
 		}
-		out[sp.Version] = s
+		l.byVersion[sp.Version] = s
 	}
-	return out, nil
+	return nil
+}
+
+// locate finds, reading the log again with read, the message each span of
+// a missing version took its version from (the server's answer to
+// initialize, the request, or the first request with a _meta version), or
+// else the span's first message.
+func (l *MCPLog) locate(read func() (*rpclog.Reader, error)) error {
+	byLine := map[int]*unknownVersion{}
+	for i := range l.versions.Spans {
+		sp := &l.versions.Spans[i]
+		if sp.Messages == 0 || !slices.Contains(l.missing, sp.Version) {
+			continue
+		}
+		u := unknownVersion{span: sp, index: sp.Start, kind: jsonrpc.KindRequest}
+		line := sp.From
+		switch sp.Source {
+		case rules.FromAnswer:
+			u.kind, u.pointer = jsonrpc.KindResponse, "/result/protocolVersion"
+		case rules.FromRequest:
+			u.pointer = "/params/protocolVersion"
+		case rules.FromMeta:
+			u.pointer = "/params/_meta/" + jsonptr.Escape(rules.MetaVersion)
+		default:
+			line = sp.Line
+		}
+		l.unknowns = append(l.unknowns, u)
+		byLine[line] = &l.unknowns[len(l.unknowns)-1]
+	}
+	if len(l.unknowns) == 0 {
+		return nil
+	}
+	r, err := read()
+	if err != nil {
+		return err
+	}
+	for index := 0; len(byLine) > 0; index++ {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if u := byLine[rec.Line]; u != nil {
+			u.index = index
+			if m := jsonrpc.Classify(rec.Value); rec.Value != nil && m.Kind != jsonrpc.KindInvalid {
+				u.kind = m.Kind
+			}
+			delete(byLine, rec.Line)
+		}
+	}
+	return nil
+}
+
+// findings returns an error for each span of a log whose version has no
+// schema: its messages were checked against the JSON-RPC rules alone.
+func (l *MCPLog) findings(display string, vs []string) []schema.Finding {
+	var out []schema.Finding
+	for _, u := range l.unknowns {
+		sp := u.span
+		line := sp.From
+		if line == 0 {
+			line = sp.Line
+		}
+		were := "the " + strconv.Itoa(sp.Messages) + " messages of its session were"
+		if sp.Messages == 1 {
+			were = "the 1 message of its session was"
+		}
+		msg := fmt.Sprintf("MCP %q (%s) has no schema in %s: %s checked against the JSON-RPC 2.0 rules only, against no MCP schema; give --mcp-version VERSION to check them against that version's schema%s",
+			sp.Version, sp.Reason(), l.set.Dir, were, listOf(vs))
+		out = append(out, schema.Finding{Index: u.index, Kind: u.kind, Diagnostic: diag.Diagnostic{File: display, Line: line, Pointer: u.pointer,
+			Code: jsonrpc.CodeInvalidRequest, Severity: diag.Error, Message: msg, Violation: kind.Unchecked}})
+	}
+	return out
+}
+
+// listOf is " (there are A, B)" for the versions vs, or "" for none.
+func listOf(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return " (there are " + strings.Join(vs, ", ") + ")"
 }
 
 // Base returns the schema a log's messages are checked against when no
@@ -300,7 +416,11 @@ func (l *MCPLog) versionLines(display string) []string {
 		case sp.Session > 0:
 			session = fmt.Sprintf(", session %d", sp.Session)
 		}
-		out = append(out, fmt.Sprintf("%s: MCP %s for %s%s: %s", pos, sp.Version, strconv.Itoa(sp.Messages)+" message"+cli.Plural(sp.Messages), session, sp.Reason()))
+		instead := ""
+		if v, ok := l.lent[sp.Version]; ok {
+			instead = fmt.Sprintf("; no schema for it: checked against MCP %s's, given with --mcp-version", v)
+		}
+		out = append(out, fmt.Sprintf("%s: MCP %s for %s%s: %s%s", pos, sp.Version, strconv.Itoa(sp.Messages)+" message"+cli.Plural(sp.Messages), session, sp.Reason(), instead))
 	}
 	return out
 }
@@ -310,6 +430,9 @@ func (l *MCPLog) versionLines(display string) []string {
 func (l *MCPLog) Notice(e *cli.Env, cmd, display string) {
 	for _, line := range l.versionLines(display) {
 		cli.Errorf(e, cmd, "%s", line)
+	}
+	for _, v := range l.missing {
+		cli.Errorf(e, cmd, "%s: warning: no schema for MCP %q in %s: only the JSON-RPC 2.0 rules are checked; --mcp-version VERSION checks its messages against VERSION's schema", display, v, l.set.Dir)
 	}
 }
 
@@ -348,38 +471,79 @@ type ruleTally struct {
 	l       *MCPLog
 	out     func(schema.Finding)
 	errored map[int]bool // the messages End may speak of that have errors
+	// bad are the messages with errors among those of a version with no
+	// schema: the others of them are unchecked.
+	bad map[int]bool
 }
 
 // tally returns the tally of a log checked with l (nil: none).
 func (l *MCPLog) tally(emit func(schema.Finding)) *ruleTally {
-	return &ruleTally{l: l, out: emit, errored: map[int]bool{}}
+	return &ruleTally{l: l, out: emit, errored: map[int]bool{}, bad: map[int]bool{}}
+}
+
+// start emits the errors of the versions with no schema, before the
+// log's findings.
+func (t *ruleTally) start(display string) {
+	if t.l == nil || len(t.l.unknowns) == 0 {
+		return
+	}
+	vs, _ := t.l.set.Versions()
+	for _, f := range t.l.findings(display, vs) {
+		t.out(f)
+	}
 }
 
 func (t *ruleTally) emit(f schema.Finding) {
-	if t.l != nil && t.l.rules != nil && f.Severity == diag.Error && t.l.rules.MaySpeakOf(f.Index) {
-		t.errored[f.Index] = true
+	if t.l != nil && f.Severity == diag.Error {
+		if t.l.rules != nil && t.l.rules.MaySpeakOf(f.Index) {
+			t.errored[f.Index] = true
+		}
+		t.noteBad(f.Index)
 	}
 	t.out(f)
 }
 
-// end emits the rules' findings about sessions, counting them in sum.
+// noteBad notes an error of the index-th message if its version has no
+// schema.
+func (t *ruleTally) noteBad(index int) {
+	if len(t.l.missing) > 0 {
+		if sp := t.l.versions.At(index); sp != nil && slices.Contains(t.l.missing, sp.Version) {
+			t.bad[index] = true
+		}
+	}
+}
+
+// end emits the rules' findings about sessions, counting them in sum, and
+// moves the messages of versions with no schema that have no error from
+// valid to unchecked.
 func (t *ruleTally) end(display string, sum *schema.Summary) {
-	if t.l == nil || t.l.rules == nil {
+	if t.l == nil {
 		return
 	}
-	for _, f := range t.l.rules.End() {
-		f.File = display
-		switch {
-		case f.Severity == diag.Warning:
-			sum.Warnings++
-		case !t.errored[f.Index]:
-			t.errored[f.Index] = true
-			sum.Valid--
-			if sum.Invalid == nil {
-				sum.Invalid = map[string]int{}
+	if t.l.rules != nil {
+		for _, f := range t.l.rules.End() {
+			f.File = display
+			switch {
+			case f.Severity == diag.Warning:
+				sum.Warnings++
+			case !t.errored[f.Index]:
+				t.errored[f.Index] = true
+				t.noteBad(f.Index)
+				sum.Valid--
+				if sum.Invalid == nil {
+					sum.Invalid = map[string]int{}
+				}
+				sum.Invalid[f.Kind.String()]++
 			}
-			sum.Invalid[f.Kind.String()]++
+			t.out(f)
 		}
-		t.out(f)
+	}
+	unchecked := -len(t.bad)
+	for _, u := range t.l.unknowns {
+		unchecked += u.span.Messages
+	}
+	if unchecked > 0 {
+		sum.Valid -= unchecked
+		sum.Unchecked += unchecked
 	}
 }

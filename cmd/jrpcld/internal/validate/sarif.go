@@ -10,6 +10,7 @@ import (
 	"github.com/jrpcld/jrpcld/diag"
 	"github.com/jrpcld/jrpcld/mcp/rules"
 	"github.com/jrpcld/jrpcld/schema"
+	"github.com/jrpcld/jrpcld/schema/kind"
 )
 
 // sarifSchema is the address of the SARIF 2.1.0 schema, which a SARIF log
@@ -27,6 +28,7 @@ var sarifRules = map[string]sarifRule{
 	"json-text":             {"a remark about the JSON text, such as a member named twice", "https://www.rfc-editor.org/rfc/rfc8259#section-4"},
 	"jsonrpc-invalid":       {"each message is a JSON-RPC 2.0 request, notification or response", "https://www.jsonrpc.org/specification"},
 	"schema-unknown-method": {"the schema defines the message's method", ""},
+	"mcp-version-no-schema": {"each message is checked against the MCP schema of its version", ""},
 	"schema":                {"each message is valid against the schema", ""},
 	"shacl":                 {"the log's graph conforms to the SHACL shapes", "https://www.w3.org/TR/shacl/"},
 }
@@ -36,6 +38,8 @@ func sarifRuleID(f schema.Finding) string {
 	switch {
 	case f.Rule != "":
 		return f.Rule
+	case f.Violation == kind.Unchecked && f.Schema == "":
+		return "mcp-version-no-schema"
 	case f.Schema != "":
 		return "schema"
 	case f.Node != "":

@@ -59,11 +59,11 @@ problem (with "rule" and "help" for an MCP rule), {"mcpVersion": ...} for
 each run of messages of one MCP version, and a summary object; --format
 sarif prints one SARIF 2.1.0 log for code-scanning tools: a result per
 problem, with the id of its rule (an MCP rule's, or json-parse-error,
-jsonrpc-invalid, schema, schema-unknown-method, json-text, shacl) and the
-rule's help address, the summary and MCP versions in the run's properties. An input with no
-message, or not in UTF-8, is one invalid message without a line; a gzip
-stream over --max-decompressed-bytes or --max-compression-ratio ends with
-one. A member named twice in one object is a warning, without a code: the
+jsonrpc-invalid, schema, schema-unknown-method, mcp-version-no-schema,
+json-text, shacl) and the rule's help address, the summary and MCP
+versions in the run's properties. An input with no message, or not in
+UTF-8, is one invalid message without a line; a gzip stream over
+--max-decompressed-bytes or --max-compression-ratio ends with one. A member named twice in one object is a warning, without a code: the
 last one is used, as most JSON readers do.
 
 --shapes SHAPES (repeatable) also validates the graph of each log, as
@@ -71,8 +71,8 @@ last one is used, as most JSON readers do.
 shacl"): each result is a problem at the line of the message it is about,
 with code -32600, an error for sh:Violation and a warning otherwise, and
 the summary adds a line that counts the logs that conform and the results. Warnings do not change the exit
-status: 0 when every message is valid, 1 when some are not, 2 on a usage or
-I/O error.`
+status: 0 when every message is valid, 1 when some are not (or, with --mcp,
+were checked against no schema), 2 on a usage or I/O error.`
 
 // validateOptions are the flags of validate.
 type validateOptions struct {
@@ -176,7 +176,7 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 	if err := o.writeSummary(out, printer, sarif, len(files), total, shapes != nil, &shaclSum); err != nil {
 		return err
 	}
-	if total.InvalidCount() > 0 || shaclSum.Violations > 0 {
+	if total.InvalidCount() > 0 || total.Unchecked > 0 || shaclSum.Violations > 0 {
 		return cli.ExitError(cli.ExitInvalid)
 	}
 	return nil
@@ -318,6 +318,7 @@ func validateFile(e *cli.Env, s *schema.Schema, definition, name string, quiet b
 	}
 	ml.Observe(checker)
 	t := ml.tally(emit)
+	t.start(display)
 	sum, err := schema.ValidateLog(r, checker, display, t.emit)
 	if err != nil {
 		err = fmt.Errorf("%s: %w", display, err)
@@ -336,6 +337,9 @@ func writeSummary(w io.Writer, files int, s schema.Summary) {
 	fmt.Fprintf(w, "%s, %s: %d valid, %d invalid", plural(files, "file"), plural(s.Messages, "message"), s.Valid, s.InvalidCount())
 	if len(s.Invalid) > 0 {
 		fmt.Fprintf(w, " (%s)", countsByKind(s.Invalid))
+	}
+	if s.Unchecked > 0 {
+		fmt.Fprintf(w, ", %d unchecked (no schema for their MCP version)", s.Unchecked)
 	}
 	if s.Warnings > 0 {
 		fmt.Fprintf(w, ", %s", plural(s.Warnings, "warning"))
