@@ -60,6 +60,10 @@ type Log struct {
 // complete: no statement is ever cut in half.
 func (c *Converter) Convert(w io.Writer, f rdf.Format, logs []Log) error {
 	prefixes := slices.Clone(c.ctx.Prefixes())
+	if hasFindings(logs) && !slices.ContainsFunc(prefixes, func(p rdf.Prefix) bool { return p.Name == "sh" }) {
+		// The findings' severities are SHACL's.
+		prefixes = append(prefixes, rdf.Prefix{Name: "sh", IRI: shNS})
+	}
 	for i, l := range logs {
 		if rdf.CheckIRI(l.IRI) != nil {
 			return fmt.Errorf("%s: log IRI %q is not an absolute IRI", l.File, l.IRI)
@@ -81,6 +85,21 @@ func (c *Converter) Convert(w io.Writer, f rdf.Format, logs []Log) error {
 		}
 	}
 	return out.Close()
+}
+
+// shNS is SHACL's namespace, whose severities findings take.
+const shNS = "http://www.w3.org/ns/shacl#"
+
+// hasFindings reports whether a log of logs has findings to write.
+func hasFindings(logs []Log) bool {
+	for _, l := range logs {
+		for _, fs := range l.Findings {
+			if len(fs) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *Converter) report(d diag.Diagnostic) {

@@ -148,3 +148,32 @@ func TestMemberPointer(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingsPrefix: Turtle with findings declares sh:, whose severities
+// they take; without findings it does not.
+func TestFindingsPrefix(t *testing.T) {
+	for _, x := range []struct {
+		findings map[int][]diag.Diagnostic
+		want     bool
+	}{
+		{map[int][]diag.Diagnostic{3: {{Rule: "r", Severity: diag.Warning, Message: "m"}}}, true},
+		{map[int][]diag.Diagnostic{}, false},
+		{nil, false},
+	} {
+		r, err := rpclog.NewReader(strings.NewReader(findingsLog), "f", rpclog.ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := NewConverter(toolchaintest.DefaultContext(t)).Convert(&buf, rdf.Turtle, []Log{{Reader: r, File: "f", IRI: "http://example.com/f", Findings: x.findings}}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if got := strings.Contains(out, "@prefix sh: <http://www.w3.org/ns/shacl#> ."); got != x.want {
+			t.Errorf("findings %v: sh: declared %v, want %v", x.findings, got, x.want)
+		}
+		if x.want && !strings.Contains(out, "jlog:severity sh:Warning") {
+			t.Errorf("no sh:Warning:\n%s", out)
+		}
+	}
+}
