@@ -197,3 +197,87 @@ func TestValidateShapes(t *testing.T) {
 		t.Errorf("stdin: exit %d, %s", code, errOut)
 	}
 }
+
+// TestSHACLInferenceAndImports: --inference rdfs and owl:imports through
+// --map, on a hand-made schema, shapes and data whose results are worked
+// out by hand. The shapes want every ex:Person to have an ex:name. The
+// schema says ex:owns has the domain ex:Person and ex:fullName is a
+// sub-property of ex:name: with the schema in the data and its entailment,
+// ex:bob (owns, no name) is a Person without a name and ex:ann (owns, a
+// fullName) has one; without either, nobody is a Person.
+func TestSHACLInferenceAndImports(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("@prefix ex: <http://example.org/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"+
+			"@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix sh: <http://www.w3.org/ns/shacl#> .\n"+text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	shapes := write("shapes.ttl", `<http://example.org/shapes> owl:imports <http://example.org/far> .
+ex:PersonShape sh:targetClass ex:Person ; sh:property [ sh:path ex:name ; sh:minCount 1 ] .`)
+	schema := write("schema.ttl", `<http://example.org/schema> owl:imports <http://example.org/more> .
+ex:owns rdfs:domain ex:Person . ex:fullName rdfs:subPropertyOf ex:name .`)
+	more := write("more.ttl", `ex:Employee rdfs:subClassOf ex:Person .`)
+	people := `ex:bob ex:owns ex:rex . ex:ann ex:owns ex:tom ; ex:fullName "Ann" . ex:eve a ex:Employee .`
+	data := write("data.ttl", people)
+	importing := write("importing.ttl", "<http://example.org/data> owl:imports <http://example.org/schema> .\n"+people)
+	const schemaMap, moreMap = "http://example.org/schema=", "http://example.org/more="
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		code  int
+		focus []string // the focus nodes of the results
+		// what the note of imports not followed lists: the shapes' first;
+		// schema.ttl given as DATA does not import more.ttl given beside it
+		note string
+	}{
+		{"no inference", []string{data, schema, more}, cli.ExitInvalid, []string{"eve"}, "far>, <http://example.org/more"},
+		{"rdfs", []string{"--inference", "rdfs", data, schema, more}, cli.ExitInvalid, []string{"bob", "eve"}, "far>, <http://example.org/more"},
+		{"rdfs, schema not imported", []string{"--inference", "rdfs", importing}, cli.ExitOK, nil, "far>, <http://example.org/schema"},
+		{"rdfs, schema imported", []string{"--inference", "rdfs", "--map", schemaMap + schema, "--map", moreMap + more, importing},
+			cli.ExitInvalid, []string{"bob", "eve"}, "far"},
+		{"imported, no inference", []string{"--map", schemaMap + schema, "--map", moreMap + more, importing},
+			cli.ExitInvalid, []string{"eve"}, "far"},
+		{"rdfs, half imported", []string{"--inference", "rdfs", "--map", schemaMap + schema, importing},
+			cli.ExitInvalid, []string{"bob"}, "far>, <http://example.org/more"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"shacl", "--format", "json", "--shapes", shapes}, tt.args...)
+			code, out, errOut := jrpcld(t, "", args...)
+			var focus []string
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				var r struct{ FocusNode string }
+				if err := json.Unmarshal([]byte(line), &r); err != nil {
+					t.Fatalf("%v: %s", err, out)
+				}
+				if r.FocusNode != "" {
+					focus = append(focus, strings.TrimSuffix(strings.TrimPrefix(r.FocusNode, "<http://example.org/"), ">"))
+				}
+			}
+			slices.Sort(focus)
+			if code != tt.code || !slices.Equal(focus, tt.focus) {
+				t.Errorf("exit %d, focus nodes %v; want %d, %v\n%s", code, focus, tt.code, tt.focus, errOut)
+			}
+			wantNote := "note: owl:imports not followed (jrpcld reads nothing from the network): <http://example.org/" + tt.note + ">; " +
+				"to read a local copy, give jrpcld shacl --map URL=FILE\n"
+			if !strings.HasSuffix(errOut, wantNote) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("stderr %q, want one note ending %q", errOut, wantNote)
+			}
+		})
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--inference", "owlrl", data}, `--inference must be none or rdfs, not "owlrl"`},
+		{[]string{"--map", "schema.ttl", data}, `--map "schema.ttl": it is not URL=FILE`},
+		{[]string{"--map", "http://example.org/far=" + filepath.Join(dir, "none.ttl"), data}, "owl:imports <http://example.org/far>, mapped to " + filepath.Join(dir, "none.ttl")},
+	} {
+		code, _, errOut := jrpcld(t, "", append([]string{"shacl", "--shapes", shapes}, tt.args...)...)
+		if code != cli.ExitUsage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}

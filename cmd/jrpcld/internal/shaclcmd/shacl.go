@@ -27,6 +27,7 @@ import (
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
+	"github.com/jrpcld/jrpcld/rdf/owlimports"
 	"github.com/jrpcld/jrpcld/rdf/rdfxml"
 	"github.com/jrpcld/jrpcld/rdf/shacl"
 	"github.com/jrpcld/jrpcld/schema"
@@ -34,7 +35,7 @@ import (
 
 // NewCmd returns the command "jrpcld shacl".
 func NewCmd() cli.Command {
-	c := cli.Command{Name: "shacl", Args: "--shapes SHAPES [--shapes MORE] [--format text|turtle|json] [--bblock DIR [--id ID]] [--base IRI] [DATA...|-]",
+	c := cli.Command{Name: "shacl", Args: "--shapes SHAPES [--shapes MORE] [--format text|turtle|json] [--bblock DIR [--id ID]] [--base IRI] [--inference none|rdfs] [--map URL=FILE]... [DATA...|-]",
 		Summary: "validate RDF graphs, or logs as graphs, against SHACL shapes"}
 	c.Help = shaclHelp + "\n\n" + cli.ProfileHelp
 	c.Setup = runSHACL
@@ -64,6 +65,15 @@ JSON-RPC 2.0 block or the one --bblock names; the log's IRI is the file's URL
 unless --base gives one. Several files make one graph; the blank nodes of
 each stay its own.
 
+--inference rdfs validates the data graph with its RDFS entailment added, as
+pySHACL -i rdfs does (rdfs:subClassOf, rdfs:subPropertyOf, rdfs:domain and
+rdfs:range give types and statements; docs/shacl.md lists the rules); the
+default, none, validates the graph as given. owl:imports in the shapes or the
+data are followed only to local files: --map URL=FILE reads FILE (format
+from its name) where an owl:imports names URL, and the imports of FILE in
+turn; an owl:imports of no --map is not followed, which a note on standard
+error says. jrpcld never reads them over the network.
+
 --format text (the default) prints the report for people, turtle the W3C
 validation report graph (sh:ValidationReport), json one JSON object per
 result (focusNode, resultPath, value, sourceShape,
@@ -81,6 +91,8 @@ type shaclOptions struct {
 	format      string
 	block       *cli.BlockFlags
 	base        string
+	inference   string
+	maps        []string
 	prof        *cli.Profiler
 }
 
@@ -90,6 +102,8 @@ func runSHACL(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	fs.StringVarP(&o.format, "format", "f", "text", "report `format`: text, turtle or json")
 	o.block = cli.AddBlockFlags(fs)
 	fs.StringVar(&o.base, "base", "", "the IRI of a log given as DATA (default: the file: URL of the file)")
+	fs.StringVar(&o.inference, "inference", "none", "add the data graph's entailment before validating: `none` or rdfs (as pySHACL -i)")
+	fs.StringArrayVar(&o.maps, "map", nil, "read local `URL=FILE` where an owl:imports names URL (repeatable)")
 	o.prof = cli.AddProfileFlags(fs)
 	return o.run
 }
@@ -107,17 +121,26 @@ func (o *shaclOptions) run(e *cli.Env, files []string) error {
 	if o.base != "" && rdf.CheckIRI(o.base) != nil {
 		return cli.Failf("--base %q is not an absolute IRI", o.base)
 	}
-	shapes, err := loadShapes(e, o.shapesFiles)
+	if o.inference != "none" && o.inference != "rdfs" {
+		return cli.Failf("--inference must be none or rdfs, not %q (jrpcld has no OWL RL reasoner)", o.inference)
+	}
+	m, err := owlimports.ParseMap(o.maps)
+	if err != nil {
+		return cli.Fail(err)
+	}
+	im := &importer{e: e, m: m}
+	shapes, err := loadShapes(e, o.shapesFiles, im)
 	if err != nil {
 		return cli.Fail(err)
 	}
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	g, err := o.data(e, files)
+	g, err := o.data(e, files, im)
 	if err != nil {
 		return cli.Fail(err)
 	}
+	im.note(o.cmd)
 	report, err := validateGraph(shapes, g)
 	if err != nil {
 		return cli.Fail(err)
@@ -132,7 +155,7 @@ func (o *shaclOptions) run(e *cli.Env, files []string) error {
 }
 
 // data reads the DATA files into one graph, the blank nodes of each apart.
-func (o *shaclOptions) data(e *cli.Env, files []string) (*shacl.Graph, error) {
+func (o *shaclOptions) data(e *cli.Env, files []string, im *importer) (*shacl.Graph, error) {
 	b := shacl.NewBuilder(0)
 	var ctx *ldctx.Processed // made for the first log
 	for i, name := range files {
@@ -152,7 +175,14 @@ func (o *shaclOptions) data(e *cli.Env, files []string) (*shacl.Graph, error) {
 			return nil, err
 		}
 	}
-	return b.Graph(), nil
+	g, err := im.follow(b.Graph())
+	if err != nil {
+		return nil, err
+	}
+	if o.inference == "rdfs" {
+		g = infer(g)
+	}
+	return g, nil
 }
 
 // write writes the report in the format of --format; with turtle and
@@ -197,8 +227,9 @@ func validateGraph(shapes *shacl.Shapes, g *shacl.Graph) (*shacl.Report, error) 
 	return shapes.Validate(g)
 }
 
-// loadShapes reads and compiles the shapes files, as one shapes graph.
-func loadShapes(e *cli.Env, files []string) (*shacl.Shapes, error) {
+// loadShapes reads and compiles the shapes files, as one shapes graph, with
+// what its owl:imports lead to through im.
+func loadShapes(e *cli.Env, files []string, im *importer) (*shacl.Shapes, error) {
 	b := shacl.NewBuilder(0)
 	for i, name := range files {
 		data, display, err := readAll(e, name)
@@ -210,7 +241,11 @@ func loadShapes(e *cli.Env, files []string) (*shacl.Shapes, error) {
 			return nil, err
 		}
 	}
-	s, err := shacl.CompileGraph(b.Graph())
+	g, err := im.follow(b.Graph())
+	if err != nil {
+		return nil, err
+	}
+	s, err := shacl.CompileGraph(g)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
 	}
@@ -429,10 +464,12 @@ func OpenShapes(e *cli.Env, cmd string, files []string, bf *cli.BlockFlags, inpu
 	if len(inputs) == 0 || slices.Contains(inputs, "-") {
 		return nil, nil, errors.New("--shapes reads each log twice: give the logs as files, not on standard input")
 	}
-	shapes, err := loadShapes(e, files)
+	im := &importer{e: e}
+	shapes, err := loadShapes(e, files, im)
 	if err != nil {
 		return nil, nil, err
 	}
+	im.note(cmd)
 	_, _, ctx, err := bf.OpenContext(e, cmd)
 	if err != nil {
 		return nil, nil, err
