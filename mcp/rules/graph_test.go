@@ -46,6 +46,11 @@ func graphLogs() map[string][]string {
 		"without sessions": lines(c(req("", 9, "ping", "")), s(res(9, "{}")), session(v, v),
 			s(`[`+res(3, "{}")+`,`+`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`+`]`),
 			batch(4), s(res(4, "{}")), session("2025-03-26", "2025-03-26"), batch(5), s(res(5, "{}"))),
+		// Ids: used twice by the client, in a batch too; kept by the
+		// server's own id 1, the string "1", and a new session.
+		"ids": lines(session(v, v), c(req("", 1, "ping", "")), s(res(1, "{}")), c(req("", 1, "ping", "")), s(res(1, "{}")),
+			s(req("", 1, "ping", "")), c(res(1, "{}")), c(req("", "1", "ping", "")), s(res("1", "{}")),
+			batch(2, 2), s(res(2, "{}")), s(res(2, "{}")), session(v, v), c(req("", 1, "ping", "")), s(res(1, "{}"))),
 		// One side alone: an answer to nothing may answer what the log
 		// does not show.
 		"server side alone": lines(s(res(0, `{"protocolVersion":"`+v+`","capabilities":{},"serverInfo":{"name":"s","version":"1"}}`)), s(res(3, "{}"))),
@@ -227,7 +232,7 @@ func TestFindingsQuery(t *testing.T) {
 
 // shapeRules are the rules examples/shapes/mcp.ttl has a shape for, each
 // named after its rule.
-var shapeRules = []string{"mcp-response-unmatched", "mcp-batch-removed", "mcp-lifecycle-initialize-first"}
+var shapeRules = []string{"mcp-response-unmatched", "mcp-batch-removed", "mcp-lifecycle-initialize-first", "mcp-request-id-reused"}
 
 // TestShapesAgreeWithRules: the shapes of examples/shapes/mcp.ttl named
 // after a rule, run by rdf/shacl on the graph of a log alone (no
@@ -307,6 +312,7 @@ func TestShapesAgreeWithRules(t *testing.T) {
 			}
 		})
 	}
+	t.Logf("findings of the rules the shapes check: %v", seen)
 	for _, r := range shapeRules {
 		if seen[r] == 0 {
 			t.Errorf("no log breaks %s: the agreement is not tested", r)
