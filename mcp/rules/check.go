@@ -134,6 +134,7 @@ type pending struct {
 	task        bool   // task-augmented: params has "task"
 	taskOf      string // for tasks/result: the task it asks for
 	logLevel    bool   // its _meta sets io.modelcontextprotocol/logLevel
+	cursor      bool   // a tools/list for a page after the first: params has "cursor"
 }
 
 // tokenKey is a progress token of a request of one peer.
@@ -180,10 +181,11 @@ type session struct {
 	tokens           map[tokenKey]*progress
 	taskTokens       map[string]tokenKey // a task's id: the progress token of the request that made it
 	taskMethods      map[string]string   // a task's id: the method of the request that made it
-	tools            map[string]string   // listed tools: their execution.taskSupport
-	toolsListed      bool
-	toolsComplete    bool // the last page of tools/list had no nextCursor
-	toolsListLine    int
+	tools            map[string]string   // listed tools, on any page: their execution.taskSupport
+	toolsPage        map[string]bool     // the tools of the listing under way (pages so far), nil for none
+	toolsFull        map[string]bool     // the tools of the last listing answered in full
+	toolsComplete    bool                // toolsFull holds the tools: no list_changed since
+	toolsListLine    int                 // the line of toolsFull's last page
 	openWithLogLevel int
 }
 

@@ -10,9 +10,11 @@ import (
 )
 
 // A client that calls a tool before the server has answered initialize,
-// and never sends notifications/initialized: the log is read once for the
-// version of its messages, then checked with the rules beside the JSON-RPC
-// 2.0 rules (a schema per version would go in Options.Schemas).
+// and never sends notifications/initialized (that it calls a tool it did
+// not list is no finding: no tools/list in full shows the tool missing):
+// the log is read once for the version of its messages, then checked with
+// the rules beside the JSON-RPC 2.0 rules (a schema per version would go
+// in Options.Schemas).
 func Example() {
 	log := `{"dir":"c2s","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
 {"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}}
@@ -35,6 +37,5 @@ func Example() {
 	// Output:
 	// 2025-06-18 from the server's answer to initialize, line 3
 	// 2 warning mcp-lifecycle-client-waits-for-initialize
-	// 2 warning mcp-tool-not-listed
 	// 3 error mcp-lifecycle-initialized
 }

@@ -156,6 +156,9 @@ func (c *Checker) request(ch *schema.Choice, x *msg) {
 	s := c.sess
 	method := x.m.Method
 	p := &pending{index: x.o.Index, line: x.o.Line, method: method, side: x.side}
+	if method == "tools/list" {
+		_, p.cursor = x.params()["cursor"]
+	}
 	if method == "initialize" && s.handshake && s.initKey == "" && x.side != server {
 		s.initKey = jsonrpc.IDKey(x.m.ID)
 		params := x.params()
@@ -265,12 +268,13 @@ func (c *Checker) toolCall(ch *schema.Choice, x *msg, task bool) {
 	if !ok {
 		return
 	}
+	// The specification does not ask for a tools/list before a call: a
+	// tool is known not to be offered only where the session listed the
+	// tools in full, every page, and they have not changed since.
 	support, listed := s.tools[name]
 	switch {
-	case !s.toolsListed:
-		c.report(ch, x, ruleToolListed, "/params/name", "tools/call of tool %q, but no tools/list before it in the session offered tools", name)
-	case !listed && s.toolsComplete:
-		c.report(ch, x, ruleToolListed, "/params/name", "tools/call of tool %q, which the session's tools/list (line %d) did not offer", name, s.toolsListLine)
+	case s.toolsComplete && !s.toolsFull[name]:
+		c.report(ch, x, ruleToolListed, "/params/name", "tools/call of tool %q, which the session's tools/list, answered in full (its last page at line %d), did not offer", name, s.toolsListLine)
 	case !listed:
 	case task && (support == "" || support == "forbidden") && has(s.capsOf(server), taskCaps["tools/call"]...):
 		c.report(ch, x, ruleTaskSupport, "/params/task", "tools/call of tool %q as a task, but its execution.taskSupport is %s", name, orAbsent(support))
@@ -305,6 +309,10 @@ func (c *Checker) notification(ch *schema.Choice, x *msg) {
 			c.report(ch, x, ruleInitialized, "/method", "notifications/initialized before a successful answer to initialize")
 		}
 		s.initialized = true
+	case "notifications/tools/list_changed":
+		if x.side != client {
+			s.toolsComplete = false // the tools may have changed: listed in full no more
+		}
 	case "notifications/cancelled":
 		c.cancelled(ch, x, params)
 	case "notifications/progress":
@@ -432,7 +440,9 @@ func (c *Checker) response(ch *schema.Choice, x *msg) {
 	case p.method == "initialize" && s.handshake && !s.answered:
 		c.answer(x, result)
 	case p.method == "tools/list" && result:
-		c.listTools(x)
+		c.listTools(x, p.cursor)
+	case p.method == "tools/list":
+		s.toolsPage = nil // a listing that failed is not in full
 	case p.task && x.version == "2025-11-25":
 		caps := s.capsOf(p.side.other())
 		switch {
@@ -485,10 +495,12 @@ func (c *Checker) answer(x *msg, result bool) {
 	c.answers = append(c.answers, handshake{session: s.number, asked: s.asked, answered: s.answeredVersion, index: x.o.Index, line: x.o.Line})
 }
 
-// listTools notes the tools a tools/list result offers. The result is
-// read on its text where it has one, the longest of most logs, without
-// decoding it.
-func (c *Checker) listTools(x *msg) {
+// listTools notes the tools a tools/list result offers, on the page a
+// request with a cursor (next) or without one (the first) asked for. A
+// listing is in full once its pages, from the first, end with one without
+// nextCursor. The result is read on its text where it has one, the longest
+// of most logs, without decoding it.
+func (c *Checker) listTools(x *msg, next bool) {
 	s := c.sess
 	tools, more, ok := toolsOfText(x)
 	if !ok {
@@ -507,12 +519,18 @@ func (c *Checker) listTools(x *msg) {
 	if s.tools == nil {
 		s.tools = map[string]string{}
 	}
+	if !next {
+		s.toolsPage = map[string]bool{}
+	}
 	for name, support := range tools {
 		s.tools[name] = support
+		if s.toolsPage != nil {
+			s.toolsPage[name] = true
+		}
 	}
-	s.toolsListed = true
-	s.toolsComplete = !more
-	s.toolsListLine = x.o.Line
+	if !more && s.toolsPage != nil {
+		s.toolsFull, s.toolsPage, s.toolsComplete, s.toolsListLine = s.toolsPage, nil, true, x.o.Line
+	}
 }
 
 // toolsOfText reads the tools a tools/list result offers, and whether it

@@ -669,27 +669,48 @@ func TestProgressIncreases(t *testing.T) {
 	})
 }
 
+// TestToolNotListed: the specification does not ask for a tools/list
+// before a tools/call, so a call is a finding only where the session
+// listed the tools in full (every page, from the first to one without
+// nextCursor) and the tool is not among them, with no list_changed since.
 func TestToolNotListed(t *testing.T) {
-	list := func(v string, id int, result string) []string {
-		return lines(c(req(v, id, "tools/list", "")), s(res(id, result)))
+	list := func(v string, id int, params, result string) []string {
+		return lines(c(req(v, id, "tools/list", params)), s(res(id, result)))
+	}
+	tool := func(name string) string { return `{"name":"` + name + `","inputSchema":{"type":"object"}}` }
+	call := func(v string, id int, name string) []string {
+		return lines(c(req(v, id, "tools/call", `{"name":"`+name+`"}`)), s(res(id, `{"content":[]}`)))
 	}
 	testRule(t, "mcp-tool-not-listed", all(diag.Warning, legacy...), []ruleCase{
 		{"a tool not offered", func(v string) []string {
-			return lines(hs(v, "{}", `{"tools":{}}`), list(v, 1, `{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}`),
+			return lines(hs(v, "{}", `{"tools":{}}`), list(v, 1, "", `{"tools":[`+tool("a")+`]}`),
 				c(req(v, 2, "tools/call", `{"name":"b"}`)), s(fail(2)))
 		}, []string{"6"}},
-		{"no list before", func(v string) []string {
-			return lines(hs(v, "{}", `{"tools":{}}`), c(req(v, 2, "tools/call", `{"name":"b"}`)), s(fail(2)))
-		}, []string{"4"}},
-		// A list with a next page may not name every tool; the second
-		// list's tools count too.
-		{"a list with more pages, and a list changed", func(v string) []string {
-			return lines(hs(v, "{}", `{"tools":{"listChanged":true}}`),
-				list(v, 1, `{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"2"}`),
-				c(req(v, 2, "tools/call", `{"name":"b"}`)), s(res(2, `{"content":[]}`)),
-				s(note("notifications/tools/list_changed", "")),
-				list(v, 3, `{"tools":[{"name":"c","inputSchema":{"type":"object"}}]}`),
-				c(req(v, 4, "tools/call", `{"name":"a"}`)), s(res(4, `{"content":[]}`)))
+		{"on none of all the pages", func(v string) []string {
+			return lines(hs(v, "{}", `{"tools":{}}`), list(v, 1, "", `{"tools":[`+tool("a")+`],"nextCursor":"2"}`),
+				list(v, 2, `{"cursor":"2"}`, `{"tools":[`+tool("c")+`]}`), call(v, 3, "c"), call(v, 4, "b"))
+		}, []string{"10"}},
+		// Calls by name without listing, as 13 scenarios of the official
+		// conformance suite make.
+		{"no list at all", func(v string) []string {
+			return lines(hs(v, "{}", `{"tools":{}}`), call(v, 2, "b"))
+		}, nil},
+		{"not every page fetched", func(v string) []string {
+			return lines(hs(v, "{}", `{"tools":{}}`), list(v, 1, "", `{"tools":[`+tool("a")+`],"nextCursor":"2"}`), call(v, 2, "b"))
+		}, nil},
+		{"a last page without the first", func(v string) []string {
+			return lines(hs(v, "{}", `{"tools":{}}`), list(v, 1, `{"cursor":"2"}`, `{"tools":[`+tool("a")+`]}`), call(v, 2, "b"))
+		}, nil},
+		{"a page that failed", func(v string) []string {
+			return lines(hs(v, "{}", `{"tools":{}}`), list(v, 1, "", `{"tools":[`+tool("a")+`],"nextCursor":"2"}`),
+				c(req(v, 2, "tools/list", `{"cursor":"2"}`)), s(fail(2)), call(v, 3, "b"))
+		}, nil},
+		// After list_changed the list in full is no longer known; a new
+		// list in full that offers the tool is.
+		{"list changed, then listed again with it", func(v string) []string {
+			return lines(hs(v, "{}", `{"tools":{"listChanged":true}}`), list(v, 1, "", `{"tools":[`+tool("a")+`]}`),
+				s(note("notifications/tools/list_changed", "")), call(v, 2, "b"),
+				list(v, 3, "", `{"tools":[`+tool("a")+","+tool("b")+`]}`), call(v, 4, "b"))
 		}, nil},
 	})
 }
