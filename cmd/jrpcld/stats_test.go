@@ -408,6 +408,9 @@ func TestStatsSPARQLText(t *testing.T) {
 		}
 		at += i + 1
 	}
+	if code, _, errOut := jrpcld(t, "", "stats", "--sparql", "--id", "x", statsPairing); code != cli.ExitUsage || !strings.Contains(errOut, "--id needs --bblock") {
+		t.Errorf("--sparql --id: exit %d, stderr %q", code, errOut)
+	}
 	for _, flag := range [][]string{{"--html", "r.html"}, {"--schema", "s.json"}, {"--mcp"}} {
 		args := append([]string{"stats", "--sparql"}, append(flag, statsPairing)...)
 		code, _, errOut := jrpcld(t, "", args...)

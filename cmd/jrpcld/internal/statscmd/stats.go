@@ -95,6 +95,9 @@ func (o *statsOptions) run(e *cli.Env, files []string) error {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	if o.id != "" && o.dir == "" {
+		return cli.Failf("--id needs --bblock (without --bblock the only block is the embedded %s)", bblock.DefaultID)
+	}
 	if o.sparql {
 		if err := checkSPARQL(o.fs); err != nil {
 			return err
@@ -106,9 +109,6 @@ func (o *statsOptions) run(e *cli.Env, files []string) error {
 	}
 	if o.schemaFile != "" && (o.dir != "" || o.id != "") {
 		return cli.Failf("give --schema or --bblock, not both")
-	}
-	if o.id != "" && o.dir == "" {
-		return cli.Failf("--id needs --bblock (without --bblock the only block is the embedded %s)", bblock.DefaultID)
 	}
 	sr, err := o.schema()
 	if err != nil {
