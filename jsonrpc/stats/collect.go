@@ -287,6 +287,23 @@ type Options struct {
 	Schema string
 	// Timeline is how many of the first messages to keep as Events (0: none).
 	Timeline int
+	// Problems is how many of the log's first problems to keep, each with
+	// its place and words, for the HTML report (0: none).
+	Problems int
+}
+
+// Problem is one problem checking found in a log, as validate reports it.
+type Problem struct {
+	Pos      int    // the message's position in the log, from 1
+	Line     int    // the line where it starts, 0 when unknown (a graph)
+	Kind     string // the kind of the message (or batch member)
+	Code     int    // its JSON-RPC error code; 0 for a remark on the JSON text
+	Severity string // "error" or "warning"
+	Pointer  string // the JSON pointer to what is wrong, "" for the whole message
+	Message  string
+	// Source is "rules" (JSON-RPC 2.0), "schema", or the id of a protocol
+	// rule; Schema the schema location when a schema found it.
+	Source, Schema string
 }
 
 // Collector computes the Stats of one log, message by message. Its memory
@@ -307,6 +324,9 @@ type Collector struct {
 	index     int
 	timeline  int
 	events    []Event
+	keep      int       // Options.Problems
+	problems  []Problem // the first keep problems
+	found     int       // problems found, kept or not
 }
 
 type pairKey struct {
@@ -332,7 +352,7 @@ const forgetLimit = jsonrpc.DefaultOpenLimit / 2
 // NewCollector returns a Collector for one log.
 func NewCollector(opts Options) *Collector {
 	c := &Collector{s: NewStats(), checker: opts.Checker, tracker: jsonrpc.NewTracker[*openRequest](0),
-		open: map[pairKey]int{}, timeline: opts.Timeline}
+		open: map[pairKey]int{}, timeline: opts.Timeline, keep: opts.Problems}
 	if c.checker == nil {
 		c.checker = rulesOnly{}
 	}
@@ -363,6 +383,7 @@ func (c *Collector) addAt(rec *rpclog.Record, pos int) {
 			}
 		}
 		s.addProblem("invalid", code, diag.Error.String(), "rules", 1)
+		c.problem(Problem{Pos: c.index, Line: rec.Line, Kind: "invalid", Code: code, Severity: diag.Error.String(), Message: rec.Err.Error(), Source: "rules"})
 		c.event(Event{Pos: c.index, Dir: dir, Kind: "invalid", Label: label, TS: rec.TS})
 		return
 	}
@@ -391,6 +412,8 @@ func (c *Collector) addAt(rec *rpclog.Record, pos int) {
 			s.Validation.Warnings++
 		}
 		s.addProblem(memberKind(m, p.Pointer), p.Code, p.Severity.String(), source, 1)
+		c.problem(Problem{Pos: c.index, Line: rec.Line, Kind: memberKind(m, p.Pointer), Code: p.Code, Severity: p.Severity.String(),
+			Pointer: p.Pointer, Message: p.Message, Source: source, Schema: p.Schema})
 	}
 	var ts time.Time
 	hasTS := false
@@ -504,6 +527,19 @@ func (c *Collector) event(e Event) {
 		c.events = append(c.events, e)
 	}
 }
+
+// problem counts a problem, and keeps it while fewer than Options.Problems
+// are.
+func (c *Collector) problem(p Problem) {
+	c.found++
+	if len(c.problems) < c.keep {
+		c.problems = append(c.problems, p)
+	}
+}
+
+// Problems returns the problems kept, at most Options.Problems, and how
+// many were found in all.
+func (c *Collector) Problems() (kept []Problem, found int) { return c.problems, c.found }
 
 // Stats returns the figures of the log so far. Requests not answered so far
 // count as unanswered.

@@ -82,7 +82,7 @@ func ReadGraph(r io.Reader, file string, f rdf.Format, rv GraphDecoder, opts Gra
 	var out []*LogStats
 	for _, log := range order {
 		c := collectors[log]
-		out = append(out, &LogStats{File: file, Log: log, Stats: c.Stats(), Events: c.Timeline()})
+		out = append(out, NewLogStats(file, log, c))
 	}
 	var errs []error
 	for _, p := range problems {

@@ -10,13 +10,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // WriteHTML writes the report as one self-contained page: inline CSS and
-// SVG, no script, nothing fetched. It holds a summary, a chart of latency
-// per method, a chart of error responses per method and code, and for each
-// log a timeline of its first messages (those kept as Events) drawn as a
-// sequence diagram between client and server.
+// SVG, no script, nothing fetched. It holds a summary, the problems of
+// each log (those kept as Problems), a chart of latency per method, a
+// chart of error responses per method and code, and for each log a
+// timeline of its first messages (those kept as Events) drawn as a
+// sequence diagram between client and server. The page fits the width of
+// its window: the charts scale down, wide tables and the timelines scroll
+// in boxes of their own.
 func (r *Report) WriteHTML(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
@@ -29,13 +33,19 @@ func (r *Report) WriteHTML(w io.Writer) error {
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #222; margin: 24px auto; max-width: 1120px; padding: 0 16px; line-height: 1.4; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
-h3 { font-size: 15px; margin: 18px 0 6px; }
-p.note { color: #666; font-size: 13px; margin: 4px 0; }
+h3 { font-size: 15px; margin: 18px 0 6px; overflow-wrap: anywhere; }
+p.note { color: #666; font-size: 13px; margin: 4px 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { padding: 3px 6px; border-bottom: 1px solid #e4e4e4; text-align: right; white-space: nowrap; }
 th { background: #f4f4f4; font-weight: 600; white-space: normal; vertical-align: bottom; }
 td.name { white-space: normal; word-break: break-all; text-align: left; min-width: 140px; }
-.wide { overflow-x: auto; }
+.wide { overflow-x: auto; max-width: 100%%; }
+svg.chart { max-width: 100%%; height: auto; }
+table.problems td { vertical-align: top; }
+table.problems td.text { white-space: normal; overflow-wrap: anywhere; text-align: left; min-width: 220px; }
+table.problems td.at { white-space: normal; overflow-wrap: anywhere; text-align: left; }
+tr.error td.sev { color: #b00; }
+tr.warning td.sev { color: #a60; }
 th:first-child, td:first-child { text-align: left; }
 tr.total td { font-weight: 600; border-top: 1px solid #999; }
 svg { display: block; }
@@ -56,17 +66,18 @@ svg text.small { font-size: 11px; fill: #555; }
 	p("<p class=\"note\">%s: %s</p>\n", plural(len(r.Logs), "log"), esc(strings.Join(names, ", ")))
 
 	r.htmlSummary(p)
+	problemsSection(p, r.Logs)
 	p("<h2>Latency per method</h2>\n")
 	latencyChart(p, r.Total)
 	p("<h2>Errors per method and code</h2>\n")
 	errorChart(p, r.Total)
 	if len(r.Total.Tools) > 0 {
-		p("<h3>MCP tools</h3>\n<table>\n<tr><th>tool</th><th>calls</th><th>isError results</th></tr>\n")
+		p("<h3>MCP tools</h3>\n<div class=\"wide\"><table>\n<tr><th>tool</th><th>calls</th><th>isError results</th></tr>\n")
 		for _, name := range slices.Sorted(maps.Keys(r.Total.Tools)) {
 			t := r.Total.Tools[name]
-			p("<tr><td>%s</td><td>%d</td><td>%d</td></tr>\n", esc(name), t.Calls, t.IsError)
+			p("<tr><td class=\"name\">%s</td><td>%d</td><td>%d</td></tr>\n", esc(name), t.Calls, t.IsError)
 		}
-		p("</table>\n")
+		p("</table></div>\n")
 	}
 	p("<h2>Timeline</h2>\n")
 	p(`<p class="legend"><span><i style="background:%s"></i>request</span><span><i style="background:%s"></i>notification</span>`+
@@ -158,16 +169,32 @@ func latencyChart(p printer, s *Stats) {
 	if b <= a {
 		b = a + 1
 	}
-	const left, plot, right, rowH, top = 230, 460, 330, 26, 28
+	figures := make([]string, len(methods))
+	labels := make([]string, len(methods))
+	longest, widest := 0, 0
+	for i, m := range methods {
+		l := s.Latency[m].Summary()
+		approx := ""
+		if !l.Exact {
+			approx = "≈"
+		}
+		figures[i] = fmt.Sprintf("count %d, p50 %s%s ms, p90 %s%s ms, p99 %s%s ms, max %s ms",
+			l.Count, approx, formatMS(l.P50), approx, formatMS(l.P90), approx, formatMS(l.P99), formatMS(l.Max))
+		labels[i] = truncate(m, labelChars)
+		longest, widest = max(longest, textWidth(labels[i])), max(widest, textWidth(figures[i]))
+	}
+	const plot, rowH, top = 460, 26, 28
+	left, right := max(120, longest+16), widest+20
 	x := func(v float64) float64 {
 		if v <= 0 {
-			return left
+			return float64(left)
 		}
 		f := (math.Log10(v) - a) / (b - a)
-		return left + math.Max(0, math.Min(1, f))*plot
+		return float64(left) + math.Max(0, math.Min(1, f))*plot
 	}
 	height := top + rowH*len(methods) + 8
-	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="latency per method">`+"\n", left+plot+right, height)
+	p(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="latency per method">`+"\n",
+		left+plot+right, height, left+plot+right, height)
 	for e := a; e <= b; e++ {
 		xv := x(math.Pow(10, e))
 		p(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, xv, top-6, xv, height-4)
@@ -177,17 +204,12 @@ func latencyChart(p printer, s *Stats) {
 		l := s.Latency[m].Summary()
 		y := top + i*rowH
 		p(`<g class="latency" data-method="%s">`, esc(m))
-		p(`<text x="%d" y="%d" text-anchor="end">%s</text>`, left-8, y+15, esc(m))
-		p(`<rect x="%d" y="%d" width="%.1f" height="14" fill="#c6d9f0"/>`, left, y+4, x(l.P99)-left)
-		p(`<rect x="%d" y="%d" width="%.1f" height="14" fill="#8fb3de"/>`, left, y+4, x(l.P90)-left)
-		p(`<rect x="%d" y="%d" width="%.1f" height="14" fill="#2f6db5"/>`, left, y+4, x(l.P50)-left)
+		p(`<text x="%d" y="%d" text-anchor="end">%s</text>`, left-8, y+15, esc(labels[i]))
+		p(`<rect x="%d" y="%d" width="%.1f" height="14" fill="#c6d9f0"/>`, left, y+4, x(l.P99)-float64(left))
+		p(`<rect x="%d" y="%d" width="%.1f" height="14" fill="#8fb3de"/>`, left, y+4, x(l.P90)-float64(left))
+		p(`<rect x="%d" y="%d" width="%.1f" height="14" fill="#2f6db5"/>`, left, y+4, x(l.P50)-float64(left))
 		p(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#b00" stroke-width="2"/>`, x(l.Max), y+2, x(l.Max), y+20)
-		approx := ""
-		if !l.Exact {
-			approx = "≈"
-		}
-		p(`<text class="figures" x="%d" y="%d">count %d, p50 %s%s ms, p90 %s%s ms, p99 %s%s ms, max %s ms</text></g>`+"\n",
-			left+plot+10, y+15, l.Count, approx, formatMS(l.P50), approx, formatMS(l.P90), approx, formatMS(l.P99), formatMS(l.Max))
+		p(`<text class="figures" x="%d" y="%d">%s</text></g>`+"\n", left+plot+10, y+15, figures[i])
 	}
 	p("</svg>\n")
 	p("<p class=\"note\">Logarithmic scale. Dark bar: p50; lighter: p90, p99 (nearest rank); red tick: max. Latency is the time from a request's timestamp to that of the response that answers it.</p>\n")
@@ -218,12 +240,18 @@ func errorChart(p printer, s *Stats) {
 		p("<p class=\"note\">No error responses and no tool results with isError.</p>\n")
 		return
 	}
-	most := 0
-	for _, b := range bars {
+	most, longest, widest := 0, 0, 0
+	for i, b := range bars {
 		most = max(most, b.n)
+		bars[i].label = truncate(b.label, labelChars)
+		longest = max(longest, textWidth(bars[i].label))
+		widest = max(widest, textWidth(b.detail+": "+strconv.Itoa(b.n)))
 	}
-	const left, plot, rowH = 300, 380, 24
-	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="errors per method and code">`+"\n", left+plot+200, rowH*len(bars)+8)
+	const plot, rowH = 380, 24
+	left := max(120, longest+16)
+	width, height := left+plot+widest+20, rowH*len(bars)+8
+	p(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="errors per method and code">`+"\n",
+		width, height, width, height)
 	for i, b := range bars {
 		y := i * rowH
 		wd := float64(plot) * float64(b.n) / float64(most)
@@ -234,6 +262,55 @@ func errorChart(p printer, s *Stats) {
 	}
 	p("</svg>\n")
 	p("<p class=\"note\">Red: error responses by the method of the request they answer and their code. Orange: tools/call results with \"isError\": true.</p>\n")
+}
+
+// labelChars is the most characters of a chart's label (a method, a tool);
+// a longer one is cut, with an ellipsis.
+const labelChars = 48
+
+// textWidth is an upper bound of the width of s in the charts' 12px
+// sans-serif, in pixels, for laying them out.
+func textWidth(s string) int { return 7 * utf8.RuneCountInString(s) }
+
+// problemsSection lists the problems kept of each log: where (line, or
+// position in a graph, and JSON pointer), what, and what found it.
+func problemsSection(p printer, logs []*LogStats) {
+	p("<h2>Problems</h2>\n")
+	found := 0
+	for _, l := range logs {
+		found += l.ProblemsFound
+	}
+	if found == 0 {
+		p("<p class=\"note\">None: the checks found no problem.</p>\n")
+		return
+	}
+	for _, l := range logs {
+		if l.ProblemsFound == 0 {
+			continue
+		}
+		p("<h3>%s: %s</h3>\n", esc(logName(l)), plural(l.ProblemsFound, "problem"))
+		if l.ProblemsFound > len(l.Problems) {
+			p("<p class=\"note\">The first %d of %d; jrpcld validate lists them all.</p>\n", len(l.Problems), l.ProblemsFound)
+		}
+		p("<div class=\"wide\"><table class=\"problems\">\n<tr><th>line</th><th>severity</th><th>code</th><th>kind</th><th>at</th><th>message</th><th>found by</th></tr>\n")
+		for _, x := range l.Problems {
+			where := strconv.Itoa(x.Line)
+			if x.Line == 0 {
+				where = "#" + strconv.Itoa(x.Pos)
+			}
+			code := ""
+			if x.Code != 0 {
+				code = strconv.Itoa(x.Code)
+			}
+			by := x.Source
+			if x.Schema != "" {
+				by = "schema " + x.Schema
+			}
+			p("<tr class=\"%s\"><td>%s</td><td class=\"sev\">%s</td><td>%s</td><td>%s</td><td class=\"at\">%s</td><td class=\"text\">%s</td><td class=\"at\">%s</td></tr>\n",
+				esc(x.Severity), where, esc(x.Severity), code, esc(x.Kind), esc(x.Pointer), esc(x.Message), esc(by))
+		}
+		p("</table></div>\n")
+	}
 }
 
 func colour(kind string) string {

@@ -24,6 +24,18 @@ type LogStats struct {
 	*Stats
 	// Events are the first messages, for the timeline of the HTML report.
 	Events []Event `json:"-"`
+	// Problems are the first problems checking found, for the HTML report;
+	// ProblemsFound counts them all, kept or not.
+	Problems      []Problem `json:"-"`
+	ProblemsFound int       `json:"-"`
+}
+
+// NewLogStats returns the LogStats of the log a Collector has read, file
+// as named on the command line, log its IRI when it was read from a graph.
+func NewLogStats(file, log string, c *Collector) *LogStats {
+	l := &LogStats{File: file, Log: log, Stats: c.Stats(), Events: c.Timeline()}
+	l.Problems, l.ProblemsFound = c.Problems()
+	return l
 }
 
 // Report is the result of a stats run: each log, and their total.

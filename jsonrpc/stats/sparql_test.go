@@ -455,7 +455,7 @@ func readLogFile(t *testing.T, file string, opts Options) *LogStats {
 	if err := ReadLog(r, c); err != nil {
 		t.Fatal(err)
 	}
-	return &LogStats{File: file, Stats: c.Stats(), Events: c.Timeline()}
+	return NewLogStats(file, "", c)
 }
 
 // TestLatencyCalendar holds stats to latencies worked out by hand for

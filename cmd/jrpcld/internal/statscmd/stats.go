@@ -50,12 +50,14 @@ which a line on standard error says. The JSON-RPC 2.0 rules always run; a
 schema runs too with --bblock or --schema.
 
 --format json prints one JSON object, described in docs/stats.md. --html
-writes a self-contained report page (summary, charts, a timeline of each
-session). Exit status: 0 when every message is valid, 1 when some are not,
+writes a self-contained report page (summary, the problems found, each
+with its line, pointer, message and the rule or schema that found it, up
+to 1,000 per log, charts, a timeline of each session). Exit status: 0 when every message is valid, 1 when some are not,
 2 on a usage or I/O error.`
 
-// timelineLimit is how many messages of each log the HTML timeline shows.
-const timelineLimit = 2000
+// timelineLimit is how many messages of each log the HTML timeline shows,
+// problemsLimit how many of its problems the HTML report lists.
+const timelineLimit, problemsLimit = 2000, 1000
 
 // statsOptions are the flags of stats.
 type statsOptions struct {
@@ -192,13 +194,13 @@ func (sr *statsSchema) reverse(e *cli.Env, cmd string) (*wire.Decoder, error) {
 // that cannot be read; it returns whether any could not, and how many
 // logs were read.
 func (o *statsOptions) read(e *cli.Env, files []string, sr *statsSchema) (*stats.Report, bool, int) {
-	timeline := 0
+	timeline, problems := 0, 0
 	if o.htmlFile != "" {
-		timeline = timelineLimit
+		timeline, problems = timelineLimit, problemsLimit
 	}
 	var ml *validate.MCPLog // with --mcp, the log's
 	newCollector := func(graph bool) *stats.Collector {
-		opts := stats.Options{Timeline: timeline}
+		opts := stats.Options{Timeline: timeline, Problems: problems}
 		if sr.s != nil || ml != nil && !graph {
 			c, _ := schema.NewChecker(sr.s, "") // cannot fail without a definition
 			if !graph {
@@ -300,7 +302,7 @@ func statsFile(e *cli.Env, name string, quiet bool, newCollector func(graph bool
 	}
 	c := newCollector(false)
 	err = stats.ReadLog(r, c)
-	l := &stats.LogStats{File: display, Stats: c.Stats(), Events: c.Timeline()}
+	l := stats.NewLogStats(display, "", c)
 	if err != nil {
 		err = fmt.Errorf("%s: %w", display, err)
 	}
