@@ -20,8 +20,11 @@ type Aggregator interface {
 // NewAggregator returns an Aggregator for the aggregate name (upper case:
 // COUNT, SUM, MIN, MAX, AVG, SAMPLE, GROUP_CONCAT); distinct makes it see
 // each distinct value once (same terms, see SameTerm), sep is
-// GROUP_CONCAT's separator. Unbound values and errors are left out by all
-// of them (COUNT counts the others); a value that is not a number makes
+// GROUP_CONCAT's separator. COUNT counts the values that are bound and
+// not errors, and SAMPLE picks one of those; to SUM, AVG, MIN, MAX and
+// GROUP_CONCAT an unbound value or an error is an error, as section
+// 18.5.1 defines them (only Count removes the error elements of its
+// list), and as Jena and Oxigraph do. A value that is not a number makes
 // SUM and AVG an error, one that is not a literal GROUP_CONCAT. MIN and
 // MAX use ORDER BY's order (see Order). Over no values COUNT, SUM and AVG
 // give 0, GROUP_CONCAT "", and MIN, MAX and SAMPLE an error. COUNT(DISTINCT
@@ -81,10 +84,12 @@ func (d *distinctAgg) Add(args []rdf.Term) {
 }
 
 // addByValue is Add for an aggregator that takes Values: the Value of
-// its one argument, when bound, to AddValue.
+// its one argument to AddValue, the zero Value when it is unbound.
 func addByValue(a interface{ AddValue(Value) }, args []rdf.Term) {
 	if v, ok := value(args); ok {
 		a.AddValue(NewValue(v))
+	} else {
+		a.AddValue(Value{})
 	}
 }
 
@@ -119,15 +124,19 @@ type sumAgg struct {
 func (s *sumAgg) Add(args []rdf.Term) { addByValue(s, args) }
 
 func (s *sumAgg) AddValue(v Value) {
-	if unbound(v.term) || s.err != nil {
+	if s.err != nil {
 		return
 	}
-	if !v.isNum {
+	if unbound(v.term) || !v.isNum {
 		op := "SUM"
 		if s.avg {
 			op = "AVG"
 		}
-		s.err = typeErr(op, "not a number: "+describe(v.term))
+		what := "an unbound value or an error"
+		if !unbound(v.term) {
+			what = "not a number: " + describe(v.term)
+		}
+		s.err = typeErr(op, what)
 		return
 	}
 	s.n++
@@ -169,20 +178,27 @@ func (s *sumAgg) Result() (rdf.Term, error) {
 
 // extremeAgg is MIN (want -1) and MAX (want 1).
 type extremeAgg struct {
-	best Value
-	some bool
-	want int
+	best  Value
+	some  bool
+	want  int
+	unset bool // an unbound value or an error came
 }
 
 func (e *extremeAgg) Add(args []rdf.Term) { addByValue(e, args) }
 
 func (e *extremeAgg) AddValue(v Value) {
-	if !unbound(v.term) && (!e.some || order(v, e.best) == e.want) {
+	switch {
+	case unbound(v.term):
+		e.unset = true
+	case !e.some || order(v, e.best) == e.want:
 		e.best, e.some = v, true
 	}
 }
 
 func (e *extremeAgg) Result() (rdf.Term, error) {
+	if e.unset {
+		return rdf.Term{}, typeErr("MIN/MAX", "an unbound value or an error")
+	}
 	if !e.some {
 		return rdf.Term{}, typeErr("MIN/MAX", "no values")
 	}
@@ -218,7 +234,11 @@ type concatAgg struct {
 
 func (c *concatAgg) Add(args []rdf.Term) {
 	v, ok := value(args)
-	if !ok || c.err != nil {
+	if c.err != nil {
+		return
+	}
+	if !ok {
+		c.err = typeErr("GROUP_CONCAT", "an unbound value or an error")
 		return
 	}
 	if v.Kind != rdf.Literal {

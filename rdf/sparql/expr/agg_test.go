@@ -24,7 +24,13 @@ func TestAggregates(t *testing.T) {
 		{"SUM", false, "", []string{`1`, `2`, `3`}, `6`},
 		{"SUM", false, "", []string{`1`, `2.5`}, `3.5`},
 		{"SUM", false, "", []string{`1`, `2e0`}, `"3.0E0"^^xsd:double`},
-		{"SUM", false, "", []string{`1`, ``, `2`}, `3`}, // unbound values are left out
+		// An unbound value or an error makes the aggregate an error
+		// (18.5.1: only Count removes the error elements), as Jena and
+		// Oxigraph have it (TestGeneratedQueries found jrpcld leaving them
+		// out).
+		{"SUM", false, "", []string{`1`, ``, `2`}, errWant},
+		{"AVG", false, "", []string{``, ``}, errWant},
+		{"SUM", true, "", []string{`1`, ``, `1`}, errWant},
 		{"SUM", false, "", nil, `0`},
 		{"SUM", true, "", []string{`1`, `1`, `2`}, `3`},
 		// Integers past an int64, and doubles added in turn, as they come:
@@ -49,7 +55,8 @@ func TestAggregates(t *testing.T) {
 		{"MIN", false, "", []string{`3`, `1.5`, `"a"`, `ex:a`}, `ex:a`},
 		{"MIN", false, "", []string{`3`, `1.5`, `2e0`}, `1.5`},
 		{"MIN", false, "", []string{`1`, `_:b2`, `3`, `4`}, `_:b2`}, // blank nodes sort first
-		{"MIN", false, "", []string{``, `"01"^^xsd:integer`}, `"01"^^xsd:integer`},
+		{"MIN", false, "", []string{``, `"01"^^xsd:integer`}, errWant},
+		{"MAX", false, "", []string{`1`, ``}, errWant},
 		{"MIN", false, "", nil, errWant},
 		{"MAX", false, "", []string{`3`, `1.5`, `"a"`, `ex:a`}, `"a"`},
 		{"MAX", false, "", []string{`3`, `10`, `2e0`}, `10`},
@@ -57,7 +64,8 @@ func TestAggregates(t *testing.T) {
 		{"SAMPLE", false, "", []string{``, `"x"`, `"y"`}, `"x"`},
 		{"SAMPLE", false, "", nil, errWant},
 		{"GROUP_CONCAT", false, " ", []string{`"1"`, `"22"`}, `"1 22"`},
-		{"GROUP_CONCAT", false, ":", []string{`"1"`, ``, `"22"`}, `"1:22"`},
+		{"GROUP_CONCAT", false, ":", []string{`"1"`, ``, `"22"`}, errWant},
+		{"GROUP_CONCAT", false, ":", nil, `""`},
 		{"GROUP_CONCAT", false, " ", []string{`"1"@en`, `"2"@en`}, `"1 2"`}, // agg-groupconcat-4
 		{"GROUP_CONCAT", false, " ", []string{`"1"@en`}, `"1"`},             // agg-groupconcat-6
 		{"GROUP_CONCAT", false, ", ", []string{`1`, `2.50`}, `"1, 2.50"`},
