@@ -1,16 +1,11 @@
 package shgraph
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"slices"
-
-	"github.com/jrpcld/jrpcld/diag"
 
 	"github.com/jrpcld/jrpcld/rdf"
 )
@@ -71,13 +66,17 @@ type Builder struct {
 	// subject, and few predicates recur.
 	lastP   string
 	lastPID ID
+	// lastS and lastSID cache the last subject alike, as the document
+	// wrote it (before the blank prefix).
+	lastS   rdf.Term
+	lastSID ID
 	blanks  string // the prefix of blank node labels
 }
 
 // SetBlankPrefix makes the labels of the blank nodes added from now on
 // start with prefix: the blank nodes of two documents stay apart when each
 // is added with a prefix of its own.
-func (b *Builder) SetBlankPrefix(prefix string) { b.blanks = prefix }
+func (b *Builder) SetBlankPrefix(prefix string) { b.blanks, b.lastSID = prefix, 0 }
 
 // NewBuilder returns an empty Builder; size, when known, is about the
 // number of triples to come.
@@ -105,7 +104,11 @@ func (b *Builder) add(s rdf.Term, p string, o rdf.Term) {
 	if p != b.lastP || b.lastPID == 0 {
 		b.lastP, b.lastPID = p, b.intern(rdf.NewIRI(p))
 	}
-	b.raw = append(b.raw, [3]ID{b.intern(s), b.lastPID, b.intern(o)})
+	if b.lastSID == 0 || s != b.lastS {
+		b.lastS, b.lastSID = s, b.intern(s)
+	}
+	oid := b.intern(o)
+	b.raw = append(grow(b.raw), [3]ID{b.lastSID, b.lastPID, oid})
 }
 
 func (b *Builder) intern(t rdf.Term) ID {
@@ -117,7 +120,7 @@ func (b *Builder) intern(t rdf.Term) ID {
 		return n
 	}
 	n := ID(len(b.g.terms))
-	b.g.terms = append(b.g.terms, t)
+	b.g.terms = append(grow(b.g.terms), t)
 	switch t.Kind {
 	case rdf.IRI:
 		d.iris[t.Value] = n
@@ -129,6 +132,18 @@ func (b *Builder) intern(t rdf.Term) ID {
 	return n
 }
 
+// grow makes room for one more element in s, doubling its capacity when
+// it is full: append's own growth, a quarter at a time past a few hundred
+// elements, copies a large graph's terms and triples about four times over
+// while it is read (growslice was a fifth of the profile of loading a
+// million triples).
+func grow[E any](s []E) []E {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(len(s), 256))
+}
+
 // Graph indexes the triples added and returns the graph, duplicates
 // counted once. The Builder is done with.
 func (b *Builder) Graph() *Graph {
@@ -138,88 +153,31 @@ func (b *Builder) Graph() *Graph {
 	return g
 }
 
-// ReadLines reads N-Triples or N-Quads (every graph merged) from r in
-// pieces, parses them on every core and adds their triples: a piece's
-// statements are added as soon as it is parsed, so memory holds the graph
-// and a few pieces, never the whole document. A syntax error is a
-// *diag.Diagnostic with the line counted from the document's start;
-// nothing is added after it.
+// ReadLines reads N-Triples or N-Quads (every graph merged) from r with
+// rdf.ReadLines, which parses a piece at a time on every core, and adds
+// each piece's triples on a goroutine of its own while the next piece is
+// parsed: memory holds the graph and a few pieces, never the whole
+// document. A syntax error is a *diag.Diagnostic with the line counted
+// from the document's start; no piece after it is added.
 func (b *Builder) ReadLines(r io.Reader, syntax rdf.Format) error {
 	if syntax != rdf.NTriples && syntax != rdf.NQuads {
 		return fmt.Errorf("shacl: ReadLines reads N-Triples and N-Quads, not %v", syntax)
 	}
-	const pieceSize = 4 << 20
-	type piece struct {
-		lines int // lines before the piece
-		quads []rdf.Quad
-		err   error
-		done  chan struct{}
-	}
-	workers := runtime.GOMAXPROCS(0)
-	queue := make(chan *piece, workers)
-	readErr := make(chan error, 1)
-	stop := make(chan struct{})
+	parsed := make(chan []rdf.Quad, runtime.GOMAXPROCS(0))
+	added := make(chan struct{})
 	go func() {
-		defer close(queue)
-		br := bufio.NewReaderSize(r, 64<<10)
-		lines := 0
-		for {
-			buf := make([]byte, pieceSize)
-			n, err := io.ReadFull(br, buf)
-			buf = buf[:n]
-			if err == nil {
-				// End the piece at a line end.
-				rest, rerr := br.ReadBytes('\n')
-				buf = append(buf, rest...)
-				if rerr != nil && rerr != io.EOF {
-					readErr <- rerr
-					return
-				}
-			} else if err != io.EOF && err != io.ErrUnexpectedEOF {
-				readErr <- err
-				return
-			}
-			if len(buf) == 0 {
-				return
-			}
-			p := &piece{lines: lines, done: make(chan struct{})}
-			lines += bytes.Count(buf, []byte{'\n'})
-			go func(data []byte) {
-				p.quads, _, p.err = rdf.Parse(data, syntax, "")
-				close(p.done)
-			}(buf)
-			select {
-			case queue <- p:
-			case <-stop:
-				return
-			}
+		defer close(added)
+		for qs := range parsed {
+			b.AddQuads(qs)
 		}
 	}()
-	var firstErr error
-	for p := range queue {
-		<-p.done
-		if p.err != nil {
-			var d *diag.Diagnostic
-			if errors.As(p.err, &d) {
-				e := *d
-				e.Line += p.lines
-				firstErr = &e
-			} else {
-				firstErr = p.err
-			}
-			close(stop)
-			for range queue {
-			}
-			return firstErr
-		}
-		b.AddQuads(p.quads)
-	}
-	select {
-	case err := <-readErr:
-		return err
-	default:
-	}
-	return nil
+	err := rdf.ReadLines(r, syntax, func(qs []rdf.Quad) error {
+		parsed <- qs
+		return nil
+	})
+	close(parsed)
+	<-added
+	return err
 }
 
 // New returns the graph of triples, duplicates counted once.
