@@ -261,7 +261,7 @@ ex:owns rdfs:domain ex:Person . ex:fullName rdfs:subPropertyOf ex:name .`)
 				t.Errorf("exit %d, focus nodes %v; want %d, %v\n%s", code, focus, tt.code, tt.focus, errOut)
 			}
 			wantNote := "note: owl:imports not followed (jrpcld reads nothing from the network): <http://example.org/" + tt.note + ">; " +
-				"to read a local copy, give jrpcld shacl --map URL=FILE\n"
+				"to read a local copy, give --map URL=FILE\n"
 			if !strings.HasSuffix(errOut, wantNote) || strings.Count(errOut, "\n") != 1 {
 				t.Errorf("stderr %q, want one note ending %q", errOut, wantNote)
 			}
@@ -278,6 +278,59 @@ ex:owns rdfs:domain ex:Person . ex:fullName rdfs:subPropertyOf ex:name .`)
 		code, _, errOut := jrpcld(t, "", append([]string{"shacl", "--shapes", shapes}, tt.args...)...)
 		if code != cli.ExitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+// TestValidateShapesInference: validate --shapes takes --inference and
+// --map as shacl does. The shapes target rdf:Property, which only
+// --inference rdfs gives a log's graph (rule rdf1: every predicate), and
+// want an ex:never on each: no result without inference, and with it as
+// many as shacl --inference rdfs finds on the same log (shacl's own
+// results are held to hand-worked ones in TestSHACLInferenceAndImports).
+// Their owl:imports, mapped to a file that is not there, must fail.
+func TestValidateShapesInference(t *testing.T) {
+	dir := t.TempDir()
+	shapes := filepath.Join(dir, "shapes.ttl")
+	os.WriteFile(shapes, []byte(`@prefix sh: <http://www.w3.org/ns/shacl#> .
+<http://example.org/shapes> <http://www.w3.org/2002/07/owl#imports> <http://example.org/far> .
+<http://example.org/S> sh:targetClass <http://www.w3.org/1999/02/22-rdf-syntax-ns#Property> ;
+  sh:property [ sh:path <http://example.org/never> ; sh:minCount 1 ] .
+`), 0o644)
+	session := "../../examples/session.jsonl"
+	results := func(out string) float64 {
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		var sum struct {
+			Summary struct {
+				Results float64
+				Shacl   struct{ Results float64 }
+			}
+		}
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return sum.Summary.Results + sum.Summary.Shacl.Results
+	}
+	code, out, errOut := jrpcld(t, "", "shacl", "--format", "json", "--inference", "rdfs", "--shapes", shapes, session)
+	want := results(out)
+	if code != cli.ExitInvalid || want < 10 {
+		t.Fatalf("shacl: exit %d, %v results\n%s", code, want, errOut)
+	}
+	code, out, errOut = jrpcld(t, "", "validate", "--format", "json", "--shapes", shapes, session)
+	if n := results(out); code != cli.ExitOK || n != 0 || !strings.Contains(errOut, "<http://example.org/far>; to read a local copy, give --map URL=FILE") {
+		t.Errorf("without inference: exit %d, %v results, stderr %q", code, n, errOut)
+	}
+	code, out, _ = jrpcld(t, "", "validate", "--format", "json", "--inference", "rdfs", "--shapes", shapes, session)
+	if n := results(out); code != cli.ExitInvalid || n != want {
+		t.Errorf("with inference: exit %d, %v results, shacl finds %v", code, n, want)
+	}
+	for _, args := range [][]string{
+		{"--inference", "rdfs", session},
+		{"--shapes", shapes, "--map", "http://example.org/far=" + filepath.Join(dir, "none.ttl"), session},
+		{"--shapes", shapes, "--inference", "owl", session},
+	} {
+		if code, _, errOut := jrpcld(t, "", append([]string{"validate"}, args...)...); code != cli.ExitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
 	}
 }

@@ -1,9 +1,12 @@
 package shaclcmd
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
 	"github.com/jrpcld/jrpcld/rdf"
@@ -57,15 +60,49 @@ func (im *importer) note(cmd string) {
 		return
 	}
 	cli.Errorf(im.e, cmd, "note: owl:imports not followed (jrpcld reads nothing from the network): <%s>; "+
-		"to read a local copy, give jrpcld shacl --map URL=FILE", strings.Join(im.unmapped, ">, <"))
+		"to read a local copy, give --map URL=FILE", strings.Join(im.unmapped, ">, <"))
 	im.unmapped = nil
 }
 
-// infer returns g with its RDFS entailment added, for --inference rdfs.
-func infer(g *shacl.Graph) *shacl.Graph {
+// infer returns g with its RDFS entailment added when on is true
+// (--inference rdfs), else g.
+func infer(g *shacl.Graph, on bool) *shacl.Graph {
+	if !on {
+		return g
+	}
 	ts := g.Triples()
 	if added := rdfs.Infer(ts); len(added) > 0 {
 		return shacl.NewGraph(slices.Concat(ts, added))
 	}
 	return g
 }
+
+// GraphFlags are the flags shacl and validate --shapes share for the
+// graphs: --inference and --map.
+type GraphFlags struct {
+	Inference string   // --inference: "none" or "rdfs"
+	Maps      []string // --map URL=FILE pairs
+}
+
+// AddGraphFlags adds --inference and --map to fs.
+func AddGraphFlags(fs *pflag.FlagSet) *GraphFlags {
+	g := &GraphFlags{}
+	fs.StringVar(&g.Inference, "inference", "none", "add the data graph's entailment before validating: `none` or rdfs (as pySHACL -i)")
+	fs.StringArrayVar(&g.Maps, "map", nil, "read local `URL=FILE` where an owl:imports names URL (repeatable)")
+	return g
+}
+
+// importer checks the flags and returns the importer of their --map.
+func (g *GraphFlags) importer(e *cli.Env) (*importer, error) {
+	if g.Inference != "none" && g.Inference != "rdfs" {
+		return nil, fmt.Errorf("--inference must be none or rdfs, not %q (jrpcld has no OWL RL reasoner)", g.Inference)
+	}
+	m, err := owlimports.ParseMap(g.Maps)
+	if err != nil {
+		return nil, err
+	}
+	return &importer{e: e, m: m}, nil
+}
+
+// rdfs says whether --inference rdfs was given.
+func (g *GraphFlags) rdfs() bool { return g != nil && g.Inference == "rdfs" }

@@ -27,7 +27,6 @@ import (
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/rdf"
 	"github.com/jrpcld/jrpcld/rdf/jsonld"
-	"github.com/jrpcld/jrpcld/rdf/owlimports"
 	"github.com/jrpcld/jrpcld/rdf/rdfxml"
 	"github.com/jrpcld/jrpcld/rdf/shacl"
 	"github.com/jrpcld/jrpcld/schema"
@@ -91,8 +90,7 @@ type shaclOptions struct {
 	format      string
 	block       *cli.BlockFlags
 	base        string
-	inference   string
-	maps        []string
+	graph       *GraphFlags
 	prof        *cli.Profiler
 }
 
@@ -102,8 +100,7 @@ func runSHACL(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	fs.StringVarP(&o.format, "format", "f", "text", "report `format`: text, turtle or json")
 	o.block = cli.AddBlockFlags(fs)
 	fs.StringVar(&o.base, "base", "", "the IRI of a log given as DATA (default: the file: URL of the file)")
-	fs.StringVar(&o.inference, "inference", "none", "add the data graph's entailment before validating: `none` or rdfs (as pySHACL -i)")
-	fs.StringArrayVar(&o.maps, "map", nil, "read local `URL=FILE` where an owl:imports names URL (repeatable)")
+	o.graph = AddGraphFlags(fs)
 	o.prof = cli.AddProfileFlags(fs)
 	return o.run
 }
@@ -121,14 +118,10 @@ func (o *shaclOptions) run(e *cli.Env, files []string) error {
 	if o.base != "" && rdf.CheckIRI(o.base) != nil {
 		return cli.Failf("--base %q is not an absolute IRI", o.base)
 	}
-	if o.inference != "none" && o.inference != "rdfs" {
-		return cli.Failf("--inference must be none or rdfs, not %q (jrpcld has no OWL RL reasoner)", o.inference)
-	}
-	m, err := owlimports.ParseMap(o.maps)
+	im, err := o.graph.importer(e)
 	if err != nil {
 		return cli.Fail(err)
 	}
-	im := &importer{e: e, m: m}
 	shapes, err := loadShapes(e, o.shapesFiles, im)
 	if err != nil {
 		return cli.Fail(err)
@@ -179,10 +172,7 @@ func (o *shaclOptions) data(e *cli.Env, files []string, im *importer) (*shacl.Gr
 	if err != nil {
 		return nil, err
 	}
-	if o.inference == "rdfs" {
-		g = infer(g)
-	}
-	return g, nil
+	return infer(g, o.graph.rdfs()), nil
 }
 
 // write writes the report in the format of --format; with turtle and
@@ -375,7 +365,7 @@ func addLog(e *cli.Env, cmd string, b *shacl.Builder, ctx *ldctx.Processed, in i
 // the results as validate's findings: each at the line of the message its
 // focus node is (or belongs to), errors for sh:Violation and warnings for
 // the other severities, the kind the message has, code -32600.
-func shaclFindings(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions) ([]schema.Finding, error) {
+func shaclFindings(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions, rdfs bool) ([]schema.Finding, error) {
 	data, display, err := readAll(e, name)
 	if err != nil {
 		return nil, err
@@ -385,7 +375,7 @@ func shaclFindings(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Proc
 	if err := addLog(e, cmd, b, ctx, bytes.NewReader(data), display, iri, opts); err != nil {
 		return nil, err
 	}
-	report, err := validateGraph(shapes, b.Graph())
+	report, err := validateGraph(shapes, infer(b.Graph(), rdfs))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", display, err)
 	}
@@ -457,14 +447,20 @@ func shaclFindings(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Proc
 
 // OpenShapes compiles the shapes of validate --shapes, and the context
 // the logs are turned into graphs with; none without shapes.
-func OpenShapes(e *cli.Env, cmd string, files []string, bf *cli.BlockFlags, inputs []string) (*shacl.Shapes, *ldctx.Processed, error) {
+func OpenShapes(e *cli.Env, cmd string, files []string, bf *cli.BlockFlags, gf *GraphFlags, inputs []string) (*shacl.Shapes, *ldctx.Processed, error) {
 	if len(files) == 0 {
+		if gf != nil && (gf.Inference != "none" || len(gf.Maps) > 0) {
+			return nil, nil, errors.New("--inference and --map concern the shapes' check: give --shapes too")
+		}
 		return nil, nil, nil
 	}
 	if len(inputs) == 0 || slices.Contains(inputs, "-") {
 		return nil, nil, errors.New("--shapes reads each log twice: give the logs as files, not on standard input")
 	}
-	im := &importer{e: e}
+	im, err := gf.importer(e)
+	if err != nil {
+		return nil, nil, err
+	}
 	shapes, err := loadShapes(e, files, im)
 	if err != nil {
 		return nil, nil, err
@@ -479,6 +475,8 @@ func OpenShapes(e *cli.Env, cmd string, files []string, bf *cli.BlockFlags, inpu
 
 // Summary counts the SHACL results validate --shapes found.
 type Summary struct {
+	// RDFS adds the RDFS entailment to each log's graph (--inference rdfs).
+	RDFS                      bool
 	results, logs, conforming int
 	// Violations counts the results of severity sh:Violation.
 	Violations int
@@ -486,7 +484,7 @@ type Summary struct {
 
 // Add validates one log against the shapes and emits the results.
 func (s *Summary) Add(e *cli.Env, cmd string, shapes *shacl.Shapes, ctx *ldctx.Processed, name string, opts rpclog.ReaderOptions, emit func(schema.Finding)) error {
-	fs, err := shaclFindings(e, cmd, shapes, ctx, name, opts)
+	fs, err := shaclFindings(e, cmd, shapes, ctx, name, opts, s.RDFS)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ import (
 
 // NewCmd returns the command "jrpcld validate".
 func NewCmd() cli.Command {
-	c := cli.Command{Name: "validate", Args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--definition NAME] [--formats] [--shapes SHAPES] [--format text|json|sarif] [-q] [FILE...|-]",
+	c := cli.Command{Name: "validate", Args: "[--bblock DIR [--id ID] | --schema FILE | --mcp [--mcp-schemas DIR] [--mcp-version V] [--mcp-rules=false]] [--definition NAME] [--formats] [--shapes SHAPES [--inference none|rdfs] [--map URL=FILE]...] [--format text|json|sarif] [-q] [FILE...|-]",
 		Summary: "check messages and logs against JSON-RPC 2.0 and a schema"}
 	c.Help = validateHelp + "\n\n" + MCPHelp + "\n\n" + cli.ProfileHelp
 	c.Setup = runValidate
@@ -70,7 +70,8 @@ last one is used, as most JSON readers do.
 "jrpcld rdf" makes it with the block, against SHACL shapes (see "jrpcld
 shacl"): each result is a problem at the line of the message it is about,
 with code -32600, an error for sh:Violation and a warning otherwise, and
-the summary adds a line that counts the logs that conform and the results. Warnings do not change the exit
+the summary adds a line that counts the logs that conform and the results;
+--inference and --map are those of "jrpcld shacl". Warnings do not change the exit
 status: 0 when every message is valid, 1 when some are not (or, with --mcp,
 were checked against no schema), 2 on a usage or I/O error.`
 
@@ -83,6 +84,7 @@ type validateOptions struct {
 	quiet                          *bool
 	mcp                            *MCPFlags
 	shapesFiles                    []string
+	graph                          *shaclcmd.GraphFlags
 	limits                         *cli.LimitFlags
 	prof                           *cli.Profiler
 }
@@ -97,6 +99,7 @@ func runValidate(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	o.quiet = cli.AddQuietFlag(fs)
 	o.mcp = AddMCPFlags(fs)
 	fs.StringArrayVar(&o.shapesFiles, "shapes", nil, "also validate the graph of each log against SHACL shapes `FILE` (repeatable)")
+	o.graph = shaclcmd.AddGraphFlags(fs)
 	o.limits = cli.AddLimitFlags(fs)
 	o.prof = cli.AddProfileFlags(fs)
 	return o.run
@@ -109,7 +112,7 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 	if err := o.limits.Check(); err != nil {
 		return cli.Fail(err)
 	}
-	shapes, shapesCtx, err := shaclcmd.OpenShapes(e, o.cmd, o.shapesFiles, o.block, files)
+	shapes, shapesCtx, err := shaclcmd.OpenShapes(e, o.cmd, o.shapesFiles, o.block, o.graph, files)
 	if err != nil {
 		return cli.Fail(err)
 	}
@@ -133,7 +136,7 @@ func (o *validateOptions) run(e *cli.Env, files []string) error {
 		files = []string{"-"}
 	}
 	var total schema.Summary
-	var shaclSum shaclcmd.Summary
+	shaclSum := shaclcmd.Summary{RDFS: o.graph.Inference == "rdfs"}
 	ioFailed := false
 	for _, name := range files {
 		fe, done := e, func() {}
