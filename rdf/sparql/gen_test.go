@@ -473,8 +473,9 @@ func agg(name, distinct, expr, sep string) string {
 // render returns the text of a query from raw, where the generator marks
 // paths with a sequence or an alternative (between \x01 and \x02) and
 // aggregates (between \x03 and \x04, their parts separated by \x1f). With
-// setPaths, each marked path is a SELECT DISTINCT subquery: the path as a
-// set of pairs, as Oxigraph evaluates it (genDeviations).
+// setPaths, each marked path with an alternative is a SELECT DISTINCT
+// subquery: the path as a set of pairs, as Oxigraph evaluates it
+// (genDeviations).
 func render(raw string, setPaths bool) string {
 	var b strings.Builder
 	for {
@@ -493,7 +494,7 @@ func render(raw string, setPaths bool) string {
 		path := raw[i] == '\x01'
 		raw = raw[j+1:]
 		if path {
-			if !setPaths {
+			if !setPaths || !strings.Contains(body, "|") {
 				b.WriteString(body)
 				continue
 			}
