@@ -11,5 +11,5 @@
 // A Report gathers the logs and their total and writes them as text tables,
 // one JSON object (documented in docs/stats.md) or a self-contained HTML
 // page. The same figures are computed in SPARQL by the queries in
-// examples/queries.
+// examples/queries, which "jrpcld stats --sparql" runs (package queries).
 package stats
