@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jrpcld/jrpcld/internal/testkit/everything"
 	"github.com/jrpcld/jrpcld/internal/testkit/mcptoy"
 	"github.com/jrpcld/jrpcld/rdf/rdftest"
 )
@@ -46,11 +47,11 @@ func TestREADMEMCPFiveMinutes(t *testing.T) {
 		t.Skip("no bash")
 	}
 	block := readmeBlock(t, "## MCP in five minutes", "bash")
-	everything := "" // found before serveMirror moves the user's cache
+	reference := "" // found before serveMirror moves the user's cache
 	if os.Getenv("JRPCLD_SHARED") != "" {
-		everything = npmBin(t, "mcp-server-everything") // CI installs it: it must run
-	} else if p, ok := findNPMBin("mcp-server-everything"); ok {
-		everything = p
+		reference = everything.Bin(t) // CI installs it: it must run
+	} else if p, ok := everything.Find(); ok {
+		reference = p
 	}
 	serveMirror(t)
 	bin := t.TempDir()
@@ -61,8 +62,8 @@ func TestREADMEMCPFiveMinutes(t *testing.T) {
 	}
 	script("jrpcld", fmt.Sprintf("JRPCLD_TEST_MAIN=1 exec %q \"$@\"", os.Args[0]))
 	server := fmt.Sprintf("%s=1 exec %q -test.run=^$", mcptoy.Env, os.Args[0])
-	if everything != "" {
-		server = fmt.Sprintf("exec %q stdio", everything)
+	if reference != "" {
+		server = fmt.Sprintf("exec %q stdio", reference)
 	}
 	script("npx", server)
 	work := t.TempDir()
@@ -91,30 +92,4 @@ func TestREADMEMCPFiveMinutes(t *testing.T) {
 		t.Errorf("the server's answers: %s", answers)
 	}
 	t.Logf("server %q:\n%s", server, out)
-}
-
-// npmDirs returns the folders npm packages are looked for in: NODE_PATH's,
-// then the one .ci/run installs them in.
-func npmDirs() []string {
-	var dirs []string
-	if p := os.Getenv("NODE_PATH"); p != "" {
-		dirs = append(dirs, filepath.SplitList(p)...)
-	}
-	if cache, err := os.UserCacheDir(); err == nil {
-		dirs = append(dirs, filepath.Join(cache, "jrpcld", "npm", "node_modules"))
-	}
-	return dirs
-}
-
-// findNPMBin is npmBin without skipping.
-func findNPMBin(name string) (string, bool) {
-	for _, d := range npmDirs() {
-		p := filepath.Join(d, ".bin", name)
-		if _, err := os.Stat(p); err == nil {
-			if _, err := exec.LookPath("node"); err == nil {
-				return p, true
-			}
-		}
-	}
-	return "", false
 }

@@ -3,13 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,12 +16,11 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/jrpcld/jrpcld/cmd/jrpcld/internal/cli"
+	"github.com/jrpcld/jrpcld/internal/testkit/everything"
 	"github.com/jrpcld/jrpcld/internal/testkit/mcptoy"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 )
@@ -122,28 +119,12 @@ func TestRecordUsage(t *testing.T) {
 	}
 }
 
-// npmBin returns the path of an npm package's program installed where
-// .ci/run installs them; it skips t when it is not there, or fails it when
-// JRPCLD_SHARED is set.
-func npmBin(t *testing.T, name string) string {
-	t.Helper()
-	if p, ok := findNPMBin(name); ok {
-		return p
-	}
-	msg := fmt.Sprintf("%s is not installed (in %q); .ci/run installs it", name, npmDirs())
-	if os.Getenv("JRPCLD_SHARED") != "" {
-		t.Fatal(msg + " (JRPCLD_SHARED is set, so this test must run)")
-	}
-	t.Skip(msg)
-	return ""
-}
-
 // TestRecordServerEverything: a session of the reference MCP server
 // (@modelcontextprotocol/server-everything) over stdio, recorded, is a log
 // every message of which is valid against the schema of the version it
 // negotiated.
 func TestRecordServerEverything(t *testing.T) {
-	bin := npmBin(t, "mcp-server-everything")
+	bin := everything.Bin(t)
 	schemas := shared.Dir(t, "reference", "mcp-schema")
 	log := filepath.Join(t.TempDir(), "everything.jsonl")
 	in := strings.Join([]string{
@@ -244,102 +225,12 @@ func TestRecordHTTP(t *testing.T) {
 	}
 }
 
-// freePort returns a TCP port of 127.0.0.1 nobody listens on now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// startEverything starts the reference server's Streamable HTTP transport
-// and returns its /mcp URL once the server itself answers there. The port
-// is chosen free, but between choosing and binding another process may take
-// it (the server listens on every address, so a listener on 127.0.0.1 alone
-// would even win the connections): the server is known to be the one
-// answering by its own log line and an initialize answered with its name,
-// and a port lost that way is tried again with another, up to 5 times.
-func startEverything(t *testing.T, bin string) string {
-	t.Helper()
-	var last string
-	for try := 0; try < 5; try++ {
-		port := freePort(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		srv := exec.CommandContext(ctx, bin, "streamableHttp")
-		srv.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-		out := &lockedBuffer{}
-		srv.Stdout, srv.Stderr = out, out
-		if err := srv.Start(); err != nil {
-			cancel()
-			t.Fatal(err)
-		}
-		stop := func() { cancel(); srv.Wait() }
-		upstream := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
-		if everythingAnswers(upstream, port, out) {
-			t.Cleanup(stop)
-			return upstream
-		}
-		stop()
-		last = out.String()
-	}
-	t.Fatalf("the reference server does not answer on a port of its own after 5 tries; its last output:\n%s", last)
-	return ""
-}
-
-// everythingAnswers waits up to 30 s for the server's "listening on port"
-// line, then asks the URL to initialize and reports whether the answer
-// names the reference server.
-func everythingAnswers(upstream string, port int, out *lockedBuffer) bool {
-	listening := fmt.Sprintf("listening on port %d", port)
-	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), listening); time.Sleep(100 * time.Millisecond) {
-		if strings.Contains(out.String(), "already in use") || time.Now().After(deadline) {
-			return false
-		}
-	}
-	req, err := http.NewRequest("POST", upstream, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`))
-	if err != nil {
-		return false
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	return resp.StatusCode == http.StatusOK && strings.Contains(string(body), "serverInfo")
-}
-
-// lockedBuffer is a bytes.Buffer a child process writes to while the test
-// reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestRecordHTTPServerEverything: the same through the reference server's
 // own Streamable HTTP transport, which answers in SSE streams: the log is
 // valid against the negotiated version's schema.
 func TestRecordHTTPServerEverything(t *testing.T) {
-	bin := npmBin(t, "mcp-server-everything")
 	schemas := shared.Dir(t, "reference", "mcp-schema")
-	upstream := startEverything(t, bin)
+	upstream := everything.StartHTTP(t).String()
 	log := filepath.Join(t.TempDir(), "everything-http.jsonl")
 	base, stop := startRecorder(t, upstream, log)
 	sid, _ := post(t, base+"/mcp", "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"jrpcld-test","version":"1"}}}`)

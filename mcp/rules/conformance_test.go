@@ -8,8 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"maps"
-	"net"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -23,6 +21,7 @@ import (
 	"time"
 
 	"github.com/jrpcld/jrpcld/diag"
+	"github.com/jrpcld/jrpcld/internal/testkit/everything"
 	"github.com/jrpcld/jrpcld/internal/testkit/nodetest"
 	"github.com/jrpcld/jrpcld/internal/testkit/shared"
 	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
@@ -163,7 +162,7 @@ var conformanceTable = []scenarioRow{
 func TestConformance(t *testing.T) {
 	node, suite := conformanceSuite(t)
 	set := &mcp.Set{Dir: shared.Dir(t, "reference", "mcp-schema")}
-	upstream := startEverything(t)
+	upstream := everything.StartHTTP(t)
 	env := append(os.Environ(), "NODE_COMPILE_CACHE="+t.TempDir())
 	names := conformanceQuick
 	if *conformanceAll {
@@ -483,82 +482,6 @@ func checkLog(t *testing.T, set *mcp.Set, name string, log []byte) map[string]in
 		note(f)
 	}
 	return counts
-}
-
-// startEverything starts the reference server's Streamable HTTP transport
-// and returns its /mcp URL once it answers there. Its port is chosen free;
-// another process may take it before the server binds it, so a server that
-// does not say it listens on it is tried again on another, up to 5 times.
-func startEverything(t *testing.T) *url.URL {
-	t.Helper()
-	bin := everythingBin(t)
-	var last string
-	for range 5 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := ln.Addr().(*net.TCPAddr).Port
-		ln.Close()
-		ctx, cancel := context.WithCancel(context.Background())
-		srv := exec.CommandContext(ctx, bin, "streamableHttp")
-		srv.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-		var out lockedBuffer
-		srv.Stdout, srv.Stderr = &out, &out
-		if err := srv.Start(); err != nil {
-			cancel()
-			t.Fatal(err)
-		}
-		stop := func() { cancel(); srv.Wait() }
-		u := &url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", port), Path: "/mcp"}
-		if listening(u, port, &out) {
-			t.Cleanup(stop)
-			return u
-		}
-		stop()
-		last = out.String()
-	}
-	t.Fatalf("the reference server does not listen on a port of its own after 5 tries; its last output:\n%s", last)
-	return nil
-}
-
-// listening waits up to a minute for the server's line saying it listens
-// on port, then reports whether u answers a GET at all.
-func listening(u *url.URL, port int, out *lockedBuffer) bool {
-	line := fmt.Sprintf("listening on port %d", port)
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), line); time.Sleep(100 * time.Millisecond) {
-		if strings.Contains(out.String(), "already in use") || time.Now().After(deadline) {
-			return false
-		}
-	}
-	resp, err := http.Get(u.String())
-	if err != nil {
-		return false
-	}
-	resp.Body.Close()
-	return true
-}
-
-// everythingBin returns the reference server's command where .ci/run
-// installs it (NODE_PATH, or the user's cache folder); it skips t without
-// it, or fails it when JRPCLD_SHARED is set.
-func everythingBin(t *testing.T) string {
-	t.Helper()
-	var dirs []string
-	if p := os.Getenv("NODE_PATH"); p != "" {
-		dirs = filepath.SplitList(p)
-	}
-	if cache, err := os.UserCacheDir(); err == nil {
-		dirs = append(dirs, filepath.Join(cache, "jrpcld", "npm", "node_modules"))
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, ".bin", "mcp-server-everything")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	nodetest.Require(t, "mcp-server-everything is not installed (in %q); .ci/run installs it", dirs)
-	return ""
 }
 
 // lockedBuffer is a buffer written by several goroutines (a child
