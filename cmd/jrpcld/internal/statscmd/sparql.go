@@ -20,7 +20,9 @@ turned into its graph in-process, in a named graph of its own, as jrpcld
 query does with a log INPUT (an RDF file is read as it is), and each
 query's rows are printed in the pack's order: a titled table per query, or
 with --format json one object {"queries": [...]} holding for each query its
-name, title and SPARQL 1.1 JSON results. Nothing is validated, and nothing
+name, title and SPARQL 1.1 JSON results. It is much slower than stats' own
+figures on a large log: latency.rq grows with the square of a method's
+answered requests (docs/stats.md). Nothing is validated, and nothing
 is reached over the network: to run the pack on a remote store, push the
 graphs there with jrpcld push and use the store's own tools.`
 
