@@ -95,6 +95,9 @@ func TestRDFMCPFindings(t *testing.T) {
 			if !slices.Equal(found, want) {
 				t.Errorf("findings %v, want %v", found, want)
 			}
+			if len(got) != len(want) {
+				t.Errorf("%d jlog:finding links, want one per finding (%d)", len(got), len(want))
+			}
 			if ok, why := rdftest.Isomorphic(rest, without); !ok {
 				t.Errorf("besides its findings, the graph differs from the one without --mcp: %s", why)
 			}
