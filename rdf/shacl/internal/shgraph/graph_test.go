@@ -59,3 +59,41 @@ func TestGraph(t *testing.T) {
 
 // TestValidate covers each component on a small graph; the expected
 // results are written by hand from the SHACL specification.
+
+// TestGrow checks that a size hint, given up front or through Grow before
+// or after triples are added, leaves the graph as it is without one.
+func TestGrow(t *testing.T) {
+	first := ttl(t, `ex:a ex:p ex:b, "x", _:n . _:n ex:q "y"@en .`)
+	second := ttl(t, `ex:c ex:p ex:a, "x", 1 . ex:a ex:p ex:b .`)
+	want := slices.Concat(first, second)
+	tests := []struct {
+		name          string
+		initial       int
+		before, after int // Grow's n before the first triples and between the two sets
+	}{
+		{"none", 0, 0, 0},
+		{"NewBuilder", 1000, 0, 0},
+		{"Grow while empty", 0, 1000, 0},
+		{"Grow after triples", 0, 0, 1000},
+		{"negative", 0, -5, -5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := NewBuilder(tt.initial)
+			b.Grow(tt.before)
+			b.Add(first...)
+			b.Grow(tt.after)
+			b.Add(second...)
+			g := b.Graph()
+			if g.Len() != 7 {
+				t.Errorf("Len = %d, want 7 (a duplicate counted once)", g.Len())
+			}
+			if ok, diff := rdftest.Isomorphic(g.Triples(), want); !ok {
+				t.Errorf("the graph is not the triples added: %s", diff)
+			}
+			if id := g.ID(rdf.NewIRI(ex + "a")); id == 0 || g.Term(id) != rdf.NewIRI(ex+"a") {
+				t.Errorf("ID(ex:a) = %d, which names %v", id, g.Term(id))
+			}
+		})
+	}
+}
