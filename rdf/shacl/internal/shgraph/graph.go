@@ -2,6 +2,7 @@ package shgraph
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"runtime"
@@ -37,14 +38,15 @@ type Graph struct {
 	sOff, oOff, pOff []uint32
 }
 
-// dict numbers terms: IRIs and blank nodes by their string, which hashes
-// faster than a whole term, literals by term.
+// dict numbers terms: IRIs and blank nodes by their string, literals by
+// the string literalKey makes of them; one string hashes faster than a
+// whole term, whose three strings are hashed one by one.
 type dict struct {
-	iris, blanks map[string]ID
-	literals     map[rdf.Term]ID
+	iris, blanks, literals map[string]ID
 }
 
-func (d *dict) get(t rdf.Term) (ID, bool) {
+// get returns the number of t; key is room for a literal's key, reused.
+func (d *dict) get(t rdf.Term, key *[]byte) (ID, bool) {
 	var n ID
 	var ok bool
 	switch t.Kind {
@@ -53,9 +55,35 @@ func (d *dict) get(t rdf.Term) (ID, bool) {
 	case rdf.Blank:
 		n, ok = d.blanks[t.Value]
 	default:
-		n, ok = d.literals[t]
+		*key = literalKey((*key)[:0], t)
+		n, ok = d.literals[string(*key)] // no string is made for the look-up
 	}
 	return n, ok
+}
+
+// literalKey appends to buf what tells literal t from every other: the
+// length of its form, the form, the length of its language tag, the tag,
+// whether it is Escaped, then its datatype (as == on rdf.Term does).
+func literalKey(buf []byte, t rdf.Term) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(t.Value)))
+	buf = append(buf, t.Value...)
+	buf = binary.AppendUvarint(buf, uint64(len(t.Lang)))
+	buf = append(buf, t.Lang...)
+	if t.Escaped {
+		buf = append(buf, 1)
+	} else {
+		buf = append(buf, 0)
+	}
+	return append(buf, t.Datatype...)
+}
+
+// lookup is dict.get for the read-only Graph, which several goroutines
+// may use at once: the key's room is its own.
+func (d *dict) lookup(t rdf.Term) ID {
+	var room [128]byte
+	key := room[:0]
+	n, _ := d.get(t, &key)
+	return n
 }
 
 // Builder makes a Graph from triples added in any number of calls.
@@ -71,6 +99,7 @@ type Builder struct {
 	lastS   rdf.Term
 	lastSID ID
 	blanks  string // the prefix of blank node labels
+	key     []byte // room for literals' keys
 }
 
 // SetBlankPrefix makes the labels of the blank nodes added from now on
@@ -82,7 +111,7 @@ func (b *Builder) SetBlankPrefix(prefix string) { b.blanks, b.lastSID = prefix, 
 // number of triples to come.
 func NewBuilder(size int) *Builder {
 	b := &Builder{g: &Graph{terms: make([]rdf.Term, 1), dict: dict{
-		iris: map[string]ID{}, blanks: map[string]ID{}, literals: map[rdf.Term]ID{}}}}
+		iris: map[string]ID{}, blanks: map[string]ID{}, literals: map[string]ID{}}}}
 	b.Grow(size)
 	return b
 }
@@ -104,7 +133,7 @@ func (b *Builder) Grow(n int) {
 	g.terms = slices.Grow(g.terms, n/3)
 	if len(g.terms) == 1 {
 		g.dict.iris = make(map[string]ID, n/8)
-		g.dict.literals = make(map[rdf.Term]ID, n/5)
+		g.dict.literals = make(map[string]ID, n/5)
 	}
 }
 
@@ -138,7 +167,7 @@ func (b *Builder) intern(t rdf.Term) ID {
 		t.Value = b.blanks + t.Value
 	}
 	d := &b.g.dict
-	if n, ok := d.get(t); ok {
+	if n, ok := d.get(t, &b.key); ok {
 		return n
 	}
 	n := ID(len(b.g.terms))
@@ -149,7 +178,7 @@ func (b *Builder) intern(t rdf.Term) ID {
 	case rdf.Blank:
 		d.blanks[t.Value] = n
 	default:
-		d.literals[t] = n
+		d.literals[string(b.key)] = n // the key get made
 	}
 	return n
 }
@@ -233,10 +262,8 @@ func (g *Graph) Triples() []rdf.Triple {
 
 // Has reports whether the graph holds the triple t.
 func (g *Graph) Has(t rdf.Triple) bool {
-	s, ok1 := g.dict.get(t.S)
-	p, ok2 := g.dict.get(rdf.NewIRI(t.P))
-	o, ok3 := g.dict.get(t.O)
-	if !ok1 || !ok2 || !ok3 {
+	s, p, o := g.dict.lookup(t.S), g.dict.lookup(rdf.NewIRI(t.P)), g.dict.lookup(t.O)
+	if s == 0 || p == 0 || o == 0 {
 		return false
 	}
 	_, found := slices.BinarySearchFunc(g.Objects(s, p), o, func(e Edge, o ID) int { return cmp.Compare(e.B, o) })
@@ -331,8 +358,7 @@ func (g *Graph) WithPredicate(p ID) []Edge { return run(g.pso, g.pOff, p) }
 
 // ID returns the number of a term, or 0 when the graph does not hold it.
 func (g *Graph) ID(t rdf.Term) ID {
-	n, _ := g.dict.get(t)
-	return n
+	return g.dict.lookup(t)
 }
 
 // Term returns the term numbered n, which must be below NumTerms.

@@ -2,6 +2,7 @@ package shgraph
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jrpcld/jrpcld/rdf"
@@ -95,5 +96,51 @@ func TestGrow(t *testing.T) {
 				t.Errorf("ID(ex:a) = %d, which names %v", id, g.Term(id))
 			}
 		})
+	}
+}
+
+// TestLiteralKeys checks that literals apart by any part of the term keep
+// numbers of their own, however their parts would run together, and that
+// ID finds each.
+func TestLiteralKeys(t *testing.T) {
+	escaped := rdf.NewLiteral("a", "")
+	escaped.Escaped = true
+	lits := []rdf.Term{
+		rdf.NewLiteral("a", ""),
+		escaped,
+		rdf.NewLiteral("a", ex+"t"),
+		rdf.NewLiteral("a"+ex, "t"),
+		rdf.NewLangLiteral("a", "bc"),
+		rdf.NewLangLiteral("ab", "c"),
+		rdf.NewLiteral("", ""),
+		rdf.NewLiteral("\x00", ""),
+		rdf.NewLiteral("\x01a", ""),
+		rdf.NewLiteral(strings.Repeat("long ", 60), ""), // past ID's room on the stack
+		rdf.NewIRI(ex + "a"),
+	}
+	var ts []rdf.Triple
+	for _, l := range lits {
+		ts = append(ts, rdf.T(rdf.NewIRI(ex+"s"), ex+"p", l))
+	}
+	g := New(ts)
+	if g.Len() != len(lits) {
+		t.Errorf("Len = %d, want %d: literals were merged", g.Len(), len(lits))
+	}
+	seen := map[ID]rdf.Term{}
+	for _, l := range lits {
+		id := g.ID(l)
+		if id == 0 || g.Term(id) != l {
+			t.Errorf("ID(%v) = %d, which names %v", l, id, g.Term(id))
+		}
+		if prev, ok := seen[id]; ok {
+			t.Errorf("%v and %v have the same ID %d", prev, l, id)
+		}
+		seen[id] = l
+		if !g.Has(rdf.T(rdf.NewIRI(ex+"s"), ex+"p", l)) {
+			t.Errorf("Has misses the triple of %v", l)
+		}
+	}
+	if g.ID(rdf.NewLiteral("b", "")) != 0 {
+		t.Error("ID finds a literal the graph lacks")
 	}
 }
