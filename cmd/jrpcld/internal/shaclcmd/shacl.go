@@ -319,7 +319,6 @@ func addData(e *cli.Env, cmd string, b *shacl.Builder, name string, ctx func() (
 		return err
 	}
 	defer in.Close()
-	b.Grow(triplesHint(name, in.IsRDF))
 	if in.IsRDF {
 		if in.Format == rdf.NTriples || in.Format == rdf.NQuads {
 			return cli.WithFile(in.Display, b.ReadLines(in.RDF, in.Format))
@@ -335,32 +334,6 @@ func addData(e *cli.Env, cmd string, b *shacl.Builder, name string, ctx func() (
 		return err
 	}
 	return addLog(e, cmd, b, c, in.Raw, in.Display, iri, rpclog.ReaderOptions{})
-}
-
-// Bytes of a file for a triple of its graph, a little under what the
-// graph of a generated log of a million triples has (179 in N-Triples, 61
-// in the log), so that the hint is seldom short: a short hint costs the
-// growth it was to spare, a long one memory that is not used.
-const (
-	rdfBytesPerTriple = 160
-	logBytesPerTriple = 56
-)
-
-// triplesHint guesses, from the size of the file name, how many triples
-// its graph has, for shacl.Builder.Grow; 0 for standard input and what
-// cannot be told. A compressed file gives a low guess, which is harmless.
-func triplesHint(name string, isRDF bool) int {
-	if name == "-" {
-		return 0
-	}
-	st, err := os.Stat(name)
-	if err != nil || !st.Mode().IsRegular() {
-		return 0
-	}
-	if isRDF {
-		return int(st.Size() / rdfBytesPerTriple)
-	}
-	return int(st.Size() / logBytesPerTriple)
 }
 
 // addLog turns a log into its graph, as jrpcld rdf does, into b, the

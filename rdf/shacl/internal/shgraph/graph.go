@@ -112,17 +112,13 @@ func (b *Builder) SetBlankPrefix(prefix string) { b.blanks, b.lastSID = prefix, 
 func NewBuilder(size int) *Builder {
 	b := &Builder{g: &Graph{terms: make([]rdf.Term, 1), dict: dict{
 		iris: map[string]ID{}, blanks: map[string]ID{}, literals: map[string]ID{}}}}
-	b.Grow(size)
+	b.grow(size)
 	return b
 }
 
-// Grow makes room for about n more triples, as NewBuilder's size does: a
-// caller that learns the length of what comes only later, such as jrpcld
-// shacl from the size of a file, calls it before adding them, sparing the
-// term maps and the triple list their growth while they fill (a tenth of
-// the time of loading a million triples). The maps are sized only while
-// the Builder is empty; the slices always.
-func (b *Builder) Grow(n int) {
+// grow makes room for about n more triples: the term maps (only while the
+// Builder is empty) and the triple list.
+func (b *Builder) grow(n int) {
 	if n <= 0 {
 		return
 	}

@@ -58,10 +58,7 @@ func TestGraph(t *testing.T) {
 	}
 }
 
-// TestValidate covers each component on a small graph; the expected
-// results are written by hand from the SHACL specification.
-
-// TestGrow checks that a size hint, given up front or through Grow before
+// TestGrow checks that a size hint, given to NewBuilder or to grow before
 // or after triples are added, leaves the graph as it is without one.
 func TestGrow(t *testing.T) {
 	first := ttl(t, `ex:a ex:p ex:b, "x", _:n . _:n ex:q "y"@en .`)
@@ -70,20 +67,20 @@ func TestGrow(t *testing.T) {
 	tests := []struct {
 		name          string
 		initial       int
-		before, after int // Grow's n before the first triples and between the two sets
+		before, after int // grow's n before the first triples and between the two sets
 	}{
 		{"none", 0, 0, 0},
 		{"NewBuilder", 1000, 0, 0},
-		{"Grow while empty", 0, 1000, 0},
-		{"Grow after triples", 0, 0, 1000},
+		{"grow while empty", 0, 1000, 0},
+		{"grow after triples", 0, 0, 1000},
 		{"negative", 0, -5, -5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := NewBuilder(tt.initial)
-			b.Grow(tt.before)
+			b.grow(tt.before)
 			b.Add(first...)
-			b.Grow(tt.after)
+			b.grow(tt.after)
 			b.Add(second...)
 			g := b.Graph()
 			if g.Len() != 7 {
