@@ -2,10 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -72,31 +70,6 @@ func TestOntologyCommand(t *testing.T) {
 	_, _, errOut = jrpcld(t, `{"jsonrpc":"2.0","result":1,"id":1}`, "validate", "--bblock", dir, "--id", "mcp.json-rpc")
 	if !strings.Contains(errOut, "produces http://json-rpc.org/ontology#version, which the ontology does not declare") {
 		t.Errorf("validate --bblock: %q", errOut)
-	}
-	// A block with many undeclared IRIs gets the first few and one line
-	// that counts the rest and names a command that lists them all.
-	_, _, errOut = jrpcld(t, `{"jsonrpc":"2.0","method":"ping","id":1}`, "validate", "--bblock", dir, "--id", "mcp.mcp", "-")
-	_, all, _ := jrpcld(t, "", "ontology", "--check", "--bblock", dir, "--id", "mcp.mcp")
-	iris := strings.Fields(all)
-	var named []string
-	var hint string
-	for _, line := range strings.Split(errOut, "\n") {
-		if iri, ok := strings.CutPrefix(line, "jrpcld validate: warning: mcp.mcp: the context produces "); ok {
-			named = append(named, strings.TrimSuffix(iri, ", which the ontology does not declare"))
-		}
-		if _, h, ok := strings.Cut(line, "list them all with: jrpcld "); ok {
-			hint = h
-			want := fmt.Sprintf("and %d more IRIs", len(iris)-len(named))
-			if !strings.Contains(line, want) {
-				t.Errorf("count line %q, want %q", line, want)
-			}
-		}
-	}
-	if len(iris) < 10 || len(named) != 3 || !slices.Equal(named, iris[:3]) {
-		t.Errorf("validate --id mcp.mcp named %q, ontology --check lists %d IRIs", named, len(iris))
-	}
-	if _, out, _ := jrpcld(t, "", strings.Fields(hint)...); out != all {
-		t.Errorf("the hint %q, run as printed, lists %q, want %q", hint, out, all)
 	}
 }
 

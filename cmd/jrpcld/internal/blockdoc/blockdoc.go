@@ -203,15 +203,9 @@ func runOntology(c *cli.Command, fs *pflag.FlagSet) cli.Runner {
 	}
 }
 
-// ontologyWarnings is how many undeclared IRIs ReportOntology names one by
-// one; past it, one line counts the rest and says how to list them.
-const ontologyWarnings = 3
-
 // ReportOntology prints, as warnings, the IRIs of block b's context that its
-// ontology does not declare: the first few, then a count and the command
-// that lists them all (dir is the --bblock folder the block came from), so
-// that a block with many such IRIs does not bury each run's output.
-func ReportOntology(e *cli.Env, cmd, dir string, b *bblock.Block, reg *bblock.Register, opts *ldctx.Options) {
+// ontology does not declare.
+func ReportOntology(e *cli.Env, cmd string, b *bblock.Block, reg *bblock.Register, opts *ldctx.Options) {
 	undeclared, ok, err := ontology.CheckBlock(b, reg, toolchain.For(b, reg, opts).Terms)
 	if err != nil {
 		cli.Errorf(e, cmd, "warning: %s: ontology check: %v", b.ID, err)
@@ -220,12 +214,7 @@ func ReportOntology(e *cli.Env, cmd, dir string, b *bblock.Block, reg *bblock.Re
 	if !ok {
 		return
 	}
-	for i, iri := range undeclared {
-		if i == ontologyWarnings && len(undeclared) > ontologyWarnings+1 {
-			cli.Errorf(e, cmd, "warning: %s: and %d more IRIs the context produces that the ontology does not declare; list them all with: jrpcld ontology --check --bblock %s --id %s",
-				b.ID, len(undeclared)-i, termsafe.Escape(dir), b.ID)
-			return
-		}
-		cli.Errorf(e, cmd, "warning: %s: the context produces %s, which the ontology does not declare", b.ID, termsafe.Escape(iri))
+	for _, iri := range undeclared {
+		cli.Errorf(e, cmd, "warning: %s: the context produces %s, which the ontology does not declare", b.ID, iri)
 	}
 }

@@ -205,7 +205,7 @@ func (o *validateOptions) schema(e *cli.Env) (*schema.Schema, error) {
 		return nil, err
 	}
 	if bf.Dir != "" {
-		blockdoc.ReportOntology(e, o.cmd, bf.Dir, b, reg, bf.CtxMap.Options())
+		blockdoc.ReportOntology(e, o.cmd, b, reg, bf.CtxMap.Options())
 	}
 	if b.Files.Schema != "" {
 		return compiler.Compile(b, reg)
