@@ -9,9 +9,7 @@ import (
 	"testing"
 
 	"github.com/jrpcld/jrpcld/diag"
-	"github.com/jrpcld/jrpcld/jsonrpc/rpclog"
 	"github.com/jrpcld/jrpcld/mcp/rules"
-	"github.com/jrpcld/jrpcld/schema"
 )
 
 // The versions the tests run each log in, and those with an initialize
@@ -102,37 +100,14 @@ func lines(parts ...any) []string {
 // RULE" and the severity of each, with those about sessions as wholes.
 func check(t *testing.T, v string, log []string) (found []string, sev map[string]diag.Severity) {
 	t.Helper()
-	text := strings.Join(log, "\n") + "\n"
-	r, err := rpclog.NewReader(strings.NewReader(text), "log", rpclog.ReaderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := rules.Scan(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs.Settle(v, rules.Given, "the test's")
-	rc := rules.NewChecker(rules.Options{Versions: vs})
-	sc, _ := schema.NewChecker(nil, "")
-	sc.Observe(rc)
-	r, _ = rpclog.NewReader(strings.NewReader(text), "log", rpclog.ReaderOptions{})
 	sev = map[string]diag.Severity{}
-	note := func(f schema.Finding) {
-		if f.Rule == "" {
-			return
-		}
+	for _, f := range ruleFindings(t, strings.Join(log, "\n")+"\n", v) {
 		k := fmt.Sprintf("%d %s", f.Line, f.Rule)
 		found = append(found, k)
 		sev[k] = f.Severity
 		if !strings.HasPrefix(f.Help, rules.SpecURL+v+"/") && !strings.HasPrefix(f.Help, rules.SpecURL) {
 			t.Errorf("%s: help %q", k, f.Help)
 		}
-	}
-	if _, err := schema.ValidateLog(r, sc, "log", note); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range rc.End() {
-		note(f)
 	}
 	sort.Strings(found)
 	return found, sev
